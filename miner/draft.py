@@ -1,0 +1,196 @@
+"""Stage 4, draft: one redacted session -> an ADK eval set, a sidecar spec and
+the tool fixtures, as JSON-ready dicts (``io`` writes them).
+
+Everything a person must decide carries ``REVIEW`` (FORMATS §5): the eval id,
+every reference answer (``REVIEW: <what the agent said>``, since observed
+behaviour may be the bug), and the sidecar's protects, mustNotCall,
+requiredFacts, forbiddenClaims and one tag. ``match`` defaults to IN_ORDER and
+volatile arguments (ids generated per run, timestamps) are pre-set to IGNORE;
+those need no decision, so they carry no marker.
+
+The eval set is checked with google-adk's own pydantic model before it is
+returned, so a draft that ADK would refuse is never written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from miner.config import PipelineConfig
+from miner.errors import MinerError
+from miner.model import Session
+
+MARKER = "REVIEW"
+
+_UUID = re.compile(
+    r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
+)
+_ISO_TIME = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+
+FAILURE_CLASSES = (
+    "happy_path, disambiguation, out_of_scope, authorisation, tool_failure, "
+    "policy, injection, multi_turn"
+)
+
+
+@dataclass(frozen=True)
+class DraftedCase:
+    """The files of one drafted case, by file name, as JSON-ready values."""
+
+    set_id: str
+    eval_id: str
+    files: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    session_hash: str
+    signals: frozenset[str]
+    since: datetime
+    until: datetime
+    drafted_at: datetime
+
+
+def _volatile(name: str, value: Any, volatile_names: set[str]) -> bool:
+    if name.lower() in volatile_names:
+        return True
+    return isinstance(value, str) and bool(_UUID.match(value) or _ISO_TIME.match(value))
+
+
+def arg_rules(session: Session, config: PipelineConfig) -> dict[str, dict[str, str]]:
+    """argRules with the volatile arguments of every call set to IGNORE."""
+    names = {n.lower() for n in config.draft.volatile_args}
+    rules: dict[str, dict[str, str]] = {}
+    for turn in session.turns:
+        for call in turn.tool_calls:
+            for arg, value in call.args.items():
+                if _volatile(arg, value, names):
+                    rules.setdefault(call.name, {})[arg] = "IGNORE"
+    return rules
+
+
+def eval_set(session: Session, set_id: str, eval_id: str, prov: Provenance) -> dict[str, Any]:
+    signals = ", ".join(sorted(prov.signals))
+    conversation = []
+    for index, turn in enumerate(session.turns, start=1):
+        observed = turn.reply_text or "(no reply: the turn ended without an agent response)"
+        conversation.append(
+            {
+                "invocation_id": f"t{index}",
+                "user_content": {"role": "user", "parts": [{"text": turn.user_text}]},
+                "final_response": {
+                    "role": "model",
+                    "parts": [{"text": f"{MARKER}: {observed}"}],
+                },
+                "intermediate_data": {
+                    "tool_uses": [{"name": c.name, "args": c.args} for c in turn.tool_calls]
+                },
+            }
+        )
+    return {
+        "eval_set_id": set_id,
+        "name": set_id,
+        "description": (
+            f"Drafted by miner from session {prov.session_hash} (flagged: {signals}). "
+            f"{MARKER}: say what behaviour this case protects."
+        ),
+        "eval_cases": [
+            {
+                "eval_id": eval_id,
+                "session_input": {
+                    "app_name": session.app_name,
+                    "user_id": session.user_id,
+                    "state": session.initial_state,
+                },
+                "conversation": conversation,
+            }
+        ],
+    }
+
+
+def sidecar(
+    session: Session, eval_id: str, prov: Provenance, config: PipelineConfig, source: list[str]
+) -> dict[str, Any]:
+    tools = list(dict.fromkeys(c.name for t in session.turns for c in t.tool_calls))
+    seen = ", ".join(tools) or "none"
+    tags = sorted(prov.signals) + tools
+    if any(t.truncated for t in session.turns):
+        tags.append("truncated")
+    tags.append(f"{MARKER}: add the failure class ({FAILURE_CLASSES}) and a priority (p0, p1, p2)")
+    return {
+        "evalId": eval_id,
+        "protects": f"{MARKER}: one sentence: the behaviour this case protects",
+        "match": config.draft.match,
+        "argRules": arg_rules(session, config),
+        "mustNotCall": [f"{MARKER}: tools that must not be called here (called: {seen})"],
+        "requiredFacts": [f"{MARKER}: facts the answer must contain (ids, amounts, dates)"],
+        "forbiddenClaims": [f"{MARKER}: claims the answer must never make"],
+        "tags": tags,
+        "provenance": {
+            "signals": sorted(prov.signals),
+            "sessionHash": prov.session_hash,
+            "window": {"since": prov.since.isoformat(), "until": prov.until.isoformat()},
+            "sourceFiles": source,
+            "draftedAt": prov.drafted_at.isoformat(),
+            "turns": len(session.turns),
+        },
+    }
+
+
+def tool_fixtures(session: Session, eval_id: str) -> dict[str, Any]:
+    """What the tools returned, redacted, for a harness to serve instead of live tools."""
+    calls = []
+    for index, turn in enumerate(session.turns, start=1):
+        for call in turn.tool_calls:
+            entry: dict[str, Any] = {"invocationId": f"t{index}", "tool": call.name}
+            if call.agent:
+                entry["agent"] = call.agent
+            entry["args"] = call.args
+            if call.error is not None:
+                entry["error"] = call.error
+            else:
+                entry["result"] = call.result
+            calls.append(entry)
+    errors = [
+        {"invocationId": f"t{i}", "messages": list(t.errors)}
+        for i, t in enumerate(session.turns, start=1)
+        if t.errors
+    ]
+    return {"evalId": eval_id, "calls": calls, "turnErrors": errors}
+
+
+def draft_case(
+    session: Session, prov: Provenance, config: PipelineConfig, source: list[str]
+) -> DraftedCase:
+    """A redacted, fixtured session -> the files of its drafted case."""
+    set_id = f"draft_{prov.session_hash}"
+    signals = "_".join(sorted(prov.signals)) or "flagged"
+    eval_id = f"{MARKER}_name_this_case_{signals}_{prov.session_hash[:8]}"
+    evalset = eval_set(session, set_id, eval_id, prov)
+    validate_eval_set(evalset, set_id)
+    return DraftedCase(
+        set_id=set_id,
+        eval_id=eval_id,
+        files={
+            f"{set_id}.evalset.json": evalset,
+            f"{set_id}.spec.json": sidecar(session, eval_id, prov, config, source),
+            f"{set_id}.tools.json": tool_fixtures(session, eval_id),
+        },
+    )
+
+
+def validate_eval_set(evalset: dict[str, Any], set_id: str) -> None:
+    """Refuse, as a bug of miner's, an eval set that ADK's own model rejects."""
+    from google.adk.evaluation.eval_set import EvalSet
+    from pydantic import ValidationError
+
+    try:
+        EvalSet.model_validate(evalset)
+    except ValidationError as exc:
+        where = "; ".join(".".join(str(p) for p in e["loc"]) for e in exc.errors()[:3])
+        raise MinerError(
+            f"{set_id}: drafted eval set fails ADK's EvalSet schema at {where}"
+        ) from None

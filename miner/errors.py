@@ -1,0 +1,48 @@
+"""The one exception family of miner, and the exit code of each member.
+
+Every message is a single line that names the file and the place (column,
+row, JSON path, config key). Messages never quote trace text: it may hold
+personal data. The CLI turns these into ``Error: <message>`` and the exit code.
+"""
+
+from __future__ import annotations
+
+
+class MinerError(Exception):
+    """Base of every error miner reports to its user."""
+
+    exit_code = 1
+
+
+class ConfigError(MinerError):
+    """The pipeline config is missing, malformed or has an unknown key."""
+
+    exit_code = 2
+
+
+class UsageError(MinerError):
+    """A command-line value could not be understood (a bad --since, say)."""
+
+    exit_code = 2
+
+
+class InputError(MinerError):
+    """An input file is unreadable, not Parquet, or lacks a required column."""
+
+    exit_code = 3
+
+
+class PayloadError(InputError):
+    """A JSON payload inside a trace row could not be parsed."""
+
+
+class ModelMissingError(MinerError):
+    """The configured spaCy model for Presidio is not installed."""
+
+    exit_code = 4
+
+
+class OutputError(MinerError):
+    """The output folder could not be written."""
+
+    exit_code = 5

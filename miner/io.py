@@ -1,0 +1,266 @@
+"""All of miner's file I/O: the config, the trace export, the feedback export,
+the output folder. Every failure becomes a MinerError naming the file and the
+column or key; none quotes file contents.
+
+Reading: the export is a pyarrow dataset (one file, a folder, or a hive
+``dt=YYYY-MM-DD/`` tree) scanned batch by batch with only the columns asked
+for; the time window is pushed down to the ``dt`` partitions and to Parquet
+row-group statistics on ``timestamp``.
+
+Writing: a run stages every file under ``<out>/.miner-staging-*`` and then
+renames each case folder into place, so a crash leaves either a whole case
+folder or none; the ledger and the run summary are replaced atomically.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import tomllib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+
+from miner.config import PipelineConfig, config_from_toml
+from miner.errors import ConfigError, InputError, OutputError
+from miner.traces import REQUIRED_COLUMNS
+
+LEDGER_NAME = "miner-ledger.json"
+RUNS_DIR = "runs"
+
+
+def load_config(path: Path) -> PipelineConfig:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such pipeline config") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read ({type(exc).__name__})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    return config_from_toml(data, path)
+
+
+def _reason(exc: BaseException) -> str:
+    """First line of a pyarrow error: it names the problem, never cell values."""
+    return str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+
+
+@dataclass(frozen=True)
+class Export:
+    """An opened, checked trace export."""
+
+    path: Path
+    dataset: ds.Dataset
+
+    @property
+    def columns(self) -> set[str]:
+        return set(self.dataset.schema.names)
+
+
+def open_export(path: Path) -> Export:
+    """Open a trace export and check every file's footer and required columns."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder")
+    try:
+        dataset = ds.dataset(path, format="parquet", partitioning="hive")
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{path}: not a readable Parquet export ({_reason(exc)})") from None
+    if not dataset.files:
+        raise InputError(f"{path}: no Parquet files found")
+    schemas = [dataset.schema]
+    for fragment in dataset.get_fragments():
+        try:
+            schema = fragment.physical_schema
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise InputError(
+                f"{fragment.path}: not a readable Parquet file ({_reason(exc)})"
+            ) from None
+        for column in REQUIRED_COLUMNS:
+            if column not in schema.names:
+                raise InputError(f"{fragment.path}: missing required column '{column}'")
+        if not pa.types.is_timestamp(schema.field("timestamp").type):
+            raise InputError(
+                f"{fragment.path}: column 'timestamp' is {schema.field('timestamp').type}, "
+                "expected a timestamp"
+            )
+        schemas.append(schema)
+    try:
+        unified = pa.unify_schemas(schemas, promote_options="permissive")
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        raise InputError(f"{path}: files disagree on column types ({_reason(exc)})") from None
+    dataset = ds.dataset(path, schema=unified, format="parquet", partitioning="hive")
+    return Export(path=path, dataset=dataset)
+
+
+def _window_filter(export: Export, start: datetime, end: datetime) -> ds.Expression:
+    schema = export.dataset.schema
+    ts_type = schema.field("timestamp").type
+    lo, hi = start.astimezone(UTC), end.astimezone(UTC)
+    if ts_type.tz is None:  # a naive export column is taken to be UTC
+        lo, hi = lo.replace(tzinfo=None), hi.replace(tzinfo=None)
+    expr = (ds.field("timestamp") >= pa.scalar(lo, type=ts_type)) & (
+        ds.field("timestamp") < pa.scalar(hi, type=ts_type)
+    )
+    if "dt" in schema.names:  # hive partitions: prune whole days before opening files
+        dt_type = schema.field("dt").type
+        if pa.types.is_string(dt_type) or pa.types.is_large_string(dt_type):
+            expr &= (ds.field("dt") >= lo.date().isoformat()) & (
+                ds.field("dt") <= hi.date().isoformat()
+            )
+        elif pa.types.is_date(dt_type):
+            expr &= (ds.field("dt") >= pa.scalar(lo.date(), type=dt_type)) & (
+                ds.field("dt") <= pa.scalar(hi.date(), type=dt_type)
+            )
+    return expr
+
+
+def scan_events(
+    export: Export,
+    columns: Iterable[str],
+    start: datetime,
+    end: datetime,
+    event_types: Iterable[str] | None = None,
+    session_ids: Iterable[str] | None = None,
+    batch_rows: int = 64_000,
+) -> Iterator[pd.DataFrame]:
+    """Rows with ``start <= timestamp < end`` as DataFrames of at most ``batch_rows``.
+
+    Only ``columns`` that the export has are read (optional ones may be
+    absent), plus ``source_file``. With ``event_types``, rows of those types and
+    rows with status ERROR; with ``session_ids``, only those sessions.
+    """
+    present = [c for c in dict.fromkeys(columns) if c in export.columns]
+    expr = _window_filter(export, start, end)
+    if event_types is not None:
+        wanted = ds.field("event_type").isin(list(event_types))
+        if "status" in export.columns:
+            wanted |= ds.field("status") == "ERROR"
+        expr &= wanted
+    if session_ids is not None:
+        expr &= ds.field("session_id").isin(list(session_ids))
+    try:
+        for batch in export.dataset.to_batches(
+            columns=[*present, "__filename"], filter=expr, batch_size=batch_rows
+        ):
+            frame = batch.to_pandas().rename(columns={"__filename": "source_file"})
+            if frame["timestamp"].dt.tz is None:
+                frame["timestamp"] = frame["timestamp"].dt.tz_localize("UTC")
+            yield frame
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+
+
+def latest_timestamp(export: Export) -> datetime | None:
+    """The newest event time in the export (one column is read)."""
+    newest: pd.Timestamp | None = None
+    try:
+        for batch in export.dataset.to_batches(columns=["timestamp"]):
+            if batch.num_rows:
+                value = pd.Timestamp(pc.max(batch.column(0)).as_py())
+                newest = value if newest is None or value > newest else newest
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+    if newest is None:
+        return None
+    return (newest.tz_localize("UTC") if newest.tzinfo is None else newest).to_pydatetime()
+
+
+def read_feedback(path: Path, columns: list[str], required: list[str]) -> pd.DataFrame:
+    """The feedback export; ``required`` columns must all be there."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder")
+    try:
+        dataset = ds.dataset(path, format="parquet")
+        missing = [c for c in required if c not in dataset.schema.names]
+        if missing:
+            raise InputError(f"{path}: missing required feedback column '{missing[0]}'")
+        present = [c for c in columns if c in dataset.schema.names]
+        return dataset.to_table(columns=present).to_pandas()
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{path}: not a readable Parquet file ({_reason(exc)})") from None
+
+
+def _dumps(value: Any) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_ledger(out: Path) -> frozenset[str]:
+    """Session hashes drafted into ``out`` before: the ledger plus the case folders there."""
+    hashes: set[str] = set()
+    ledger = out / LEDGER_NAME
+    if ledger.exists():
+        try:
+            data = orjson.loads(ledger.read_bytes())
+            hashes.update(str(h) for h in data["sessions"])
+        except (orjson.JSONDecodeError, KeyError, TypeError):
+            raise InputError(
+                f'{ledger}: not a miner ledger (expected {{"sessions": [...]}})'
+            ) from None
+    if out.is_dir():
+        hashes.update(p.name.removeprefix("draft_") for p in out.glob("draft_*") if p.is_dir())
+    return frozenset(hashes)
+
+
+def write_run(
+    out: Path,
+    cases: dict[str, dict[str, Any]],
+    ledger: frozenset[str],
+    summary: dict[str, Any],
+    run_name: str,
+) -> list[Path]:
+    """Write the case folders (name -> {file name: JSON value}), ledger and summary.
+
+    Returns the files written. Nothing is left half-written: files are staged
+    and each case folder is renamed into place whole.
+    """
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".miner-staging-", dir=out))
+    except OSError as exc:
+        raise OutputError(f"{out}: cannot create output folder ({exc.strerror})") from None
+    written: list[Path] = []
+    try:
+        for name, files in cases.items():
+            folder = staging / name
+            folder.mkdir()
+            for file_name, value in files.items():
+                (folder / file_name).write_bytes(_dumps(value))
+        for name, files in cases.items():
+            target = out / name
+            if target.exists():
+                raise OutputError(f"{target}: already exists; refusing to overwrite a drafted case")
+            os.rename(staging / name, target)
+            written.extend(target / f for f in files)
+        _write_atomic(out / LEDGER_NAME, _dumps({"sessions": sorted(ledger)}))
+        (out / RUNS_DIR).mkdir(exist_ok=True)
+        summary_path = out / RUNS_DIR / f"{run_name}.json"
+        _write_atomic(summary_path, _dumps(summary))
+        written.append(summary_path)
+    except OSError as exc:
+        raise OutputError(f"{out}: cannot write drafts ({exc.strerror})") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return written

@@ -1,0 +1,163 @@
+"""The draft job: read -> sample -> redact -> fixtures -> draft -> write.
+
+This module only wires the stages; each stage lives in its own module and the
+file I/O in ``miner.io``. Everything is computed before anything is written,
+so bad input stops the run with no output at all.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from miner import io
+from miner.config import PipelineConfig
+from miner.draft import Provenance, draft_case
+from miner.errors import UsageError
+from miner.fixtures import apply_fixtures
+from miner.model import SIGNALS
+from miner.redact import Detector, redact_sessions
+from miner.sample import (
+    SCAN_COLUMNS,
+    SCAN_EVENT_TYPES,
+    flag_sessions,
+    negative_feedback,
+    pick_sessions,
+    session_hash,
+)
+from miner.traces import DRAFT_COLUMNS, build_sessions
+
+#: A progress wrapper: (iterable, total or 0, label) -> iterable.
+Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
+
+
+def no_progress(items: Iterable[Any], _total: int, _label: str) -> Iterable[Any]:
+    return items
+
+
+@dataclass(frozen=True)
+class DraftRequest:
+    config: PipelineConfig
+    traces: Path
+    feedback: Path | None
+    out: Path
+    since: datetime
+    until: datetime
+    per_signal: int
+    max_cases: int
+    seed: int
+
+
+def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[str, Any]:
+    """Run the draft job; returns the run summary (also saved under ``out/runs/``)."""
+    config = request.config
+    if request.since >= request.until:
+        raise UsageError(
+            f"--since {request.since.isoformat()} is not before --until {request.until.isoformat()}"
+        )
+    # Built first so a missing NLP model stops the run before any scanning.
+    detector = Detector(config)
+    export = io.open_export(request.traces)
+
+    rules = config.feedback
+    negative = negative_feedback(
+        io.read_feedback(
+            request.feedback,
+            columns=[rules.session_column, rules.invocation_column, rules.score_column],
+            required=[rules.score_column],
+        )
+        if request.feedback
+        else None,
+        rules,
+    )
+    grace = config.sampling.session_grace
+    scan_start, scan_end = request.since - grace, request.until + grace
+    flags = flag_sessions(
+        progress(
+            io.scan_events(
+                export, SCAN_COLUMNS, scan_start, scan_end, event_types=SCAN_EVENT_TYPES
+            ),
+            0,
+            "scanning events",
+        ),
+        negative,
+        config.signals,
+    )
+    drafted_before = io.read_ledger(request.out)
+    selection = pick_sessions(
+        flags,
+        request.since,
+        request.until,
+        drafted_before,
+        per_signal=request.per_signal,
+        max_cases=request.max_cases,
+        seed=request.seed,
+    )
+    picked_ids = [f.session_id for f in selection.picked]
+    signals_of = {f.session_id: f.signals for f in selection.picked}
+
+    sessions = []
+    if picked_ids:
+        events = io.scan_events(export, DRAFT_COLUMNS, scan_start, scan_end, session_ids=picked_ids)
+        frames = list(progress(events, 0, "reading sessions"))
+        sessions = build_sessions(pd.concat(frames, ignore_index=True), config.agent.app_name)
+
+    def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
+        return progress(items, total, "redacting")
+
+    redacted = redact_sessions(sessions, detector, config, redaction_progress)
+    now = datetime.now(UTC)
+    cases = {}
+    replaced: Counter[str] = Counter()
+    for item in progress(redacted, len(redacted), "drafting"):
+        replaced.update(item.replaced)
+        session = apply_fixtures(item.session, config.fixtures)
+        digest = session_hash(item.session.session_id)
+        prov = Provenance(
+            session_hash=digest,
+            signals=signals_of[item.session.session_id],
+            since=request.since,
+            until=request.until,
+            drafted_at=now,
+        )
+        source = [_relative(f, request.traces) for f in item.session.source_files]
+        case = draft_case(session, prov, config, source)
+        cases[case.set_id] = case.files
+
+    summary: dict[str, Any] = {
+        "window": {"since": request.since.isoformat(), "until": request.until.isoformat()},
+        "traces": str(request.traces),
+        "seed": request.seed,
+        "sessions_scanned": len(flags),
+        "sessions_in_window": selection.in_window,
+        "flagged": {s: selection.flagged[s] for s in SIGNALS},
+        "skipped_already_drafted": selection.already_drafted,
+        "sampled": len(cases),
+        "entities_replaced": dict(sorted(replaced.items())),
+        "cases": sorted(cases),
+    }
+    if selection.in_window == 0:
+        newest = io.latest_timestamp(export)
+        summary["warning"] = "no sessions start in the window" + (
+            f"; the export's newest event is {newest.isoformat()}" if newest else ""
+        )
+    ledger = drafted_before | {session_hash(s) for s in picked_ids}
+    summary["case_files_written"] = sum(len(files) for files in cases.values())
+    run_name = now.strftime("%Y%m%dT%H%M%SZ")
+    io.write_run(request.out, cases, frozenset(ledger), summary, run_name)
+    return summary
+
+
+def _relative(path: str, root: Path) -> str:
+    """A source file relative to the export root, for provenance."""
+    try:
+        base = root if root.is_dir() else root.parent
+        return str(Path(path).resolve().relative_to(base.resolve()))
+    except ValueError:
+        return Path(path).name

@@ -1,0 +1,57 @@
+"""The typed records the stages hand to each other. All are immutable:
+a stage returns new records and never mutates what it was given."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+#: The signals a session can carry, in the order quotas are filled.
+SIGNALS: tuple[str, ...] = ("error", "thumbs_down", "escalation", "complaint")
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call: TOOL_STARTING joined with its TOOL_COMPLETED or TOOL_ERROR."""
+
+    name: str
+    args: dict[str, Any]
+    agent: str | None = None
+    result: Any = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One invocation: what the user said, what the agent did and said."""
+
+    invocation_id: str
+    user_text: str
+    reply_text: str
+    tool_calls: tuple[ToolCall, ...] = ()
+    errors: tuple[str, ...] = ()
+    """error_message of every *_ERROR row in the turn, tool errors included."""
+    truncated: bool = False
+    """The plugin truncated a payload of this turn (it ends in ...[TRUNCATED])."""
+
+
+@dataclass(frozen=True)
+class Session:
+    session_id: str
+    app_name: str
+    user_id: str
+    start: datetime
+    end: datetime
+    initial_state: dict[str, Any]
+    turns: tuple[Turn, ...]
+    source_files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SessionFlags:
+    """What the sample stage knows about a session after the signal scan."""
+
+    session_id: str
+    start: datetime
+    signals: frozenset[str] = field(default_factory=frozenset)

