@@ -1,0 +1,70 @@
+"""The command line itself: help, the installed entry point, time parsing."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from datetime import UTC, datetime
+
+import pytest
+
+from miner.cli import app, parse_time
+from miner.errors import UsageError
+from tests.conftest import ROOT, miner
+
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def test_every_command_has_help_with_an_example():
+    import typer.main
+
+    group = typer.main.get_command(app)
+    assert group.commands, "no commands registered"
+    for name in group.commands:
+        result = miner(name, "--help")
+        assert result.exit_code == 0, name
+        assert "Example" in result.output, name
+
+
+def test_python_dash_m_miner_runs_and_help_skips_the_heavy_imports():
+    code = (
+        "import sys, runpy; sys.argv = ['miner', '--help'];\n"
+        "try:\n runpy.run_module('miner', run_name='__main__')\n"
+        "except SystemExit as e: assert e.code == 0\n"
+        "assert 'presidio_analyzer' not in sys.modules and 'spacy' not in sys.modules"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "draft" in done.stdout
+
+
+def test_installed_console_script_reports_errors_with_exit_codes(tmp_path):
+    script = ROOT / ".venv" / "bin" / "miner"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "miner"]
+    done = subprocess.run(
+        [*command, "draft", "--pipeline", str(tmp_path / "missing.toml")],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"Error: {tmp_path / 'missing.toml'}: no such pipeline config"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("7d", datetime(2026, 11, 22, 12, 0, tzinfo=UTC)),
+        ("36h", datetime(2026, 11, 28, 0, 0, tzinfo=UTC)),
+        ("90m", datetime(2026, 11, 29, 10, 30, tzinfo=UTC)),
+        ("2026-11-20", datetime(2026, 11, 20, tzinfo=UTC)),
+        ("2026-11-20T08:30:00", datetime(2026, 11, 20, 8, 30, tzinfo=UTC)),
+        ("now", NOW),
+    ],
+)
+def test_time_options(text, expected):
+    assert parse_time(text, NOW, "--since") == expected
+
+
+def test_time_option_error_names_the_option():
+    with pytest.raises(UsageError, match=r"--until 'soon'"):
+        parse_time("soon", NOW, "--until")

@@ -1,0 +1,133 @@
+"""Signals and the reproducible pick."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import orjson
+import pandas as pd
+
+from miner.config import FeedbackConfig, SignalsConfig
+from miner.model import SessionFlags
+from miner.sample import (
+    NegativeFeedback,
+    complaint_matcher,
+    flag_sessions,
+    negative_feedback,
+    pick_sessions,
+    result_failed,
+    session_hash,
+)
+
+T0 = datetime(2026, 11, 22, tzinfo=UTC)
+RULES = SignalsConfig(escalation_tools=("escalate",), handoff_agents=("human",))
+
+
+def test_complaint_phrases_match_whole_words_case_insensitively():
+    match = complaint_matcher(["useless", "speak to a human"])
+    assert match.search("This is USELESS!")
+    assert match.search("can I speak to a human please")
+    assert not match.search("a useful answer")
+    assert not match.search("uselessness")
+
+
+def test_a_returned_failure_counts_as_an_error():
+    assert result_failed({"status": "error", "message": "x"}, RULES)
+    assert result_failed({"error": "not found"}, RULES)
+    assert not result_failed({"status": "ok", "error": None}, RULES)
+    assert not result_failed("error", RULES)
+
+
+def _event(sid, kind, content=None, minutes=0, **extra):
+    return {
+        "timestamp": pd.Timestamp(T0 + timedelta(minutes=minutes)),
+        "event_type": kind,
+        "session_id": sid,
+        "invocation_id": extra.pop("invocation_id", f"{sid}-i"),
+        "content": None if content is None else orjson.dumps(content).decode(),
+        "status": extra.pop("status", "OK"),
+    }
+
+
+def test_each_signal_is_flagged_from_its_rows():
+    batch = pd.DataFrame(
+        [
+            _event("calm", "USER_MESSAGE_RECEIVED", {"text_summary": "where is my order?"}),
+            _event("angry", "USER_MESSAGE_RECEIVED", {"text_summary": "this is ridiculous"}),
+            _event("esc", "TOOL_STARTING", {"tool": "escalate", "args": {}}),
+            _event("handoff", "AGENT_TRANSFER", {"from_agent": "root", "to_agent": "human"}),
+            _event("raised", "TOOL_ERROR", {"tool": "x"}, status="ERROR"),
+            _event("returned", "TOOL_COMPLETED", {"tool": "x", "result": {"status": "error"}}),
+            _event(
+                "rated", "USER_MESSAGE_RECEIVED", {"text_summary": "ok"}, invocation_id="bad-inv"
+            ),
+        ]
+    )
+    flags = flag_sessions(
+        [batch.iloc[:3], batch.iloc[3:]],
+        NegativeFeedback(frozenset(), frozenset({"bad-inv"})),
+        RULES,
+    )
+    assert {k: set(v.signals) for k, v in flags.items()} == {
+        "calm": set(),
+        "angry": {"complaint"},
+        "esc": {"escalation"},
+        "handoff": {"escalation"},
+        "raised": {"error"},
+        "returned": {"error"},
+        "rated": {"thumbs_down"},
+    }
+
+
+def test_negative_feedback_by_score_or_label():
+    table = pd.DataFrame(
+        {
+            "session_id": ["a", "b", "c", None],
+            "invocation_id": [None, None, None, "i9"],
+            "score": [-1, 1, "thumbs_down", 0],
+        }
+    )
+    neg = negative_feedback(table, FeedbackConfig(negative_values=("THUMBS_DOWN",)))
+    assert neg.sessions == {"a", "c"}
+    assert neg.invocations == {"i9"}
+
+
+def _flags(n: int, signals: set[str]) -> dict[str, SessionFlags]:
+    return {
+        f"s{i}": SessionFlags(f"s{i}", T0 + timedelta(hours=i), frozenset(signals))
+        for i in range(n)
+    }
+
+
+def test_quotas_per_signal_and_in_all():
+    flags = {
+        **_flags(6, {"error"}),
+        **{f"c{i}": SessionFlags(f"c{i}", T0, frozenset({"complaint"})) for i in range(6)},
+    }
+    end = T0 + timedelta(days=1)
+    picked = pick_sessions(flags, T0, end, frozenset(), per_signal=2, max_cases=10, seed=1).picked
+    assert sorted(p.session_id[0] for p in picked) == ["c", "c", "s", "s"]
+    capped = pick_sessions(flags, T0, end, frozenset(), per_signal=5, max_cases=3, seed=1).picked
+    assert len(capped) == 3 and all(p.session_id.startswith("s") for p in capped)
+
+
+def test_the_window_is_half_open_on_the_session_start():
+    flags = _flags(5, {"error"})
+    selection = pick_sessions(
+        flags, T0 + timedelta(hours=1), T0 + timedelta(hours=3), frozenset(), 10, 10, seed=0
+    )
+    assert sorted(p.session_id for p in selection.picked) == ["s1", "s2"]
+    assert selection.in_window == 2
+
+
+def test_pick_is_reproducible_and_skips_drafted_sessions():
+    flags = _flags(20, {"error"})
+    end = T0 + timedelta(days=2)
+    one = pick_sessions(flags, T0, end, frozenset(), 3, 10, seed=5).picked
+    shuffled = dict(reversed(list(flags.items())))
+    two = pick_sessions(shuffled, T0, end, frozenset(), 3, 10, seed=5).picked
+    assert one == two
+    drafted = frozenset(session_hash(p.session_id) for p in one)
+    three = pick_sessions(flags, T0, end, drafted, 3, 10, seed=5)
+    assert not {p.session_id for p in three.picked} & {p.session_id for p in one}
+    assert three.already_drafted == 3

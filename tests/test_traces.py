@@ -1,0 +1,112 @@
+"""Rows -> sessions: payload parsing, retried writes, ordering, sub-agents."""
+
+from __future__ import annotations
+
+import orjson
+import pandas as pd
+import pytest
+
+from miner.errors import PayloadError
+from miner.traces import build_sessions, summary_text
+
+
+@pytest.mark.parametrize(
+    ("summary", "text"),
+    [
+        ("text: 'Sure, checking now.' | call: lookup_order", "Sure, checking now."),
+        ("text: 'It's done | really' | call: x", "It's done | really"),
+        ("text: 'a' | text: 'b'", "a b"),
+        ("call: lookup_order", ""),
+        ("None", ""),
+        ("text: 'cut short...[TRUNCATED]", "cut short...[TRUNCATED]"),
+    ],
+)
+def test_summary_text_keeps_only_the_visible_text(summary, text):
+    assert summary_text(summary) == text
+
+
+def _row(ts: str, kind: str, content, **extra) -> dict:
+    row = {
+        "timestamp": pd.Timestamp(ts, tz="UTC"),
+        "event_id": extra.pop("event_id", f"{kind}-{ts}"),
+        "event_type": kind,
+        "session_id": "s1",
+        "invocation_id": extra.pop("invocation_id", "inv-1"),
+        "content": None if content is None else orjson.dumps(content).decode(),
+        "attributes": orjson.dumps(
+            {"session_metadata": {"app_name": "app", "user_id": "u", "state": {"k": ts}}}
+        ).decode(),
+    }
+    row.update(extra)
+    return row
+
+
+def test_rows_in_any_order_with_retries_become_ordered_turns():
+    rows = [
+        _row("2026-11-22T10:00:05", "AGENT_RESPONSE", {"response": "text: 'Done.'"}),
+        _row(
+            "2026-11-22T10:00:02",
+            "TOOL_STARTING",
+            {"tool": "lookup_order", "args": {"order_id": "1"}},
+            span_id="a",
+            agent="root",
+        ),
+        _row("2026-11-22T10:00:00", "USER_MESSAGE_RECEIVED", {"text_summary": "where is 1?"}),
+        _row(
+            "2026-11-22T10:00:03",
+            "TOOL_COMPLETED",
+            {"tool": "lookup_order", "result": {"ok": True}},
+            span_id="a",
+        ),
+        _row(
+            "2026-11-22T10:00:03",
+            "TOOL_COMPLETED",
+            {"tool": "lookup_order", "result": {"ok": True}},
+            span_id="a",
+        ),
+        _row(
+            "2026-11-22T10:00:04",
+            "TOOL_STARTING",
+            {"tool": "refund", "args": {"id": "1"}},
+            span_id="b",
+            agent="billing",
+        ),
+        _row(
+            "2026-11-22T10:00:04.5",
+            "TOOL_ERROR",
+            {"tool": "refund", "args": {"id": "1"}},
+            span_id="b",
+            status="ERROR",
+            error_message="boom",
+        ),
+        _row(
+            "2026-11-22T10:01:00",
+            "USER_MESSAGE_RECEIVED",
+            {"text_summary": "thanks"},
+            invocation_id="inv-2",
+        ),
+        _row("2026-11-22T10:01:01", "SOMETHING_NEW", {"x": 1}, invocation_id="inv-2"),
+    ]
+    [session] = build_sessions(pd.DataFrame(rows), default_app="fallback")
+    assert session.app_name == "app" and session.initial_state == {"k": "2026-11-22T10:00:00"}
+    first, second = session.turns
+    assert first.user_text == "where is 1?" and first.reply_text == "Done."
+    assert [(c.name, c.agent) for c in first.tool_calls] == [
+        ("lookup_order", "root"),
+        ("refund", "billing"),
+    ]
+    assert first.tool_calls[0].result == {"ok": True}
+    assert first.tool_calls[1].error == "boom" and first.errors == ("boom",)
+    assert second.user_text == "thanks" and second.tool_calls == ()
+
+
+def test_malformed_payload_names_the_row_not_its_text():
+    rows = [
+        _row("2026-11-22T10:00:00", "USER_MESSAGE_RECEIVED", None, source_file="x/part-1.parquet")
+    ]
+    rows[0]["content"] = '{"text_summary": "secret name'
+    with pytest.raises(PayloadError) as caught:
+        build_sessions(pd.DataFrame(rows), default_app="app")
+    message = str(caught.value)
+    assert "x/part-1.parquet" in message and "USER_MESSAGE_RECEIVED" in message
+    assert "secret" not in message
