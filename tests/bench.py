@@ -1,0 +1,190 @@
+"""`make bench`: miner's speed and memory against baselines measured in the same run.
+
+1. Redaction. Baseline: Presidio's AnalyzerEngine.analyze on every string
+   leaf, one by one, as a first version would. miner: redact_sessions, which
+   analyses each distinct string once and batches the spaCy step.
+2. Signal scan. Baseline: read the whole export into pandas, then flag.
+   miner: the streaming scan (only the columns and event types it needs,
+   batch by batch). Each runs in a fresh process so peak RSS is its own.
+
+The export is the shipped sample, replicated with fresh session ids. Prints
+ratios (baseline / miner); absolute numbers depend on the machine.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parent.parent
+PIPELINE = ROOT / "pipelines" / "support_agent.toml"
+SINCE = datetime(2026, 11, 20, tzinfo=UTC)
+UNTIL = datetime(2026, 11, 28, tzinfo=UTC)
+
+
+def replicate_export(target: Path, copies: int) -> int:
+    """The sample export `copies` times over, one file per copy; returns rows.
+
+    Copies get fresh session and event ids and distinct strings."""
+    table = ds.dataset(ROOT / "sample_traces" / "traces", partitioning="hive").to_table()
+    table = table.drop_columns(["dt"])
+    target.mkdir(parents=True, exist_ok=True)
+    for i in range(copies):
+        sessions = pc.binary_join_element_wise(table.column("session_id"), f"-{i}", "")
+        events = pc.binary_join_element_wise(table.column("event_id"), f"-{i}", "")
+        copy = table.set_column(table.schema.get_field_index("session_id"), "session_id", sessions)
+        copy = copy.set_column(copy.schema.get_field_index("event_id"), "event_id", events)
+        # Every JSON string value gets the copy number, so no string repeats
+        # across sessions: only within-session repeats are left, as in real traces.
+        for column in ("content", "attributes"):
+            varied = pc.replace_substring(copy.column(column), '": "', f'": "{i} ')
+            copy = copy.set_column(copy.schema.get_field_index(column), column, varied)
+        pq.write_table(copy, target / f"part-{i:04d}.parquet", row_group_size=2_000)
+    return table.num_rows * copies
+
+
+def _sessions(export: Path, limit: int):
+    import pandas as pd
+
+    from miner import io
+    from miner.job import DraftRequest  # noqa: F401  (same import cost as a run)
+    from miner.traces import DRAFT_COLUMNS, build_sessions
+
+    opened = io.open_export(export)
+    frames = list(io.scan_events(opened, DRAFT_COLUMNS, SINCE, UNTIL))
+    sessions = build_sessions(pd.concat(frames, ignore_index=True), "support_agent")
+    return sessions[:limit]
+
+
+def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
+    from miner.io import load_config
+    from miner.redact import Detector, redact_sessions, session_texts
+
+    config = load_config(PIPELINE)
+    detector = Detector(config)
+    sessions = _sessions(export, sessions_wanted)
+    texts = [
+        leaf
+        for s in sessions
+        for _k, leaf in session_texts(s)
+        if isinstance(leaf, str) and leaf.strip()
+    ]
+    analyzer = detector._batch.analyzer_engine  # the same engine, called the naive way
+    entities = detector._entities
+
+    def baseline() -> None:
+        for text in texts:
+            analyzer.analyze(text=text, language="en", entities=entities, score_threshold=0.5)
+
+    def ours() -> None:
+        redact_sessions(sessions, detector, config)
+
+    base_times, our_times = [], []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        baseline()
+        base_times.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        ours()
+        our_times.append(time.perf_counter() - start)
+    base, mine = statistics.median(base_times), statistics.median(our_times)
+    print(
+        f"redaction: {len(sessions)} sessions, {len(texts)} strings ({len(set(texts))} distinct); "
+        f"median of {repeats}: baseline {base:.2f}s, miner {mine:.2f}s; "
+        f"speed-up x{base / mine:.1f}"
+    )
+
+
+def _reset_peak_memory() -> None:
+    """Linux keeps ru_maxrss across fork and exec; start this process's peak afresh."""
+    Path("/proc/self/clear_refs").write_text("5")
+
+
+def _peak_memory_kib() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _scan_whole(export: str, queue) -> None:  # type: ignore[no-untyped-def]
+    import pandas as pd
+
+    from miner.config import SignalsConfig
+    from miner.sample import NegativeFeedback, flag_sessions
+
+    _reset_peak_memory()
+    start = time.perf_counter()
+    frame = pd.read_parquet(export)
+    flags = flag_sessions([frame], NegativeFeedback(frozenset(), frozenset()), SignalsConfig())
+    queue.put(
+        (
+            time.perf_counter() - start,
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            len(flags),
+        )
+    )
+
+
+def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
+    from miner import io
+    from miner.config import SignalsConfig
+    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_sessions
+
+    _reset_peak_memory()
+    start = time.perf_counter()
+    opened = io.open_export(Path(export))
+    batches = io.scan_events(
+        opened, SCAN_COLUMNS, SINCE - timedelta(days=1), UNTIL, event_types=SCAN_EVENT_TYPES
+    )
+    flags = flag_sessions(batches, NegativeFeedback(frozenset(), frozenset()), SignalsConfig())
+    queue.put(
+        (
+            time.perf_counter() - start,
+            resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
+            len(flags),
+        )
+    )
+
+
+def _in_fresh_process(target, export: Path) -> tuple[float, int, int]:  # type: ignore[no-untyped-def]
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    process = context.Process(target=target, args=(str(export), queue))
+    process.start()
+    result = queue.get()
+    process.join()
+    return result
+
+
+def bench_scan(export: Path, rows: int) -> None:
+    whole = _in_fresh_process(_scan_whole, export)
+    stream = _in_fresh_process(_scan_streaming, export)
+    print(
+        f"signal scan: {rows} rows, {whole[2]} sessions; baseline {whole[0]:.2f}s / "
+        f"{whole[1] // 1024} MiB peak, miner {stream[0]:.2f}s / {stream[1] // 1024} MiB peak; "
+        f"speed-up x{whole[0] / stream[0]:.1f}, memory ratio x{whole[1] / stream[1]:.1f}"
+    )
+
+
+def main() -> None:
+    copies = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+    with tempfile.TemporaryDirectory() as tmp:
+        export = Path(tmp) / "export"
+        rows = replicate_export(export, copies)
+        bench_scan(export, rows)
+        bench_redaction(export, sessions_wanted=100, repeats=3)
+
+
+if __name__ == "__main__":
+    main()
