@@ -106,7 +106,7 @@ DEFAULT_VOLATILE_ARGS: tuple[str, ...] = (
 @dataclass(frozen=True)
 class AgentConfig:
     app_name: str
-    """The ADK app name; sessions of other apps in the export are ignored."""
+    """The ADK app name, used for session_input when a row lacks session_metadata."""
     tools: tuple[str, ...] = ()
     """Every tool the agent has (the loader uses it to catch suite rot)."""
 
