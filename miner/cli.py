@@ -171,5 +171,167 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
         typer.echo(f"Warning: {summary['warning']}", err=True)
 
 
+PathsArg = Annotated[list[Path], typer.Argument(help="Eval-set / sidecar files or folders.")]
+PipelineOpt = Annotated[Path, typer.Option(help="Pipeline config (TOML).", dir_okay=False)]
+
+
+def _load(paths: list[Path], pipeline: Path, personal_data: bool = True) -> Any:
+    from miner import io
+    from miner.load import load_cases
+    from miner.redact import Detector
+
+    config = io.load_config(pipeline)
+    detector = Detector(config) if personal_data else None
+    return load_cases(io.read_case_files(paths), config, detector)
+
+
+def _fail(count: int, what: str) -> None:
+    from miner.errors import FindingsError
+
+    raise FindingsError(f"{count} {what}")
+
+
+@app.command()
+@reported
+def check(
+    paths: PathsArg,
+    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    as_json: Annotated[bool, typer.Option("--json", help="Print findings as JSON.")] = False,
+) -> None:
+    """Check reviewed cases: print every reason a case would not load.
+
+    Refuses leftover REVIEW markers, invalid JSON, eval sets ADK rejects,
+    bad sidecars, unpaired or duplicate ids, non-descriptive ids, tools the
+    agent does not have, and personal data that is not a fixture value.
+    Exits 0 only when everything would load.
+
+    Example:
+
+        miner check drafts/ --pipeline pipelines/support_agent.toml
+    """
+    import orjson
+
+    loaded = _load(paths, pipeline)
+    if as_json:
+        report = {
+            "cases": len(loaded.cases),
+            "passing": [c.eval_id for c in loaded.passing],
+            "findings": [f.as_dict() for f in loaded.findings],
+        }
+        typer.echo(orjson.dumps(report, option=orjson.OPT_INDENT_2).decode())
+    else:
+        for finding in loaded.findings:
+            typer.echo(str(finding))
+        typer.echo(
+            f"{len(loaded.findings)} findings; {len(loaded.passing)} of "
+            f"{len(loaded.cases)} cases would load"
+        )
+    if loaded.findings:
+        _fail(len(loaded.findings), "findings")
+
+
+@app.command()
+@reported
+def review(paths: PathsArg) -> None:
+    """List what is left to review: one path:line:col line per REVIEW marker.
+
+    Grouped by case, with a count. Exits 0 when nothing is left.
+
+    Example:
+
+        miner review drafts/
+    """
+    from miner import io
+    from miner.load import load_cases
+
+    loaded = load_cases(io.read_case_files(paths))
+    markers = [f for f in loaded.findings if f.kind == "review"]
+    by_case: dict[str, list[Any]] = {}
+    for finding in markers:
+        by_case.setdefault(finding.case, []).append(finding)
+    for case, found in by_case.items():
+        typer.echo(f"{case} ({len(found)} to review)")
+        for finding in found:
+            typer.echo(f"  {finding.file}:{finding.line}:{finding.col}: {finding.json_path}")
+    typer.echo(f"{len(markers)} REVIEW markers left in {len(by_case)} cases")
+    if markers:
+        _fail(len(markers), "REVIEW markers left")
+
+
+@app.command()
+@reported
+def promote(
+    drafts: PathsArg,
+    suite: Annotated[Path, typer.Option(help="Suite folder to promote into.", file_okay=False)],
+    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+) -> None:
+    """Move reviewed drafts that pass `miner check` into a suite.
+
+    Cases that pass are appended to <suite>/<name>.evalset.json, .spec.json
+    and .tools.json (name = the folder's name) and their draft files removed;
+    a case that does not pass stays where it is and its reasons are printed.
+
+    Example:
+
+        miner promote drafts/ --suite evals/support_agent
+    """
+    from miner import io
+    from miner.promote import promote_drafts
+    from miner.redact import Detector
+
+    config = io.load_config(pipeline)
+    result = promote_drafts(drafts, suite, config, Detector(config))
+    for eval_id in result.promoted:
+        typer.echo(f"promoted  {eval_id}")
+    for eval_id, reasons in result.refused.items():
+        typer.echo(f"refused   {eval_id}: {len(reasons)} findings")
+        for finding in reasons:
+            typer.echo(f"  {finding}")
+    typer.echo(f"{len(result.promoted)} promoted, {len(result.refused)} refused into {suite}")
+    if result.refused:
+        _fail(len(result.refused), "cases refused")
+
+
+@app.command()
+@reported
+def coverage(
+    suite: Annotated[Path, typer.Argument(help="Suite folder (or files).")],
+    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write coverage.csv and coverage.html [suite].")
+    ] = None,
+) -> None:
+    """The coverage matrix: the agent's tools against the failure classes.
+
+    Counts cases per cell from their tags and the tools they use or must not
+    call; lists the empty cells first, as the next cases to write. Writes
+    coverage.csv and coverage.html.
+
+    Example:
+
+        miner coverage evals/support_agent
+    """
+    from miner import io
+    from miner.coverage import coverage_matrix, render_csv, render_html, render_table
+
+    config = io.load_config(pipeline)
+    loaded = _load([suite], pipeline, personal_data=False)
+    cov = coverage_matrix(list(loaded.cases), list(config.agent.tools), config.coverage.classes)
+    empty = cov.empty_cells
+    typer.echo(f"Next cases to write ({len(empty)} empty cells):")
+    for tool, cls in empty:
+        typer.echo(f"  {tool} x {cls}")
+    typer.echo("")
+    typer.echo(render_table(cov))
+    if cov.unclassified:
+        typer.echo(
+            f"{len(cov.unclassified)} cases have no class tag: {', '.join(cov.unclassified)}"
+        )
+    target = out or (suite if suite.is_dir() else suite.parent)
+    io.write_text_atomic(target / "coverage.csv", render_csv(cov))
+    io.write_text_atomic(target / "coverage.html", render_html(cov))
+    typer.echo(f"wrote {target / 'coverage.csv'} and {target / 'coverage.html'}")
+
+
 def main() -> None:
     app()

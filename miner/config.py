@@ -214,6 +214,21 @@ class DraftConfig:
 
 
 @dataclass(frozen=True)
+class CoverageConfig:
+    classes: tuple[str, ...] = (
+        "happy_path",
+        "disambiguation",
+        "out_of_scope",
+        "authorisation",
+        "tool_failure",
+        "policy",
+        "injection",
+        "multi_turn",
+    )
+    """Failure classes of the coverage matrix, matched against case tags."""
+
+
+@dataclass(frozen=True)
 class PipelineConfig:
     path: Path
     agent: AgentConfig
@@ -225,6 +240,7 @@ class PipelineConfig:
     identifiers: tuple[IdentifierConfig, ...] = ()
     fixtures: FixturesConfig = FixturesConfig()
     draft: DraftConfig = DraftConfig()
+    coverage: CoverageConfig = CoverageConfig()
 
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([dhm])\s*$")
@@ -311,6 +327,7 @@ def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
         "redaction": RedactionConfig,
         "fixtures": FixturesConfig,
         "draft": DraftConfig,
+        "coverage": CoverageConfig,
     }
     for key in data:
         if key not in sections and key != "identifiers":

@@ -46,3 +46,9 @@ class OutputError(MinerError):
     """The output folder could not be written."""
 
     exit_code = 5
+
+
+class FindingsError(MinerError):
+    """A check found problems (they were printed before this is raised)."""
+
+    exit_code = 1

@@ -264,3 +264,96 @@ def write_run(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return written
+
+
+CASE_SUFFIXES = (".evalset.json", ".spec.json", ".tools.json")
+
+
+def read_case_files(paths: Iterable[Path]) -> list[tuple[Path, str]]:
+    """Eval sets, sidecars and tool fixtures under ``paths`` (files or folders)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(
+                p
+                for p in sorted(path.rglob("*.json"))
+                if p.name.endswith(CASE_SUFFIXES)
+                and not any(part.startswith(".") for part in p.relative_to(path).parts)
+            )
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise InputError(f"{path}: no such file or folder")
+    files = []
+    for path in dict.fromkeys(found):
+        try:
+            files.append((path, path.read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{path}: cannot read ({type(exc).__name__})") from None
+    return files
+
+
+@dataclass(frozen=True)
+class Suite:
+    """The three files of a suite folder, as JSON values."""
+
+    name: str
+    eval_set: dict[str, Any]
+    specs: list[Any]
+    tools: list[Any]
+
+
+def suite_paths(folder: Path, name: str) -> tuple[Path, Path, Path]:
+    return (
+        folder / f"{name}.evalset.json",
+        folder / f"{name}.spec.json",
+        folder / f"{name}.tools.json",
+    )
+
+
+def read_suite(folder: Path, name: str) -> Suite | None:
+    """The suite's current files, or None for a new suite."""
+    evalset_path, spec_path, tools_path = suite_paths(folder, name)
+    if not evalset_path.exists():
+        return None
+
+    def read(path: Path, default: Any) -> Any:
+        if not path.exists():
+            return default
+        try:
+            return orjson.loads(path.read_bytes())
+        except orjson.JSONDecodeError as exc:
+            raise InputError(f"{path}: invalid JSON ({exc.args[0]})") from None
+
+    return Suite(name, read(evalset_path, {}), read(spec_path, []), read(tools_path, []))
+
+
+def write_suite(folder: Path, suite: Suite) -> None:
+    """Replace the suite's files; each is replaced atomically."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        evalset_path, spec_path, tools_path = suite_paths(folder, suite.name)
+        _write_atomic(tools_path, _dumps(suite.tools))
+        _write_atomic(spec_path, _dumps(suite.specs))
+        _write_atomic(evalset_path, _dumps(suite.eval_set))
+    except OSError as exc:
+        raise OutputError(f"{folder}: cannot write the suite ({exc.strerror})") from None
+
+
+def remove_draft_files(files: Iterable[Path]) -> None:
+    """Delete promoted draft files, and their folder once it is empty."""
+    folders = set()
+    for path in files:
+        path.unlink(missing_ok=True)
+        folders.add(path.parent)
+    for folder in folders:
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        _write_atomic(path, text.encode("utf-8"))
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write ({exc.strerror})") from None

@@ -44,3 +44,58 @@ def case_files(out: Path, suffix: str) -> list[Path]:
 
 def load_json(path: Path) -> dict:
     return json.loads(path.read_text())
+
+
+@pytest.fixture
+def scratch_config(tmp_path):
+    """The sample pipeline config, edited, in a temporary folder."""
+    counter = iter(range(100))
+
+    def make(extra: str = "", replace: tuple[str, str] | None = None) -> Path:
+        sample = str(PIPELINE.parent.parent / "sample_traces")
+        text = PIPELINE.read_text().replace('"../sample_traces', f'"{sample}')
+        if replace:
+            assert replace[0] in text
+            text = text.replace(*replace)
+        path = tmp_path / f"pipeline-{next(counter)}.toml"
+        path.write_text(text + extra)
+        return path
+
+    return make
+
+
+def copy_drafts(drafted_out: Path, target: Path, count: int | None = None) -> list[Path]:
+    """Copies of drafted case folders, so a test may edit or move them."""
+    import shutil
+
+    folders = sorted(drafted_out.glob("draft_*"))[:count]
+    target.mkdir(parents=True, exist_ok=True)
+    return [Path(shutil.copytree(f, target / f.name)) for f in folders]
+
+
+def scripted_review(folder: Path, eval_id: str, tags: list[str], **spec_fields) -> None:
+    """What a reviewer does to a draft: decide every REVIEW field and name the case."""
+    evalset_path = next(folder.glob("*.evalset.json"))
+    spec_path = next(folder.glob("*.spec.json"))
+    tools_path = next(folder.glob("*.tools.json"))
+    evalset = load_json(evalset_path)
+    evalset["description"] = f"Reviewed: {eval_id.replace('_', ' ')}."
+    case = evalset["eval_cases"][0]
+    case["eval_id"] = eval_id
+    for turn in case["conversation"]:
+        part = turn["final_response"]["parts"][0]
+        part["text"] = part["text"].removeprefix("REVIEW: ")
+    spec = load_json(spec_path)
+    spec.update(
+        evalId=eval_id,
+        protects="the agent reports tool failures instead of claiming success",
+        mustNotCall=[],
+        requiredFacts=[],
+        forbiddenClaims=["has been issued"],
+        tags=[t for t in spec["tags"] if not t.startswith("REVIEW")] + tags,
+    )
+    spec.update(spec_fields)
+    tools = load_json(tools_path)
+    tools["evalId"] = eval_id
+    for path, value in ((evalset_path, evalset), (spec_path, spec), (tools_path, tools)):
+        path.write_text(json.dumps(value, indent=2) + "\n")

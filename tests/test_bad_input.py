@@ -114,24 +114,6 @@ def test_feedback_without_score_column_is_named(tmp_path):
     _assert_refused(result, 3, "feedback.parquet", "'score'", out=out)
 
 
-@pytest.fixture
-def scratch_config(tmp_path):
-    """The sample pipeline config, edited, in a temporary folder."""
-    counter = iter(range(100))
-
-    def make(extra: str = "", replace: tuple[str, str] | None = None) -> Path:
-        sample = str(PIPELINE.parent.parent / "sample_traces")
-        text = PIPELINE.read_text().replace('"../sample_traces', f'"{sample}')
-        if replace:
-            assert replace[0] in text
-            text = text.replace(*replace)
-        path = tmp_path / f"pipeline-{next(counter)}.toml"
-        path.write_text(text + extra)
-        return path
-
-    return make
-
-
 def test_unknown_config_key_is_named(tmp_path, scratch_config):
     config = scratch_config(replace=("per_signal = 5", "per_signal = 5\nper_signl = 3"))
     out = tmp_path / "out"

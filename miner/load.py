@@ -1,0 +1,520 @@
+"""Stage 5, load: the one loader every command that reads cases uses.
+
+It reads eval-set files (``*.evalset.json``) and sidecar specs
+(``*.spec.json``: one object, or a list of them in a suite) and refuses,
+listing every reason at once, each with ``file:line:col``:
+
+- ``review``: the marker ``REVIEW`` anywhere (ids, texts, tool args, state,
+  any sidecar field, JSON keys too);
+- ``json``: text that is not JSON;
+- ``schema``: an eval set that google-adk's own ``EvalSet`` model rejects;
+- ``sidecar``: a sidecar with a missing or mistyped field, an unknown match
+  type or arg rule;
+- ``pairing``: a case without a sidecar, or a sidecar without a case;
+- ``duplicate``: an eval id loaded twice;
+- ``id``: an eval id that is not a descriptive name (``^[a-z0-9_]+$``, and not
+  ``test_17``-style numbering);
+- ``rot``: a tool named in tool uses, argRules or mustNotCall that the agent
+  does not have (per ``[agent] tools`` in the pipeline config);
+- ``pii``: personal data that is not a fixture value, found by the same
+  Presidio setup as the redact stage (a reviewer may paste real data back).
+  The message names the entity type, never the value.
+
+Numbers are normalised on load (a float with no fraction becomes an int), so
+3 and 3.0 compare equal everywhere later.
+
+A marker outside any case (an eval set's description, say) refuses every
+case of that file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from miner.config import PipelineConfig
+from miner.draft import MARKER
+from miner.fixtures import fixture_values
+from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
+from miner.redact import PLACEHOLDER, Detector
+
+MATCH_TYPES = ("EXACT", "IN_ORDER", "ANY_ORDER")
+ARG_RULES = ("EXACT", "IGNORE", "CASE_INSENSITIVE", "PRESENT")
+DESCRIPTIVE_ID = re.compile(r"^[a-z0-9_]+$")
+NUMBERED_ID = re.compile(r"^(?:test|case|eval|t|c)?_*\d+$")
+
+
+@dataclass(frozen=True)
+class Finding:
+    file: Path
+    line: int
+    col: int
+    case: str
+    json_path: str
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}: {self.case} {self.json_path}: {self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "file": str(self.file),
+            "line": self.line,
+            "col": self.col,
+            "case": self.case,
+            "jsonPath": self.json_path,
+            "kind": self.kind,
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class LoadedCase:
+    eval_id: str
+    case: dict[str, Any]
+    """The eval case as JSON, numbers normalised."""
+    eval_set_id: str
+    eval_set_file: Path
+    spec: dict[str, Any] | None
+    spec_file: Path | None
+    tools: dict[str, Any] | None = None
+    """The case's tool fixtures (``*.tools.json`` beside its eval set), if any."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    cases: tuple[LoadedCase, ...]
+    """Every case that parsed, findings or not."""
+    findings: tuple[Finding, ...]
+
+    @property
+    def refused(self) -> frozenset[str]:
+        return frozenset(f.case for f in self.findings)
+
+    @property
+    def passing(self) -> tuple[LoadedCase, ...]:
+        refused = self.refused
+        return tuple(c for c in self.cases if c.eval_id not in refused)
+
+
+def normalise_numbers(value: Any) -> Any:
+    """Floats without a fraction become ints, recursively (3.0 -> 3)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: normalise_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [normalise_numbers(v) for v in value]
+    return value
+
+
+@dataclass
+class _Collector:
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(
+        self,
+        doc_file: Path,
+        doc: Document | None,
+        path: tuple,
+        case: str,
+        kind: str,
+        message: str,
+        offset: int | None = None,
+    ) -> None:
+        if doc is None:
+            line, col = 1, 1
+        elif offset is not None:
+            line, col = doc.line_col(offset)
+        else:
+            line, col = doc.where(path)
+        self.findings.append(Finding(doc_file, line, col, case, path_text(path), kind, message))
+
+
+def _marker_offset(doc: Document, s: StringAt) -> int:
+    raw = doc.text[s.start : s.end]
+    index = raw.find(MARKER)
+    return s.start + index if index >= 0 else s.start
+
+
+def _case_of(path: tuple, ids: dict[int, str], fallback: str) -> str:
+    if len(path) >= 2 and path[0] == "eval_cases" and isinstance(path[1], int):
+        return ids.get(path[1], fallback)
+    return fallback
+
+
+def _adk_schema_errors(data: Any) -> list[tuple[tuple, str]]:
+    from google.adk.evaluation.eval_set import EvalSet
+    from pydantic import ValidationError
+
+    try:
+        EvalSet.model_validate(data)
+    except ValidationError as exc:
+        return [(tuple(e["loc"]), e["msg"]) for e in exc.errors()]
+    # EvalSet ignores and EvalCase allows unknown keys, where every model below
+    # them forbids them; FORMATS §3 allows none anywhere, so none pass here.
+    from google.adk.evaluation.eval_case import EvalCase
+
+    errors: list[tuple[tuple, str]] = []
+    for key in set(data) - _field_names(EvalSet):
+        errors.append(((key,), "Extra inputs are not permitted"))
+    for i, case in enumerate(data["eval_cases"]):
+        for key in set(case) - _field_names(EvalCase):
+            errors.append((("eval_cases", i, key), "Extra inputs are not permitted"))
+    return errors
+
+
+def _field_names(model: Any) -> set[str]:
+    names = set()
+    for name, info in model.model_fields.items():
+        names.add(name)
+        if info.alias:
+            names.add(info.alias)
+    from pydantic.alias_generators import to_camel
+
+    return names | {to_camel(n) for n in names}
+
+
+def _check_spec(spec: Any, base: tuple, doc: Document, file: Path, out: _Collector) -> str | None:
+    """Field checks of one sidecar; returns its evalId when it has one."""
+    if not isinstance(spec, dict):
+        out.add(file, doc, base, "-", "sidecar", "expected a JSON object")
+        return None
+    eval_id = spec.get("evalId")
+    label = eval_id if isinstance(eval_id, str) else "-"
+    if not isinstance(eval_id, str) or not eval_id:
+        out.add(file, doc, base, label, "sidecar", "evalId: required string")
+    match = spec.get("match", "IN_ORDER")
+    if match not in MATCH_TYPES:
+        out.add(
+            file,
+            doc,
+            (*base, "match"),
+            label,
+            "sidecar",
+            f"unknown match type (expected {', '.join(MATCH_TYPES)})",
+        )
+    rules = spec.get("argRules", {})
+    if not isinstance(rules, dict):
+        out.add(file, doc, (*base, "argRules"), label, "sidecar", "argRules: expected an object")
+    else:
+        for tool, args in rules.items():
+            if not isinstance(args, dict):
+                out.add(
+                    file,
+                    doc,
+                    (*base, "argRules", tool),
+                    label,
+                    "sidecar",
+                    "expected an object of argument -> rule",
+                )
+                continue
+            for arg, rule in args.items():
+                if rule not in ARG_RULES:
+                    out.add(
+                        file,
+                        doc,
+                        (*base, "argRules", tool, arg),
+                        label,
+                        "sidecar",
+                        f"unknown arg rule (expected {', '.join(ARG_RULES)})",
+                    )
+    for key in ("mustNotCall", "requiredFacts", "forbiddenClaims", "tags"):
+        value = spec.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            out.add(file, doc, (*base, key), label, "sidecar", f"{key}: expected a list of strings")
+    if "protects" in spec and not isinstance(spec["protects"], str):
+        out.add(file, doc, (*base, "protects"), label, "sidecar", "protects: expected a string")
+    return eval_id if isinstance(eval_id, str) and eval_id else None
+
+
+def spec_tools(spec: dict[str, Any]) -> set[str]:
+    """Tools a sidecar names (argRules keys and mustNotCall)."""
+    names = set(spec.get("argRules", {}) or {}) if isinstance(spec.get("argRules"), dict) else set()
+    must_not = spec.get("mustNotCall", [])
+    if isinstance(must_not, list):
+        names.update(n for n in must_not if isinstance(n, str))
+    return names
+
+
+def case_tools(case: dict[str, Any]) -> list[str]:
+    """Tools a case's expected trajectory uses, in order."""
+    names = []
+    for turn in case.get("conversation") or []:
+        data = turn.get("intermediate_data") or {}
+        for use in data.get("tool_uses") or []:
+            if isinstance(use, dict) and isinstance(use.get("name"), str):
+                names.append(use["name"])
+    return names
+
+
+def load_cases(
+    files: Iterable[tuple[Path, str]],
+    config: PipelineConfig | None = None,
+    detector: Detector | None = None,
+) -> Loaded:
+    """Load eval sets, sidecars and tool fixtures (``(path, text)`` pairs) into cases.
+
+    ``config`` enables the suite-rot check (its tool list) and is needed, with
+    ``detector``, for the personal-data check.
+    """
+    out = _Collector()
+    docs: dict[Path, Document] = {}
+    for path, text in files:
+        try:
+            docs[path] = parse(text)
+        except InvalidJson as exc:
+            out.findings.append(
+                Finding(path, exc.line, exc.col, "-", "$", "json", f"invalid JSON ({exc})")
+            )
+
+    cases: list[LoadedCase] = []
+    case_where: dict[str, list[tuple[Path, tuple]]] = defaultdict(list)
+    specs: dict[str, tuple[dict[str, Any], Path, tuple]] = {}
+    spec_where: dict[str, list[tuple[Path, tuple]]] = defaultdict(list)
+    tools_by_id: dict[str, dict[str, Any]] = {}
+
+    for path, doc in docs.items():
+        name = path.name
+        if name.endswith(".evalset.json"):
+            cases.extend(_load_eval_set(path, doc, out, case_where))
+        elif name.endswith(".spec.json"):
+            items = doc.data if isinstance(doc.data, list) else [doc.data]
+            for i, spec in enumerate(items):
+                base: tuple = (i,) if isinstance(doc.data, list) else ()
+                eval_id = _check_spec(spec, base, doc, path, out)
+                if eval_id:
+                    spec_where[eval_id].append((path, base))
+                    specs.setdefault(eval_id, (normalise_numbers(spec), path, base))
+                _markers(doc, path, out, lambda p, b=base, e=eval_id: e or "-", within=base)
+        elif name.endswith(".tools.json"):
+            items = doc.data if isinstance(doc.data, list) else [doc.data]
+            for item in items:
+                if isinstance(item, dict) and isinstance(item.get("evalId"), str):
+                    tools_by_id[item["evalId"]] = normalise_numbers(item)
+
+    # Pairing and duplicates.
+    for eval_id, places in case_where.items():
+        for file, where in places[1:]:
+            out.add(file, docs[file], where, eval_id, "duplicate", "eval id loaded more than once")
+        if eval_id not in specs:
+            file, where = places[0]
+            out.add(file, docs[file], where, eval_id, "pairing", "case has no sidecar spec")
+    for eval_id, places in spec_where.items():
+        for file, where in places[1:]:
+            out.add(
+                file,
+                docs[file],
+                (*where, "evalId"),
+                eval_id,
+                "duplicate",
+                "sidecar evalId loaded more than once",
+            )
+        if eval_id not in case_where:
+            file, where = places[0]
+            out.add(
+                file, docs[file], (*where, "evalId"), eval_id, "pairing", "sidecar has no eval case"
+            )
+
+    paired = []
+    for case in cases:
+        spec_entry = specs.get(case.eval_id)
+        paired.append(
+            LoadedCase(
+                eval_id=case.eval_id,
+                case=case.case,
+                eval_set_id=case.eval_set_id,
+                eval_set_file=case.eval_set_file,
+                spec=spec_entry[0] if spec_entry else None,
+                spec_file=spec_entry[1] if spec_entry else None,
+                tools=tools_by_id.get(case.eval_id),
+            )
+        )
+
+    if config is not None and config.agent.tools:
+        _suite_rot(paired, specs, docs, case_where, set(config.agent.tools), out)
+    if config is not None and detector is not None:
+        _personal_data(docs, config, detector, out, case_where)
+    return Loaded(cases=tuple(paired), findings=tuple(_sorted(out.findings)))
+
+
+def _sorted(findings: list[Finding]) -> list[Finding]:
+    unique = {(f.file, f.line, f.col, f.case, f.kind, f.message): f for f in findings}
+    return sorted(unique.values(), key=lambda f: (str(f.file), f.line, f.col, f.kind))
+
+
+def _markers(doc: Document, file: Path, out: _Collector, case_for: Any, within: tuple = ()) -> None:
+    for s in doc.strings:
+        if s.path[: len(within)] != within or MARKER not in s.value:
+            continue
+        out.add(
+            file,
+            doc,
+            s.path,
+            case_for(s.path),
+            "review",
+            "still marked REVIEW",
+            offset=_marker_offset(doc, s),
+        )
+
+
+def _load_eval_set(
+    path: Path, doc: Document, out: _Collector, case_where: dict[str, list[tuple[Path, tuple]]]
+) -> list[LoadedCase]:
+    data = doc.data
+    set_label = data.get("eval_set_id", path.name) if isinstance(data, dict) else path.name
+    raw = data.get("eval_cases") if isinstance(data, dict) else None
+    raw_cases: list[Any] = raw if isinstance(raw, list) else []
+    ids: dict[int, str] = {}
+    loaded = []
+    for i, case in enumerate(raw_cases):
+        if isinstance(case, dict) and isinstance(case.get("eval_id"), str):
+            ids[i] = case["eval_id"]
+    for loc, message in _adk_schema_errors(data):
+        where = tuple(p for p in loc if isinstance(p, int | str))
+        owner = _case_of(where, ids, "")
+        # An error outside any case (the set's own fields) refuses every case of the file.
+        for label in [owner] if owner else (list(ids.values()) or [str(set_label)]):
+            out.add(path, doc, where, label, "schema", f"ADK EvalSet: {message}")
+    whole_set = [s for s in doc.strings if MARKER in s.value and _case_of(s.path, ids, "") == ""]
+    for i, eval_id in ids.items():
+        where = ("eval_cases", i, "eval_id")
+        case_where[eval_id].append((path, where))
+        if MARKER not in eval_id and (
+            not DESCRIPTIVE_ID.match(eval_id) or NUMBERED_ID.match(eval_id)
+        ):
+            out.add(
+                path,
+                doc,
+                where,
+                eval_id,
+                "id",
+                "eval id is not a descriptive name (^[a-z0-9_]+$, not test_17-style numbering)",
+            )
+        for s in whole_set:  # a marker outside the cases refuses each of them
+            out.add(
+                path,
+                doc,
+                s.path,
+                eval_id,
+                "review",
+                "still marked REVIEW",
+                offset=_marker_offset(doc, s),
+            )
+        loaded.append(
+            LoadedCase(eval_id, normalise_numbers(raw_cases[i]), str(set_label), path, None, None)
+        )
+    _markers(doc, path, out, lambda p: _case_of(p, ids, str(set_label)), within=("eval_cases",))
+    return loaded
+
+
+def _suite_rot(
+    cases: list[LoadedCase],
+    specs: dict[str, tuple[dict[str, Any], Path, tuple]],
+    docs: dict[Path, Document],
+    case_where: dict[str, list[tuple[Path, tuple]]],
+    tools: set[str],
+    out: _Collector,
+) -> None:
+    for case in cases:
+        file, where = case_where[case.eval_id][0]
+        for name in case_tools(case.case):
+            if name not in tools:
+                out.add(
+                    file,
+                    docs[file],
+                    where,
+                    case.eval_id,
+                    "rot",
+                    f"tool '{name}' is not one of the agent's tools",
+                )
+    for eval_id, (spec, file, base) in specs.items():
+        for name in spec_tools(spec):
+            if MARKER not in name and name not in tools:
+                out.add(
+                    file,
+                    docs[file],
+                    (*base, "evalId"),
+                    eval_id,
+                    "rot",
+                    f"sidecar names tool '{name}', which the agent does not have",
+                )
+
+
+#: Fields that hold ids and labels miner or ADK wrote, not conversation data.
+_STRUCTURAL_FIELDS = {
+    "eval_set_id",
+    "eval_id",
+    "evalId",
+    "invocation_id",
+    "invocationId",
+    "role",
+    "app_name",
+    "user_id",
+    "match",
+    "tool",
+    "agent",
+}
+
+
+def _structural(path: tuple) -> bool:
+    last = path[-1] if path else None
+    if path == ("name",) or "provenance" in path:
+        return True
+    if len(path) >= 3 and path[-3] == "tool_uses" and last == "name":
+        return True  # a tool's name
+    parent = path[-2] if len(path) >= 2 else None
+    return last in _STRUCTURAL_FIELDS and parent not in ("args", "state", "result")
+
+
+def _masked(text: str) -> str:
+    """Placeholders blanked out (same length), so NER does not read them as names."""
+    return PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _personal_data(
+    docs: dict[Path, Document],
+    config: PipelineConfig,
+    detector: Detector,
+    out: _Collector,
+    case_where: dict[str, list[tuple[Path, tuple]]],
+) -> None:
+    allowed = {v.lower() for v in fixture_values(config.fixtures)} | {
+        config.fixtures.eval_user.lower()
+    }
+    places: list[tuple[Path, Document, StringAt, str]] = []
+    for file, doc in docs.items():
+        ids = {where[1]: eid for eid, ws in case_where.items() for f, where in ws if f == file}
+        for s in doc.strings:
+            if s.is_key or not s.value.strip() or _structural(s.path):
+                continue
+            if file.name.endswith(".evalset.json"):
+                label = _case_of(s.path, ids, "-")
+            else:  # sidecars and tool fixtures: one object, or a list of them
+                item = doc.data[int(s.path[0])] if isinstance(doc.data, list) else doc.data
+                owner = item.get("evalId") if isinstance(item, dict) else None
+                label = owner if isinstance(owner, str) else "-"
+            places.append((file, doc, s, label))
+    texts = list(dict.fromkeys(_masked(s.value) for _f, _d, s, _l in places))
+    found = dict(zip(texts, detector.detect(texts), strict=True))
+    for file, doc, s, label in places:
+        for entity, value in found[_masked(s.value)]:
+            if value.lower() in allowed or PLACEHOLDER.fullmatch(value):
+                continue
+            raw = doc.text[s.start : s.end]
+            index = raw.find(value)
+            offset = s.start + index if index >= 0 else s.start
+            out.add(
+                file,
+                doc,
+                s.path,
+                label,
+                "pii",
+                f"possible personal data ({entity}) that is not a fixture value",
+                offset=offset,
+            )

@@ -1,0 +1,229 @@
+"""The loader, `miner check` and `miner review`, on real drafts and real files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from miner.io import load_config, read_case_files
+from miner.load import load_cases
+from miner.sample import session_hash
+from tests.conftest import PIPELINE, copy_drafts, load_json, miner, scripted_review
+
+
+def _folder(drafted, tmp_path: Path, session: str) -> Path:
+    out, _ = drafted
+    [folder] = [
+        f
+        for f in copy_drafts(out, tmp_path / "drafts")
+        if f.name == f"draft_{session_hash(session)}"
+    ]
+    return folder
+
+
+@pytest.fixture
+def draft(drafted, tmp_path) -> Path:
+    """A fresh copy of the draft of the session whose refund tool returned an error."""
+    return _folder(drafted, tmp_path, "s02-refund-returned-error")
+
+
+@pytest.fixture
+def reviewed(draft) -> Path:
+    scripted_review(draft, "refund_failure_not_reported_as_success", ["tool_failure", "p0"])
+    return draft
+
+
+def _check(*paths: Path, config: Path = PIPELINE):
+    return miner("check", *paths, "--pipeline", config)
+
+
+def test_a_fresh_draft_gets_one_finding_per_marker_at_its_line_and_column(draft):
+    result = miner("review", draft)
+    assert result.exit_code == 1
+    listed = [line.strip() for line in result.output.splitlines() if line.startswith("  ")]
+    expected = sum(
+        text.count("REVIEW")
+        for text in (p.read_text() for p in draft.glob("*.json"))
+        if "REVIEW" in text
+    ) - next(draft.glob("*.tools.json")).read_text().count("REVIEW")
+    assert len(listed) == expected >= 6
+    for entry in listed:
+        place, json_path = entry.rsplit(": ", 1)
+        file, line, col = place.rsplit(":", 2)
+        text = Path(file).read_text().splitlines()[int(line) - 1]
+        assert text[int(col) - 1 :].startswith("REVIEW"), entry
+        assert json_path.startswith("$")
+    assert f"{expected} REVIEW markers left in 1 cases" in result.output
+
+
+def test_check_refuses_a_fresh_draft_only_for_its_markers(draft):
+    result = _check(draft)
+    assert result.exit_code == 1
+    findings = [line for line in result.output.splitlines() if ".json:" in line]
+    assert findings and all(line.endswith("still marked REVIEW") for line in findings)
+    assert "0 of 1 cases would load" in result.output
+
+
+def test_the_same_case_after_review_passes(reviewed):
+    result = _check(reviewed)
+    assert result.exit_code == 0, result.output
+    assert "0 findings; 1 of 1 cases would load" in result.output
+    assert miner("review", reviewed).exit_code == 0
+
+
+def test_check_json_output_for_machines(draft):
+    result = miner("check", draft, "--pipeline", PIPELINE, "--json")
+    assert result.exit_code == 1
+    report = json.loads(result.stdout)
+    assert report["cases"] == 1 and report["passing"] == []
+    assert {f["kind"] for f in report["findings"]} == {"review"}
+    assert all(
+        f["line"] > 0 and f["col"] > 0 and f["file"].endswith(".json") for f in report["findings"]
+    )
+
+
+def _edit(path: Path, change) -> None:
+    data = load_json(path)
+    change(data)
+    path.write_text(json.dumps(data, indent=2) + "\n")
+
+
+def _kinds(result) -> list[str]:
+    return [line for line in result.output.splitlines() if ".json:" in line]
+
+
+def test_invalid_json_is_reported_with_line_and_column(reviewed):
+    spec = next(reviewed.glob("*.spec.json"))
+    lines = spec.read_text().splitlines()
+    lines[2] = lines[2].rstrip(",")  # a reviewer's broken edit: a missing comma
+    spec.write_text("\n".join(lines) + "\n")
+    result = _check(reviewed)
+    assert result.exit_code == 1
+    [line] = [f for f in _kinds(result) if "invalid JSON" in f]
+    assert line.startswith(f"{spec}:4:")
+    assert any("case has no sidecar spec" in f for f in _kinds(result))
+
+
+def test_a_field_outside_the_eval_set_format_is_a_schema_finding(reviewed):
+    # EvalCase itself accepts extra keys; FORMATS §3 does not, so neither does miner.
+    evalset = next(reviewed.glob("*.evalset.json"))
+    _edit(evalset, lambda d: d["eval_cases"][0].update(expected_outcome="refused"))
+    result = _check(reviewed)
+    assert result.exit_code == 1
+    [line] = _kinds(result)
+    assert "$.eval_cases[0].expected_outcome: ADK EvalSet: Extra inputs are not permitted" in line
+    number = int(line.split(":")[1])
+    assert "expected_outcome" in evalset.read_text().splitlines()[number - 1]
+
+
+def test_a_field_adk_forbids_inside_a_turn_is_a_schema_finding(reviewed):
+    evalset = next(reviewed.glob("*.evalset.json"))
+    _edit(evalset, lambda d: d["eval_cases"][0]["conversation"][0].update(expected="x"))
+    [line] = _kinds(_check(reviewed))
+    assert "$.eval_cases[0].conversation[0].expected: ADK EvalSet: Extra inputs" in line
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda s: s.update(match="SOMETIMES"), "$.match: unknown match type"),
+        (lambda s: s.update(argRules={"issue_refund": {"amount": "ROUGHLY"}}), "unknown arg rule"),
+        (lambda s: s.update(mustNotCall="issue_refund"), "mustNotCall: expected a list of strings"),
+    ],
+)
+def test_bad_sidecars_are_refused(reviewed, change, message):
+    _edit(next(reviewed.glob("*.spec.json")), change)
+    result = _check(reviewed)
+    assert result.exit_code == 1
+    assert any(message in line for line in _kinds(result)), result.output
+
+
+def test_case_without_sidecar_and_sidecar_without_case(reviewed, tmp_path):
+    spec = next(reviewed.glob("*.spec.json"))
+    moved = tmp_path / "elsewhere" / spec.name
+    moved.parent.mkdir()
+    spec.rename(moved)
+    assert any("case has no sidecar spec" in f for f in _kinds(_check(reviewed)))
+    result = _check(moved)
+    assert any("sidecar has no eval case" in f for f in _kinds(result))
+
+
+def test_duplicate_eval_ids_across_files(reviewed, tmp_path):
+    import shutil
+
+    twin = Path(shutil.copytree(reviewed, tmp_path / "twin"))
+    result = _check(reviewed, twin)
+    assert result.exit_code == 1
+    assert any("eval id loaded more than once" in f for f in _kinds(result))
+
+
+@pytest.mark.parametrize("bad_id", ["test_17", "case_3", "RefundCase", "refund-case"])
+def test_eval_ids_must_be_descriptive_names(drafted, tmp_path, bad_id):
+    folder = _folder(drafted, tmp_path, "s02-refund-returned-error")
+    scripted_review(folder, bad_id, ["tool_failure"])
+    result = _check(folder)
+    assert result.exit_code == 1
+    assert any("not a descriptive name" in f for f in _kinds(result))
+
+
+def test_a_case_that_calls_a_removed_tool_fails(reviewed, scratch_config):
+    config = scratch_config(replace=('tools = ["lookup_order", ', "tools = ["))
+    result = _check(reviewed, config=config)
+    assert result.exit_code == 1
+    rot = [f for f in _kinds(result) if "lookup_order" in f]
+    assert rot and all("not one of the agent's tools" in f for f in rot)
+
+
+def test_a_must_not_call_for_an_unknown_tool_is_suite_rot(drafted, tmp_path):
+    folder = _folder(drafted, tmp_path, "s02-refund-returned-error")
+    scripted_review(folder, "refund_failure_reported", ["tool_failure"], mustNotCall=["refund_v1"])
+    assert any("'refund_v1'" in f for f in _kinds(_check(folder)))
+
+
+def test_a_real_email_pasted_into_a_reviewed_case_is_refused(reviewed):
+    evalset = next(reviewed.glob("*.evalset.json"))
+
+    def paste(data):
+        part = data["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]
+        part["text"] += " We have e-mailed the receipt to rahul.mehta@outlook.com."
+
+    _edit(evalset, paste)
+    result = _check(reviewed)
+    assert result.exit_code == 1
+    [line] = _kinds(result)
+    assert "possible personal data (EMAIL_ADDRESS) that is not a fixture value" in line
+    assert "rahul" not in result.output
+    number, col = (int(x) for x in line.split(":")[1:3])
+    text = evalset.read_text().splitlines()[number - 1]
+    assert text[col - 1 :].startswith("rahul.mehta@outlook.com")
+
+
+def test_fixture_values_are_not_personal_data(reviewed):
+    evalset = next(reviewed.glob("*.evalset.json"))
+
+    def mention(data):
+        part = data["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]
+        part["text"] += " Receipt sent to customer.one@example.com for CUST-00100."
+
+    _edit(evalset, mention)
+    assert _check(reviewed).exit_code == 0
+
+
+def test_numbers_are_normalised_on_load(reviewed):
+    def floaty(data):
+        data["eval_cases"][0]["conversation"][0]["intermediate_data"]["tool_uses"][1]["args"][
+            "amount"
+        ] = 420.0
+
+    _edit(next(reviewed.glob("*.evalset.json")), floaty)
+    [case] = load_cases(read_case_files([reviewed]), load_config(PIPELINE)).cases
+    args = case.case["conversation"][0]["intermediate_data"]["tool_uses"][1]["args"]
+    assert args["amount"] == 420 and isinstance(args["amount"], int)
+
+
+def test_missing_path_is_an_input_error(tmp_path):
+    result = miner("check", tmp_path / "nope", "--pipeline", PIPELINE)
+    assert result.exit_code == 3
+    assert "nope: no such file or folder" in result.stderr

@@ -1,0 +1,79 @@
+"""`miner coverage` on a small suite whose matrix is known."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from tests.conftest import PIPELINE, miner
+
+
+def _case(eval_id: str, tools: list[str]) -> dict:
+    return {
+        "eval_id": eval_id,
+        "conversation": [
+            {
+                "invocation_id": "t1",
+                "user_content": {"role": "user", "parts": [{"text": "hi"}]},
+                "final_response": {"role": "model", "parts": [{"text": "hello"}]},
+                "intermediate_data": {"tool_uses": [{"name": t, "args": {}} for t in tools]},
+            }
+        ],
+    }
+
+
+def _spec(eval_id: str, tags: list[str], must_not_call: list[str] = ()) -> dict:
+    return {
+        "evalId": eval_id,
+        "protects": "x",
+        "match": "IN_ORDER",
+        "mustNotCall": list(must_not_call),
+        "tags": tags,
+    }
+
+
+def test_coverage_of_a_known_suite(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    cases = [
+        (
+            _case("order_status_happy", ["lookup_order"]),
+            _spec("order_status_happy", ["happy_path", "p1"]),
+        ),
+        (
+            _case("refund_not_owned", ["lookup_order"]),
+            _spec("refund_not_owned", ["authz", "p0"], ["issue_refund", "escalate"]),
+        ),
+        (
+            _case("refund_gateway_down", ["lookup_order", "issue_refund"]),
+            _spec("refund_gateway_down", ["tool_failure"]),
+        ),
+        (_case("weather_question", []), _spec("weather_question", ["out_of_scope"])),
+        (_case("untagged_case", ["lookup_order"]), _spec("untagged_case", ["p2"])),
+    ]
+    (suite / "suite.evalset.json").write_text(
+        json.dumps({"eval_set_id": "suite", "eval_cases": [c for c, _ in cases]})
+    )
+    (suite / "suite.spec.json").write_text(json.dumps([s for _, s in cases]))
+
+    result = miner("coverage", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 0, result.output
+    with (suite / "coverage.csv").open() as handle:
+        rows = {r["tool"]: r for r in csv.DictReader(handle)}
+    assert rows["lookup_order"]["happy_path"] == "1"
+    assert rows["lookup_order"]["authorisation"] == "1"
+    assert rows["lookup_order"]["tool_failure"] == "1"
+    assert rows["issue_refund"]["authorisation"] == "1"  # via mustNotCall
+    assert rows["issue_refund"]["tool_failure"] == "1"
+    assert rows["escalate"]["authorisation"] == "1"
+    assert rows["escalate"]["tool_failure"] == "0"
+    assert rows["(no tool)"]["out_of_scope"] == "1"
+    assert sum(int(v) for r in rows.values() for k, v in r.items() if k != "tool") == 7
+    # Empty cells are listed first, as the next cases to write.
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Next cases to write (")
+    assert "  escalate x tool_failure" in lines
+    assert "  lookup_order x happy_path" not in lines
+    assert "1 cases have no class tag: untagged_case" in result.output
+    page = (suite / "coverage.html").read_text()
+    assert "<table>" in page and "escalate &times; tool_failure" in page

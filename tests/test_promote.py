@@ -1,0 +1,70 @@
+"""`miner promote`: reviewed drafts into a suite, refusals reported, the rest moved."""
+
+from __future__ import annotations
+
+from google.adk.evaluation.eval_set import EvalSet
+
+from miner.sample import session_hash
+from tests.conftest import PIPELINE, copy_drafts, load_json, miner, scripted_review
+
+
+def _drafts(drafted, tmp_path, *sessions):
+    out, _ = drafted
+    folders = {f.name: f for f in copy_drafts(out, tmp_path / "drafts")}
+    return [folders[f"draft_{session_hash(s)}"] for s in sessions]
+
+
+def test_reviewed_cases_are_promoted_and_the_rest_reported(drafted, tmp_path):
+    good, other, unreviewed = _drafts(
+        drafted, tmp_path, "s02-refund-returned-error", "s08-not-owned", "s04-complaint"
+    )
+    scripted_review(good, "refund_failure_not_reported_as_success", ["tool_failure", "p0"])
+    scripted_review(other, "refund_refused_for_order_not_owned", ["authorisation", "p0"])
+    suite = tmp_path / "suite" / "support_agent"
+    result = miner("promote", good, other, unreviewed, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 1  # one case was refused
+    assert "promoted  refund_failure_not_reported_as_success" in result.output
+    assert "promoted  refund_refused_for_order_not_owned" in result.output
+    assert "refused   REVIEW_name_this_case_complaint_" in result.output
+    assert "2 promoted, 1 refused" in result.output
+
+    eval_set = EvalSet.model_validate_json((suite / "support_agent.evalset.json").read_text())
+    assert eval_set.eval_set_id == "support_agent"
+    assert [c.eval_id for c in eval_set.eval_cases] == [
+        "refund_failure_not_reported_as_success",
+        "refund_refused_for_order_not_owned",
+    ]
+    specs = load_json(suite / "support_agent.spec.json")
+    assert [s["evalId"] for s in specs] == [c.eval_id for c in eval_set.eval_cases]
+    tools = load_json(suite / "support_agent.tools.json")
+    assert [t["evalId"] for t in tools] == [c.eval_id for c in eval_set.eval_cases]
+    assert not good.exists() and not other.exists()  # moved, not copied
+    assert len(list(unreviewed.iterdir())) == 3  # left for its reviewer
+
+    # The suite passes the loader as a whole.
+    assert miner("check", suite, "--pipeline", PIPELINE).exit_code == 0
+
+
+def test_promoting_into_an_existing_suite_appends_and_keeps_ids_unique(drafted, tmp_path):
+    first, second, third = _drafts(
+        drafted, tmp_path, "s02-refund-returned-error", "s08-not-owned", "s10-lookup-missing"
+    )
+    scripted_review(first, "refund_failure_not_reported_as_success", ["tool_failure"])
+    scripted_review(second, "refund_refused_for_order_not_owned", ["authorisation"])
+    scripted_review(third, "refund_failure_not_reported_as_success", ["tool_failure"])
+    suite = tmp_path / "suite"
+    assert miner("promote", first, "--suite", suite, "--pipeline", PIPELINE).exit_code == 0
+    again = miner("promote", second, third, "--suite", suite, "--pipeline", PIPELINE)
+    assert again.exit_code == 1
+    assert "eval id loaded more than once" in again.output
+    ids = [c["eval_id"] for c in load_json(suite / "suite.evalset.json")["eval_cases"]]
+    assert ids == ["refund_failure_not_reported_as_success", "refund_refused_for_order_not_owned"]
+    assert third.exists()
+
+
+def test_nothing_to_promote_writes_no_suite(drafted, tmp_path):
+    [draft] = _drafts(drafted, tmp_path, "s04-complaint")
+    suite = tmp_path / "suite"
+    result = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 1
+    assert not suite.exists()
