@@ -333,5 +333,117 @@ def coverage(
     typer.echo(f"wrote {target / 'coverage.csv'} and {target / 'coverage.html'}")
 
 
+@app.command()
+@reported
+def score(
+    suite: Annotated[Path, typer.Option(help="Suite folder (or eval-set and sidecar files).")],
+    traces: Annotated[
+        list[Path],
+        typer.Option(
+            help="A run of the suite, exported like production traces; repeat it, "
+            "or give a folder of runs (one sub-folder each)."
+        ),
+    ],
+    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
+) -> None:
+    """Score runs of the agent against the suite: per case, turn and check.
+
+    A run's session belongs to a case when its session id is the case's eval
+    id (or session_input.session_id), else when its first user message is the
+    case's. Prints pass rates overall and by tag, and, over several runs, the
+    flaky cases with their differing trajectories side by side. Exits 1 when
+    any run of any case failed.
+
+    Example:
+
+        miner score --suite evals/support_agent --traces runs/
+    """
+    from miner import io
+    from miner.load import load_cases
+    from miner.score import score_suite
+    from miner.traces import DRAFT_COLUMNS, build_sessions
+
+    config = io.load_config(pipeline)
+    loaded = load_cases(io.read_case_files([suite]), config)
+    cases = [c for c in loaded.cases if c.spec is not None]
+    runs = []
+    for label, path in io.run_exports(traces):
+        events = io.read_all_events(io.open_export(path), DRAFT_COLUMNS)
+        runs.append((label, build_sessions(events, config.agent.app_name)))
+    report = score_suite(cases, runs, config.score.rouge_threshold)
+    if as_json:
+        _print_score_json(report)
+    else:
+        _print_score(report)
+    failed = [r for r in report.runs if not r.passed]
+    if failed:
+        _fail(len(failed), "case runs failed")
+
+
+def _print_score(report: Any) -> None:
+    for eval_id, runs in report.per_case().items():
+        for run in runs:
+            typer.echo(f"{'PASS' if run.passed else 'FAIL'}  {eval_id}  [{run.run}]")
+            for turn in run.turns:
+                for check in turn.checks:
+                    if not check.passed:
+                        typer.echo(f"      turn {turn.index} {check.name}: {check.reason}")
+    passed, total = report.pass_rate()
+    typer.echo(f"pass rate {passed}/{total}")
+    for tag, (p, n) in report.by_tag().items():
+        typer.echo(f"  {tag:<24} {p}/{n}")
+    flaky = report.flaky()
+    for eval_id, runs in flaky.items():
+        good = sum(r.passed for r in runs)
+        typer.echo(f"FLAKY {eval_id}: passed {good} of {len(runs)} runs; trajectories:")
+        seen: dict[tuple, list[str]] = {}
+        for run in runs:
+            seen.setdefault(run.trajectory, []).append(
+                f"{run.run}:{'pass' if run.passed else 'fail'}"
+            )
+        for trajectory, labels in seen.items():
+            calls = " | ".join(", ".join(t) or "-" for t in trajectory)
+            typer.echo(f"    {', '.join(labels):<40} {calls}")
+    if report.unmatched:
+        typer.echo(f"{report.unmatched} sessions matched no case")
+
+
+def _print_score_json(report: Any) -> None:
+    import orjson
+
+    data = {
+        "passRate": dict(zip(("passed", "total"), report.pass_rate(), strict=True)),
+        "byTag": {t: {"passed": p, "total": n} for t, (p, n) in report.by_tag().items()},
+        "flaky": sorted(report.flaky()),
+        "unmatchedSessions": report.unmatched,
+        "runs": [
+            {
+                "evalId": r.eval_id,
+                "run": r.run,
+                "passed": r.passed,
+                "turns": [
+                    {
+                        "turn": t.index,
+                        "checks": [
+                            {
+                                "check": c.name,
+                                "passed": c.passed,
+                                "reason": c.reason,
+                                **({"score": c.score} if c.score is not None else {}),
+                            }
+                            for c in t.checks
+                        ],
+                    }
+                    for t in r.turns
+                ],
+                "trajectory": [list(t) for t in r.trajectory],
+            }
+            for r in report.runs
+        ],
+    }
+    typer.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
+
+
 def main() -> None:
     app()

@@ -229,6 +229,12 @@ class CoverageConfig:
 
 
 @dataclass(frozen=True)
+class ScoreConfig:
+    rouge_threshold: float = 0.8
+    """ROUGE-1 F-measure a turn's answer needs (ADK's default; 0 = report only)."""
+
+
+@dataclass(frozen=True)
 class PipelineConfig:
     path: Path
     agent: AgentConfig
@@ -241,6 +247,7 @@ class PipelineConfig:
     fixtures: FixturesConfig = FixturesConfig()
     draft: DraftConfig = DraftConfig()
     coverage: CoverageConfig = CoverageConfig()
+    score: ScoreConfig = ScoreConfig()
 
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([dhm])\s*$")
@@ -328,6 +335,7 @@ def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
         "fixtures": FixturesConfig,
         "draft": DraftConfig,
         "coverage": CoverageConfig,
+        "score": ScoreConfig,
     }
     for key in data:
         if key not in sections and key != "identifiers":

@@ -135,7 +135,18 @@ def sidecar(
             "window": {"since": prov.since.isoformat(), "until": prov.until.isoformat()},
             "sourceFiles": source,
             "draftedAt": prov.drafted_at.isoformat(),
-            "turns": len(session.turns),
+            # The flagged session itself (redacted, fixtured), so `miner check`
+            # can tell when a reviewed expectation still passes on it.
+            "observed": {
+                "turns": [
+                    {
+                        "user": t.user_text,
+                        "answer": t.reply_text,
+                        "toolUses": [{"name": c.name, "args": c.args} for c in t.tool_calls],
+                    }
+                    for t in session.turns
+                ]
+            },
         },
     }
 

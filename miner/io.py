@@ -357,3 +357,31 @@ def write_text_atomic(path: Path, text: str) -> None:
         _write_atomic(path, text.encode("utf-8"))
     except OSError as exc:
         raise OutputError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+def run_exports(paths: Iterable[Path]) -> list[tuple[str, Path]]:
+    """(label, export) for each run. A folder whose sub-folders are not
+    ``key=value`` partitions but hold Parquet files is a folder of runs, one
+    per sub-folder; anything else is one run."""
+    runs: list[tuple[str, Path]] = []
+    for path in paths:
+        if not path.exists():
+            raise InputError(f"{path}: no such file or folder")
+        subdirs = sorted(p for p in path.iterdir() if p.is_dir()) if path.is_dir() else []
+        if (
+            subdirs
+            and not any("=" in p.name for p in subdirs)
+            and all(any(p.rglob("*.parquet")) for p in subdirs)
+        ):
+            runs.extend((f"{path.name}/{p.name}", p) for p in subdirs)
+        else:
+            runs.append((path.name, path))
+    return runs
+
+
+def read_all_events(export: Export, columns: Iterable[str]) -> pd.DataFrame:
+    """Every row of an export (a run of the suite is small), the given columns."""
+    start = datetime(1970, 1, 1, tzinfo=UTC)
+    end = datetime(9999, 1, 1, tzinfo=UTC)
+    frames = list(scan_events(export, columns, start, end))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

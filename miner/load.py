@@ -29,6 +29,7 @@ case of that file.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -340,6 +341,7 @@ def load_cases(
         _suite_rot(paired, specs, docs, case_where, set(config.agent.tools), out)
     if config is not None and detector is not None:
         _personal_data(docs, config, detector, out, case_where)
+    _frozen_bugs(paired, docs, case_where, config, out)
     return Loaded(cases=tuple(paired), findings=tuple(_sorted(out.findings)))
 
 
@@ -444,6 +446,52 @@ def _suite_rot(
                     "rot",
                     f"sidecar names tool '{name}', which the agent does not have",
                 )
+
+
+OPT_OUT_TAG = "flagged_but_fine"
+
+
+def _frozen_bugs(
+    cases: list[LoadedCase],
+    docs: dict[Path, Document],
+    case_where: dict[str, list[tuple[Path, tuple]]],
+    config: PipelineConfig | None,
+    out: _Collector,
+) -> None:
+    """The frozen-bug guard: a mined case must not pass on the session that was
+    flagged as bad, unless its sidecar opts out with a tag and a reason."""
+    from miner.score import provenance_turns, score_run  # score builds on this module
+
+    threshold = config.score.rouge_threshold if config else 0.8
+    for case in cases:
+        spec = case.spec or {}
+        observed = provenance_turns(spec)
+        if observed is None or MARKER in json.dumps([spec, case.case]):
+            continue  # not mined, or not reviewed yet (the markers say so already)
+        file, where = case_where[case.eval_id][0]
+        reason = spec.get("flaggedButFine")
+        if OPT_OUT_TAG in (spec.get("tags") or []):
+            if not isinstance(reason, str) or not reason.strip():
+                out.add(
+                    file,
+                    docs[file],
+                    where,
+                    case.eval_id,
+                    "frozen",
+                    f"tag {OPT_OUT_TAG} needs a reason in the sidecar's flaggedButFine",
+                )
+            continue
+        if score_run(case, observed, "flagged session", threshold).passed:
+            signals = ", ".join((spec.get("provenance") or {}).get("signals") or []) or "flagged"
+            out.add(
+                file,
+                docs[file],
+                where,
+                case.eval_id,
+                "frozen",
+                f"passes on the very session flagged as bad ({signals}): the expectation "
+                f"may have frozen the bug (or tag {OPT_OUT_TAG} with a flaggedButFine reason)",
+            )
 
 
 #: Fields that hold ids and labels miner or ADK wrote, not conversation data.

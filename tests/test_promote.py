@@ -19,7 +19,13 @@ def test_reviewed_cases_are_promoted_and_the_rest_reported(drafted, tmp_path):
         drafted, tmp_path, "s02-refund-returned-error", "s08-not-owned", "s04-complaint"
     )
     scripted_review(good, "refund_failure_not_reported_as_success", ["tool_failure", "p0"])
-    scripted_review(other, "refund_refused_for_order_not_owned", ["authorisation", "p0"])
+    scripted_review(
+        other,
+        "refund_refused_for_order_not_owned",
+        ["authorisation", "p0"],
+        mustNotCall=["issue_refund"],
+        forbiddenClaims=["on its way"],
+    )
     suite = tmp_path / "suite" / "support_agent"
     result = miner("promote", good, other, unreviewed, "--suite", suite, "--pipeline", PIPELINE)
     assert result.exit_code == 1  # one case was refused
@@ -50,7 +56,12 @@ def test_promoting_into_an_existing_suite_appends_and_keeps_ids_unique(drafted, 
         drafted, tmp_path, "s02-refund-returned-error", "s08-not-owned", "s10-lookup-missing"
     )
     scripted_review(first, "refund_failure_not_reported_as_success", ["tool_failure"])
-    scripted_review(second, "refund_refused_for_order_not_owned", ["authorisation"])
+    scripted_review(
+        second,
+        "refund_refused_for_order_not_owned",
+        ["authorisation"],
+        mustNotCall=["issue_refund"],
+    )
     scripted_review(third, "refund_failure_not_reported_as_success", ["tool_failure"])
     suite = tmp_path / "suite"
     assert miner("promote", first, "--suite", suite, "--pipeline", PIPELINE).exit_code == 0
