@@ -300,12 +300,15 @@ def coverage(
     out: Annotated[
         Path | None, typer.Option(help="Where to write coverage.csv and coverage.html [suite].")
     ] = None,
+    results: Annotated[
+        Path | None, typer.Option(help="A `miner score --json` report: adds pass rates by tag.")
+    ] = None,
 ) -> None:
     """The coverage matrix: the agent's tools against the failure classes.
 
     Counts cases per cell from their tags and the tools they use or must not
     call; lists the empty cells first, as the next cases to write. Writes
-    coverage.csv and coverage.html.
+    coverage.csv and coverage.html; with --results, adds pass rates by tag.
 
     Example:
 
@@ -327,9 +330,14 @@ def coverage(
         typer.echo(
             f"{len(cov.unclassified)} cases have no class tag: {', '.join(cov.unclassified)}"
         )
+    rates = io.read_score_rates(results) if results else {}
+    if rates:
+        typer.echo("pass rates by tag:")
+        for tag, (passed, total) in rates.items():
+            typer.echo(f"  {tag:<24} {passed}/{total}")
     target = out or (suite if suite.is_dir() else suite.parent)
     io.write_text_atomic(target / "coverage.csv", render_csv(cov))
-    io.write_text_atomic(target / "coverage.html", render_html(cov))
+    io.write_text_atomic(target / "coverage.html", render_html(cov, rates))
     typer.echo(f"wrote {target / 'coverage.csv'} and {target / 'coverage.html'}")
 
 

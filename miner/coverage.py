@@ -92,7 +92,7 @@ def render_csv(cov: Coverage) -> str:
     return buffer.getvalue()
 
 
-def render_html(cov: Coverage) -> str:
+def render_html(cov: Coverage, rates: dict[str, tuple[int, int]] | None = None) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in cov.classes)
     rows = []
     for tool in cov.tools:
@@ -111,5 +111,16 @@ def render_html(cov: Coverage) -> str:
         "td{text-align:right}.empty{background:#fde2e1}.covered{background:#e3f6e3}"
         "table{border-collapse:collapse}</style>"
         f"<h1>Coverage: tools &times; failure classes</h1><table><tr><th></th>{head}</tr>"
-        f"{''.join(rows)}</table><h2>Next cases to write (empty cells)</h2><ul>{todo}</ul>\n"
+        f"{''.join(rows)}</table><h2>Next cases to write (empty cells)</h2><ul>{todo}</ul>"
+        f"{_rates_html(rates or {})}\n"
     )
+
+
+def _rates_html(rates: dict[str, tuple[int, int]]) -> str:
+    if not rates:
+        return ""
+    rows = "".join(
+        f"<tr><th>{html.escape(tag)}</th><td>{passed}/{total}</td></tr>"
+        for tag, (passed, total) in rates.items()
+    )
+    return f"<h2>Pass rates by tag</h2><table>{rows}</table>"

@@ -385,3 +385,14 @@ def read_all_events(export: Export, columns: Iterable[str]) -> pd.DataFrame:
     end = datetime(9999, 1, 1, tzinfo=UTC)
     frames = list(scan_events(export, columns, start, end))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def read_score_rates(path: Path) -> dict[str, tuple[int, int]]:
+    """Pass rates by tag from a ``miner score --json`` report."""
+    try:
+        data = orjson.loads(path.read_bytes())
+        return {str(tag): (int(v["passed"]), int(v["total"])) for tag, v in data["byTag"].items()}
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file") from None
+    except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError):
+        raise InputError(f"{path}: not a `miner score --json` report (byTag)") from None

@@ -77,3 +77,23 @@ def test_coverage_of_a_known_suite(tmp_path):
     assert "1 cases have no class tag: untagged_case" in result.output
     page = (suite / "coverage.html").read_text()
     assert "<table>" in page and "escalate &times; tool_failure" in page
+
+
+def test_coverage_adds_pass_rates_by_tag_from_a_score_report(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "suite.evalset.json").write_text(
+        json.dumps({"eval_set_id": "suite", "eval_cases": [_case("order_status_happy", [])]})
+    )
+    (suite / "suite.spec.json").write_text(
+        json.dumps([_spec("order_status_happy", ["happy_path"])])
+    )
+    report = tmp_path / "score.json"
+    report.write_text(json.dumps({"byTag": {"happy_path": {"passed": 4, "total": 5}}}))
+    result = miner("coverage", suite, "--pipeline", PIPELINE, "--results", report)
+    assert result.exit_code == 0, result.output
+    assert "  happy_path               4/5" in result.output
+    assert "<td>4/5</td>" in (suite / "coverage.html").read_text()
+    report.write_text("{}")
+    bad = miner("coverage", suite, "--pipeline", PIPELINE, "--results", report)
+    assert bad.exit_code == 3 and "not a `miner score --json` report" in bad.stderr
