@@ -184,6 +184,37 @@ def _key_words(key: str) -> set[str]:
     return {snake, *snake.split("_")}
 
 
+#: Words that, beside "name" in a key, say the name is not a person's.
+_NOT_A_PERSON = {
+    "agent",
+    "tool",
+    "app",
+    "file",
+    "product",
+    "item",
+    "company",
+    "event",
+    "function",
+    "model",
+    "plan",
+    "service",
+    "field",
+    "table",
+    "column",
+    "host",
+    "domain",
+    "store",
+    "brand",
+    "category",
+    "bucket",
+    "project",
+    "dataset",
+    "branch",
+    "node",
+    "session",
+}
+
+
 class _KeyRules:
     """Which JSON keys make their values personal, and as what entity."""
 
@@ -195,6 +226,8 @@ class _KeyRules:
         if key.lower() in self._identifier:
             return self._identifier[key.lower()]
         words = _key_words(key)
+        if "name" in words and words & _NOT_A_PERSON:
+            words = words - {"name", key.lower()}  # agent_name, tool_name: not a person
         if words & self._personal:
             for word, entity in (
                 ("email", "EMAIL_ADDRESS"),
@@ -320,11 +353,26 @@ def _redact_one(
             for entity, value in found[leaf]:
                 entity_of.setdefault(value, entity)
     entity_of.pop("", None)
+    # A person found by full name is also found by each part of it: "Done, Rahul."
+    # after "I'm Rahul Mehta" (the small NER model misses a lone first name).
+    part_of: dict[str, str] = {}
+    for value, entity in list(entity_of.items()):
+        if entity == "PERSON" and " " in value:
+            for part in value.split():
+                if len(part) >= 3 and part[0].isupper() and part.isalpha():
+                    if part not in entity_of:
+                        part_of[part] = value
+                    entity_of.setdefault(part, entity)
 
-    # 2. Placeholders, numbered per type in order of first sighting.
+    # 2. Placeholders, numbered per type in order of first sighting; the parts
+    #    of a name share the placeholder of the whole name.
     counters: Counter[str] = Counter()
     placeholder: dict[str, str] = {}
     for value, entity in entity_of.items():
+        whole = part_of.get(value)
+        if whole is not None and whole in placeholder:
+            placeholder[value] = placeholder[whole]
+            continue
         counters[entity] += 1
         placeholder[value] = f"<{entity}_{counters[entity]}>"
 

@@ -462,7 +462,7 @@ def planted_values() -> list[str]:
     for cid, c in CUSTOMERS.items():
         values.append(cid)
         values.extend(c.values())
-        values.append(c["name"].split()[1])  # surnames alone
+        values.extend(c["name"].split())  # first names and surnames alone
     values.extend(ORDERS)
     values.extend(["ORD-99999", "221 Baker Street, London"])
     return sorted(set(values))

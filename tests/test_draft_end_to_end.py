@@ -111,6 +111,8 @@ def test_sub_agent_calls_and_raised_tool_errors_are_kept(drafted):
     folder = out / f"draft_{session_hash('s07-billing-subagent')}"
     tools = load_json(next(folder.glob("*.tools.json")))
     assert [c["tool"] for c in tools["calls"]] == ["transfer_to_agent", "lookup_invoice"]
+    # agent_name names an agent, not a person: the transfer must survive redaction.
+    assert tools["calls"][0]["args"] == {"agent_name": "billing_agent"}
     assert tools["calls"][1]["agent"] == "billing_agent"
     raised = out / f"draft_{session_hash('s03-tool-raised')}"
     calls = load_json(next(raised.glob("*.tools.json")))["calls"]

@@ -157,3 +157,26 @@ def test_email_recognizer_does_not_touch_the_network(detector, monkeypatch):
     [found] = list(detector.detect(["write to someone.new@example.co.uk today"]))
     assert ("EMAIL_ADDRESS", "someone.new@example.co.uk") in found
     assert attempts == []
+
+
+def test_a_first_name_alone_goes_with_the_full_name_it_belongs_to(detector, config):
+    out, _ = redact_one(
+        session(turn("I'm Rahul Mehta, refund please", "Done, Rahul. Refund issued.")),
+        detector,
+        config,
+    )
+    t = out.turns[0]
+    assert t.user_text == "I'm <PERSON_1>, refund please"
+    assert t.reply_text == "Done, <PERSON_1>. Refund issued."
+
+
+def test_names_of_agents_and_tools_are_not_people(detector, config):
+    call = ToolCall(name="transfer_to_agent", args={"agent_name": "billing_agent"})
+    data = {"tool_name": "lookup", "customer_name": "Q", "name": "Z"}
+    out, _ = redact_one(session(turn("hi", "ok", call), state=data), detector, config)
+    assert out.turns[0].tool_calls[0].args == {"agent_name": "billing_agent"}
+    assert out.initial_state == {
+        "tool_name": "lookup",
+        "customer_name": "<PERSON_1>",
+        "name": "<PERSON_2>",
+    }
