@@ -165,7 +165,7 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
     typer.echo(f"already drafted   {summary['skipped_already_drafted']} skipped")
     typer.echo(f"sampled           {summary['sampled']}")
     replaced = ", ".join(f"{k} {v}" for k, v in summary["entities_replaced"].items()) or "none"
-    typer.echo(f"entities replaced {replaced}")
+    typer.echo(f"entities replaced {replaced} (NER: {summary['nlp_model']})")
     typer.echo(f"files written     {summary['case_files_written']} case files under {out}")
     if "warning" in summary:
         typer.echo(f"Warning: {summary['warning']}", err=True)

