@@ -281,6 +281,8 @@ def promote(
 
     config = io.load_config(pipeline)
     result = promote_drafts(drafts, suite, config, Detector(config))
+    if result.repaired:
+        typer.echo(f"repaired  {result.repaired} sidecars an interrupted promote left behind")
     for eval_id in result.promoted:
         typer.echo(f"promoted  {eval_id}")
     for eval_id, reasons in result.refused.items():

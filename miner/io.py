@@ -312,9 +312,9 @@ def suite_paths(folder: Path, name: str) -> tuple[Path, Path, Path]:
 
 
 def read_suite(folder: Path, name: str) -> Suite | None:
-    """The suite's current files, or None for a new suite."""
+    """The suite's current files (a missing one reads as empty), or None for a new suite."""
     evalset_path, spec_path, tools_path = suite_paths(folder, name)
-    if not evalset_path.exists():
+    if not any(p.exists() for p in (evalset_path, spec_path, tools_path)):
         return None
 
     def read(path: Path, default: Any) -> Any:
@@ -340,8 +340,8 @@ def write_suite(folder: Path, suite: Suite) -> None:
         raise OutputError(f"{folder}: cannot write the suite ({exc.strerror})") from None
 
 
-def remove_draft_files(files: Iterable[Path]) -> None:
-    """Delete promoted draft files, and their folder once it is empty."""
+def remove_files(files: Iterable[Path]) -> None:
+    """Delete files (promoted drafts, say), and their folder once it is empty."""
     folders = set()
     for path in files:
         path.unlink(missing_ok=True)

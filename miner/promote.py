@@ -7,7 +7,10 @@ the loader has nothing against it (markers, schema, pairing, duplicates -
 including against the suite itself -, ids, suite rot, personal data); the
 rest are still promoted, and the reasons for each refusal are reported.
 Promoted draft files are deleted (the session stays in the drafts ledger, so
-it is not drafted again). Each suite file is replaced atomically.
+it is not drafted again). Each suite file is replaced atomically, the eval set
+last: it is the commit point. Sidecars and tool fixtures whose case is not in
+the eval set are what a crash between the files leaves, and the next promote
+drops them before it loads anything.
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ class Promotion:
     promoted: tuple[str, ...]
     refused: dict[str, tuple[Finding, ...]]
     suite_files: tuple[Path, ...]
+    repaired: int = 0
+    """Sidecars an interrupted earlier promote had left without a case."""
 
 
 def merge(suite: io.Suite | None, name: str, cases: list[LoadedCase]) -> io.Suite:
@@ -72,10 +77,32 @@ def _fully_promoted_files(candidates: list[LoadedCase], promoted: set[str]) -> l
     return [p for p, ids in users.items() if ids <= promoted and p.exists()]
 
 
+def drop_orphans(suite: io.Suite) -> tuple[io.Suite, int]:
+    """Sidecars and tool fixtures with no case in the eval set are what an
+    interrupted promote leaves (the eval set is written last): drop them."""
+    ids = {c.get("eval_id") for c in suite.eval_set.get("eval_cases", []) if isinstance(c, dict)}
+
+    def kept(items: list[Any]) -> list[Any]:
+        return [i for i in items if not isinstance(i, dict) or i.get("evalId") in ids]
+
+    specs, tools = kept(suite.specs), kept(suite.tools)
+    dropped = len(suite.specs) - len(specs)
+    return io.Suite(suite.name, suite.eval_set, specs, tools), dropped
+
+
 def promote_drafts(
     drafts: list[Path], folder: Path, config: PipelineConfig, detector: Detector | None
 ) -> Promotion:
     name = suite_name(folder)
+    existing = io.read_suite(folder, name)
+    repaired = 0
+    if existing is not None:
+        healed, repaired = drop_orphans(existing)
+        if healed.eval_set:
+            if repaired or len(healed.tools) != len(existing.tools):
+                io.write_suite(folder, healed)
+        elif repaired or healed.tools != existing.tools:  # no eval set yet: only leftovers
+            io.remove_files(p for p in io.suite_paths(folder, name) if p.exists())
     suite_files = [p for p in io.suite_paths(folder, name) if p.exists()]
     files = io.read_case_files([*drafts, *suite_files])
     loaded = load_cases(files, config, detector)
@@ -88,10 +115,14 @@ def promote_drafts(
             refused[case.eval_id] = reasons
     passing = [c for c in candidates if c.eval_id not in refused]
     if passing:
-        io.write_suite(folder, merge(io.read_suite(folder, name), name, passing))
-        io.remove_draft_files(_fully_promoted_files(candidates, {c.eval_id for c in passing}))
+        current = io.read_suite(folder, name)
+        io.write_suite(
+            folder, merge(current if current and current.eval_set else None, name, passing)
+        )
+        io.remove_files(_fully_promoted_files(candidates, {c.eval_id for c in passing}))
     return Promotion(
         promoted=tuple(c.eval_id for c in passing),
         refused=refused,
         suite_files=tuple(io.suite_paths(folder, name)),
+        repaired=repaired,
     )

@@ -79,3 +79,32 @@ def test_nothing_to_promote_writes_no_suite(drafted, tmp_path):
     result = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
     assert result.exit_code == 1
     assert not suite.exists()
+
+
+def test_a_promote_interrupted_between_files_is_repaired_by_the_next(
+    drafted, tmp_path, monkeypatch
+):
+    import miner.io as io
+
+    [draft] = _drafts(drafted, tmp_path, "s02-refund-returned-error")
+    scripted_review(draft, "refund_failure_not_reported_as_success", ["tool_failure"])
+    suite = tmp_path / "suite"
+    real = io._write_atomic
+
+    def crash_on_eval_set(path, data):
+        if path.name.endswith(".evalset.json"):
+            raise OSError(5, "Input/output error")
+        real(path, data)
+
+    monkeypatch.setattr(io, "_write_atomic", crash_on_eval_set)
+    crashed = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
+    assert crashed.exit_code == 5 and "Input/output error" in crashed.stderr
+    assert draft.exists()  # nothing moved
+    monkeypatch.setattr(io, "_write_atomic", real)
+    again = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
+    assert again.exit_code == 0, again.output
+    assert "repaired  1 sidecars an interrupted promote left behind" in again.output
+    assert [s["evalId"] for s in load_json(suite / "suite.spec.json")] == [
+        "refund_failure_not_reported_as_success"
+    ]
+    assert miner("check", suite, "--pipeline", PIPELINE).exit_code == 0
