@@ -188,49 +188,31 @@ def _check_spec(spec: Any, base: tuple, doc: Document, file: Path, out: _Collect
         return None
     eval_id = spec.get("evalId")
     label = eval_id if isinstance(eval_id, str) else "-"
+
+    def bad(path: tuple, message: str) -> None:
+        out.add(file, doc, (*base, *path), label, "sidecar", message)
+
     if not isinstance(eval_id, str) or not eval_id:
-        out.add(file, doc, base, label, "sidecar", "evalId: required string")
-    match = spec.get("match", "IN_ORDER")
-    if match not in MATCH_TYPES:
-        out.add(
-            file,
-            doc,
-            (*base, "match"),
-            label,
-            "sidecar",
-            f"unknown match type (expected {', '.join(MATCH_TYPES)})",
-        )
+        bad((), "evalId: required string")
+    if spec.get("match", "IN_ORDER") not in MATCH_TYPES:
+        bad(("match",), f"unknown match type (expected {', '.join(MATCH_TYPES)})")
     rules = spec.get("argRules", {})
     if not isinstance(rules, dict):
-        out.add(file, doc, (*base, "argRules"), label, "sidecar", "argRules: expected an object")
-    else:
-        for tool, args in rules.items():
-            if not isinstance(args, dict):
-                out.add(
-                    file,
-                    doc,
-                    (*base, "argRules", tool),
-                    label,
-                    "sidecar",
-                    "expected an object of argument -> rule",
-                )
-                continue
-            for arg, rule in args.items():
-                if rule not in ARG_RULES:
-                    out.add(
-                        file,
-                        doc,
-                        (*base, "argRules", tool, arg),
-                        label,
-                        "sidecar",
-                        f"unknown arg rule (expected {', '.join(ARG_RULES)})",
-                    )
+        bad(("argRules",), "argRules: expected an object")
+        rules = {}
+    for tool, args in rules.items():
+        if not isinstance(args, dict):
+            bad(("argRules", tool), "expected an object of argument -> rule")
+            continue
+        for arg, rule in args.items():
+            if rule not in ARG_RULES:
+                bad(("argRules", tool, arg), f"unknown arg rule (expected {', '.join(ARG_RULES)})")
     for key in ("mustNotCall", "requiredFacts", "forbiddenClaims", "tags"):
         value = spec.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            out.add(file, doc, (*base, key), label, "sidecar", f"{key}: expected a list of strings")
+            bad((key,), f"{key}: expected a list of strings")
     if "protects" in spec and not isinstance(spec["protects"], str):
-        out.add(file, doc, (*base, "protects"), label, "sidecar", "protects: expected a string")
+        bad(("protects",), "protects: expected a string")
     return eval_id if isinstance(eval_id, str) and eval_id else None
 
 
@@ -292,35 +274,14 @@ def load_cases(
                 if eval_id:
                     spec_where[eval_id].append((path, base))
                     specs.setdefault(eval_id, (normalise_numbers(spec), path, base))
-                _markers(doc, path, out, lambda p, b=base, e=eval_id: e or "-", within=base)
+                _markers(doc, path, out, lambda _path, e=eval_id: e or "-", within=base)
         elif name.endswith(".tools.json"):
             items = doc.data if isinstance(doc.data, list) else [doc.data]
             for item in items:
                 if isinstance(item, dict) and isinstance(item.get("evalId"), str):
                     tools_by_id[item["evalId"]] = normalise_numbers(item)
 
-    # Pairing and duplicates.
-    for eval_id, places in case_where.items():
-        for file, where in places[1:]:
-            out.add(file, docs[file], where, eval_id, "duplicate", "eval id loaded more than once")
-        if eval_id not in specs:
-            file, where = places[0]
-            out.add(file, docs[file], where, eval_id, "pairing", "case has no sidecar spec")
-    for eval_id, places in spec_where.items():
-        for file, where in places[1:]:
-            out.add(
-                file,
-                docs[file],
-                (*where, "evalId"),
-                eval_id,
-                "duplicate",
-                "sidecar evalId loaded more than once",
-            )
-        if eval_id not in case_where:
-            file, where = places[0]
-            out.add(
-                file, docs[file], (*where, "evalId"), eval_id, "pairing", "sidecar has no eval case"
-            )
+    _pairing(docs, case_where, spec_where, out)
 
     paired = []
     for case in cases:
@@ -343,6 +304,29 @@ def load_cases(
         _personal_data(docs, config, detector, out, case_where)
     _frozen_bugs(paired, docs, case_where, config, out)
     return Loaded(cases=tuple(paired), findings=tuple(_sorted(out.findings)))
+
+
+def _pairing(
+    docs: dict[Path, Document],
+    case_where: dict[str, list[tuple[Path, tuple]]],
+    spec_where: dict[str, list[tuple[Path, tuple]]],
+    out: _Collector,
+) -> None:
+    """Every case has one sidecar and every sidecar one case; no id twice."""
+    for eval_id, places in case_where.items():
+        for file, where in places[1:]:
+            out.add(file, docs[file], where, eval_id, "duplicate", "eval id loaded more than once")
+        if eval_id not in spec_where:
+            file, where = places[0]
+            out.add(file, docs[file], where, eval_id, "pairing", "case has no sidecar spec")
+    for eval_id, places in spec_where.items():
+        for n, (file, where) in enumerate(places):
+            if n:
+                message = "sidecar evalId loaded more than once"
+                out.add(file, docs[file], (*where, "evalId"), eval_id, "duplicate", message)
+            elif eval_id not in case_where:
+                message = "sidecar has no eval case"
+                out.add(file, docs[file], (*where, "evalId"), eval_id, "pairing", message)
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:
