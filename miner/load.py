@@ -44,6 +44,8 @@ from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
 from miner.redact import PLACEHOLDER, Detector
 
 MATCH_TYPES = ("EXACT", "IN_ORDER", "ANY_ORDER")
+STILL_MARKED = "still marked REVIEW"
+NOT_DESCRIPTIVE = "eval id is not a descriptive name (^[a-z0-9_]+$, not test_17-style numbering)"
 ARG_RULES = ("EXACT", "IGNORE", "CASE_INSENSITIVE", "PRESENT")
 DESCRIPTIVE_ID = re.compile(r"^[a-z0-9_]+$")
 NUMBERED_ID = re.compile(r"^(?:test|case|eval|t|c)?_*\d+$")
@@ -338,15 +340,8 @@ def _markers(doc: Document, file: Path, out: _Collector, case_for: Any, within: 
     for s in doc.strings:
         if s.path[: len(within)] != within or MARKER not in s.value:
             continue
-        out.add(
-            file,
-            doc,
-            s.path,
-            case_for(s.path),
-            "review",
-            "still marked REVIEW",
-            offset=_marker_offset(doc, s),
-        )
+        at = _marker_offset(doc, s)
+        out.add(file, doc, s.path, case_for(s.path), "review", STILL_MARKED, offset=at)
 
 
 def _load_eval_set(
@@ -374,24 +369,10 @@ def _load_eval_set(
         if MARKER not in eval_id and (
             not DESCRIPTIVE_ID.match(eval_id) or NUMBERED_ID.match(eval_id)
         ):
-            out.add(
-                path,
-                doc,
-                where,
-                eval_id,
-                "id",
-                "eval id is not a descriptive name (^[a-z0-9_]+$, not test_17-style numbering)",
-            )
+            out.add(path, doc, where, eval_id, "id", NOT_DESCRIPTIVE)
         for s in whole_set:  # a marker outside the cases refuses each of them
-            out.add(
-                path,
-                doc,
-                s.path,
-                eval_id,
-                "review",
-                "still marked REVIEW",
-                offset=_marker_offset(doc, s),
-            )
+            at = _marker_offset(doc, s)
+            out.add(path, doc, s.path, eval_id, "review", STILL_MARKED, offset=at)
         loaded.append(
             LoadedCase(eval_id, normalise_numbers(raw_cases[i]), str(set_label), path, None, None)
         )
@@ -411,25 +392,13 @@ def _suite_rot(
         file, where = case_where[case.eval_id][0]
         for name in case_tools(case.case):
             if name not in tools:
-                out.add(
-                    file,
-                    docs[file],
-                    where,
-                    case.eval_id,
-                    "rot",
-                    f"tool '{name}' is not one of the agent's tools",
-                )
+                message = f"tool '{name}' is not one of the agent's tools"
+                out.add(file, docs[file], where, case.eval_id, "rot", message)
     for eval_id, (spec, file, base) in specs.items():
         for name in spec_tools(spec):
             if MARKER not in name and name not in tools:
-                out.add(
-                    file,
-                    docs[file],
-                    (*base, "evalId"),
-                    eval_id,
-                    "rot",
-                    f"sidecar names tool '{name}', which the agent does not have",
-                )
+                message = f"sidecar names tool '{name}', which the agent does not have"
+                out.add(file, docs[file], (*base, "evalId"), eval_id, "rot", message)
 
 
 OPT_OUT_TAG = "flagged_but_fine"
@@ -456,26 +425,16 @@ def _frozen_bugs(
         reason = spec.get("flaggedButFine")
         if OPT_OUT_TAG in (spec.get("tags") or []):
             if not isinstance(reason, str) or not reason.strip():
-                out.add(
-                    file,
-                    docs[file],
-                    where,
-                    case.eval_id,
-                    "frozen",
-                    f"tag {OPT_OUT_TAG} needs a reason in the sidecar's flaggedButFine",
-                )
+                message = f"tag {OPT_OUT_TAG} needs a reason in the sidecar's flaggedButFine"
+                out.add(file, docs[file], where, case.eval_id, "frozen", message)
             continue
         if score_run(case, observed, "flagged session", threshold).passed:
             signals = ", ".join((spec.get("provenance") or {}).get("signals") or []) or "flagged"
-            out.add(
-                file,
-                docs[file],
-                where,
-                case.eval_id,
-                "frozen",
+            message = (
                 f"passes on the very session flagged as bad ({signals}): the expectation "
-                f"may have frozen the bug (or tag {OPT_OUT_TAG} with a flaggedButFine reason)",
+                f"may have frozen the bug (or tag {OPT_OUT_TAG} with a flaggedButFine reason)"
             )
+            out.add(file, docs[file], where, case.eval_id, "frozen", message)
 
 
 #: Fields that hold ids and labels miner or ADK wrote, not conversation data.
