@@ -105,13 +105,13 @@ def draft(
     ] = None,
     out: Annotated[Path, typer.Option(help="Output folder for drafted cases.")] = Path("drafts"),
     per_signal: Annotated[
-        int | None, typer.Option(min=1, help="Most sessions per signal [config: 5].")
+        int | None, typer.Option(min=1, help="Most sessions per signal (default: from the config).")
     ] = None,
     max_cases: Annotated[
-        int | None, typer.Option(min=1, help="Most cases per run [config: 20].")
+        int | None, typer.Option(min=1, help="Most cases per run (default: from the config).")
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the reproducible pick [config].")
+        int | None, typer.Option(help="Seed of the reproducible pick (default: from the config).")
     ] = None,
 ) -> None:
     """Draft eval cases from the sessions that went wrong in a time window.
@@ -123,7 +123,7 @@ def draft(
 
     Example:
 
-        miner draft --since 7d --pipeline pipelines/support_agent.toml --out drafts/
+        miner draft --since 7d --out drafts/
     """
     from miner import io
     from miner.job import DraftRequest, run_draft
@@ -300,7 +300,8 @@ def coverage(
     suite: Annotated[Path, typer.Argument(help="Suite folder (or files).")],
     pipeline: PipelineOpt = DEFAULT_PIPELINE,
     out: Annotated[
-        Path | None, typer.Option(help="Where to write coverage.csv and coverage.html [suite].")
+        Path | None,
+        typer.Option(help="Folder for coverage.csv and coverage.html (default: the suite)."),
     ] = None,
     results: Annotated[
         Path | None, typer.Option(help="A `miner score --json` report: adds pass rates by tag.")
