@@ -5,13 +5,16 @@ becomes ``Error: <message>`` on stderr and its exit code."""
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
+import traceback
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import click
 import typer
 
 from miner.errors import MinerError, UsageError
@@ -30,7 +33,12 @@ DEFAULT_PIPELINE = Path("pipelines/support_agent.toml")
 
 
 def reported(command: F) -> F:
-    """Turn a MinerError into a one-line message and its exit code."""
+    """Turn a MinerError into a one-line message and its exit code.
+
+    Any other exception is a bug in miner. Its message may quote trace data,
+    so only its type and where it was raised are printed; set MINER_DEBUG=1
+    to get the full traceback.
+    """
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -39,6 +47,19 @@ def reported(command: F) -> F:
         except MinerError as exc:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(code=exc.exit_code) from None
+        except (typer.Exit, typer.Abort, click.exceptions.ClickException):
+            raise
+        except Exception as exc:
+            if os.environ.get("MINER_DEBUG"):
+                raise
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            where = f"{Path(frame.filename).name}:{frame.lineno}"
+            typer.echo(
+                f"Error: internal error ({type(exc).__name__} at {where}); "
+                "rerun with MINER_DEBUG=1 for the traceback (it may show trace data)",
+                err=True,
+            )
+            raise typer.Exit(code=1) from None
 
     return wrapper  # type: ignore[return-value]
 

@@ -10,7 +10,7 @@ import pytest
 
 from miner.cli import app, parse_time
 from miner.errors import UsageError
-from tests.conftest import ROOT, miner
+from tests.conftest import PIPELINE, ROOT, WINDOW, miner
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -68,3 +68,18 @@ def test_time_options(text, expected):
 def test_time_option_error_names_the_option():
     with pytest.raises(UsageError, match=r"--until 'soon'"):
         parse_time("soon", NOW, "--until")
+
+
+def test_a_bug_is_reported_without_its_message_which_may_hold_trace_data(tmp_path, monkeypatch):
+    from miner import job
+
+    def broken(*args, **kwargs):
+        raise ValueError("Jane Doe, 4111 1111 1111 1111")
+
+    monkeypatch.setattr(job, "build_sessions", broken)
+    monkeypatch.delenv("MINER_DEBUG", raising=False)
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", tmp_path / "out")
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: internal error (ValueError at test_cli.py:")
+    assert "Jane" not in result.output and "4111" not in result.output
+    assert not (tmp_path / "out").exists()
