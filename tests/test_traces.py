@@ -110,3 +110,29 @@ def test_malformed_payload_names_the_row_not_its_text():
     message = str(caught.value)
     assert "x/part-1.parquet" in message and "USER_MESSAGE_RECEIVED" in message
     assert "secret" not in message
+
+
+def test_a_truncated_payload_marks_its_turn_and_the_drafts_tags():
+    from datetime import UTC, datetime
+
+    from miner.draft import Provenance, draft_case
+    from miner.io import load_config
+    from tests.conftest import PIPELINE
+
+    rows = [
+        _row("2026-11-22T10:00:00", "USER_MESSAGE_RECEIVED", {"text_summary": "hi"}),
+        _row(
+            "2026-11-22T10:00:01",
+            "AGENT_RESPONSE",
+            {"response": "text: 'a long answer...[TRUNCATED]"},
+            is_truncated=True,
+        ),
+    ]
+    [session] = build_sessions(pd.DataFrame(rows), default_app="app")
+    assert session.turns[0].truncated
+    assert session.turns[0].reply_text == "a long answer...[TRUNCATED]"
+    now = datetime(2026, 11, 29, tzinfo=UTC)
+    prov = Provenance("0123456789abcdef", frozenset({"error"}), now, now, now)
+    case = draft_case(session, prov, load_config(PIPELINE), [])
+    spec = case.files["draft_0123456789abcdef.spec.json"]
+    assert "truncated" in spec["tags"]
