@@ -188,34 +188,11 @@ def _key_words(key: str) -> set[str]:
 
 
 #: Words that, beside "name" in a key, say the name is not a person's.
-_NOT_A_PERSON = {
-    "agent",
-    "tool",
-    "app",
-    "file",
-    "product",
-    "item",
-    "company",
-    "event",
-    "function",
-    "model",
-    "plan",
-    "service",
-    "field",
-    "table",
-    "column",
-    "host",
-    "domain",
-    "store",
-    "brand",
-    "category",
-    "bucket",
-    "project",
-    "dataset",
-    "branch",
-    "node",
-    "session",
-}
+_NOT_A_PERSON = frozenset(
+    "agent tool app file product item company event function model plan service field "
+    "table column host domain store brand category bucket project dataset branch node "
+    "session".split()
+)
 
 
 class _KeyRules:
@@ -230,7 +207,8 @@ class _KeyRules:
             return self._identifier[key.lower()]
         words = _key_words(key)
         if "name" in words and words & _NOT_A_PERSON:
-            words = words - {"name", key.lower()}  # agent_name, tool_name: not a person
+            # agent_name, tool_name: not a person's name.
+            words = {w for w in words if w != "name" and not w.endswith("_name")}
         if words & self._personal:
             for word, entity in (
                 ("email", "EMAIL_ADDRESS"),
