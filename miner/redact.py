@@ -188,11 +188,13 @@ def _key_words(key: str) -> set[str]:
 
 
 #: Words that, beside "name" in a key, say the name is not a person's.
-_NOT_A_PERSON = frozenset(
-    "agent tool app file product item company event function model plan service field "
-    "table column host domain store brand category bucket project dataset branch node "
-    "session".split()
-)
+# fmt: off
+_NOT_A_PERSON = frozenset((
+    "agent", "tool", "app", "file", "product", "item", "company", "event", "function",
+    "model", "plan", "service", "field", "table", "column", "host", "domain", "store",
+    "brand", "category", "bucket", "project", "dataset", "branch", "node", "session",
+))
+# fmt: on
 
 
 class _KeyRules:
