@@ -23,7 +23,7 @@ setup: $(STAMP) ## Create .venv and install miner, its pinned NLP model and dev 
 demo: setup ## Set up, then draft cases from the shipped sample traces into drafts/
 	$(BIN)/miner draft --pipeline pipelines/support_agent.toml --since 7d --until latest --out drafts
 
-test: setup ## Run the test suite
+test: lint ## Run ruff, mypy and the test suite
 	$(BIN)/python -m pytest -q
 
 lint: setup ## ruff and mypy
