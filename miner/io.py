@@ -230,40 +230,35 @@ def write_run(
     ledger: frozenset[str],
     summary: dict[str, Any],
     run_name: str,
-) -> list[Path]:
+) -> None:
     """Write the case folders (name -> {file name: JSON value}), ledger and summary.
 
-    Returns the files written. Nothing is left half-written: files are staged
-    and each case folder is renamed into place whole.
+    Nothing is left half-written: files are staged and each case folder is
+    renamed into place whole.
     """
     try:
         out.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=".miner-staging-", dir=out))
     except OSError as exc:
         raise OutputError(f"{out}: cannot create output folder ({exc.strerror})") from None
-    written: list[Path] = []
     try:
         for name, files in cases.items():
             folder = staging / name
             folder.mkdir()
             for file_name, value in files.items():
                 (folder / file_name).write_bytes(_dumps(value))
-        for name, files in cases.items():
+        for name in cases:
             target = out / name
             if target.exists():
                 raise OutputError(f"{target}: already exists; refusing to overwrite a drafted case")
             os.rename(staging / name, target)
-            written.extend(target / f for f in files)
         _write_atomic(out / LEDGER_NAME, _dumps({"sessions": sorted(ledger)}))
         (out / RUNS_DIR).mkdir(exist_ok=True)
-        summary_path = out / RUNS_DIR / f"{run_name}.json"
-        _write_atomic(summary_path, _dumps(summary))
-        written.append(summary_path)
+        _write_atomic(out / RUNS_DIR / f"{run_name}.json", _dumps(summary))
     except OSError as exc:
         raise OutputError(f"{out}: cannot write drafts ({exc.strerror})") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    return written
 
 
 CASE_SUFFIXES = (".evalset.json", ".spec.json", ".tools.json")
