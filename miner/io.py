@@ -306,6 +306,11 @@ def suite_paths(folder: Path, name: str) -> tuple[Path, Path, Path]:
     )
 
 
+def existing(paths: Iterable[Path]) -> list[Path]:
+    """Those of ``paths`` that exist."""
+    return [p for p in paths if p.exists()]
+
+
 def read_suite(folder: Path, name: str) -> Suite | None:
     """The suite's current files (a missing one reads as empty), or None for a new suite."""
     evalset_path, spec_path, tools_path = suite_paths(folder, name)
@@ -338,12 +343,15 @@ def write_suite(folder: Path, suite: Suite) -> None:
 def remove_files(files: Iterable[Path]) -> None:
     """Delete files (promoted drafts, say), and their folder once it is empty."""
     folders = set()
-    for path in files:
-        path.unlink(missing_ok=True)
-        folders.add(path.parent)
-    for folder in folders:
-        if folder.is_dir() and not any(folder.iterdir()):
-            folder.rmdir()
+    try:
+        for path in files:
+            path.unlink(missing_ok=True)
+            folders.add(path.parent)
+        for folder in folders:
+            if folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+    except OSError as exc:
+        raise OutputError(f"{exc.filename}: cannot remove ({exc.strerror})") from None
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -74,7 +74,7 @@ def _fully_promoted_files(candidates: list[LoadedCase], promoted: set[str]) -> l
     for case in candidates:
         for path in _draft_files(case):
             users.setdefault(path, set()).add(case.eval_id)
-    return [p for p, ids in users.items() if ids <= promoted and p.exists()]
+    return [p for p, ids in users.items() if ids <= promoted]
 
 
 def drop_orphans(suite: io.Suite) -> tuple[io.Suite, int]:
@@ -102,8 +102,8 @@ def promote_drafts(
             if repaired or len(healed.tools) != len(existing.tools):
                 io.write_suite(folder, healed)
         elif repaired or healed.tools != existing.tools:  # no eval set yet: only leftovers
-            io.remove_files(p for p in io.suite_paths(folder, name) if p.exists())
-    suite_files = [p for p in io.suite_paths(folder, name) if p.exists()]
+            io.remove_files(io.suite_paths(folder, name))
+    suite_files = io.existing(io.suite_paths(folder, name))
     files = io.read_case_files([*drafts, *suite_files])
     loaded = load_cases(files, config, detector)
     in_suite = {p.resolve() for p in suite_files}
