@@ -314,7 +314,7 @@ def existing(paths: Iterable[Path]) -> list[Path]:
 def read_suite(folder: Path, name: str) -> Suite | None:
     """The suite's current files (a missing one reads as empty), or None for a new suite."""
     evalset_path, spec_path, tools_path = suite_paths(folder, name)
-    if not any(p.exists() for p in (evalset_path, spec_path, tools_path)):
+    if not existing((evalset_path, spec_path, tools_path)):
         return None
 
     def read(path: Path, default: Any) -> Any:

@@ -342,19 +342,22 @@ def _redact_one(
     for value, entity in list(entity_of.items()):
         if entity == "PERSON" and " " in value:
             for part in value.split():
-                if len(part) >= 3 and part[0].isupper() and part.isalpha():
-                    if part not in entity_of:
-                        part_of[part] = value
-                    entity_of.setdefault(part, entity)
+                if (
+                    len(part) >= 3
+                    and part[0].isupper()
+                    and part.isalpha()
+                    and part not in entity_of
+                ):
+                    part_of[part] = value
+                    entity_of[part] = entity
 
     # 2. Placeholders, numbered per type in order of first sighting; the parts
     #    of a name share the placeholder of the whole name.
     counters: Counter[str] = Counter()
     placeholder: dict[str, str] = {}
     for value, entity in entity_of.items():
-        whole = part_of.get(value)
-        if whole is not None and whole in placeholder:
-            placeholder[value] = placeholder[whole]
+        if value in part_of:  # parts come after every whole name, so it has its placeholder
+            placeholder[value] = placeholder[part_of[value]]
             continue
         counters[entity] += 1
         placeholder[value] = f"<{entity}_{counters[entity]}>"
