@@ -196,12 +196,12 @@ PathsArg = Annotated[list[Path], typer.Argument(help="Eval-set / sidecar files o
 PipelineOpt = Annotated[Path, typer.Option(help="Pipeline config (TOML).", dir_okay=False)]
 
 
-def _load(paths: list[Path], pipeline: Path, personal_data: bool = True) -> Any:
+def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
+    """The one loader over ``paths``; the personal-data check needs Presidio."""
     from miner import io
     from miner.load import load_cases
     from miner.redact import Detector
 
-    config = io.load_config(pipeline)
     detector = Detector(config) if personal_data else None
     return load_cases(io.read_case_files(paths), config, detector)
 
@@ -232,7 +232,9 @@ def check(
     """
     import orjson
 
-    loaded = _load(paths, pipeline)
+    from miner import io
+
+    loaded = _load(paths, io.load_config(pipeline))
     if as_json:
         report = {
             "cases": len(loaded.cases),
@@ -342,7 +344,7 @@ def coverage(
     from miner.coverage import coverage_matrix, render_csv, render_html, render_table
 
     config = io.load_config(pipeline)
-    loaded = _load([suite], pipeline, personal_data=False)
+    loaded = _load([suite], config, personal_data=False)
     cov = coverage_matrix(list(loaded.cases), list(config.agent.tools), config.coverage.classes)
     empty = cov.empty_cells
     typer.echo(f"Next cases to write ({len(empty)} empty cells):")
@@ -392,12 +394,11 @@ def score(
         miner score --suite evals/support_agent --traces runs/
     """
     from miner import io
-    from miner.load import load_cases
     from miner.score import score_suite
     from miner.traces import DRAFT_COLUMNS, build_sessions
 
     config = io.load_config(pipeline)
-    loaded = load_cases(io.read_case_files([suite]), config)
+    loaded = _load([suite], config, personal_data=False)
     cases = [c for c in loaded.cases if c.spec is not None]
     runs = []
     for label, path in io.run_exports(traces):
@@ -405,7 +406,9 @@ def score(
         runs.append((label, build_sessions(events, config.agent.app_name)))
     report = score_suite(cases, runs, config.score.rouge_threshold)
     if as_json:
-        _print_score_json(report)
+        import orjson
+
+        typer.echo(orjson.dumps(report.as_dict(), option=orjson.OPT_INDENT_2).decode())
     else:
         _print_score(report)
     failed = [r for r in report.runs if not r.passed]
@@ -439,42 +442,6 @@ def _print_score(report: Any) -> None:
             typer.echo(f"    {', '.join(labels):<40} {calls}")
     if report.unmatched:
         typer.echo(f"{report.unmatched} sessions matched no case")
-
-
-def _print_score_json(report: Any) -> None:
-    import orjson
-
-    data = {
-        "passRate": dict(zip(("passed", "total"), report.pass_rate(), strict=True)),
-        "byTag": {t: {"passed": p, "total": n} for t, (p, n) in report.by_tag().items()},
-        "flaky": sorted(report.flaky()),
-        "unmatchedSessions": report.unmatched,
-        "runs": [
-            {
-                "evalId": r.eval_id,
-                "run": r.run,
-                "passed": r.passed,
-                "turns": [
-                    {
-                        "turn": t.index,
-                        "checks": [
-                            {
-                                "check": c.name,
-                                "passed": c.passed,
-                                "reason": c.reason,
-                                **({"score": c.score} if c.score is not None else {}),
-                            }
-                            for c in t.checks
-                        ],
-                    }
-                    for t in r.turns
-                ],
-                "trajectory": [list(t) for t in r.trajectory],
-            }
-            for r in report.runs
-        ],
-    }
-    typer.echo(orjson.dumps(data, option=orjson.OPT_INDENT_2).decode())
 
 
 def main() -> None:

@@ -389,6 +389,40 @@ class Report:
             out.setdefault(run.eval_id, []).append(run)
         return out
 
+    def as_dict(self) -> dict[str, Any]:
+        """The report for machines (``miner score --json``)."""
+        passed, total = self.pass_rate()
+        return {
+            "passRate": {"passed": passed, "total": total},
+            "byTag": {t: {"passed": p, "total": n} for t, (p, n) in self.by_tag().items()},
+            "flaky": sorted(self.flaky()),
+            "unmatchedSessions": self.unmatched,
+            "runs": [
+                {
+                    "evalId": r.eval_id,
+                    "run": r.run,
+                    "passed": r.passed,
+                    "turns": [
+                        {
+                            "turn": t.index,
+                            "checks": [
+                                {
+                                    "check": c.name,
+                                    "passed": c.passed,
+                                    "reason": c.reason,
+                                    **({"score": c.score} if c.score is not None else {}),
+                                }
+                                for c in t.checks
+                            ],
+                        }
+                        for t in r.turns
+                    ],
+                    "trajectory": [list(t) for t in r.trajectory],
+                }
+                for r in self.runs
+            ],
+        }
+
     def flaky(self) -> dict[str, list[RunResult]]:
         """Cases that passed some runs but not all."""
         return {
