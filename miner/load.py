@@ -41,6 +41,7 @@ from miner.config import PipelineConfig
 from miner.draft import MARKER
 from miner.fixtures import fixture_values
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
+from miner.leaks import LeakGuard
 from miner.redact import PLACEHOLDER, Detector
 
 MATCH_TYPES = ("EXACT", "IN_ORDER", "ANY_ORDER")
@@ -493,7 +494,25 @@ def _personal_data(
             places.append((file, doc, s, label))
     texts = list(dict.fromkeys(_masked(s.value) for _f, _d, s, _l in places))
     found = dict(zip(texts, detector.detect(texts), strict=True))
+    # The draft's leak guard too: shapes (e-mails, Luhn-valid cards, IBANs,
+    # formatted phones) that do not depend on the detector.
+    guard = LeakGuard(
+        config.redaction.phone_regions,
+        {*fixture_values(config.fixtures), config.fixtures.eval_user},
+    )
     for file, doc, s, label in places:
+        detected = {entity for entity, _value in found[_masked(s.value)]}
+        for entity in guard.scan([s.value]):
+            if entity in detected:
+                continue  # reported below, with its offset
+            out.add(
+                file,
+                doc,
+                s.path,
+                label,
+                "pii",
+                f"possible personal data ({entity}, leak guard) that is not a fixture value",
+            )
         for entity, value in found[_masked(s.value)]:
             if value.lower() in allowed or PLACEHOLDER.fullmatch(value):
                 continue

@@ -34,19 +34,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from miner.config import PipelineConfig
+from miner.config import DEFAULT_ALLOW, PipelineConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
+from miner.recognizers import build_recognizers
 
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
-
-#: Street addresses: a house number, one to three capitalised words and a street word.
-STREET_ADDRESS_REGEX = (
-    r"\b\d{1,5}[A-Za-z]?\s+(?:[A-Z][a-z]+\s+){1,3}"
-    r"(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Boulevard|Blvd|Way|Court|Ct|"
-    r"Place|Pl|Terrace|Close|Crescent|Square|Sq|Parkway|Highway|Hwy)\b\.?"
-    r"(?:,?\s+(?:Apt|Apartment|Flat|Suite|Unit)\.?\s*\w+)?"
-)
 
 
 @dataclass(frozen=True)
@@ -56,6 +49,9 @@ class Redacted:
     session: Session
     replaced: Counter[str]
     """Occurrences replaced, per entity type."""
+    originals: dict[str, str]
+    """Every personal value found in the session -> its entity type, for the
+    leak guard. Held in memory only: never logged, never written."""
 
 
 class Detector:
@@ -100,16 +96,12 @@ class Detector:
         ).create_engine()
         registry = RecognizerRegistry(supported_languages=[rc.language])
         registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
-        registry.remove_recognizer("EmailRecognizer")
+        # Replaced by miner's own (miner/recognizers.py says why each one).
+        for name in ("EmailRecognizer", "PhoneRecognizer", "CreditCardRecognizer"):
+            registry.remove_recognizer(name)
         registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
-        registry.add_recognizer(
-            PatternRecognizer(
-                supported_entity="STREET_ADDRESS",
-                patterns=[Pattern("street address", STREET_ADDRESS_REGEX, 0.7)],
-                context=["address", "street", "live", "ship", "deliver"],
-                supported_language=rc.language,
-            )
-        )
+        for recognizer in build_recognizers(rc.language, rc.phone_regions):
+            registry.add_recognizer(recognizer)
         for ident in config.identifiers:
             registry.add_recognizer(
                 PatternRecognizer(
@@ -133,30 +125,38 @@ class Detector:
         )
         self._threshold = rc.score_threshold
         self._batch_size = rc.batch_size
-        self._allow = {a.lower() for a in rc.allow}
+        # Presidio's allow list, as one anchored case-insensitive pattern.
+        allowed = sorted({a for a in (*DEFAULT_ALLOW, *rc.allow) if a.strip()})
+        self._allow_list = [rf"^(?:{'|'.join(re.escape(a) for a in allowed)})$"]
 
     def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
-        """(entity, value) found in each text, in order; NLP work batched."""
+        """(entity, value) found in each text, in order; NLP work batched.
+
+        Overlapping hits become one value spanning them all, typed by the
+        strongest: every character any recognizer flagged is replaced."""
         results = self._batch.analyze_iterator(
             texts,
             language=self._language,
             batch_size=self._batch_size,
             entities=self._entities,
             score_threshold=self._threshold,
+            allow_list=self._allow_list,
+            allow_list_match="regex",
         )
         for text, found in zip(texts, results, strict=True):
-            kept = []
-            taken: list[tuple[int, int]] = []
-            # Highest score, then longest span first; overlapping weaker hits are dropped.
-            for r in sorted(found, key=lambda r: (-r.score, r.start - r.end)):
-                value = text[r.start : r.end].strip()
-                if not _plausible(r.entity_type, value) or value.lower() in self._allow:
+            spans: list[list[Any]] = []  # [start, end, score, entity]
+            for r in sorted(found, key=lambda r: r.start):
+                start, end = _trim(text, r.start, r.end, r.entity_type)
+                if not _plausible(r.entity_type, text[start:end]):
                     continue
-                if any(r.start < end and start < r.end for start, end in taken):
-                    continue
-                taken.append((r.start, r.end))
-                kept.append((r.entity_type, value))
-            yield kept
+                if spans and start < spans[-1][1]:
+                    last = spans[-1]
+                    last[1] = max(last[1], end)
+                    if r.score > last[2]:
+                        last[2], last[3] = r.score, r.entity_type
+                else:
+                    spans.append([start, end, r.score, r.entity_type])
+            yield [(entity, text[start:end]) for start, end, _score, entity in spans]
 
     def replace(
         self, text: str, spans: list[tuple[int, int, str]], lookup: Callable[[str], str]
@@ -174,16 +174,36 @@ class Detector:
         )
 
 
+_POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
+
+
+def _trim(text: str, start: int, end: int, entity: str) -> tuple[int, int]:
+    """A hit without surrounding blanks, and a name without its possessive
+    ("Alex Morgan's" -> "Alex Morgan", which is what other texts say)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if entity == "PERSON":
+        m = _POSSESSIVE.search(text, start, end)
+        if m and m.start() > start:
+            end = m.start()
+    return start, end
+
+
 def _plausible(entity: str, value: str) -> bool:
     if len(value) < 2 or PLACEHOLDER.fullmatch(value):
         return False
-    # The NER model tags bare numbers as people now and then.
-    return not (entity in ("PERSON", "LOCATION", "NRP") and not re.search(r"[A-Za-z]", value))
+    # The NER model tags numbers, SKUs and ids ("SKU-1", "X5") as people and
+    # places now and then; names of people and places hold no digits.
+    return not (
+        entity in _NER_TYPES and (re.search(r"\d", value) or not re.search(r"[A-Za-z]", value))
+    )
 
 
 def _key_words(key: str) -> set[str]:
     """``billingEmail`` / ``billing_email`` -> {"billing", "email", "billing_email"}."""
-    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()
+    snake = _snake(key)
     return {snake, *snake.split("_")}
 
 
@@ -197,19 +217,54 @@ _NOT_A_PERSON = frozenset((
 # fmt: on
 
 
+class JsonKey(str):
+    """A JSON key with the object it sits in: its parent's key and its sibling
+    keys. A plain ``str`` everywhere else; the key rules read the context."""
+
+    parent: str | None
+    siblings: frozenset[str]
+
+    def __new__(cls, key: str, parent: str | None, siblings: frozenset[str]) -> JsonKey:
+        made = super().__new__(cls, key)
+        made.parent = parent
+        made.siblings = siblings
+        return made
+
+
+#: Sibling keys that make a bare ``name`` a person's: an object with an e-mail
+#: or a phone is a contact, not a product.
+_CONTACT_WORDS = frozenset(
+    ("email", "phone", "mobile", "first_name", "last_name", "dob", "birthday", "ssn", "address")
+)
+
+
 class _KeyRules:
     """Which JSON keys make their values personal, and as what entity."""
 
     def __init__(self, config: PipelineConfig) -> None:
         self._identifier = {k.lower(): i.entity for i in config.identifiers for k in i.keys}
         self._personal = {k.lower() for k in config.redaction.personal_keys}
+        self._person_objects = {k.lower() for k in config.redaction.person_objects}
+
+    def _names_a_person(self, key: str, words: set[str]) -> bool:
+        """Whether a key with "name" in it holds a person's name."""
+        if words & _NOT_A_PERSON:
+            return False  # agent_name, product_name
+        snake = _snake(key)
+        if snake != "name" and (snake in self._personal or words & self._person_objects):
+            return True  # full_name, customer_name, recipientName
+        # A bare (or display_) name: a person's only in a person-shaped object.
+        parent = getattr(key, "parent", None)
+        if parent and (_key_words(parent) & self._person_objects):
+            return True
+        siblings: frozenset[str] = getattr(key, "siblings", frozenset())
+        return any(_key_words(k) & _CONTACT_WORDS for k in siblings)
 
     def entity(self, key: str) -> str | None:
         if key.lower() in self._identifier:
             return self._identifier[key.lower()]
         words = _key_words(key)
-        if "name" in words and words & _NOT_A_PERSON:
-            # agent_name, tool_name: not a person's name.
+        if "name" in words and not self._names_a_person(key, words):
             words = {w for w in words if w != "name" and not w.endswith("_name")}
         if words & self._personal:
             for word, entity in (
@@ -227,22 +282,76 @@ class _KeyRules:
             return "PERSONAL"
         return None
 
+    def names_a_thing(self, key: str) -> bool:
+        """A name key whose value is a product, a plan, an agent...: NER hits
+        on that value in free text are not people. Needs evidence: the key says
+        so (``product_name``) or the object looks like an item (a sku, a price,
+        under ``items``); a bare ``name`` with no evidence either way is neither."""
+        words = _key_words(key)
+        if "name" not in words or self._names_a_person(key, words):
+            return False
+        if words & _NOT_A_PERSON:
+            return True
+        parent = getattr(key, "parent", None)
+        siblings: frozenset[str] = getattr(key, "siblings", frozenset())
+        return bool(
+            (parent and _key_words(parent) & _THING_WORDS)
+            or any(_key_words(k) & _THING_WORDS for k in siblings)
+        )
 
-def _leaves(value: Any, key: str | None = None) -> Iterator[tuple[str | None, Any]]:
+
+#: Keys that make an object an item: its ``name`` is a product's.
+_THING_WORDS = frozenset(
+    [
+        "item",
+        "items",
+        "product",
+        "products",
+        "line",
+        "lines",
+        "sku",
+        "price",
+        "quantity",
+        "qty",
+        "unit_price",
+        "category",
+        "brand",
+        "model",
+        "size",
+        "colour",
+        "color",
+        "variant",
+        "plan",
+        "catalog",
+        "catalogue",
+        "stock",
+    ]
+)
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()
+
+
+def _leaves(
+    value: Any, key: str | None = None, parent: str | None = None
+) -> Iterator[tuple[str | None, Any]]:
     """(nearest key, leaf) for every scalar leaf of a JSON value."""
     if isinstance(value, dict):
+        siblings = frozenset(str(k) for k in value)
         for k, v in value.items():
-            yield from _leaves(v, str(k))
+            yield from _leaves(v, JsonKey(str(k), key, siblings), key)
     elif isinstance(value, list):
         for v in value:
-            yield from _leaves(v, key)
+            yield from _leaves(v, key, parent)
     else:
         yield key, value
 
 
 def _map_json(value: Any, fn: Callable[[str | None, Any], Any], key: str | None = None) -> Any:
     if isinstance(value, dict):
-        return {k: _map_json(v, fn, str(k)) for k, v in value.items()}
+        siblings = frozenset(str(k) for k in value)
+        return {k: _map_json(v, fn, JsonKey(str(k), key, siblings)) for k, v in value.items()}
     if isinstance(value, list):
         return [_map_json(v, fn, key) for v in value]
     return fn(key, value)
@@ -311,6 +420,10 @@ def redact_sessions(
     return [_redact_one(s, found, keys, identifier_patterns, detector) for s in sessions]
 
 
+#: NER types a product or agent name is mistaken for.
+_NER_TYPES = frozenset(("PERSON", "LOCATION", "NRP"))
+
+
 def _redact_one(
     session: Session,
     found: dict[str, list[tuple[str, str]]],
@@ -321,11 +434,16 @@ def _redact_one(
     # 1. Every personal value of the session with its entity, first sighting wins,
     #    key rules and identifier patterns before the detector.
     entity_of: dict[str, str] = {}
+    things: list[str] = []  # values of name keys that name a thing, case-folded
     leaves = list(session_texts(session))
     for key, leaf in leaves:
-        entity = keys.entity(key) if key else None
-        if entity and leaf not in (None, "", True, False):
+        if not key or leaf in (None, "", True, False):
+            continue
+        entity = keys.entity(key)
+        if entity:
             entity_of.setdefault(str(leaf).strip(), entity)
+        elif isinstance(leaf, str) and keys.names_a_thing(key):
+            things.append(leaf.strip().casefold())
     for _key, leaf in leaves:
         if isinstance(leaf, str):
             for entity, pattern in identifier_patterns:
@@ -334,6 +452,10 @@ def _redact_one(
     for _key, leaf in leaves:
         if isinstance(leaf, str) and leaf in found:
             for entity, value in found[leaf]:
+                # "Orion" in "I returned the Orion X5 Blender" is the product the
+                # tool result names, not a person.
+                if entity in _NER_TYPES and any(value.casefold() in t for t in things):
+                    continue
                 entity_of.setdefault(value, entity)
     entity_of.pop("", None)
     # A person found by full name is also found by each part of it: "Done, Rahul."
@@ -363,15 +485,37 @@ def _redact_one(
         placeholder[value] = f"<{entity}_{counters[entity]}>"
 
     # 3. Replace every occurrence, longest value first so an e-mail address goes
-    #    before the name inside it.
+    #    before the name inside it. Values of several words (and e-mails) match in
+    #    any case ("ALEX MORGAN", "alex morgan"); a single word matches as written
+    #    or in capitals, so the name "Will" leaves "will" alone.
     replaced: Counter[str] = Counter()
     if not placeholder:
-        return Redacted(session, replaced)
-    alternation = "|".join(re.escape(v) for v in sorted(placeholder, key=len, reverse=True))
-    occurrence = re.compile(rf"(?<!\w)(?:{alternation})(?!\w)")
+        return Redacted(session, replaced, {})
+    exact: dict[str, str] = {}
+    folded: dict[str, str] = {}
+    patterns: list[str] = []
+    for value in sorted(placeholder, key=len, reverse=True):
+        if " " in value.strip() or "@" in value:
+            folded.setdefault(value.casefold(), value)
+            patterns.append(f"(?i:{re.escape(value)})")
+        else:
+            exact.setdefault(value, value)
+            patterns.append(re.escape(value))
+            if value.upper() != value and any(c.isalpha() for c in value):
+                exact.setdefault(value.upper(), value)
+                patterns.append(re.escape(value.upper()))
+    occurrence = re.compile(rf"(?<!\w)(?:{'|'.join(patterns)})(?!\w)")
 
-    def lookup(value: str) -> str:
-        return placeholder.get(value.strip(), value)
+    def canonical(text: str) -> str | None:
+        return exact.get(text) or folded.get(text.casefold())
+
+    def lookup(text: str) -> str:
+        value = canonical(text.strip())
+        if value is not None:
+            return placeholder[value]
+        # Presidio's anonymizer merged adjacent hits ("Zelda" + "Quux") into one
+        # span: replace each value inside it, so no detected character survives.
+        return occurrence.sub(lambda m: placeholder[canonical(m.group(0)) or ""], text)
 
     def redact_leaf(key: str | None, leaf: Any) -> Any:
         entity = keys.entity(key) if key else None
@@ -380,10 +524,14 @@ def _redact_one(
             return placeholder.get(str(leaf).strip(), f"<{entity}>")
         if not isinstance(leaf, str):
             return leaf
-        spans = [(m.start(), m.end(), entity_of[m.group(0)]) for m in occurrence.finditer(leaf)]
+        spans = []
+        for m in occurrence.finditer(leaf):
+            value = canonical(m.group(0))
+            if value is not None:
+                spans.append((m.start(), m.end(), entity_of[value]))
         if not spans:
             return leaf
         replaced.update(entity for _s, _e, entity in spans)
         return detector.replace(leaf, spans, lookup)
 
-    return Redacted(map_session(session, redact_leaf), replaced)
+    return Redacted(map_session(session, redact_leaf), replaced, dict(entity_of))

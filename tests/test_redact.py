@@ -172,11 +172,106 @@ def test_a_first_name_alone_goes_with_the_full_name_it_belongs_to(detector, conf
 
 def test_names_of_agents_and_tools_are_not_people(detector, config):
     call = ToolCall(name="transfer_to_agent", args={"agent_name": "billing_agent"})
-    data = {"tool_name": "lookup", "customer_name": "Q", "name": "Z"}
+    data = {"tool_name": "lookup", "customer_name": "Q", "contact": {"name": "Z"}}
     out, _ = redact_one(session(turn("hi", "ok", call), state=data), detector, config)
     assert out.turns[0].tool_calls[0].args == {"agent_name": "billing_agent"}
     assert out.initial_state == {
         "tool_name": "lookup",
         "customer_name": "<PERSON_1>",
-        "name": "<PERSON_2>",
+        "contact": {"name": "<PERSON_2>"},
     }
+
+
+def test_a_product_name_is_not_a_person_and_does_not_spread(detector, config):
+    # The item's generic `name` key sits beside a sku and a price: a product.
+    lookup = ToolCall(
+        name="lookup_order",
+        args={"order_id": "ORD-88120"},
+        result={"items": [{"name": "Orion X5 Blender", "sku": "SKU-1", "price": 89.0}]},
+    )
+    user = "I returned the Orion X5 Blender from order ORD-88120, sent it with FedEx"
+    out, replaced = redact_one(session(turn(user, "ok", lookup)), detector, config)
+    t = out.turns[0]
+    assert t.tool_calls[0].result["items"][0]["name"] == "Orion X5 Blender"
+    assert "the Orion X5 Blender from order <ORDER_ID_1>, sent it with FedEx" in t.user_text
+    assert set(replaced) == {"ORDER_ID"}
+
+
+def test_a_bare_name_beside_an_email_is_a_person(detector, config):
+    result = {"name": "Priya Raman", "email": "p.raman@example.org"}
+    call = ToolCall(name="lookup_customer", args={}, result=result)
+    out, _ = redact_one(session(turn("hi", "ok", call)), detector, config)
+    assert out.turns[0].tool_calls[0].result["name"] == "<PERSON_1>"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You can reach me at (415) 555-0199",
+        "Callback summary: customer at +33 1 23 45 67 89 wants a refund",
+        "07700 900123",
+        "415.555.0199 after six",
+        "+1-415-555-0199",
+    ],
+)
+def test_phone_numbers_without_a_context_word_are_found(detector, config, text):
+    out, replaced = redact_one(session(turn(text)), detector, config)
+    assert replaced == {"PHONE_NUMBER": 1}
+    assert not any(ch.isdigit() for ch in out.turns[0].user_text.replace("_1>", ""))
+
+
+def test_a_bare_digit_run_needs_a_context_word_to_be_a_phone(detector, config):
+    out, _ = redact_one(session(turn("tracking 4155550199 is late")), detector, config)
+    assert "4155550199" in out.turns[0].user_text
+    out, _ = redact_one(session(turn("my mobile is 4155550199")), detector, config)
+    assert "4155550199" not in out.turns[0].user_text
+
+
+def test_mastercard_2_series_and_other_brands_by_iin_and_luhn(detector, config):
+    cards = ["2221-0000-0000-0009", "5555 5555 5555 4444", "3714 496353 98431", "6011000990139424"]
+    text = "cards: " + "; ".join(cards) + "; not a card: 1234 5678 9012 3456"
+    out, replaced = redact_one(session(turn(text)), detector, config)
+    assert replaced == {"CREDIT_CARD": 4}
+    assert "1234 5678 9012 3456" in out.turns[0].user_text
+
+
+def test_an_unformatted_ssn_after_its_name_is_found(detector, config):
+    out, replaced = redact_one(session(turn("my ssn 123456789, order 8812")), detector, config)
+    assert out.turns[0].user_text == "my ssn <US_SSN_1>, order 8812"
+
+
+def test_street_addresses_with_any_usps_suffix_and_uk_forms(detector, config):
+    for address in ("0412 Birch Summit", "Flat 6 Hollow Lake", "59 Oak Tunnel Suite 217"):
+        out, replaced = redact_one(session(turn(f"ship to {address} please")), detector, config)
+        assert out.turns[0].user_text == "ship to <STREET_ADDRESS_1> please", address
+    # A product with a number and a street word inside it is not an address.
+    out, _ = redact_one(session(turn("I bought 2 Sea View Mugs")), detector, config)
+    assert out.turns[0].user_text == "I bought 2 Sea View Mugs"
+
+
+def test_a_possessive_name_goes_and_so_does_the_name_alone(detector, config):
+    out, _ = redact_one(
+        session(turn("my husband Alex Morgan's order", "Sorry, Alex Morgan, checking.")),
+        detector,
+        config,
+    )
+    t = out.turns[0]
+    assert t.user_text == "my husband <PERSON_1>'s order"
+    assert t.reply_text == "Sorry, <PERSON_1>, checking."
+
+
+def test_a_name_made_of_known_parts_leaves_no_character(detector, config):
+    # first_name and last_name are separate values; Presidio's anonymizer
+    # merges the two adjacent hits into one span "Zelda Quux".
+    state = {"first_name": "Zelda", "last_name": "Quux"}
+    out, _ = redact_one(
+        session(turn("Zelda Quux called about ZELDA"), state=state), detector, config
+    )
+    text = out.turns[0].user_text
+    assert "Zelda" not in text and "Quux" not in text and "ZELDA" not in text
+    assert text == "<PERSON_1> <PERSON_2> called about <PERSON_1>"
+
+
+def test_overlapping_hits_are_replaced_as_one_span(detector):
+    [found] = list(detector.detect(["send it to 12 Baker Street, London NW1 6XE today"]))
+    assert found == [("STREET_ADDRESS", "12 Baker Street, London NW1 6XE")]

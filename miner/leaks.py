@@ -1,0 +1,127 @@
+"""The leak guard: the last look at a case before it is written.
+
+Redaction decides what is personal; this module checks that none of it is
+left, with rules that do not depend on the detector having been right:
+
+- every original value redaction found anywhere in the session (values of
+  several words, e-mails and numbers in any case; a single word as written,
+  in capitals or capitalised, so the name "Will" does not flag "will");
+  numbers are compared digit by digit with separators stripped, so
+  "415-555-0199" is found in "(415) 555 0199";
+- anything shaped like an e-mail address;
+- a Luhn-valid 13-19 digit run in a card brand's IIN range;
+- an IBAN whose mod-97 checksum holds;
+- a phone number that libphonenumber validates and that is written as one
+  (a leading + or separators: a bare 10-digit run is as often a tracking
+  number, and the detector needs a context word for it too).
+
+Fixture values are allowed: they are what miner put there. A hit is reported
+by entity type only, never by value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from miner.recognizers import (
+    IBAN_REGEX,
+    find_phones,
+    iban_ok,
+    is_card_number,
+    phone_is_formatted,
+)
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_IBAN = re.compile(IBAN_REGEX)
+#: Digits with the separators people put between them.
+_DIGIT_RUN = re.compile(r"\d(?:[\s\-./()]{0,2}\d)*")
+_PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*(?:_\d+)?>")
+
+
+def _digits(text: str) -> str:
+    return re.sub(r"\D", "", text)
+
+
+class LeakGuard:
+    """Scans output strings for personal data; one per run."""
+
+    def __init__(self, phone_regions: tuple[str, ...], allowed: Iterable[str]) -> None:
+        self._regions = phone_regions
+        allowed_values = sorted({a for a in allowed if a}, key=len, reverse=True)
+        self._allowed = (
+            re.compile("|".join(re.escape(a) for a in allowed_values)) if allowed_values else None
+        )
+
+    def scan(self, strings: Iterable[str], originals: Mapping[str, str] = {}) -> Counter[str]:
+        """Entity type -> hits over ``strings``; empty when nothing leaked."""
+        words, numbers = _original_patterns(originals)
+        found: Counter[str] = Counter()
+        for raw in strings:
+            text = _PLACEHOLDER.sub(" ", raw)
+            if self._allowed is not None:
+                text = self._allowed.sub(" ", text)
+            if not text.strip():
+                continue
+            if words is not None:
+                for m in words.finditer(text):
+                    found[_entity_of(m.group(0), originals)] += 1
+            runs = [_digits(m.group(0)) for m in _DIGIT_RUN.finditer(text)]
+            for digits, entity in numbers:
+                if any(digits in run for run in runs):
+                    found[entity] += 1
+            found["EMAIL_ADDRESS"] += len(_EMAIL.findall(text))
+            found["CREDIT_CARD"] += sum(
+                1 for m in _DIGIT_RUN.finditer(text) if is_card_number(m.group(0))
+            )
+            found["IBAN_CODE"] += sum(1 for m in _IBAN.finditer(text) if iban_ok(m.group(0)))
+            found["PHONE_NUMBER"] += sum(
+                1
+                for start, end in find_phones(text, self._regions)
+                if phone_is_formatted(text[start:end])
+            )
+        return +found  # drops zero counts
+
+
+def _original_patterns(
+    originals: Mapping[str, str],
+) -> tuple[re.Pattern[str] | None, list[tuple[str, str]]]:
+    """One regex over the word-like originals; (digits, entity) of the numbers."""
+    patterns: list[str] = []
+    numbers: list[tuple[str, str]] = []
+    for value, entity in originals.items():
+        value = value.strip()
+        digits = _digits(value)
+        if len(digits) >= 6 and len(digits) * 2 >= len(re.sub(r"\W", "", value)):
+            numbers.append((digits, entity))
+        elif len(value) >= 3 and any(c.isalpha() for c in value):
+            if " " in value or "@" in value or digits:
+                patterns.append(f"(?i:{re.escape(value)})")
+            else:
+                forms = {value, value.upper(), value[:1].upper() + value[1:]}
+                patterns.extend(re.escape(f) for f in forms)
+    if not patterns:
+        return None, numbers
+    patterns.sort(key=len, reverse=True)
+    return re.compile(rf"(?<!\w)(?:{'|'.join(patterns)})(?!\w)"), numbers
+
+
+def _entity_of(text: str, originals: Mapping[str, str]) -> str:
+    for value, entity in originals.items():
+        if value.strip().casefold() == text.casefold():
+            return entity
+    return "PERSONAL"
+
+
+def json_strings(value: Any) -> Iterable[str]:
+    """Every string leaf of a JSON value (keys are schema, not data)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from json_strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from json_strings(v)

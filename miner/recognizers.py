@@ -1,0 +1,424 @@
+"""miner's own Presidio recognizers, and the shape checks the leak guard shares.
+
+Presidio's stock recognizers miss shapes that agent traces are full of (see
+the README's "What redaction detects"): a phone number without a context word
+scores 0.4, under any useful threshold; the card regex has no Mastercard
+2-series; an unformatted SSN scores 0.05 even after "ssn"; there is no street
+address recognizer. Each class here fixes one of those with Presidio's own
+mechanisms (recognizers, context words, validation), so the analyzer's
+threshold, allow list and context enhancer still apply.
+
+Presidio is imported lazily by ``build_recognizers``: the shape checks at the
+bottom are plain Python and are what ``miner check`` and the leak guard use.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+#: Regions whose national formats (no leading +) phone detection understands.
+#: Numbers written with +country code are found whatever the list.
+DEFAULT_PHONE_REGIONS: tuple[str, ...] = (
+    "US", "GB", "IE", "FR", "DE", "ES", "IT", "NL", "IN", "AU", "BR", "MX", "JP", "SG", "ZA",
+)  # fmt: skip
+
+#: USPS Publication 28, appendix C1: every primary street suffix and its
+#: standard abbreviation, plus the UK street words the USPS list lacks.
+STREET_SUFFIXES: tuple[str, ...] = (
+    "Alley", "Aly", "Anex", "Annex", "Arcade", "Arc", "Avenue", "Ave", "Av", "Bayou", "Byu",
+    "Beach", "Bch", "Bend", "Bnd", "Bluff", "Bluffs", "Blf", "Bottom", "Btm", "Boulevard", "Blvd",
+    "Branch", "Br", "Bridge", "Brg", "Brook", "Brooks", "Brk", "Burg", "Burgs", "Bypass", "Byp",
+    "Camp", "Cp", "Canyon", "Cyn", "Cape", "Cpe", "Causeway", "Cswy", "Center", "Centre",
+    "Ctr", "Centers", "Circle", "Cir", "Circles", "Cliff", "Clf", "Cliffs", "Club", "Clb",
+    "Common", "Commons", "Corner", "Cor", "Corners", "Course", "Crse", "Court", "Ct", "Courts",
+    "Cove", "Cv", "Coves", "Creek", "Crk", "Crescent", "Cres", "Crest", "Crst", "Crossing",
+    "Xing", "Crossroad", "Crossroads", "Curve", "Curv", "Dale", "Dl", "Dam", "Dm", "Divide",
+    "Dv", "Drive", "Dr", "Drives", "Estate", "Est", "Estates", "Expressway", "Expy",
+    "Extension", "Ext", "Extensions", "Fall", "Falls", "Fls", "Ferry", "Fry", "Field", "Fld",
+    "Fields", "Flat", "Flt", "Flats", "Ford", "Frd", "Fords", "Forest", "Frst", "Forge", "Frg",
+    "Forges", "Fork", "Frk", "Forks", "Fort", "Ft", "Freeway", "Fwy", "Garden", "Gdn",
+    "Gardens", "Gdns", "Gateway", "Gtwy", "Glen", "Gln", "Glens", "Green", "Grn", "Greens",
+    "Grove", "Grv", "Groves", "Harbor", "Hbr", "Harbors", "Haven", "Hvn", "Heights", "Hts",
+    "Highway", "Hwy", "Hill", "Hl", "Hills", "Hls", "Hollow", "Holw", "Inlet", "Inlt",
+    "Island", "Is", "Islands", "Iss", "Isle", "Junction", "Jct", "Junctions", "Key", "Ky",
+    "Keys", "Knoll", "Knl", "Knolls", "Lake", "Lk", "Lakes", "Lks", "Land", "Landing", "Lndg",
+    "Lane", "Ln", "Light", "Lgt", "Lights", "Loaf", "Lf", "Lock", "Lck", "Locks", "Lodge",
+    "Ldg", "Loop", "Mall", "Manor", "Mnr", "Manors", "Meadow", "Mdw", "Meadows", "Mdws", "Mews",
+    "Mill", "Ml", "Mills", "Mission", "Msn", "Motorway", "Mtwy", "Mount", "Mt", "Mountain",
+    "Mtn", "Mountains", "Neck", "Nck", "Orchard", "Orch", "Oval", "Overpass", "Opas", "Park",
+    "Parks", "Parkway", "Pkwy", "Parkways", "Pass", "Passage", "Psge", "Path", "Pike", "Pine",
+    "Pne", "Pines", "Pnes", "Place", "Pl", "Plain", "Pln", "Plains", "Plns", "Plaza", "Plz",
+    "Point", "Pt", "Points", "Pts", "Port", "Prt", "Ports", "Prairie", "Pr", "Radial", "Radl",
+    "Ramp", "Ranch", "Rnch", "Rapid", "Rpd", "Rapids", "Rpds", "Rest", "Rst", "Ridge", "Rdg",
+    "Ridges", "River", "Riv", "Road", "Rd", "Roads", "Rds", "Route", "Rte", "Row", "Rue",
+    "Run", "Shoal", "Shl", "Shoals", "Shore", "Shr", "Shores", "Skyway", "Skwy", "Spring",
+    "Spg", "Springs", "Spgs", "Spur", "Spurs", "Square", "Sq", "Squares", "Station", "Sta",
+    "Stravenue", "Stra", "Stream", "Strm", "Street", "St", "Streets", "Sts", "Summit", "Smt",
+    "Terrace", "Ter", "Throughway", "Trwy", "Trace", "Trce", "Track", "Trak", "Trafficway",
+    "Trfy", "Trail", "Trl", "Trailer", "Trlr", "Tunnel", "Tunl", "Turnpike", "Tpke",
+    "Underpass", "Upas", "Union", "Un", "Unions", "Valley", "Vly", "Valleys", "Viaduct", "Via",
+    "View", "Vw", "Views", "Village", "Vlg", "Villages", "Ville", "Vl", "Vista", "Vis", "Walk",
+    "Walks", "Wall", "Way", "Ways", "Well", "Wl", "Wells",
+    # UK street words not in the USPS list.
+    "Close", "Rise", "Parade", "Wharf", "Yard", "Gate", "Embankment", "Drove", "Chase",
+    "Approach", "Quay", "Wynd", "Croft",
+)  # fmt: skip
+
+_UNIT = r"(?:Apt|Apartment|Flat|Studio|Suite|Ste|Unit|Floor|Fl|Room|Rm|Bldg|Building)"
+_WORD = r"(?:[A-Z][a-z']+|\d+(?:st|nd|rd|th))"
+UK_POSTCODE_REGEX = r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b"
+#: A street address: an optional UK unit prefix ("Flat 6", "Studio 4"), a house
+#: number, one to three name words, a street suffix that is not followed by
+#: another capitalised word (so "2 Sea View Mugs", a product, is not an
+#: address), an optional unit ("Suite 217"), and an optional town with a US
+#: state and ZIP or a UK postcode.
+STREET_ADDRESS_REGEX = (
+    rf"(?:\b{_UNIT}\.?\s+\d+[A-Za-z]?,?\s+(?:\d{{1,5}}[A-Za-z]?\s+)?|\b\d{{1,5}}[A-Za-z]?\s+)"
+    rf"(?:(?:[NSEW]\.?|North|South|East|West)\s+)?(?:{_WORD}\s+){{1,3}}"
+    rf"(?:{'|'.join(sorted(STREET_SUFFIXES, key=len, reverse=True))})\b\.?"
+    rf"(?:,?\s+(?:{_UNIT}\.?|\#)\s*\#?\d+[A-Za-z]?\b)?"
+    rf"(?!\s+[A-Z][a-z])"
+    rf"(?:,\s+(?:[A-Z][a-z]+\s){{0,2}}[A-Z][a-z]+"
+    rf"(?:,?\s+(?:[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?|{UK_POSTCODE_REGEX[2:-2]}))?\b)?"
+)
+
+#: A name after the words that introduce one: "my name is", "I'm", a sign-off,
+#: a relation ("my husband"), a title. The cue is case-insensitive; the name is
+#: one to three capitalised words.
+_NAME_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
+NAME_CUE_REGEX = (
+    r"(?i:\bmy name is|\bname's|\bi am|\bi'm|\bthis is|\bit's|\bregards,?|\bthanks,?"
+    r"|\bthank you,?|\bcheers,?|\bsincerely,?|\bbest,|\bmy (?:husband|wife|partner|son"
+    r"|daughter|mother|father|mom|mum|dad|brother|sister|friend|colleague|boss|neighbou?r)"
+    r"|\bmr\.?|\bmrs\.?|\bms\.?|\bmiss|\bdr\.?|\bspeak (?:to|with)|\bask for|\bcontact)"
+    rf"\s+(?P<value>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})(?!\w)"
+)
+#: Capitalised words a cue is often followed by that are not names.
+NOT_NAMES = frozenset(
+    [
+        "Sorry",
+        "Not",
+        "Here",
+        "Happy",
+        "Glad",
+        "Looking",
+        "Still",
+        "Calling",
+        "Writing",
+        "Back",
+        "Done",
+        "Very",
+        "Just",
+        "So",
+        "Really",
+        "Trying",
+        "Going",
+        "Getting",
+        "Sure",
+        "Okay",
+        "Ok",
+        "Fine",
+        "Good",
+        "Great",
+        "Awesome",
+        "Perfect",
+        "Thanks",
+        "Thank",
+        "Hello",
+        "Hi",
+        "Hey",
+        "Your",
+        "The",
+        "A",
+        "An",
+        "This",
+        "That",
+        "It",
+        "Urgent",
+        "Again",
+        "Regarding",
+        "About",
+        "Following",
+        "Ready",
+        "Unable",
+        "Afraid",
+        "Confused",
+        "Frustrated",
+        "Disappointed",
+        "Upset",
+        "Annoyed",
+        "Interested",
+        "Customer",
+        "Support",
+        "Team",
+        "Manager",
+        "Agent",
+        "Human",
+        "Someone",
+        "Somebody",
+        "Anyone",
+        "Everyone",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+        "Today",
+        "Tomorrow",
+        "Yesterday",
+        "Order",
+        "Refund",
+    ]
+)
+
+SSN_CUE_REGEX = (
+    r"(?i:\b(?:ssn|social security(?: number| no\.?| #)?|social)\b)[\s:#\-is]{0,8}"
+    r"(?P<value>\b\d{3}([- .]?)\d{2}\2\d{4}\b)"
+)
+
+#: 13-19 digits in groups of 4 (Visa, Mastercard, Discover, JCB, UnionPay) or
+#: 4-6-5 / 4-6-4 (Amex, Diners), one separator style throughout, or none.
+CARD_REGEX = (
+    r"\b(?:\d{4}([ -]?)\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?"
+    r"|\d{4}([ -]?)\d{6}\2\d{4,5})\b"
+)
+
+#: (low, high, brand) IIN ranges, compared on the first len(str(low)) digits.
+_IIN_RANGES: tuple[tuple[int, int, str], ...] = (
+    (4, 4, "visa"),
+    (51, 55, "mastercard"),
+    (2221, 2720, "mastercard"),
+    (34, 34, "amex"),
+    (37, 37, "amex"),
+    (6011, 6011, "discover"),
+    (644, 649, "discover"),
+    (65, 65, "discover"),
+    (3528, 3589, "jcb"),
+    (300, 305, "diners"),
+    (36, 36, "diners"),
+    (38, 39, "diners"),
+    (62, 62, "unionpay"),
+    (81, 81, "unionpay"),
+)
+
+_CASED = re.DOTALL | re.MULTILINE
+_PHONE_CONTEXT = [
+    "phone", "telephone", "tel", "cell", "mobile", "call", "reach", "text", "whatsapp",
+    "contact", "number", "callback", "ring", "sms",
+]  # fmt: skip
+_ADDRESS_CONTEXT = ["address", "street", "live", "ship", "deliver", "send", "moved", "flat"]
+
+
+def luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def card_brand(digits: str) -> str | None:
+    """The brand whose IIN range ``digits`` starts in, or None."""
+    if not 13 <= len(digits) <= 19:
+        return None
+    for low, high, brand in _IIN_RANGES:
+        width = len(str(low))
+        if low <= int(digits[:width]) <= high:
+            return brand
+    return None
+
+
+def is_card_number(text: str) -> bool:
+    """Luhn-valid, 13-19 digits, in a known brand's IIN range."""
+    digits = re.sub(r"[ -]", "", text)
+    return digits.isdigit() and card_brand(digits) is not None and luhn_ok(digits)
+
+
+IBAN_REGEX = r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b"
+
+
+def iban_ok(text: str) -> bool:
+    """ISO 13616 mod-97 check of an IBAN (spaces allowed)."""
+    compact = text.replace(" ", "").upper()
+    if not 15 <= len(compact) <= 34 or not compact.isalnum():
+        return False
+    rearranged = compact[4:] + compact[:4]
+    number = "".join(str(int(ch, 36)) for ch in rearranged)
+    return int(number) % 97 == 1
+
+
+_PHONE_SEPARATED = re.compile(r"^\+|[\s().\-/]")
+
+
+def phone_is_formatted(text: str) -> bool:
+    """A number written the way people write phones: a leading + or separators.
+
+    A bare run of 10 digits is as likely a tracking or account number; it
+    counts as a phone only with a context word (Presidio's enhancer adds it)."""
+    return bool(_PHONE_SEPARATED.search(text.strip()))
+
+
+#: Dates and times, which libphonenumber reads as numbers ("31.347508+00").
+_DATE_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+    r"|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[+-]\d{2}:\d{2})?"
+)
+
+
+def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[tuple[int, int]]:
+    """Spans of numbers that libphonenumber validates in any of ``regions``."""
+    if sum(ch.isdigit() for ch in text) < 7:
+        return
+    import phonenumbers
+
+    # Blanked, not removed, so spans still index the original text.
+    text = _DATE_TIME.sub(lambda m: " " * len(m.group(0)), text)
+
+    seen: set[tuple[int, int]] = set()
+    for region in regions:
+        for match in phonenumbers.PhoneNumberMatcher(text, region, leniency=1):
+            span = (match.start, match.end)
+            if span not in seen:
+                seen.add(span)
+                yield span
+
+
+def build_recognizers(
+    language: str, phone_regions: tuple[str, ...], nlp_engine: Any = None
+) -> list[Any]:
+    """miner's recognizers, to add to a registry (after removing Presidio's
+    ``PhoneRecognizer``, ``CreditCardRecognizer`` and ``EmailRecognizer``)."""
+    from presidio_analyzer import (
+        AnalysisExplanation,
+        EntityRecognizer,
+        Pattern,
+        PatternRecognizer,
+        RecognizerResult,
+    )
+
+    def result(recognizer: Any, entity: str, start: int, end: int, score: float) -> Any:
+        # The context enhancer writes its reason into analysis_explanation.
+        return RecognizerResult(
+            entity,
+            start,
+            end,
+            score,
+            analysis_explanation=AnalysisExplanation(
+                recognizer=recognizer.name, original_score=score
+            ),
+            recognition_metadata={
+                RecognizerResult.RECOGNIZER_NAME_KEY: recognizer.name,
+                RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
+            },
+        )
+
+    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
+
+    class ValidatedPhoneRecognizer(PhoneRecognizer):  # type: ignore[misc]
+        """libphonenumber-validated numbers over the configured regions.
+
+        Presidio scores every match 0.4 and needs a context word to pass a
+        0.5 threshold; here a formatted number scores 0.75 on its own, and
+        a bare digit run keeps 0.4 so only context lifts it."""
+
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+            results = []
+            for start, end in find_phones(text, tuple(self.supported_regions)):
+                score = 0.75 if phone_is_formatted(text[start:end]) else 0.4
+                results.append(result(self, "PHONE_NUMBER", start, end, score))
+            return list(EntityRecognizer.remove_duplicates(results))
+
+    class CardRecognizer(PatternRecognizer):  # type: ignore[misc]
+        """Card numbers of every major brand: IIN range plus Luhn."""
+
+        def validate_result(self, pattern_text: str) -> bool:
+            return is_card_number(pattern_text)
+
+    class CuePatternRecognizer(PatternRecognizer):  # type: ignore[misc]
+        """A pattern whose named group ``value`` is the entity and the rest is
+        the cue that makes it one ("ssn 123456789" -> "123456789")."""
+
+        def __init__(self, *args: Any, reject: frozenset[str] = frozenset(), **kwargs: Any):
+            self._reject = reject
+            super().__init__(*args, **kwargs)
+
+        def analyze(
+            self,
+            text: str,
+            entities: list[str],
+            nlp_artifacts: Any = None,
+            regex_flags: int | None = None,
+        ) -> list[Any]:
+            results = []
+            patterns: list[Any] = self.patterns  # type: ignore[has-type]
+            for pattern in patterns:
+                for match in re.finditer(pattern.regex, text):
+                    words = match.group("value").split()
+                    while words and words[-1] in self._reject:
+                        words.pop()
+                    if not words or words[0] in self._reject:
+                        continue
+                    start = match.start("value")
+                    end = start + len(" ".join(words))
+                    if text[start:end] != " ".join(words):
+                        end = match.end("value")  # names split by other whitespace: keep all
+                    results.append(
+                        result(self, self.supported_entities[0], start, end, pattern.score)
+                    )
+            return results
+
+    return [
+        ValidatedPhoneRecognizer(
+            context=_PHONE_CONTEXT, supported_language=language, supported_regions=phone_regions
+        ),
+        CardRecognizer(
+            supported_entity="CREDIT_CARD",
+            patterns=[Pattern("card", CARD_REGEX, 0.3)],
+            context=["card", "credit", "debit", "visa", "mastercard", "amex"],
+            supported_language=language,
+            global_regex_flags=_CASED,
+        ),
+        CuePatternRecognizer(
+            supported_entity="US_SSN",
+            patterns=[Pattern("ssn after its name", SSN_CUE_REGEX, 0.85)],
+            supported_language=language,
+            name="SsnCueRecognizer",
+        ),
+        CuePatternRecognizer(
+            supported_entity="PERSON",
+            patterns=[Pattern("name after a cue", NAME_CUE_REGEX, 0.6)],
+            supported_language=language,
+            reject=NOT_NAMES,
+            name="NameCueRecognizer",
+        ),
+        PatternRecognizer(
+            supported_entity="STREET_ADDRESS",
+            patterns=[
+                Pattern("street address", STREET_ADDRESS_REGEX, 0.7),
+                Pattern("uk postcode", UK_POSTCODE_REGEX, 0.6),
+            ],
+            context=_ADDRESS_CONTEXT,
+            supported_language=language,
+            # Presidio matches case-insensitively by default; capitals are
+            # what tells "12 Baker Street" from "12 more days".
+            global_regex_flags=_CASED,
+        ),
+    ]
