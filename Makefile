@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test lint bench sample-traces clean
+.PHONY: help setup demo test lint bench redaction-report sample-traces clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-14s %s\n", $$1, $$2}'
@@ -32,6 +32,9 @@ lint: setup ## ruff and mypy
 
 bench: setup ## Benchmark redaction throughput against a baseline measured in the same run
 	$(BIN)/python -m tests.bench
+
+redaction-report: setup ## Recall and precision of redaction on the labelled corpus (tests/pii_corpus.py)
+	$(BIN)/python -m tests.redaction_report
 
 sample-traces: setup ## Regenerate sample_traces/ by running a real ADK agent with the analytics plugin
 	$(BIN)/python sample_traces/make_sample_traces.py

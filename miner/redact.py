@@ -94,6 +94,11 @@ class Detector:
                 "models": [{"lang_code": rc.language, "model_name": rc.nlp_model}],
             }
         ).create_engine()
+        # NER, lemmas (for context words) and tokens are all Presidio reads; the
+        # dependency parser is a third of spaCy's time and feeds none of them.
+        spacy_model = nlp_engine.nlp[rc.language]  # type: ignore[attr-defined]
+        if "parser" in spacy_model.pipe_names:
+            spacy_model.disable_pipe("parser")
         registry = RecognizerRegistry(supported_languages=[rc.language])
         registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
         # Replaced by miner's own (miner/recognizers.py says why each one).
@@ -128,6 +133,13 @@ class Detector:
         # Presidio's allow list, as one anchored case-insensitive pattern.
         allowed = sorted({a for a in (*DEFAULT_ALLOW, *rc.allow) if a.strip()})
         self._allow_list = [rf"^(?:{'|'.join(re.escape(a) for a in allowed)})$"]
+        # A NER hit inside an allowed phrase ("Aurora" of "Aurora Silk
+        # Pillowcase") is part of that thing, whatever span NER drew.
+        self._things = (
+            re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(a) for a in allowed)})(?!\w)", re.I)
+            if allowed
+            else None
+        )
 
     def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
         """(entity, value) found in each text, in order; NLP work batched.
@@ -145,9 +157,16 @@ class Detector:
         )
         for text, found in zip(texts, results, strict=True):
             spans: list[list[Any]] = []  # [start, end, score, entity]
+            things = [m.span() for m in self._things.finditer(text)] if self._things else []
             for r in sorted(found, key=lambda r: r.start):
                 start, end = _trim(text, r.start, r.end, r.entity_type)
                 if not _plausible(r.entity_type, text[start:end]):
+                    continue
+                if r.entity_type in _NER_TYPES and (
+                    any(s <= start and end <= e for s, e in things)
+                    or _after_determiner(text, start)
+                ):
+                    # "the Juno Mini Speaker", or inside an allowed phrase: a thing.
                     continue
                 if spans and start < spans[-1][1]:
                     last = spans[-1]
@@ -172,6 +191,21 @@ class Detector:
                 operators={"DEFAULT": OperatorConfig("custom", {"lambda": lookup})},
             ).text
         )
+
+
+_DETERMINER = re.compile(r"(?i:\b(?:the|a|an|your|our|this|that|these|those|my new)) $")
+
+
+_STARTS_WITH_DETERMINER = re.compile(r"(?i:the|a|an|your|our|this|that|these|those) ")
+
+
+def _after_determiner(text: str, start: int) -> bool:
+    """People are not "the Aurora" or "your Vega": a NER hit after (or
+    starting with) an article or a possessive determiner names a thing."""
+    return bool(
+        _DETERMINER.search(text, max(0, start - 10), start)
+        or _STARTS_WITH_DETERMINER.match(text, start)
+    )
 
 
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
