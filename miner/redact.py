@@ -7,11 +7,14 @@ state. Dict keys are not (they are schema, not data).
 
 How a value is found to be personal, in order of precedence:
 1. it sits under a configured identifier key (``order_id``) or a key named like a
-   personal field (``email``, ``phone``, ``billing_address``...);
+   personal field (``email``, ``phone``, ``billing_address``...); a bare
+   ``name`` only in a person-shaped object (``JsonKey`` carries the parent and
+   sibling keys that decide it);
 2. a configured identifier pattern matches it (``ORD-\\d{5}``);
 3. Presidio finds it: spaCy NER (PERSON, LOCATION) from the installed model in
    the config, Presidio's pattern recognizers (an explicit entity list, a score
-   threshold), and a street-address recognizer of ours (Presidio has none).
+   threshold), and miner's own recognizers (``miner.recognizers``: validated
+   phones, IIN+Luhn cards, cued SSNs and names, street addresses).
 
 Then every value found anywhere in a session is replaced everywhere in it,
 including strings where the detector missed it (a bare order id in a tool
@@ -21,8 +24,10 @@ done by presidio-anonymizer with a custom operator that looks the value up.
 
 Why some detections are dropped: DATE_TIME, UK_NHS, US_BANK_NUMBER, URL and
 friends are not in the default entity list because on agent traces they fire on
-order numbers, amounts and dates the case needs (see shared/PRESIDIO.md);
-PERSON/LOCATION hits without a letter are NER noise on numbers.
+order numbers, amounts and dates the case needs; PERSON/LOCATION hits with
+a digit are NER noise on numbers and SKUs; NER hits after "the"/"your" or
+inside an allowed phrase name things. What is left after all this is checked
+once more by the leak guard (``miner.leaks``) before a case is written.
 """
 
 from __future__ import annotations
