@@ -195,6 +195,8 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
     typer.echo(f"flagged           {flagged}")
     typer.echo(f"already drafted   {summary['skipped_already_drafted']} skipped")
     typer.echo(f"sampled           {summary['sampled']}")
+    for dialect, kinds in summary.get("rows_read", {}).items():
+        typer.echo(f"rows read ({dialect:6}) {sum(kinds.values())} scanned for signals")
     replaced = ", ".join(f"{k} {v}" for k, v in summary["entities_replaced"].items()) or "none"
     typer.echo(f"entities replaced {replaced} (NER: {summary['nlp_model']})")
     typer.echo(f"files written     {summary['case_files_written']} case files under {out}")
@@ -413,7 +415,7 @@ def score(
     """
     from miner import io
     from miner.score import score_suite
-    from miner.traces import DRAFT_COLUMNS, build_sessions
+    from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
     config = io.load_config(pipeline)
     loaded = _load([suite], config, personal_data=False)
@@ -421,7 +423,10 @@ def score(
     runs = []
     for label, path in io.run_exports(traces):
         events = io.read_all_events(io.open_export(path), DRAFT_COLUMNS)
-        runs.append((label, build_sessions(events, config.agent.app_name)))
+        stats = ReadStats()
+        runs.append((label, build_sessions(events, config.agent.app_name, stats)))
+        for warning in readability(stats, str(path)):
+            typer.echo(f"Warning: {path}: {warning}", err=True)
     report = score_suite(cases, runs, config.score.rouge_threshold)
     if as_json:
         import orjson

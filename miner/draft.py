@@ -135,6 +135,7 @@ def sidecar(
             "window": {"since": prov.since.isoformat(), "until": prov.until.isoformat()},
             "sourceFiles": source,
             "draftedAt": prov.drafted_at.isoformat(),
+            **_not_inlined(session),
             # The flagged session itself (redacted, fixtured), so `miner check`
             # can tell when a reviewed expectation still passes on it.
             "observed": {
@@ -149,6 +150,17 @@ def sidecar(
             },
         },
     }
+
+
+def _not_inlined(session: Session) -> dict[str, Any]:
+    """Parts the plugin wrote as a stand-in ([BINARY DATA]...), per turn: the
+    draft's texts lack them, and a reviewer should know."""
+    turns = [
+        {"invocationId": f"t{i}", "markers": list(t.markers)}
+        for i, t in enumerate(session.turns, start=1)
+        if t.markers
+    ]
+    return {"partsNotInlined": turns} if turns else {}
 
 
 def tool_fixtures(session: Session, eval_id: str) -> dict[str, Any]:

@@ -160,6 +160,17 @@ def scan_events(
         raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
 
 
+def event_types(export: Export, start: datetime, end: datetime) -> set[str]:
+    """The distinct event types of the rows in ``[start, end)`` (one column read)."""
+    try:
+        table = export.dataset.to_table(
+            columns=["event_type"], filter=_window_filter(export, start, end)
+        )
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+    return {str(v) for v in pc.unique(table.column("event_type")).to_pylist() if v is not None}
+
+
 def latest_timestamp(export: Export) -> datetime | None:
     """The newest event time in the export (one column is read)."""
     newest: pd.Timestamp | None = None

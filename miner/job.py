@@ -18,8 +18,9 @@ import pandas as pd
 
 from miner import io
 from miner.config import PipelineConfig
+from miner.dialects import GO_EVENT_TYPES, GO_ONLY
 from miner.draft import Provenance, draft_case
-from miner.errors import UsageError
+from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
 from miner.model import SIGNALS
@@ -32,7 +33,7 @@ from miner.sample import (
     pick_sessions,
     session_hash,
 )
-from miner.traces import DRAFT_COLUMNS, build_sessions
+from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
 #: A progress wrapper: (iterable, total or 0, label) -> iterable.
 Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
@@ -79,6 +80,7 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
     )
     grace = config.sampling.session_grace
     scan_start, scan_end = request.since - grace, request.until + grace
+    rows_read: Counter[tuple[str, str]] = Counter()
     flags = flag_sessions(
         progress(
             io.scan_events(
@@ -89,7 +91,10 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         ),
         negative,
         config.signals,
+        rows_read,
     )
+    if not flags:
+        _refuse_unknown_shape(export, scan_start, scan_end)
     drafted_before = io.read_ledger(request.out)
     selection = pick_sessions(
         flags,
@@ -104,10 +109,15 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
     signals_of = {f.session_id: f.signals for f in selection.picked}
 
     sessions = []
+    stats = ReadStats()
+    warnings: list[str] = []
     if picked_ids:
         events = io.scan_events(export, DRAFT_COLUMNS, scan_start, scan_end, session_ids=picked_ids)
         frames = list(progress(events, 0, "reading sessions"))
-        sessions = build_sessions(pd.concat(frames, ignore_index=True), config.agent.app_name)
+        sessions = build_sessions(
+            pd.concat(frames, ignore_index=True), config.agent.app_name, stats
+        )
+        warnings = readability(stats, str(request.traces))
 
     def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
         return progress(items, total, "redacting")
@@ -160,11 +170,18 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         "nlp_model": detector.model,
         "cases": sorted(cases),
     }
+    summary["rows_read"] = _by_dialect(rows_read)
+    if stats.markers:
+        summary["parts_not_inlined"] = dict(sorted(stats.markers.items()))
     if selection.in_window == 0:
         newest = io.latest_timestamp(export)
-        summary["warning"] = "no sessions start in the window" + (
-            f"; the export's newest event is {newest.isoformat()}" if newest else ""
+        warnings.insert(
+            0,
+            "no sessions start in the window"
+            + (f"; the export's newest event is {newest.isoformat()}" if newest else ""),
         )
+    if warnings:
+        summary["warning"] = "; ".join(warnings)
     # A quarantined session stays out of the ledger: once the config catches
     # what leaked, the next run drafts it.
     ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in quarantined_ids}
@@ -172,6 +189,28 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
     io.write_run(request.out, cases, frozenset(ledger), summary, run_name)
     return summary
+
+
+def _by_dialect(rows: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
+    """{dialect: {event type: rows}} for the run summary."""
+    out: dict[str, dict[str, int]] = {}
+    for (dialect, kind), count in sorted(rows.items()):
+        out.setdefault(dialect, {})[kind] = count
+    return out
+
+
+def _refuse_unknown_shape(export: io.Export, start: datetime, end: datetime) -> None:
+    """Rows in the window, but none of an event type any ADK plugin writes:
+    an export miner cannot read, not a quiet week."""
+    seen = io.event_types(export, start, end)
+    known = set(SCAN_EVENT_TYPES) | set(GO_ONLY) | set(GO_EVENT_TYPES.values())
+    known |= {"AGENT_RESPONSE", "LLM_REQUEST", "LLM_RESPONSE", "STATE_DELTA"}
+    if seen and not seen & known:
+        shown = ", ".join(sorted(seen)[:5])
+        raise InputError(
+            f"{export.path}: no row has an event type an ADK analytics plugin writes "
+            f"(found {shown}); is this an agent_events export?"
+        )
 
 
 def _relative(path: str, root: Path) -> str:

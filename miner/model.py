@@ -33,7 +33,11 @@ class Turn:
     errors: tuple[str, ...] = ()
     """error_message of every *_ERROR row in the turn, tool errors included."""
     truncated: bool = False
-    """The plugin truncated a payload of this turn (it ends in ...[TRUNCATED])."""
+    """The plugin truncated a payload of this turn (is_truncated, or a text
+    ending ...[TRUNCATED] / ...[truncated])."""
+    markers: tuple[str, ...] = ()
+    """Stand-ins the plugin wrote for parts it did not inline ([BINARY DATA],
+    [MEDIA OFFLOADED], [OFFLOADED]), dropped from the texts."""
 
 
 @dataclass(frozen=True)

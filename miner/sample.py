@@ -4,8 +4,9 @@ Signals (a session may carry several):
 
 - ``complaint``: a user message contains a configured complaint phrase
   (case-insensitive, on word boundaries);
-- ``escalation``: a call to a configured escalation tool, or an AGENT_TRANSFER
-  to a configured human-handoff agent;
+- ``escalation``: a call to a configured escalation tool, or a transfer to a
+  configured human-handoff agent (an AGENT_TRANSFER row in Python exports; a
+  ``transfer_to_agent`` call in every dialect);
 - ``thumbs_down``: a negative feedback row for the session or one of its invocations;
 - ``error``: a row with status ERROR or an ``*_ERROR`` event type, or a
   TOOL_COMPLETED whose result reports a failure (``{"status": "error"}`` or a
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -37,17 +39,22 @@ from typing import Any
 import pandas as pd
 
 from miner.config import FeedbackConfig, SignalsConfig
+from miner.dialects import ERROR_EVENT_TYPES, raw_event_types, read_event
 from miner.model import SIGNALS, SessionFlags
-from miner.traces import ERROR_EVENT_TYPES, parse_payload, row_place, user_text
 
-#: Event types the signal scan reads (besides any row with status ERROR).
-SCAN_EVENT_TYPES: tuple[str, ...] = (
-    "USER_MESSAGE_RECEIVED",
-    "INVOCATION_STARTING",
-    "TOOL_STARTING",
-    "TOOL_COMPLETED",
-    "AGENT_TRANSFER",
-    *ERROR_EVENT_TYPES,
+#: Event types the signal scan reads (besides any row with status ERROR), in
+#: every plugin's names (the Go plugin's TOOL_START, EVENT...).
+SCAN_EVENT_TYPES: tuple[str, ...] = tuple(
+    raw_event_types(
+        (
+            "USER_MESSAGE_RECEIVED",
+            "INVOCATION_STARTING",
+            "TOOL_STARTING",
+            "TOOL_COMPLETED",
+            "AGENT_TRANSFER",
+            *ERROR_EVENT_TYPES,
+        )
+    )
 )
 SCAN_COLUMNS: tuple[str, ...] = (
     "timestamp",
@@ -117,12 +124,15 @@ def flag_sessions(
     batches: Iterable[pd.DataFrame],
     feedback: NegativeFeedback,
     rules: SignalsConfig,
+    rows_read: Counter[tuple[str, str]] | None = None,
 ) -> dict[str, SessionFlags]:
     """Fold event batches (SCAN_COLUMNS, any order) into per-session flags.
 
     Only the flags are kept between batches, so memory grows with the number
-    of sessions, not of events.
+    of sessions, not of events. ``rows_read``, when given, counts the rows by
+    (dialect, event type as written).
     """
+    rows_read = rows_read if rows_read is not None else Counter()
     complaint = complaint_matcher(rules.complaint_phrases)
     escalation_tools = set(rules.escalation_tools)
     handoff_agents = set(rules.handoff_agents)
@@ -142,7 +152,9 @@ def flag_sessions(
             if key in feedback.sessions:
                 signals[key].add("thumbs_down")
         for row in batch.itertuples(index=False):
-            found = _row_signals(row, rules, complaint, escalation_tools, handoff_agents, feedback)
+            found = _row_signals(
+                row, rules, complaint, escalation_tools, handoff_agents, feedback, rows_read
+            )
             if found:
                 signals[str(row.session_id)].update(found)
 
@@ -159,29 +171,30 @@ def _row_signals(
     escalation_tools: set[str],
     handoff_agents: set[str],
     feedback: NegativeFeedback,
+    rows_read: Counter[tuple[str, str]],
 ) -> set[str]:
-    kind = row.event_type
+    event = read_event(row)
+    rows_read[(event.dialect, str(row.event_type))] += 1
+    kind = event.kind
     found: set[str] = set()
     if kind in ERROR_EVENT_TYPES or getattr(row, "status", None) == "ERROR":
         found.add("error")
     invocation = getattr(row, "invocation_id", None)
     if isinstance(invocation, str) and invocation in feedback.invocations:
         found.add("thumbs_down")
-    if kind not in ("USER_MESSAGE_RECEIVED", "TOOL_STARTING", "TOOL_COMPLETED", "AGENT_TRANSFER"):
-        return found
-    content = parse_payload(getattr(row, "content", None), row_place(row), "content")
     if kind == "USER_MESSAGE_RECEIVED":
-        if complaint.search(user_text(content)):
+        if event.text and complaint.search(event.text):
             found.add("complaint")
-    elif not isinstance(content, dict):
-        return found
-    elif kind == "TOOL_STARTING":
-        if content.get("tool") in escalation_tools:
-            found.add("escalation")
-    elif kind == "TOOL_COMPLETED":
-        if result_failed(content.get("result"), rules):
-            found.add("error")
-    elif kind == "AGENT_TRANSFER" and content.get("to_agent") in handoff_agents:
+    elif kind == "TOOL_STARTING" and event.tool in escalation_tools:
+        found.add("escalation")
+    elif kind == "TOOL_COMPLETED" and result_failed(event.result, rules):
+        found.add("error")
+    elif kind == "MODEL_CALLS" and any(name in escalation_tools for name, _ in event.calls):
+        found.add("escalation")  # Go: the model's call, in an EVENT row
+    if event.transfer_to in handoff_agents or any(
+        name == "transfer_to_agent" and args.get("agent_name") in handoff_agents
+        for name, args in event.calls
+    ):
         found.add("escalation")
     return found
 

@@ -1,32 +1,35 @@
 """Event rows of an ADK BigQuery Agent Analytics export -> sessions.
 
-What the plugin writes (google-adk 2.13, read from
-``google/adk/plugins/bigquery_agent_analytics_plugin.py``):
+Rows of every plugin (Python, Java, Go) are read through ``miner.dialects``,
+which maps each onto one event model; this module only assembles them:
 
-- USER_MESSAGE_RECEIVED: ``content = {"text_summary": "<text parts joined by ' | '>"}``
-- TOOL_STARTING: ``{"tool", "args", "tool_origin"}``; TOOL_COMPLETED:
-  ``{"tool", "result", "tool_origin"}``; TOOL_ERROR: ``{"tool", "args", ...}`` with
-  ``error_message``. A call and its outcome share ``span_id``.
-- AGENT_RESPONSE: ``{"response": "text: '...' | call: name"}`` (the summary
-  ``_format_content`` builds; inner quotes are not escaped).
-- ``attributes.session_metadata`` = ``{session_id, app_name, user_id, state}``
-  on every row; the earliest row carries the starting state.
-
-Payload columns are JSON strings (``json.dumps`` or BigQuery's normalised
-JSON): always parsed, never string-matched.
+- a turn per invocation: the user's text, the agent's last answer, the tool
+  calls (a call and its outcome share ``span_id``; without a match, an outcome
+  goes to the oldest open call of the same tool), error messages of ``*_ERROR``
+  rows and rows with status ERROR;
+- ``attributes.session_metadata`` = ``{session_id, app_name, user_id, state}``:
+  the earliest row carries the starting state (the Go plugin writes none).
 """
 
 from __future__ import annotations
 
-import re
+import contextlib
+from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import orjson
 import pandas as pd
 
-from miner.errors import PayloadError
+from miner.dialects import (
+    ERROR_EVENT_TYPES,
+    TRUNCATION_MARKERS,
+    parse_payload,
+    read_event,
+    row_place,
+)
+from miner.errors import InputError
 from miner.model import Session, ToolCall, Turn
 
 #: Columns the draft needs from the export, besides the three required ones.
@@ -37,6 +40,7 @@ DRAFT_COLUMNS: tuple[str, ...] = (
     "agent",
     "session_id",
     "invocation_id",
+    "user_id",
     "span_id",
     "content",
     "attributes",
@@ -47,85 +51,62 @@ DRAFT_COLUMNS: tuple[str, ...] = (
 
 REQUIRED_COLUMNS: tuple[str, ...] = ("timestamp", "event_type", "session_id")
 
-ERROR_EVENT_TYPES: tuple[str, ...] = (
-    "TOOL_ERROR",
-    "LLM_ERROR",
-    "AGENT_ERROR",
-    "INVOCATION_ERROR",
-    "NODE_ERROR",
-)
 
-_SUMMARY_PART = re.compile(
-    r" \| (?=text: '|call: |resp: |Executable code \(|Code execution result \(|other(?: \||$))"
-)
+@dataclass
+class ReadStats:
+    """What reading the picked sessions' rows found, for the run summary and
+    for refusing an export whose rows hold nothing miner can read."""
 
-
-def row_place(row: Any) -> str:
-    """Where a row is, for an error message: file and event id (never content)."""
-    source = getattr(row, "source_file", None) or "<export>"
-    event_id = getattr(row, "event_id", None)
-    label = f"event_id={event_id}" if isinstance(event_id, str) and event_id else "row"
-    return f"{source}: {label} ({getattr(row, 'event_type', '?')})"
-
-
-def parse_payload(text: Any, place: str, column: str) -> Any:
-    """Parse one JSON payload cell; None and empty stay None."""
-    if text is None or (isinstance(text, float) and pd.isna(text)) or text == "":
-        return None
-    if not isinstance(text, str | bytes):
-        return text  # already structured (a JSON-typed column read natively)
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        # orjson's message gives the position; it does not quote the input.
-        raise PayloadError(f"{place}: column {column}: malformed JSON ({exc.args[0]})") from None
-
-
-def summary_text(summary: Any) -> str:
-    """The user-visible text of a ``_format_content`` summary.
-
-    ``"text: 'Sure.' | call: lookup_order"`` -> ``"Sure."``. Non-text parts
-    (calls, code) are dropped; several text parts are joined by a space.
-    """
-    if not isinstance(summary, str) or summary == "None":
-        return ""
-    texts = []
-    for part in _SUMMARY_PART.split(summary):
-        if part.startswith("text: '") and part.endswith("'") and len(part) >= 8:
-            texts.append(part[len("text: '") : -1])
-        elif part.startswith("text: '"):
-            texts.append(part[len("text: '") :])
-    return " ".join(texts)
-
-
-def user_text(content: Any) -> str:
-    """USER_MESSAGE_RECEIVED's text (``text_summary``, parts joined by ' | ')."""
-    if isinstance(content, dict):
-        value = content.get("text_summary")
-        return value if isinstance(value, str) else ""
-    return content if isinstance(content, str) else ""
+    rows: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(dialect, event type as written) -> rows read."""
+    missing_text: Counter[str] = field(default_factory=Counter)
+    """USER_MESSAGE_RECEIVED / AGENT_RESPONSE rows without the key their text lives under."""
+    with_text: Counter[str] = field(default_factory=Counter)
+    turns: int = 0
+    turns_without_reply: int = 0
+    markers: Counter[str] = field(default_factory=Counter)
 
 
 def _dedupe_and_order(events: pd.DataFrame) -> pd.DataFrame:
-    """Drop retried writes (repeated event_id) and sort by time within a session."""
+    """Drop retried writes and sort by time within a session.
+
+    A retried write repeats the row: the same ``event_id`` (Python), or, where
+    the plugin writes no event id (Java, Go), the same session, invocation,
+    type, time, span and payload."""
     if "event_id" in events.columns:
         has_id = events["event_id"].notna()
-        events = pd.concat([events[has_id].drop_duplicates(subset="event_id"), events[~has_id]])
+        with_id, without = events[has_id].drop_duplicates(subset="event_id"), events[~has_id]
+    else:
+        with_id, without = events.iloc[0:0], events
+    same_row = [
+        c
+        for c in ("session_id", "invocation_id", "event_type", "timestamp", "span_id", "content")
+        if c in without.columns
+    ]
+    # Payloads read as native structs are not hashable: then keep them all.
+    with contextlib.suppress(TypeError):
+        without = without.drop_duplicates(subset=same_row)
+    events = pd.concat([with_id, without])
     # A stable sort keeps the export's order for equal timestamps.
     return events.sort_values(["session_id", "timestamp"], kind="mergesort")
 
 
-def _turns(rows: list[Any]) -> tuple[tuple[Turn, ...], dict[str, Any] | None]:
-    """The turns of one session from its ordered rows, and the earliest
-    ``session_metadata`` (whose ``state`` is the starting state)."""
+def _turns(
+    rows: list[Any], stats: ReadStats
+) -> tuple[tuple[Turn, ...], dict[str, Any] | None, str | None]:
+    """The turns of one session from its ordered rows, the earliest
+    ``session_metadata`` (whose ``state`` is the starting state) and the
+    ``user_id`` column's value."""
     order: list[str] = []
     users: dict[str, str] = {}
     replies: dict[str, str] = {}
     errors: dict[str, list[str]] = {}
     truncated: dict[str, bool] = {}
+    markers: dict[str, list[str]] = {}
     calls: dict[str, list[dict[str, Any]]] = {}
     by_span: dict[str, dict[str, Any]] = {}
     metadata: dict[str, Any] | None = None
+    user_id: str | None = None
 
     for row in rows:
         place = row_place(row)
@@ -135,15 +116,20 @@ def _turns(rows: list[Any]) -> tuple[tuple[Turn, ...], dict[str, Any] | None]:
             order.append(invocation)
             errors[invocation] = []
             calls[invocation] = []
+            markers[invocation] = []
         if metadata is None and getattr(row, "attributes", None) is not None:
             attributes = parse_payload(row.attributes, place, "attributes")
             if isinstance(attributes, dict) and isinstance(
                 attributes.get("session_metadata"), dict
             ):
                 metadata = attributes["session_metadata"]
+        if user_id is None and isinstance(getattr(row, "user_id", None), str) and row.user_id:
+            user_id = row.user_id
         if getattr(row, "is_truncated", False) is True:
             truncated[invocation] = True
-        kind = row.event_type
+        event = read_event(row)
+        stats.rows[(event.dialect, str(row.event_type))] += 1
+        kind = event.kind
         message = getattr(row, "error_message", None)
         if (
             isinstance(message, str)
@@ -151,73 +137,92 @@ def _turns(rows: list[Any]) -> tuple[tuple[Turn, ...], dict[str, Any] | None]:
             and (kind in ERROR_EVENT_TYPES or getattr(row, "status", None) == "ERROR")
         ):
             errors[invocation].append(message)
-        if kind not in (
-            "USER_MESSAGE_RECEIVED",
-            "AGENT_RESPONSE",
-            "TOOL_STARTING",
-            "TOOL_COMPLETED",
-            "TOOL_ERROR",
-        ):
+        if event.markers:
+            markers[invocation].extend(event.markers)
+            stats.markers.update(event.markers)
+        if kind in ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE"):
+            if event.text is None:
+                stats.missing_text[kind] += 1
+                continue
+            stats.with_text[kind] += 1
+            if event.text.endswith(TRUNCATION_MARKERS):
+                truncated[invocation] = True
+            if kind == "USER_MESSAGE_RECEIVED":
+                users[invocation] = event.text
+            else:
+                replies[invocation] = event.text
+            continue
+        if kind not in ("TOOL_STARTING", "TOOL_COMPLETED", "TOOL_ERROR"):
             continue  # other event types carry nothing a case needs
-        content = parse_payload(getattr(row, "content", None), place, "content")
-        if kind == "USER_MESSAGE_RECEIVED":
-            users[invocation] = user_text(content)
-        elif kind == "AGENT_RESPONSE":
-            response = content.get("response") if isinstance(content, dict) else content
-            replies[invocation] = summary_text(response)
-        else:
-            payload = content if isinstance(content, dict) else {}
-            span = row.span_id if isinstance(getattr(row, "span_id", None), str) else None
-            call = by_span.get(span) if span else None
-            if call is None:
-                call = {
-                    "name": str(payload.get("tool", "")),
-                    "args": {},
-                    "agent": row.agent if isinstance(getattr(row, "agent", None), str) else None,
-                    "result": None,
-                    "error": None,
-                }
-                calls[invocation].append(call)
-                if span:
-                    by_span[span] = call
-            if kind in ("TOOL_STARTING", "TOOL_ERROR") and isinstance(payload.get("args"), dict):
-                call["args"] = payload["args"]
-            if kind == "TOOL_COMPLETED":
-                call["result"] = payload.get("result")
-            if kind == "TOOL_ERROR":
-                call["error"] = message if isinstance(message, str) else "tool raised an error"
+        span = row.span_id if isinstance(getattr(row, "span_id", None), str) else None
+        call = by_span.get(span) if span else None
+        if call is None and kind != "TOOL_STARTING":
+            # No span to pair on (or a plugin that gives the outcome its own):
+            # the oldest call of the same tool that has no outcome yet.
+            call = next(
+                (c for c in calls[invocation] if c["name"] == (event.tool or "") and not c["done"]),
+                None,
+            )
+        if call is None:
+            call = {
+                "name": event.tool or "",
+                "args": {},
+                "agent": row.agent if isinstance(getattr(row, "agent", None), str) else None,
+                "result": None,
+                "error": None,
+                "done": False,
+            }
+            calls[invocation].append(call)
+            if span:
+                by_span[span] = call
+        if kind in ("TOOL_STARTING", "TOOL_ERROR") and event.args is not None:
+            call["args"] = event.args
+        if kind == "TOOL_COMPLETED":
+            call["result"] = event.result
+            call["done"] = True
+        if kind == "TOOL_ERROR":
+            call["error"] = message if isinstance(message, str) else "tool raised an error"
+            call["done"] = True
 
     turns = tuple(
         Turn(
             invocation_id=inv,
             user_text=users.get(inv, ""),
             reply_text=replies.get(inv, ""),
-            tool_calls=tuple(ToolCall(**c) for c in calls[inv]),
+            tool_calls=tuple(
+                ToolCall(**{k: v for k, v in c.items() if k != "done"}) for c in calls[inv]
+            ),
             # The same failure is logged on TOOL_ERROR, AGENT_ERROR, NODE_ERROR and
             # INVOCATION_ERROR rows: keep each message once.
             errors=tuple(dict.fromkeys(errors[inv])),
             truncated=truncated.get(inv, False),
+            markers=tuple(dict.fromkeys(markers[inv])),
         )
         for inv in order
         # Rows without an invocation that carry nothing (session-level rows) are not turns.
         if inv or users.get(inv) or calls[inv]
     )
-    return turns, metadata
+    stats.turns += len(turns)
+    stats.turns_without_reply += sum(1 for t in turns if not t.reply_text)
+    return turns, metadata, user_id
 
 
-def build_sessions(events: pd.DataFrame, default_app: str) -> list[Session]:
+def build_sessions(
+    events: pd.DataFrame, default_app: str, stats: ReadStats | None = None
+) -> list[Session]:
     """Rows of the selected sessions (any order, duplicates allowed) -> sessions.
 
     Sessions come back ordered by session id, turns in the order their
-    invocations began.
+    invocations began. ``stats``, when given, counts what was read.
     """
+    stats = stats if stats is not None else ReadStats()
     if events.empty:
         return []
     events = _dedupe_and_order(events)
     sessions = []
     for session_id, group in events.groupby("session_id", sort=True):
         rows = list(group.itertuples(index=False))
-        turns, metadata = _turns(rows)
+        turns, metadata, column_user = _turns(rows, stats)
         metadata = metadata or {}
         state = metadata.get("state")
         stamps = group["timestamp"]
@@ -225,7 +230,7 @@ def build_sessions(events: pd.DataFrame, default_app: str) -> list[Session]:
             Session(
                 session_id=str(session_id),
                 app_name=str(metadata.get("app_name") or default_app),
-                user_id=str(metadata.get("user_id") or ""),
+                user_id=str(metadata.get("user_id") or column_user or ""),
                 start=_as_datetime(stamps.iloc[0]),
                 end=_as_datetime(stamps.iloc[-1]),
                 initial_state=state if isinstance(state, dict) else {},
@@ -234,6 +239,36 @@ def build_sessions(events: pd.DataFrame, default_app: str) -> list[Session]:
             )
         )
     return sessions
+
+
+#: Where each plugin keeps the text of the rows whose text miner needs.
+_TEXT_KEYS = {
+    "USER_MESSAGE_RECEIVED": "content.text_summary (Python, Java) or content.parts[].text (Go)",
+    "AGENT_RESPONSE": "content.response (Python), content.text_summary (Java) "
+    "or the model's text parts of an EVENT row (Go)",
+}
+
+
+def readability(stats: ReadStats, where: str) -> list[str]:
+    """Warnings about what the rows did not hold; an InputError when a kind of
+    row that must hold text held none at all (an export in an unknown shape)."""
+    warnings = []
+    for kind, expected in _TEXT_KEYS.items():
+        missing, read = stats.missing_text[kind], stats.with_text[kind]
+        if missing and not read:
+            raise InputError(
+                f"{where}: {missing} {kind} rows and none holds its text: expected {expected}"
+            )
+        if missing:
+            warnings.append(
+                f"{missing} of {missing + read} {kind} rows hold no text (expected {expected})"
+            )
+    if stats.turns and stats.turns_without_reply * 2 > stats.turns:
+        warnings.append(
+            f"{stats.turns_without_reply} of {stats.turns} turns end without an agent "
+            "response: check that the export holds AGENT_RESPONSE rows (Go: EVENT rows)"
+        )
+    return warnings
 
 
 def _files(group: pd.DataFrame) -> Iterable[str]:

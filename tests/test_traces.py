@@ -6,8 +6,9 @@ import orjson
 import pandas as pd
 import pytest
 
+from miner.dialects import summary_text
 from miner.errors import PayloadError
-from miner.traces import build_sessions, summary_text
+from miner.traces import build_sessions
 
 
 @pytest.mark.parametrize(
