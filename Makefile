@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test lint bench redaction-report sample-traces clean
+.PHONY: help setup demo test lint bench redaction-report sample-traces golden-exports clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-14s %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ redaction-report: setup ## Recall and precision of redaction on the labelled cor
 
 sample-traces: setup ## Regenerate sample_traces/ by running a real ADK agent with the analytics plugin
 	$(BIN)/python sample_traces/make_sample_traces.py
+
+golden-exports: setup ## Regenerate tests/golden/: the same sessions as the Python, Java and Go plugins write them
+	$(BIN)/python tests/golden/make_golden_exports.py
 
 clean: ## Remove the virtualenv and drafts
 	rm -rf $(VENV) drafts

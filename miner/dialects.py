@@ -14,11 +14,11 @@ written down in ``docs/export-dialects.md``.
 - **Java** (google/adk-java ``core/src/main/java/com/google/adk/plugins/agentanalytics/``):
   no ``event_id`` column (BigQuerySchema.java); AGENT_RESPONSE and
   USER_MESSAGE_RECEIVED are ``{"text_summary": "<parts joined by ' | '>"}``
-  (Parser.java L207-L230, L289) with ``[BINARY DATA]``, ``[MEDIA OFFLOADED]``
-  and ``... [OFFLOADED]`` standing in for parts (Parser.java L28-L30); no
+  (Parser.java L238-L261, L320) with ``[BINARY DATA]``, ``[MEDIA OFFLOADED]``
+  and ``... [OFFLOADED]`` standing in for parts (Parser.java L59-L61); no
   AGENT_TRANSFER rows, a transfer is a TOOL_STARTING of ``transfer_to_agent``
   (BigQueryAgentAnalyticsPlugin.java L1100, L1217); LLM_RESPONSE is an object
-  ``{"response": {"text_summary": ...}, "usage": ...}`` (Parser.java L206);
+  ``{"response": {"text_summary": ...}, "usage": ...}`` (Parser.java L232-L239);
   truncated strings end ``...[truncated]`` (JsonFormatter.java L39).
 - **Go** (google/adk-go ``plugin/agentanalytics/bigquery_agent_analytics_plugin.go``):
   its own event names (USER_MESSAGE, TOOL_START, TOOL_END, MODEL_ERROR...,
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
@@ -73,7 +73,21 @@ ERROR_EVENT_TYPES: tuple[str, ...] = (
     "NODE_ERROR",
 )
 
-#: Java's stand-ins for parts it did not inline (Parser.java L28-L30).
+#: Every event type some ADK plugin writes that miner knows (others are skipped).
+KNOWN_EVENT_TYPES: frozenset[str] = frozenset(
+    (
+        *GO_ONLY,
+        *GO_EVENT_TYPES.values(),
+        *ERROR_EVENT_TYPES,
+        "AGENT_RESPONSE",
+        "AGENT_TRANSFER",
+        "STATE_DELTA",
+        "TOOL_PAUSED",
+        "A2A_INTERACTION",
+    )
+)
+
+#: Java's stand-ins for parts it did not inline (Parser.java L59-L61).
 PART_MARKERS: tuple[str, ...] = ("[BINARY DATA]", "[MEDIA OFFLOADED]")
 OFFLOADED_SUFFIX = "... [OFFLOADED]"
 #: How each plugin ends a string it cut.
@@ -221,7 +235,34 @@ _READ_PAYLOAD = frozenset(
 
 
 def read_event(row: Any) -> Event:
-    """The row (a pandas itertuples record) in miner's event model."""
+    """The row (a pandas itertuples record) in miner's event model.
+
+    Java's and Go's truncation marker ``...[truncated]`` becomes the Python
+    plugin's ``...[TRUNCATED]``, so a case reads the same whoever wrote it."""
+    event = _read(row)
+    if event.dialect == PYTHON:
+        return event
+    return replace(
+        event,
+        text=_marked(event.text),
+        args=_marked(event.args),
+        result=_marked(event.result),
+    )
+
+
+def _marked(value: Any) -> Any:
+    if isinstance(value, str):
+        if value.endswith("...[truncated]"):
+            return value[: -len("...[truncated]")] + "...[TRUNCATED]"
+        return value
+    if isinstance(value, dict):
+        return {k: _marked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_marked(v) for v in value]
+    return value
+
+
+def _read(row: Any) -> Event:
     raw = row.event_type
     kind = GO_EVENT_TYPES.get(raw, raw)
     if raw not in _READ_PAYLOAD:
@@ -229,8 +270,10 @@ def read_event(row: Any) -> Event:
     place = row_place(row)
     content = parse_payload(getattr(row, "content", None), place, "content")
     dialect = dialect_of(row, content)
-    if raw == "TOOL_ERROR" and content is None and "tool_name" in _attributes(row, place):
-        dialect = GO  # Go's TOOL_ERROR shares the name; its tool is in attributes
+    if raw == "TOOL_ERROR" and content is None and dialect == JAVA:
+        # Go's TOOL_ERROR shares the name but has no payload (its tool is in
+        # attributes); Java's always holds {tool, args} (L1181).
+        dialect = GO
     if dialect == GO:
         return _read_go(row, raw, kind, content, place)
     payload = content if isinstance(content, dict) else {}

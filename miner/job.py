@@ -18,7 +18,7 @@ import pandas as pd
 
 from miner import io
 from miner.config import PipelineConfig
-from miner.dialects import GO_EVENT_TYPES, GO_ONLY
+from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case
 from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
@@ -93,7 +93,7 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         config.signals,
         rows_read,
     )
-    if not flags:
+    if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
     drafted_before = io.read_ledger(request.out)
     selection = pick_sessions(
@@ -203,9 +203,7 @@ def _refuse_unknown_shape(export: io.Export, start: datetime, end: datetime) -> 
     """Rows in the window, but none of an event type any ADK plugin writes:
     an export miner cannot read, not a quiet week."""
     seen = io.event_types(export, start, end)
-    known = set(SCAN_EVENT_TYPES) | set(GO_ONLY) | set(GO_EVENT_TYPES.values())
-    known |= {"AGENT_RESPONSE", "LLM_REQUEST", "LLM_RESPONSE", "STATE_DELTA"}
-    if seen and not seen & known:
+    if seen and not seen & KNOWN_EVENT_TYPES:
         shown = ", ".join(sorted(seen)[:5])
         raise InputError(
             f"{export.path}: no row has an event type an ADK analytics plugin writes "

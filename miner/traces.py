@@ -52,6 +52,12 @@ DRAFT_COLUMNS: tuple[str, ...] = (
 REQUIRED_COLUMNS: tuple[str, ...] = ("timestamp", "event_type", "session_id")
 
 
+#: The event types a drafted case is made of.
+_CASE_KINDS = frozenset(
+    ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE", "TOOL_STARTING", "TOOL_COMPLETED", "TOOL_ERROR")
+)
+
+
 @dataclass
 class ReadStats:
     """What reading the picked sessions' rows found, for the run summary and
@@ -64,6 +70,8 @@ class ReadStats:
     with_text: Counter[str] = field(default_factory=Counter)
     turns: int = 0
     turns_without_reply: int = 0
+    sessions_without_state: int = 0
+    """Sessions whose rows carry no session_metadata (the Go plugin writes none)."""
     markers: Counter[str] = field(default_factory=Counter)
 
 
@@ -125,8 +133,6 @@ def _turns(
                 metadata = attributes["session_metadata"]
         if user_id is None and isinstance(getattr(row, "user_id", None), str) and row.user_id:
             user_id = row.user_id
-        if getattr(row, "is_truncated", False) is True:
-            truncated[invocation] = True
         event = read_event(row)
         stats.rows[(event.dialect, str(row.event_type))] += 1
         kind = event.kind
@@ -137,6 +143,10 @@ def _turns(
             and (kind in ERROR_EVENT_TYPES or getattr(row, "status", None) == "ERROR")
         ):
             errors[invocation].append(message)
+        if kind in _CASE_KINDS and getattr(row, "is_truncated", False) is True:
+            # Only rows a case is made of: a cut LLM_REQUEST (the whole history
+            # and the system prompt) changes nothing in the draft.
+            truncated[invocation] = True
         if event.markers:
             markers[invocation].extend(event.markers)
             stats.markers.update(event.markers)
@@ -223,6 +233,8 @@ def build_sessions(
     for session_id, group in events.groupby("session_id", sort=True):
         rows = list(group.itertuples(index=False))
         turns, metadata, column_user = _turns(rows, stats)
+        if metadata is None:
+            stats.sessions_without_state += 1
         metadata = metadata or {}
         state = metadata.get("state")
         stamps = group["timestamp"]
@@ -263,6 +275,11 @@ def readability(stats: ReadStats, where: str) -> list[str]:
             warnings.append(
                 f"{missing} of {missing + read} {kind} rows hold no text (expected {expected})"
             )
+    if stats.sessions_without_state:
+        warnings.append(
+            f"{stats.sessions_without_state} sessions carry no attributes.session_metadata "
+            "(the Go plugin writes none): their cases start from an empty state"
+        )
     if stats.turns and stats.turns_without_reply * 2 > stats.turns:
         warnings.append(
             f"{stats.turns_without_reply} of {stats.turns} turns end without an agent "
