@@ -140,6 +140,12 @@ def draft(
             "--strict", help="Exit 1 when the leak guard quarantined a case (for cron jobs)."
         ),
     ] = False,
+    lock_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0, help="Seconds to wait for another run drafting into --out (default: none)."
+        ),
+    ] = 0,
 ) -> None:
     """Draft eval cases from the sessions that went wrong in a time window.
 
@@ -177,6 +183,7 @@ def draft(
         per_signal=per_signal or config.sampling.per_signal,
         max_cases=max_cases or config.sampling.max_cases,
         seed=config.sampling.seed if seed is None else seed,
+        lock_timeout=lock_timeout,
     )
     summary = run_draft(request, progress=_progress)
     _print_summary(summary, out)
@@ -278,17 +285,21 @@ def check(
 def review(paths: PathsArg) -> None:
     """List what is left to review: one path:line:col line per REVIEW marker.
 
-    Grouped by case, with a count. Exits 0 when nothing is left.
+    Grouped by case, with a count. A file that is not valid JSON, or case
+    files whose ids no longer pair (an eval id renamed in one file of three),
+    are listed too: a broken edit is not a finished one. Exits 0 when nothing
+    is left.
 
     Example:
 
         miner review drafts/
     """
     from miner import io
-    from miner.load import load_cases
+    from miner.load import UNREADABLE, load_cases
 
     loaded = load_cases(io.read_case_files(paths))
     markers = [f for f in loaded.findings if f.kind == "review"]
+    broken = [f for f in loaded.findings if f.kind in UNREADABLE]
     by_case: dict[str, list[Any]] = {}
     for finding in markers:
         by_case.setdefault(finding.case, []).append(finding)
@@ -296,7 +307,11 @@ def review(paths: PathsArg) -> None:
         typer.echo(f"{case} ({len(found)} to review)")
         for finding in found:
             typer.echo(f"  {finding.file}:{finding.line}:{finding.col}: {finding.json_path}")
+    for finding in broken:
+        typer.echo(str(finding))
     typer.echo(f"{len(markers)} REVIEW markers left in {len(by_case)} cases")
+    if broken:
+        _fail(len(broken), "files or cases that cannot be read as they are")
     if markers:
         _fail(len(markers), "REVIEW markers left")
 
@@ -307,25 +322,35 @@ def promote(
     drafts: PathsArg,
     suite: Annotated[Path, typer.Option(help="Suite folder to promote into.", file_okay=False)],
     pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    lock_timeout: Annotated[
+        float,
+        typer.Option(min=0, help="Seconds to wait for another promote into --suite."),
+    ] = 0,
 ) -> None:
     """Move reviewed drafts that pass `miner check` into a suite.
 
     Cases that pass are appended to <suite>/<name>.evalset.json, .spec.json
-    and .tools.json (name = the folder's name) and their draft files removed;
-    a case that does not pass stays where it is and its reasons are printed.
+    and .tools.json (name = the suite's eval set's, or the folder's for a new
+    suite) and their draft files removed; a case that does not pass stays
+    where it is and its reasons are printed. Crash-safe: an interrupted
+    promote is finished by the next one.
 
     Example:
 
-        miner promote drafts/ --suite evals/support_agent
+        miner promote drafts/ --suite evals/support
     """
     from miner import io
     from miner.promote import promote_drafts
     from miner.redact import Detector
 
     config = io.load_config(pipeline)
-    result = promote_drafts(drafts, suite, config, Detector(config))
-    if result.repaired:
-        typer.echo(f"repaired  {result.repaired} sidecars an interrupted promote left behind")
+    result = promote_drafts(drafts, suite, config, Detector(config), lock_timeout)
+    if result.finished:
+        typer.echo(f"finished  {result.finished} file(s) an interrupted promote had journalled")
+    if result.suite_problems:
+        for finding in result.suite_problems:
+            typer.echo(str(finding))
+        _fail(len(result.suite_problems), f"problems in the suite {suite}; nothing promoted")
     for eval_id in result.promoted:
         typer.echo(f"promoted  {eval_id}")
     for eval_id, reasons in result.refused.items():

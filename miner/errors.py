@@ -48,6 +48,13 @@ class OutputError(MinerError):
     exit_code = 5
 
 
+class BusyError(MinerError):
+    """Another miner process holds the folder's lock (a draft into the same
+    --out, a promote into the same suite)."""
+
+    exit_code = 6
+
+
 class FindingsError(MinerError):
     """A check found problems (they were printed before this is raised)."""
 

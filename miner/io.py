@@ -14,9 +14,14 @@ folder or none; the ledger and the run summary are replaced atomically.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import hashlib
 import os
+import re
 import shutil
 import tempfile
+import time
 import tomllib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -31,7 +36,7 @@ import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
 from miner.config import PipelineConfig, config_from_toml
-from miner.errors import ConfigError, InputError, OutputError
+from miner.errors import BusyError, ConfigError, InputError, OutputError
 from miner.traces import REQUIRED_COLUMNS
 
 LEDGER_NAME = "miner-ledger.json"
@@ -205,34 +210,138 @@ def _dumps(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_INDENT_2) + b"\n"
 
 
+def _new_file_mode() -> int:
+    """What ``open()`` would give a new file: 0666 less the umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
 def _write_atomic(path: Path, data: bytes) -> None:
+    """Write beside ``path``, then rename over it: a reader sees the old file or
+    the new one, never half of either. A replaced file keeps its mode; a new
+    one gets the umask's (mkstemp would make it 0600)."""
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = _new_file_mode()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
 
 
+LOCK_NAME = ".miner.lock"
+
+
+@contextlib.contextmanager
+def locked(folder: Path, timeout: float, purpose: str) -> Iterator[None]:
+    """Hold ``folder``'s lock (``.miner.lock``, an flock) while the block runs.
+
+    Another miner process holding it makes this wait up to ``timeout``
+    seconds, then raise BusyError naming the holder (pid, what, since when).
+    The lock goes with the process, so a killed run never leaves it held. A
+    folder this call created is removed again if the block left nothing but
+    the lock in it (a run refused for bad input leaves no output)."""
+    created = not folder.exists()
+    path = folder / LOCK_NAME
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise OutputError(f"{folder}: cannot create folder ({exc.strerror})") from None
+    handle = _acquire(path, timeout)
+    try:
+        handle.seek(0)
+        handle.truncate()
+        started = datetime.now(UTC).isoformat(timespec="seconds")
+        handle.write(f"pid {os.getpid()} ({purpose}, since {started})\n")
+        handle.flush()
+        yield
+    finally:
+        if created and [p.name for p in folder.iterdir()] == [LOCK_NAME]:
+            # Unlinked while held: a waiter then finds its file is not the one
+            # at the path any more and starts over (see _acquire).
+            path.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        handle.close()  # releases the flock
+
+
+def _acquire(path: Path, timeout: float) -> Any:
+    deadline = time.monotonic() + max(timeout, 0)
+    while True:
+        try:
+            handle = open(path, "a+")  # noqa: SIM115 - held until the caller closes it
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot open the lock file ({exc.strerror})") from None
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            lines = handle.read().strip().splitlines()
+            holder = lines[-1] if lines else "another miner process"
+            handle.close()
+            if time.monotonic() >= deadline:
+                raise BusyError(
+                    f"{path}: held by {holder}; wait for it to finish, or pass "
+                    "--lock-timeout SECONDS to wait"
+                ) from None
+            time.sleep(0.2)
+            continue
+        try:
+            same = os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            return handle
+        handle.close()  # the holder removed that file before we got it: again
+
+
+def remove_stale_staging(out: Path) -> int:
+    """Staging folders a killed run left in ``out`` (call with the lock held:
+    then no live run owns one). Returns how many were removed."""
+    stale = [p for p in out.glob(".miner-staging-*") if p.is_dir()] if out.is_dir() else []
+    for folder in stale:
+        shutil.rmtree(folder, ignore_errors=True)
+    return len(stale)
+
+
+_SESSION_HASH = re.compile(r"[0-9a-f]{16}")
+
+
 def read_ledger(out: Path) -> frozenset[str]:
     """Session hashes drafted into ``out`` before: the ledger plus the case folders there."""
-    hashes: set[str] = set()
-    ledger = out / LEDGER_NAME
-    if ledger.exists():
-        try:
-            data = orjson.loads(ledger.read_bytes())
-            hashes.update(str(h) for h in data["sessions"])
-        except (orjson.JSONDecodeError, KeyError, TypeError):
-            raise InputError(
-                f'{ledger}: not a miner ledger (expected {{"sessions": [...]}})'
-            ) from None
+    hashes = set(_ledger_hashes(out / LEDGER_NAME))
     if out.is_dir():
         hashes.update(p.name.removeprefix("draft_") for p in out.glob("draft_*") if p.is_dir())
     return frozenset(hashes)
+
+
+def _ledger_hashes(ledger: Path) -> frozenset[str]:
+    """The hashes in a ledger file (none when there is no file yet)."""
+    if not ledger.exists():
+        return frozenset()
+    try:
+        data = orjson.loads(ledger.read_bytes())
+    except orjson.JSONDecodeError as exc:
+        raise InputError(f"{ledger}: invalid JSON ({exc.args[0]})") from None
+    except OSError as exc:
+        raise InputError(f"{ledger}: cannot read ({exc.strerror})") from None
+    sessions = data.get("sessions") if isinstance(data, dict) else None
+    if not isinstance(sessions, list) or not all(
+        isinstance(h, str) and _SESSION_HASH.fullmatch(h) for h in sessions
+    ):
+        raise InputError(
+            f'{ledger}: not a miner ledger (expected {{"sessions": [<16 hex digits>, ...]}})'
+        )
+    return frozenset(sessions)
 
 
 def write_run(
@@ -241,11 +350,14 @@ def write_run(
     ledger: frozenset[str],
     summary: dict[str, Any],
     run_name: str,
-) -> None:
+) -> str | None:
     """Write the case folders (name -> {file name: JSON value}), ledger and summary.
 
-    Nothing is left half-written: files are staged and each case folder is
-    renamed into place whole.
+    Call with ``out``'s lock held. Nothing is left half-written: files are
+    staged and each case folder is renamed into place whole; the ledger is
+    merged with the one on disk and replaced atomically. The run summary comes
+    last: if only it cannot be written, the run did its work, so the problem
+    is returned as a warning rather than raised.
     """
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -263,13 +375,24 @@ def write_run(
             if target.exists():
                 raise OutputError(f"{target}: already exists; refusing to overwrite a drafted case")
             os.rename(staging / name, target)
-        _write_atomic(out / LEDGER_NAME, _dumps({"sessions": sorted(ledger)}))
-        (out / RUNS_DIR).mkdir(exist_ok=True)
-        _write_atomic(out / RUNS_DIR / f"{run_name}.json", _dumps(summary))
+        merged = ledger | _ledger_hashes(out / LEDGER_NAME)
+        _write_atomic(out / LEDGER_NAME, _dumps({"sessions": sorted(merged)}))
     except OSError as exc:
-        raise OutputError(f"{out}: cannot write drafts ({exc.strerror})") from None
+        written = sum(1 for name in cases if (out / name).is_dir())
+        raise OutputError(
+            f"{out}: cannot write drafts ({exc.strerror}); {written} of {len(cases)} case "
+            "folders are in place, each whole; the ledger was not updated"
+        ) from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+    try:
+        (out / RUNS_DIR).mkdir(exist_ok=True)
+        # pid too: two runs in the same second must not overwrite each other.
+        _write_atomic(out / RUNS_DIR / f"{run_name}-{os.getpid()}.json", _dumps(summary))
+    except OSError as exc:
+        runs = out / RUNS_DIR
+        return f"cases and ledger written, but not the run summary under {runs} ({exc.strerror})"
+    return None
 
 
 CASE_SUFFIXES = (".evalset.json", ".spec.json", ".tools.json")
@@ -343,26 +466,84 @@ def write_suite(folder: Path, suite: Suite) -> None:
     """Replace the suite's files; each is replaced atomically."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        evalset_path, spec_path, tools_path = suite_paths(folder, suite.name)
-        _write_atomic(tools_path, _dumps(suite.tools))
-        _write_atomic(spec_path, _dumps(suite.specs))
-        _write_atomic(evalset_path, _dumps(suite.eval_set))
+        for path, value in zip(suite_paths(folder, suite.name), _suite_values(suite), strict=True):
+            _write_atomic(path, _dumps(value))
     except OSError as exc:
         raise OutputError(f"{folder}: cannot write the suite ({exc.strerror})") from None
 
 
-def remove_files(files: Iterable[Path]) -> None:
-    """Delete files (promoted drafts, say), and their folder once it is empty."""
-    folders = set()
+def _suite_values(suite: Suite) -> tuple[Any, Any, Any]:
+    return suite.eval_set, suite.specs, suite.tools
+
+
+JOURNAL_NAME = ".miner-promote.json"
+
+
+def commit_promotion(folder: Path, suite: Suite, remove: list[tuple[Path, str]]) -> None:
+    """Write the journal, then the suite files, then remove the promoted drafts
+    whose content is still the promoted one (sha256), then the journal."""
+    journal = {
+        "suite": suite.name,
+        "files": {
+            path.name: _dumps(value).decode("utf-8")
+            for path, value in zip(
+                suite_paths(folder, suite.name), _suite_values(suite), strict=True
+            )
+        },
+        "remove": [{"path": str(path.resolve()), "sha256": digest} for path, digest in remove],
+    }
     try:
-        for path in files:
-            path.unlink(missing_ok=True)
-            folders.add(path.parent)
-        for folder in folders:
-            if folder.is_dir() and not any(folder.iterdir()):
-                folder.rmdir()
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_atomic(folder / JOURNAL_NAME, _dumps(journal))
     except OSError as exc:
-        raise OutputError(f"{exc.filename}: cannot remove ({exc.strerror})") from None
+        raise OutputError(f"{folder / JOURNAL_NAME}: cannot write ({exc.strerror})") from None
+    _apply_journal(folder, journal)
+
+
+def finish_promote_journal(folder: Path) -> int:
+    """Finish what an interrupted promote journalled; returns the files written or removed."""
+    path = folder / JOURNAL_NAME
+    if not path.exists():
+        return 0
+    try:
+        journal = orjson.loads(path.read_bytes())
+        files = journal["files"]
+        remove = journal["remove"]
+        if not isinstance(files, dict) or not isinstance(remove, list):
+            raise TypeError
+    except (orjson.JSONDecodeError, KeyError, TypeError):
+        raise InputError(
+            f"{path}: an unreadable promote journal; the suite files were not touched since "
+            "it was written, so move it away and promote again"
+        ) from None
+    return _apply_journal(folder, journal)
+
+
+def _apply_journal(folder: Path, journal: dict[str, Any]) -> int:
+    done = 0
+    try:
+        # The eval set last: until it is written, the old suite is whole.
+        names = sorted(journal["files"], key=lambda n: n.endswith(".evalset.json"))
+        for name in names:
+            _write_atomic(folder / name, journal["files"][name].encode("utf-8"))
+            done += 1
+        for entry in journal["remove"]:
+            draft = Path(entry["path"])
+            if draft.is_file() and _sha256(draft) == entry["sha256"]:
+                draft.unlink()
+                done += 1
+                with contextlib.suppress(OSError):
+                    draft.parent.rmdir()  # only if empty
+        (folder / JOURNAL_NAME).unlink()
+    except OSError as exc:
+        raise OutputError(
+            f"{folder}: promote interrupted ({exc.strerror}); the next promote finishes it"
+        ) from None
+    return done
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 def write_text_atomic(path: Path, text: str) -> None:

@@ -54,15 +54,27 @@ class DraftRequest:
     per_signal: int
     max_cases: int
     seed: int
+    lock_timeout: float = 0
+    """Seconds to wait for another run's lock on ``out`` before giving up."""
 
 
 def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[str, Any]:
-    """Run the draft job; returns the run summary (also saved under ``out/runs/``)."""
-    config = request.config
+    """Run the draft job; returns the run summary (also saved under ``out/runs/``).
+
+    One run at a time per output folder: the run holds ``out``'s lock from
+    reading the ledger to writing it, so two runs never draft the same session
+    or lose each other's ledger entries."""
     if request.since >= request.until:
         raise UsageError(
             f"--since {request.since.isoformat()} is not before --until {request.until.isoformat()}"
         )
+    with io.locked(request.out, request.lock_timeout, "miner draft"):
+        removed = io.remove_stale_staging(request.out)
+        return _draft(request, progress, removed)
+
+
+def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dict[str, Any]:
+    config = request.config
     # Built first so a missing NLP model stops the run before any scanning.
     detector = Detector(config)
     export = io.open_export(request.traces)
@@ -171,6 +183,8 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         "cases": sorted(cases),
     }
     summary["rows_read"] = _by_dialect(rows_read)
+    if stale_removed:
+        summary["stale_staging_removed"] = stale_removed
     if stats.markers:
         summary["parts_not_inlined"] = dict(sorted(stats.markers.items()))
     if selection.in_window == 0:
@@ -187,7 +201,9 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
     ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in quarantined_ids}
     summary["case_files_written"] = sum(len(files) for files in cases.values())
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
-    io.write_run(request.out, cases, frozenset(ledger), summary, run_name)
+    problem = io.write_run(request.out, cases, frozenset(ledger), summary, run_name)
+    if problem:
+        summary["warning"] = "; ".join(filter(None, [summary.get("warning"), problem]))
     return summary
 
 

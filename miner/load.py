@@ -264,6 +264,7 @@ def load_cases(
     specs: dict[str, tuple[dict[str, Any], Path, tuple]] = {}
     spec_where: dict[str, list[tuple[Path, tuple]]] = defaultdict(list)
     tools_by_id: dict[str, dict[str, Any]] = {}
+    tools_where: dict[str, list[tuple[Path, tuple]]] = defaultdict(list)
 
     for path, doc in docs.items():
         name = path.name
@@ -280,11 +281,17 @@ def load_cases(
                 _markers(doc, path, out, lambda _path, e=eval_id: e or "-", within=base)
         elif name.endswith(".tools.json"):
             items = doc.data if isinstance(doc.data, list) else [doc.data]
-            for item in items:
-                if isinstance(item, dict) and isinstance(item.get("evalId"), str):
-                    tools_by_id[item["evalId"]] = normalise_numbers(item)
+            for i, item in enumerate(items):
+                base = (i,) if isinstance(doc.data, list) else ()
+                if not isinstance(item, dict) or not isinstance(item.get("evalId"), str):
+                    out.add(path, doc, base, "-", "tools", "tool fixtures without an evalId")
+                    continue
+                tools_where[item["evalId"]].append((path, base))
+                tools_by_id.setdefault(item["evalId"], normalise_numbers(item))
+                _markers(doc, path, out, lambda _p, e=item["evalId"]: e, within=base)
 
     _pairing(docs, case_where, spec_where, out)
+    _tools_pairing(docs, case_where, tools_where, out)
 
     paired = []
     for case in cases:
@@ -330,6 +337,36 @@ def _pairing(
             elif eval_id not in case_where:
                 message = "sidecar has no eval case"
                 out.add(file, docs[file], (*where, "evalId"), eval_id, "pairing", message)
+
+
+def _tools_pairing(
+    docs: dict[Path, Document],
+    case_where: dict[str, list[tuple[Path, tuple]]],
+    tools_where: dict[str, list[tuple[Path, tuple]]],
+    out: _Collector,
+) -> None:
+    """A case's tool fixtures belong to it: fixtures whose evalId names no case
+    (a rename made in two files of three) are refused, never dropped."""
+    for eval_id, places in tools_where.items():
+        for n, (file, where) in enumerate(places):
+            if n:
+                message = "tool fixtures evalId loaded more than once"
+                out.add(file, docs[file], (*where, "evalId"), eval_id, "duplicate", message)
+            elif eval_id not in case_where:
+                message = "tool fixtures have no eval case (rename the evalId with the case)"
+                out.add(file, docs[file], (*where, "evalId"), eval_id, "pairing", message)
+    # A draft folder's three files: its case needs the fixtures beside it.
+    for eval_id, places in case_where.items():
+        file, where = places[0]
+        beside = file.with_name(file.name.replace(".evalset.json", ".tools.json"))
+        if beside in docs and eval_id not in tools_where:
+            message = f"case has no tool fixtures in {beside.name} (evalId differs)"
+            out.add(file, docs[file], where, eval_id, "pairing", message)
+
+
+#: Findings that mean a file or a case's files could not be read as one unit:
+#: every command that reads cases refuses them, `miner review` included.
+UNREADABLE = frozenset(("json", "pairing", "duplicate", "tools"))
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:

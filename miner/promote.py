@@ -2,19 +2,29 @@
 
 A suite is a folder holding ``<name>.evalset.json`` (one ADK eval set with
 every case), ``<name>.spec.json`` (a JSON list of sidecars) and
-``<name>.tools.json`` (a list of tool fixtures). A case is promoted only when
-the loader has nothing against it (markers, schema, pairing, duplicates -
-including against the suite itself -, ids, suite rot, personal data); the
-rest are still promoted, and the reasons for each refusal are reported.
-Promoted draft files are deleted (the session stays in the drafts ledger, so
-it is not drafted again). Each suite file is replaced atomically, the eval set
-last: it is the commit point. Sidecars and tool fixtures whose case is not in
-the eval set are what a crash between the files leaves, and the next promote
-drops them before it loads anything.
+``<name>.tools.json`` (a list of tool fixtures). Its name is the one its eval
+set file already has (so a renamed folder stays the same suite); a new
+suite takes the folder's name. A folder with two eval sets is refused.
+
+A case is promoted only when the loader has nothing against it (markers,
+schema, pairing of its three files, duplicates - including against the suite
+itself -, ids, suite rot, personal data); the others stay where they are and
+their reasons are reported. A suite whose own files do not pair (a sidecar
+without its case, an eval set missing beside its sidecars) is refused whole:
+promote never guesses which file is right and never drops one.
+
+Crash safety: promote holds the suite's lock, and before it writes anything it
+writes a journal (``.miner-promote.json``) with the three new suite files and
+the draft files it will then remove, each with the digest of the content that
+went into the suite. It then replaces the suite files, removes those drafts
+whose content is still what was promoted, and deletes the journal. A promote
+that finds a journal finishes that work first. Without a journal nothing is
+repaired or removed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +33,8 @@ from typing import Any
 from miner import io
 from miner.config import PipelineConfig
 from miner.draft import validate_eval_set
-from miner.load import Finding, LoadedCase, load_cases
+from miner.errors import InputError
+from miner.load import UNREADABLE, Finding, LoadedCase, load_cases
 from miner.redact import Detector
 
 
@@ -37,15 +48,34 @@ class Promotion:
     promoted: tuple[str, ...]
     refused: dict[str, tuple[Finding, ...]]
     suite_files: tuple[Path, ...]
-    repaired: int = 0
-    """Sidecars an interrupted earlier promote had left without a case."""
+    finished: int = 0
+    """Files an interrupted earlier promote had journalled and this one wrote or removed."""
+    suite_problems: tuple[Finding, ...] = ()
+    """Why the suite itself cannot take new cases (nothing was written)."""
+
+
+def suite_identity(folder: Path) -> str:
+    """The suite's name: its eval set's, or for a new suite the folder's."""
+    names = sorted(
+        {
+            p.name.split(".")[0]
+            for suffix in io.CASE_SUFFIXES
+            for p in (folder.glob(f"*{suffix}") if folder.is_dir() else [])
+        }
+    )
+    if len(names) > 1:
+        raise InputError(
+            f"{folder}: holds the files of {len(names)} suites ({', '.join(names)}); "
+            "promote into a folder with one"
+        )
+    return names[0] if names else suite_name(folder)
 
 
 def merge(suite: io.Suite | None, name: str, cases: list[LoadedCase]) -> io.Suite:
     """The suite with ``cases`` appended (data in, data out)."""
     eval_set: dict[str, Any] = (
         dict(suite.eval_set)
-        if suite
+        if suite and suite.eval_set
         else {
             "eval_set_id": name,
             "name": name,
@@ -77,36 +107,49 @@ def _fully_promoted_files(candidates: list[LoadedCase], promoted: set[str]) -> l
     return [p for p, ids in users.items() if ids <= promoted]
 
 
-def drop_orphans(suite: io.Suite) -> tuple[io.Suite, int]:
-    """Sidecars and tool fixtures with no case in the eval set are what an
-    interrupted promote leaves (the eval set is written last): drop them."""
-    ids = {c.get("eval_id") for c in suite.eval_set.get("eval_cases", []) if isinstance(c, dict)}
-
-    def kept(items: list[Any]) -> list[Any]:
-        return [i for i in items if not isinstance(i, dict) or i.get("evalId") in ids]
-
-    specs, tools = kept(suite.specs), kept(suite.tools)
-    dropped = len(suite.specs) - len(specs)
-    return io.Suite(suite.name, suite.eval_set, specs, tools), dropped
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def promote_drafts(
-    drafts: list[Path], folder: Path, config: PipelineConfig, detector: Detector | None
+    drafts: list[Path],
+    folder: Path,
+    config: PipelineConfig,
+    detector: Detector | None,
+    lock_timeout: float = 0,
 ) -> Promotion:
-    name = suite_name(folder)
-    existing = io.read_suite(folder, name)
-    repaired = 0
-    if existing is not None:
-        healed, repaired = drop_orphans(existing)
-        if healed.eval_set:
-            if repaired or len(healed.tools) != len(existing.tools):
-                io.write_suite(folder, healed)
-        elif repaired or healed.tools != existing.tools:  # no eval set yet: only leftovers
-            io.remove_files(io.suite_paths(folder, name))
-    suite_files = io.existing(io.suite_paths(folder, name))
-    files = io.read_case_files([*drafts, *suite_files])
+    with io.locked(folder, lock_timeout, "miner promote"):
+        finished = io.finish_promote_journal(folder)
+        return _promote(drafts, folder, config, detector, finished)
+
+
+def _promote(
+    drafts: list[Path],
+    folder: Path,
+    config: PipelineConfig,
+    detector: Detector | None,
+    finished: int,
+) -> Promotion:
+    name = suite_identity(folder)
+    paths = io.suite_paths(folder, name)
+    suite_files = io.existing(paths)
+    if suite_files and paths[0] not in suite_files:
+        raise InputError(
+            f"{paths[0]}: missing beside {', '.join(p.name for p in suite_files)}; restore it "
+            "(say, git checkout) - promote never guesses which cases the suite holds"
+        )
+    if finished:  # the journal removed some drafts: the rest are still to do
+        drafts = [d for d in drafts if d.exists()]
+    draft_files = io.read_case_files(drafts)
+    # The suite first: a duplicate id is the draft's fault, not the suite's.
+    files = [*io.read_case_files(suite_files), *draft_files]
     loaded = load_cases(files, config, detector)
     in_suite = {p.resolve() for p in suite_files}
+    problems = tuple(
+        f for f in loaded.findings if f.file.resolve() in in_suite and f.kind in UNREADABLE
+    )
+    if problems:
+        return Promotion((), {}, tuple(paths), finished, problems)
     candidates = [c for c in loaded.cases if c.eval_set_file.resolve() not in in_suite]
     refused: dict[str, tuple[Finding, ...]] = {}
     for case in candidates:
@@ -115,14 +158,17 @@ def promote_drafts(
             refused[case.eval_id] = reasons
     passing = [c for c in candidates if c.eval_id not in refused]
     if passing:
-        current = io.read_suite(folder, name)
-        io.write_suite(
-            folder, merge(current if current and current.eval_set else None, name, passing)
-        )
-        io.remove_files(_fully_promoted_files(candidates, {c.eval_id for c in passing}))
+        suite = merge(io.read_suite(folder, name), name, passing)
+        text_of = dict(draft_files)
+        remove = [
+            (path, _digest(text_of[path]))
+            for path in _fully_promoted_files(candidates, {c.eval_id for c in passing})
+            if path in text_of
+        ]
+        io.commit_promotion(folder, suite, remove)
     return Promotion(
         promoted=tuple(c.eval_id for c in passing),
         refused=refused,
-        suite_files=tuple(io.suite_paths(folder, name)),
-        repaired=repaired,
+        suite_files=tuple(paths),
+        finished=finished,
     )

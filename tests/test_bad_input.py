@@ -255,3 +255,109 @@ def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(tmp_path, sc
     result = miner("draft", "--pipeline", blind, *WINDOW, "--out", strict_out, "--strict")
     assert result.exit_code == 1
     assert "--strict: the leak guard quarantined" in result.stderr
+
+
+def test_a_draft_into_a_folder_another_run_holds_names_the_holder(tmp_path):
+    import fcntl
+
+    out = tmp_path / "out"
+    out.mkdir()
+    with open(out / ".miner.lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.write("pid 4242 (miner draft, since 2026-11-30T06:00:00+00:00)\n")
+        held.flush()
+        result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
+    assert result.exit_code == 6
+    assert "held by pid 4242 (miner draft" in result.stderr and "--lock-timeout" in result.stderr
+    assert not list(out.glob("draft_*"))
+
+
+def test_concurrent_drafts_into_one_folder_keep_every_ledger_entry(tmp_path):
+    # Two real processes, two windows, one --out: the second waits for the
+    # first; the ledger and both run summaries survive.
+    import subprocess
+    import sys
+
+    out = tmp_path / "out"
+    command = [
+        sys.executable,
+        "-m",
+        "miner",
+        "draft",
+        "--pipeline",
+        str(PIPELINE),
+        "--out",
+        str(out),
+    ]
+    windows = [
+        ["--since", "2026-11-20", "--until", "2026-11-24", "--lock-timeout", "300"],
+        ["--since", "2026-11-24", "--until", "2026-11-28", "--lock-timeout", "300"],
+    ]
+    runs = [
+        subprocess.Popen([*command, *w], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for w in windows
+    ]
+    for run in runs:
+        assert run.wait(timeout=600) == 0, run.stderr.read().decode()[-500:] if run.stderr else ""
+    summaries = [json.loads(p.read_text()) for p in (out / "runs").glob("*.json")]
+    assert len(summaries) == 2
+    drafted = sum(s["sampled"] for s in summaries)
+    ledger = json.loads((out / "miner-ledger.json").read_text())["sessions"]
+    assert len(ledger) == drafted == len(list(out.glob("draft_*"))) == 9
+
+
+def test_a_killed_runs_staging_folder_is_removed_by_the_next_run(tmp_path):
+    out = tmp_path / "out"
+    stale = out / ".miner-staging-abc123" / "draft_0000000000000000"
+    stale.mkdir(parents=True)
+    (stale / "half.json").write_text("{")
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert not list(out.glob(".miner-staging-*"))
+    [run] = (out / "runs").glob("*.json")
+    assert json.loads(run.read_text())["stale_staging_removed"] == 1
+
+
+def test_a_ledger_of_the_wrong_shape_is_refused(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    for bad in ('"abc"', '{"sessions": "abc"}', '{"sessions": [1, 2]}', "{"):
+        (out / "miner-ledger.json").write_text(bad)
+        result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
+        assert result.exit_code == 3, bad
+        assert "miner-ledger.json" in result.stderr
+        assert not list(out.glob("draft_*"))
+
+
+def test_when_only_the_run_summary_cannot_be_written_the_run_still_succeeds(tmp_path, monkeypatch):
+    import miner.io as io
+
+    real = io._write_atomic
+
+    def full_disk_for_summaries(path, data):
+        if path.parent.name == "runs":
+            raise OSError(28, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(io, "_write_atomic", full_disk_for_summaries)
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert "not the run summary" in result.stderr and "No space left" in result.stderr
+    assert len(list(out.glob("draft_*"))) == 9 and (out / "miner-ledger.json").exists()
+
+
+def test_written_files_honour_the_umask_and_replaced_files_keep_their_mode(tmp_path):
+    out = tmp_path / "out"
+    old = os.umask(0o022)
+    try:
+        assert miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out).exit_code == 0
+        ledger = out / "miner-ledger.json"
+        [summary] = (out / "runs").glob("*.json")
+        assert ledger.stat().st_mode & 0o777 == 0o644
+        assert summary.stat().st_mode & 0o777 == 0o644
+        ledger.chmod(0o640)
+        assert miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out).exit_code == 0
+        assert ledger.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(old)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from google.adk.evaluation.eval_set import EvalSet
 
 from miner.sample import session_hash
@@ -81,7 +83,7 @@ def test_nothing_to_promote_writes_no_suite(drafted, tmp_path):
     assert not suite.exists()
 
 
-def test_a_promote_interrupted_between_files_is_repaired_by_the_next(
+def test_a_promote_interrupted_between_files_is_finished_by_the_next(
     drafted, tmp_path, monkeypatch
 ):
     import miner.io as io
@@ -100,11 +102,96 @@ def test_a_promote_interrupted_between_files_is_repaired_by_the_next(
     crashed = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
     assert crashed.exit_code == 5 and "Input/output error" in crashed.stderr
     assert draft.exists()  # nothing moved
+    assert (suite / ".miner-promote.json").exists()
     monkeypatch.setattr(io, "_write_atomic", real)
     again = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
-    assert again.exit_code == 0, again.output
-    assert "repaired  1 sidecars an interrupted promote left behind" in again.output
+    # The journalled promote is finished first; then the draft is gone, so the
+    # second pass finds nothing left to promote.
+    assert "finished  6 file(s) an interrupted promote had journalled" in again.output
+    assert not draft.exists() and not (suite / ".miner-promote.json").exists()
     assert [s["evalId"] for s in load_json(suite / "suite.spec.json")] == [
         "refund_failure_not_reported_as_success"
     ]
     assert miner("check", suite, "--pipeline", PIPELINE).exit_code == 0
+
+
+def _promoted_suite(drafted, tmp_path):
+    first, second = _drafts(drafted, tmp_path, "s02-refund-returned-error", "s08-not-owned")
+    scripted_review(first, "refund_failure_not_reported_as_success", ["tool_failure"])
+    scripted_review(
+        second,
+        "refund_refused_for_order_not_owned",
+        ["authorisation"],
+        mustNotCall=["issue_refund"],
+    )
+    suite = tmp_path / "suite"
+    assert miner("promote", first, "--suite", suite, "--pipeline", PIPELINE).exit_code == 0
+    return suite, second
+
+
+def test_a_missing_eval_set_is_refused_and_no_reviewed_file_is_deleted(drafted, tmp_path):
+    suite, second = _promoted_suite(drafted, tmp_path)
+    (suite / "suite.evalset.json").unlink()  # deleted, or not checked out
+    specs_before = (suite / "suite.spec.json").read_text()
+    result = miner("promote", second, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 3
+    assert "suite.evalset.json: missing beside suite.spec.json" in result.stderr
+    assert (suite / "suite.spec.json").read_text() == specs_before
+    assert (suite / "suite.tools.json").exists() and len(list(second.iterdir())) == 3
+
+
+def test_a_case_renamed_only_in_the_suite_eval_set_keeps_its_sidecar(drafted, tmp_path):
+    suite, second = _promoted_suite(drafted, tmp_path)
+    evalset = load_json(suite / "suite.evalset.json")
+    evalset["eval_cases"][0]["eval_id"] = "renamed_in_one_file_only"
+    (suite / "suite.evalset.json").write_text(json.dumps(evalset))
+    specs_before = (suite / "suite.spec.json").read_text()
+    result = miner("promote", second, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 1
+    assert "case has no sidecar spec" in result.output and "nothing promoted" in result.stderr
+    assert (suite / "suite.spec.json").read_text() == specs_before
+    assert len(list(second.iterdir())) == 3
+
+
+def test_tool_fixtures_whose_eval_id_was_not_renamed_are_refused_not_dropped(drafted, tmp_path):
+    [draft] = _drafts(drafted, tmp_path, "s02-refund-returned-error")
+    scripted_review(draft, "refund_failure_not_reported_as_success", ["tool_failure"])
+    tools = next(draft.glob("*.tools.json"))
+    data = load_json(tools)
+    data["evalId"] = "the_old_name"
+    tools.write_text(json.dumps(data))
+    review = miner("review", draft)
+    assert review.exit_code == 1 and "tool fixtures have no eval case" in review.output
+    assert miner("check", draft, "--pipeline", PIPELINE).exit_code == 1
+    suite = tmp_path / "suite"
+    result = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 1 and "refused" in result.output
+    assert tools.exists() and not (suite / "suite.tools.json").exists()
+
+
+def test_a_renamed_suite_folder_is_still_the_same_suite(drafted, tmp_path):
+    suite, second = _promoted_suite(drafted, tmp_path)
+    moved = suite.rename(tmp_path / "support")
+    assert miner("promote", second, "--suite", moved, "--pipeline", PIPELINE).exit_code == 0
+    assert sorted(p.name for p in moved.glob("*.json")) == [
+        "suite.evalset.json",
+        "suite.spec.json",
+        "suite.tools.json",
+    ]
+    ids = [c["eval_id"] for c in load_json(moved / "suite.evalset.json")["eval_cases"]]
+    assert len(ids) == 2
+
+
+def test_promote_waits_for_or_names_the_holder_of_the_suite_lock(drafted, tmp_path):
+    import fcntl
+
+    suite, second = _promoted_suite(drafted, tmp_path)
+    with open(suite / ".miner.lock", "a+") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        held.truncate(0)
+        held.write("pid 4242 (miner promote, since 2026-11-30T10:00:00+00:00)\n")
+        held.flush()
+        result = miner("promote", second, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 6
+    assert "held by pid 4242 (miner promote" in result.stderr and "--lock-timeout" in result.stderr
+    assert len(list(second.iterdir())) == 3
