@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 import click
 import typer
 
-from miner.errors import FindingsError, MinerError, UsageError
+from miner.errors import FindingsError, InputError, MinerError, UsageError
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -425,6 +425,12 @@ def score(
     ],
     pipeline: PipelineOpt = DEFAULT_PIPELINE,
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
+    allow_missing: Annotated[
+        bool,
+        typer.Option(
+            "--allow-missing", help="A case no run exercised is not a failure (say so anyway)."
+        ),
+    ] = False,
 ) -> None:
     """Score runs of the agent against the suite: per case, turn and check.
 
@@ -445,6 +451,8 @@ def score(
     config = io.load_config(pipeline)
     loaded = _load([suite], config, personal_data=False)
     cases = [c for c in loaded.cases if c.spec is not None]
+    if not cases:
+        raise InputError(f"{suite}: the suite has no cases with a sidecar spec; nothing to score")
     runs = []
     for label, path in io.run_exports(traces):
         events = io.read_all_events(io.open_export(path), DRAFT_COLUMNS)
@@ -460,8 +468,11 @@ def score(
     else:
         _print_score(report)
     failed = [r for r in report.runs if not r.passed]
-    if failed:
-        _fail(len(failed), "case runs failed")
+    missing = [] if allow_missing else list(report.missing)
+    if failed or missing:
+        what = [f"{len(failed)} case runs failed"] if failed else []
+        what += [f"{len(missing)} cases had no run"] if missing else []
+        raise FindingsError("; ".join(what))
 
 
 def _print_score(report: Any) -> None:
@@ -488,8 +499,15 @@ def _print_score(report: Any) -> None:
         for trajectory, labels in seen.items():
             calls = " | ".join(", ".join(t) or "-" for t in trajectory)
             typer.echo(f"    {', '.join(labels):<40} {calls}")
+    for eval_id in report.missing:
+        typer.echo(f"MISSING {eval_id}: no run exercised it")
     if report.unmatched:
         typer.echo(f"{report.unmatched} sessions matched no case")
+    if report.ambiguous:
+        typer.echo(
+            f"{report.ambiguous} sessions not scored: their first message is the first message "
+            "of several cases (name each run's session after its eval id)"
+        )
 
 
 def main() -> None:

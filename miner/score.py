@@ -147,9 +147,12 @@ def _any_order(want: list[Call], got: list[Call], rules: dict[str, dict[str, str
 def trajectory_check(
     want: list[Call], got: list[Call], match: str, rules: dict[str, dict[str, str]]
 ) -> Check:
+    actual = "; got: " + (", ".join(map(str, got)) or "no calls")
     if match == "EXACT":
         if len(want) != len(got):
-            return Check("trajectory", False, f"EXACT: {len(got)} calls, expected {len(want)}")
+            return Check(
+                "trajectory", False, f"EXACT: {len(got)} calls, expected {len(want)}{actual}"
+            )
         for i, (w, g) in enumerate(zip(want, got, strict=True)):
             if not call_matches(w, g, rules):
                 return Check("trajectory", False, f"EXACT: call {i + 1} was {g}, expected {w}")
@@ -157,14 +160,16 @@ def trajectory_check(
     if match == "ANY_ORDER":
         missing = _any_order(want, got, rules)
         if missing:
-            return Check("trajectory", False, "ANY_ORDER: missing " + ", ".join(map(str, missing)))
+            return Check(
+                "trajectory", False, "ANY_ORDER: missing " + ", ".join(map(str, missing)) + actual
+            )
         return Check("trajectory", True)
     position = 0
     for w in want:  # IN_ORDER: a subsequence, greedy
         while position < len(got) and not call_matches(w, got[position], rules):
             position += 1
         if position == len(got):
-            return Check("trajectory", False, f"IN_ORDER: missing {w} (in order)")
+            return Check("trajectory", False, f"IN_ORDER: missing {w} (in order){actual}")
         position += 1
     return Check("trajectory", True)
 
@@ -322,9 +327,9 @@ def score_run(
             )
         )
         score = rouge1_f(got.answer, want.answer)
-        checks.append(
-            Check("rouge1", score >= rouge_threshold, f"{score:.3f} < {rouge_threshold}", score)
-        )
+        passed = score >= rouge_threshold
+        reason = "" if passed else f"{score:.3f} < {rouge_threshold}"
+        checks.append(Check("rouge1", passed, reason, score))
         results.append(TurnResult(i + 1, tuple(checks)))
     trajectory = tuple(tuple(str(c) for c in t.calls) for t in run)
     return RunResult(case.eval_id, label, tuple(results), trajectory)
@@ -336,16 +341,21 @@ def _norm(text: str) -> str:
 
 def match_sessions(
     cases: Iterable[LoadedCase], sessions: Iterable[Session]
-) -> tuple[dict[str, list[Session]], list[Session]]:
-    """Sessions of a run export per case, and the sessions that matched none.
+) -> tuple[dict[str, list[Session]], list[Session], list[Session]]:
+    """Sessions of a run export per case, the sessions that matched none, and
+    those whose first message is the first message of several cases.
 
     A session belongs to a case when its session id is the case's eval id or
     the case's ``session_input.session_id``; failing that, when its first user
-    message equals the case's (case and white space ignored).
+    message equals the case's (case and white space ignored) and no other
+    case's. Mined suites share first messages ("where is ORD-10001?") once
+    fixtures replace the ids: such a session is ambiguous and never scored
+    against an arbitrary case, so harnesses should name each run's session
+    after its eval id.
     """
     cases = list(cases)
     by_id: dict[str, str] = {}
-    by_text: dict[str, str] = {}
+    by_text: dict[str, list[str]] = {}
     for case in cases:
         by_id[case.eval_id] = case.eval_id
         sid = (case.case.get("session_input") or {}).get("session_id")
@@ -353,18 +363,23 @@ def match_sessions(
             by_id[sid] = case.eval_id
         turns = expected_turns(case.case)
         if turns:
-            by_text.setdefault(_norm(turns[0].user), case.eval_id)
+            by_text.setdefault(_norm(turns[0].user), []).append(case.eval_id)
     matched: dict[str, list[Session]] = {c.eval_id: [] for c in cases}
-    unmatched = []
+    unmatched: list[Session] = []
+    ambiguous: list[Session] = []
     for session in sessions:
         owner = by_id.get(session.session_id)
         if owner is None and session.turns:
-            owner = by_text.get(_norm(session.turns[0].user_text))
+            owners = by_text.get(_norm(session.turns[0].user_text), [])
+            if len(owners) > 1:
+                ambiguous.append(session)
+                continue
+            owner = owners[0] if owners else None
         if owner is None:
             unmatched.append(session)
         else:
             matched[owner].append(session)
-    return matched, unmatched
+    return matched, unmatched, ambiguous
 
 
 @dataclass(frozen=True)
@@ -373,6 +388,10 @@ class Report:
     tags: dict[str, list[str]]
     """eval id -> its tags."""
     unmatched: int
+    missing: tuple[str, ...] = ()
+    """Cases no run exercised: a failure unless the caller allows it."""
+    ambiguous: int = 0
+    """Sessions whose first message matched several cases: not scored."""
 
     def pass_rate(self, eval_ids: Iterable[str] | None = None) -> tuple[int, int]:
         wanted = set(eval_ids) if eval_ids is not None else None
@@ -397,6 +416,8 @@ class Report:
             "byTag": {t: {"passed": p, "total": n} for t, (p, n) in self.by_tag().items()},
             "flaky": sorted(self.flaky()),
             "unmatchedSessions": self.unmatched,
+            "ambiguousSessions": self.ambiguous,
+            "missing": list(self.missing),
             "runs": [
                 {
                     "evalId": r.eval_id,
@@ -439,16 +460,19 @@ def score_suite(
 ) -> Report:
     """Score every run export (label, sessions) against the suite's cases."""
     results: list[RunResult] = []
-    unmatched = 0
+    unmatched = ambiguous = 0
     by_id = {c.eval_id: c for c in cases}
     for label, sessions in runs:
-        matched, stray = match_sessions(cases, sessions)
+        matched, stray, unsure = match_sessions(cases, sessions)
         unmatched += len(stray)
+        ambiguous += len(unsure)
         for eval_id, found in matched.items():
             for n, session in enumerate(found, start=1):
                 name = label if len(found) == 1 else f"{label}#{n}"
                 results.append(
                     score_run(by_id[eval_id], session_turns(session), name, rouge_threshold)
                 )
+    scored = {r.eval_id for r in results}
+    missing = tuple(c.eval_id for c in cases if c.eval_id not in scored)
     tags = {c.eval_id: list((c.spec or {}).get("tags") or []) for c in cases}
-    return Report(tuple(results), tags, unmatched)
+    return Report(tuple(results), tags, unmatched, missing, ambiguous)

@@ -304,6 +304,72 @@ def test_score_reports_per_turn_and_finds_the_flaky_case(tmp_path):
     }
 
 
+def _two_case_suite(tmp_path: Path) -> Path:
+    """The worked example and a copy that starts with the same user message."""
+    first = _refund_not_owned()
+    second_case = json.loads(json.dumps(first.case))
+    second_case["eval_id"] = "refund_not_owned_again"
+    second_spec = {**first.spec, "evalId": "refund_not_owned_again"}
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "suite.evalset.json").write_text(
+        json.dumps({"eval_set_id": "suite", "eval_cases": [first.case, second_case]})
+    )
+    (suite / "suite.spec.json").write_text(json.dumps([first.spec, second_spec]))
+    return suite
+
+
+def test_a_case_no_run_exercised_fails_unless_allowed(tmp_path):
+    suite = _two_case_suite(tmp_path)
+    user = "Refund order 8812, it arrived broken."
+    run = tmp_path / "run"
+    _write_run(run, [("refund_not_owned", [(user, [LOOKUP], GOOD)])])
+    result = miner("score", "--suite", suite, "--traces", run, "--pipeline", PIPELINE)
+    assert result.exit_code == 1
+    assert "MISSING refund_not_owned_again: no run exercised it" in result.output
+    assert "1 cases had no run" in result.stderr
+    allowed = miner(
+        "score", "--suite", suite, "--traces", run, "--pipeline", PIPELINE, "--allow-missing"
+    )
+    assert allowed.exit_code == 0, allowed.output
+    assert "MISSING refund_not_owned_again" in allowed.output
+
+
+def test_a_session_whose_first_message_fits_two_cases_is_not_scored(tmp_path):
+    suite = _two_case_suite(tmp_path)
+    run = tmp_path / "run"
+    _write_run(run, [("live-1", [("Refund order 8812, it arrived broken.", [LOOKUP], GOOD)])])
+    result = miner("score", "--suite", suite, "--traces", run, "--pipeline", PIPELINE, "--json")
+    report = json.loads(result.stdout)
+    assert report["ambiguousSessions"] == 1 and report["runs"] == []
+    assert sorted(report["missing"]) == ["refund_not_owned", "refund_not_owned_again"]
+    assert result.exit_code == 1
+
+
+def test_an_empty_suite_is_an_error_not_a_pass(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "suite.evalset.json").write_text(
+        json.dumps({"eval_set_id": "suite", "eval_cases": []})
+    )
+    (suite / "suite.spec.json").write_text("[]")
+    run = tmp_path / "run"
+    _write_run(run, [("x", [("hi", [], "hello")])])
+    result = miner("score", "--suite", suite, "--traces", run, "--pipeline", PIPELINE)
+    assert result.exit_code == 3 and "no cases" in result.stderr
+
+
+def test_reasons_say_what_failed_and_what_was_seen():
+    run = [ObservedTurn("Refund order 8812", GOOD, (REFUND,))]
+    result = score_run(_refund_not_owned(), run, "r", 0.8)
+    [trajectory] = [c for t in result.turns for c in t.checks if c.name == "trajectory"]
+    assert (
+        "missing lookup_order(" in trajectory.reason and "got: issue_refund(" in trajectory.reason
+    )
+    [rouge] = [c for t in result.turns for c in t.checks if c.name == "rouge1"]
+    assert rouge.passed and rouge.reason == ""
+
+
 # ---------------------------------------------------------------- the frozen-bug guard
 
 
