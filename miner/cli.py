@@ -227,9 +227,9 @@ def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     """The one loader over ``paths``; the personal-data check needs Presidio."""
     from miner import io
     from miner.load import load_cases
-    from miner.redact import Detector
+    from miner.redact import detector_for
 
-    detector = Detector(config) if personal_data else None
+    detector = detector_for(config) if personal_data else None
     return load_cases(io.read_case_files(paths), config, detector)
 
 
@@ -341,10 +341,10 @@ def promote(
     """
     from miner import io
     from miner.promote import promote_drafts
-    from miner.redact import Detector
+    from miner.redact import detector_for
 
     config = io.load_config(pipeline)
-    result = promote_drafts(drafts, suite, config, Detector(config), lock_timeout)
+    result = promote_drafts(drafts, suite, config, detector_for(config), lock_timeout)
     if result.finished:
         typer.echo(f"finished  {result.finished} file(s) an interrupted promote had journalled")
     if result.suite_problems:

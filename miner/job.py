@@ -24,7 +24,7 @@ from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
 from miner.model import SIGNALS
-from miner.redact import Detector, redact_sessions
+from miner.redact import detector_for, redact_sessions
 from miner.sample import (
     SCAN_COLUMNS,
     SCAN_EVENT_TYPES,
@@ -76,7 +76,7 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
 def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dict[str, Any]:
     config = request.config
     # Built first so a missing NLP model stops the run before any scanning.
-    detector = Detector(config)
+    detector = detector_for(config)
     export = io.open_export(request.traces)
 
     rules = config.feedback

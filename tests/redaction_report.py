@@ -92,12 +92,12 @@ def measure(
     rows: list[dict], labels: dict[str, list[tuple[int, int, str]]], pipeline: Path = PIPELINE
 ) -> Report:
     from miner.io import load_config
-    from miner.redact import Detector, redact_sessions, session_texts
+    from miner.redact import detector_for, redact_sessions, session_texts
     from miner.traces import build_sessions
 
     config = load_config(pipeline)
     sessions = build_sessions(pd.DataFrame(rows), config.agent.app_name)
-    redacted = redact_sessions(sessions, Detector(config), config)
+    redacted = redact_sessions(sessions, detector_for(config), config)
     report = Report()
     for before, after in zip(sessions, redacted, strict=True):
         pairs = zip(session_texts(before), session_texts(after.session), strict=True)

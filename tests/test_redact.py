@@ -9,7 +9,7 @@ import pytest
 from miner.fixtures import apply_fixtures
 from miner.io import load_config
 from miner.model import Session, ToolCall, Turn
-from miner.redact import Detector, redact_sessions
+from miner.redact import detector_for, redact_sessions
 from tests.conftest import PIPELINE
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
@@ -22,7 +22,7 @@ def config():
 
 @pytest.fixture(scope="module")
 def detector(config):
-    return Detector(config)
+    return detector_for(config)
 
 
 def session(*turns: Turn, state: dict | None = None) -> Session:
