@@ -67,9 +67,25 @@ def reported(command: F) -> F:
 _RELATIVE = re.compile(r"^(\d+)([dhm])$")
 
 
+#: Times miner accepts: wide enough for any export, narrow enough that the
+#: window's grace on either side cannot overflow a datetime.
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
 def parse_time(text: str, now: datetime, option: str) -> datetime:
     """``7d``/``36h``/``90m`` before ``now``, ``now``, or an ISO date or date-time (UTC)."""
     value = text.strip()
+    try:
+        moment = _parse_time(value, now, option)
+    except OverflowError:
+        moment = None
+    if moment is None or not EARLIEST <= moment <= LATEST:
+        raise UsageError(f"{option} {value!r}: outside the years 1900-9000")
+    return moment
+
+
+def _parse_time(value: str, now: datetime, option: str) -> datetime:
     if value == "now":
         return now
     relative = _RELATIVE.match(value)

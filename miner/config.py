@@ -204,7 +204,9 @@ class SamplingConfig(_Table):
     """At most this many sessions drafted per run."""
     seed: int = 0
     """Seed of the reproducible pick."""
-    session_grace: Duration = timedelta(days=1)
+    session_grace: Annotated[Duration, Field(ge=timedelta(0), le=timedelta(days=366))] = timedelta(
+        days=1
+    )
     """Longest session expected: events are read this far either side of the window."""
 
 

@@ -129,15 +129,41 @@ def raw_event_types(kinds: Iterable[str]) -> list[str]:
 
 
 def row_place(row: Any) -> str:
-    """Where a row is, for an error message: file and event id (never content)."""
-    source = getattr(row, "source_file", None) or "<export>"
-    event_id = getattr(row, "event_id", None)
-    label = f"event_id={event_id}" if isinstance(event_id, str) and event_id else "row"
-    return f"{source}: {label} ({getattr(row, 'event_type', '?')})"
+    """Where a row is, for an error message: its file and row number there.
+
+    Never a value from the row (an event id may be anything a team chose).
+    Found only when an error is reported: the file is read again for the
+    row's time, session and type."""
+    source = getattr(row, "source_file", None)
+    kind = getattr(row, "event_type", "?")
+    number = _row_number(source, row) if isinstance(source, str) else None
+    where = f"row {number}" if number is not None else "a row"
+    return f"{source or '<export>'}: {where} ({kind})"
 
 
-def parse_payload(text: Any, place: str, column: str) -> Any:
-    """Parse one JSON payload cell; None and empty stay None."""
+def _row_number(source: str, row: Any) -> int | None:
+    import pyarrow.parquet as pq
+
+    keys = ("timestamp", "session_id", "event_type", "invocation_id")
+    try:
+        table = pq.read_table(source, columns=[k for k in keys if hasattr(row, k)])
+    except (OSError, ValueError, KeyError):
+        return None
+    frame = table.to_pandas()
+    hit = pd.Series(True, index=frame.index)
+    for key in frame.columns:
+        value = getattr(row, key)
+        if key == "timestamp":
+            stamps = pd.to_datetime(frame[key], utc=True)
+            hit &= stamps == pd.Timestamp(value).tz_convert("UTC")
+        else:
+            hit &= frame[key] == value
+    found = frame.index[hit]
+    return int(found[0]) if len(found) else None
+
+
+def parse_payload(text: Any, row: Any, column: str) -> Any:
+    """Parse one JSON payload cell of ``row``; None and empty stay None."""
     if text is None or (isinstance(text, float) and pd.isna(text)) or text == "":
         return None
     if not isinstance(text, str | bytes):
@@ -146,6 +172,7 @@ def parse_payload(text: Any, place: str, column: str) -> Any:
         return orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         # orjson's message gives the position; it does not quote the input.
+        place = row_place(row)
         raise PayloadError(f"{place}: column {column}: malformed JSON ({exc.args[0]})") from None
 
 
@@ -199,8 +226,8 @@ def _content_parts(content: Any) -> tuple[list[str], list[tuple[str, dict[str, A
     return texts, calls, responses
 
 
-def _attributes(row: Any, place: str) -> dict[str, Any]:
-    value = parse_payload(getattr(row, "attributes", None), place, "attributes")
+def _attributes(row: Any) -> dict[str, Any]:
+    value = parse_payload(getattr(row, "attributes", None), row, "attributes")
     return value if isinstance(value, dict) else {}
 
 
@@ -267,15 +294,14 @@ def _read(row: Any) -> Event:
     kind = GO_EVENT_TYPES.get(raw, raw)
     if raw not in _READ_PAYLOAD:
         return Event(kind=kind, dialect=dialect_of(row))
-    place = row_place(row)
-    content = parse_payload(getattr(row, "content", None), place, "content")
+    content = parse_payload(getattr(row, "content", None), row, "content")
     dialect = dialect_of(row, content)
     if raw == "TOOL_ERROR" and content is None and dialect == JAVA:
         # Go's TOOL_ERROR shares the name but has no payload (its tool is in
         # attributes); Java's always holds {tool, args} (L1181).
         dialect = GO
     if dialect == GO:
-        return _read_go(row, raw, kind, content, place)
+        return _read_go(row, raw, kind, content)
     payload = content if isinstance(content, dict) else {}
     if kind == "USER_MESSAGE_RECEIVED":
         summary = payload.get("text_summary")
@@ -316,7 +342,7 @@ def _transfer_target(tool: Any, args: dict[str, Any] | None) -> str | None:
     return None
 
 
-def _read_go(row: Any, raw: str, kind: str, content: Any, place: str) -> Event:
+def _read_go(row: Any, raw: str, kind: str, content: Any) -> Event:
     if raw == "USER_MESSAGE":
         if not isinstance(content, dict):
             return Event(kind, GO)
@@ -331,7 +357,7 @@ def _read_go(row: Any, raw: str, kind: str, content: Any, place: str) -> Event:
         if content.get("role") == "model" and texts and not responses:
             return Event("AGENT_RESPONSE", GO, text=" ".join(texts))
         return Event("EVENT", GO)
-    tool = _attributes(row, place).get("tool_name")
+    tool = _attributes(row).get("tool_name")
     tool = str(tool) if tool is not None else None
     if raw == "TOOL_START":
         args = content if isinstance(content, dict) else {}

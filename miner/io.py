@@ -98,6 +98,12 @@ def open_export(path: Path) -> Export:
                 f"{fragment.path}: column 'timestamp' is {schema.field('timestamp').type}, "
                 "expected a timestamp"
             )
+        for column in _TEXT_COLUMNS:
+            if column in schema.names and not _is_text(schema.field(column).type):
+                raise InputError(
+                    f"{fragment.path}: column '{column}' is {schema.field(column).type}, "
+                    "expected a string"
+                )
         schemas.append(schema)
     try:
         unified = pa.unify_schemas(schemas, promote_options="permissive")
@@ -107,10 +113,31 @@ def open_export(path: Path) -> Export:
     return Export(path=path, dataset=dataset)
 
 
+#: Columns every plugin writes as strings; anything else is not an ADK export.
+_TEXT_COLUMNS = (
+    "event_type", "session_id", "invocation_id", "event_id", "agent", "status", "span_id",
+    "user_id", "error_message",
+)  # fmt: skip
+
+
+def _is_text(kind: pa.DataType) -> bool:
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return bool(
+        pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind)
+    )
+
+
+#: Timestamps Arrow can hold at nanoseconds; a wider window is clamped to them.
+_ARROW_EARLIEST = datetime(1678, 1, 1, tzinfo=UTC)
+_ARROW_LATEST = datetime(2262, 1, 1, tzinfo=UTC)
+
+
 def _window_filter(export: Export, start: datetime, end: datetime) -> ds.Expression:
     schema = export.dataset.schema
     ts_type = schema.field("timestamp").type
-    lo, hi = start.astimezone(UTC), end.astimezone(UTC)
+    lo = min(max(start.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
+    hi = min(max(end.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
     if ts_type.tz is None:  # a naive export column is taken to be UTC
         lo, hi = lo.replace(tzinfo=None), hi.replace(tzinfo=None)
     expr = (ds.field("timestamp") >= pa.scalar(lo, type=ts_type)) & (
@@ -145,7 +172,9 @@ def scan_events(
     rows with status ERROR; with ``session_ids``, only those sessions.
     """
     present = [c for c in dict.fromkeys(columns) if c in export.columns]
-    expr = _window_filter(export, start, end)
+    # A row without a session id belongs to no session (the Go plugin writes
+    # such rows outside a session): it cannot be part of a case.
+    expr = _window_filter(export, start, end) & ds.field("session_id").is_valid()
     if event_types is not None:
         wanted = ds.field("event_type").isin(list(event_types))
         if "status" in export.columns:

@@ -58,15 +58,27 @@ class Document:
         return self.line_col(self.offsets.get(path, 0))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def parse(text: str) -> Document:
     try:
         data = json.loads(text)
+        strings: list[StringAt] = []
+        offsets: dict[Path, int] = {}
+        _Scanner(text, strings, offsets).value(_skip(text, 0), ())
     except json.JSONDecodeError as exc:
         raise InvalidJson(exc.msg, exc.lineno, exc.colno) from None
-    strings: list[StringAt] = []
-    offsets: dict[Path, int] = {}
-    _Scanner(text, strings, offsets).value(_skip(text, 0), ())
-    return Document(text=text, data=data, strings=tuple(strings), offsets=offsets)
+    except RecursionError:
+        raise InvalidJson("nested too deeply to read", 1, 1) from None
+    document = Document(text=text, data=data, strings=tuple(strings), offsets=offsets)
+    for s in strings:
+        # "\ud800" alone is valid JSON text but no Unicode string: it cannot
+        # be written back out as UTF-8.
+        if _SURROGATE.search(s.value):
+            line, col = document.line_col(s.start)
+            raise InvalidJson("a lone surrogate escape (\\ud800-\\udfff) in a string", line, col)
+    return document
 
 
 def _skip(text: str, pos: int) -> int:

@@ -366,7 +366,7 @@ def _tools_pairing(
 
 #: Findings that mean a file or a case's files could not be read as one unit:
 #: every command that reads cases refuses them, `miner review` included.
-UNREADABLE = frozenset(("json", "pairing", "duplicate", "tools"))
+UNREADABLE = frozenset(("json", "pairing", "duplicate", "tools", "shape"))
 
 
 def _sorted(findings: list[Finding]) -> list[Finding]:
@@ -386,7 +386,11 @@ def _load_eval_set(
     path: Path, doc: Document, out: _Collector, case_where: dict[str, list[tuple[Path, tuple]]]
 ) -> list[LoadedCase]:
     data = doc.data
-    set_label = data.get("eval_set_id", path.name) if isinstance(data, dict) else path.name
+    if not isinstance(data, dict):
+        # `[]` or a bare string: not an eval set at all, and no case to name.
+        out.add(path, doc, (), "-", "shape", "not an eval set (expected a JSON object)")
+        return []
+    set_label = data.get("eval_set_id", path.name)
     raw = data.get("eval_cases") if isinstance(data, dict) else None
     raw_cases: list[Any] = raw if isinstance(raw, list) else []
     ids: dict[int, str] = {}
@@ -506,6 +510,10 @@ def _masked(text: str) -> str:
     return PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
 
 
+#: Longest string the personal-data check reads; longer ones are a finding.
+MAX_CHECKED_STRING = 200_000
+
+
 def _personal_data(
     docs: dict[Path, Document],
     config: PipelineConfig,
@@ -528,6 +536,14 @@ def _personal_data(
                 item = doc.data[int(s.path[0])] if isinstance(doc.data, list) else doc.data
                 owner = item.get("evalId") if isinstance(item, dict) else None
                 label = owner if isinstance(owner, str) else "-"
+            if len(s.value) > MAX_CHECKED_STRING:
+                # A case is a conversation, not a data dump; reading megabytes
+                # with NER takes minutes, and skipping them would let data through.
+                message = (
+                    f"a string of {len(s.value):,} characters (at most {MAX_CHECKED_STRING:,})"
+                )
+                out.add(file, doc, s.path, label, "size", message)
+                continue
             places.append((file, doc, s, label))
     texts = list(dict.fromkeys(_masked(s.value) for _f, _d, s, _l in places))
     found = dict(zip(texts, detector.detect(texts), strict=True))

@@ -164,9 +164,14 @@ class Detector:
         """(entity, value) found in each text, in order; NLP work batched.
 
         Overlapping hits become one value spanning them all, typed by the
-        strongest: every character any recognizer flagged is replaced."""
+        strongest: every character any recognizer flagged is replaced. A text
+        longer than ``CHUNK`` (spaCy refuses texts over a million characters)
+        is read in overlapping pieces, never skipped."""
+        pieces = [
+            (i, offset, chunk) for i, text in enumerate(texts) for offset, chunk in _chunks(text)
+        ]
         results = self._batch.analyze_iterator(
-            texts,
+            [chunk for _i, _offset, chunk in pieces],
             language=self._language,
             batch_size=self._batch_size,
             entities=self._entities,
@@ -174,27 +179,36 @@ class Detector:
             allow_list=self._allow_list,
             allow_list_match="regex",
         )
-        for text, found in zip(texts, results, strict=True):
-            spans: list[list[Any]] = []  # [start, end, score, entity]
-            things = [m.span() for m in self._things.finditer(text)] if self._things else []
-            for r in sorted(found, key=lambda r: r.start):
-                start, end = _trim(text, r.start, r.end, r.entity_type)
-                if not _plausible(r.entity_type, text[start:end]):
-                    continue
-                if r.entity_type in _NER_TYPES and (
-                    any(s <= start and end <= e for s, e in things)
-                    or _after_determiner(text, start)
-                ):
-                    # "the Juno Mini Speaker", or inside an allowed phrase: a thing.
-                    continue
-                if spans and start < spans[-1][1]:
-                    last = spans[-1]
-                    last[1] = max(last[1], end)
-                    if r.score > last[2]:
-                        last[2], last[3] = r.score, r.entity_type
-                else:
-                    spans.append([start, end, r.score, r.entity_type])
-            yield [(entity, text[start:end]) for start, end, _score, entity in spans]
+        found: list[tuple[int, int, float, str]] = []
+        current = 0
+        for (index, offset, _chunk), hits in zip(pieces, results, strict=True):
+            if index != current:
+                yield self._values(texts[current], found)
+                found, current = [], index
+            found.extend((offset + r.start, offset + r.end, r.score, r.entity_type) for r in hits)
+        if texts:
+            yield self._values(texts[current], found)
+
+    def _values(self, text: str, found: list[tuple[int, int, float, str]]) -> list[tuple[str, str]]:
+        spans: list[list[Any]] = []  # [start, end, score, entity]
+        things = [m.span() for m in self._things.finditer(text)] if self._things else []
+        for r_start, r_end, score, entity in sorted(found):
+            start, end = _trim(text, r_start, r_end, entity)
+            if not _plausible(entity, text[start:end]):
+                continue
+            if entity in _NER_TYPES and (
+                any(s <= start and end <= e for s, e in things) or _after_determiner(text, start)
+            ):
+                # "the Juno Mini Speaker", or inside an allowed phrase: a thing.
+                continue
+            if spans and start < spans[-1][1]:
+                last = spans[-1]
+                last[1] = max(last[1], end)
+                if score > last[2]:
+                    last[2], last[3] = score, entity
+            else:
+                spans.append([start, end, score, entity])
+        return [(entity, text[start:end]) for start, end, _score, entity in spans]
 
     def replace(
         self, text: str, spans: list[tuple[int, int, str]], lookup: Callable[[str], str]
@@ -210,6 +224,29 @@ class Detector:
                 operators={"DEFAULT": OperatorConfig("custom", {"lambda": lookup})},
             ).text
         )
+
+
+#: Longest piece of text analysed at once, and how much pieces overlap (so a
+#: value cut by a piece boundary is still whole in one of them).
+CHUNK = 100_000
+OVERLAP = 1_000
+
+
+def _chunks(text: str) -> list[tuple[int, str]]:
+    """(offset, piece) of ``text``; one piece when it is short."""
+    if len(text) <= CHUNK:
+        return [(0, text)]
+    pieces, start = [], 0
+    while start < len(text):
+        end = min(start + CHUNK, len(text))
+        if end < len(text):  # cut at white space, so a word is not split
+            space = text.rfind(" ", start + CHUNK // 2, end)
+            end = space if space > 0 else end
+        pieces.append((start, text[start:end]))
+        if end >= len(text):
+            break
+        start = max(end - OVERLAP, start + 1)
+    return pieces
 
 
 _DETERMINER = re.compile(r"(?i:\b(?:the|a|an|your|our|this|that|these|those|my new)) $")

@@ -27,7 +27,6 @@ from miner.dialects import (
     TRUNCATION_MARKERS,
     parse_payload,
     read_event,
-    row_place,
 )
 from miner.errors import InputError
 from miner.model import Session, ToolCall, Turn
@@ -117,7 +116,6 @@ def _turns(
     user_id: str | None = None
 
     for row in rows:
-        place = row_place(row)
         invocation = getattr(row, "invocation_id", None)
         invocation = invocation if isinstance(invocation, str) else ""
         if invocation not in errors:
@@ -126,7 +124,7 @@ def _turns(
             calls[invocation] = []
             markers[invocation] = []
         if metadata is None and getattr(row, "attributes", None) is not None:
-            attributes = parse_payload(row.attributes, place, "attributes")
+            attributes = parse_payload(row.attributes, row, "attributes")
             if isinstance(attributes, dict) and isinstance(
                 attributes.get("session_metadata"), dict
             ):

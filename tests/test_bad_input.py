@@ -81,11 +81,13 @@ def test_malformed_json_payload_names_file_row_and_column_without_quoting_it(tmp
     event_id = table.column("event_id")[index].as_py()
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    # The place is the file and the row number there, never a value of the row.
     line = _assert_refused(
-        result, 3, "2026-11-22.parquet", f"event_id={event_id}", "content", out=out
+        result, 3, f"2026-11-22.parquet: row {index} (USER_MESSAGE_RECEIVED)", "content", out=out
     )
     assert "malformed JSON" in line
     assert "Maria" not in result.output and "4012" not in result.output
+    assert event_id not in result.output
 
 
 def test_timestamp_of_the_wrong_type_is_named(tmp_path):
