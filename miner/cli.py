@@ -25,7 +25,35 @@ app = typer.Typer(
     add_completion=False,
     # Locals may hold unredacted trace text: never print them.
     pretty_exceptions_show_locals=False,
+    # Plain help: Rich's renders flags as "--json <bool>" and arguments as "{paths}".
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        typer.echo(f"miner {version('miner')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print miner's version and exit."
+        ),
+    ] = False,
+) -> None:
+    """Mine the bad sessions of an ADK agent into reviewable eval cases.
+
+    Start with `miner draft --since 7d`; reviewers then use `miner review`,
+    `miner check` and `miner promote`; CI runs `miner score`.
+    """
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -112,11 +140,6 @@ def _progress(items: Iterable[Any], total: int, label: str) -> Iterable[Any]:
 
     # disable=None turns the bar off when stderr is not a terminal (cron, CI).
     return tqdm(items, total=total or None, desc=label, unit="", disable=None, file=sys.stderr)
-
-
-@app.callback()
-def _root() -> None:
-    """Mine the bad sessions of an ADK agent into reviewable eval cases."""
 
 
 @app.command()
@@ -235,7 +258,10 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
         typer.echo(f"Warning: {summary['warning']}", err=True)
 
 
-PathsArg = Annotated[list[Path], typer.Argument(help="Eval-set / sidecar files or folders.")]
+PathsArg = Annotated[
+    list[Path],
+    typer.Argument(metavar="PATH", help="Eval-set, sidecar and tool-fixture files or folders."),
+]
 PipelineOpt = Annotated[Path, typer.Option(help="Pipeline config (TOML).", dir_okay=False)]
 
 
@@ -399,7 +425,7 @@ def coverage(
 
     Example:
 
-        miner coverage evals/support_agent
+        miner coverage evals/support
     """
     from miner import io
     from miner.coverage import coverage_matrix, render_csv, render_html, render_table
@@ -458,7 +484,7 @@ def score(
 
     Example:
 
-        miner score --suite evals/support_agent --traces runs/
+        miner score --suite evals/support --traces runs/
     """
     from miner import io
     from miner.score import score_suite

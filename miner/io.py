@@ -47,7 +47,10 @@ def load_config(path: Path) -> PipelineConfig:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{path}: no such pipeline config") from None
+        raise ConfigError(
+            f"{path}: no such pipeline config (relative paths start from the current folder; "
+            "pass yours with --pipeline PATH)"
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read ({type(exc).__name__})") from None
     except tomllib.TOMLDecodeError as exc:
@@ -220,8 +223,11 @@ def latest_timestamp(export: Export) -> datetime | None:
     return (newest.tz_localize("UTC") if newest.tzinfo is None else newest).to_pydatetime()
 
 
-def read_feedback(path: Path, columns: list[str], required: list[str]) -> pd.DataFrame:
-    """The feedback export; ``required`` columns must all be there."""
+def read_feedback(
+    path: Path, columns: list[str], required: list[str], one_of: list[str] | None = None
+) -> pd.DataFrame:
+    """The feedback export; ``required`` columns must all be there, and at
+    least one of ``one_of`` (a rating names its session or its invocation)."""
     if not path.exists():
         raise InputError(f"{path}: no such file or folder")
     try:
@@ -229,6 +235,12 @@ def read_feedback(path: Path, columns: list[str], required: list[str]) -> pd.Dat
         missing = [c for c in required if c not in dataset.schema.names]
         if missing:
             raise InputError(f"{path}: missing required feedback column '{missing[0]}'")
+        if one_of and not any(c in dataset.schema.names for c in one_of):
+            wanted = "' or '".join(one_of)
+            raise InputError(
+                f"{path}: no feedback column '{wanted}' to say which session was rated "
+                "([feedback] session_column / invocation_column in the config)"
+            )
         present = [c for c in columns if c in dataset.schema.names]
         return dataset.to_table(columns=present).to_pandas()
     except (pa.ArrowInvalid, OSError) as exc:

@@ -85,6 +85,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
             request.feedback,
             columns=[rules.session_column, rules.invocation_column, rules.score_column],
             required=[rules.score_column],
+            one_of=[rules.session_column, rules.invocation_column],
         )
         if request.feedback
         else None,
@@ -99,7 +100,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
                 export, SCAN_COLUMNS, scan_start, scan_end, event_types=SCAN_EVENT_TYPES
             ),
             0,
-            "scanning events",
+            "scanning the export (record batches)",
         ),
         negative,
         config.signals,
@@ -125,14 +126,14 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     warnings: list[str] = []
     if picked_ids:
         events = io.scan_events(export, DRAFT_COLUMNS, scan_start, scan_end, session_ids=picked_ids)
-        frames = list(progress(events, 0, "reading sessions"))
+        frames = list(progress(events, 0, "reading the picked sessions (record batches)"))
         sessions = build_sessions(
             pd.concat(frames, ignore_index=True), config.agent.app_name, stats
         )
         warnings = readability(stats, str(request.traces))
 
     def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
-        return progress(items, total, "redacting")
+        return progress(items, total, "redacting (distinct strings)")
 
     redacted = redact_sessions(sessions, detector, config, redaction_progress)
     now = datetime.now(UTC)
@@ -144,7 +145,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     )
     quarantined: Counter[str] = Counter()
     quarantined_ids: set[str] = set()
-    for item in progress(redacted, len(redacted), "drafting"):
+    for item in progress(redacted, len(redacted), "drafting (cases)"):
         replaced.update(item.replaced)
         session = apply_fixtures(item.session, config.fixtures)
         digest = session_hash(item.session.session_id)

@@ -363,3 +363,11 @@ def test_written_files_honour_the_umask_and_replaced_files_keep_their_mode(tmp_p
         assert ledger.stat().st_mode & 0o777 == 0o640
     finally:
         os.umask(old)
+
+
+def test_feedback_without_a_session_or_invocation_column_is_refused(tmp_path):
+    feedback = tmp_path / "feedback.parquet"
+    pq.write_table(pa.table({"score": [-1, 1], "user": ["a", "b"]}), feedback)
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--feedback", feedback, "--out", out)
+    _assert_refused(result, 3, "feedback.parquet", "'session_id' or 'invocation_id'", out=out)

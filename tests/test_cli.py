@@ -47,7 +47,10 @@ def test_installed_console_script_reports_errors_with_exit_codes(tmp_path):
         text=True,
     )
     assert done.returncode == 2
-    assert done.stderr.strip() == f"Error: {tmp_path / 'missing.toml'}: no such pipeline config"
+    assert done.stderr.strip().startswith(
+        f"Error: {tmp_path / 'missing.toml'}: no such pipeline config"
+    )
+    assert "--pipeline PATH" in done.stderr
 
 
 @pytest.mark.parametrize(
@@ -83,3 +86,14 @@ def test_a_bug_is_reported_without_its_message_which_may_hold_trace_data(tmp_pat
     assert result.stderr.startswith("Error: internal error (ValueError at test_cli.py:")
     assert "Jane" not in result.output and "4111" not in result.output
     assert not (tmp_path / "out").exists()
+
+
+def test_help_is_plain_short_flags_work_and_the_version_prints():
+    from tests.conftest import miner
+
+    top = miner("-h")
+    assert top.exit_code == 0 and "Commands:" in top.output and "<bool>" not in top.output
+    check = miner("check", "--help")
+    assert "--json " in check.output and "<bool>" not in check.output
+    version = miner("--version")
+    assert version.exit_code == 0 and version.output.startswith("miner ")
