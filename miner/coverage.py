@@ -14,8 +14,8 @@ import html
 import io as textio
 from dataclasses import dataclass
 
+from miner.case import LoadedCase, case_tools, spec_tools
 from miner.config import CoverageConfig
-from miner.load import LoadedCase, case_tools, spec_tools
 
 DEFAULT_CLASSES: tuple[str, ...] = CoverageConfig().classes
 ALIASES = {

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from miner.case import MARKER, case_file_names
 from miner.config import PipelineConfig
 from miner.errors import MinerError
 from miner.model import Session
-
-MARKER = "REVIEW"
 
 _UUID = re.compile(
     r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
@@ -194,13 +193,14 @@ def draft_case(
     eval_id = f"{MARKER}_name_this_case_{signals}_{prov.session_hash[:8]}"
     evalset = eval_set(session, set_id, eval_id, prov)
     validate_eval_set(evalset, set_id)
+    names = case_file_names(set_id)
     return DraftedCase(
         set_id=set_id,
         eval_id=eval_id,
         files={
-            f"{set_id}.evalset.json": evalset,
-            f"{set_id}.spec.json": sidecar(session, eval_id, prov, config, source),
-            f"{set_id}.tools.json": tool_fixtures(session, eval_id),
+            names[0]: evalset,
+            names[1]: sidecar(session, eval_id, prov, config, source),
+            names[2]: tool_fixtures(session, eval_id),
         },
     )
 

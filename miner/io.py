@@ -35,6 +35,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
+from miner.case import CASE_SUFFIXES, case_file_names
 from miner.config import PipelineConfig, config_from_toml
 from miner.errors import BusyError, ConfigError, InputError, OutputError
 from miner.traces import REQUIRED_COLUMNS
@@ -436,9 +437,6 @@ def write_run(
     return None
 
 
-CASE_SUFFIXES = (".evalset.json", ".spec.json", ".tools.json")
-
-
 def read_case_files(paths: Iterable[Path]) -> list[tuple[Path, str]]:
     """Eval sets, sidecars and tool fixtures under ``paths`` (files or folders)."""
     found: list[Path] = []
@@ -474,11 +472,8 @@ class Suite:
 
 
 def suite_paths(folder: Path, name: str) -> tuple[Path, Path, Path]:
-    return (
-        folder / f"{name}.evalset.json",
-        folder / f"{name}.spec.json",
-        folder / f"{name}.tools.json",
-    )
+    evalset, spec, tools = case_file_names(name)
+    return folder / evalset, folder / spec, folder / tools
 
 
 def existing(paths: Iterable[Path]) -> list[Path]:

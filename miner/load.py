@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from miner.case import EVALSET, MARKER, SPEC, TOOLS, LoadedCase, beside, case_tools, spec_tools
 from miner.config import PipelineConfig
-from miner.draft import MARKER
 from miner.fixtures import fixture_values
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
 from miner.leaks import LeakGuard
@@ -75,19 +75,6 @@ class Finding:
             "kind": self.kind,
             "message": self.message,
         }
-
-
-@dataclass(frozen=True)
-class LoadedCase:
-    eval_id: str
-    case: dict[str, Any]
-    """The eval case as JSON, numbers normalised."""
-    eval_set_id: str
-    eval_set_file: Path
-    spec: dict[str, Any] | None
-    spec_file: Path | None
-    tools: dict[str, Any] | None = None
-    """The case's tool fixtures (``*.tools.json`` beside its eval set), if any."""
 
 
 @dataclass(frozen=True)
@@ -219,26 +206,6 @@ def _check_spec(spec: Any, base: tuple, doc: Document, file: Path, out: _Collect
     return eval_id if isinstance(eval_id, str) and eval_id else None
 
 
-def spec_tools(spec: dict[str, Any]) -> set[str]:
-    """Tools a sidecar names (argRules keys and mustNotCall)."""
-    names = set(spec.get("argRules", {}) or {}) if isinstance(spec.get("argRules"), dict) else set()
-    must_not = spec.get("mustNotCall", [])
-    if isinstance(must_not, list):
-        names.update(n for n in must_not if isinstance(n, str))
-    return names
-
-
-def case_tools(case: dict[str, Any]) -> list[str]:
-    """Tools a case's expected trajectory uses, in order."""
-    names = []
-    for turn in case.get("conversation") or []:
-        data = turn.get("intermediate_data") or {}
-        for use in data.get("tool_uses") or []:
-            if isinstance(use, dict) and isinstance(use.get("name"), str):
-                names.append(use["name"])
-    return names
-
-
 def load_cases(
     files: Iterable[tuple[Path, str]],
     config: PipelineConfig | None = None,
@@ -268,9 +235,9 @@ def load_cases(
 
     for path, doc in docs.items():
         name = path.name
-        if name.endswith(".evalset.json"):
+        if name.endswith(EVALSET):
             cases.extend(_load_eval_set(path, doc, out, case_where))
-        elif name.endswith(".spec.json"):
+        elif name.endswith(SPEC):
             items = doc.data if isinstance(doc.data, list) else [doc.data]
             for i, spec in enumerate(items):
                 base: tuple = (i,) if isinstance(doc.data, list) else ()
@@ -279,7 +246,7 @@ def load_cases(
                     spec_where[eval_id].append((path, base))
                     specs.setdefault(eval_id, (normalise_numbers(spec), path, base))
                 _markers(doc, path, out, lambda _path, e=eval_id: e or "-", within=base)
-        elif name.endswith(".tools.json"):
+        elif name.endswith(TOOLS):
             items = doc.data if isinstance(doc.data, list) else [doc.data]
             for i, item in enumerate(items):
                 base = (i,) if isinstance(doc.data, list) else ()
@@ -358,9 +325,9 @@ def _tools_pairing(
     # A draft folder's three files: its case needs the fixtures beside it.
     for eval_id, places in case_where.items():
         file, where = places[0]
-        beside = file.with_name(file.name.replace(".evalset.json", ".tools.json"))
-        if beside in docs and eval_id not in tools_where:
-            message = f"case has no tool fixtures in {beside.name} (evalId differs)"
+        fixtures = beside(file, TOOLS)
+        if fixtures in docs and eval_id not in tools_where:
+            message = f"case has no tool fixtures in {fixtures.name} (evalId differs)"
             out.add(file, docs[file], where, eval_id, "pairing", message)
 
 
@@ -455,12 +422,12 @@ def _frozen_bugs(
 ) -> None:
     """The frozen-bug guard: a mined case must not pass on the session that was
     flagged as bad, unless its sidecar opts out with a tag and a reason."""
-    from miner.score import provenance_turns, score_run  # score builds on this module
+    from miner.score import score_run  # imported late: it loads nltk
 
     threshold = config.score.rouge_threshold if config else 0.8
     for case in cases:
         spec = case.spec or {}
-        observed = provenance_turns(spec)
+        observed = case.observed
         if observed is None or MARKER in json.dumps([spec, case.case]):
             continue  # not mined, or not reviewed yet (the markers say so already)
         file, where = case_where[case.eval_id][0]
@@ -530,7 +497,7 @@ def _personal_data(
         for s in doc.strings:
             if s.is_key or not s.value.strip() or _structural(s.path):
                 continue
-            if file.name.endswith(".evalset.json"):
+            if file.name.endswith(EVALSET):
                 label = _case_of(s.path, ids, "-")
             else:  # sidecars and tool fixtures: one object, or a list of them
                 item = doc.data[int(s.path[0])] if isinstance(doc.data, list) else doc.data

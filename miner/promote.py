@@ -31,10 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from miner import io
+from miner.case import CASE_SUFFIXES, LoadedCase
 from miner.config import PipelineConfig
 from miner.draft import validate_eval_set
 from miner.errors import InputError
-from miner.load import UNREADABLE, Finding, LoadedCase, load_cases
+from miner.load import UNREADABLE, Finding, load_cases
 from miner.redact import Detector
 
 
@@ -59,7 +60,7 @@ def suite_identity(folder: Path) -> str:
     names = sorted(
         {
             p.name.split(".")[0]
-            for suffix in io.CASE_SUFFIXES
+            for suffix in CASE_SUFFIXES
             for p in (folder.glob(f"*{suffix}") if folder.is_dir() else [])
         }
     )
@@ -90,19 +91,11 @@ def merge(suite: io.Suite | None, name: str, cases: list[LoadedCase]) -> io.Suit
     return io.Suite(name, eval_set, specs, tools)
 
 
-def _draft_files(case: LoadedCase) -> set[Path]:
-    tools = case.eval_set_file.with_name(
-        case.eval_set_file.name.replace(".evalset.json", ".tools.json")
-    )
-    files = {case.eval_set_file, tools}
-    return files | {case.spec_file} if case.spec_file else files
-
-
 def _fully_promoted_files(candidates: list[LoadedCase], promoted: set[str]) -> list[Path]:
     """Draft files all of whose cases were promoted (a file may hold several)."""
     users: dict[Path, set[str]] = {}
     for case in candidates:
-        for path in _draft_files(case):
+        for path in case.files:
             users.setdefault(path, set()).add(case.eval_id)
     return [p for p, ids in users.items() if ids <= promoted]
 

@@ -32,27 +32,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from miner.load import LoadedCase
+from miner.case import Call, LoadedCase, ObservedTurn, expected_turns
 from miner.model import Session
 
 _MISSING = object()
-
-
-@dataclass(frozen=True)
-class Call:
-    name: str
-    args: dict[str, Any]
-
-    def __str__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self.args.items())
-        return f"{self.name}({inner})"
-
-
-@dataclass(frozen=True)
-class ObservedTurn:
-    user: str
-    answer: str
-    calls: tuple[Call, ...]
 
 
 @dataclass(frozen=True)
@@ -265,40 +248,10 @@ def rouge1_f(candidate: str, reference: str) -> float:
 # ---------------------------------------------------------------- cases and runs
 
 
-def expected_turns(case: dict[str, Any]) -> list[ObservedTurn]:
-    """The case's conversation as turns: user text, reference answer, expected calls."""
-    turns = []
-    for turn in case.get("conversation") or []:
-        user = "".join(
-            p.get("text") or "" for p in (turn.get("user_content") or {}).get("parts", [])
-        )
-        final = turn.get("final_response") or {}
-        answer = "\n".join(p["text"] for p in final.get("parts", []) if p.get("text"))
-        uses = (turn.get("intermediate_data") or {}).get("tool_uses") or []
-        calls = tuple(Call(u.get("name", ""), u.get("args") or {}) for u in uses)
-        turns.append(ObservedTurn(user, answer, calls))
-    return turns
-
-
 def session_turns(session: Session) -> list[ObservedTurn]:
     return [
         ObservedTurn(t.user_text, t.reply_text, tuple(Call(c.name, c.args) for c in t.tool_calls))
         for t in session.turns
-    ]
-
-
-def provenance_turns(spec: dict[str, Any]) -> list[ObservedTurn] | None:
-    """The flagged session a mined case came from, as the draft recorded it."""
-    observed = ((spec.get("provenance") or {}).get("observed") or {}).get("turns")
-    if not isinstance(observed, list):
-        return None
-    return [
-        ObservedTurn(
-            t.get("user", ""),
-            t.get("answer", ""),
-            tuple(Call(u["name"], u.get("args") or {}) for u in t.get("toolUses", [])),
-        )
-        for t in observed
     ]
 
 

@@ -10,7 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from miner.load import LoadedCase
+from miner.case import LoadedCase
 from miner.sample import session_hash
 from miner.score import (
     Call,

@@ -1,0 +1,142 @@
+"""The typed view of a case: its three files (eval set, sidecar, tool
+fixtures), their names, and what every command reads out of them.
+
+draft writes these files, load reads and checks them, promote merges them,
+score and coverage read turns, tool uses and tags: all through this module,
+so a case's shape is decided in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+#: What a person must still decide carries this literal marker.
+MARKER = "REVIEW"
+
+EVALSET = ".evalset.json"
+SPEC = ".spec.json"
+TOOLS = ".tools.json"
+#: The three files of a case (or of a suite), by suffix.
+CASE_SUFFIXES: tuple[str, ...] = (EVALSET, SPEC, TOOLS)
+
+
+def case_file_names(name: str) -> tuple[str, str, str]:
+    """The eval set, sidecar and tool-fixture file names of a case or suite."""
+    return f"{name}{EVALSET}", f"{name}{SPEC}", f"{name}{TOOLS}"
+
+
+def beside(path: Path, suffix: str) -> Path:
+    """The file of the same case with another suffix (``x.evalset.json`` -> ``x.tools.json``)."""
+    for known in CASE_SUFFIXES:
+        if path.name.endswith(known):
+            return path.with_name(path.name[: -len(known)] + suffix)
+    raise ValueError(f"{path.name} is not a case file")
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+    args: dict[str, Any]
+
+    def __str__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.args.items())
+        return f"{self.name}({inner})"
+
+
+@dataclass(frozen=True)
+class ObservedTurn:
+    """One turn as a check sees it: what the user said, the answer, the calls."""
+
+    user: str
+    answer: str
+    calls: tuple[Call, ...]
+
+
+def expected_turns(case: dict[str, Any]) -> list[ObservedTurn]:
+    """The case's conversation as turns: user text, reference answer, expected calls."""
+    turns = []
+    for turn in _dicts(case.get("conversation")):
+        user = "".join(_texts(_dict(turn.get("user_content")).get("parts")))
+        answer = "\n".join(_texts(_dict(turn.get("final_response")).get("parts")))
+        uses = _dicts(_dict(turn.get("intermediate_data")).get("tool_uses"))
+        calls = tuple(Call(str(u.get("name", "")), _dict(u.get("args"))) for u in uses)
+        turns.append(ObservedTurn(user, answer, calls))
+    return turns
+
+
+# The loader reports a malformed case; these readers just never crash on one.
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _texts(parts: Any) -> list[str]:
+    return [p["text"] for p in _dicts(parts) if isinstance(p.get("text"), str) and p["text"]]
+
+
+def provenance_turns(spec: dict[str, Any]) -> list[ObservedTurn] | None:
+    """The flagged session a mined case came from, as the draft recorded it."""
+    observed = ((spec.get("provenance") or {}).get("observed") or {}).get("turns")
+    if not isinstance(observed, list):
+        return None
+    return [
+        ObservedTurn(
+            t.get("user", ""),
+            t.get("answer", ""),
+            tuple(Call(u["name"], u.get("args") or {}) for u in t.get("toolUses", [])),
+        )
+        for t in observed
+    ]
+
+
+def spec_tools(spec: dict[str, Any]) -> set[str]:
+    """Tools a sidecar names (argRules keys and mustNotCall)."""
+    names = set(spec.get("argRules", {}) or {}) if isinstance(spec.get("argRules"), dict) else set()
+    must_not = spec.get("mustNotCall", [])
+    if isinstance(must_not, list):
+        names.update(n for n in must_not if isinstance(n, str))
+    return names
+
+
+def case_tools(case: dict[str, Any]) -> list[str]:
+    """Tools a case's expected trajectory uses, in order."""
+    return [call.name for turn in expected_turns(case) for call in turn.calls if call.name]
+
+
+@dataclass(frozen=True)
+class LoadedCase:
+    """A case as the loader found it: the eval case with its sidecar and tool fixtures."""
+
+    eval_id: str
+    case: dict[str, Any]
+    """The eval case as JSON, numbers normalised."""
+    eval_set_id: str
+    eval_set_file: Path
+    spec: dict[str, Any] | None
+    spec_file: Path | None
+    tools: dict[str, Any] | None = None
+    """The case's tool fixtures (``*.tools.json`` beside its eval set), if any."""
+
+    @property
+    def turns(self) -> list[ObservedTurn]:
+        return expected_turns(self.case)
+
+    @property
+    def observed(self) -> list[ObservedTurn] | None:
+        return provenance_turns(self.spec) if self.spec else None
+
+    @property
+    def tags(self) -> list[str]:
+        tags = (self.spec or {}).get("tags") or []
+        return [t for t in tags if isinstance(t, str)]
+
+    @property
+    def files(self) -> set[Path]:
+        """This case's draft files on disk: eval set, tool fixtures, sidecar."""
+        files = {self.eval_set_file, beside(self.eval_set_file, TOOLS)}
+        return files | {self.spec_file} if self.spec_file else files
