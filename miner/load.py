@@ -296,14 +296,25 @@ def _pairing(
         if eval_id not in spec_where:
             file, where = places[0]
             out.add(file, docs[file], where, eval_id, "pairing", "case has no sidecar spec")
-    for eval_id, places in spec_where.items():
+    _belongs_to_a_case(docs, case_where, spec_where, "sidecar", "sidecar has no eval case", out)
+
+
+def _belongs_to_a_case(
+    docs: dict[Path, Document],
+    case_where: dict[str, list[tuple[Path, tuple]]],
+    where_of: dict[str, list[tuple[Path, tuple]]],
+    what: str,
+    orphan: str,
+    out: _Collector,
+) -> None:
+    """Each sidecar or tool fixture names a case, once."""
+    for eval_id, places in where_of.items():
         for n, (file, where) in enumerate(places):
             if n:
-                message = "sidecar evalId loaded more than once"
+                message = f"{what} evalId loaded more than once"
                 out.add(file, docs[file], (*where, "evalId"), eval_id, "duplicate", message)
             elif eval_id not in case_where:
-                message = "sidecar has no eval case"
-                out.add(file, docs[file], (*where, "evalId"), eval_id, "pairing", message)
+                out.add(file, docs[file], (*where, "evalId"), eval_id, "pairing", orphan)
 
 
 def _tools_pairing(
@@ -314,14 +325,8 @@ def _tools_pairing(
 ) -> None:
     """A case's tool fixtures belong to it: fixtures whose evalId names no case
     (a rename made in two files of three) are refused, never dropped."""
-    for eval_id, places in tools_where.items():
-        for n, (file, where) in enumerate(places):
-            if n:
-                message = "tool fixtures evalId loaded more than once"
-                out.add(file, docs[file], (*where, "evalId"), eval_id, "duplicate", message)
-            elif eval_id not in case_where:
-                message = "tool fixtures have no eval case (rename the evalId with the case)"
-                out.add(file, docs[file], (*where, "evalId"), eval_id, "pairing", message)
+    orphan = "tool fixtures have no eval case (rename the evalId with the case)"
+    _belongs_to_a_case(docs, case_where, tools_where, "tool fixtures", orphan, out)
     # A draft folder's three files: its case needs the fixtures beside it.
     for eval_id, places in case_where.items():
         file, where = places[0]
