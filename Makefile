@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test lint bench redaction-report sample-traces golden-exports clean
+.PHONY: help setup demo test lint bench redaction-report signals-report sample-traces golden-exports clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-14s %s\n", $$1, $$2}'
@@ -35,6 +35,9 @@ bench: setup ## Benchmark redaction throughput against a baseline measured in th
 
 redaction-report: setup ## Recall and precision of redaction on the labelled corpus (tests/pii_corpus.py)
 	$(BIN)/python -m tests.redaction_report
+
+signals-report: setup ## Precision and recall of the complaint detector on tests/data/complaint_turns.tsv
+	$(BIN)/python -m tests.signals_report
 
 sample-traces: setup ## Regenerate sample_traces/ by running a real ADK agent with the analytics plugin
 	$(BIN)/python sample_traces/make_sample_traces.py

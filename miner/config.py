@@ -20,41 +20,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 
 from miner.errors import ConfigError
 from miner.recognizers import DEFAULT_PHONE_REGIONS
-
-#: Phrases that mark a user message as a complaint, matched case-insensitively
-#: on word boundaries. A config may replace the list with its own.
-DEFAULT_COMPLAINT_PHRASES: tuple[str, ...] = (
-    "this is useless",
-    "useless",
-    "not what i asked",
-    "you're not listening",
-    "you are not listening",
-    "speak to a human",
-    "talk to a human",
-    "speak to a person",
-    "talk to a person",
-    "real person",
-    "human agent",
-    "speak to a manager",
-    "i want to complain",
-    "complaint",
-    "terrible",
-    "awful",
-    "ridiculous",
-    "unacceptable",
-    "frustrated",
-    "frustrating",
-    "doesn't work",
-    "does not work",
-    "not working",
-    "that's wrong",
-    "that is wrong",
-    "that's not right",
-    "still haven't",
-    "still not",
-    "waste of time",
-    "disappointed",
-)
+from miner.signals import signals_config_model
 
 #: Keys whose values are personal whatever the detector says. A key matches
 #: when one of these appears as a word of it (``billing_email``, ``fullName``).
@@ -182,19 +148,9 @@ class FeedbackConfig(_Table):
     """String ratings that are negative (e.g. "thumbs_down"), compared case-insensitively."""
 
 
-class SignalsConfig(_Table):
-    complaint_phrases: Strings = DEFAULT_COMPLAINT_PHRASES
-    """User phrases that mark a complaint."""
-    escalation_tools: Strings = ()
-    """Tools whose call means the session was escalated."""
-    handoff_agents: Strings = ()
-    """Agents a transfer to which means a human handoff."""
-    error_result_keys: Strings = ("error",)
-    """A tool result (a JSON object) with a non-empty value under one of these keys failed."""
-    error_status_key: str = "status"
-    """... and so did one whose value under this key is one of error_status_values."""
-    error_status_values: Strings = ("error", "failed", "failure")
-    """Status values (case-insensitive) that mean a tool call failed."""
+#: The ``[signals]`` table: one sub-table per signal of ``miner.signals``
+#: (``[signals.escalation]``, ``[signals.complaint]``...), declared by the signal.
+SignalsConfig = signals_config_model()
 
 
 class SamplingConfig(_Table):
@@ -305,7 +261,7 @@ class PipelineConfig(_Table):
     agent: AgentConfig
     sources: SourcesConfig = SourcesConfig()
     feedback: FeedbackConfig = FeedbackConfig()
-    signals: SignalsConfig = SignalsConfig()
+    signals: SignalsConfig = SignalsConfig()  # type: ignore[valid-type]
     sampling: SamplingConfig = SamplingConfig()
     redaction: RedactionConfig = RedactionConfig()
     identifiers: Annotated[tuple[IdentifierConfig, ...], BeforeValidator(_tuple)] = ()

@@ -51,6 +51,8 @@ class Provenance:
     since: datetime
     until: datetime
     drafted_at: datetime
+    reasons: tuple[tuple[str, str, str | None], ...] = ()
+    """(signal, rule, invocation id) of every hit that flagged the session."""
 
 
 def _volatile(name: str, value: Any, volatile_names: set[str]) -> bool:
@@ -134,6 +136,7 @@ def sidecar(
             "window": {"since": prov.since.isoformat(), "until": prov.until.isoformat()},
             "sourceFiles": source,
             "draftedAt": prov.drafted_at.isoformat(),
+            "signalReasons": _reasons(session, prov),
             **_not_inlined(session),
             # The flagged session itself (redacted, fixtured), so `miner check`
             # can tell when a reviewed expectation still passes on it.
@@ -149,6 +152,15 @@ def sidecar(
             },
         },
     }
+
+
+def _reasons(session: Session, prov: Provenance) -> list[dict[str, str]]:
+    """Why the session was flagged, each hit with the turn it fired on (t1...)."""
+    turn_of = {t.invocation_id: f"t{i}" for i, t in enumerate(session.turns, start=1)}
+    return [
+        {"signal": signal, "rule": rule, **({"turn": turn_of[inv]} if inv in turn_of else {})}
+        for signal, rule, inv in prov.reasons
+    ]
 
 
 def _not_inlined(session: Session) -> dict[str, Any]:

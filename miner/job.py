@@ -120,6 +120,10 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     )
     picked_ids = [f.session_id for f in selection.picked]
     signals_of = {f.session_id: f.signals for f in selection.picked}
+    reasons_of = {
+        f.session_id: tuple((r.signal, r.rule, r.invocation) for r in f.reasons)
+        for f in selection.picked
+    }
 
     sessions = []
     stats = ReadStats()
@@ -152,6 +156,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         prov = Provenance(
             session_hash=digest,
             signals=signals_of[item.session.session_id],
+            reasons=reasons_of[item.session.session_id],
             since=request.since,
             until=request.until,
             drafted_at=now,
@@ -173,6 +178,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         "sessions_scanned": len(flags),
         "sessions_in_window": selection.in_window,
         "flagged": {s: selection.flagged[s] for s in SIGNALS},
+        "flagged_by_rule": _by_rule(flags, request.since, request.until),
         "skipped_already_drafted": selection.already_drafted,
         "sampled": len(cases),
         "entities_replaced": dict(sorted(replaced.items())),
@@ -206,6 +212,16 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     if problem:
         summary["warning"] = "; ".join(filter(None, [summary.get("warning"), problem]))
     return summary
+
+
+def _by_rule(flags: dict[str, Any], since: datetime, until: datetime) -> dict[str, dict[str, int]]:
+    """{signal: {rule: sessions}} over the sessions in the window."""
+    out: dict[str, Counter[str]] = {}
+    for f in flags.values():
+        if since <= f.start < until:
+            for signal, rule in {(r.signal, r.rule) for r in f.reasons}:
+                out.setdefault(signal, Counter())[rule] += 1
+    return {s: dict(sorted(c.items())) for s, c in sorted(out.items())}
 
 
 def _by_dialect(rows: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:

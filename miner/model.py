@@ -7,8 +7,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from miner.signals import NAMES, Reason
+
 #: The signals a session can carry, in the order quotas are filled.
-SIGNALS: tuple[str, ...] = ("error", "thumbs_down", "escalation", "complaint")
+SIGNALS: tuple[str, ...] = NAMES
 
 
 @dataclass(frozen=True)
@@ -59,3 +61,5 @@ class SessionFlags:
     session_id: str
     start: datetime
     signals: frozenset[str] = field(default_factory=frozenset)
+    reasons: tuple[Reason, ...] = ()
+    """Why each signal fired: the rule and the invocation."""

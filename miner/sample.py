@@ -1,17 +1,10 @@
 """Stage 1, sample: flag the sessions that went wrong and pick which to draft.
 
-Signals (a session may carry several):
-
-- ``complaint``: a user message contains a configured complaint phrase
-  (case-insensitive, on word boundaries);
-- ``escalation``: a call to a configured escalation tool, or a transfer to a
-  configured human-handoff agent (an AGENT_TRANSFER row in Python exports; a
-  ``transfer_to_agent`` call in every dialect);
-- ``thumbs_down``: a negative feedback row for the session or one of its invocations;
-- ``error``: a row with status ERROR or an ``*_ERROR`` event type, or a
-  TOOL_COMPLETED whose result reports a failure (``{"status": "error"}`` or a
-  non-empty ``error`` key; configurable), because the plugin logs a tool that
-  *returned* an error as a success.
+The signals are the modules of ``miner.signals`` (error, thumbs_down,
+escalation, complaint, slow, loop, no_answer, in quota order); this stage
+reads the rows they declare, hands each row to the signals that read its
+event type, and keeps per session only its start, its signals with their
+reasons, and each signal's small scratch state.
 
 The window: a session is in ``[since, until)`` when its first event is. Its
 events are read up to ``session_grace`` either side, so a session that
@@ -20,16 +13,15 @@ starts just before ``until`` is read whole (and one that started before
 
 The pick is reproducible: each session gets a rank from a hash of the seed and
 its id, so the same export and seed give the same sessions whatever the order
-of files or rows. Quotas are filled signal by signal (error, thumbs_down,
-escalation, complaint), each taking its lowest-ranked sessions not yet picked,
-up to ``per_signal`` each and ``max_cases`` in all. A session is picked once and
-keeps all its signals; it counts against the quota of the signal that picked it.
+of files or rows. Quotas are filled signal by signal in the registry's order,
+each taking its lowest-ranked sessions not yet picked, up to ``per_signal``
+each and ``max_cases`` in all. A session is picked once and keeps all its
+signals; it counts against the quota of the signal that picked it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -38,58 +30,35 @@ from typing import Any
 
 import pandas as pd
 
-from miner.config import FeedbackConfig, SignalsConfig
-from miner.dialects import ERROR_EVENT_TYPES, raw_event_types, read_event
+from miner.config import FeedbackConfig
+from miner.dialects import raw_event_types, read_event
 from miner.model import SIGNALS, SessionFlags
+from miner.signals import REGISTRY, Context, Reason, Signal
 
 #: Event types the signal scan reads (besides any row with status ERROR), in
 #: every plugin's names (the Go plugin's TOOL_START, EVENT...).
 SCAN_EVENT_TYPES: tuple[str, ...] = tuple(
-    raw_event_types(
+    raw_event_types(kind for signal in REGISTRY for kind in signal.kinds)
+)
+SCAN_COLUMNS: tuple[str, ...] = tuple(
+    dict.fromkeys(
         (
-            "USER_MESSAGE_RECEIVED",
-            "INVOCATION_STARTING",
-            "TOOL_STARTING",
-            "TOOL_COMPLETED",
-            "AGENT_TRANSFER",
-            *ERROR_EVENT_TYPES,
+            "timestamp",
+            "event_id",
+            "event_type",
+            "session_id",
+            "invocation_id",
+            "content",
+            "status",
+            *(column for signal in REGISTRY for column in signal.columns),
         )
     )
-)
-SCAN_COLUMNS: tuple[str, ...] = (
-    "timestamp",
-    "event_id",
-    "event_type",
-    "session_id",
-    "invocation_id",
-    "content",
-    "status",
 )
 
 
 def session_hash(session_id: str) -> str:
     """The id miner stores and prints for a session: never the raw id."""
     return hashlib.sha256(f"miner-session:{session_id}".encode()).hexdigest()[:16]
-
-
-def complaint_matcher(phrases: Iterable[str]) -> re.Pattern[str]:
-    alternatives = sorted({re.escape(p.lower()) for p in phrases if p.strip()}, key=len)
-    if not alternatives:
-        return re.compile(r"(?!x)x")  # matches nothing
-    return re.compile(r"(?<!\w)(?:" + "|".join(reversed(alternatives)) + r")(?!\w)", re.I)
-
-
-def result_failed(result: Any, rules: SignalsConfig) -> bool:
-    """A TOOL_COMPLETED result that reports a failure under the configured rule."""
-    if not isinstance(result, dict):
-        return False
-    for key in rules.error_result_keys:
-        if result.get(key) not in (None, "", False, [], {}):
-            return True
-    status = result.get(rules.error_status_key)
-    return isinstance(status, str) and status.lower() in {
-        s.lower() for s in rules.error_status_values
-    }
 
 
 @dataclass(frozen=True)
@@ -123,21 +92,30 @@ def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> N
 def flag_sessions(
     batches: Iterable[pd.DataFrame],
     feedback: NegativeFeedback,
-    rules: SignalsConfig,
+    signals_config: Any,
     rows_read: Counter[tuple[str, str]] | None = None,
 ) -> dict[str, SessionFlags]:
     """Fold event batches (SCAN_COLUMNS, any order) into per-session flags.
 
-    Only the flags are kept between batches, so memory grows with the number
-    of sessions, not of events. ``rows_read``, when given, counts the rows by
-    (dialect, event type as written).
+    Only the flags and each signal's scratch are kept between batches, so
+    memory grows with the number of sessions, not of events. ``rows_read``,
+    when given, counts the rows by (dialect, event type as written).
     """
     rows_read = rows_read if rows_read is not None else Counter()
-    complaint = complaint_matcher(rules.complaint_phrases)
-    escalation_tools = set(rules.escalation_tools)
-    handoff_agents = set(rules.handoff_agents)
+    context = Context(feedback.sessions, feedback.invocations)
+    signals: list[Signal] = [
+        cls(getattr(signals_config, cls.name), context)
+        for cls in REGISTRY
+        if getattr(signals_config, cls.name).enabled
+    ]
+    by_kind: dict[str, list[Signal]] = {}
+    for signal in signals:
+        for kind in signal.kinds:
+            by_kind.setdefault(kind, []).append(signal)
+    on_error = [s for s in signals if s.all_rows]
     starts: dict[str, datetime] = {}
-    signals: dict[str, set[str]] = {}
+    reasons: dict[str, list[Reason]] = {}
+    scratch: dict[str, dict[str, dict[str, Any]]] = {}
 
     for batch in batches:
         if batch.empty:
@@ -148,55 +126,34 @@ def flag_sessions(
             key = str(sid)
             if key not in starts or stamp < starts[key]:
                 starts[key] = stamp
-            signals.setdefault(key, set())
-            if key in feedback.sessions:
-                signals[key].add("thumbs_down")
         for row in batch.itertuples(index=False):
-            found = _row_signals(
-                row, rules, complaint, escalation_tools, handoff_agents, feedback, rows_read
-            )
-            if found:
-                signals[str(row.session_id)].update(found)
+            event = read_event(row)
+            rows_read[(event.dialect, str(row.event_type))] += 1
+            wanted = by_kind.get(event.kind, [])
+            if getattr(row, "status", None) == "ERROR":
+                wanted = [*wanted, *(s for s in on_error if s not in wanted)]
+            if not wanted:
+                continue
+            session = scratch.setdefault(str(row.session_id), {})
+            for signal in wanted:
+                found = signal.row(event, row, session.setdefault(signal.name, {}))
+                if found:
+                    reasons.setdefault(str(row.session_id), []).extend(found)
 
-    return {
-        sid: SessionFlags(session_id=sid, start=starts[sid], signals=frozenset(signals[sid]))
-        for sid in starts
-    }
-
-
-def _row_signals(
-    row: Any,
-    rules: SignalsConfig,
-    complaint: re.Pattern[str],
-    escalation_tools: set[str],
-    handoff_agents: set[str],
-    feedback: NegativeFeedback,
-    rows_read: Counter[tuple[str, str]],
-) -> set[str]:
-    event = read_event(row)
-    rows_read[(event.dialect, str(row.event_type))] += 1
-    kind = event.kind
-    found: set[str] = set()
-    if kind in ERROR_EVENT_TYPES or getattr(row, "status", None) == "ERROR":
-        found.add("error")
-    invocation = getattr(row, "invocation_id", None)
-    if isinstance(invocation, str) and invocation in feedback.invocations:
-        found.add("thumbs_down")
-    if kind == "USER_MESSAGE_RECEIVED":
-        if event.text and complaint.search(event.text):
-            found.add("complaint")
-    elif kind == "TOOL_STARTING" and event.tool in escalation_tools:
-        found.add("escalation")
-    elif kind == "TOOL_COMPLETED" and result_failed(event.result, rules):
-        found.add("error")
-    elif kind == "MODEL_CALLS" and any(name in escalation_tools for name, _ in event.calls):
-        found.add("escalation")  # Go: the model's call, in an EVENT row
-    if event.transfer_to in handoff_agents or any(
-        name == "transfer_to_agent" and args.get("agent_name") in handoff_agents
-        for name, args in event.calls
-    ):
-        found.add("escalation")
-    return found
+    flags = {}
+    for sid, start in starts.items():
+        found = reasons.get(sid, [])
+        session = scratch.get(sid, {})
+        for signal in signals:
+            found.extend(signal.finish(sid, session.get(signal.name, {})))
+        flags[sid] = SessionFlags(
+            session_id=sid,
+            start=start,
+            signals=frozenset(r.signal for r in found),
+            # Sorted: rows come in export order, which is no order at all.
+            reasons=tuple(sorted(set(found), key=lambda r: (r.signal, str(r.invocation), r.rule))),
+        )
+    return flags
 
 
 @dataclass(frozen=True)

@@ -11,20 +11,26 @@ from miner.config import FeedbackConfig, SignalsConfig
 from miner.model import SessionFlags
 from miner.sample import (
     NegativeFeedback,
-    complaint_matcher,
     flag_sessions,
     negative_feedback,
     pick_sessions,
-    result_failed,
     session_hash,
 )
+from miner.signals.complaint import phrase_matcher
+from miner.signals.error import result_failed
 
 T0 = datetime(2026, 11, 22, tzinfo=UTC)
-RULES = SignalsConfig(escalation_tools=("escalate",), handoff_agents=("human",))
+RULES = SignalsConfig.model_validate(
+    {
+        "escalation": {"tools": ["escalate"], "handoff_agents": ["human"]},
+        # These sessions have no answers on purpose; no_answer has its own test.
+        "no_answer": {"enabled": False},
+    }
+)
 
 
 def test_complaint_phrases_match_whole_words_case_insensitively():
-    match = complaint_matcher(["useless", "speak to a human"])
+    match = phrase_matcher(["useless", "speak to a human"])
     assert match.search("This is USELESS!")
     assert match.search("can I speak to a human please")
     assert not match.search("a useful answer")
@@ -32,10 +38,11 @@ def test_complaint_phrases_match_whole_words_case_insensitively():
 
 
 def test_a_returned_failure_counts_as_an_error():
-    assert result_failed({"status": "error", "message": "x"}, RULES)
-    assert result_failed({"error": "not found"}, RULES)
-    assert not result_failed({"status": "ok", "error": None}, RULES)
-    assert not result_failed("error", RULES)
+    rules = RULES.error
+    assert result_failed({"status": "error", "message": "x"}, rules)
+    assert result_failed({"error": "not found"}, rules)
+    assert not result_failed({"status": "ok", "error": None}, rules)
+    assert not result_failed("error", rules)
 
 
 def _event(sid, kind, content=None, minutes=0, **extra):

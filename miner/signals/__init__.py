@@ -1,0 +1,122 @@
+"""Signals: what makes a session worth a reviewer's hour.
+
+Each signal is one module of this package defining one ``Signal`` subclass:
+its name, its place in the quota order, the event types and columns it reads,
+its config (a pydantic model, the ``[signals.<name>]`` table of the pipeline
+config) and a detector over rows. The scan reads the union of what the
+registered signals declare, pushed down to the Parquet scan; nothing else
+lists the signals. Adding a signal is adding a module here (and its tests).
+
+A detector sees each row once, as a ``miner.dialects.Event``, with a scratch
+dict of its own per session (for cues that span rows, such as a loop of the
+same call); ``finish`` runs once per session after the scan. Every hit is a
+``Reason``: the signal, the rule that fired and the invocation it fired on,
+which the draft keeps in the sidecar's provenance and the run summary counts.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
+
+from miner.dialects import Event
+
+
+def _tuple(value: Any) -> Any:
+    return tuple(value) if isinstance(value, list) else value
+
+
+#: A list of strings in TOML, a tuple in the model.
+Strings = Annotated[tuple[str, ...], BeforeValidator(_tuple)]
+
+
+class SignalConfig(BaseModel):
+    """Base of every signal's config table."""
+
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, strict=True, use_attribute_docstrings=True
+    )
+    enabled: bool = True
+    """Set false to stop flagging sessions for this signal."""
+
+
+@dataclass(frozen=True)
+class Reason:
+    signal: str
+    rule: str
+    """What fired, in words (never a value from the trace)."""
+    invocation: str | None = None
+
+
+@dataclass(frozen=True)
+class Context:
+    """What detectors may need beyond their own config."""
+
+    negative_sessions: frozenset[str] = frozenset()
+    negative_invocations: frozenset[str] = frozenset()
+
+
+class Signal:
+    """One signal. Subclasses set the class attributes and override ``row``
+    (and ``finish`` when the signal needs the whole session)."""
+
+    name: ClassVar[str]
+    order: ClassVar[int]
+    """Quotas are filled in this order (lowest first)."""
+    kinds: ClassVar[tuple[str, ...]]
+    """Event types read, in miner's names (``miner.dialects`` maps each plugin's)."""
+    columns: ClassVar[tuple[str, ...]] = ()
+    """Columns read besides timestamp, event type, session, invocation, content, status."""
+    all_rows: ClassVar[bool] = False
+    """Also reads every row with status ERROR, whatever its type."""
+    Config: ClassVar[type[SignalConfig]] = SignalConfig
+
+    def __init__(self, config: Any, context: Context) -> None:
+        self.config = config
+        self.context = context
+
+    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        return ()
+
+    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        return ()
+
+    def reason(self, rule: str, row: Any = None) -> Reason:
+        invocation = getattr(row, "invocation_id", None) if row is not None else None
+        return Reason(self.name, rule, invocation if isinstance(invocation, str) else None)
+
+
+def _discover() -> tuple[type[Signal], ...]:
+    found: list[type[Signal]] = []
+    for module in pkgutil.iter_modules(__path__):
+        loaded = importlib.import_module(f"{__name__}.{module.name}")
+        found.extend(
+            value
+            for value in vars(loaded).values()
+            if isinstance(value, type)
+            and issubclass(value, Signal)
+            and value is not Signal
+            and value.__module__ == loaded.__name__
+        )
+    return tuple(sorted(found, key=lambda s: (s.order, s.name)))
+
+
+#: Every signal, in quota order.
+REGISTRY: tuple[type[Signal], ...] = _discover()
+#: Their names, in quota order.
+NAMES: tuple[str, ...] = tuple(s.name for s in REGISTRY)
+
+
+def signals_config_model() -> type[BaseModel]:
+    """The ``[signals]`` table: one sub-table per registered signal."""
+    fields: dict[str, Any] = {s.name: (s.Config, s.Config()) for s in REGISTRY}
+    return create_model(  # type: ignore[call-overload, no-any-return]
+        "SignalsConfig",
+        __config__=ConfigDict(extra="forbid", frozen=True, strict=True),
+        **fields,
+    )

@@ -1,0 +1,330 @@
+"""``complaint``: the user is frustrated - a frustration detector, not a phrase list.
+
+Each user message is scored by rules (English; another locale brings its
+own ``phrases``), each with a weight, and is a complaint at ``threshold``:
+
+- a configured complaint phrase ("this is useless", "unacceptable"...): 1.0;
+- asking for a person ("get me a manager", "transfer me to a human"): 1.0;
+- saying it repeated itself ("I already told you", "third time", "how many
+  times"): 1.0;
+- contradicting the agent ("that's wrong", "not what I asked"): 1.0;
+- something still failing ("still not working", "didn't help"): 0.8;
+- exasperation ("seriously?", "unbelievable", "ugh", "fed up"): 0.7;
+- shouting (two ALL-CAPS words, acronyms aside, or a message in capitals): 0.6;
+- "??", "?!" or "!!!": 0.5, "!!": 0.3; "again" or "already" alone: 0.3;
+- VADER's compound sentiment: <= -0.6 adds 0.8, <= -0.3 adds 0.5, >= 0.5
+  takes 0.6 away ("this is great, thanks!!" is not a complaint).
+
+Quoted text is left out first, so a product called "Terrible Twos" is not a
+complaint. The session adds cues no single message shows: the user restating
+an id given in another turn, the agent apologising twice, the agent asking
+twice for the same thing (order number, e-mail...). A session is a complaint
+when one message reaches the threshold, or when its strongest message plus
+those cues does (0.5 each).
+
+Why VADER (the ``vaderSentiment`` package): a lexicon and rules tuned for short
+informal text, with its lexicon inside the wheel (nothing downloaded, unlike
+NLTK's copy), deterministic, and fast enough to run on every user message of
+the scan. Model-based sentiment would need weights from a hub this project
+cannot reach.
+
+Measured on ``tests/data/complaint_turns.tsv`` (426 labelled turns) by
+``make signals-report``; CI fails below 0.90 precision or recall.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from functools import cache
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from miner.dialects import Event
+from miner.signals import Reason, Signal, SignalConfig, Strings
+
+#: Phrases that make a user message a complaint, matched case-insensitively
+#: on word boundaries. A config may replace the list with its own.
+DEFAULT_PHRASES: tuple[str, ...] = (
+    "this is useless", "useless", "hopeless", "not helpful", "no help", "waste of time",
+    "you're not listening", "you are not listening", "not listening", "are you even listening",
+    "i want to complain", "make a complaint", "file a complaint", "formal complaint", "complaint",
+    "terrible", "awful", "horrible", "ridiculous", "unacceptable", "not acceptable",
+    "disgraceful", "disgusted", "outrageous", "pathetic", "shocking", "shambles", "a joke",
+    "beyond a joke", "rubbish", "frustrated", "frustrating", "annoyed", "disappointed",
+    "fed up", "sick of", "had enough", "i give up", "i'm done", "worst", "scam", "nightmare",
+    "what a mess", "a disaster", "thanks for nothing", "thanks for absolutely nothing",
+    "never shop here again", "never ordering again", "cancel everything", "escalate",
+    "doesn't work", "does not work", "not working", "still broken", "still waiting",
+    "still hasn't", "still not", "didn't help", "did not help", "didn't work", "makes no sense",
+    "make no sense", "exhausting", "driving me crazy", "running out", "can't believe",
+    "incredible how bad", "embarrassing", "lost my", "compensation", "report you",
+    "trading standards", "social media", "overdrawn", "wasted", "stop wasting",
+    "forget it", "not happy", "unhappy", "upsetting", "angry", "lie", "nonsense",
+    "not an answer", "no one is doing", "nobody cares", "nobody has", "no one has",
+    "gave me the wrong", "same problem", "same answer", "round in circles", "waste of",
+)  # fmt: skip
+
+_WORDS = r"(?:\w+\W+){0,4}?"
+_HUMAN = re.compile(
+    r"\b(?:speak|talk|chat|get|put|transfer|connect|give|let)\b\W+(?:me\W+)?"
+    + _WORDS
+    + r"(?:a\s+|an\s+|the\s+|your\s+)?(?:real\s+|live\s+|actual\s+)?"
+    r"(?:human|person|manager|supervisor|agent|representative|operator|human being"
+    r"|someone in charge)\b|(?:someone|somebody)\b(?!\s+(?:about|regarding|from|for|at|in)\b)"
+    r"|^\W*(?:human|agent|representative|operator|a person|a human)(?:\W+please)?\W*$"
+    r"|\b(?:human|person|agent) please\b|\bneed a supervisor\b"
+    r"|\bsomeone (?:real|senior|competent)\b"
+    r"|\banyone competent\b|\bsomeone who (?:can|knows)\b|\bno more links\b|\bnot a bot\b"
+    r"|\b(?:a|an) (?:human|person|real person|real one|human being)\W*$"
+    r"|\ba real (?:one|human|person)\b"
+    r"|\bsupervisor\b"
+    r"|\bto a robot\b|\binstead of this bot\b",
+    re.I,
+)
+_REPEATED = re.compile(
+    r"\balready (?:told|gave|given|said|sent|provided|explained|asked|tried|did|went)\b"
+    r"|\b(?:told|asked|said|explained|given|gave) (?:you )?(?:this |that |it )?"
+    r"(?:\w+ ){0,3}(?:already|twice|before|three times|\d+ times)\b"
+    r"|\b(?:for|this is|that'?s|it'?s) the (?:second|third|fourth|fifth|tenth|\d+(?:st|nd|rd|th))"
+    r" (?:time|different)\b|\b(?:third|fourth|fifth|tenth|\d+(?:rd|th)) (?:time|different)\b"
+    r"|\bstop (?:asking|changing|telling|saying)\b"
+    r"|\bhow many times\b|\bkeep (?:asking|saying|sending|telling|getting)\b"
+    r"|\bfor the last time\b|\bi (?:just|literally just) (?:said|told)\b|\bi said\b"
+    r"|\bas i said\b|\bread (?:my|what i)\b|\bin my (?:first|previous|last) message\b"
+    r"|\bmy previous messages?\b|\bdid you (?:even )?read\b|\bcan you not read\b"
+    r"|\bagain (?:with|and again)\b|\bwrong again\b|\bsame (?:question|error)\b"
+    r"|\bwhy do you keep\b|\bwe already\b|\bstill waiting\b|\bkeep explaining\b"
+    r"|\bhave to (?:keep )?(?:repeat|explain)\b|\bcorrected it\b|\bchase you\b"
+    r"|\byou (?:already )?asked me that\b",
+    re.I,
+)
+_CONTRADICT = re.compile(
+    r"\bthat'?s (?:wrong|not right|incorrect|a lie|not my|not what)\b"
+    r"|\bnot what i (?:asked|said|meant)\b"
+    r"|\bno,? that is not\b|\byou'?re (?:wrong|contradicting)\b|\bthat is not what\b"
+    r"|\bis not what i said\b|\bwrong (?:order|answer|tracking|card|address)\b"
+    r"|\bnever (?:ordered|came|arrived|got)\b|\bdo you understand\b|\bnot an answer\b"
+    r"|\bmakes? no sense\b|\bwithout asking me\b|\bwithout fixing\b|\bi specifically said\b"
+    r"|\byou'?re not (?:understanding|listening|reading|getting it)\b|\bi was (?:told|promised)\b"
+    r"|\byou (?:told|said|promised) (?:me )?(?:yesterday|it would|you would)\b|\bpromised\b",
+    re.I,
+)
+_STILL = re.compile(
+    r"\bstill (?:not|hasn'?t|haven'?t|waiting|broken|no|nothing)\b|\bnot (?:working|helpful)\b"
+    r"|\bdidn'?t (?:help|work)\b|\bdoesn'?t (?:help|work)\b|\bnothing you\b"
+    r"|\bnobody (?:\w+ )?(?:has|answers?|cares|helps?|replie[sd]|called)\b"
+    r"|\bno one (?:has|is)\b|\bnever came\b|\bstill (?:\w+ )?(?:delayed|late|missing)\b"
+    r"|\banother delay\b|\bweek late\b|\bbeen (?:waiting|trying|going)\b|\bon hold\b"
+    r"|\bfor (?:\w+ )?(?:hours|days|weeks|months)\b"
+    r"|\bsince (?:march|last|monday|january|february|april|may|june|july|august|september"
+    r"|october|november|december)\b|\bfor (?:an hour|hours|weeks|days)\b|\bit'?s been\b",
+    re.I,
+)
+_EXASPERATED = re.compile(
+    r"(?:\bhello\?+|\banyone\?+|\breally\?|\bwhat\?{2,})"
+    r"|\b(?:seriously|unbelievable|wtf|ugh|sigh|come on|are you kidding|kidding me"
+    r"|you have got to be|enough|are you serious"
+    r"|just stop|stop it|stop\.|please just|i'?m begging|what do you mean|how hard can it be"
+    r"|how is this still|why is it so hard|why would you|why am i|why does nobody|why is my"
+    r"|shouldn'?t have to|don'?t tell me|don'?t want to hear|sorry doesn'?t|enough with"
+    r"|nope|oh great|great, another|patience|i demand|demand|don'?t trust|joking|joke)\b",
+    re.I,
+)
+_MONEY = re.compile(
+    r"\b(?:want|give me|where is) my (?:money|refund)\b|\bmoney back\b|\brefund me\b"
+    r"|\bbeing charged for\b|\blost money\b|\btook my money\b|\btheft\b|\bcharged twice\b",
+    re.I,
+)
+_GRIEVANCE = re.compile(
+    r"\b(?:broken|ruined|damaged|smashed|stolen|overcharged|because of (?:this|you)"
+    r"|never (?:arrived|came))\b",
+    re.I,
+)
+_COUNT = re.compile(r"\b(?:twice|three times|\d+ times)\b", re.I)
+_ONLY_MARKS = re.compile(r"^[\s?!.]*[?!][\s?!.]*[?!][\s?!.]*$")
+_BURST = re.compile(r"\?\?|\?!|!\?|!!!")
+_DOUBLE_BANG = re.compile(r"!!")
+_AGAIN = re.compile(r"\b(?:again|already)\b", re.I)
+_QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”|(?<!\w)'[^']{1,80}'(?!\w)")
+_CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
+#: Capitals that are not shouting.
+_ACRONYMS = frozenset(
+    [
+        "OK",
+        "USA",
+        "UK",
+        "EU",
+        "US",
+        "TV",
+        "PDF",
+        "SSD",
+        "NVME",
+        "HDMI",
+        "BPA",
+        "ASAP",
+        "FYI",
+        "NB",
+        "LOL",
+        "OMG",
+        "ID",
+        "PIN",
+        "SMS",
+        "UPS",
+        "DHL",
+        "DPD",
+        "USPS",
+        "GPS",
+        "USB",
+        "AM",
+        "PM",
+        "VAT",
+        "IBAN",
+        "ORD",
+        "CUST",
+        "SKU",
+        "XL",
+        "XXL",
+        "XS",
+    ]
+)
+
+_APOLOGY = re.compile(r"\b(?:sorry|apologi[sz]e|apologies)\b", re.I)
+_ASK = re.compile(
+    r"\b(?:could|can|may|would) (?:you|i)\b[^.?!]{0,40}?\b"
+    r"(?P<thing>order (?:number|id)|e-?mail|address|postcode|zip|name|phone|tracking number)\b",
+    re.I,
+)
+_ID = re.compile(r"\b[A-Za-z]{0,5}-?\d{4,}\b|[\w.+-]+@[\w-]+\.[\w.-]+")
+
+
+@cache
+def _vader() -> Any:
+    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
+
+    return SentimentIntensityAnalyzer()
+
+
+class ComplaintConfig(SignalConfig):
+    locale: Literal["en"] = "en"
+    """The language of the built-in rules. For another, set ``phrases`` to its
+    own list and ``rules`` to false: then only the phrases count."""
+    phrases: Strings = DEFAULT_PHRASES
+    """Phrases that make a message a complaint (case-insensitive, whole words)."""
+    rules: bool = True
+    """Use the built-in English cues and VADER sentiment besides the phrases."""
+    threshold: Annotated[float, Field(gt=0)] = 0.8
+    """A message (or a session, with its cues) scoring this much is a complaint."""
+
+
+def phrase_matcher(phrases: Iterable[str]) -> re.Pattern[str]:
+    alternatives = sorted({re.escape(p.lower()) for p in phrases if p.strip()}, key=len)
+    if not alternatives:
+        return re.compile(r"(?!x)x")  # matches nothing
+    return re.compile(r"(?<!\w)(?:" + "|".join(reversed(alternatives)) + r")(?!\w)", re.I)
+
+
+class Scorer:
+    """The message-level detector, usable on its own (the signals report does)."""
+
+    def __init__(self, config: ComplaintConfig) -> None:
+        self.config = config
+        self._phrases = phrase_matcher(config.phrases)
+
+    def score(self, text: str) -> tuple[float, list[str]]:
+        """The message's score and the rules that fired."""
+        text = _QUOTED.sub(" ", text)
+        fired: list[tuple[str, float]] = []
+        if self._phrases.search(text):
+            fired.append(("complaint phrase", 1.0))
+        if not self.config.rules:
+            return sum(w for _r, w in fired), [r for r, _w in fired]
+        for rule, pattern, weight in (
+            ("asks for a person", _HUMAN, 1.0),
+            ("says it repeated itself", _REPEATED, 1.0),
+            ("contradicts the agent", _CONTRADICT, 1.0),
+            ("wants the money back", _MONEY, 0.8),
+            ("something still failing", _STILL, 0.8),
+            ("exasperation", _EXASPERATED, 0.8),
+            ("a grievance", _GRIEVANCE, 0.5),
+            ("counts repeats", _COUNT, 0.6),
+            ("only ?! marks", _ONLY_MARKS, 1.0),
+        ):
+            if pattern.search(text):
+                fired.append((rule, weight))
+        caps = [w for w in _CAPS_WORD.findall(text) if w not in _ACRONYMS]
+        letters = [c for c in text if c.isalpha()]
+        if len(letters) >= 8 and all(c.isupper() for c in letters) and len(caps) >= 3:
+            fired.append(("shouting the whole message", 1.0))
+        elif len(caps) >= 2:
+            fired.append(("shouting", 0.6))
+        if _BURST.search(text):
+            fired.append(("?? or !!!", 0.5))
+        elif _DOUBLE_BANG.search(text):
+            fired.append(("!!", 0.3))
+        if _AGAIN.search(text):
+            fired.append(("again / already", 0.3))
+        compound = _vader().polarity_scores(text)["compound"]
+        if compound <= -0.6:
+            fired.append(("negative sentiment", 0.8))
+        elif compound <= -0.3:
+            fired.append(("negative sentiment", 0.5))
+        elif compound >= 0.5 and not any(w >= 0.7 for _r, w in fired):
+            # Sarcasm ("oh great, another...") keeps its negative cue.
+            fired.append(("positive sentiment", -0.6))
+        return sum(w for _r, w in fired), [r for r, w in fired if w > 0]
+
+
+def _digest(value: str) -> str:
+    return hashlib.sha256(value.lower().encode()).hexdigest()[:16]
+
+
+class Complaint(Signal):
+    name = "complaint"
+    order = 3
+    kinds = ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE")
+    Config = ComplaintConfig
+
+    def __init__(self, config: ComplaintConfig, context: Any) -> None:
+        super().__init__(config, context)
+        self.scorer = Scorer(config)
+
+    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        text = event.text or ""
+        if not text:
+            return ()
+        invocation = getattr(row, "invocation_id", None)
+        if event.kind == "AGENT_RESPONSE":
+            if _APOLOGY.search(text):
+                scratch["apologies"] = scratch.get("apologies", 0) + 1
+            for match in _ASK.finditer(text):
+                asks = scratch.setdefault("asks", {})
+                thing = match.group("thing").lower()
+                asks[thing] = asks.get(thing, 0) + 1
+            return ()
+        score, rules = self.scorer.score(text)
+        # Ids the user gave, hashed, by the turns they came in.
+        for value in _ID.findall(text):
+            scratch.setdefault("ids", {}).setdefault(_digest(value), set()).add(invocation)
+        if score >= self.config.threshold:
+            return [self.reason(", ".join(rules), row)]
+        if score > scratch.get("best", (0.0, None, ""))[0]:
+            scratch["best"] = (score, invocation, ", ".join(rules))
+        return ()
+
+    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        if not self.config.rules:
+            return ()
+        cues = []
+        if any(len(turns) > 1 for turns in scratch.get("ids", {}).values()):
+            cues.append("restates an id from another turn")
+        if scratch.get("apologies", 0) >= 2:
+            cues.append("the agent apologised twice")
+        if any(n >= 2 for n in scratch.get("asks", {}).values()):
+            cues.append("the agent asked twice for the same thing")
+        best, invocation, rules = scratch.get("best", (0.0, None, ""))
+        if cues and best + 0.5 * len(cues) >= self.config.threshold:
+            return [Reason(self.name, ", ".join(filter(None, [rules, *cues])), invocation)]
+        return ()

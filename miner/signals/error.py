@@ -1,0 +1,80 @@
+"""``error``: the session hit an error.
+
+Any ``*_ERROR`` row (a raised tool error, a model error: ``llm_error`` is part
+of this signal), any row with status ERROR, or a TOOL_COMPLETED whose result
+reports a failure (``{"status": "error"}`` or a non-empty ``error`` key;
+configurable): the plugins log a tool that *returned* a failure as a success.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from miner.dialects import ERROR_EVENT_TYPES, Event
+from miner.signals import Reason, Signal, SignalConfig, Strings
+
+
+class ErrorConfig(SignalConfig):
+    result_keys: Strings = ("error",)
+    """A tool result (a JSON object) with a non-empty value under one of these keys failed."""
+    status_key: str = "status"
+    """... and so did one whose value under this key is one of status_values."""
+    status_values: Strings = ("error", "failed", "failure")
+    """Status values (case-insensitive) that mean a tool call failed."""
+
+
+def result_failed(result: Any, rules: ErrorConfig) -> bool:
+    """A TOOL_COMPLETED result that reports a failure under the configured rule."""
+    if not isinstance(result, dict):
+        return False
+    for key in rules.result_keys:
+        if result.get(key) not in (None, "", False, [], {}):
+            return True
+    status = result.get(rules.status_key)
+    return isinstance(status, str) and status.lower() in {s.lower() for s in rules.status_values}
+
+
+class Error(Signal):
+    name = "error"
+    order = 0
+    kinds = (*ERROR_EVENT_TYPES, "TOOL_COMPLETED")
+    columns = ("error_message",)
+    all_rows = True
+    Config = ErrorConfig
+
+    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        if event.kind == "TOOL_ERROR":
+            rule = "a tool raised an error"
+        elif event.kind == "LLM_ERROR":
+            rule = "a model call failed"
+        elif event.kind in ERROR_EVENT_TYPES:
+            rule = "the agent run failed"
+        elif getattr(row, "status", None) == "ERROR":
+            rule = "a row with status ERROR"
+        elif event.kind == "TOOL_COMPLETED" and result_failed(event.result, self.config):
+            rule = "a tool returned a failure"
+        else:
+            return ()
+        # One reason per turn, the most telling: the Python plugin logs a raised
+        # tool error on four rows, the Java plugin on one.
+        invocation = getattr(row, "invocation_id", None)
+        best = scratch.get(invocation)
+        if best is None or _RULES.index(rule) < _RULES.index(best):
+            scratch[invocation] = rule
+        return ()
+
+    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        return [
+            Reason(self.name, rule, inv if isinstance(inv, str) else None)
+            for inv, rule in sorted(scratch.items(), key=lambda item: str(item[0]))
+        ]
+
+
+_RULES = (
+    "a tool raised an error",
+    "a model call failed",
+    "a tool returned a failure",
+    "the agent run failed",
+    "a row with status ERROR",
+)

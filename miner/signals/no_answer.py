@@ -1,0 +1,30 @@
+"""``no_answer``: a turn the user started that ended without an agent
+response (after a crash, a raised error, a timeout)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from miner.dialects import Event
+from miner.signals import Reason, Signal
+
+
+class NoAnswer(Signal):
+    name = "no_answer"
+    order = 6
+    kinds = ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE")
+
+    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        invocation = getattr(row, "invocation_id", None)
+        if isinstance(invocation, str):
+            asked, answered = (
+                scratch.setdefault("asked", set()),
+                scratch.setdefault("answered", set()),
+            )
+            (asked if event.kind == "USER_MESSAGE_RECEIVED" else answered).add(invocation)
+        return ()
+
+    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        unanswered = sorted(scratch.get("asked", set()) - scratch.get("answered", set()))
+        return [Reason(self.name, "a turn without an agent response", i) for i in unanswered[:1]]

@@ -1,0 +1,28 @@
+"""``thumbs_down``: a negative rating for the session or one of its
+invocations, from the app's own feedback export (``[feedback]`` says which
+columns and which ratings are negative)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from miner.dialects import Event
+from miner.signals import Reason, Signal
+
+
+class ThumbsDown(Signal):
+    name = "thumbs_down"
+    order = 1
+    kinds = ("USER_MESSAGE_RECEIVED", "INVOCATION_STARTING")
+
+    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        invocation = getattr(row, "invocation_id", None)
+        if isinstance(invocation, str) and invocation in self.context.negative_invocations:
+            return [self.reason("a negative rating of the turn", row)]
+        return ()
+
+    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        if session_id in self.context.negative_sessions:
+            return [self.reason("a negative rating of the session")]
+        return ()

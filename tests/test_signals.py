@@ -1,0 +1,198 @@
+"""The signals: the frustration detector measured on labelled turns, the
+session-level cues, slow / loop / no_answer, and the registry itself."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import orjson
+import pandas as pd
+import pytest
+
+from miner.config import SignalsConfig
+from miner.sample import NegativeFeedback, flag_sessions
+from miner.signals import NAMES
+from miner.signals.complaint import ComplaintConfig, Scorer
+from tests.signals_report import measure
+
+ROOT = Path(__file__).resolve().parent.parent
+T0 = datetime(2026, 11, 22, tzinfo=UTC)
+
+
+def test_complaint_precision_and_recall_on_the_labelled_turns():
+    report = measure()
+    assert report.true_pos + report.false_neg >= 200  # half of 400+ are complaints
+    assert report.precision >= 0.90, report.false_alarms
+    assert report.recall >= 0.90, report.misses
+
+
+@pytest.mark.parametrize(
+    ("text", "complaint"),
+    [
+        ("I already told you that - #55120. This is the third time.", True),
+        ("Get me a manager. Now.", True),
+        ("hello??", True),
+        ("this is great, thanks!!", False),
+        ("can I talk about my order again?", False),
+        ('Is the "Terrible Twos" book in stock?', False),  # a quoted product name
+    ],
+)
+def test_the_shapes_the_phrase_list_missed(text, complaint):
+    scorer = Scorer(ComplaintConfig())
+    score, rules = scorer.score(text)
+    assert (score >= scorer.config.threshold) is complaint, (score, rules)
+
+
+def _row(sid: str, kind: str, content=None, minutes: int = 0, **extra) -> dict:
+    return {
+        "timestamp": pd.Timestamp(T0 + timedelta(minutes=minutes)),
+        "event_type": kind,
+        "session_id": sid,
+        "invocation_id": extra.pop("invocation_id", f"{sid}-i"),
+        "content": None if content is None else orjson.dumps(content).decode(),
+        "status": extra.pop("status", "OK"),
+        "latency_ms": extra.pop("latency_ms", None),
+    }
+
+
+def _flags(rows: list[dict], **config) -> dict:
+    return flag_sessions(
+        [pd.DataFrame(rows)],
+        NegativeFeedback(frozenset(), frozenset()),
+        SignalsConfig.model_validate(config),
+    )
+
+
+def _user(sid, text, inv, minutes=0):
+    return _row(sid, "USER_MESSAGE_RECEIVED", {"text_summary": text}, minutes, invocation_id=inv)
+
+
+def _answer(sid, text, inv, minutes=0):
+    return _row(sid, "AGENT_RESPONSE", {"response": f"text: '{text}'"}, minutes, invocation_id=inv)
+
+
+def test_session_cues_make_a_complaint_no_single_message_shows():
+    # Each message alone is mild; the user restating the order id in a later
+    # turn and the agent apologising twice make the session a complaint.
+    rows = [
+        _user("s", "where is ORD-55120?", "i1", 0),
+        _answer("s", "Sorry, I cannot find it. Could you give me your order number?", "i1", 1),
+        _user("s", "It is ORD-55120, as before", "i2", 2),
+        _answer("s", "Sorry, could you give me your order number?", "i2", 3),
+        _user("s", "ORD-55120 again", "i3", 4),
+        _answer("s", "Let me check.", "i3", 5),
+        _user("calm", "where is ORD-10001?", "c1", 0),
+        _answer("calm", "It arrives tomorrow.", "c1", 1),
+    ]
+    flags = _flags(rows)
+    assert "complaint" in flags["s"].signals
+    [reason] = [r for r in flags["s"].reasons if r.signal == "complaint"]
+    assert "restates an id from another turn" in reason.rule
+    assert "the agent apologised twice" in reason.rule
+    assert "complaint" not in flags["calm"].signals
+
+
+def _tool(sid: str, inv: str, order_id: str, minutes: int = 0) -> dict:
+    call = {"tool": "lookup_order", "args": {"order_id": order_id}}
+    return _row(sid, "TOOL_STARTING", call, minutes, invocation_id=inv)
+
+
+def _done(sid: str, inv: str, total_ms: int) -> dict:
+    latency = f'{{"total_ms": {total_ms}}}'
+    return _row(sid, "INVOCATION_COMPLETED", None, invocation_id=inv, latency_ms=latency)
+
+
+def test_slow_loop_and_no_answer():
+    rows = [
+        _user("slow", "hi", "a1"),
+        _answer("slow", "hello", "a1"),
+        _done("slow", "a1", 45000),
+        _user("quick", "hi", "b1"),
+        _answer("quick", "hello", "b1"),
+        _done("quick", "b1", 900),
+        *[_tool("loop", "c1", "1", n) for n in range(3)],
+        # The same call twice with another in between is not a loop of three.
+        _tool("two", "d1", "1"),
+        _tool("two", "d1", "2"),
+        _tool("two", "d1", "1"),
+        _user("crash", "refund please", "e1"),
+        _row("crash", "TOOL_ERROR", {"tool": "x", "args": {}}, invocation_id="e1", status="ERROR"),
+    ]
+    flags = _flags(rows, slow={"threshold_ms": 30000}, loop={"repeats": 3})
+    assert flags["slow"].signals == {"slow"}
+    assert flags["quick"].signals == set()
+    assert flags["loop"].signals == {"loop"}
+    assert flags["two"].signals == set()  # the same call twice, another in between
+    assert flags["crash"].signals == {"error", "no_answer"}
+    assert _flags(rows, no_answer={"enabled": False})["crash"].signals == {"error"}
+
+
+def test_an_unknown_signal_table_or_key_is_refused(tmp_path, scratch_config):
+    from tests.conftest import miner
+
+    for config, needle in (
+        (scratch_config(extra="\n[signals.sentiment]\nenabled = true\n"), "signals.sentiment"),
+        (scratch_config(replace=("repeats = 3", "repeat = 3")), "signals.loop.repeat"),
+    ):
+        result = miner("draft", "--pipeline", config, "--out", tmp_path / "out")
+        assert result.exit_code == 2, result.output
+        assert needle in result.stderr
+
+
+def test_a_signal_is_added_by_one_file(tmp_path):
+    # A new module in miner/signals/ is found, configured and run, with no
+    # change anywhere else; it is removed again whatever happens.
+    module = ROOT / "miner" / "signals" / "zz_apology_test_signal.py"
+    module.write_text(
+        textwrap.dedent(
+            """
+            from miner.signals import Reason, Signal, SignalConfig
+
+
+            class ApologyConfig(SignalConfig):
+                word: str = "sorry"
+
+
+            class Apology(Signal):
+                name = "apology"
+                order = 99
+                kinds = ("AGENT_RESPONSE",)
+                Config = ApologyConfig
+
+                def row(self, event, row, scratch):
+                    if self.config.word in (event.text or "").lower():
+                        return [self.reason("the agent apologised", row)]
+                    return ()
+            """
+        )
+    )
+    check = textwrap.dedent(
+        """
+        import pandas as pd, orjson
+        from miner.config import SignalsConfig
+        from miner.sample import NegativeFeedback, flag_sessions, SCAN_EVENT_TYPES
+        from miner.signals import NAMES
+        assert NAMES[-1] == "apology", NAMES
+        assert "AGENT_RESPONSE" in SCAN_EVENT_TYPES
+        row = {"timestamp": pd.Timestamp("2026-11-22", tz="UTC"), "event_type": "AGENT_RESPONSE",
+               "session_id": "s", "invocation_id": "i", "status": "OK",
+               "content": orjson.dumps({"response": "text: 'Oops, my mistake.'"}).decode()}
+        config = SignalsConfig.model_validate({"apology": {"word": "oops"}})
+        nobody = NegativeFeedback(frozenset(), frozenset())
+        flags = flag_sessions([pd.DataFrame([row])], nobody, config)
+        assert "apology" in flags["s"].signals, flags
+        print("ok")
+        """
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", check], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
+    finally:
+        module.unlink()
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+    assert "apology" not in NAMES  # this process never saw it
