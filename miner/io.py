@@ -366,8 +366,13 @@ def read_ledger(out: Path) -> frozenset[str]:
     return frozenset(hashes)
 
 
-def _ledger_hashes(ledger: Path) -> frozenset[str]:
-    """The hashes in a ledger file (none when there is no file yet)."""
+def read_ledger_signatures(out: Path) -> frozenset[str]:
+    """Hashes of the failure signatures drafted into ``out`` before."""
+    return _ledger_hashes(out / LEDGER_NAME, "signatures")
+
+
+def _ledger_hashes(ledger: Path, key: str = "sessions") -> frozenset[str]:
+    """The hashes under ``key`` in a ledger file (none when there is no file yet)."""
     if not ledger.exists():
         return frozenset()
     try:
@@ -376,14 +381,15 @@ def _ledger_hashes(ledger: Path) -> frozenset[str]:
         raise InputError(f"{ledger}: invalid JSON ({exc.args[0]})") from None
     except OSError as exc:
         raise InputError(f"{ledger}: cannot read ({exc.strerror})") from None
-    sessions = data.get("sessions") if isinstance(data, dict) else None
-    if not isinstance(sessions, list) or not all(
-        isinstance(h, str) and _SESSION_HASH.fullmatch(h) for h in sessions
+    values = data.get(key, [] if key != "sessions" else None) if isinstance(data, dict) else None
+    if not isinstance(values, list) or not all(
+        isinstance(h, str) and _SESSION_HASH.fullmatch(h) for h in values
     ):
         raise InputError(
-            f'{ledger}: not a miner ledger (expected {{"sessions": [<16 hex digits>, ...]}})'
+            f'{ledger}: not a miner ledger (expected {{"sessions": [<16 hex digits>, ...], '
+            f'"signatures": [...]}}; {key} is not)'
         )
-    return frozenset(sessions)
+    return frozenset(values)
 
 
 def write_run(
@@ -392,6 +398,7 @@ def write_run(
     ledger: frozenset[str],
     summary: dict[str, Any],
     run_name: str,
+    signatures: frozenset[str] = frozenset(),
 ) -> str | None:
     """Write the case folders (name -> {file name: JSON value}), ledger and summary.
 
@@ -418,7 +425,10 @@ def write_run(
                 raise OutputError(f"{target}: already exists; refusing to overwrite a drafted case")
             os.rename(staging / name, target)
         merged = ledger | _ledger_hashes(out / LEDGER_NAME)
-        _write_atomic(out / LEDGER_NAME, _dumps({"sessions": sorted(merged)}))
+        kinds = signatures | _ledger_hashes(out / LEDGER_NAME, "signatures")
+        _write_atomic(
+            out / LEDGER_NAME, _dumps({"sessions": sorted(merged), "signatures": sorted(kinds)})
+        )
     except OSError as exc:
         written = sum(1 for name in cases if (out / name).is_dir())
         raise OutputError(

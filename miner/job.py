@@ -32,6 +32,7 @@ from miner.sample import (
     negative_feedback,
     pick_sessions,
     session_hash,
+    signature_hash,
 )
 from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
@@ -117,6 +118,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         per_signal=request.per_signal,
         max_cases=request.max_cases,
         seed=request.seed,
+        drafted_signatures=io.read_ledger_signatures(request.out),
     )
     picked_ids = [f.session_id for f in selection.picked]
     signals_of = {f.session_id: f.signals for f in selection.picked}
@@ -179,6 +181,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         "sessions_in_window": selection.in_window,
         "flagged": {s: selection.flagged[s] for s in SIGNALS},
         "flagged_by_rule": _by_rule(flags, request.since, request.until),
+        "signatures": _signatures(selection, detector, quarantined_ids),
         "skipped_already_drafted": selection.already_drafted,
         "sampled": len(cases),
         "entities_replaced": dict(sorted(replaced.items())),
@@ -208,10 +211,34 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in quarantined_ids}
     summary["case_files_written"] = sum(len(files) for files in cases.values())
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
-    problem = io.write_run(request.out, cases, frozenset(ledger), summary, run_name)
+    kinds = {
+        signature_hash(f.signature) for f in selection.picked if f.session_id not in quarantined_ids
+    }
+    problem = io.write_run(
+        request.out, cases, frozenset(ledger), summary, run_name, frozenset(kinds)
+    )
     if problem:
         summary["warning"] = "; ".join(filter(None, [summary.get("warning"), problem]))
     return summary
+
+
+def _signatures(selection: Any, detector: Any, quarantined: set[str]) -> list[dict[str, Any]]:
+    """Each failure signature with its size and how many were drafted, biggest
+    first. The masked text goes through redaction too: masking is a heuristic."""
+    drafted: Counter[str] = Counter(
+        f.signature for f in selection.picked if f.session_id not in quarantined
+    )
+    kinds = sorted(selection.signatures.items(), key=lambda item: (-item[1], item[0]))
+    texts = [k for k, _n in kinds]
+    safe = []
+    for text, found in zip(texts, detector.detect(texts), strict=True):
+        for entity, value in found:
+            text = text.replace(value, f"<{entity}>")
+        safe.append(text)
+    return [
+        {"signature": text, "hash": signature_hash(kind), "sessions": n, "drafted": drafted[kind]}
+        for text, (kind, n) in zip(safe, kinds, strict=True)
+    ]
 
 
 def _by_rule(flags: dict[str, Any], since: datetime, until: datetime) -> dict[str, dict[str, int]]:

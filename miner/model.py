@@ -63,3 +63,5 @@ class SessionFlags:
     signals: frozenset[str] = field(default_factory=frozenset)
     reasons: tuple[Reason, ...] = ()
     """Why each signal fired: the rule and the invocation."""
+    signature: str = ""
+    """The failure kind: signals, tool trajectory shape, masked error text."""

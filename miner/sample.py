@@ -11,20 +11,29 @@ events are read up to ``session_grace`` either side, so a session that
 starts just before ``until`` is read whole (and one that started before
 ``since`` is recognised as such). Sessions longer than the grace may be cut.
 
-The pick is reproducible: each session gets a rank from a hash of the seed and
-its id, so the same export and seed give the same sessions whatever the order
-of files or rows. Quotas are filled signal by signal in the registry's order,
-each taking its lowest-ranked sessions not yet picked, up to ``per_signal``
-each and ``max_cases`` in all. A session is picked once and keeps all its
-signals; it counts against the quota of the signal that picked it.
+The pick is reproducible and diverse. Each flagged session has a failure
+signature: its signals, the shape of its tool trajectory (the distinct tools
+in call order) and its first error message with numbers, ids, e-mails, quoted
+text and capitalised words masked ("issue_refund raised: gateway declined
+refund to card <N> for <W>"). Quotas are filled signal by signal in the
+registry's order, ``per_signal`` each and ``max_cases`` in all, and within a
+signal round-robin across its signatures: signatures not drafted in an
+earlier run first, then the biggest groups, then by hash; inside a group the
+sessions go by a rank hashed from the seed and the session id, so the same
+export and seed give the same sessions whatever the order of files or rows.
+One outage with a thousand identical sessions takes one slot per round, not
+all of them. A session is picked once, keeps all its signals, and counts
+against the quota of the signal that picked it. The ledger remembers the
+hashes of the signatures drafted, so next week prefers kinds not seen yet.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
+import re
+from collections import Counter, namedtuple
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -54,6 +63,57 @@ SCAN_COLUMNS: tuple[str, ...] = tuple(
         )
     )
 )
+
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+_WITH_DIGITS = re.compile(r"\S*\d\S*")
+_CAPITALISED = re.compile(r"(?<=\s)[A-Z][\w'-]*")
+_REPEATS = re.compile(r"(<[A-Z]+>)(?:[\s,]+\1)+")
+
+
+def mask(text: str) -> str:
+    """An error message with what varies from case to case masked: the same
+    failure reads the same whatever the order, amount or customer."""
+    text = _EMAIL.sub("<EMAIL>", text)
+    text = _QUOTED.sub("<Q>", text)
+    text = _WITH_DIGITS.sub("<N>", text)
+    text = _CAPITALISED.sub("<W>", text)
+    return _REPEATS.sub(r"\1", " ".join(text.split()))[:160]
+
+
+def _message(row: Any) -> str | None:
+    message = getattr(row, "error_message", None)
+    return message if isinstance(message, str) and message else None
+
+
+class _Shape:
+    """What a session's signature is made of, gathered row by row in any order."""
+
+    def __init__(self) -> None:
+        self.tools: list[tuple[Any, str]] = []
+        self.error: tuple[Any, str] | None = None
+
+    def add(self, event: Any, row: Any) -> None:
+        stamp = row.timestamp
+        if event.kind == "TOOL_STARTING" and event.tool and len(self.tools) < 50:
+            self.tools.append((stamp, event.tool))
+        message = _message(row)
+        if message and (self.error is None or stamp < self.error[0]):
+            self.error = (stamp, mask(message))
+
+    def signature(self, signals: frozenset[str]) -> str:
+        order = [t for _s, t in sorted(self.tools, key=lambda item: item[0])]
+        path = ">".join(dict.fromkeys(order)) or "no tools"
+        parts = ["+".join(sorted(signals)), path]
+        if self.error:
+            parts.append(self.error[1])
+        return " | ".join(parts)
+
+
+def signature_hash(signature: str) -> str:
+    """What the ledger stores of a signature (masked text may still hold data)."""
+    return hashlib.sha256(f"miner-signature:{signature}".encode()).hexdigest()[:16]
 
 
 def session_hash(session_id: str) -> str:
@@ -89,6 +149,14 @@ def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> N
     return NegativeFeedback(ids(rules.session_column), ids(rules.invocation_column))
 
 
+def _rows(batch: pd.DataFrame) -> Iterable[Any]:
+    """The batch's rows as named tuples: columns taken out as Python lists once
+    (itertuples walks Arrow-backed columns value by value, several times slower)."""
+    record = namedtuple("Row", list(batch.columns), rename=True)  # type: ignore[misc]
+    columns = [batch[c].tolist() for c in batch.columns]
+    return map(record._make, zip(*columns, strict=True))
+
+
 def flag_sessions(
     batches: Iterable[pd.DataFrame],
     feedback: NegativeFeedback,
@@ -116,6 +184,7 @@ def flag_sessions(
     starts: dict[str, datetime] = {}
     reasons: dict[str, list[Reason]] = {}
     scratch: dict[str, dict[str, dict[str, Any]]] = {}
+    shapes: dict[str, _Shape] = {}
 
     for batch in batches:
         if batch.empty:
@@ -126,9 +195,11 @@ def flag_sessions(
             key = str(sid)
             if key not in starts or stamp < starts[key]:
                 starts[key] = stamp
-        for row in batch.itertuples(index=False):
+        for row in _rows(batch):
             event = read_event(row)
             rows_read[(event.dialect, str(row.event_type))] += 1
+            if event.kind == "TOOL_STARTING" or _message(row):
+                shapes.setdefault(str(row.session_id), _Shape()).add(event, row)
             wanted = by_kind.get(event.kind, [])
             if getattr(row, "status", None) == "ERROR":
                 wanted = [*wanted, *(s for s in on_error if s not in wanted)]
@@ -146,10 +217,12 @@ def flag_sessions(
         session = scratch.get(sid, {})
         for signal in signals:
             found.extend(signal.finish(sid, session.get(signal.name, {})))
+        fired = frozenset(r.signal for r in found)
         flags[sid] = SessionFlags(
             session_id=sid,
             start=start,
-            signals=frozenset(r.signal for r in found),
+            signals=fired,
+            signature=shapes.get(sid, _Shape()).signature(fired) if fired else "",
             # Sorted: rows come in export order, which is no order at all.
             reasons=tuple(sorted(set(found), key=lambda r: (r.signal, str(r.invocation), r.rule))),
         )
@@ -165,6 +238,8 @@ class Selection:
     """Sessions in the window carrying each signal (a session counts once per signal)."""
     already_drafted: int
     """Flagged sessions skipped because an earlier run drafted them."""
+    signatures: dict[str, int] = field(default_factory=dict)
+    """Flagged sessions in the window per failure signature."""
 
 
 def _rank(seed: int, session_id: str) -> str:
@@ -179,8 +254,10 @@ def pick_sessions(
     per_signal: int,
     max_cases: int,
     seed: int,
+    drafted_signatures: frozenset[str] = frozenset(),
 ) -> Selection:
-    """Choose the sessions to draft; ``drafted`` holds session hashes of earlier runs."""
+    """Choose the sessions to draft; ``drafted`` holds session hashes of
+    earlier runs, ``drafted_signatures`` the signature hashes."""
     in_window = [f for f in flags.values() if since <= f.start < until]
     flagged = {s: sum(1 for f in in_window if s in f.signals) for s in SIGNALS}
     bad = [f for f in in_window if f.signals]
@@ -189,17 +266,34 @@ def pick_sessions(
     picked: list[SessionFlags] = []
     taken: set[str] = set()
     for signal in SIGNALS:
-        quota = per_signal
+        groups: dict[str, list[SessionFlags]] = {}
         for f in ranked:
-            if len(picked) >= max_cases or quota == 0:
-                break
             if signal in f.signals and f.session_id not in taken:
-                picked.append(f)
-                taken.add(f.session_id)
-                quota -= 1
+                groups.setdefault(f.signature, []).append(f)
+        order = sorted(
+            groups,
+            key=lambda g: (
+                signature_hash(g) in drafted_signatures,
+                -len(groups[g]),
+                _rank(seed, g),
+            ),
+        )
+        quota = min(per_signal, max_cases - len(picked))
+        round_ = 0
+        while quota > 0 and any(round_ < len(groups[g]) for g in order):
+            for g in order:
+                if quota > 0 and round_ < len(groups[g]):
+                    picked.append(groups[g][round_])
+                    taken.add(groups[g][round_].session_id)
+                    quota -= 1
+            round_ += 1
+    signatures: dict[str, int] = {}
+    for f in bad:
+        signatures[f.signature] = signatures.get(f.signature, 0) + 1
     return Selection(
         picked=tuple(picked),
         in_window=len(in_window),
         flagged=flagged,
         already_drafted=len(bad) - len(fresh),
+        signatures=signatures,
     )

@@ -196,3 +196,43 @@ def test_a_signal_is_added_by_one_file(tmp_path):
         module.unlink()
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
     assert "apology" not in NAMES  # this process never saw it
+
+
+def _outage_export() -> list[dict]:
+    """One error kind with 100x the sessions of eleven others."""
+    rows = []
+    kinds = [("lookup_order", "TimeoutError: upstream timed out after {n}s")] * 1100
+    for k in range(1, 12):
+        kinds += [(f"tool_{k}", f"Error{k}: failure number {k} for order {{n}}")] * 11
+    for i, (tool, message) in enumerate(kinds):
+        sid, inv = f"s{i}", f"s{i}-i"
+        call = {"tool": tool, "args": {"id": str(i)}}
+        rows.append(_row(sid, "TOOL_STARTING", call, 0, invocation_id=inv))
+        error = _row(sid, "TOOL_ERROR", call, 1, invocation_id=inv, status="ERROR")
+        error["error_message"] = message.format(n=i)
+        rows.append(error)
+    return rows
+
+
+def test_one_outage_does_not_fill_the_week():
+    from miner.sample import pick_sessions, signature_hash
+
+    flags = _flags(_outage_export(), no_answer={"enabled": False})
+    signatures = {f.signature for f in flags.values()}
+    assert len(signatures) == 12  # the masked messages group the outage into one
+    pick = pick_sessions(
+        flags, T0, T0 + timedelta(days=1), frozenset(), per_signal=20, max_cases=20, seed=3
+    )
+    assert len(pick.picked) == 20
+    assert {f.signature for f in pick.picked} == signatures
+    assert pick.signatures[next(s for s in signatures if "TimeoutError" in s)] == 1100
+
+    # Next week, the kinds drafted before come last: with room for 11, the
+    # outage (drafted last week) gives way to the other eleven.
+    outage = next(s for s in signatures if "TimeoutError" in s)
+    again = pick_sessions(
+        flags, T0, T0 + timedelta(days=1), frozenset(), per_signal=11, max_cases=11, seed=3,
+        drafted_signatures=frozenset({signature_hash(outage)}),
+    )  # fmt: skip
+    assert outage not in {f.signature for f in again.picked}
+    assert len({f.signature for f in again.picked}) == 11

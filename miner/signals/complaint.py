@@ -207,6 +207,23 @@ def _vader() -> Any:
     return SentimentIntensityAnalyzer()
 
 
+_TOKEN = re.compile(r"[a-z']+")
+
+
+@cache
+def _lexicon() -> frozenset[str]:
+    return frozenset(_vader().lexicon)
+
+
+def _sentiment(text: str) -> float:
+    """VADER's compound score; 0 without a word of its lexicon (VADER itself
+    then scores 0), which skips it on most plain questions."""
+    words = set(_TOKEN.findall(text.lower()))
+    if not words & _lexicon() and ":" not in text:
+        return 0.0
+    return float(_vader().polarity_scores(text)["compound"])
+
+
 class ComplaintConfig(SignalConfig):
     locale: Literal["en"] = "en"
     """The language of the built-in rules. For another, set ``phrases`` to its
@@ -266,7 +283,7 @@ class Scorer:
             fired.append(("!!", 0.3))
         if _AGAIN.search(text):
             fired.append(("again / already", 0.3))
-        compound = _vader().polarity_scores(text)["compound"]
+        compound = _sentiment(text)
         if compound <= -0.6:
             fired.append(("negative sentiment", 0.8))
         elif compound <= -0.3:
