@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test lint bench redaction-report signals-report sample-traces golden-exports clean
+.PHONY: help setup demo test lint browser bench redaction-report signals-report sample-traces golden-exports clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-14s %s\n", $$1, $$2}'
@@ -23,8 +23,14 @@ setup: $(STAMP) ## Create .venv and install miner, its pinned NLP model and dev 
 demo: setup ## Set up, then draft cases from the shipped sample traces into drafts/
 	$(BIN)/miner draft --pipeline pipelines/support_agent.toml --since 7d --until latest --out drafts
 
-test: lint ## Run ruff, mypy and the test suite
+test: lint browser ## Run ruff, mypy and the test suite
 	$(BIN)/python -m pytest -q
+
+browser: ## Install Debian's Chromium for the triage-page test, if it is missing (needs root)
+	@command -v chromium >/dev/null || { \
+	  export DEBIAN_FRONTEND=noninteractive; \
+	  apt-get install -y -q chromium >/dev/null 2>&1 || \
+	  { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }; }
 
 lint: setup ## ruff and mypy
 	$(BIN)/ruff check miner tests sample_traces

@@ -399,6 +399,7 @@ def write_run(
     summary: dict[str, Any],
     run_name: str,
     signatures: frozenset[str] = frozenset(),
+    triage_html: str | None = None,
 ) -> str | None:
     """Write the case folders (name -> {file name: JSON value}), ledger and summary.
 
@@ -440,7 +441,10 @@ def write_run(
     try:
         (out / RUNS_DIR).mkdir(exist_ok=True)
         # pid too: two runs in the same second must not overwrite each other.
-        _write_atomic(out / RUNS_DIR / f"{run_name}-{os.getpid()}.json", _dumps(summary))
+        name = f"{run_name}-{os.getpid()}"
+        _write_atomic(out / RUNS_DIR / f"{name}.json", _dumps(summary))
+        if triage_html is not None:
+            _write_atomic(out / RUNS_DIR / f"{name}.html", triage_html.encode("utf-8"))
     except OSError as exc:
         runs = out / RUNS_DIR
         return f"cases and ledger written, but not the run summary under {runs} ({exc.strerror})"

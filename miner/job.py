@@ -25,6 +25,7 @@ from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
 from miner.model import SIGNALS
 from miner.redact import detector_for, redact_sessions
+from miner.report import triage_html
 from miner.sample import (
     SCAN_COLUMNS,
     SCAN_EVENT_TYPES,
@@ -215,7 +216,13 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         signature_hash(f.signature) for f in selection.picked if f.session_id not in quarantined_ids
     }
     problem = io.write_run(
-        request.out, cases, frozenset(ledger), summary, run_name, frozenset(kinds)
+        request.out,
+        cases,
+        frozenset(ledger),
+        summary,
+        run_name,
+        frozenset(kinds),
+        triage_html(summary),
     )
     if problem:
         summary["warning"] = "; ".join(filter(None, [summary.get("warning"), problem]))
