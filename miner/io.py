@@ -175,6 +175,24 @@ def scan_events(
     absent), plus ``source_file``. With ``event_types``, rows of those types and
     rows with status ERROR; with ``session_ids``, only those sessions.
     """
+    for batch in scan_batches(export, columns, start, end, event_types, session_ids, batch_rows):
+        frame = batch.to_pandas()
+        if frame["timestamp"].dt.tz is None:
+            frame["timestamp"] = frame["timestamp"].dt.tz_localize("UTC")
+        yield frame
+
+
+def scan_batches(
+    export: Export,
+    columns: Iterable[str],
+    start: datetime,
+    end: datetime,
+    event_types: Iterable[str] | None = None,
+    session_ids: Iterable[str] | None = None,
+    batch_rows: int = 64_000,
+) -> Iterator[pa.RecordBatch]:
+    """``scan_events`` as Arrow record batches (``source_file`` included), for
+    stages that decide on whole columns before touching a row."""
     present = [c for c in dict.fromkeys(columns) if c in export.columns]
     # A row without a session id belongs to no session (the Go plugin writes
     # such rows outside a session): it cannot be part of a case.
@@ -190,10 +208,8 @@ def scan_events(
         for batch in export.dataset.to_batches(
             columns=[*present, "__filename"], filter=expr, batch_size=batch_rows
         ):
-            frame = batch.to_pandas().rename(columns={"__filename": "source_file"})
-            if frame["timestamp"].dt.tz is None:
-                frame["timestamp"] = frame["timestamp"].dt.tz_localize("UTC")
-            yield frame
+            names = ["source_file" if n == "__filename" else n for n in batch.schema.names]
+            yield batch.rename_columns(names)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
 

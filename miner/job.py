@@ -98,7 +98,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     rows_read: Counter[tuple[str, str]] = Counter()
     flags = flag_sessions(
         progress(
-            io.scan_events(
+            io.scan_batches(
                 export, SCAN_COLUMNS, scan_start, scan_end, event_types=SCAN_EVENT_TYPES
             ),
             0,

@@ -38,9 +38,11 @@ from datetime import datetime
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from miner.config import FeedbackConfig
-from miner.dialects import raw_event_types, read_event
+from miner.dialects import GO_EVENT_TYPES, GO_ONLY, raw_event_types, read_event
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
 
@@ -149,21 +151,173 @@ def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> N
     return NegativeFeedback(ids(rules.session_column), ids(rules.invocation_column))
 
 
-def _rows(batch: pd.DataFrame) -> Iterable[Any]:
-    """The batch's rows as named tuples: columns taken out as Python lists once
-    (itertuples walks Arrow-backed columns value by value, several times slower)."""
-    record = namedtuple("Row", list(batch.columns), rename=True)  # type: ignore[misc]
-    columns = [batch[c].tolist() for c in batch.columns]
-    return map(record._make, zip(*columns, strict=True))
+def _arrow(batch: Any) -> pa.RecordBatch:
+    """An Arrow batch with a UTC timestamp (tests and callers may pass pandas)."""
+    if isinstance(batch, pd.DataFrame):
+        batch = pa.RecordBatch.from_pandas(batch, preserve_index=False)
+    stamp = batch.schema.field("timestamp").type
+    if pa.types.is_timestamp(stamp) and stamp.tz is None:  # a naive export column is UTC
+        index = batch.schema.get_field_index("timestamp")
+        utc = batch.column(index).cast(pa.timestamp(stamp.unit, tz="UTC"))
+        batch = batch.set_column(index, "timestamp", utc)
+    return batch
+
+
+def _coalesced(batches: Iterable[pa.RecordBatch], rows: int = 50_000) -> Iterable[pa.RecordBatch]:
+    """Small batches (one per row group of a small file) joined up to ``rows``:
+    the whole-column work has a cost per batch, the row loop does not care."""
+    pending: list[pa.RecordBatch] = []
+    size = 0
+    for batch in batches:
+        if not batch.num_rows:
+            continue
+        pending.append(batch)
+        size += batch.num_rows
+        if size >= rows:
+            yield _joined(pending)
+            pending, size = [], 0
+    if pending:
+        yield _joined(pending)
+
+
+def _joined(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
+    if len(batches) == 1:
+        return batches[0]
+    tables = [pa.Table.from_batches([b]) for b in batches]
+    table = pa.concat_tables(tables, promote_options="permissive").combine_chunks()
+    return table.to_batches(max_chunksize=table.num_rows)[0]
+
+
+def _kinds_as_written(kinds: Iterable[str]) -> pa.Array:
+    """Every plugin's names for ``kinds`` (the Go plugin's TOOL_START...)."""
+    wanted = set(kinds)
+    return pa.array(sorted(wanted | {go for go, k in GO_EVENT_TYPES.items() if k in wanted}))
+
+
+#: Kinds whose Go rows are EVENT rows, told apart only by their payload.
+_FROM_EVENT_ROWS = frozenset(("AGENT_RESPONSE", "MODEL_CALLS"))
+
+
+def _column(batch: pa.RecordBatch, name: str) -> pa.Array | None:
+    return batch.column(name) if name in batch.schema.names else None
+
+
+def _fold(
+    batch: pa.RecordBatch,
+    signals: list[Signal],
+    rows_read: Counter[tuple[str, str]],
+    starts: dict[str, datetime],
+    reasons: dict[str, list[Reason]],
+    scratch: dict[str, dict[str, dict[str, Any]]],
+    shapes: dict[str, _Shape],
+) -> None:
+    """One batch into the signals' state. Whole columns decide which rows each
+    signal needs (its kinds, its prefilter); only those rows are then read one
+    by one, and a row's payload is parsed once for all the signals that want it."""
+    table = pa.Table.from_batches([batch.select(["session_id", "timestamp"])])
+    for item in table.group_by("session_id").aggregate([("timestamp", "min")]).to_pylist():
+        sid, stamp = str(item["session_id"]), item["timestamp_min"]
+        if sid not in starts or stamp < starts[sid]:
+            starts[sid] = stamp
+    _count_dialects(batch, rows_read)
+    raw = batch.column("event_type")
+    none = pa.array([False] * batch.num_rows)
+    is_event = pc.fill_null(pc.equal(raw, "EVENT"), False)
+    status, message = _column(batch, "status"), _column(batch, "error_message")
+    errored = pc.fill_null(pc.equal(status, "ERROR"), False) if status is not None else none
+    has_message = (
+        pc.fill_null(pc.not_equal(message, ""), False)
+        if message is not None and pa.types.is_string(message.type)
+        else none
+    )
+    masks: list[tuple[Signal, Any]] = []
+    for signal in signals:
+        wanted = pc.fill_null(pc.is_in(raw, value_set=_kinds_as_written(signal.kinds)), False)
+        if signal.all_rows:
+            wanted = pc.or_(wanted, errored)
+        plain = pc.and_(wanted, pc.invert(is_event))
+
+        def scratch_of(sid: str, name: str = signal.name) -> dict[Any, Any]:
+            return scratch.setdefault(sid, {}).setdefault(name, {})
+
+        if signal.take(batch.filter(plain), scratch_of):
+            wanted = none
+        else:
+            kept = signal.prefilter(batch)
+            if kept is not None:
+                wanted = pc.and_(wanted, kept)
+        if set(signal.kinds) & _FROM_EVENT_ROWS:
+            wanted = pc.or_(wanted, is_event)
+        masks.append((signal, wanted.to_numpy(zero_copy_only=False)))
+    is_call = pc.fill_null(pc.equal(raw, "TOOL_STARTING"), False)
+    needed = pc.or_(pc.or_(is_call, has_message), is_event).to_numpy(zero_copy_only=False)
+    for _signal, wanted in masks:
+        needed = needed | wanted
+    positions = needed.nonzero()[0]
+    if not len(positions):
+        return
+    rows = _arrow_rows(batch.take(pa.array(positions)))
+    for position, row in zip(positions, rows, strict=True):
+        event = read_event(row)
+        if event.kind == "TOOL_STARTING" or _message(row):
+            shapes.setdefault(str(row.session_id), _Shape()).add(event, row)
+        for signal, wanted in masks:
+            if not wanted[position] or (
+                event.kind not in signal.kinds
+                and not (signal.all_rows and getattr(row, "status", None) == "ERROR")
+            ):
+                continue
+            session = scratch.setdefault(str(row.session_id), {})
+            found = signal.row(event, row, session.setdefault(signal.name, {}))
+            if found:
+                reasons.setdefault(str(row.session_id), []).extend(found)
+
+
+def _arrow_rows(batch: pa.RecordBatch) -> list[Any]:
+    """The batch's rows as named tuples, columns converted to Python once."""
+    record = namedtuple("Row", batch.schema.names, rename=True)  # type: ignore[misc]
+    columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
+    return list(map(record._make, zip(*columns, strict=True)))
+
+
+def _count_dialects(batch: pa.RecordBatch, rows_read: Counter[tuple[str, str]]) -> None:
+    """Rows by (dialect, event type as written), on whole columns, by the rules
+    of ``miner.dialects.dialect_of``."""
+    raw = pc.fill_null(batch.column("event_type"), "")
+    none = pa.array([False] * batch.num_rows)
+    content = _column(batch, "content")
+    event_id = _column(batch, "event_id")
+    has_id = pc.is_valid(event_id) if event_id is not None else none
+    no_content = pc.is_null(content) if content is not None else pc.invert(none)
+    go = pc.or_(
+        pc.is_in(raw, value_set=pa.array(sorted(GO_ONLY))),
+        pc.and_(pc.and_(pc.equal(raw, "TOOL_ERROR"), no_content), pc.invert(has_id)),
+    )
+    answer = pc.equal(raw, "AGENT_RESPONSE")
+    if content is not None and pa.types.is_string(content.type):
+        java_answer = pc.and_(
+            answer, pc.fill_null(pc.match_substring(content, '"text_summary"'), False)
+        )
+    else:
+        java_answer = none
+    python = pc.or_(
+        pc.and_(has_id, pc.invert(java_answer)),
+        pc.and_(pc.and_(answer, pc.invert(java_answer)), pc.invert(no_content)),
+    )
+    dialect = pc.if_else(go, "go", pc.if_else(python, "python", "java"))
+    counts = pa.table({"d": dialect, "k": raw}).group_by(["d", "k"]).aggregate([("k", "count")])
+    for item in counts.to_pylist():
+        rows_read[(str(item["d"]), str(item["k"]))] += int(item["k_count"])
 
 
 def flag_sessions(
-    batches: Iterable[pd.DataFrame],
+    batches: Iterable[pa.RecordBatch | pd.DataFrame],
     feedback: NegativeFeedback,
     signals_config: Any,
     rows_read: Counter[tuple[str, str]] | None = None,
 ) -> dict[str, SessionFlags]:
-    """Fold event batches (SCAN_COLUMNS, any order) into per-session flags.
+    """Fold event batches (SCAN_COLUMNS, any order; Arrow record batches, or
+    DataFrames) into per-session flags.
 
     Only the flags and each signal's scratch are kept between batches, so
     memory grows with the number of sessions, not of events. ``rows_read``,
@@ -176,40 +330,12 @@ def flag_sessions(
         for cls in REGISTRY
         if getattr(signals_config, cls.name).enabled
     ]
-    by_kind: dict[str, list[Signal]] = {}
-    for signal in signals:
-        for kind in signal.kinds:
-            by_kind.setdefault(kind, []).append(signal)
-    on_error = [s for s in signals if s.all_rows]
     starts: dict[str, datetime] = {}
     reasons: dict[str, list[Reason]] = {}
     scratch: dict[str, dict[str, dict[str, Any]]] = {}
     shapes: dict[str, _Shape] = {}
-
-    for batch in batches:
-        if batch.empty:
-            continue
-        first = batch.groupby("session_id", sort=False)["timestamp"].min()
-        for sid, start in first.items():
-            stamp = pd.Timestamp(start).to_pydatetime()
-            key = str(sid)
-            if key not in starts or stamp < starts[key]:
-                starts[key] = stamp
-        for row in _rows(batch):
-            event = read_event(row)
-            rows_read[(event.dialect, str(row.event_type))] += 1
-            if event.kind == "TOOL_STARTING" or _message(row):
-                shapes.setdefault(str(row.session_id), _Shape()).add(event, row)
-            wanted = by_kind.get(event.kind, [])
-            if getattr(row, "status", None) == "ERROR":
-                wanted = [*wanted, *(s for s in on_error if s not in wanted)]
-            if not wanted:
-                continue
-            session = scratch.setdefault(str(row.session_id), {})
-            for signal in wanted:
-                found = signal.row(event, row, session.setdefault(signal.name, {}))
-                if found:
-                    reasons.setdefault(str(row.session_id), []).extend(found)
+    for arrow in _coalesced(_arrow(b) for b in batches):
+        _fold(arrow, signals, rows_read, starts, reasons, scratch, shapes)
 
     flags = {}
     for sid, start in starts.items():

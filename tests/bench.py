@@ -144,7 +144,7 @@ def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
     _reset_peak_memory()
     start = time.perf_counter()
     opened = io.open_export(Path(export))
-    batches = io.scan_events(
+    batches = io.scan_batches(
         opened, SCAN_COLUMNS, SINCE - timedelta(days=1), UNTIL, event_types=SCAN_EVENT_TYPES
     )
     flags = flag_sessions(batches, NegativeFeedback(frozenset(), frozenset()), SignalsConfig())

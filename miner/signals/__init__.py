@@ -80,11 +80,42 @@ class Signal:
         self.config = config
         self.context = context
 
+    def take(self, batch: Any, scratch_of: Any) -> bool:
+        """Read the signal's rows of an Arrow batch without ``row``, on whole
+        columns (``scratch_of(session_id)`` gives a session's scratch). False
+        when the signal has no such path."""
+        return False
+
+    def prefilter(self, batch: Any) -> Any:
+        """The rows of an Arrow batch worth a call to ``row``, as a boolean
+        array decided on whole columns; None keeps every row of the signal's
+        kinds. It may keep too many rows, never too few: it only spares the
+        row-by-row loop the rows that cannot fire."""
+        return None
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         return ()
 
     def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
         return ()
+
+    @staticmethod
+    def contains_any(batch: Any, column: str, needles: Iterable[str]) -> Any:
+        """Whole-column test: the cell holds one of ``needles`` (any case);
+        None when the column is missing or not text (then nothing is skipped)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if column not in batch.schema.names:
+            return None
+        values = batch.column(column)
+        if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+            return None
+        hit = pa.array([False] * len(values))
+        for needle in needles:
+            found = pc.match_substring(values, needle, ignore_case=True)
+            hit = pc.or_(hit, pc.fill_null(found, False))
+        return hit
 
     def reason(self, rule: str, row: Any = None) -> Reason:
         invocation = getattr(row, "invocation_id", None) if row is not None else None

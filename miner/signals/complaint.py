@@ -150,6 +150,7 @@ _DOUBLE_BANG = re.compile(r"!!")
 _AGAIN = re.compile(r"\b(?:again|already)\b", re.I)
 _QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”|(?<!\w)'[^']{1,80}'(?!\w)")
 _CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
+_NOT_LETTERS = re.compile(r"[^A-Za-z]+")
 #: Capitals that are not shouting.
 _ACRONYMS = frozenset(
     [
@@ -211,15 +212,25 @@ _TOKEN = re.compile(r"[a-z']+")
 
 
 @cache
-def _lexicon() -> frozenset[str]:
-    return frozenset(_vader().lexicon)
+def _polarity() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """VADER's negative words, positive words and negations."""
+    from vaderSentiment.vaderSentiment import NEGATE
+
+    lexicon = _vader().lexicon
+    negative = frozenset(w for w, v in lexicon.items() if v < 0)
+    positive = frozenset(w for w, v in lexicon.items() if v > 0)
+    return negative, positive, frozenset(NEGATE)
 
 
-def _sentiment(text: str) -> float:
-    """VADER's compound score; 0 without a word of its lexicon (VADER itself
-    then scores 0), which skips it on most plain questions."""
+def _sentiment(text: str, could_damp: bool) -> float:
+    """VADER's compound score, or 0 where VADER cannot change the verdict: it
+    can only turn negative with a negative word or a negated positive one, and
+    the positive score matters only when ``could_damp`` (the message already
+    reads as a complaint from weak cues). Most messages skip VADER."""
     words = set(_TOKEN.findall(text.lower()))
-    if not words & _lexicon() and ":" not in text:
+    negative, positive, negations = _polarity()
+    might_be_negative = bool(words & negative) or bool(words & negations and words & positive)
+    if not might_be_negative and not (could_damp and words & positive) and ":" not in text:
         return 0.0
     return float(_vader().polarity_scores(text)["compound"])
 
@@ -254,11 +265,9 @@ class Scorer:
         """The message's score and the rules that fired."""
         text = _QUOTED.sub(" ", text)
         fired: list[tuple[str, float]] = []
-        if self._phrases.search(text):
-            fired.append(("complaint phrase", 1.0))
-        if not self.config.rules:
-            return sum(w for _r, w in fired), [r for r, _w in fired]
-        for rule, pattern, weight in (
+        threshold = self.config.threshold
+        rules = (
+            ("complaint phrase", self._phrases, 1.0),
             ("asks for a person", _HUMAN, 1.0),
             ("says it repeated itself", _REPEATED, 1.0),
             ("contradicts the agent", _CONTRADICT, 1.0),
@@ -268,12 +277,19 @@ class Scorer:
             ("a grievance", _GRIEVANCE, 0.5),
             ("counts repeats", _COUNT, 0.6),
             ("only ?! marks", _ONLY_MARKS, 1.0),
-        ):
+        )
+        for rule, pattern, weight in rules if self.config.rules else rules[:1]:
             if pattern.search(text):
                 fired.append((rule, weight))
+                if weight >= 0.7 and sum(w for _r, w in fired) >= threshold:
+                    # Decided: more cues or sentiment could only add to it (the
+                    # positive damping never applies once a strong cue fired).
+                    return sum(w for _r, w in fired), [r for r, _w in fired]
+        if not self.config.rules:
+            return sum(w for _r, w in fired), [r for r, _w in fired]
         caps = [w for w in _CAPS_WORD.findall(text) if w not in _ACRONYMS]
-        letters = [c for c in text if c.isalpha()]
-        if len(letters) >= 8 and all(c.isupper() for c in letters) and len(caps) >= 3:
+        letters = _NOT_LETTERS.sub("", text)
+        if len(letters) >= 8 and letters.isupper() and len(caps) >= 3:
             fired.append(("shouting the whole message", 1.0))
         elif len(caps) >= 2:
             fired.append(("shouting", 0.6))
@@ -283,7 +299,11 @@ class Scorer:
             fired.append(("!!", 0.3))
         if _AGAIN.search(text):
             fired.append(("again / already", 0.3))
-        compound = _sentiment(text)
+        score = sum(w for _r, w in fired)
+        strong = any(w >= 0.7 for _r, w in fired)
+        if score >= threshold and strong:
+            return score, [r for r, w in fired if w > 0]
+        compound = _sentiment(text, could_damp=score >= self.config.threshold)
         if compound <= -0.6:
             fired.append(("negative sentiment", 0.8))
         elif compound <= -0.3:
@@ -307,6 +327,16 @@ class Complaint(Signal):
     def __init__(self, config: ComplaintConfig, context: Any) -> None:
         super().__init__(config, context)
         self.scorer = Scorer(config)
+
+    def prefilter(self, batch: Any) -> Any:
+        # Every user message is read; an answer only when it could apologise or ask.
+        import pyarrow.compute as pc
+
+        cues = self.contains_any(batch, "content", ["sorry", "apolog", "could", "can ", "may "])
+        if cues is None:
+            return None
+        answers = pc.fill_null(pc.equal(batch.column("event_type"), "AGENT_RESPONSE"), False)
+        return pc.or_(pc.invert(answers), cues)
 
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         text = event.text or ""

@@ -43,6 +43,18 @@ class Error(Signal):
     all_rows = True
     Config = ErrorConfig
 
+    def prefilter(self, batch: Any) -> Any:
+        # A completed call can report a failure only if its payload names one
+        # of the keys or status values; every other row of this signal counts.
+        import pyarrow.compute as pc
+
+        words = [*(f'"{k}"' for k in self.config.result_keys), *self.config.status_values]
+        named = self.contains_any(batch, "content", words)
+        if named is None:
+            return None
+        completed = pc.is_in(batch.column("event_type"), value_set=_COMPLETED)
+        return pc.or_(pc.invert(pc.fill_null(completed, False)), named)
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         if event.kind == "TOOL_ERROR":
             rule = "a tool raised an error"
@@ -70,6 +82,8 @@ class Error(Signal):
             for inv, rule in sorted(scratch.items(), key=lambda item: str(item[0]))
         ]
 
+
+_COMPLETED = __import__("pyarrow").array(["TOOL_COMPLETED", "TOOL_END"])
 
 _RULES = (
     "a tool raised an error",

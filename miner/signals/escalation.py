@@ -24,6 +24,10 @@ class Escalation(Signal):
     kinds = ("TOOL_STARTING", "AGENT_TRANSFER", "MODEL_CALLS")
     Config = EscalationConfig
 
+    def prefilter(self, batch: Any) -> Any:
+        names = [*self.config.tools, *self.config.handoff_agents]
+        return self.contains_any(batch, "content", [f'"{n}"' for n in names])
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         tools, agents = self.config.tools, self.config.handoff_agents
         calls = [event.tool] if event.kind == "TOOL_STARTING" else []

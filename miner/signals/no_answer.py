@@ -15,6 +15,18 @@ class NoAnswer(Signal):
     order = 6
     kinds = ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE")
 
+    def take(self, batch: Any, scratch_of: Any) -> bool:
+        # Only which turns were asked and answered: no payload to read. (The Go
+        # plugin's answers are EVENT rows; those still go through ``row``.)
+        columns = [
+            batch.column(c).to_pylist() for c in ("session_id", "invocation_id", "event_type")
+        ]
+        for sid, invocation, kind in zip(*columns, strict=True):
+            if isinstance(invocation, str):
+                side = "asked" if kind in ("USER_MESSAGE_RECEIVED", "USER_MESSAGE") else "answered"
+                scratch_of(str(sid)).setdefault(side, set()).add(invocation)
+        return True
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         invocation = getattr(row, "invocation_id", None)
         if isinstance(invocation, str):

@@ -25,6 +25,19 @@ class Slow(Signal):
     columns = ("latency_ms",)
     Config = SlowConfig
 
+    def prefilter(self, batch: Any) -> Any:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        if "latency_ms" not in batch.schema.names:
+            return pa.array([False] * batch.num_rows)
+        values = batch.column("latency_ms")
+        if not pa.types.is_string(values.type):
+            return None
+        found = pc.extract_regex(values, r'"total_ms"\s*:\s*(?P<ms>[0-9]+(?:\.[0-9]*)?)')
+        total = pc.cast(pc.struct_field(found, [0]), pa.float64())
+        return pc.fill_null(pc.greater(total, self.config.threshold_ms), False)
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         latency = parse_payload(getattr(row, "latency_ms", None), row, "latency_ms")
         total = latency.get("total_ms") if isinstance(latency, dict) else None

@@ -16,6 +16,14 @@ class ThumbsDown(Signal):
     order = 1
     kinds = ("USER_MESSAGE_RECEIVED", "INVOCATION_STARTING")
 
+    def prefilter(self, batch: Any) -> Any:
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        rated = pa.array(sorted(self.context.negative_invocations), pa.string())
+        found = pc.is_in(batch.column("invocation_id"), value_set=rated)
+        return pc.fill_null(found, False)
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         invocation = getattr(row, "invocation_id", None)
         if isinstance(invocation, str) and invocation in self.context.negative_invocations:
