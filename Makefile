@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test lint browser bench redaction-report signals-report sample-traces golden-exports clean
+.PHONY: help setup demo test lint browser bench redaction-report signals-report replay-demo sample-traces golden-exports clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-14s %s\n", $$1, $$2}'
@@ -44,6 +44,9 @@ redaction-report: setup ## Recall and precision of redaction on the labelled cor
 
 signals-report: setup ## Precision and recall of the complaint detector on tests/data/complaint_turns.tsv
 	$(BIN)/python -m tests.signals_report
+
+replay-demo: setup ## Draft, review, promote, then replay the buggy and the fixed sample agent and score them
+	$(BIN)/python -m tests.replay_demo
 
 sample-traces: setup ## Regenerate sample_traces/ by running a real ADK agent with the analytics plugin
 	$(BIN)/python sample_traces/make_sample_traces.py

@@ -517,6 +517,73 @@ def score(
         raise FindingsError("; ".join(what))
 
 
+@app.command()
+@reported
+def replay(
+    agent: Annotated[
+        str, typer.Option(help="The agent to run, as package.module:attribute (importable).")
+    ],
+    suite: Annotated[Path, typer.Option(help="Suite folder (or case files) to replay.")],
+    out: Annotated[Path, typer.Option(help="Folder for the runs (run-1/, run-2/...).")] = Path(
+        "runs"
+    ),
+    runs: Annotated[int, typer.Option(min=1, help="Runs of every case.")] = 1,
+    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    live_tools: Annotated[
+        bool,
+        typer.Option("--live-tools", help="Run the real tool when a call has no fixture."),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+) -> None:
+    """Run the agent on the suite offline, tools served from the mined fixtures.
+
+    Each case starts a fresh ADK session from its session_input and sends its
+    user turns in order; every tool call is answered from the case's tool
+    fixtures (argRules decide what matches), and each run is recorded by
+    ADK's own analytics plugin into <out>/run-<n>/<case>.parquet, ready for
+    `miner score --suite <suite> --traces <out>`. The model is whatever the
+    agent is configured with.
+
+    Example:
+
+        miner replay --agent my_package.agent:root_agent --suite evals/support --runs 5
+    """
+    from miner import io
+    from miner.replay import load_agent, replay_suite
+
+    config = io.load_config(pipeline)
+    loaded = _load([suite], config, personal_data=False)
+    cases = [c for c in loaded.passing if c.spec is not None]
+    if not cases:
+        raise InputError(f"{suite}: no case that loads cleanly to replay (see miner check)")
+    results = replay_suite(load_agent(agent), cases, runs, out, live_tools, progress=_progress)
+    summary = {
+        "cases": len(cases),
+        "runs": runs,
+        "callsServed": sum(r.served for r in results),
+        "callsWithoutFixture": [
+            {"evalId": r.eval_id, "run": r.run, "tools": r.unserved} for r in results if r.unserved
+        ],
+        "turnsWithoutAnswer": sum(r.turns_without_answer for r in results),
+        "secondsPerCase": round(sum(r.seconds for r in results) / max(len(results), 1), 3),
+        "out": str(out),
+    }
+    if as_json:
+        import orjson
+
+        typer.echo(orjson.dumps(summary, option=orjson.OPT_INDENT_2).decode())
+        return
+    typer.echo(f"replayed          {len(cases)} cases x {runs} runs into {out}")
+    typer.echo(f"calls served      {summary['callsServed']} from fixtures")
+    missing = sum(len(r.unserved) for r in results)
+    typer.echo(f"without fixture   {missing}" + (" (ran live)" if live_tools and missing else ""))
+    for r in results:
+        if r.unserved:
+            typer.echo(f"  {r.eval_id} [run {r.run}]: {', '.join(r.unserved)}")
+    typer.echo(f"turns unanswered  {summary['turnsWithoutAnswer']}")
+    typer.echo(f"time per case     {summary['secondsPerCase']} s")
+
+
 def _print_score(report: Any) -> None:
     for eval_id, runs in report.per_case().items():
         for run in runs:

@@ -612,6 +612,27 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
+    """Rows as one Parquet file, written beside and renamed into place."""
+    import pyarrow.parquet as pq
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        columns = list(dict.fromkeys(k for row in rows for k in row))
+        table = pa.Table.from_pylist([{c: row.get(c) for c in columns} for row in rows])
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        os.close(fd)
+        try:
+            pq.write_table(table, tmp)
+            os.chmod(tmp, _new_file_mode())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write ({exc.strerror})") from None
+
+
 def write_text_atomic(path: Path, text: str) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -151,16 +151,20 @@ def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> N
     return NegativeFeedback(ids(rules.session_column), ids(rules.invocation_column))
 
 
-def _arrow(batch: Any) -> pa.RecordBatch:
-    """An Arrow batch with a UTC timestamp (tests and callers may pass pandas)."""
+def _arrow(batch: Any) -> Iterable[pa.RecordBatch]:
+    """Arrow batches with a UTC timestamp (tests and callers may pass pandas)."""
     if isinstance(batch, pd.DataFrame):
-        batch = pa.RecordBatch.from_pandas(batch, preserve_index=False)
-    stamp = batch.schema.field("timestamp").type
-    if pa.types.is_timestamp(stamp) and stamp.tz is None:  # a naive export column is UTC
-        index = batch.schema.get_field_index("timestamp")
-        utc = batch.column(index).cast(pa.timestamp(stamp.unit, tz="UTC"))
-        batch = batch.set_column(index, "timestamp", utc)
-    return batch
+        table = pa.Table.from_pandas(batch, preserve_index=False).combine_chunks()
+        parts: Iterable[pa.RecordBatch] = table.to_batches()
+    else:
+        parts = [batch]
+    for part in parts:
+        stamp = part.schema.field("timestamp").type
+        if pa.types.is_timestamp(stamp) and stamp.tz is None:  # a naive export column is UTC
+            index = part.schema.get_field_index("timestamp")
+            utc = part.column(index).cast(pa.timestamp(stamp.unit, tz="UTC"))
+            part = part.set_column(index, "timestamp", utc)
+        yield part
 
 
 def _coalesced(batches: Iterable[pa.RecordBatch], rows: int = 50_000) -> Iterable[pa.RecordBatch]:
@@ -334,7 +338,7 @@ def flag_sessions(
     reasons: dict[str, list[Reason]] = {}
     scratch: dict[str, dict[str, dict[str, Any]]] = {}
     shapes: dict[str, _Shape] = {}
-    for arrow in _coalesced(_arrow(b) for b in batches):
+    for arrow in _coalesced(part for b in batches for part in _arrow(b)):
         _fold(arrow, signals, rows_read, starts, reasons, scratch, shapes)
 
     flags = {}

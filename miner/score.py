@@ -288,6 +288,9 @@ def score_run(
     return RunResult(case.eval_id, label, tuple(results), trajectory)
 
 
+_RUN = re.compile(r"__run\d+$")
+
+
 def _norm(text: str) -> str:
     return " ".join(text.lower().split())
 
@@ -321,7 +324,8 @@ def match_sessions(
     unmatched: list[Session] = []
     ambiguous: list[Session] = []
     for session in sessions:
-        owner = by_id.get(session.session_id)
+        # A replayed session is named <eval_id>__run<n> (miner replay).
+        owner = by_id.get(session.session_id) or by_id.get(_RUN.sub("", session.session_id))
         if owner is None and session.turns:
             owners = by_text.get(_norm(session.turns[0].user_text), [])
             if len(owners) > 1:

@@ -1,0 +1,118 @@
+"""Agents for the replay tests: the sample support agent with a scripted model
+that follows the conversation, in a buggy and a fixed version.
+
+The bug is the sample's s02: a refund over the limit comes back as
+``{"status": "error"}``, and the agent says it was issued anyway. The tools
+raise if they are ever run: a replay must serve every call from fixtures.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import AsyncGenerator
+from typing import Any
+
+from google.adk.agents import LlmAgent
+from google.adk.models import BaseLlm, LlmRequest, LlmResponse
+from google.genai import types
+
+_ORDER = re.compile(r"\bORD-\d{5}\b")
+
+
+def lookup_order(order_id: str) -> dict[str, Any]:
+    """Look up an order by id."""
+    raise RuntimeError("a live tool ran during a replay")
+
+
+def issue_refund(order_id: str, amount: float, reason: str, idempotency_key: str) -> dict[str, Any]:
+    """Refund an order."""
+    raise RuntimeError("a live tool ran during a replay")
+
+
+def escalate(summary: str) -> dict[str, Any]:
+    """Hand the conversation to a human agent."""
+    raise RuntimeError("a live tool ran during a replay")
+
+
+def _text(content: types.Content) -> str:
+    return " ".join(p.text for p in content.parts or [] if p.text)
+
+
+class SupportModel(BaseLlm):
+    """Looks up the order the user names, refunds it when asked, and answers."""
+
+    fixed: bool = False
+    skip_lookup: bool = False
+    """A changed agent: refunds without looking the order up first."""
+    flaky: bool = False
+    """Fixed on every other conversation, as a nondeterministic model may be."""
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncGenerator[LlmResponse, None]:
+        contents = llm_request.contents
+        user = next((_text(c) for c in reversed(contents) if c.role == "user" and _text(c)), "")
+        last = contents[-1].parts[-1] if contents and contents[-1].parts else None
+        response = last.function_response if last is not None else None
+        order = (_ORDER.findall(user) or [""])[0]
+        fixed = self.fixed or (self.flaky and _flip())
+        if response is None and self.skip_lookup and "refund" in user.lower():
+            args = {"order_id": order, "amount": 420.0, "reason": "arrived broken",
+                    "idempotency_key": str(uuid.uuid4())}  # fmt: skip
+            part = types.Part(function_call=types.FunctionCall(name="issue_refund", args=args))
+        elif response is None:
+            part = (
+                types.Part(
+                    function_call=types.FunctionCall(name="lookup_order", args={"order_id": order})
+                )
+                if order
+                else types.Part(text="How can I help?")
+            )
+        elif response.name == "lookup_order" and "refund" in user.lower():
+            result = response.response or {}
+            args = {
+                "order_id": order,
+                "amount": result.get("total", 0),
+                "reason": "arrived broken" if "broken" in user else "customer request",
+                "idempotency_key": str(uuid.uuid4()),
+            }
+            part = types.Part(function_call=types.FunctionCall(name="issue_refund", args=args))
+        elif response.name == "issue_refund":
+            result = response.response or {}
+            if fixed and result.get("status") == "error":
+                reason = result.get("message") or result.get("error") or "it failed"
+                part = types.Part(
+                    text=f"I could not issue the refund for {order}: {reason}. "
+                    "A colleague will contact you."
+                )
+            else:
+                part = types.Part(text=f"Done. Your refund for {order} has been issued.")
+        else:
+            status = (response.response or {}).get("status", "being processed")
+            part = types.Part(text=f"Order {order} is {status}.")
+        yield LlmResponse(content=types.Content(role="model", parts=[part]))
+
+
+_calls = [0]
+
+
+def _flip() -> bool:
+    """True on every other final answer of the process: runs disagree."""
+    _calls[0] += 1
+    return _calls[0] % 2 == 0
+
+
+def _agent(**model: bool) -> LlmAgent:
+    return LlmAgent(
+        name="support_agent",
+        model=SupportModel(model="scripted-support", **model),
+        instruction="Help customers with orders.",
+        tools=[lookup_order, issue_refund, escalate],
+    )
+
+
+buggy_agent = _agent(fixed=False)
+fixed_agent = _agent(fixed=True)
+skipping_agent = _agent(fixed=True, skip_lookup=True)
+flaky_agent = _agent(flaky=True)

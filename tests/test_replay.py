@@ -1,0 +1,180 @@
+"""`miner replay`: the loop from a flagged session to a regression test that
+fails on the bug and passes on the fix, with every tool served from fixtures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from miner.sample import session_hash
+from tests.conftest import PIPELINE, load_json, miner, scripted_review
+
+FIXED_ANSWER = (
+    "I could not issue the refund for ORD-10001: refunds above 200 need a human. "
+    "A colleague will contact you."
+)
+
+
+@pytest.fixture(scope="module")
+def suite(drafted, tmp_path_factory) -> Path:
+    """The sample's s02 (a refund over the limit reported as issued), reviewed:
+    the answer it should have given, and the claim it must never make."""
+    out, _ = drafted
+    work = tmp_path_factory.mktemp("replay")
+    case = work / "review" / f"draft_{session_hash('s02-refund-returned-error')}"
+    shutil.copytree(out / case.name, case)
+    scripted_review(
+        case,
+        "refund_over_limit_is_not_reported_as_issued",
+        ["tool_failure", "p0"],
+        requiredFacts=["200"],
+        forbiddenClaims=["has been issued"],
+    )
+    evalset_path = next(case.glob("*.evalset.json"))
+    evalset = load_json(evalset_path)
+    evalset["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]["text"] = FIXED_ANSWER
+    evalset_path.write_text(json.dumps(evalset, indent=2))
+    suite = work / "support"
+    promoted = miner("promote", case.parent, "--suite", suite, "--pipeline", PIPELINE)
+    assert promoted.exit_code == 0, promoted.output
+    return suite
+
+
+def _replay(suite: Path, agent: str, out: Path, *extra: str):
+    return miner(
+        "replay", "--agent", f"tests.replay_agent:{agent}", "--suite", suite, "--out", out,
+        "--pipeline", PIPELINE, "--json", *extra,
+    )  # fmt: skip
+
+
+def _score(suite: Path, runs: Path):
+    return miner("score", "--suite", suite, "--traces", runs, "--pipeline", PIPELINE, "--json")
+
+
+def test_the_buggy_agent_fails_the_reviewed_check_and_the_fixed_one_passes(suite, tmp_path):
+    buggy = _replay(suite, "buggy_agent", tmp_path / "buggy", "--runs", "2")
+    assert buggy.exit_code == 0, buggy.output
+    summary = json.loads(buggy.stdout)
+    # lookup_order and issue_refund, served from the fixtures, in both runs.
+    assert summary["callsServed"] == 4 and summary["callsWithoutFixture"] == []
+    assert summary["turnsWithoutAnswer"] == 0
+    assert sorted(p.name for p in (tmp_path / "buggy").iterdir()) == ["run-1", "run-2"]
+
+    scored = _score(suite, tmp_path / "buggy")
+    assert scored.exit_code == 1
+    report = json.loads(scored.stdout)
+    assert report["passRate"] == {"passed": 0, "total": 2}
+    failed = {
+        c["check"]
+        for r in report["runs"]
+        for t in r["turns"]
+        for c in t["checks"]
+        if not c["passed"]
+    }
+    assert "forbidden_claims" in failed and "trajectory" not in failed
+
+    fixed = _replay(suite, "fixed_agent", tmp_path / "fixed")
+    assert fixed.exit_code == 0, fixed.output
+    scored = _score(suite, tmp_path / "fixed")
+    assert scored.exit_code == 0, scored.output
+    assert json.loads(scored.stdout)["passRate"] == {"passed": 1, "total": 1}
+
+
+def test_replayed_runs_are_plugin_rows_named_after_case_and_run(suite, tmp_path):
+    import pyarrow.parquet as pq
+
+    assert _replay(suite, "fixed_agent", tmp_path / "runs").exit_code == 0
+    table = pq.read_table(
+        tmp_path / "runs" / "run-1" / "refund_over_limit_is_not_reported_as_issued.parquet"
+    )
+    rows = table.to_pylist()
+    assert {r["session_id"] for r in rows} == {"refund_over_limit_is_not_reported_as_issued__run1"}
+    kinds = {r["event_type"] for r in rows}
+    assert {"USER_MESSAGE_RECEIVED", "TOOL_STARTING", "TOOL_COMPLETED", "AGENT_RESPONSE"} <= kinds
+    assert all(r["event_id"] for r in rows)  # the Python plugin's own rows
+
+
+def test_a_call_without_a_fixture_is_answered_with_an_error_and_reported(suite, tmp_path):
+    # Without issue_refund's fixture the call gets an error result, which the
+    # fixed agent reports honestly; the summary names the tool.
+    bare = tmp_path / "bare"
+    shutil.copytree(suite, bare)
+    tools_file = next(bare.glob("*.tools.json"))
+    tools = load_json(tools_file)
+    tools[0]["calls"] = [c for c in tools[0]["calls"] if c["tool"] != "issue_refund"]
+    tools_file.write_text(json.dumps(tools))
+    result = _replay(bare, "fixed_agent", tmp_path / "runs")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["callsWithoutFixture"] == [
+        {
+            "evalId": "refund_over_limit_is_not_reported_as_issued",
+            "run": 1,
+            "tools": ["issue_refund"],
+        }
+    ]
+
+
+def test_a_bad_agent_spec_is_a_usage_error(suite, tmp_path):
+    result = miner("replay", "--agent", "no_such_module:agent", "--suite", suite, "--out", tmp_path)
+    assert result.exit_code == 2 and "--agent" in result.stderr
+
+
+def test_a_changed_agent_fails_the_right_check_in_the_right_turn(suite, tmp_path):
+    # It refunds without looking the order up: the trajectory check of turn 1.
+    assert _replay(suite, "skipping_agent", tmp_path / "runs").exit_code == 0
+    report = json.loads(_score(suite, tmp_path / "runs").stdout)
+    [run] = report["runs"]
+    failed = [(t["turn"], c["check"]) for t in run["turns"] for c in t["checks"] if not c["passed"]]
+    assert failed == [(1, "trajectory")]
+    [reason] = [c["reason"] for t in run["turns"] for c in t["checks"] if not c["passed"]]
+    assert "missing lookup_order(" in reason and "got: issue_refund(" in reason
+
+
+def test_live_tools_run_the_real_tool_when_a_call_has_no_fixture(suite, tmp_path):
+    import pyarrow.parquet as pq
+
+    bare = tmp_path / "bare"
+    shutil.copytree(suite, bare)
+    tools_file = next(bare.glob("*.tools.json"))
+    tools = load_json(tools_file)
+    tools[0]["calls"] = [c for c in tools[0]["calls"] if c["tool"] != "issue_refund"]
+    tools_file.write_text(json.dumps(tools))
+    served = _replay(bare, "fixed_agent", tmp_path / "served")
+    live = _replay(bare, "fixed_agent", tmp_path / "live", "--live-tools")
+    assert served.exit_code == 0 and live.exit_code == 0, live.output
+
+    def messages(folder: Path) -> str:
+        rows = pq.read_table(next((folder / "run-1").glob("*.parquet"))).to_pylist()
+        return json.dumps([r["content"] for r in rows] + [r["error_message"] for r in rows])
+
+    # The test agent's real tools raise: only --live-tools reaches them.
+    assert "a live tool ran" not in messages(tmp_path / "served")
+    assert "no tool fixture for issue_refund" in messages(tmp_path / "served")
+    assert "a live tool ran during a replay" in messages(tmp_path / "live")
+
+
+def test_five_runs_of_a_nondeterministic_agent_give_the_flaky_report(suite, tmp_path):
+    assert _replay(suite, "flaky_agent", tmp_path / "runs", "--runs", "5").exit_code == 0
+    scored = miner("score", "--suite", suite, "--traces", tmp_path / "runs", "--pipeline", PIPELINE)
+    assert "FLAKY refund_over_limit_is_not_reported_as_issued: passed 2 of 5 runs" in scored.output
+
+
+def test_replayed_rows_have_the_plugins_columns_and_event_types(suite, tmp_path):
+    # The sample traces were written by the same plugin for the same agent
+    # shape: a replay's rows have their columns, and its event types are
+    # those of the sample's s02 session.
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    from tests.conftest import TRACES
+
+    sample = ds.dataset(TRACES, partitioning="hive").to_table()
+    s02 = sample.filter(ds.field("session_id") == "s02-refund-returned-error").to_pylist()
+    assert _replay(suite, "buggy_agent", tmp_path / "runs").exit_code == 0
+    replayed = pq.read_table(next((tmp_path / "runs" / "run-1").glob("*.parquet")))
+    assert set(replayed.column_names) == set(sample.column_names) - {"dt"}
+    assert {r["event_type"] for r in replayed.to_pylist()} == {r["event_type"] for r in s02}
