@@ -178,3 +178,15 @@ def test_replayed_rows_have_the_plugins_columns_and_event_types(suite, tmp_path)
     replayed = pq.read_table(next((tmp_path / "runs" / "run-1").glob("*.parquet")))
     assert set(replayed.column_names) == set(sample.column_names) - {"dt"}
     assert {r["event_type"] for r in replayed.to_pylist()} == {r["event_type"] for r in s02}
+
+
+def test_the_frozen_bug_guard_still_refuses_a_review_that_keeps_the_bug(drafted, tmp_path):
+    # The same session, "reviewed" by keeping what the agent said and no
+    # forbidden claim: it passes on the flagged session, so check refuses it.
+    out, _ = drafted
+    case = tmp_path / f"draft_{session_hash('s02-refund-returned-error')}"
+    shutil.copytree(out / case.name, case)
+    scripted_review(case, "refund_over_limit_kept_as_observed", ["tool_failure"], forbiddenClaims=[])
+    result = miner("check", case, "--pipeline", PIPELINE)
+    assert result.exit_code == 1
+    assert "passes on the very session flagged as bad" in result.output
