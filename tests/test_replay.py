@@ -186,7 +186,9 @@ def test_the_frozen_bug_guard_still_refuses_a_review_that_keeps_the_bug(drafted,
     out, _ = drafted
     case = tmp_path / f"draft_{session_hash('s02-refund-returned-error')}"
     shutil.copytree(out / case.name, case)
-    scripted_review(case, "refund_over_limit_kept_as_observed", ["tool_failure"], forbiddenClaims=[])
+    scripted_review(
+        case, "refund_over_limit_kept_as_observed", ["tool_failure"], forbiddenClaims=[]
+    )
     result = miner("check", case, "--pipeline", PIPELINE)
     assert result.exit_code == 1
     assert "passes on the very session flagged as bad" in result.output
