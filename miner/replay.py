@@ -155,8 +155,12 @@ class _MemoryWriteClient:
 
 
 @contextlib.contextmanager
-def _recording_plugin() -> Iterator[tuple[Any, Callable[[], list[dict[str, Any]]]]]:
-    """ADK's analytics plugin writing to memory; yields it and a row reader."""
+def recording_plugin(
+    max_content_length: int | None = None,
+) -> Iterator[tuple[Any, Callable[[], list[dict[str, Any]]]]]:
+    """ADK's analytics plugin writing to memory; yields it and a function that
+    returns (and forgets) the rows written so far. The sample traces and the
+    golden exports are made with it too."""
     import google.auth
     from google.adk.plugins import bigquery_agent_analytics_plugin as bq
     from google.auth.credentials import AnonymousCredentials
@@ -166,10 +170,13 @@ def _recording_plugin() -> Iterator[tuple[Any, Callable[[], list[dict[str, Any]]
         mock.patch.object(bq.bigquery, "Client", autospec=True),
         mock.patch.object(bq, "BigQueryWriteAsyncClient", _MemoryWriteClient),
     ):
+        options: dict[str, Any] = {"create_views": False, "batch_size": 1}
+        if max_content_length is not None:
+            options["max_content_length"] = max_content_length
         plugin = bq.BigQueryAgentAnalyticsPlugin(
             project_id="miner-replay",
             dataset_id="replay",
-            config=bq.BigQueryLoggerConfig(create_views=False, batch_size=1),
+            config=bq.BigQueryLoggerConfig(**options),
         )
 
         def rows() -> list[dict[str, Any]]:
@@ -267,7 +274,7 @@ def replay_suite(
 
     async def replay_all() -> list[CaseReplay]:
         done: list[CaseReplay] = []
-        with _recording_plugin() as (recorder, rows):
+        with recording_plugin() as (recorder, rows):
             for run, case in progress(work, len(work), "replaying (cases)"):
                 replay = await _replay_case(agent, case, run, recorder, live_tools)
                 write(out / f"run-{run}" / f"{case.eval_id}.parquet", _as_export(rows()))

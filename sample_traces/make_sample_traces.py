@@ -31,7 +31,6 @@ from collections.abc import AsyncGenerator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -514,44 +513,6 @@ def _scripted_model(queue: list[Step]) -> Any:
     return ScriptedModel(model="scripted-model")
 
 
-class _FakeWriteClient:
-    """Stands in for BigQueryWriteAsyncClient: keeps every AppendRowsRequest."""
-
-    requests: list[Any] = []
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        self.transport = mock.AsyncMock()
-
-    async def create_write_stream(self, *args: Any, **kwargs: Any) -> Any:
-        request = kwargs.get("request") or (args[0] if args else None)
-        parent = getattr(request, "parent", None) or kwargs.get("parent") or "table"
-        return mock.MagicMock(name=f"{parent}/streams/s1")
-
-    async def append_rows(self, requests: Any, **kwargs: Any) -> Any:
-        if hasattr(requests, "__aiter__"):
-            async for r in requests:
-                self.requests.append(r)
-        else:
-            self.requests.extend(requests)
-
-        async def responses() -> AsyncGenerator[Any, None]:
-            response = mock.MagicMock()
-            response.row_errors = []
-            response.error.code = 0
-            response.HasField.return_value = False
-            yield response
-
-        return responses()
-
-    async def finalize_write_stream(self, *args: Any, **kwargs: Any) -> Any:
-        return mock.MagicMock(row_count=0)
-
-    async def batch_commit_write_streams(self, *args: Any, **kwargs: Any) -> Any:
-        response = mock.MagicMock()
-        response.stream_errors = []
-        return response
-
-
 async def _run_session(spec: dict[str, Any], plugin: Any) -> None:
     from google.adk.runners import InMemoryRunner
     from google.genai import types
@@ -585,38 +546,15 @@ async def _run_session(spec: dict[str, Any], plugin: Any) -> None:
 
 
 async def _capture_rows() -> list[dict[str, Any]]:
-    import google.auth
-    from google.adk.plugins import bigquery_agent_analytics_plugin as bq
-    from google.auth.credentials import AnonymousCredentials
+    # ADK's own plugin, its network clients replaced by in-memory ones.
+    from miner.replay import recording_plugin
 
-    with (
-        mock.patch.object(google.auth, "default", return_value=(AnonymousCredentials(), "demo")),
-        mock.patch.object(bq.bigquery, "Client", autospec=True),
-        mock.patch.object(bq, "BigQueryWriteAsyncClient", _FakeWriteClient),
-    ):
-        plugin = bq.BigQueryAgentAnalyticsPlugin(
-            project_id="demo-project",
-            dataset_id="agent_logs",
-            config=bq.BigQueryLoggerConfig(create_views=False, batch_size=1),
-        )
+    with recording_plugin() as (plugin, rows):
         for spec in SESSIONS:
             await _run_session(spec, plugin)
         await plugin.flush()
         await plugin.shutdown()
-
-    rows: list[dict[str, Any]] = []
-    for request in _FakeWriteClient.requests:
-        data = request.arrow_rows.rows.serialized_record_batch
-        if not data:
-            continue
-        schema = (
-            pa.ipc.read_schema(pa.py_buffer(request.arrow_rows.writer_schema.serialized_schema))
-            if request.arrow_rows.writer_schema.serialized_schema
-            else None
-        )
-        batch = pa.ipc.read_record_batch(pa.py_buffer(data), schema)
-        rows.extend(batch.to_pylist())
-    return rows
+        return rows()
 
 
 def _as_export(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -412,39 +412,19 @@ async def _run(spec: dict[str, Any], plugins: list[Any]) -> None:
 
 
 async def _capture() -> dict[str, list[dict[str, Any]]]:
-    import google.auth
-    from google.adk.plugins import bigquery_agent_analytics_plugin as bq
-    from google.auth.credentials import AnonymousCredentials
+    from miner.replay import recording_plugin
 
     java, go = JavaShapedRecorder("java_shaped"), GoShapedRecorder("go_shaped")
     specs = [s for s in sample.SESSIONS if s["id"] in SESSION_IDS] + [EXTRA_SESSION]
-    sample._FakeWriteClient.requests = []
     with (
-        mock.patch.object(google.auth, "default", return_value=(AnonymousCredentials(), "demo")),
-        mock.patch.object(bq.bigquery, "Client", autospec=True),
-        mock.patch.object(bq, "BigQueryWriteAsyncClient", sample._FakeWriteClient),
+        recording_plugin(max_content_length=MAX_CONTENT) as (python, rows),
         mock.patch.object(sample, "lookup_order", lookup_order),
     ):
-        python = bq.BigQueryAgentAnalyticsPlugin(
-            project_id="demo-project",
-            dataset_id="agent_logs",
-            config=bq.BigQueryLoggerConfig(
-                create_views=False, batch_size=1, max_content_length=MAX_CONTENT
-            ),
-        )
         for spec in specs:
             await _run(spec, [python, java, go])
         await python.flush()
         await python.shutdown()
-    rows: list[dict[str, Any]] = []
-    for request in sample._FakeWriteClient.requests:
-        data = request.arrow_rows.rows.serialized_record_batch
-        if not data:
-            continue
-        schema_bytes = request.arrow_rows.writer_schema.serialized_schema
-        schema = pa.ipc.read_schema(pa.py_buffer(schema_bytes)) if schema_bytes else None
-        rows.extend(pa.ipc.read_record_batch(pa.py_buffer(data), schema).to_pylist())
-    return {"python": rows, "java": java.rows, "go": go.rows}
+        return {"python": rows(), "java": java.rows, "go": go.rows}
 
 
 def _shifted(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
