@@ -158,7 +158,11 @@ def draft(
         Path, typer.Option(help="Pipeline config (TOML).", dir_okay=False)
     ] = DEFAULT_PIPELINE,
     traces: Annotated[
-        Path | None, typer.Option(help="Trace export (file or folder); default from the config.")
+        str | None,
+        typer.Option(
+            help="Trace export: a file, a folder, or s3://bucket/prefix/ or gs://bucket/prefix/; "
+            "default from the config."
+        ),
     ] = None,
     feedback: Annotated[
         Path | None, typer.Option(help="Feedback export (Parquet); default from the config.")
@@ -201,7 +205,7 @@ def draft(
     from miner.job import DraftRequest, run_draft
 
     config = io.load_config(pipeline)
-    trace_path = traces or config.sources.traces
+    trace_path = _source(traces) if traces else config.sources.traces
     if trace_path is None:
         raise UsageError(f"no trace export: pass --traces or set [sources] traces in {pipeline}")
     now = datetime.now(UTC)
@@ -230,6 +234,13 @@ def draft(
         raise FindingsError(
             f"--strict: the leak guard quarantined {summary['quarantined']['cases']} case(s)"
         )
+
+
+def _source(value: str) -> Path | str:
+    """A --traces value: a URI stays a string (Path would fold its //)."""
+    from miner.config import is_remote
+
+    return value if is_remote(value) else Path(value)
 
 
 def _print_summary(summary: dict[str, Any], out: Path) -> None:

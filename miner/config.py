@@ -128,11 +128,20 @@ class AgentConfig(_Table):
     """Every tool the agent has (the loader uses it to catch suite rot)."""
 
 
+#: Schemes of remote trace exports (read through pyarrow's filesystems).
+REMOTE_SCHEMES = ("s3://", "gs://", "gcs://")
+
+
+def is_remote(source: str | Path | None) -> bool:
+    return isinstance(source, str) and source.startswith(REMOTE_SCHEMES)
+
+
 class SourcesConfig(_Table):
-    traces: Path | None = None
-    """The trace export: a Parquet file, a folder, or a dt=YYYY-MM-DD/ tree."""
+    traces: Path | str | None = None
+    """The trace export: a Parquet file, a folder, a dt=YYYY-MM-DD/ tree, or
+    the same under ``s3://bucket/prefix/`` or ``gs://bucket/prefix/``."""
     feedback: Path | None = None
-    """The app's feedback export (Parquet), optional."""
+    """The app's feedback export (Parquet), optional; a local path."""
 
 
 class FeedbackConfig(_Table):
@@ -331,11 +340,18 @@ def _message(error: Any, data: dict[str, Any]) -> str:
     return f"{_where(loc)}: {_PLAIN.get(kind, error['msg'])}"
 
 
-def _beside(config_path: Path, value: str | Path | None) -> Path | None:
-    """A path from the config, taken relative to the config file's folder."""
-    if value is None:
-        return None
+def _beside(config_path: Path, value: str | Path | None) -> Path | str | None:
+    """A path from the config, taken relative to the config file's folder (a
+    remote URI is kept as it is)."""
+    if value is None or is_remote(value):
+        return value
     return Path(os.path.normpath(config_path.parent / value))
+
+
+def _local(value: Path | str | None) -> Path | None:
+    if is_remote(value):
+        raise ConfigError("sources.feedback: a remote feedback export is not supported")
+    return Path(value) if value is not None else None
 
 
 def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
@@ -347,7 +363,10 @@ def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
         # Paths are strings in TOML; strict models take Path objects.
         data = {
             **data,
-            "sources": {k: Path(v) if isinstance(v, str) else v for k, v in sources.items()},
+            "sources": {
+                k: Path(v) if isinstance(v, str) and not is_remote(v) else v
+                for k, v in sources.items()
+            },
         }
     try:
         config = PipelineConfig.model_validate({**data, "path": path})
@@ -362,7 +381,7 @@ def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
         update={
             "sources": SourcesConfig(
                 traces=_beside(path, config.sources.traces),
-                feedback=_beside(path, config.sources.feedback),
+                feedback=_local(_beside(path, config.sources.feedback)),
             )
         }
     )

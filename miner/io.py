@@ -34,9 +34,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
+import pyarrow.fs as pafs
 
 from miner.case import CASE_SUFFIXES, case_file_names
-from miner.config import PipelineConfig, config_from_toml
+from miner.config import PipelineConfig, config_from_toml, is_remote
 from miner.errors import BusyError, ConfigError, InputError, OutputError
 from miner.traces import REQUIRED_COLUMNS
 
@@ -68,7 +69,8 @@ def _reason(exc: BaseException) -> str:
 class Export:
     """An opened, checked trace export."""
 
-    path: Path
+    path: Path | str
+    """As shown to the user: a local path, or a URI without its query."""
     dataset: ds.Dataset
 
     @property
@@ -76,14 +78,28 @@ class Export:
         return set(self.dataset.schema.names)
 
 
-def open_export(path: Path) -> Export:
-    """Open a trace export and check every file's footer and required columns."""
-    if not path.exists():
+def open_export(path: Path | str) -> Export:
+    """Open a trace export and check every file's footer and required columns.
+
+    ``path`` is a local file or folder, or an ``s3://`` / ``gs://`` URI read
+    through pyarrow's filesystems: credentials come from the environment (the
+    AWS chain, Google's application default credentials), never from miner;
+    ``?endpoint_override=host:port&scheme=http`` points S3 at another server."""
+    filesystem = None
+    location: str | Path = path
+    if is_remote(path):
+        try:
+            filesystem, location = pafs.FileSystem.from_uri(str(path))
+        except (pa.ArrowInvalid, OSError, ValueError) as exc:
+            raise InputError(f"{_shown(path)}: cannot open ({_reason(exc)})") from None
+    elif not Path(path).exists():
         raise InputError(f"{path}: no such file or folder")
     try:
-        dataset = ds.dataset(path, format="parquet", partitioning="hive")
+        dataset = ds.dataset(location, filesystem=filesystem, format="parquet", partitioning="hive")
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{path}: not a readable Parquet export ({_reason(exc)})") from None
+        raise InputError(
+            f"{_shown(path)}: not a readable Parquet export ({_reason(exc)})"
+        ) from None
     if not dataset.files:
         raise InputError(f"{path}: no Parquet files found")
     schemas = [dataset.schema]
@@ -113,8 +129,15 @@ def open_export(path: Path) -> Export:
         unified = pa.unify_schemas(schemas, promote_options="permissive")
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
         raise InputError(f"{path}: files disagree on column types ({_reason(exc)})") from None
-    dataset = ds.dataset(path, schema=unified, format="parquet", partitioning="hive")
-    return Export(path=path, dataset=dataset)
+    dataset = ds.dataset(
+        location, schema=unified, filesystem=filesystem, format="parquet", partitioning="hive"
+    )
+    return Export(path=_shown(path), dataset=dataset)
+
+
+def _shown(path: Path | str) -> Path | str:
+    """A source as errors and summaries show it: a URI without its query."""
+    return path.split("?", 1)[0] if isinstance(path, str) else path
 
 
 #: Columns every plugin writes as strings; anything else is not an ADK export.

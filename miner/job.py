@@ -48,7 +48,8 @@ def no_progress(items: Iterable[Any], _total: int, _label: str) -> Iterable[Any]
 @dataclass(frozen=True)
 class DraftRequest:
     config: PipelineConfig
-    traces: Path
+    traces: Path | str
+    """A local path, or an s3:// or gs:// URI."""
     feedback: Path | None
     out: Path
     since: datetime
@@ -137,7 +138,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         sessions = build_sessions(
             pd.concat(frames, ignore_index=True), config.agent.app_name, stats
         )
-        warnings = readability(stats, str(request.traces))
+        warnings = readability(stats, str(export.path))
 
     def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
         return progress(items, total, "redacting (distinct strings)")
@@ -176,7 +177,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
 
     summary: dict[str, Any] = {
         "window": {"since": request.since.isoformat(), "until": request.until.isoformat()},
-        "traces": str(request.traces),
+        "traces": str(export.path),
         "seed": request.seed,
         "sessions_scanned": len(flags),
         "sessions_in_window": selection.in_window,
@@ -278,8 +279,11 @@ def _refuse_unknown_shape(export: io.Export, start: datetime, end: datetime) -> 
         )
 
 
-def _relative(path: str, root: Path) -> str:
+def _relative(path: str, root: Path | str) -> str:
     """A source file relative to the export root, for provenance."""
+    if isinstance(root, str):  # a URI: the dataset names files "bucket/prefix/..."
+        prefix = root.split("://", 1)[-1].split("?", 1)[0].rstrip("/") + "/"
+        return path[len(prefix) :] if path.startswith(prefix) else path.rsplit("/", 1)[-1]
     try:
         base = root if root.is_dir() else root.parent
         return str(Path(path).resolve().relative_to(base.resolve()))
