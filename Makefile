@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test lint browser bench redaction-report signals-report replay-demo sample-traces golden-exports clean
+.PHONY: help setup demo test lint browser bench bench-scale redaction-report signals-report replay-demo sample-traces golden-exports clean
 
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-14s %s\n", $$1, $$2}'
@@ -38,6 +38,9 @@ lint: setup ## ruff and mypy
 
 bench: setup ## Benchmark redaction throughput against a baseline measured in the same run
 	$(BIN)/python -m tests.bench
+
+bench-scale: setup ## Build a 4M-row export and measure the scan, draft memory and draft time against in-run baselines
+	$(BIN)/python -m tests.bench_scale
 
 redaction-report: setup ## Recall and precision of redaction on the labelled corpus (tests/pii_corpus.py)
 	$(BIN)/python -m tests.redaction_report

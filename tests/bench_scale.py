@@ -1,0 +1,153 @@
+"""`make bench-scale`: miner on a large export, against baselines measured in the same run.
+
+Builds its own export by replicating the shipped sample traces with fresh
+session and event ids over 28 daily partitions (``build_export``), then prints:
+
+1. the selection stage's rows per second (``flag_sessions`` over the pushed-down
+   scan) divided by a plain streaming pyarrow scan of the same columns and
+   filter that does nothing with the rows;
+2. the peak RSS of ``miner draft --max-cases 20`` at 1M and at 4M rows, each in
+   a fresh process;
+3. the time of drafting 20 cases from the large export divided by the time of
+   drafting them from a ~300-session export.
+
+Usage: ``python -m tests.bench_scale [ROWS]`` (default 4,000,000).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+ROOT = Path(__file__).resolve().parent.parent
+PIPELINE = ROOT / "pipelines" / "support_agent.toml"
+FIRST_DAY = datetime(2026, 10, 26, tzinfo=UTC)
+DAYS = 28
+
+
+def build_export(target: Path, rows: int) -> int:
+    """The sample, copied until ``rows`` rows, over DAYS daily partitions."""
+    sample = ds.dataset(ROOT / "sample_traces" / "traces", partitioning="hive").to_table()
+    sample = sample.drop_columns(["dt"])
+    sample_start = pc.min(sample.column("timestamp")).as_py()
+    copies = max(1, rows // sample.num_rows)
+    per_day = -(-copies // DAYS)
+    written = 0
+    for day in range(DAYS):
+        parts = []
+        for k in range(per_day):
+            i = day * per_day + k
+            if i >= copies:
+                break
+            copy = sample
+            for column in ("session_id", "event_id"):
+                varied = pc.binary_join_element_wise(copy.column(column), f"-{i}", "")
+                copy = copy.set_column(copy.schema.get_field_index(column), column, varied)
+            varied = pc.replace_substring(copy.column("content"), '": "', f'": "{i} ')
+            copy = copy.set_column(copy.schema.get_field_index("content"), "content", varied)
+            shift = FIRST_DAY + timedelta(days=day, minutes=k % 600) - sample_start
+            stamps = pc.add(copy.column("timestamp"), pa.scalar(shift, pa.duration("us")))
+            copy = copy.set_column(copy.schema.get_field_index("timestamp"), "timestamp", stamps)
+            parts.append(copy)
+        if not parts:
+            break
+        folder = target / f"dt={(FIRST_DAY + timedelta(days=day)).date().isoformat()}"
+        folder.mkdir(parents=True, exist_ok=True)
+        table = pa.concat_tables(parts)
+        pq.write_table(table, folder / "part-0.parquet", row_group_size=100_000)
+        written += table.num_rows
+    return written
+
+
+def _window() -> list[str]:
+    end = FIRST_DAY + timedelta(days=DAYS)
+    return ["--since", (end - timedelta(days=7)).isoformat(), "--until", end.isoformat()]
+
+
+def _scan_rates(export: Path) -> tuple[float, float, int]:
+    from miner import io
+    from miner.config import SignalsConfig
+    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_sessions
+
+    opened = io.open_export(export)
+    start, end = FIRST_DAY - timedelta(days=1), FIRST_DAY + timedelta(days=DAYS + 1)
+    begin = time.perf_counter()
+    rows = sum(
+        b.num_rows
+        for b in io.scan_batches(opened, SCAN_COLUMNS, start, end, event_types=SCAN_EVENT_TYPES)
+    )
+    plain = time.perf_counter() - begin
+    begin = time.perf_counter()
+    flag_sessions(
+        io.scan_batches(opened, SCAN_COLUMNS, start, end, event_types=SCAN_EVENT_TYPES),
+        NegativeFeedback(frozenset(), frozenset()),
+        SignalsConfig(),
+    )
+    miner = time.perf_counter() - begin
+    return rows / plain, rows / miner, rows
+
+
+def _draft_child(args: list[str], queue) -> None:  # type: ignore[no-untyped-def]
+    begin = time.perf_counter()
+    done = subprocess.run(args, capture_output=True, text=True)
+    seconds = time.perf_counter() - begin
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # KiB on Linux
+    queue.put((done.returncode, seconds, peak, done.stderr[-300:]))
+
+
+def _draft(export: Path, out: Path) -> tuple[float, int]:
+    """Seconds and peak RSS (MiB) of one `miner draft` in a fresh process."""
+    command = [
+        sys.executable, "-m", "miner", "draft", "--pipeline", str(PIPELINE), "--traces",
+        str(export), *_window(), "--max-cases", "20", "--per-signal", "20", "--out", str(out),
+    ]  # fmt: skip
+    context = multiprocessing.get_context("spawn")
+    queue = context.Queue()
+    child = context.Process(target=_draft_child, args=(command, queue))
+    child.start()
+    code, seconds, peak, stderr = queue.get()
+    child.join()
+    if code != 0:
+        raise SystemExit(f"miner draft failed ({code}): {stderr}")
+    return seconds, peak // 1024
+
+
+def main() -> None:
+    rows_wanted = int(sys.argv[1]) if len(sys.argv) > 1 else 4_000_000
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp)
+        small = build_export(base / "small", 300 * 17)  # ~300 sessions
+        million = build_export(base / "1m", 1_000_000)
+        large = build_export(base / "large", rows_wanted)
+        plain, selection, scanned = _scan_rates(base / "large")
+        print(
+            f"selection stage: {selection:,.0f} rows/s; plain pyarrow scan of the same columns "
+            f"and filter: {plain:,.0f} rows/s ({scanned:,} rows); ratio {selection / plain:.2f} "
+            "(target >= 1.0)"
+        )
+        t_small, _ = _draft(base / "small", base / "out-small")
+        _t_million, rss_million = _draft(base / "1m", base / "out-1m")
+        t_large, rss_large = _draft(base / "large", base / "out-large")
+        print(
+            f"peak RSS of miner draft --max-cases 20: {rss_million} MiB at {million:,} rows, "
+            f"{rss_large} MiB at {large:,} rows (target < 512 MiB at both)"
+        )
+        print(
+            f"20 cases from {large:,} rows: {t_large:.1f} s; from {small:,} rows: {t_small:.1f} s; "
+            f"ratio {t_large / t_small:.2f} (target <= 2)"
+        )
+
+
+if __name__ == "__main__":
+    main()
