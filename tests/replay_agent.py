@@ -30,6 +30,11 @@ def issue_refund(order_id: str, amount: float, reason: str, idempotency_key: str
     raise RuntimeError("a live tool ran during a replay")
 
 
+def lookup_invoice(order_id: str) -> dict[str, Any]:
+    """Billing: the invoice of an order."""
+    raise RuntimeError("a live tool ran during a replay")
+
+
 def escalate(summary: str) -> dict[str, Any]:
     """Hand the conversation to a human agent."""
     raise RuntimeError("a live tool ran during a replay")
@@ -55,9 +60,32 @@ class SupportModel(BaseLlm):
         user = next((_text(c) for c in reversed(contents) if c.role == "user" and _text(c)), "")
         last = contents[-1].parts[-1] if contents and contents[-1].parts else None
         response = last.function_response if last is not None else None
-        order = (_ORDER.findall(user) or [""])[0]
+        # The latest order id the user gave (after a handover, ADK adds the
+        # other agent's turns as user-role context after the user's message).
+        said = [_text(c) for c in contents if c.role == "user"]
+        order = next((m[0] for m in (_ORDER.findall(t) for t in reversed(said)) if m), "")
         fixed = self.fixed or (self.flaky and _flip())
-        if response is None and self.skip_lookup and "refund" in user.lower():
+        billing = "billing" in self.model
+        invoiced = any(
+            p.function_response and p.function_response.name == "lookup_invoice"
+            for c in contents
+            for p in c.parts or []
+        )
+        if billing and response is None and invoiced:
+            part = types.Part(text="I can only send invoices to the e-mail on your account.")
+        elif billing and response is None and order:
+            # The sub-agent after the handover (ADK shows it the history as context).
+            call = types.FunctionCall(name="lookup_invoice", args={"order_id": order})
+            part = types.Part(function_call=call)
+        elif response is None and "charged" in user.lower() and not billing:
+            part = types.Part(
+                function_call=types.FunctionCall(
+                    name="transfer_to_agent", args={"agent_name": "billing_agent"}
+                )
+            )
+        elif response is not None and response.name == "lookup_invoice":
+            part = types.Part(text=f"I see one charge for {order}.")
+        elif response is None and self.skip_lookup and "refund" in user.lower():
             args = {"order_id": order, "amount": 420.0, "reason": "arrived broken",
                     "idempotency_key": str(uuid.uuid4())}  # fmt: skip
             part = types.Part(function_call=types.FunctionCall(name="issue_refund", args=args))
@@ -104,11 +132,18 @@ def _flip() -> bool:
 
 
 def _agent(**model: bool) -> LlmAgent:
+    billing = LlmAgent(
+        name="billing_agent",
+        model=SupportModel(model="scripted-billing"),
+        instruction="Billing questions.",
+        tools=[lookup_invoice],
+    )
     return LlmAgent(
         name="support_agent",
         model=SupportModel(model="scripted-support", **model),
         instruction="Help customers with orders.",
         tools=[lookup_order, issue_refund, escalate],
+        sub_agents=[billing],
     )
 
 

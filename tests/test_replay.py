@@ -192,3 +192,25 @@ def test_the_frozen_bug_guard_still_refuses_a_review_that_keeps_the_bug(drafted,
     result = miner("check", case, "--pipeline", PIPELINE)
     assert result.exit_code == 1
     assert "passes on the very session flagged as bad" in result.output
+
+
+def test_a_transfer_to_a_sub_agent_runs_and_its_calls_are_served(drafted, tmp_path):
+    # s07: the root agent hands over to billing_agent, which looks the invoice
+    # up. The transfer runs for real; the sub-agent's call is served and
+    # recorded under its own name.
+    import pyarrow.parquet as pq
+
+    out, _ = drafted
+    case = tmp_path / "cases" / f"draft_{session_hash('s07-billing-subagent')}"
+    shutil.copytree(out / case.name, case)
+    scripted_review(case, "double_charge_is_explained", ["policy"], forbiddenClaims=["one charge"])
+    result = _replay(case.parent, "fixed_agent", tmp_path / "runs")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["callsServed"] == 1 and summary["callsWithoutFixture"] == []
+    rows = pq.read_table(next((tmp_path / "runs" / "run-1").glob("*.parquet"))).to_pylist()
+    assert any(r["event_type"] == "AGENT_TRANSFER" for r in rows)
+    invoice = [
+        r for r in rows if r["event_type"] == "TOOL_COMPLETED" and "lookup_invoice" in r["content"]
+    ]
+    assert invoice and invoice[0]["agent"] == "billing_agent"
