@@ -201,16 +201,16 @@ def draft(
 
         miner draft --since 7d --out drafts/
     """
-    from miner import io
+    from miner import files
     from miner.job import DraftRequest, run_draft
 
-    config = io.load_config(pipeline)
+    config = files.load_config(pipeline)
     trace_path = _source(traces) if traces else config.sources.traces
     if trace_path is None:
         raise UsageError(f"no trace export: pass --traces or set [sources] traces in {pipeline}")
     now = datetime.now(UTC)
     if until.strip() == "latest":
-        newest = io.latest_timestamp(io.open_export(trace_path))
+        newest = files.latest_timestamp(files.open_export(trace_path))
         if newest is None:
             raise UsageError(f"--until latest: {trace_path} holds no events")
         end = newest + timedelta(microseconds=1)  # the window is half-open
@@ -278,12 +278,12 @@ PipelineOpt = Annotated[Path, typer.Option(help="Pipeline config (TOML).", dir_o
 
 def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     """The one loader over ``paths``; the personal-data check needs Presidio."""
-    from miner import io
+    from miner import files
     from miner.load import load_cases
     from miner.redact import detector_for
 
     detector = detector_for(config) if personal_data else None
-    return load_cases(io.read_case_files(paths), config, detector)
+    return load_cases(files.read_case_files(paths), config, detector)
 
 
 def _fail(count: int, what: str) -> None:
@@ -312,9 +312,9 @@ def check(
     """
     import orjson
 
-    from miner import io
+    from miner import files
 
-    loaded = _load(paths, io.load_config(pipeline))
+    loaded = _load(paths, files.load_config(pipeline))
     if as_json:
         report = {
             "cases": len(loaded.cases),
@@ -347,10 +347,10 @@ def review(paths: PathsArg) -> None:
 
         miner review drafts/
     """
-    from miner import io
+    from miner import files
     from miner.load import UNREADABLE, load_cases
 
-    loaded = load_cases(io.read_case_files(paths))
+    loaded = load_cases(files.read_case_files(paths))
     markers = [f for f in loaded.findings if f.kind == "review"]
     broken = [f for f in loaded.findings if f.kind in UNREADABLE]
     by_case: dict[str, list[Any]] = {}
@@ -392,11 +392,11 @@ def promote(
 
         miner promote drafts/ --suite evals/support
     """
-    from miner import io
+    from miner import files
     from miner.promote import promote_drafts
     from miner.redact import detector_for
 
-    config = io.load_config(pipeline)
+    config = files.load_config(pipeline)
     result = promote_drafts(drafts, suite, config, detector_for(config), lock_timeout)
     if result.finished:
         typer.echo(f"finished  {result.finished} file(s) an interrupted promote had journalled")
@@ -438,10 +438,10 @@ def coverage(
 
         miner coverage evals/support
     """
-    from miner import io
+    from miner import files
     from miner.coverage import coverage_matrix, render_csv, render_html, render_table
 
-    config = io.load_config(pipeline)
+    config = files.load_config(pipeline)
     loaded = _load([suite], config, personal_data=False)
     cov = coverage_matrix(list(loaded.cases), list(config.agent.tools), config.coverage.classes)
     empty = cov.empty_cells
@@ -454,14 +454,14 @@ def coverage(
         typer.echo(
             f"{len(cov.unclassified)} cases have no class tag: {', '.join(cov.unclassified)}"
         )
-    rates = io.read_score_rates(results) if results else {}
+    rates = files.read_score_rates(results) if results else {}
     if rates:
         typer.echo("pass rates by tag:")
         for tag, (passed, total) in rates.items():
             typer.echo(f"  {tag:<24} {passed}/{total}")
     target = out or (suite if suite.is_dir() else suite.parent)
-    io.write_text_atomic(target / "coverage.csv", render_csv(cov))
-    io.write_text_atomic(target / "coverage.html", render_html(cov, rates))
+    files.write_text_atomic(target / "coverage.csv", render_csv(cov))
+    files.write_text_atomic(target / "coverage.html", render_html(cov, rates))
     typer.echo(f"wrote {target / 'coverage.csv'} and {target / 'coverage.html'}")
 
 
@@ -497,18 +497,18 @@ def score(
 
         miner score --suite evals/support --traces runs/
     """
-    from miner import io
+    from miner import files
     from miner.score import score_suite
     from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
-    config = io.load_config(pipeline)
+    config = files.load_config(pipeline)
     loaded = _load([suite], config, personal_data=False)
     cases = [c for c in loaded.cases if c.spec is not None]
     if not cases:
         raise InputError(f"{suite}: the suite has no cases with a sidecar spec; nothing to score")
     runs = []
-    for label, path in io.run_exports(traces):
-        events = io.read_all_events(io.open_export(path), DRAFT_COLUMNS)
+    for label, path in files.run_exports(traces):
+        events = files.read_all_events(files.open_export(path), DRAFT_COLUMNS)
         stats = ReadStats()
         runs.append((label, build_sessions(events, config.agent.app_name, stats)))
         for warning in readability(stats, str(path)):
@@ -559,10 +559,10 @@ def replay(
 
         miner replay --agent my_package.agent:root_agent --suite evals/support --runs 5
     """
-    from miner import io
+    from miner import files
     from miner.replay import load_agent, replay_suite
 
-    config = io.load_config(pipeline)
+    config = files.load_config(pipeline)
     loaded = _load([suite], config, personal_data=False)
     cases = [c for c in loaded.passing if c.spec is not None]
     if not cases:

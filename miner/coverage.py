@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import csv
 import html
-import io as textio
+import io
 from dataclasses import dataclass
 
 from miner.case import LoadedCase, case_tools, spec_tools
@@ -84,7 +84,7 @@ def render_table(cov: Coverage) -> str:
 
 
 def render_csv(cov: Coverage) -> str:
-    buffer = textio.StringIO()
+    buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["tool", *cov.classes])
     for tool in cov.tools:

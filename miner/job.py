@@ -1,7 +1,7 @@
 """The draft job: read -> sample -> redact -> fixtures -> draft -> write.
 
 This module only wires the stages; each stage lives in its own module and the
-file I/O in ``miner.io``. Everything is computed before anything is written,
+file I/O in ``miner.files``. Everything is computed before anything is written,
 so bad input stops the run with no output at all.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from miner import io
+from miner import files
 from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case
@@ -71,8 +71,8 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         raise UsageError(
             f"--since {request.since.isoformat()} is not before --until {request.until.isoformat()}"
         )
-    with io.locked(request.out, request.lock_timeout, "miner draft"):
-        removed = io.remove_stale_staging(request.out)
+    with files.locked(request.out, request.lock_timeout, "miner draft"):
+        removed = files.remove_stale_staging(request.out)
         return _draft(request, progress, removed)
 
 
@@ -80,11 +80,11 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     config = request.config
     # Built first so a missing NLP model stops the run before any scanning.
     detector = detector_for(config)
-    export = io.open_export(request.traces)
+    export = files.open_export(request.traces)
 
     rules = config.feedback
     negative = negative_feedback(
-        io.read_feedback(
+        files.read_feedback(
             request.feedback,
             columns=[rules.session_column, rules.invocation_column, rules.score_column],
             required=[rules.score_column],
@@ -99,7 +99,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     rows_read: Counter[tuple[str, str]] = Counter()
     flags = flag_sessions(
         progress(
-            io.scan_batches(
+            files.scan_batches(
                 export, SCAN_COLUMNS, scan_start, scan_end, event_types=SCAN_EVENT_TYPES
             ),
             0,
@@ -111,7 +111,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     )
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
-    drafted_before = io.read_ledger(request.out)
+    drafted_before = files.read_ledger(request.out)
     selection = pick_sessions(
         flags,
         request.since,
@@ -120,7 +120,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         per_signal=request.per_signal,
         max_cases=request.max_cases,
         seed=request.seed,
-        drafted_signatures=io.read_ledger_signatures(request.out),
+        drafted_signatures=files.read_ledger_signatures(request.out),
     )
     picked_ids = [f.session_id for f in selection.picked]
     signals_of = {f.session_id: f.signals for f in selection.picked}
@@ -133,7 +133,9 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     stats = ReadStats()
     warnings: list[str] = []
     if picked_ids:
-        events = io.scan_events(export, DRAFT_COLUMNS, scan_start, scan_end, session_ids=picked_ids)
+        events = files.scan_events(
+            export, DRAFT_COLUMNS, scan_start, scan_end, session_ids=picked_ids
+        )
         frames = list(progress(events, 0, "reading the picked sessions (record batches)"))
         sessions = build_sessions(
             pd.concat(frames, ignore_index=True), config.agent.app_name, stats
@@ -200,7 +202,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     if stats.markers:
         summary["parts_not_inlined"] = dict(sorted(stats.markers.items()))
     if selection.in_window == 0:
-        newest = io.latest_timestamp(export)
+        newest = files.latest_timestamp(export)
         warnings.insert(
             0,
             "no sessions start in the window"
@@ -216,7 +218,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     kinds = {
         signature_hash(f.signature) for f in selection.picked if f.session_id not in quarantined_ids
     }
-    problem = io.write_run(
+    problem = files.write_run(
         request.out,
         cases,
         frozenset(ledger),
@@ -267,10 +269,10 @@ def _by_dialect(rows: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _refuse_unknown_shape(export: io.Export, start: datetime, end: datetime) -> None:
+def _refuse_unknown_shape(export: files.Export, start: datetime, end: datetime) -> None:
     """Rows in the window, but none of an event type any ADK plugin writes:
     an export miner cannot read, not a quiet week."""
-    seen = io.event_types(export, start, end)
+    seen = files.event_types(export, start, end)
     if seen and not seen & KNOWN_EVENT_TYPES:
         shown = ", ".join(sorted(seen)[:5])
         raise InputError(

@@ -266,9 +266,9 @@ def replay_suite(
     progress: Callable[[Iterable[Any], int, str], Iterable[Any]] = lambda it, _n, _l: it,
 ) -> list[CaseReplay]:
     """Replay every case ``runs`` times; each finished case is written at once."""
-    from miner import io
+    from miner import files
 
-    write = write or io.write_rows
+    write = write or files.write_rows
     cases = list(cases)
     work = [(run, case) for run in range(1, runs + 1) for case in cases]
 

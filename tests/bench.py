@@ -56,18 +56,18 @@ def replicate_export(target: Path, copies: int) -> int:
 def _sessions(export: Path, limit: int):
     import pandas as pd
 
-    from miner import io
+    from miner import files
     from miner.job import DraftRequest  # noqa: F401  (same import cost as a run)
     from miner.traces import DRAFT_COLUMNS, build_sessions
 
-    opened = io.open_export(export)
-    frames = list(io.scan_events(opened, DRAFT_COLUMNS, SINCE, UNTIL))
+    opened = files.open_export(export)
+    frames = list(files.scan_events(opened, DRAFT_COLUMNS, SINCE, UNTIL))
     sessions = build_sessions(pd.concat(frames, ignore_index=True), "support_agent")
     return sessions[:limit]
 
 
 def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
-    from miner.io import load_config
+    from miner.files import load_config
     from miner.redact import detector_for, redact_sessions, session_texts
 
     config = load_config(PIPELINE)
@@ -137,14 +137,14 @@ def _scan_whole(export: str, queue) -> None:  # type: ignore[no-untyped-def]
 
 
 def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
-    from miner import io
+    from miner import files
     from miner.config import SignalsConfig
     from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_sessions
 
     _reset_peak_memory()
     start = time.perf_counter()
-    opened = io.open_export(Path(export))
-    batches = io.scan_batches(
+    opened = files.open_export(Path(export))
+    batches = files.scan_batches(
         opened, SCAN_COLUMNS, SINCE - timedelta(days=1), UNTIL, event_types=SCAN_EVENT_TYPES
     )
     flags = flag_sessions(batches, NegativeFeedback(frozenset(), frozenset()), SignalsConfig())

@@ -76,21 +76,21 @@ def _window() -> list[str]:
 
 
 def _scan_rates(export: Path) -> tuple[float, float, int]:
-    from miner import io
+    from miner import files
     from miner.config import SignalsConfig
     from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_sessions
 
-    opened = io.open_export(export)
+    opened = files.open_export(export)
     start, end = FIRST_DAY - timedelta(days=1), FIRST_DAY + timedelta(days=DAYS + 1)
     begin = time.perf_counter()
     rows = sum(
         b.num_rows
-        for b in io.scan_batches(opened, SCAN_COLUMNS, start, end, event_types=SCAN_EVENT_TYPES)
+        for b in files.scan_batches(opened, SCAN_COLUMNS, start, end, event_types=SCAN_EVENT_TYPES)
     )
     plain = time.perf_counter() - begin
     begin = time.perf_counter()
     flag_sessions(
-        io.scan_batches(opened, SCAN_COLUMNS, start, end, event_types=SCAN_EVENT_TYPES),
+        files.scan_batches(opened, SCAN_COLUMNS, start, end, event_types=SCAN_EVENT_TYPES),
         NegativeFeedback(frozenset(), frozenset()),
         SignalsConfig(),
     )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from miner.io import load_config, read_case_files
+from miner.files import load_config, read_case_files
 from miner.load import load_cases
 from miner.sample import session_hash
 from tests.conftest import PIPELINE, copy_drafts, load_json, miner, scripted_review

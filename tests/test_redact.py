@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from miner.files import load_config
 from miner.fixtures import apply_fixtures
-from miner.io import load_config
 from miner.model import Session, ToolCall, Turn
 from miner.redact import detector_for, redact_sessions
 from tests.conftest import PIPELINE

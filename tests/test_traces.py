@@ -117,7 +117,7 @@ def test_a_truncated_payload_marks_its_turn_and_the_drafts_tags():
     from datetime import UTC, datetime
 
     from miner.draft import Provenance, draft_case
-    from miner.io import load_config
+    from miner.files import load_config
     from tests.conftest import PIPELINE
 
     rows = [
