@@ -213,7 +213,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     # A quarantined session stays out of the ledger: once the config catches
     # what leaked, the next run drafts it.
     ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in quarantined_ids}
-    summary["case_files_written"] = sum(len(files) for files in cases.values())
+    summary["case_files_written"] = sum(len(written) for written in cases.values())
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
     kinds = {
         signature_hash(f.signature) for f in selection.picked if f.session_id not in quarantined_ids
