@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -59,6 +59,83 @@ class DraftRequest:
     seed: int
     lock_timeout: float = 0
     """Seconds to wait for another run's lock on ``out`` before giving up."""
+    engine: str = "embedded"
+    """``embedded`` (this process) or ``spark`` (the scan and the redaction as
+    Spark jobs; the drafts, ledger and summary are written here either way)."""
+
+
+@dataclass(frozen=True)
+class DraftContext:
+    """What drafting a session needs besides its rows: shipped to Spark
+    executors as it is."""
+
+    config: PipelineConfig
+    traces: Path | str
+    since: datetime
+    until: datetime
+    now: datetime
+    signals_of: dict[str, frozenset[str]]
+    reasons_of: dict[str, tuple[tuple[str, str, str | None], ...]]
+
+
+@dataclass
+class Drafted:
+    """Drafted cases and what drafting them counted; partial results merge."""
+
+    cases: dict[str, dict[str, Any]] = field(default_factory=dict)
+    replaced: Counter[str] = field(default_factory=Counter)
+    quarantined: Counter[str] = field(default_factory=Counter)
+    quarantined_ids: set[str] = field(default_factory=set)
+    stats: ReadStats = field(default_factory=ReadStats)
+
+    def merge(self, other: Drafted) -> Drafted:
+        self.cases.update(other.cases)
+        self.replaced.update(other.replaced)
+        self.quarantined.update(other.quarantined)
+        self.quarantined_ids |= other.quarantined_ids
+        self.stats.merge(other.stats)
+        return self
+
+
+def draft_sessions(
+    events: pd.DataFrame, context: DraftContext, progress: Progress = no_progress
+) -> Drafted:
+    """The picked sessions' rows -> drafted cases: build, redact, fixtures,
+    draft, leak guard. Pure apart from building the Detector once per process,
+    so it runs in this process or on a Spark executor alike."""
+    config = context.config
+    out = Drafted()
+    sessions = build_sessions(events, config.agent.app_name, out.stats)
+
+    def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
+        return progress(items, total, "redacting (distinct strings)")
+
+    redacted = redact_sessions(sessions, detector_for(config), config, redaction_progress)
+    guard = LeakGuard(
+        config.redaction.phone_regions,
+        {*fixture_values(config.fixtures), config.fixtures.eval_user},
+    )
+    for item in progress(redacted, len(redacted), "drafting (cases)"):
+        out.replaced.update(item.replaced)
+        session = apply_fixtures(item.session, config.fixtures)
+        prov = Provenance(
+            session_hash=session_hash(item.session.session_id),
+            signals=context.signals_of[item.session.session_id],
+            reasons=context.reasons_of[item.session.session_id],
+            since=context.since,
+            until=context.until,
+            drafted_at=context.now,
+        )
+        source = [_relative(f, context.traces) for f in item.session.source_files]
+        case = draft_case(session, prov, config, source)
+        leaks = guard.scan(json_strings(case.files), item.originals)
+        if leaks:
+            # Not written: the summary says which types leaked, never the values.
+            out.quarantined.update(leaks)
+            out.quarantined_ids.add(item.session.session_id)
+            continue
+        out.cases[case.set_id] = case.files
+    return out
 
 
 def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[str, Any]:
@@ -97,18 +174,23 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     grace = config.sampling.session_grace
     scan_start, scan_end = request.since - grace, request.until + grace
     rows_read: Counter[tuple[str, str]] = Counter()
-    flags = flag_sessions(
-        progress(
-            files.scan_batches(
-                export, SCAN_COLUMNS, scan_start, scan_end, event_types=SCAN_EVENT_TYPES
+    if request.engine == "spark":
+        from miner.spark import spark_flags
+
+        flags = spark_flags(request.traces, scan_start, scan_end, negative, config, rows_read)
+    else:
+        flags = flag_sessions(
+            progress(
+                files.scan_batches(
+                    export, SCAN_COLUMNS, scan_start, scan_end, event_types=SCAN_EVENT_TYPES
+                ),
+                0,
+                "scanning the export (record batches)",
             ),
-            0,
-            "scanning the export (record batches)",
-        ),
-        negative,
-        config.signals,
-        rows_read,
-    )
+            negative,
+            config.signals,
+            rows_read,
+        )
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
     drafted_before = files.read_ledger(request.out)
@@ -129,53 +211,30 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         for f in selection.picked
     }
 
-    sessions = []
-    stats = ReadStats()
-    warnings: list[str] = []
-    if picked_ids:
+    now = datetime.now(UTC)
+    context = DraftContext(
+        config=config,
+        traces=request.traces,
+        since=request.since,
+        until=request.until,
+        now=now,
+        signals_of=signals_of,
+        reasons_of=reasons_of,
+    )
+    drafted = Drafted()
+    if picked_ids and request.engine == "spark":
+        from miner.spark import spark_draft
+
+        drafted = spark_draft(request.traces, scan_start, scan_end, picked_ids, context)
+    elif picked_ids:
         events = files.scan_events(
             export, DRAFT_COLUMNS, scan_start, scan_end, session_ids=picked_ids
         )
         frames = list(progress(events, 0, "reading the picked sessions (record batches)"))
-        sessions = build_sessions(
-            pd.concat(frames, ignore_index=True), config.agent.app_name, stats
-        )
-        warnings = readability(stats, str(export.path))
-
-    def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
-        return progress(items, total, "redacting (distinct strings)")
-
-    redacted = redact_sessions(sessions, detector, config, redaction_progress)
-    now = datetime.now(UTC)
-    cases = {}
-    replaced: Counter[str] = Counter()
-    guard = LeakGuard(
-        config.redaction.phone_regions,
-        {*fixture_values(config.fixtures), config.fixtures.eval_user},
-    )
-    quarantined: Counter[str] = Counter()
-    quarantined_ids: set[str] = set()
-    for item in progress(redacted, len(redacted), "drafting (cases)"):
-        replaced.update(item.replaced)
-        session = apply_fixtures(item.session, config.fixtures)
-        digest = session_hash(item.session.session_id)
-        prov = Provenance(
-            session_hash=digest,
-            signals=signals_of[item.session.session_id],
-            reasons=reasons_of[item.session.session_id],
-            since=request.since,
-            until=request.until,
-            drafted_at=now,
-        )
-        source = [_relative(f, request.traces) for f in item.session.source_files]
-        case = draft_case(session, prov, config, source)
-        leaks = guard.scan(json_strings(case.files), item.originals)
-        if leaks:
-            # Not written: the summary says which types leaked, never the values.
-            quarantined.update(leaks)
-            quarantined_ids.add(item.session.session_id)
-            continue
-        cases[case.set_id] = case.files
+        drafted = draft_sessions(pd.concat(frames, ignore_index=True), context, progress)
+    cases, replaced, stats = drafted.cases, drafted.replaced, drafted.stats
+    quarantined, quarantined_ids = drafted.quarantined, drafted.quarantined_ids
+    warnings = readability(stats, str(export.path)) if picked_ids else []
 
     summary: dict[str, Any] = {
         "window": {"since": request.since.isoformat(), "until": request.until.isoformat()},

@@ -73,6 +73,15 @@ class ReadStats:
     """Sessions whose rows carry no session_metadata (the Go plugin writes none)."""
     markers: Counter[str] = field(default_factory=Counter)
 
+    def merge(self, other: ReadStats) -> None:
+        self.rows.update(other.rows)
+        self.missing_text.update(other.missing_text)
+        self.with_text.update(other.with_text)
+        self.markers.update(other.markers)
+        self.turns += other.turns
+        self.turns_without_reply += other.turns_without_reply
+        self.sessions_without_state += other.sessions_without_state
+
 
 def _dedupe_and_order(events: pd.DataFrame) -> pd.DataFrame:
     """Drop retried writes and sort by time within a session.
