@@ -189,6 +189,13 @@ def draft(
             min=0, help="Seconds to wait for another run drafting into --out (default: none)."
         ),
     ] = 0,
+    engine: Annotated[
+        str,
+        typer.Option(
+            help="embedded (this process) or spark (scan and redaction as Spark jobs; "
+            "needs miner[spark])."
+        ),
+    ] = "embedded",
 ) -> None:
     """Draft eval cases from the sessions that went wrong in a time window.
 
@@ -227,6 +234,7 @@ def draft(
         max_cases=max_cases or config.sampling.max_cases,
         seed=config.sampling.seed if seed is None else seed,
         lock_timeout=lock_timeout,
+        engine=_engine(engine),
     )
     summary = run_draft(request, progress=_progress)
     _print_summary(summary, out)
@@ -234,6 +242,12 @@ def draft(
         raise FindingsError(
             f"--strict: the leak guard quarantined {summary['quarantined']['cases']} case(s)"
         )
+
+
+def _engine(value: str) -> str:
+    if value not in ("embedded", "spark"):
+        raise UsageError(f"--engine {value!r}: expected embedded or spark")
+    return value
 
 
 def _source(value: str) -> Path | str:
