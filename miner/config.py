@@ -47,7 +47,7 @@ DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
 #: Entity types Presidio looks for. DATE_TIME, UK_NHS, US_BANK_NUMBER,
 #: US_DRIVER_LICENSE, US_PASSPORT and URL are left out on purpose: on agent
 #: traces they fire on order numbers, amounts, dates the agent needs and the
-#: domain part of e-mail addresses (see shared/PRESIDIO.md).
+#: domain part of e-mail addresses (measured: make redaction-report).
 DEFAULT_ENTITIES: tuple[str, ...] = (
     "PERSON",
     "EMAIL_ADDRESS",

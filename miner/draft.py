@@ -1,7 +1,7 @@
 """Stage 4, draft: one redacted session -> an ADK eval set, a sidecar spec and
 the tool fixtures, as JSON-ready dicts (``io`` writes them).
 
-Everything a person must decide carries ``REVIEW`` (FORMATS §5): the eval id,
+Everything a person must decide carries ``REVIEW`` (docs/formats.md): the eval id,
 every reference answer (``REVIEW: <what the agent said>``, since observed
 behaviour may be the bug), and the sidecar's protects, mustNotCall,
 requiredFacts, forbiddenClaims and one tag. ``match`` defaults to IN_ORDER and

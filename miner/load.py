@@ -148,7 +148,7 @@ def _adk_schema_errors(data: Any) -> list[tuple[tuple, str]]:
     except ValidationError as exc:
         return [(tuple(e["loc"]), e["msg"]) for e in exc.errors()]
     # EvalSet ignores and EvalCase allows unknown keys, where every model below
-    # them forbids them; FORMATS §3 allows none anywhere, so none pass here.
+    # them forbids them; the eval-set format (docs/formats.md) allows none, so none pass here.
     from google.adk.evaluation.eval_case import EvalCase
 
     errors: list[tuple[tuple, str]] = []

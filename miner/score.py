@@ -1,6 +1,6 @@
 """Score: check runs of the agent against the suite, turn by turn.
 
-The checks, with the article's semantics (shared/seed/):
+The checks (docs/formats.md describes the sidecar fields they read):
 
 - ``trajectory``: the turn's tool calls against the expected ones, with the
   case's match type. EXACT: the same calls in order, nothing extra. IN_ORDER:

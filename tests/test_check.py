@@ -104,7 +104,7 @@ def test_invalid_json_is_reported_with_line_and_column(reviewed):
 
 
 def test_a_field_outside_the_eval_set_format_is_a_schema_finding(reviewed):
-    # EvalCase itself accepts extra keys; FORMATS §3 does not, so neither does miner.
+    # EvalCase itself accepts extra keys; the eval-set format does not, so neither does miner.
     evalset = next(reviewed.glob("*.evalset.json"))
     _edit(evalset, lambda d: d["eval_cases"][0].update(expected_outcome="refused"))
     result = _check(reviewed)
