@@ -32,7 +32,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter, namedtuple
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -258,10 +258,7 @@ def _fold(
     for _signal, wanted in masks:
         needed = needed | wanted
     positions = needed.nonzero()[0]
-    if not len(positions):
-        return
-    rows = _arrow_rows(batch.take(pa.array(positions)))
-    for position, row in zip(positions, rows, strict=True):
+    for position, row in zip(positions, _arrow_rows(batch, positions), strict=True):
         event = read_event(row)
         if event.kind == "TOOL_STARTING" or _message(row):
             shapes.setdefault(str(row.session_id), _Shape()).add(event, row)
@@ -277,11 +274,14 @@ def _fold(
                 reasons.setdefault(str(row.session_id), []).extend(found)
 
 
-def _arrow_rows(batch: pa.RecordBatch) -> list[Any]:
-    """The batch's rows as named tuples, columns converted to Python once."""
+def _arrow_rows(batch: pa.RecordBatch, positions: Any, chunk: int = 4096) -> Iterator[Any]:
+    """The rows at ``positions`` as named tuples, a few thousand at a time:
+    columns go to Python once per chunk, and only one chunk lives at once."""
     record = namedtuple("Row", batch.schema.names, rename=True)  # type: ignore[misc]
-    columns = [batch.column(i).to_pylist() for i in range(batch.num_columns)]
-    return list(map(record._make, zip(*columns, strict=True)))
+    for start in range(0, len(positions), chunk):
+        part = batch.take(pa.array(positions[start : start + chunk]))
+        columns = [part.column(i).to_pylist() for i in range(part.num_columns)]
+        yield from map(record._make, zip(*columns, strict=True))
 
 
 def _count_dialects(batch: pa.RecordBatch, rows_read: Counter[tuple[str, str]]) -> None:
