@@ -28,7 +28,6 @@ from pathlib import Path
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
-import pyarrow.parquet as pq
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = ROOT / "pipelines" / "support_agent.toml"
@@ -37,7 +36,10 @@ DAYS = 28
 
 
 def build_export(target: Path, rows: int) -> int:
-    """The sample, copied until ``rows`` rows, over DAYS daily partitions."""
+    """The sample, copied until ``rows`` rows, each copy starting on one of
+    DAYS days; rows are partitioned by the day of their own timestamp
+    (``dt=``), as BigQuery exports them, so the window prunes partitions
+    correctly."""
     sample = ds.dataset(ROOT / "sample_traces" / "traces", partitioning="hive").to_table()
     sample = sample.drop_columns(["dt"])
     sample_start = pc.min(sample.column("timestamp")).as_py()
@@ -54,7 +56,11 @@ def build_export(target: Path, rows: int) -> int:
             for column in ("session_id", "event_id"):
                 varied = pc.binary_join_element_wise(copy.column(column), f"-{i}", "")
                 copy = copy.set_column(copy.schema.get_field_index(column), column, varied)
-            varied = pc.replace_substring(copy.column("content"), '": "', f'": "{i} ')
+            # Text values get the copy number in front (no string repeats across
+            # copies); keys, tool names and statuses stay as they are.
+            varied = pc.replace_substring_regex(
+                copy.column("content"), r'"(text_summary|response)": "', rf'"\1": "{i} '
+            )
             copy = copy.set_column(copy.schema.get_field_index("content"), "content", varied)
             shift = FIRST_DAY + timedelta(days=day, minutes=k % 600) - sample_start
             stamps = pc.add(copy.column("timestamp"), pa.scalar(shift, pa.duration("us")))
@@ -62,10 +68,20 @@ def build_export(target: Path, rows: int) -> int:
             parts.append(copy)
         if not parts:
             break
-        folder = target / f"dt={(FIRST_DAY + timedelta(days=day)).date().isoformat()}"
-        folder.mkdir(parents=True, exist_ok=True)
-        table = pa.concat_tables(parts)
-        pq.write_table(table, folder / "part-0.parquet", row_group_size=100_000)
+        table = pa.concat_tables(parts).combine_chunks()
+        days = pc.strftime(table.column("timestamp"), format="%Y-%m-%d")
+        table = table.append_column("dt", days)
+        ds.write_dataset(
+            table,
+            target,
+            format="parquet",
+            partitioning=["dt"],
+            partitioning_flavor="hive",
+            basename_template=f"part-{day}-{{i}}.parquet",
+            existing_data_behavior="overwrite_or_ignore",
+            min_rows_per_group=50_000,
+            max_rows_per_group=100_000,
+        )
         written += table.num_rows
     return written
 
