@@ -97,15 +97,20 @@ def test_replayed_runs_are_plugin_rows_named_after_case_and_run(suite, tmp_path)
     assert all(r["event_id"] for r in rows)  # the Python plugin's own rows
 
 
+def _without_fixture(suite: Path, copy: Path, tool: str) -> Path:
+    """A copy of the suite whose tool fixtures lack every call of ``tool``."""
+    shutil.copytree(suite, copy)
+    tools_file = next(copy.glob("*.tools.json"))
+    tools = load_json(tools_file)
+    tools[0]["calls"] = [c for c in tools[0]["calls"] if c["tool"] != tool]
+    tools_file.write_text(json.dumps(tools))
+    return copy
+
+
 def test_a_call_without_a_fixture_is_answered_with_an_error_and_reported(suite, tmp_path):
     # Without issue_refund's fixture the call gets an error result, which the
     # fixed agent reports honestly; the summary names the tool.
-    bare = tmp_path / "bare"
-    shutil.copytree(suite, bare)
-    tools_file = next(bare.glob("*.tools.json"))
-    tools = load_json(tools_file)
-    tools[0]["calls"] = [c for c in tools[0]["calls"] if c["tool"] != "issue_refund"]
-    tools_file.write_text(json.dumps(tools))
+    bare = _without_fixture(suite, tmp_path / "bare", "issue_refund")
     result = _replay(bare, "fixed_agent", tmp_path / "runs")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
@@ -137,12 +142,7 @@ def test_a_changed_agent_fails_the_right_check_in_the_right_turn(suite, tmp_path
 def test_live_tools_run_the_real_tool_when_a_call_has_no_fixture(suite, tmp_path):
     import pyarrow.parquet as pq
 
-    bare = tmp_path / "bare"
-    shutil.copytree(suite, bare)
-    tools_file = next(bare.glob("*.tools.json"))
-    tools = load_json(tools_file)
-    tools[0]["calls"] = [c for c in tools[0]["calls"] if c["tool"] != "issue_refund"]
-    tools_file.write_text(json.dumps(tools))
+    bare = _without_fixture(suite, tmp_path / "bare", "issue_refund")
     served = _replay(bare, "fixed_agent", tmp_path / "served")
     live = _replay(bare, "fixed_agent", tmp_path / "live", "--live-tools")
     assert served.exit_code == 0 and live.exit_code == 0, live.output
