@@ -243,8 +243,9 @@ async def _replay_case(
     return replay
 
 
-def _as_export(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """JSON columns as strings, as a BigQuery export holds them."""
+def as_export(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The plugin's rows with their JSON columns as strings, as a BigQuery
+    export holds them (the sample traces and golden exports use it too)."""
     out = []
     for row in rows:
         row = dict(row)
@@ -277,7 +278,7 @@ def replay_suite(
         with recording_plugin() as (recorder, rows):
             for run, case in progress(work, len(work), "replaying (cases)"):
                 replay = await _replay_case(agent, case, run, recorder, live_tools)
-                write(out / f"run-{run}" / f"{case.eval_id}.parquet", _as_export(rows()))
+                write(out / f"run-{run}" / f"{case.eval_id}.parquet", as_export(rows()))
                 done.append(replay)
             await recorder.shutdown()
         return done

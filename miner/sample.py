@@ -29,6 +29,7 @@ hashes of the signatures drafted, so next week prefers kinds not seen yet.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections import Counter, namedtuple
@@ -42,7 +43,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from miner.config import FeedbackConfig
-from miner.dialects import GO_EVENT_TYPES, GO_ONLY, raw_event_types, read_event
+from miner.dialects import GO_ONLY, raw_event_types, read_event
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
 
@@ -192,10 +193,10 @@ def _joined(batches: list[pa.RecordBatch]) -> pa.RecordBatch:
     return table.to_batches(max_chunksize=table.num_rows)[0]
 
 
-def _kinds_as_written(kinds: Iterable[str]) -> pa.Array:
-    """Every plugin's names for ``kinds`` (the Go plugin's TOOL_START...)."""
-    wanted = set(kinds)
-    return pa.array(sorted(wanted | {go for go, k in GO_EVENT_TYPES.items() if k in wanted}))
+@functools.cache
+def _kinds_as_written(kinds: tuple[str, ...]) -> pa.Array:
+    """``raw_event_types`` as an Arrow array, built once per signal."""
+    return pa.array(raw_event_types(kinds))
 
 
 #: Kinds whose Go rows are EVENT rows, told apart only by their payload.

@@ -559,6 +559,8 @@ async def _capture_rows() -> list[dict[str, Any]]:
 
 def _as_export(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Move sessions to their planned times; JSON columns to strings as BigQuery exports them."""
+    from miner.replay import as_export
+
     starts = {s["id"]: datetime.fromisoformat(s["start"]).replace(tzinfo=UTC) for s in SESSIONS}
     first: dict[str, datetime] = {}
     for row in rows:
@@ -569,12 +571,8 @@ def _as_export(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         row = dict(row)
         sid = row["session_id"]
         row["timestamp"] = starts[sid] + (row["timestamp"] - first[sid])
-        for column in ("content", "attributes", "latency_ms"):
-            value = row.get(column)
-            if value is not None and not isinstance(value, str):
-                row[column] = json.dumps(value)
         out.append(row)
-    return out
+    return as_export(out)
 
 
 def main() -> None:

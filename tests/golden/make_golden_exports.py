@@ -429,6 +429,8 @@ async def _capture() -> dict[str, list[dict[str, Any]]]:
 
 def _shifted(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Sessions moved to their fixed start; JSON columns as strings."""
+    from miner.replay import as_export
+
     first: dict[str, datetime] = {}
     for row in rows:
         first[row["session_id"]] = min(
@@ -439,11 +441,8 @@ def _shifted(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         row = dict(row)
         start = datetime.fromisoformat(STARTS[row["session_id"]]).replace(tzinfo=UTC)
         row["timestamp"] = start + (row["timestamp"] - first[row["session_id"]])
-        for column in ("content", "attributes", "latency_ms"):
-            if row.get(column) is not None and not isinstance(row[column], str):
-                row[column] = json.dumps(row[column])
         out.append(row)
-    return out
+    return as_export(out)
 
 
 #: The app's own thumbs-down (ADK records none): one per dialect's copy of s12.
