@@ -54,9 +54,10 @@ class Session:
     source_files: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class SessionFlags:
-    """What the sample stage knows about a session after the signal scan."""
+    """What the sample stage knows about a session after the signal scan
+    (slotted: one is kept for every session of the window)."""
 
     session_id: str
     start: datetime

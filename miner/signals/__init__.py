@@ -45,7 +45,7 @@ class SignalConfig(BaseModel):
     """Set false to stop flagging sessions for this signal."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reason:
     signal: str
     rule: str

@@ -3,6 +3,7 @@ times in one invocation (a retry storm, or an agent stuck)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from typing import Annotated, Any
 
@@ -25,10 +26,13 @@ class Loop(Signal):
     Config = LoopConfig
 
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        # The arguments as a 16-byte digest: orjson's bytes keep a 4 KiB
+        # buffer each, and one key lives per call until the pass ends.
+        arguments = orjson.dumps(event.args or {}, option=orjson.OPT_SORT_KEYS)
         key = (
             getattr(row, "invocation_id", None),
             event.tool,
-            orjson.dumps(event.args or {}, option=orjson.OPT_SORT_KEYS),
+            hashlib.blake2b(arguments, digest_size=16).digest(),
         )
         scratch[key] = scratch.get(key, 0) + 1
         if scratch[key] == self.config.repeats:
