@@ -175,6 +175,22 @@ class SamplingConfig(_Table):
     """Longest session expected: events are read this far either side of the window."""
 
 
+class ScanConfig(_Table):
+    """The embedded engine's scan of the export (DuckDB, in-process)."""
+
+    memory_limit: Annotated[
+        str, Field(pattern=r"(?i)^\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$")
+    ] = "256MiB"
+    """Most memory DuckDB may hold while scanning ("256MiB", "2GB"); past it, it
+    spills to a temporary folder. miner's own per-session state comes on top."""
+    threads: Annotated[int, Field(ge=1, le=256)] | None = None
+    """Scan threads; unset, one per core."""
+    sessions_per_pass: Annotated[int, Field(ge=1)] = 10_000
+    """The signal scan reads the export in passes of about this many sessions
+    (by a hash of the session id), so the signals' per-session state never
+    holds more sessions than this at once."""
+
+
 class IdentifierConfig(_Table):
     entity: Annotated[str, Field(pattern=r"^[A-Z][A-Z0-9_]*$")]
     """Entity type name, e.g. ORDER_ID (upper case)."""
@@ -272,6 +288,7 @@ class PipelineConfig(_Table):
     feedback: FeedbackConfig = FeedbackConfig()
     signals: SignalsConfig = SignalsConfig()  # type: ignore[valid-type]
     sampling: SamplingConfig = SamplingConfig()
+    scan: ScanConfig = ScanConfig()
     redaction: RedactionConfig = RedactionConfig()
     identifiers: Annotated[tuple[IdentifierConfig, ...], BeforeValidator(_tuple)] = ()
     fixtures: FixturesConfig = FixturesConfig()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import hashlib
+import itertools
 import os
 import re
 import shutil
@@ -38,8 +39,8 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from miner.case import CASE_SUFFIXES, case_file_names
-from miner.config import PipelineConfig, config_from_toml, is_remote
-from miner.errors import BusyError, ConfigError, InputError, OutputError
+from miner.config import PipelineConfig, ScanConfig, config_from_toml, is_remote
+from miner.errors import BusyError, ConfigError, InputError, MinerError, OutputError
 from miner.traces import REQUIRED_COLUMNS
 
 LEDGER_NAME = "miner-ledger.json"
@@ -244,6 +245,194 @@ def scan_batches(
             yield batch.rename_columns(names)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+
+
+def scan_passes(
+    export: Export,
+    columns: Iterable[str],
+    start: datetime,
+    end: datetime,
+    event_types: Iterable[str],
+    scan: ScanConfig,
+    batch_rows: int = 16_384,
+) -> Iterator[Iterator[pa.RecordBatch]]:
+    """The rows ``scan_batches`` would give, read by DuckDB, in passes: each
+    pass holds every row of about ``scan.sessions_per_pass`` sessions (those
+    whose session-id hash falls in the pass), so a consumer may finish its
+    per-session state at the end of each pass.
+
+    Local exports are read by DuckDB's own Parquet reader (hive ``dt=``
+    partitions pruned by the window, files of different columns united by
+    name); remote ones through the export's pyarrow filesystem, with the
+    same query. DuckDB runs under ``scan.memory_limit``, spills to a private
+    temporary folder, and never loads an extension (nothing is fetched)."""
+    present = [c for c in dict.fromkeys(columns) if c in export.columns]
+    kinds = list(event_types)
+    with _duckdb(scan) as con:
+        source, params = _duck_rows(con, export, present, start, end, kinds, None, batch_rows)
+        sessions = _duck(
+            export,
+            scan,
+            lambda: con.sql(
+                f"SELECT count(DISTINCT session_id) FROM {source()}", params=params
+            ).fetchall(),
+        )
+        total = int(sessions[0][0]) if sessions else 0
+        passes = max(1, -(-total // scan.sessions_per_pass))
+        names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
+        for number in range(passes):
+            query = f"SELECT {names} FROM {source()}" + (
+                f" WHERE hash(session_id) % {passes} = {number}" if passes > 1 else ""
+            )
+            reader = _duck(
+                export, scan, lambda q=query: con.sql(q, params=params).to_arrow_reader(batch_rows)
+            )
+            yield _duck_batches(export, scan, reader)
+
+
+def read_sessions(
+    export: Export,
+    columns: Iterable[str],
+    start: datetime,
+    end: datetime,
+    session_ids: Iterable[str],
+    scan: ScanConfig,
+) -> pd.DataFrame:
+    """Every row in the window of the given sessions (``columns`` the export
+    has, plus ``source_file``), read by DuckDB as ``scan_passes`` reads."""
+    present = [c for c in dict.fromkeys(columns) if c in export.columns]
+    wanted = pa.table({"session_id": pa.array(sorted(set(session_ids)), pa.string())})
+    with _duckdb(scan) as con:
+        con.register("wanted_sessions", wanted)
+        source, params = _duck_rows(con, export, present, start, end, None, wanted, 16_384)
+        names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
+        query = (
+            f"SELECT {names} FROM {source()} "
+            "WHERE session_id IN (SELECT session_id FROM wanted_sessions)"
+        )
+        table = _duck(export, scan, lambda: con.sql(query, params=params).to_arrow_table())
+    frame = table.to_pandas()
+    if frame["timestamp"].dt.tz is None:
+        frame["timestamp"] = frame["timestamp"].dt.tz_localize("UTC")
+    return frame
+
+
+@contextlib.contextmanager
+def _duckdb(scan: ScanConfig) -> Iterator[Any]:
+    """An in-memory DuckDB under the ``[scan]`` settings, spilling to a
+    private temporary folder removed afterwards."""
+    import duckdb
+
+    with tempfile.TemporaryDirectory(prefix="miner-scan-") as spill:
+        try:
+            con = duckdb.connect(
+                config={
+                    "memory_limit": scan.memory_limit,
+                    "threads": scan.threads or os.cpu_count() or 1,
+                    "temp_directory": spill,
+                    "autoinstall_known_extensions": False,
+                    "autoload_known_extensions": False,
+                }
+            )
+            # Naive export timestamps are UTC, as everywhere in miner.
+            con.execute("SET TimeZone = 'UTC'")
+        except duckdb.Error as exc:
+            raise ConfigError(f"[scan]: DuckDB refused the settings ({_reason(exc)})") from None
+        try:
+            yield con
+        finally:
+            con.close()
+
+
+def _duck_rows(
+    con: Any,
+    export: Export,
+    present: list[str],
+    start: datetime,
+    end: datetime,
+    kinds: list[str] | None,
+    sessions: pa.Table | None,
+    batch_rows: int,
+) -> tuple[Any, list[Any]]:
+    """A function giving a FROM item of the rows in the window (of ``kinds``
+    or with status ERROR, when given), with ``source_file``; and the query
+    parameters it needs."""
+    if not isinstance(export.dataset.filesystem, pafs.LocalFileSystem):
+        # A remote export is read by pyarrow (its filesystems hold the
+        # credentials chain and push the window down); DuckDB sees a stream.
+        counter = iter(range(1 << 30))
+        ids = sessions.column("session_id").to_pylist() if sessions is not None else None
+
+        def stream() -> str:
+            batches = scan_batches(export, present, start, end, kinds, ids, batch_rows)
+            first = next(batches, None)
+            if first is None:
+                return "(SELECT NULL::VARCHAR AS session_id, NULL::VARCHAR AS source_file LIMIT 0)"
+            name = f"export_rows_{next(counter)}"
+            con.register(
+                name,
+                pa.RecordBatchReader.from_batches(first.schema, itertools.chain([first], batches)),
+            )
+            return name
+
+        return stream, []
+    lo = min(max(start.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
+    hi = min(max(end.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
+    where = "timestamp >= ?::TIMESTAMPTZ AND timestamp < ?::TIMESTAMPTZ AND session_id IS NOT NULL"
+    params: list[Any] = [lo, hi]
+    if "dt" in export.columns:  # hive partitions: whole days pruned before files open
+        where += " AND dt >= ? AND dt <= ?"
+        params += [lo.date().isoformat(), hi.date().isoformat()]
+    if kinds is not None:
+        wanted = ", ".join(_sql_text(k) for k in kinds)
+        if "status" in export.columns:
+            where += f" AND (event_type IN ({wanted}) OR status = 'ERROR')"
+        else:
+            where += f" AND event_type IN ({wanted})"
+    files = ", ".join(_sql_text(f) for f in export.dataset.files)
+    table = (
+        f"read_parquet([{files}], hive_partitioning = true, union_by_name = true, "
+        "hive_types_autocast = false, filename = true)"
+    )
+    rows = f"(SELECT *, filename AS source_file FROM {table} WHERE {where})"
+    return (lambda: rows), params
+
+
+def _duck(export: Export, scan: ScanConfig, run: Any) -> Any:
+    import duckdb
+
+    try:
+        return run()
+    except duckdb.Error as exc:
+        raise _duck_error(export, scan, exc) from None
+
+
+def _duck_batches(export: Export, scan: ScanConfig, reader: Any) -> Iterator[pa.RecordBatch]:
+    import duckdb
+
+    try:
+        yield from reader
+    except (duckdb.Error, pa.ArrowException) as exc:
+        raise _duck_error(export, scan, exc) from None
+
+
+def _duck_error(export: Export, scan: ScanConfig, exc: BaseException) -> MinerError:
+    import duckdb
+
+    if isinstance(exc, duckdb.OutOfMemoryException):
+        return ConfigError(
+            f"[scan] memory_limit = {scan.memory_limit!r} is too small to scan {export.path} "
+            f"({_reason(exc)}); raise it, or lower sessions_per_pass"
+        )
+    return InputError(f"{export.path}: cannot read rows ({_reason(exc)})")
+
+
+def _sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _sql_name(column: str) -> str:
+    return '"' + column.replace('"', '""') + '"'
 
 
 def event_types(export: Export, start: datetime, end: datetime) -> set[str]:

