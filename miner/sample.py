@@ -33,8 +33,8 @@ import functools
 import hashlib
 import re
 import sys
-from collections import Counter, namedtuple
-from collections.abc import Iterable, Iterator
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -44,7 +44,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from miner.config import FeedbackConfig
-from miner.dialects import GO_ONLY, raw_event_types, read_event
+from miner.dialects import GO_ONLY, arrow_rows, raw_event_types, read_event
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
 
@@ -227,7 +227,7 @@ def _fold(
             starts[sid] = stamp
     _count_dialects(batch, rows_read)
     raw = batch.column("event_type")
-    none = pa.array([False] * batch.num_rows)
+    none = pa.array([False] * batch.num_rows, pa.bool_())
     is_event = pc.fill_null(pc.equal(raw, "EVENT"), False)
     status, message = _column(batch, "status"), _column(batch, "error_message")
     errored = pc.fill_null(pc.equal(status, "ERROR"), False) if status is not None else none
@@ -260,7 +260,7 @@ def _fold(
     for _signal, wanted in masks:
         needed = needed | wanted
     positions = needed.nonzero()[0]
-    for position, row in zip(positions, _arrow_rows(batch, positions), strict=True):
+    for position, row in zip(positions, arrow_rows(batch, positions), strict=True):
         event = read_event(row)
         if event.kind == "TOOL_STARTING" or _message(row):
             shapes.setdefault(str(row.session_id), _Shape()).add(event, row)
@@ -276,21 +276,11 @@ def _fold(
                 reasons.setdefault(str(row.session_id), []).extend(found)
 
 
-def _arrow_rows(batch: pa.RecordBatch, positions: Any, chunk: int = 4096) -> Iterator[Any]:
-    """The rows at ``positions`` as named tuples, a few thousand at a time:
-    columns go to Python once per chunk, and only one chunk lives at once."""
-    record = namedtuple("Row", batch.schema.names, rename=True)  # type: ignore[misc]
-    for start in range(0, len(positions), chunk):
-        part = batch.take(pa.array(positions[start : start + chunk]))
-        columns = [part.column(i).to_pylist() for i in range(part.num_columns)]
-        yield from map(record._make, zip(*columns, strict=True))
-
-
 def _count_dialects(batch: pa.RecordBatch, rows_read: Counter[tuple[str, str]]) -> None:
     """Rows by (dialect, event type as written), on whole columns, by the rules
     of ``miner.dialects.dialect_of``."""
     raw = pc.fill_null(batch.column("event_type"), "")
-    none = pa.array([False] * batch.num_rows)
+    none = pa.array([False] * batch.num_rows, pa.bool_())
     content = _column(batch, "content")
     event_id = _column(batch, "event_id")
     has_id = pc.is_valid(event_id) if event_id is not None else none

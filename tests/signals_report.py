@@ -45,8 +45,9 @@ def measure(turns: list[tuple[bool, str]] | None = None) -> Report:
 
     scorer = Scorer(ComplaintConfig())
     report = Report()
-    for is_complaint, text in turns or labelled_turns():
-        score, _rules = scorer.score(text)
+    labelled = turns or labelled_turns()
+    scores = scorer.score_many([text for _label, text in labelled])
+    for (is_complaint, text), (score, _rules) in zip(labelled, scores, strict=True):
         flagged = score >= scorer.config.threshold
         if flagged and is_complaint:
             report.true_pos += 1

@@ -47,6 +47,45 @@ def test_the_shapes_the_phrase_list_missed(text, complaint):
     assert (score >= scorer.config.threshold) is complaint, (score, rules)
 
 
+def test_a_column_of_messages_scores_as_each_message_alone():
+    from tests.signals_report import labelled_turns
+
+    texts = [text for _label, text in labelled_turns()]
+    scorer = Scorer(ComplaintConfig())
+    together = scorer.score_many(texts)
+    assert together == [scorer.score(text) for text in texts]
+    assert sum(score >= 0.8 for score, _rules in together) >= 200
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("can someone help me", True),
+        ("I spoke to someone about this yesterday", False),
+        ("someone from your team called, now I need somebody", True),
+        ("SOMEBODY REGARDING my parcel", False),
+    ],
+)
+def test_someone_asks_for_a_person_unless_it_is_about_someone(text, asks):
+    _score, rules = Scorer(ComplaintConfig()).score(text)
+    assert ("asks for a person" in rules) is asks, rules
+
+
+@pytest.mark.parametrize(
+    ("text", "shouting"),
+    [
+        ("WHERE IS MY PARCEL", "shouting the whole message"),
+        ("where is my PARCEL, I NEED it", "shouting"),
+        ("my UK order via DHL", None),  # acronyms
+        ("ÉTAT GÉNÉRAL NUL", None),  # capitals inside words of another alphabet are not words
+    ],
+)
+def test_shouting_counts_whole_words_in_capitals(text, shouting):
+    _score, rules = Scorer(ComplaintConfig()).score(text)
+    found = [r for r in rules if r.startswith("shouting")]
+    assert found == ([shouting] if shouting else []), rules
+
+
 def _row(sid: str, kind: str, content=None, minutes: int = 0, **extra) -> dict:
     return {
         "timestamp": pd.Timestamp(T0 + timedelta(minutes=minutes)),

@@ -111,7 +111,7 @@ class Signal:
         values = batch.column(column)
         if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
             return None
-        hit = pa.array([False] * len(values))
+        hit = pa.array([False] * len(values), pa.bool_())
         for needle in needles:
             found = pc.match_substring(values, needle, ignore_case=True)
             hit = pc.or_(hit, pc.fill_null(found, False))

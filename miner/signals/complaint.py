@@ -28,6 +28,12 @@ NLTK's copy), deterministic, and fast enough to run on every user message of
 the scan. Model-based sentiment would need weights from a hub this project
 cannot reach.
 
+How it runs: every rule is an RE2 pattern that Arrow runs over the whole
+column of a batch's user messages at once (about 80x faster than Python's
+``re`` one message at a time); words are RE2's ASCII words, except that
+capitals and VADER's words are matched on whole Unicode words. VADER runs,
+in Python, only on the messages whose verdict it can change.
+
 Measured on ``tests/data/complaint_turns.tsv`` (426 labelled turns) by
 ``make signals-report``; CI fails below 0.90 precision or recall.
 """
@@ -36,13 +42,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Annotated, Any, Literal
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 from pydantic import Field
 
-from miner.dialects import Event
+from miner.dialects import Event, arrow_rows, read_event
 from miner.signals import Reason, Signal, SignalConfig, Strings
 
 #: Phrases that make a user message a complaint, matched case-insensitively
@@ -68,12 +77,12 @@ DEFAULT_PHRASES: tuple[str, ...] = (
 )  # fmt: skip
 
 _WORDS = r"(?:\w+\W+){0,4}?"
-_HUMAN = re.compile(
+_HUMAN = (
     r"\b(?:speak|talk|chat|get|put|transfer|connect|give|let)\b\W+(?:me\W+)?"
     + _WORDS
     + r"(?:a\s+|an\s+|the\s+|your\s+)?(?:real\s+|live\s+|actual\s+)?"
     r"(?:human|person|manager|supervisor|agent|representative|operator|human being"
-    r"|someone in charge)\b|(?:someone|somebody)\b(?!\s+(?:about|regarding|from|for|at|in)\b)"
+    r"|someone in charge)\b"
     r"|^\W*(?:human|agent|representative|operator|a person|a human)(?:\W+please)?\W*$"
     r"|\b(?:human|person|agent) please\b|\bneed a supervisor\b"
     r"|\bsomeone (?:real|senior|competent)\b"
@@ -81,10 +90,9 @@ _HUMAN = re.compile(
     r"|\b(?:a|an) (?:human|person|real person|real one|human being)\W*$"
     r"|\ba real (?:one|human|person)\b"
     r"|\bsupervisor\b"
-    r"|\bto a robot\b|\binstead of this bot\b",
-    re.I,
+    r"|\bto a robot\b|\binstead of this bot\b"
 )
-_REPEATED = re.compile(
+_REPEATED = (
     r"\balready (?:told|gave|given|said|sent|provided|explained|asked|tried|did|went)\b"
     r"|\b(?:told|asked|said|explained|given|gave) (?:you )?(?:this |that |it )?"
     r"(?:\w+ ){0,3}(?:already|twice|before|three times|\d+ times)\b"
@@ -98,10 +106,9 @@ _REPEATED = re.compile(
     r"|\bagain (?:with|and again)\b|\bwrong again\b|\bsame (?:question|error)\b"
     r"|\bwhy do you keep\b|\bwe already\b|\bstill waiting\b|\bkeep explaining\b"
     r"|\bhave to (?:keep )?(?:repeat|explain)\b|\bcorrected it\b|\bchase you\b"
-    r"|\byou (?:already )?asked me that\b",
-    re.I,
+    r"|\byou (?:already )?asked me that\b"
 )
-_CONTRADICT = re.compile(
+_CONTRADICT = (
     r"\bthat'?s (?:wrong|not right|incorrect|a lie|not my|not what)\b"
     r"|\bnot what i (?:asked|said|meant)\b"
     r"|\bno,? that is not\b|\byou'?re (?:wrong|contradicting)\b|\bthat is not what\b"
@@ -109,10 +116,9 @@ _CONTRADICT = re.compile(
     r"|\bnever (?:ordered|came|arrived|got)\b|\bdo you understand\b|\bnot an answer\b"
     r"|\bmakes? no sense\b|\bwithout asking me\b|\bwithout fixing\b|\bi specifically said\b"
     r"|\byou'?re not (?:understanding|listening|reading|getting it)\b|\bi was (?:told|promised)\b"
-    r"|\byou (?:told|said|promised) (?:me )?(?:yesterday|it would|you would)\b|\bpromised\b",
-    re.I,
+    r"|\byou (?:told|said|promised) (?:me )?(?:yesterday|it would|you would)\b|\bpromised\b"
 )
-_STILL = re.compile(
+_STILL = (
     r"\bstill (?:not|hasn'?t|haven'?t|waiting|broken|no|nothing)\b|\bnot (?:working|helpful)\b"
     r"|\bdidn'?t (?:help|work)\b|\bdoesn'?t (?:help|work)\b|\bnothing you\b"
     r"|\bnobody (?:\w+ )?(?:has|answers?|cares|helps?|replie[sd]|called)\b"
@@ -120,37 +126,36 @@ _STILL = re.compile(
     r"|\banother delay\b|\bweek late\b|\bbeen (?:waiting|trying|going)\b|\bon hold\b"
     r"|\bfor (?:\w+ )?(?:hours|days|weeks|months)\b"
     r"|\bsince (?:march|last|monday|january|february|april|may|june|july|august|september"
-    r"|october|november|december)\b|\bfor (?:an hour|hours|weeks|days)\b|\bit'?s been\b",
-    re.I,
+    r"|october|november|december)\b|\bfor (?:an hour|hours|weeks|days)\b|\bit'?s been\b"
 )
-_EXASPERATED = re.compile(
+_EXASPERATED = (
     r"(?:\bhello\?+|\banyone\?+|\breally\?|\bwhat\?{2,})"
     r"|\b(?:seriously|unbelievable|wtf|ugh|sigh|come on|are you kidding|kidding me"
     r"|you have got to be|enough|are you serious"
     r"|just stop|stop it|stop\.|please just|i'?m begging|what do you mean|how hard can it be"
     r"|how is this still|why is it so hard|why would you|why am i|why does nobody|why is my"
     r"|shouldn'?t have to|don'?t tell me|don'?t want to hear|sorry doesn'?t|enough with"
-    r"|nope|oh great|great, another|patience|i demand|demand|don'?t trust|joking|joke)\b",
-    re.I,
+    r"|nope|oh great|great, another|patience|i demand|demand|don'?t trust|joking|joke)\b"
 )
-_MONEY = re.compile(
+_MONEY = (
     r"\b(?:want|give me|where is) my (?:money|refund)\b|\bmoney back\b|\brefund me\b"
-    r"|\bbeing charged for\b|\blost money\b|\btook my money\b|\btheft\b|\bcharged twice\b",
-    re.I,
+    r"|\bbeing charged for\b|\blost money\b|\btook my money\b|\btheft\b|\bcharged twice\b"
 )
-_GRIEVANCE = re.compile(
+_GRIEVANCE = (
     r"\b(?:broken|ruined|damaged|smashed|stolen|overcharged|because of (?:this|you)"
-    r"|never (?:arrived|came))\b",
-    re.I,
+    r"|never (?:arrived|came))\b"
 )
-_COUNT = re.compile(r"\b(?:twice|three times|\d+ times)\b", re.I)
-_ONLY_MARKS = re.compile(r"^[\s?!.]*[?!][\s?!.]*[?!][\s?!.]*$")
-_BURST = re.compile(r"\?\?|\?!|!\?|!!!")
-_DOUBLE_BANG = re.compile(r"!!")
-_AGAIN = re.compile(r"\b(?:again|already)\b", re.I)
+_COUNT = r"\b(?:twice|three times|\d+ times)\b"
+_ONLY_MARKS = r"^[\s?!.]*[?!][\s?!.]*[?!][\s?!.]*$"
+_BURST = r"\?\?|\?!|!\?|!!!"
+_DOUBLE_BANG = r"!!"
+_AGAIN = r"\b(?:again|already)\b"
+#: "someone"/"somebody" asks for a person unless one of these words follows
+#: (RE2 has no lookahead, so the rule compares two counts instead).
+_SOMEONE = r"(?:someone|somebody)\b"
+_SOMEONE_ABOUT = r"(?:someone|somebody)\b\s+(?:about|regarding|from|for|at|in)\b"
 _QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”|(?<!\w)'[^']{1,80}'(?!\w)")
-_CAPS_WORD = re.compile(r"\b[A-Z]{2,}\b")
-_NOT_LETTERS = re.compile(r"[^A-Za-z]+")
+_CAPS_WORD = r"\b[A-Z]{2,}\b"
 #: Capitals that are not shouting.
 _ACRONYMS = frozenset(
     [
@@ -208,31 +213,23 @@ def _vader() -> Any:
     return SentimentIntensityAnalyzer()
 
 
-_TOKEN = re.compile(r"[a-z']+")
-
-
 @cache
-def _polarity() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """VADER's negative words, positive words and negations."""
+def _polarity() -> tuple[pa.Array, pa.Array, pa.Array]:
+    """VADER's negative words, positive words and negations, as Arrow arrays
+    (only words a message token - a run of ``[a-z']`` - can equal)."""
     from vaderSentiment.vaderSentiment import NEGATE
 
     lexicon = _vader().lexicon
-    negative = frozenset(w for w, v in lexicon.items() if v < 0)
-    positive = frozenset(w for w, v in lexicon.items() if v > 0)
-    return negative, positive, frozenset(NEGATE)
+
+    def words(found: Iterable[str]) -> pa.Array:
+        return pa.array(sorted(w for w in found if _WORD.fullmatch(w)), pa.string())
+
+    negative = words(w for w, v in lexicon.items() if v < 0)
+    positive = words(w for w, v in lexicon.items() if v > 0)
+    return negative, positive, words(NEGATE)
 
 
-def _sentiment(text: str, could_damp: bool) -> float:
-    """VADER's compound score, or 0 where VADER cannot change the verdict: it
-    can only turn negative with a negative word or a negated positive one, and
-    the positive score matters only when ``could_damp`` (the message already
-    reads as a complaint from weak cues). Most messages skip VADER."""
-    words = set(_TOKEN.findall(text.lower()))
-    negative, positive, negations = _polarity()
-    might_be_negative = bool(words & negative) or bool(words & negations and words & positive)
-    if not might_be_negative and not (could_damp and words & positive) and ":" not in text:
-        return 0.0
-    return float(_vader().polarity_scores(text)["compound"])
+_WORD = re.compile(r"[a-z']+")
 
 
 class ComplaintConfig(SignalConfig):
@@ -247,27 +244,27 @@ class ComplaintConfig(SignalConfig):
     """A message (or a session, with its cues) scoring this much is a complaint."""
 
 
-def phrase_matcher(phrases: Iterable[str]) -> re.Pattern[str]:
+def phrase_pattern(phrases: Iterable[str]) -> str:
+    """The phrases as one RE2 pattern matching any of them as whole words
+    (to be matched case-insensitively)."""
     alternatives = sorted({re.escape(p.lower()) for p in phrases if p.strip()}, key=len)
     if not alternatives:
-        return re.compile(r"(?!x)x")  # matches nothing
-    return re.compile(r"(?<!\w)(?:" + "|".join(reversed(alternatives)) + r")(?!\w)", re.I)
+        return r"[^\s\S]"  # matches nothing
+    # RE2 has no lookbehind: a non-word character (or an end) is matched
+    # instead, which finds a phrase exactly where the lookarounds would.
+    return r"(?:^|\W)(?:" + "|".join(reversed(alternatives)) + r")(?:\W|$)"
 
 
 class Scorer:
-    """The message-level detector, usable on its own (the signals report does)."""
+    """The message-level detector, on many messages at once: each rule is an
+    RE2 pattern run by Arrow over the whole column of messages (the scan
+    scores a batch's messages in one go); VADER runs only on the messages
+    whose verdict it can change. Word boundaries are RE2's (ASCII) ones."""
 
     def __init__(self, config: ComplaintConfig) -> None:
         self.config = config
-        self._phrases = phrase_matcher(config.phrases)
-
-    def score(self, text: str) -> tuple[float, list[str]]:
-        """The message's score and the rules that fired."""
-        text = _QUOTED.sub(" ", text)
-        fired: list[tuple[str, float]] = []
-        threshold = self.config.threshold
-        rules = (
-            ("complaint phrase", self._phrases, 1.0),
+        rules = [
+            ("complaint phrase", phrase_pattern(config.phrases), 1.0),
             ("asks for a person", _HUMAN, 1.0),
             ("says it repeated itself", _REPEATED, 1.0),
             ("contradicts the agent", _CONTRADICT, 1.0),
@@ -277,33 +274,73 @@ class Scorer:
             ("a grievance", _GRIEVANCE, 0.5),
             ("counts repeats", _COUNT, 0.6),
             ("only ?! marks", _ONLY_MARKS, 1.0),
-        )
-        for rule, pattern, weight in rules if self.config.rules else rules[:1]:
-            if pattern.search(text):
-                fired.append((rule, weight))
-                if weight >= 0.7 and sum(w for _r, w in fired) >= threshold:
-                    # Decided: more cues or sentiment could only add to it (the
-                    # positive damping never applies once a strong cue fired).
-                    return sum(w for _r, w in fired), [r for r, _w in fired]
-        if not self.config.rules:
-            return sum(w for _r, w in fired), [r for r, _w in fired]
-        caps = [w for w in _CAPS_WORD.findall(text) if w not in _ACRONYMS]
-        letters = _NOT_LETTERS.sub("", text)
-        if len(letters) >= 8 and letters.isupper() and len(caps) >= 3:
+        ]
+        #: (rule, RE2 pattern, weight) in the order they are tried.
+        self.rules = rules if config.rules else rules[:1]
+
+    def score(self, text: str) -> tuple[float, list[str]]:
+        """The message's score and the rules that fired."""
+        return self.score_many([text])[0]
+
+    def score_many(self, texts: Sequence[str]) -> list[tuple[float, list[str]]]:
+        """Each message's score and the rules that fired, in order."""
+        if not texts:
+            return []
+        unquoted = [_QUOTED.sub(" ", text) for text in texts]
+        column = pa.array(unquoted, pa.string())
+        hits = [_matches(column, pattern) for _rule, pattern, _weight in self.rules]
+        if self.config.rules:
+            hits[1] = hits[1] | _someone(column)
+        cues = _Cues(column) if self.config.rules else None
+        threshold = self.config.threshold
+        out = []
+        for i, text in enumerate(unquoted):
+            fired: list[tuple[str, float]] = []
+            decided = False
+            for (rule, _pattern, weight), hit in zip(self.rules, hits, strict=True):
+                if hit[i]:
+                    fired.append((rule, weight))
+                    if weight >= 0.7 and sum(w for _r, w in fired) >= threshold:
+                        # Decided: more cues or sentiment could only add to it (the
+                        # positive damping never applies once a strong cue fired).
+                        decided = True
+                        break
+            if decided or cues is None:
+                out.append((sum(w for _r, w in fired), [r for r, _w in fired]))
+                continue
+            out.append(self._weak_cues(text, i, fired, cues))
+        return out
+
+    def _weak_cues(
+        self, text: str, i: int, fired: list[tuple[str, float]], cues: _Cues
+    ) -> tuple[float, list[str]]:
+        if cues.whole_in_capitals[i]:
             fired.append(("shouting the whole message", 1.0))
-        elif len(caps) >= 2:
+        elif cues.caps[i] >= 2:
             fired.append(("shouting", 0.6))
-        if _BURST.search(text):
+        if cues.burst[i]:
             fired.append(("?? or !!!", 0.5))
-        elif _DOUBLE_BANG.search(text):
+        elif cues.double_bang[i]:
             fired.append(("!!", 0.3))
-        if _AGAIN.search(text):
+        if cues.again[i]:
             fired.append(("again / already", 0.3))
         score = sum(w for _r, w in fired)
         strong = any(w >= 0.7 for _r, w in fired)
-        if score >= threshold and strong:
+        if score >= self.config.threshold and strong:
             return score, [r for r, w in fired if w > 0]
-        compound = _sentiment(text, could_damp=score >= self.config.threshold)
+        # VADER can only turn a message negative with a negative word or a
+        # negated positive one; its positive score matters only when the
+        # message already reads as a complaint from weak cues (damping).
+        could_damp = score >= self.config.threshold
+        if (
+            cues.negative[i]
+            or (cues.negation[i] and cues.positive[i])
+            or (could_damp and cues.positive[i])
+            or ":" in text
+        ):
+            compound = float(_vader().polarity_scores(text)["compound"])
+        else:
+            compound = 0.0
         if compound <= -0.6:
             fired.append(("negative sentiment", 0.8))
         elif compound <= -0.3:
@@ -312,6 +349,58 @@ class Scorer:
             # Sarcasm ("oh great, another...") keeps its negative cue.
             fired.append(("positive sentiment", -0.6))
         return sum(w for _r, w in fired), [r for r, w in fired if w > 0]
+
+
+def _matches(column: pa.Array, pattern: str, ignore_case: bool = True) -> np.ndarray:
+    found = pc.match_substring_regex(column, pattern, ignore_case=ignore_case)
+    return found.to_numpy(zero_copy_only=False)
+
+
+def _count(column: pa.Array, pattern: str, ignore_case: bool = True) -> np.ndarray:
+    found = pc.count_substring_regex(column, pattern, ignore_case=ignore_case)
+    return found.to_numpy(zero_copy_only=False)
+
+
+def _someone(column: pa.Array) -> np.ndarray:
+    """ "someone"/"somebody" not followed by about, regarding, from..."""
+    return _count(column, _SOMEONE) > _count(column, _SOMEONE_ABOUT)
+
+
+class _Cues:
+    """The weak cues and VADER's prerequisites of a column of messages."""
+
+    def __init__(self, column: pa.Array) -> None:
+        # Words in capitals, acronyms aside: whole words (Unicode letters,
+        # digits and _, as Python's \w) that are two or more of A-Z.
+        tokens = pc.split_pattern_regex(column, r"[^\p{L}\p{N}_]+")
+        words = pc.list_flatten(tokens)
+        owner = pc.list_parent_indices(tokens).to_numpy(zero_copy_only=False)
+        shouted = pc.and_(
+            pc.match_substring_regex(words, "^[A-Z]{2,}$"),
+            pc.invert(pc.is_in(words, value_set=pa.array(sorted(_ACRONYMS)))),
+        ).to_numpy(zero_copy_only=False)
+        self.caps = np.bincount(owner[shouted], minlength=len(column))
+        letters = _count(column, "[A-Za-z]", False)
+        lower = _matches(column, "[a-z]", False)
+        self.whole_in_capitals = (letters >= 8) & ~lower & (self.caps >= 3)
+        self.burst = _matches(column, _BURST)
+        self.double_bang = _matches(column, _DOUBLE_BANG)
+        self.again = _matches(column, _AGAIN)
+        # The message's words, as VADER's lexicon spells them.
+        tokens = pc.split_pattern_regex(pc.utf8_lower(column), "[^a-z']+")
+        words = pc.list_flatten(tokens)
+        owner = pc.list_parent_indices(tokens).to_numpy(zero_copy_only=False)
+        negative, positive, negations = _polarity()
+
+        def any_of(lexicon: pa.Array) -> np.ndarray:
+            found = np.zeros(len(column), dtype=bool)
+            hit = pc.is_in(words, value_set=lexicon).to_numpy(zero_copy_only=False)
+            found[owner[hit]] = True
+            return found
+
+        self.negative = any_of(negative)
+        self.positive = any_of(positive)
+        self.negation = any_of(negations)
 
 
 def _digest(value: str) -> str:
@@ -338,20 +427,50 @@ class Complaint(Signal):
         answers = pc.fill_null(pc.equal(batch.column("event_type"), "AGENT_RESPONSE"), False)
         return pc.or_(pc.invert(answers), cues)
 
+    def take(self, batch: Any, scratch_of: Any) -> bool:
+        # A batch's user messages are scored together (the rules run on the
+        # whole column); the answers that could apologise or ask are read
+        # one by one. Go's answers, in EVENT rows, still come through ``row``.
+        kept = self.prefilter(batch)
+        if kept is not None:
+            batch = batch.filter(kept)
+        messages: list[tuple[Any, str, dict[Any, Any]]] = []
+        for row in arrow_rows(batch):
+            event = read_event(row)
+            if not event.text:
+                continue
+            scratch = scratch_of(str(row.session_id))
+            if event.kind == "AGENT_RESPONSE":
+                self._answer(event.text, scratch)
+            else:
+                messages.append((row, event.text, scratch))
+        scores = self.scorer.score_many([text for _row, text, _scratch in messages])
+        for (row, text, scratch), (score, rules) in zip(messages, scores, strict=True):
+            scratch.setdefault("hits", []).extend(self._message(text, score, rules, row, scratch))
+        return True
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         text = event.text or ""
         if not text:
             return ()
-        invocation = getattr(row, "invocation_id", None)
         if event.kind == "AGENT_RESPONSE":
-            if _APOLOGY.search(text):
-                scratch["apologies"] = scratch.get("apologies", 0) + 1
-            for match in _ASK.finditer(text):
-                asks = scratch.setdefault("asks", {})
-                thing = match.group("thing").lower()
-                asks[thing] = asks.get(thing, 0) + 1
+            self._answer(text, scratch)
             return ()
         score, rules = self.scorer.score(text)
+        return self._message(text, score, rules, row, scratch)
+
+    def _answer(self, text: str, scratch: dict[Any, Any]) -> None:
+        if _APOLOGY.search(text):
+            scratch["apologies"] = scratch.get("apologies", 0) + 1
+        for match in _ASK.finditer(text):
+            asks = scratch.setdefault("asks", {})
+            thing = match.group("thing").lower()
+            asks[thing] = asks.get(thing, 0) + 1
+
+    def _message(
+        self, text: str, score: float, rules: list[str], row: Any, scratch: dict[Any, Any]
+    ) -> list[Reason]:
+        invocation = getattr(row, "invocation_id", None)
         # Ids the user gave, hashed, by the turns they came in.
         for value in _ID.findall(text):
             scratch.setdefault("ids", {}).setdefault(_digest(value), set()).add(invocation)
@@ -359,11 +478,12 @@ class Complaint(Signal):
             return [self.reason(", ".join(rules), row)]
         if score > scratch.get("best", (0.0, None, ""))[0]:
             scratch["best"] = (score, invocation, ", ".join(rules))
-        return ()
+        return []
 
     def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        hits: list[Reason] = scratch.get("hits", [])
         if not self.config.rules:
-            return ()
+            return hits
         cues = []
         if any(len(turns) > 1 for turns in scratch.get("ids", {}).values()):
             cues.append("restates an id from another turn")
@@ -373,5 +493,5 @@ class Complaint(Signal):
             cues.append("the agent asked twice for the same thing")
         best, invocation, rules = scratch.get("best", (0.0, None, ""))
         if cues and best + 0.5 * len(cues) >= self.config.threshold:
-            return [Reason(self.name, ", ".join(filter(None, [rules, *cues])), invocation)]
-        return ()
+            return [*hits, Reason(self.name, ", ".join(filter(None, [rules, *cues])), invocation)]
+        return hits

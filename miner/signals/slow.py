@@ -30,7 +30,7 @@ class Slow(Signal):
         import pyarrow.compute as pc
 
         if "latency_ms" not in batch.schema.names:
-            return pa.array([False] * batch.num_rows)
+            return pa.array([False] * batch.num_rows, pa.bool_())
         values = batch.column("latency_ms")
         if not pa.types.is_string(values.type):
             return None
