@@ -7,6 +7,7 @@ so bad input stops the run with no output at all.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -138,6 +139,22 @@ def draft_sessions(
     return out
 
 
+def run_clock() -> datetime:
+    """The time a run stamps on its drafts (``draftedAt``) and its summary:
+    now, or ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds
+    convention) when it is set, so two runs over the same export - on two
+    engines, on two machines - write byte-identical drafts."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH")
+    if fixed is None:
+        return datetime.now(UTC)
+    try:
+        return datetime.fromtimestamp(int(fixed), UTC)
+    except (ValueError, OverflowError, OSError):
+        raise UsageError(
+            f"SOURCE_DATE_EPOCH={fixed!r}: expected whole seconds since 1970-01-01"
+        ) from None
+
+
 def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[str, Any]:
     """Run the draft job; returns the run summary (also saved under ``out/runs/``).
 
@@ -210,7 +227,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         for f in selection.picked
     }
 
-    now = datetime.now(UTC)
+    now = run_clock()
     context = DraftContext(
         config=config,
         traces=request.traces,

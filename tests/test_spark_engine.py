@@ -23,30 +23,37 @@ def spark():
     os.environ.pop("MINER_SPARK_MASTER", None)
 
 
-def _files(folder: Path) -> dict[str, str]:
-    """Every drafted file as text, with the one line that differs between any
-    two runs (when it was drafted) taken out."""
-    out = {}
-    for path in sorted(folder.glob("draft_*/*.json")):
-        lines = [line for line in path.read_text().splitlines() if '"draftedAt"' not in line]
-        out[path.name] = "\n".join(lines)
-    return out
+def _files(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in sorted(folder.glob("draft_*/*.json"))}
 
 
-def test_spark_and_embedded_engines_draft_the_same_cases(spark, drafted, tmp_path):
-    out = tmp_path / "spark"
-    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--engine", "spark", "--out", out)
-    assert result.exit_code == 0, result.output
-    embedded, _ = drafted
-    assert _files(out) == _files(embedded)
-    assert len(_files(out)) == 27
-    ledger = json.loads((out / "miner-ledger.json").read_text())
-    assert ledger == json.loads((embedded / "miner-ledger.json").read_text())
-    [run] = (out / "runs").glob("*.json")
-    [other] = (embedded / "runs").glob("*.json")
+def test_spark_and_embedded_engines_draft_byte_identical_cases(spark, tmp_path, monkeypatch):
+    # Both runs stamp the same draftedAt: the reproducible-builds clock.
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1795000000")
+    drafted = {}
+    for engine in ("embedded", "spark"):
+        out = tmp_path / engine
+        result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--engine", engine, "--out", out)
+        assert result.exit_code == 0, result.output
+        drafted[engine] = out
+    spark_files, embedded_files = _files(drafted["spark"]), _files(drafted["embedded"])
+    assert spark_files == embedded_files
+    assert len(spark_files) == 27
+    assert all(b'"draftedAt": "2026-11-18T' in v for k, v in spark_files.items() if "spec" in k)
+    ledger = json.loads((drafted["spark"] / "miner-ledger.json").read_text())
+    assert ledger == json.loads((drafted["embedded"] / "miner-ledger.json").read_text())
+    [run] = (drafted["spark"] / "runs").glob("*.json")
+    [other] = (drafted["embedded"] / "runs").glob("*.json")
     summary, expected = json.loads(run.read_text()), json.loads(other.read_text())
     for key in ("flagged", "flagged_by_rule", "signatures", "entities_replaced", "rows_read"):
         assert summary[key] == expected[key], key
+
+
+def test_a_malformed_source_date_epoch_is_a_usage_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", tmp_path / "out")
+    assert result.exit_code == 2 and "SOURCE_DATE_EPOCH='yesterday'" in result.stderr
+    assert not list((tmp_path / "out").glob("draft_*"))
 
 
 def test_an_unknown_engine_is_a_usage_error(tmp_path):
