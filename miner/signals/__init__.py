@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
@@ -111,11 +112,12 @@ class Signal:
         values = batch.column(column)
         if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
             return None
-        hit = pa.array([False] * len(values), pa.bool_())
-        for needle in needles:
-            found = pc.match_substring(values, needle, ignore_case=True)
-            hit = pc.or_(hit, pc.fill_null(found, False))
-        return hit
+        wanted = [re.escape(needle) for needle in needles]
+        if not wanted:
+            return pa.array([False] * len(values), pa.bool_())
+        # One RE2 alternation: a single pass over the column, whatever the needles.
+        found = pc.match_substring_regex(values, "|".join(wanted), ignore_case=True)
+        return pc.fill_null(found, False)
 
     def reason(self, rule: str, row: Any = None) -> Reason:
         invocation = getattr(row, "invocation_id", None) if row is not None else None

@@ -40,7 +40,6 @@ Measured on ``tests/data/complaint_turns.tsv`` (426 labelled turns) by
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from functools import cache
@@ -403,10 +402,6 @@ class _Cues:
         self.negation = any_of(negations)
 
 
-def _digest(value: str) -> str:
-    return hashlib.sha256(value.lower().encode()).hexdigest()[:16]
-
-
 class Complaint(Signal):
     name = "complaint"
     order = 3
@@ -471,9 +466,10 @@ class Complaint(Signal):
         self, text: str, score: float, rules: list[str], row: Any, scratch: dict[Any, Any]
     ) -> list[Reason]:
         invocation = getattr(row, "invocation_id", None)
-        # Ids the user gave, hashed, by the turns they came in.
+        # Ids the user gave (any case), by the turns they came in: kept for
+        # this pass only, in memory, never written or logged.
         for value in _ID.findall(text):
-            scratch.setdefault("ids", {}).setdefault(_digest(value), set()).add(invocation)
+            scratch.setdefault("ids", {}).setdefault(value.lower(), set()).add(invocation)
         if score >= self.config.threshold:
             return [self.reason(", ".join(rules), row)]
         if score > scratch.get("best", (0.0, None, ""))[0]:
