@@ -16,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -138,16 +139,16 @@ def _scan_whole(export: str, queue) -> None:  # type: ignore[no-untyped-def]
 
 def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
     from miner import files
-    from miner.config import SignalsConfig
-    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_sessions
+    from miner.config import ScanConfig, SignalsConfig
+    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_passes
 
     _reset_peak_memory()
     start = time.perf_counter()
     opened = files.open_export(Path(export))
-    batches = files.scan_batches(
-        opened, SCAN_COLUMNS, SINCE - timedelta(days=1), UNTIL, event_types=SCAN_EVENT_TYPES
+    passes = files.scan_passes(
+        opened, SCAN_COLUMNS, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES, ScanConfig()
     )
-    flags = flag_sessions(batches, NegativeFeedback(frozenset(), frozenset()), SignalsConfig())
+    flags = flag_passes(passes, NegativeFeedback(frozenset(), frozenset()), SignalsConfig())
     queue.put(
         (
             time.perf_counter() - start,
@@ -177,6 +178,38 @@ def bench_scan(export: Path, rows: int) -> None:
     )
 
 
+def _timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{command[2]} failed ({done.returncode}): {done.stderr[-300:]}")
+    return time.perf_counter() - start
+
+
+def bench_end_to_end(export: Path, out: Path) -> None:
+    """Drafting every flagged session of a ~300-session export, each side in a
+    fresh process, imports included: tests/baseline_draft.py against miner draft."""
+    feedback = ROOT / "sample_traces" / "feedback.parquet"
+    base = _timed(
+        [sys.executable, "-m", "tests.baseline_draft", str(export), str(feedback), str(out / "b")]
+    )
+    mine = _timed(
+        [
+            sys.executable, "-m", "miner", "draft", "--pipeline", str(PIPELINE),
+            "--traces", str(export), "--feedback", str(feedback),
+            "--since", SINCE.isoformat(), "--until", UNTIL.isoformat(),
+            "--max-cases", "100000", "--per-signal", "100000", "--out", str(out / "m"),
+        ]
+    )  # fmt: skip
+    baseline_cases = len(list((out / "b").glob("*.json")))
+    drafted = len(list((out / "m").glob("draft_*")))
+    print(
+        f"end to end: every flagged session of {export.name} ({baseline_cases} by the "
+        f"baseline's rules, {drafted} drafted by miner); baseline {base:.1f}s, miner "
+        f"{mine:.1f}s; speed-up x{base / mine:.1f} (target >= 5)"
+    )
+
+
 def main() -> None:
     copies = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     with tempfile.TemporaryDirectory() as tmp:
@@ -184,6 +217,9 @@ def main() -> None:
         rows = replicate_export(export, copies)
         bench_scan(export, rows)
         bench_redaction(export, sessions_wanted=100, repeats=3)
+        small = Path(tmp) / "300-sessions"
+        replicate_export(small, 30)
+        bench_end_to_end(small, Path(tmp))
 
 
 if __name__ == "__main__":
