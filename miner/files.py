@@ -74,6 +74,8 @@ class Export:
     path: Path | str
     """As shown to the user: a local path, or a URI without its query."""
     dataset: ds.Dataset
+    source: Path | str = ""
+    """As given (a URI with its query): what opens the export again elsewhere."""
 
     @property
     def columns(self) -> set[str]:
@@ -136,7 +138,7 @@ def open_export(path: Path | str) -> Export:
     dataset = ds.dataset(
         location, schema=unified, filesystem=filesystem, format="parquet", partitioning="hive"
     )
-    return Export(path=_shown(path), dataset=dataset)
+    return Export(path=_shown(path), dataset=dataset, source=path)
 
 
 def _shown(path: Path | str) -> Path | str:
@@ -255,11 +257,13 @@ def scan_passes(
     event_types: Iterable[str],
     scan: ScanConfig,
     batch_rows: int = 16_384,
+    share: tuple[Iterable[int], int] | None = None,
 ) -> Iterator[Iterator[pa.RecordBatch]]:
     """The rows ``scan_batches`` would give, read by DuckDB, in passes: each
     pass holds every row of about ``scan.sessions_per_pass`` sessions (those
     whose session-id hash falls in the pass), so a consumer may finish its
-    per-session state at the end of each pass.
+    per-session state at the end of each pass. ``share`` = (pass numbers,
+    number of passes) reads only those passes (a worker's share of the scan).
 
     Local exports are read by DuckDB's own Parquet reader (hive ``dt=``
     partitions pruned by the window, files of different columns united by
@@ -270,17 +274,13 @@ def scan_passes(
     kinds = list(event_types)
     with _duckdb(scan) as con:
         source, params = _duck_rows(con, export, present, start, end, kinds, None, batch_rows)
-        sessions = _duck(
-            export,
-            scan,
-            lambda: con.sql(
-                f"SELECT count(DISTINCT session_id) FROM {source()}", params=params
-            ).fetchall(),
-        )
-        total = int(sessions[0][0]) if sessions else 0
-        passes = max(1, -(-total // scan.sessions_per_pass))
+        if share is None:
+            passes = _count_passes(con, export, scan, source, params)
+            numbers: Iterable[int] = range(passes)
+        else:
+            numbers, passes = share
         names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
-        for number in range(passes):
+        for number in numbers:
             query = f"SELECT {names} FROM {source()}" + (
                 f" WHERE hash(session_id) % {passes} = {number}" if passes > 1 else ""
             )
@@ -288,6 +288,29 @@ def scan_passes(
                 export, scan, lambda q=query: con.sql(q, params=params).to_arrow_reader(batch_rows)
             )
             yield _duck_batches(export, scan, reader)
+
+
+def count_passes(
+    export: Export, start: datetime, end: datetime, event_types: Iterable[str], scan: ScanConfig
+) -> int:
+    """How many passes ``scan_passes`` makes over this window."""
+    with _duckdb(scan) as con:
+        source, params = _duck_rows(
+            con, export, ["session_id"], start, end, list(event_types), None, 16_384
+        )
+        return _count_passes(con, export, scan, source, params)
+
+
+def _count_passes(con: Any, export: Export, scan: ScanConfig, source: Any, params: Any) -> int:
+    sessions = _duck(
+        export,
+        scan,
+        lambda: con.sql(
+            f"SELECT count(DISTINCT session_id) FROM {source()}", params=params
+        ).fetchall(),
+    )
+    total = int(sessions[0][0]) if sessions else 0
+    return max(1, -(-total // scan.sessions_per_pass))
 
 
 def read_sessions(

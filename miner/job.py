@@ -7,9 +7,11 @@ so bad input stops the run with no output at all.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,12 +26,13 @@ from miner.draft import Provenance, draft_case
 from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
-from miner.model import SIGNALS
+from miner.model import SIGNALS, SessionFlags
 from miner.redact import detector_for, redact_sessions, require_model
 from miner.report import triage_html
 from miner.sample import (
     SCAN_COLUMNS,
     SCAN_EVENT_TYPES,
+    NegativeFeedback,
     flag_passes,
     negative_feedback,
     pick_sessions,
@@ -139,6 +142,70 @@ def draft_sessions(
     return out
 
 
+def _flag_embedded(
+    export: files.Export,
+    config: PipelineConfig,
+    start: datetime,
+    end: datetime,
+    negative: NegativeFeedback,
+    rows_read: Counter[tuple[str, str]],
+    progress: Progress,
+) -> dict[str, SessionFlags]:
+    """The signal scan on this machine: the passes in this process, or shared
+    among ``[scan] workers`` processes (each reads and folds its own passes;
+    a session's rows are all in one pass, so the shares never overlap)."""
+    scan = config.scan
+    if scan.workers == 1:
+        passes = files.scan_passes(export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan)
+        return flag_passes(
+            (progress(batches, 0, "scanning the export (record batches)") for batches in passes),
+            negative,
+            config.signals,
+            rows_read,
+        )
+    count = files.count_passes(export, start, end, SCAN_EVENT_TYPES, scan)
+    workers = min(scan.workers, count)
+    # The cores are shared out: DuckDB in each worker gets its part of them.
+    each = scan.model_copy(
+        update={"threads": scan.threads or max(1, (os.cpu_count() or 1) // workers)}
+    )
+    shares = [(range(w, count, workers), count) for w in range(workers)]
+    flags: dict[str, SessionFlags] = {}
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=spawn) as pool:
+        futures = [
+            pool.submit(
+                _flag_share, export.source, start, end, each, share, negative, config.signals
+            )
+            for share in shares
+        ]
+        for future in progress(
+            as_completed(futures), len(futures), f"scanning the export ({workers} workers)"
+        ):
+            found, counted = future.result()
+            flags.update(found)
+            rows_read.update(counted)
+    return flags
+
+
+def _flag_share(
+    source: Path | str,
+    start: datetime,
+    end: datetime,
+    scan: Any,
+    share: tuple[range, int],
+    negative: NegativeFeedback,
+    signals: Any,
+) -> tuple[dict[str, SessionFlags], Counter[tuple[str, str]]]:
+    """One worker's share of the signal scan (runs in a worker process)."""
+    export = files.open_export(source)
+    rows_read: Counter[tuple[str, str]] = Counter()
+    passes = files.scan_passes(
+        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan, share=share
+    )
+    return flag_passes(passes, negative, signals, rows_read), rows_read
+
+
 def run_clock() -> datetime:
     """The time a run stamps on its drafts (``draftedAt``) and its summary:
     now, or ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds
@@ -197,15 +264,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
 
         flags = spark_flags(request.traces, scan_start, scan_end, negative, config, rows_read)
     else:
-        passes = files.scan_passes(
-            export, SCAN_COLUMNS, scan_start, scan_end, SCAN_EVENT_TYPES, config.scan
-        )
-        flags = flag_passes(
-            (progress(batches, 0, "scanning the export (record batches)") for batches in passes),
-            negative,
-            config.signals,
-            rows_read,
-        )
+        flags = _flag_embedded(export, config, scan_start, scan_end, negative, rows_read, progress)
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
     detector = detector_for(config)

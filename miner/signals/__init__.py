@@ -151,5 +151,8 @@ def signals_config_model() -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return]
         "SignalsConfig",
         __config__=ConfigDict(extra="forbid", frozen=True, strict=True),
+        # Where the model lives (miner.config.SignalsConfig), so it pickles
+        # into the scan's worker processes.
+        __module__="miner.config",
         **fields,
     )
