@@ -155,16 +155,18 @@ def _flag_embedded(
     among ``[scan] workers`` processes (each reads and folds its own passes;
     a session's rows are all in one pass, so the shares never overlap)."""
     scan = config.scan
-    if scan.workers == 1:
-        passes = files.scan_passes(export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan)
+    count = files.count_passes(export, start, end, SCAN_EVENT_TYPES, scan)
+    workers = min(scan.workers, count)
+    if workers == 1:
+        passes = files.scan_passes(
+            export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan, share=(range(count), count)
+        )
         return flag_passes(
-            (progress(batches, 0, "scanning the export (record batches)") for batches in passes),
+            progress(passes, count, "scanning the export (passes)"),
             negative,
             config.signals,
             rows_read,
         )
-    count = files.count_passes(export, start, end, SCAN_EVENT_TYPES, scan)
-    workers = min(scan.workers, count)
     # The cores are shared out: DuckDB in each worker gets its part of them.
     each = scan.model_copy(
         update={"threads": scan.threads or max(1, (os.cpu_count() or 1) // workers)}
@@ -180,7 +182,7 @@ def _flag_embedded(
             for share in shares
         ]
         for future in progress(
-            as_completed(futures), len(futures), f"scanning the export ({workers} workers)"
+            as_completed(futures), len(futures), f"scanning the export ({count} passes, workers)"
         ):
             found, counted = future.result()
             flags.update(found)

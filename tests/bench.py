@@ -23,6 +23,7 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
@@ -31,6 +32,27 @@ ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = ROOT / "pipelines" / "support_agent.toml"
 SINCE = datetime(2026, 11, 20, tzinfo=UTC)
 UNTIL = datetime(2026, 11, 28, tzinfo=UTC)
+
+
+#: Values that name things the plugin and the signals read (tools, agents,
+#: statuses, roles): left as they are when a copy's strings are varied.
+_KEPT_AS_IS = (
+    "tool", "tool_origin", "status", "role", "type", "agent_name", "to_agent", "from_agent",
+    "app_name", "root_agent_name", "schema_version", "model", "cache_type",
+)  # fmt: skip
+
+
+def vary_strings(column: pa.ChunkedArray, copy: int) -> pa.ChunkedArray:
+    """JSON payloads with the copy number in front of every string value, so no
+    string repeats across copies (only within a session, as in real traces);
+    names the plugin and the signals read stay, and a Python answer's
+    ``text: '...'`` summary keeps its shape."""
+    varied = pc.replace_substring(column, '": "', f'": "{copy} ')
+    for key in _KEPT_AS_IS:
+        varied = pc.replace_substring(varied, f'"{key}": "{copy} ', f'"{key}": "')
+    return pc.replace_substring(
+        varied, f'"response": "{copy} text: \'', f'"response": "text: \'{copy} '
+    )
 
 
 def replicate_export(target: Path, copies: int) -> int:
@@ -45,10 +67,8 @@ def replicate_export(target: Path, copies: int) -> int:
         events = pc.binary_join_element_wise(table.column("event_id"), f"-{i}", "")
         copy = table.set_column(table.schema.get_field_index("session_id"), "session_id", sessions)
         copy = copy.set_column(copy.schema.get_field_index("event_id"), "event_id", events)
-        # Every JSON string value gets the copy number, so no string repeats
-        # across sessions: only within-session repeats are left, as in real traces.
         for column in ("content", "attributes"):
-            varied = pc.replace_substring(copy.column(column), '": "', f'": "{i} ')
+            varied = vary_strings(copy.column(column), i)
             copy = copy.set_column(copy.schema.get_field_index(column), column, varied)
         pq.write_table(copy, target / f"part-{i:04d}.parquet", row_group_size=2_000)
     return table.num_rows * copies

@@ -30,6 +30,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
+from tests.bench import vary_strings
+
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = ROOT / "pipelines" / "support_agent.toml"
 FIRST_DAY = datetime(2026, 10, 26, tzinfo=UTC)
@@ -57,12 +59,9 @@ def build_export(target: Path, rows: int) -> int:
             for column in ("session_id", "event_id"):
                 varied = pc.binary_join_element_wise(copy.column(column), f"-{i}", "")
                 copy = copy.set_column(copy.schema.get_field_index(column), column, varied)
-            # Text values get the copy number in front (no string repeats across
-            # copies); keys, tool names and statuses stay as they are.
-            varied = pc.replace_substring_regex(
-                copy.column("content"), r'"(text_summary|response)": "', rf'"\1": "{i} '
-            )
-            copy = copy.set_column(copy.schema.get_field_index("content"), "content", varied)
+            for column in ("content", "attributes"):
+                varied = vary_strings(copy.column(column), i)
+                copy = copy.set_column(copy.schema.get_field_index(column), column, varied)
             shift = FIRST_DAY + timedelta(days=day, minutes=k % 600) - sample_start
             stamps = pc.add(copy.column("timestamp"), pa.scalar(shift, pa.duration("us")))
             copy = copy.set_column(copy.schema.get_field_index("timestamp"), "timestamp", stamps)
