@@ -81,6 +81,11 @@ class Export:
     def columns(self) -> set[str]:
         return set(self.dataset.schema.names)
 
+    @property
+    def local(self) -> bool:
+        """On this machine's disks (not s3:// or gs://)."""
+        return isinstance(self.dataset.filesystem, pafs.LocalFileSystem)
+
 
 def open_export(path: Path | str) -> Export:
     """Open a trace export and check every file's footer and required columns.
@@ -249,6 +254,67 @@ def scan_batches(
         raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
 
 
+class Scan:
+    """An open scan of an export's window (``open_scan``): ``passes`` says how
+    many passes it makes, ``read`` gives them."""
+
+    def __init__(
+        self, duck: _Duck, export: Export, source: str, params: list[Any], names: str, rows: int
+    ) -> None:
+        self._duck, self._export, self._source, self._params = duck, export, source, params
+        self._names, self._rows = names, rows
+        counted = _duck(
+            export,
+            duck.scan,
+            lambda: duck.sql(f"SELECT count(DISTINCT session_id) FROM {source}", params).fetchall(),
+        )
+        sessions = int(counted[0][0]) if counted else 0
+        self.passes = max(1, -(-sessions // duck.scan.sessions_per_pass))
+
+    def read(self, numbers: Iterable[int]) -> Iterator[Iterator[pa.RecordBatch]]:
+        """Passes ``numbers`` (of ``range(self.passes)``), each an iterator of batches."""
+        for number in numbers:
+            query = f"SELECT {self._names} FROM {self._source}" + (
+                f" WHERE hash(session_id) % {self.passes} = {number}" if self.passes > 1 else ""
+            )
+            reader = _duck(
+                self._export,
+                self._duck.scan,
+                lambda q=query: self._duck.sql(q, self._params).to_arrow_reader(self._rows),
+            )
+            yield _duck_batches(self._export, self._duck.scan, reader)
+
+
+@contextlib.contextmanager
+def open_scan(
+    export: Export,
+    columns: Iterable[str],
+    start: datetime,
+    end: datetime,
+    event_types: Iterable[str],
+    scan: ScanConfig,
+    batch_rows: int = 16_384,
+) -> Iterator[Scan]:
+    """The rows ``scan_batches`` would give, read by DuckDB, in passes: each
+    pass holds every row of about ``scan.sessions_per_pass`` sessions (those
+    whose session-id hash falls in the pass), so a consumer may finish its
+    per-session state at the end of each pass.
+
+    Local exports are read by DuckDB's own Parquet reader (hive ``dt=``
+    partitions pruned by the window, files of different columns united by
+    name). A remote one is fetched once, through its pyarrow filesystem, into
+    the private spill folder, and the passes read that copy. DuckDB runs
+    under ``scan.memory_limit``, spills to that folder (removed when the scan
+    closes), and never loads an extension (nothing is fetched)."""
+    present = [c for c in dict.fromkeys(columns) if c in export.columns]
+    with _duckdb(scan) as duck:
+        source, params = _duck_rows(
+            duck, export, present, start, end, list(event_types), None, batch_rows
+        )
+        names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
+        yield Scan(duck, export, source, params, names, batch_rows)
+
+
 def scan_passes(
     export: Export,
     columns: Iterable[str],
@@ -257,60 +323,10 @@ def scan_passes(
     event_types: Iterable[str],
     scan: ScanConfig,
     batch_rows: int = 16_384,
-    share: tuple[Iterable[int], int] | None = None,
 ) -> Iterator[Iterator[pa.RecordBatch]]:
-    """The rows ``scan_batches`` would give, read by DuckDB, in passes: each
-    pass holds every row of about ``scan.sessions_per_pass`` sessions (those
-    whose session-id hash falls in the pass), so a consumer may finish its
-    per-session state at the end of each pass. ``share`` = (pass numbers,
-    number of passes) reads only those passes (a worker's share of the scan).
-
-    Local exports are read by DuckDB's own Parquet reader (hive ``dt=``
-    partitions pruned by the window, files of different columns united by
-    name); remote ones through the export's pyarrow filesystem, with the
-    same query. DuckDB runs under ``scan.memory_limit``, spills to a private
-    temporary folder, and never loads an extension (nothing is fetched)."""
-    present = [c for c in dict.fromkeys(columns) if c in export.columns]
-    kinds = list(event_types)
-    with _duckdb(scan) as con:
-        source, params = _duck_rows(con, export, present, start, end, kinds, None, batch_rows)
-        if share is None:
-            passes = _count_passes(con, export, scan, source, params)
-            numbers: Iterable[int] = range(passes)
-        else:
-            numbers, passes = share
-        names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
-        for number in numbers:
-            query = f"SELECT {names} FROM {source()}" + (
-                f" WHERE hash(session_id) % {passes} = {number}" if passes > 1 else ""
-            )
-            reader = _duck(
-                export, scan, lambda q=query: con.sql(q, params=params).to_arrow_reader(batch_rows)
-            )
-            yield _duck_batches(export, scan, reader)
-
-
-def count_passes(
-    export: Export, start: datetime, end: datetime, event_types: Iterable[str], scan: ScanConfig
-) -> int:
-    """How many passes ``scan_passes`` makes over this window."""
-    with _duckdb(scan) as con:
-        source, params = _duck_rows(
-            con, export, ["session_id"], start, end, list(event_types), None, 16_384
-        )
-        return _count_passes(con, export, scan, source, params)
-
-
-def _count_passes(con: Any, export: Export, scan: ScanConfig, source: Any, params: Any) -> int:
-    sessions = _duck(
-        export,
-        scan,
-        lambda: con.sql(
-            f"SELECT count(DISTINCT session_id) FROM {source()}", params=params
-        ).fetchall(),
-    )
-    total = int(sessions[0][0]) if sessions else 0
-    return max(1, -(-total // scan.sessions_per_pass))
+    """Every pass of ``open_scan``, in order."""
+    with open_scan(export, columns, start, end, event_types, scan, batch_rows) as opened:
+        yield from opened.read(range(opened.passes))
 
 
 def read_sessions(
@@ -326,11 +342,11 @@ def read_sessions(
     present = [c for c in dict.fromkeys(columns) if c in export.columns]
     wanted = pa.table({"session_id": pa.array(sorted(set(session_ids)), pa.string())})
     with _duckdb(scan) as con:
-        con.register("wanted_sessions", wanted)
+        con.con.register("wanted_sessions", wanted)
         source, params = _duck_rows(con, export, present, start, end, None, wanted, 16_384)
         names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
         query = (
-            f"SELECT {names} FROM {source()} "
+            f"SELECT {names} FROM {source} "
             "WHERE session_id IN (SELECT session_id FROM wanted_sessions)"
         )
         table = _duck(export, scan, lambda: con.sql(query, params=params).to_arrow_table())
@@ -343,7 +359,7 @@ def read_sessions(
 @contextlib.contextmanager
 def _duckdb(scan: ScanConfig) -> Iterator[Any]:
     """An in-memory DuckDB under the ``[scan]`` settings, spilling to a
-    private temporary folder removed afterwards."""
+    private temporary folder removed afterwards (``con.spill``)."""
     import duckdb
 
     with tempfile.TemporaryDirectory(prefix="miner-scan-") as spill:
@@ -362,13 +378,23 @@ def _duckdb(scan: ScanConfig) -> Iterator[Any]:
         except duckdb.Error as exc:
             raise ConfigError(f"[scan]: DuckDB refused the settings ({_reason(exc)})") from None
         try:
-            yield con
+            yield _Duck(con, scan, spill)
         finally:
             con.close()
 
 
+@dataclass(frozen=True)
+class _Duck:
+    con: Any
+    scan: ScanConfig
+    spill: str
+
+    def sql(self, query: str, params: Any = None) -> Any:
+        return self.con.sql(query, params=params)
+
+
 def _duck_rows(
-    con: Any,
+    duck: _Duck,
     export: Export,
     present: list[str],
     start: datetime,
@@ -376,29 +402,36 @@ def _duck_rows(
     kinds: list[str] | None,
     sessions: pa.Table | None,
     batch_rows: int,
-) -> tuple[Any, list[Any]]:
-    """A function giving a FROM item of the rows in the window (of ``kinds``
-    or with status ERROR, when given), with ``source_file``; and the query
-    parameters it needs."""
-    if not isinstance(export.dataset.filesystem, pafs.LocalFileSystem):
-        # A remote export is read by pyarrow (its filesystems hold the
-        # credentials chain and push the window down); DuckDB sees a stream.
-        counter = iter(range(1 << 30))
+) -> tuple[str, list[Any]]:
+    """A FROM item of the rows in the window (of ``kinds`` or with status
+    ERROR, when given), with ``source_file``; and the query parameters."""
+    if not export.local:
+        # A remote export is read once, by pyarrow (its filesystems hold the
+        # credentials chain and push the window down), into a Parquet file in
+        # the private spill folder; the passes then read that file.
         ids = sessions.column("session_id").to_pylist() if sessions is not None else None
-
-        def stream() -> str:
-            batches = scan_batches(export, present, start, end, kinds, ids, batch_rows)
-            first = next(batches, None)
-            if first is None:
-                return "(SELECT NULL::VARCHAR AS session_id, NULL::VARCHAR AS source_file LIMIT 0)"
-            name = f"export_rows_{next(counter)}"
-            con.register(
-                name,
-                pa.RecordBatchReader.from_batches(first.schema, itertools.chain([first], batches)),
+        batches = scan_batches(export, present, start, end, kinds, ids, batch_rows)
+        first = next(batches, None)
+        if first is None:
+            schema = export.dataset.schema
+            empty = pa.table(
+                {c: pa.array([], schema.field(c).type) for c in present}
+                | {"source_file": pa.array([], pa.string())}
             )
-            return name
-
-        return stream, []
+            duck.con.register("remote_rows", empty)
+        else:
+            stream = pa.RecordBatchReader.from_batches(
+                first.schema, itertools.chain([first], batches)
+            )
+            duck.con.register("remote_rows", stream)
+        local = os.path.join(duck.spill, "remote-rows.parquet")
+        _duck(
+            export,
+            duck.scan,
+            lambda: duck.con.execute(f"COPY remote_rows TO {_sql_text(local)} (FORMAT parquet)"),
+        )
+        duck.con.unregister("remote_rows")
+        return f"read_parquet({_sql_text(local)})", []
     lo = min(max(start.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
     hi = min(max(end.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
     where = "timestamp >= ?::TIMESTAMPTZ AND timestamp < ?::TIMESTAMPTZ AND session_id IS NOT NULL"
@@ -417,8 +450,7 @@ def _duck_rows(
         f"read_parquet([{files}], hive_partitioning = true, union_by_name = true, "
         "hive_types_autocast = false, filename = true)"
     )
-    rows = f"(SELECT *, filename AS source_file FROM {table} WHERE {where})"
-    return (lambda: rows), params
+    return f"(SELECT *, filename AS source_file FROM {table} WHERE {where})", params
 
 
 def _duck(export: Export, scan: ScanConfig, run: Any) -> Any:

@@ -155,18 +155,18 @@ def _flag_embedded(
     among ``[scan] workers`` processes (each reads and folds its own passes;
     a session's rows are all in one pass, so the shares never overlap)."""
     scan = config.scan
-    count = files.count_passes(export, start, end, SCAN_EVENT_TYPES, scan)
-    workers = min(scan.workers, count)
-    if workers == 1:
-        passes = files.scan_passes(
-            export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan, share=(range(count), count)
-        )
-        return flag_passes(
-            progress(passes, count, "scanning the export (passes)"),
-            negative,
-            config.signals,
-            rows_read,
-        )
+    with files.open_scan(export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan) as opened:
+        count = opened.passes
+        # A remote export is fetched once into this process's spill folder:
+        # its passes are read here.
+        workers = min(scan.workers, count) if export.local else 1
+        if workers == 1:
+            return flag_passes(
+                progress(opened.read(range(count)), count, "scanning the export (passes)"),
+                negative,
+                config.signals,
+                rows_read,
+            )
     # The cores are shared out: DuckDB in each worker gets its part of them.
     each = scan.model_copy(
         update={"threads": scan.threads or max(1, (os.cpu_count() or 1) // workers)}
@@ -200,12 +200,13 @@ def _flag_share(
     signals: Any,
 ) -> tuple[dict[str, SessionFlags], Counter[tuple[str, str]]]:
     """One worker's share of the signal scan (runs in a worker process)."""
+    numbers, count = share
     export = files.open_export(source)
     rows_read: Counter[tuple[str, str]] = Counter()
-    passes = files.scan_passes(
-        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan, share=share
-    )
-    return flag_passes(passes, negative, signals, rows_read), rows_read
+    with files.open_scan(export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan) as opened:
+        if opened.passes != count:  # the same rows split the same way, or nothing is right
+            raise InputError(f"{export.path}: the export changed during the scan")
+        return flag_passes(opened.read(numbers), negative, signals, rows_read), rows_read
 
 
 def run_clock() -> datetime:

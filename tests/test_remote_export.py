@@ -69,6 +69,28 @@ def test_an_s3_export_drafts_the_same_cases_as_a_local_copy(s3_export, drafted, 
     assert summary["traces"] == "s3://exports/agent_events"
 
 
+def test_a_remote_export_read_in_passes_drafts_the_same_cases(
+    s3_export, drafted, scratch_config, tmp_path, monkeypatch
+):
+    # Several passes: the export is fetched once into the spill folder, each
+    # pass reads that copy (one fetch to count and scan, one for the picked).
+    from miner import files
+
+    fetches = []
+    scan = files.scan_batches
+    monkeypatch.setattr(files, "scan_batches", lambda *a, **k: fetches.append(1) or scan(*a, **k))
+    config = scratch_config("\n[scan]\nsessions_per_pass = 3\n")
+    out = tmp_path / "out"
+    result = miner(
+        "draft", "--pipeline", config, *WINDOW, "--traces", s3_export, "--feedback", FEEDBACK,
+        "--out", out,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    local, _ = drafted
+    assert _cases(out) == _cases(local) and len(_cases(out)) == 27
+    assert len(fetches) == 2
+
+
 def test_a_missing_bucket_is_a_one_line_input_error(s3_export, tmp_path):
     missing = s3_export.replace("exports/agent_events", "no-such-bucket/prefix")
     out = tmp_path / "out"

@@ -135,11 +135,11 @@ def test_naive_timestamps_are_read_as_utc(tmp_path):
 
 
 def test_the_memory_limit_and_threads_come_from_the_config():
-    with files._duckdb(ScanConfig(memory_limit="96MiB", threads=1)) as con:
-        limit, threads = con.sql(
+    with files._duckdb(ScanConfig(memory_limit="96MiB", threads=1)) as duck:
+        limit, threads = duck.sql(
             "SELECT current_setting('memory_limit'), current_setting('threads')"
         ).fetchall()[0]
-        autoload = con.sql("SELECT current_setting('autoload_known_extensions')").fetchall()
+        autoload = duck.sql("SELECT current_setting('autoload_known_extensions')").fetchall()
     assert limit.replace(" ", "") == "96.0MiB" and threads == 1
     assert autoload == [(False,)]
 
@@ -164,10 +164,11 @@ def test_a_malformed_memory_limit_names_the_key(scratch_config, tmp_path):
 def test_workers_share_the_passes_and_draft_the_same_cases(scratch_config, drafted, tmp_path):
     config = scratch_config("\n[scan]\nworkers = 2\nsessions_per_pass = 3\n")
     since, until = (datetime.fromisoformat(w).replace(tzinfo=UTC) for w in WINDOW[1::2])
-    passes = files.count_passes(
-        files.open_export(TRACES), since, until, SCAN_EVENT_TYPES, ScanConfig(sessions_per_pass=3)
-    )
-    assert passes >= 2  # so both workers have passes to read
+    with files.open_scan(
+        files.open_export(TRACES), ["session_id"], since, until, SCAN_EVENT_TYPES,
+        ScanConfig(sessions_per_pass=3),
+    ) as opened:  # fmt: skip
+        assert opened.passes >= 2  # so both workers have passes to read
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", config, *WINDOW, "--out", out)
     assert result.exit_code == 0, result.output
