@@ -54,13 +54,17 @@ def _cases(folder: Path) -> dict[str, dict]:
     return files
 
 
-def test_an_s3_export_drafts_the_same_cases_as_a_local_copy(s3_export, drafted, tmp_path):
-    out = tmp_path / "out"
+def _draft_from(s3_export: str, pipeline: Path, out: Path) -> None:
     result = miner(
-        "draft", "--pipeline", PIPELINE, *WINDOW, "--traces", s3_export, "--feedback", FEEDBACK,
+        "draft", "--pipeline", pipeline, *WINDOW, "--traces", s3_export, "--feedback", FEEDBACK,
         "--out", out,
     )  # fmt: skip
     assert result.exit_code == 0, result.output
+
+
+def test_an_s3_export_drafts_the_same_cases_as_a_local_copy(s3_export, drafted, tmp_path):
+    out = tmp_path / "out"
+    _draft_from(s3_export, PIPELINE, out)
     local, _ = drafted
     assert _cases(out) == _cases(local)
     [run] = (out / "runs").glob("*.json")
@@ -79,13 +83,8 @@ def test_a_remote_export_read_in_passes_drafts_the_same_cases(
     fetches = []
     scan = files.scan_batches
     monkeypatch.setattr(files, "scan_batches", lambda *a, **k: fetches.append(1) or scan(*a, **k))
-    config = scratch_config("\n[scan]\nsessions_per_pass = 3\n")
     out = tmp_path / "out"
-    result = miner(
-        "draft", "--pipeline", config, *WINDOW, "--traces", s3_export, "--feedback", FEEDBACK,
-        "--out", out,
-    )  # fmt: skip
-    assert result.exit_code == 0, result.output
+    _draft_from(s3_export, scratch_config("\n[scan]\nsessions_per_pass = 3\n"), out)
     local, _ = drafted
     assert _cases(out) == _cases(local) and len(_cases(out)) == 27
     assert len(fetches) == 2
