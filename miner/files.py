@@ -24,7 +24,7 @@ import shutil
 import tempfile
 import time
 import tomllib
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -259,10 +259,17 @@ class Scan:
     many passes it makes, ``read`` gives them."""
 
     def __init__(
-        self, duck: _Duck, export: Export, source: str, params: list[Any], names: str, rows: int
+        self,
+        duck: _Duck,
+        export: Export,
+        source: str,
+        params: list[Any],
+        names: str,
+        rows: int,
+        turns: Mapping[str, str],
     ) -> None:
         self._duck, self._export, self._source, self._params = duck, export, source, params
-        self._names, self._rows = names, rows
+        self._names, self._rows, self._turns = names, rows, dict(turns)
         counted = _duck(
             export,
             duck.scan,
@@ -274,13 +281,30 @@ class Scan:
     def read(self, numbers: Iterable[int]) -> Iterator[Iterator[pa.RecordBatch]]:
         """Passes ``numbers`` (of ``range(self.passes)``), each an iterator of batches."""
         for number in numbers:
-            query = f"SELECT {self._names} FROM {self._source}" + (
-                f" WHERE hash(session_id) % {self.passes} = {number}" if self.passes > 1 else ""
-            )
+            where = f" WHERE hash(session_id) % {self.passes} = {number}" if self.passes > 1 else ""
+            query = f"SELECT {self._names} FROM {self._source}{where}"
+            params = self._params
+            if self._turns:
+                # Each turn condition is aggregated per turn over the pass's
+                # narrow columns, then joined back onto its rows as a column.
+                flags = ", ".join(
+                    f"{sql} AS {_sql_name(name)}" for name, sql in self._turns.items()
+                )
+                picked = ", ".join(
+                    f"coalesce(t.{_sql_name(n)}, false) AS {_sql_name(n)}" for n in self._turns
+                )
+                query = (
+                    f"SELECT r.*, {picked} FROM ({query}) r LEFT JOIN ("
+                    f"SELECT session_id, invocation_id, {flags} FROM {self._source}{where} "
+                    "GROUP BY session_id, invocation_id) t "
+                    "ON r.session_id = t.session_id "
+                    "AND r.invocation_id IS NOT DISTINCT FROM t.invocation_id"
+                )
+                params = [*params, *params]
             reader = _duck(
                 self._export,
                 self._duck.scan,
-                lambda q=query: self._duck.sql(q, self._params).to_arrow_reader(self._rows),
+                lambda q=query, p=params: self._duck.sql(q, p).to_arrow_reader(self._rows),
             )
             yield _duck_batches(self._export, self._duck.scan, reader)
 
@@ -294,6 +318,7 @@ def open_scan(
     event_types: Iterable[str],
     scan: ScanConfig,
     batch_rows: int = 16_384,
+    turns: Mapping[str, str] | None = None,
 ) -> Iterator[Scan]:
     """The rows ``scan_batches`` would give, read by DuckDB, in passes: each
     pass holds every row of about ``scan.sessions_per_pass`` sessions (those
@@ -305,14 +330,17 @@ def open_scan(
     name). A remote one is fetched once, through its pyarrow filesystem, into
     the private spill folder, and the passes read that copy. DuckDB runs
     under ``scan.memory_limit``, spills to that folder (removed when the scan
-    closes), and never loads an extension (nothing is fetched)."""
+    closes), and never loads an extension (nothing is fetched).
+
+    ``turns`` maps a column name to a DuckDB aggregate over one turn's rows
+    (session_id, invocation_id): every row gets that column, its turn's value."""
     present = [c for c in dict.fromkeys(columns) if c in export.columns]
     with _duckdb(scan) as duck:
         source, params = _duck_rows(
             duck, export, present, start, end, list(event_types), None, batch_rows
         )
         names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
-        yield Scan(duck, export, source, params, names, batch_rows)
+        yield Scan(duck, export, source, params, names, batch_rows, turns or {})
 
 
 def scan_passes(

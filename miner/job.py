@@ -38,6 +38,7 @@ from miner.sample import (
     pick_sessions,
     session_hash,
     signature_hash,
+    turn_conditions,
 )
 from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
@@ -155,7 +156,10 @@ def _flag_embedded(
     among ``[scan] workers`` processes (each reads and folds its own passes;
     a session's rows are all in one pass, so the shares never overlap)."""
     scan = config.scan
-    with files.open_scan(export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan) as opened:
+    turns = turn_conditions(negative, config.signals)
+    with files.open_scan(
+        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan, turns=turns
+    ) as opened:
         count = opened.passes
         # A remote export is fetched once into this process's spill folder:
         # its passes are read here.
@@ -203,7 +207,10 @@ def _flag_share(
     numbers, count = share
     export = files.open_export(source)
     rows_read: Counter[tuple[str, str]] = Counter()
-    with files.open_scan(export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan) as opened:
+    turns = turn_conditions(negative, signals)
+    with files.open_scan(
+        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan, turns=turns
+    ) as opened:
         if opened.passes != count:  # the same rows split the same way, or nothing is right
             raise InputError(f"{export.path}: the export changed during the scan")
         return flag_passes(opened.read(numbers), negative, signals, rows_read), rows_read

@@ -200,6 +200,10 @@ def _kinds_as_written(kinds: tuple[str, ...]) -> pa.Array:
     return pa.array(raw_event_types(kinds))
 
 
+#: Tool calls as each plugin writes them (TOOL_STARTING, Go's TOOL_START): a
+#: session's signature names its tools whatever signal reads the rows.
+_CALLS_AS_WRITTEN = pa.array([k for k in raw_event_types(["TOOL_STARTING"]) if k != "EVENT"])
+
 #: Kinds whose Go rows are EVENT rows, told apart only by their payload.
 _FROM_EVENT_ROWS = frozenset(("AGENT_RESPONSE", "MODEL_CALLS"))
 
@@ -252,10 +256,13 @@ def _fold(
             kept = signal.prefilter(batch)
             if kept is not None:
                 wanted = pc.and_(wanted, kept)
+            turn = _column(batch, turn_column(signal.name))
+            if turn is not None:  # decided by the engine (turn_conditions)
+                wanted = pc.and_(wanted, pc.fill_null(turn, True))
         if set(signal.kinds) & _FROM_EVENT_ROWS:
             wanted = pc.or_(wanted, is_event)
         masks.append((signal, wanted.to_numpy(zero_copy_only=False)))
-    is_call = pc.fill_null(pc.equal(raw, "TOOL_STARTING"), False)
+    is_call = pc.fill_null(pc.is_in(raw, value_set=_CALLS_AS_WRITTEN), False)
     needed = pc.or_(pc.or_(is_call, has_message), is_event).to_numpy(zero_copy_only=False)
     for _signal, wanted in masks:
         needed = needed | wanted
@@ -306,6 +313,30 @@ def _count_dialects(batch: pa.RecordBatch, rows_read: Counter[tuple[str, str]]) 
         rows_read[(str(item["d"]), str(item["k"]))] += int(item["k_count"])
 
 
+def _signals(feedback: NegativeFeedback, signals_config: Any) -> list[Signal]:
+    context = Context(feedback.sessions, feedback.invocations)
+    return [
+        cls(getattr(signals_config, cls.name), context)
+        for cls in REGISTRY
+        if getattr(signals_config, cls.name).enabled
+    ]
+
+
+def turn_column(signal: str) -> str:
+    return f"turn:{signal}"
+
+
+def turn_conditions(feedback: NegativeFeedback, signals_config: Any) -> dict[str, str]:
+    """The enabled signals' turn conditions, by the column the engine adds
+    for each (``miner.files.open_scan``)."""
+    found = {}
+    for signal in _signals(feedback, signals_config):
+        condition = signal.turn_condition()
+        if condition is not None:
+            found[turn_column(signal.name)] = condition
+    return found
+
+
 def flag_sessions(
     batches: Iterable[pa.RecordBatch | pd.DataFrame],
     feedback: NegativeFeedback,
@@ -333,15 +364,13 @@ def flag_passes(
     written).
     """
     rows_read = rows_read if rows_read is not None else Counter()
-    context = Context(feedback.sessions, feedback.invocations)
-    signals: list[Signal] = [
-        cls(getattr(signals_config, cls.name), context)
-        for cls in REGISTRY
-        if getattr(signals_config, cls.name).enabled
-    ]
+    signals = _signals(feedback, signals_config)
     flags: dict[str, SessionFlags] = {}
     for batches in passes:
         flags.update(_flag_pass(batches, signals, rows_read))
+        # The pass's Arrow buffers are free now: hand them back rather than
+        # let the allocator keep them for the next pass.
+        pa.default_memory_pool().release_unused()
     return flags
 
 

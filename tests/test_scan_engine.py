@@ -11,9 +11,11 @@ from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 import pytest
 
 from miner import files
@@ -24,6 +26,7 @@ from miner.sample import (
     flag_passes,
     flag_sessions,
     negative_feedback,
+    turn_conditions,
 )
 from tests.conftest import FEEDBACK, PIPELINE, TRACES, WINDOW, miner
 
@@ -186,3 +189,34 @@ def test_workers_share_the_passes_and_draft_the_same_cases(scratch_config, draft
     summary, expected = json.loads(run.read_text()), json.loads(other.read_text())
     for key in ("flagged", "flagged_by_rule", "signatures", "rows_read", "sessions_scanned"):
         assert summary[key] == expected[key], key
+
+
+def test_turn_conditions_are_decided_inside_the_engine(tmp_path):
+    from tests.test_signals import _tool, _user
+
+    rows = [
+        *[_tool("loop", "c1", "1", n) for n in range(3)],
+        _tool("two", "d1", "1"), _tool("two", "d1", "2"), _tool("two", "d1", "1"),
+        _tool("pair", "p1", "1"), _tool("pair", "p1", "1"), _user("pair", "hi", "p1"),
+        _tool("pair", "p2", "1"),
+    ]  # fmt: skip
+    table = pa.Table.from_pandas(pd.DataFrame(rows), preserve_index=False)
+    (tmp_path / "export").mkdir()
+    pq.write_table(table, tmp_path / "export" / "part.parquet")
+    export = files.open_export(tmp_path / "export")
+    config = files.load_config(PIPELINE)
+    nobody = negative_feedback(None, config.feedback)
+    turns = turn_conditions(nobody, config.signals)
+    assert set(turns) == {"turn:loop"}
+    with files.open_scan(
+        export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES, ScanConfig(), turns=turns
+    ) as opened:
+        [one_pass] = opened.read(range(opened.passes))
+        batches = list(one_pass)
+    read = pa.Table.from_batches(batches).to_pylist()
+    by_turn = {(r["session_id"], r["invocation_id"]): r["turn:loop"] for r in read}
+    assert by_turn == {
+        ("loop", "c1"): True, ("two", "d1"): True, ("pair", "p1"): False, ("pair", "p2"): False,
+    }  # fmt: skip
+    flags = flag_passes([batches], nobody, config.signals)
+    assert {sid for sid, f in flags.items() if "loop" in f.signals} == {"loop"}

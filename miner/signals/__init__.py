@@ -94,6 +94,14 @@ class Signal:
         row-by-row loop the rows that cannot fire."""
         return None
 
+    def turn_condition(self) -> str | None:
+        """A condition on a whole turn's rows, as a DuckDB aggregate over the
+        rows of one (session_id, invocation_id) (``count(*) FILTER (WHERE
+        ...) >= 3``), decided inside the engine: the signal never reads the
+        rows of a turn where it is false. None: every turn may fire. Like
+        ``prefilter``, it may keep too many rows, never too few."""
+        return None
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         return ()
 
