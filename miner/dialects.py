@@ -278,6 +278,33 @@ def arrow_rows(batch: pa.RecordBatch, positions: Any = None, chunk: int = 4096) 
         yield from map(record._make, zip(*columns, strict=True))
 
 
+#: How the Python plugin (``{"tool": "x", ...``) and the Java plugin
+#: (``{"tool_origin":"LOCAL","tool":"x",...``) open a tool call's payload.
+_PLAIN_CALL = r'^\{(?:"tool_origin": ?"[^"\\]*", ?)?"tool": ?"(?P<tool>[^"\\]*)"'
+
+
+def plain_call_tools(batch: pa.RecordBatch) -> pa.Array:
+    """The tool of each TOOL_STARTING row whose payload opens as the Python
+    and Java plugins write a call (``_PLAIN_CALL``), with no escape in the
+    name, decided on whole columns; null for every other row (Go's
+    calls, other shapes, truncated names), which ``read_event`` must read.
+    Where it gives a name, it is the name ``read_event`` gives."""
+    import pyarrow.compute as pc
+
+    none = pa.nulls(batch.num_rows, pa.string())
+    if "content" not in batch.schema.names:
+        return none
+    content = batch.column("content")
+    if not (pa.types.is_string(content.type) or pa.types.is_large_string(content.type)):
+        return none
+    tool = pc.struct_field(pc.extract_regex(content, _PLAIN_CALL), [0]).cast(pa.string())
+    plain = pc.and_(
+        pc.equal(batch.column("event_type"), "TOOL_STARTING"),
+        pc.invert(pc.ends_with(tool, "...[truncated]")),
+    )
+    return pc.if_else(pc.fill_null(plain, False), tool, none)
+
+
 def read_event(row: Any) -> Event:
     """The row (a pandas itertuples record) in miner's event model.
 

@@ -44,7 +44,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from miner.config import FeedbackConfig
-from miner.dialects import GO_ONLY, arrow_rows, raw_event_types, read_event
+from miner.dialects import GO_ONLY, arrow_rows, plain_call_tools, raw_event_types, read_event
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
 
@@ -92,27 +92,34 @@ def _message(row: Any) -> str | None:
 
 
 class _Shape:
-    """What a session's signature is made of, gathered row by row in any order."""
+    """What a session's signature is made of, gathered row by row in any
+    order: its 50 earliest tool calls and its earliest error message (kept
+    as written, masked only when a signature is made)."""
 
     def __init__(self) -> None:
         self.tools: list[tuple[Any, str]] = []
         self.error: tuple[Any, str] | None = None
 
-    def add(self, event: Any, row: Any) -> None:
-        stamp = row.timestamp
-        if event.kind == "TOOL_STARTING" and event.tool and len(self.tools) < 50:
-            self.tools.append((stamp, event.tool))
-        message = _message(row)
-        if message and (self.error is None or stamp < self.error[0]):
-            self.error = (stamp, mask(message))
+    def add_tool(self, stamp: Any, tool: str) -> None:
+        self.tools.append((stamp, tool))
+        if len(self.tools) > 100:
+            self.tools = sorted(self.tools, key=_first)[:50]
+
+    def add_error(self, stamp: Any, message: str) -> None:
+        if self.error is None or stamp < self.error[0]:
+            self.error = (stamp, message)
 
     def signature(self, signals: frozenset[str]) -> str:
-        order = [t for _s, t in sorted(self.tools, key=lambda item: item[0])]
+        order = [t for _s, t in sorted(self.tools, key=_first)[:50]]
         path = ">".join(dict.fromkeys(order)) or "no tools"
         parts = ["+".join(sorted(signals)), path]
         if self.error:
-            parts.append(self.error[1])
+            parts.append(mask(self.error[1]))
         return " | ".join(parts)
+
+
+def _first(item: tuple[Any, str]) -> Any:
+    return item[0]
 
 
 def signature_hash(signature: str) -> str:
@@ -262,15 +269,33 @@ def _fold(
         if set(signal.kinds) & _FROM_EVENT_ROWS:
             wanted = pc.or_(wanted, is_event)
         masks.append((signal, wanted.to_numpy(zero_copy_only=False)))
+    # The signature's tool calls: named on whole columns where the payload is
+    # plain; only the other calls are read one by one.
+    tools = plain_call_tools(batch)
+    plain = pc.is_valid(tools)
+    named = pa.Table.from_batches([batch.select(["session_id", "timestamp"])]).filter(plain)
+    for sid, stamp, tool in zip(
+        named.column("session_id").to_pylist(),
+        named.column("timestamp").to_pylist(),
+        tools.filter(plain).to_pylist(),
+        strict=True,
+    ):
+        if tool:
+            shapes.setdefault(str(sid), _Shape()).add_tool(stamp, sys.intern(tool))
     is_call = pc.fill_null(pc.is_in(raw, value_set=_CALLS_AS_WRITTEN), False)
-    needed = pc.or_(pc.or_(is_call, has_message), is_event).to_numpy(zero_copy_only=False)
+    unnamed = pc.and_(is_call, pc.invert(plain))
+    needed = pc.or_(pc.or_(unnamed, has_message), is_event).to_numpy(zero_copy_only=False)
+    plain_rows = plain.to_numpy(zero_copy_only=False)
     for _signal, wanted in masks:
         needed = needed | wanted
     positions = needed.nonzero()[0]
     for position, row in zip(positions, arrow_rows(batch, positions), strict=True):
         event = read_event(row)
-        if event.kind == "TOOL_STARTING" or _message(row):
-            shapes.setdefault(str(row.session_id), _Shape()).add(event, row)
+        if event.kind == "TOOL_STARTING" and event.tool and not plain_rows[position]:
+            shapes.setdefault(str(row.session_id), _Shape()).add_tool(row.timestamp, event.tool)
+        message = _message(row)
+        if message:
+            shapes.setdefault(str(row.session_id), _Shape()).add_error(row.timestamp, message)
         for signal, wanted in masks:
             if not wanted[position] or (
                 event.kind not in signal.kinds

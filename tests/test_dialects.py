@@ -258,3 +258,32 @@ def test_miner_score_reads_runs_in_every_dialect(tmp_path, drafts):
         ]
     assert reports["python"] == reports["java"] == reports["go"]
     assert any(not passed for _turn, _check, passed, _reason in reports["go"])
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_tools_named_on_whole_columns_are_the_tools_read_event_reads(dialect):
+    from miner.dialects import arrow_rows, plain_call_tools
+
+    table = pq.read_table(next((GOLDEN / dialect).rglob("*.parquet")))
+    batch = table.combine_chunks().to_batches()[0]
+    named = plain_call_tools(batch).to_pylist()
+    read = [read_event(row) for row in arrow_rows(batch)]
+    pairs = [(n, e.tool) for n, e in zip(named, read, strict=True) if n is not None]
+    assert all(n == tool for n, tool in pairs)
+    calls = sum(e.kind == "TOOL_STARTING" for e in read)
+    # Python and Java write every call plainly; Go's calls are left to read_event.
+    assert len(pairs) == (0 if dialect == "go" else calls) and calls > 0
+
+
+def test_a_tool_name_with_an_escape_is_left_to_read_event():
+    rows = pa.RecordBatch.from_pylist(
+        [
+            {"event_type": "TOOL_STARTING", "content": '{"tool": "look\\"up", "args": {}}'},
+            {"event_type": "TOOL_STARTING", "content": '{"args": {}, "tool": "lookup"}'},
+            {"event_type": "TOOL_COMPLETED", "content": '{"tool": "lookup", "result": {}}'},
+            {"event_type": "TOOL_STARTING", "content": '{"tool": "lookup", "args": {}}'},
+        ]
+    )
+    from miner.dialects import plain_call_tools
+
+    assert plain_call_tools(rows).to_pylist() == [None, None, None, "lookup"]
