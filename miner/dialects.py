@@ -305,6 +305,33 @@ def plain_call_tools(batch: pa.RecordBatch) -> pa.Array:
     return pc.if_else(pc.fill_null(plain, False), tool, none)
 
 
+#: A user message as the Python and Java plugins write it: its text alone.
+PLAIN_USER_MESSAGE = r'^\{"text_summary": ?"(?P<text>[^"\\]*)"\}$'
+
+
+def plain_user_texts(batch: pa.RecordBatch) -> pa.Array:
+    """The text of each USER_MESSAGE_RECEIVED row whose payload is only a
+    ``text_summary`` with no escape, no part separator, no part marker and no
+    truncation marker, decided on whole columns; null for every other row,
+    which ``read_event`` must read. Where it gives a text, it is the text
+    ``read_event`` gives."""
+    import pyarrow.compute as pc
+
+    none = pa.nulls(batch.num_rows, pa.string())
+    if "content" not in batch.schema.names:
+        return none
+    content = batch.column("content")
+    if not (pa.types.is_string(content.type) or pa.types.is_large_string(content.type)):
+        return none
+    text = pc.struct_field(pc.extract_regex(content, PLAIN_USER_MESSAGE), [0]).cast(pa.string())
+    odd = [re.escape(s) for s in (" | ", *PART_MARKERS, OFFLOADED_SUFFIX, *TRUNCATION_MARKERS)]
+    plain = pc.and_(
+        pc.equal(batch.column("event_type"), "USER_MESSAGE_RECEIVED"),
+        pc.invert(pc.match_substring_regex(text, "|".join(odd))),
+    )
+    return pc.if_else(pc.fill_null(plain, False), text, none)
+
+
 def read_event(row: Any) -> Event:
     """The row (a pandas itertuples record) in miner's event model.
 

@@ -287,3 +287,34 @@ def test_a_tool_name_with_an_escape_is_left_to_read_event():
     from miner.dialects import plain_call_tools
 
     assert plain_call_tools(rows).to_pylist() == [None, None, None, "lookup"]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_user_texts_taken_from_the_column_are_the_texts_read_event_reads(dialect):
+    from miner.dialects import arrow_rows, plain_user_texts
+
+    batch = pq.read_table(next((GOLDEN / dialect).rglob("*.parquet"))).combine_chunks()
+    batch = batch.to_batches()[0]
+    texts = plain_user_texts(batch).to_pylist()
+    read = [read_event(row) for row in arrow_rows(batch)]
+    pairs = [(t, e.text) for t, e in zip(texts, read, strict=True) if t is not None]
+    assert all(t == text for t, text in pairs)
+    users = sum(e.kind == "USER_MESSAGE_RECEIVED" for e in read)
+    # Go writes its user messages as USER_MESSAGE content parts: left to read_event.
+    assert (len(pairs) == 0) if dialect == "go" else (0 < len(pairs) <= users)
+
+
+def test_user_texts_with_parts_escapes_or_markers_are_left_to_read_event():
+    from miner.dialects import plain_user_texts
+
+    contents = [
+        '{"text_summary": "where is my order?"}',
+        '{"text_summary": "see \\"this\\""}',
+        '{"text_summary": "look | [BINARY DATA]"}',
+        '{"text_summary": "cut here...[truncated]"}',
+        '{"text_summary": "hi", "extra": 1}',
+    ]
+    rows = pa.RecordBatch.from_pylist(
+        [{"event_type": "USER_MESSAGE_RECEIVED", "content": c} for c in contents]
+    )
+    assert plain_user_texts(rows).to_pylist() == ["where is my order?", None, None, None, None]

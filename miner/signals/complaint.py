@@ -50,7 +50,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field
 
-from miner.dialects import Event, arrow_rows, read_event
+from miner.dialects import Event, arrow_rows, plain_user_texts, read_event
 from miner.signals import Reason, Signal, SignalConfig, Strings
 
 #: Phrases that make a user message a complaint, matched case-insensitively
@@ -424,24 +424,37 @@ class Complaint(Signal):
 
     def take(self, batch: Any, scratch_of: Any) -> bool:
         # A batch's user messages are scored together (the rules run on the
-        # whole column); the answers that could apologise or ask are read
-        # one by one. Go's answers, in EVENT rows, still come through ``row``.
+        # whole column). Messages in the plain shape are taken from the column
+        # as dialects.plain_user_texts gives them; the rest, and the answers
+        # that could apologise or ask, are read one by one. Go's answers, in
+        # EVENT rows, still come through ``row``.
         kept = self.prefilter(batch)
         if kept is not None:
             batch = batch.filter(kept)
-        messages: list[tuple[Any, str, dict[Any, Any]]] = []
-        for row in arrow_rows(batch):
+        texts = plain_user_texts(batch)
+        plain = pc.is_valid(texts).to_numpy(zero_copy_only=False)
+        sids, invocations = (batch.column(c).to_pylist() for c in ("session_id", "invocation_id"))
+        fast = np.flatnonzero(plain)
+        messages = [
+            (int(i), sids[i], invocations[i], text)
+            for i, text in zip(fast, texts.filter(pa.array(plain)).to_pylist(), strict=True)
+            if text
+        ]
+        slow = np.flatnonzero(~plain)
+        for i, row in zip(slow, arrow_rows(batch, slow), strict=True):
             event = read_event(row)
             if not event.text:
                 continue
-            scratch = scratch_of(str(row.session_id))
             if event.kind == "AGENT_RESPONSE":
-                self._answer(event.text, scratch)
+                self._answer(event.text, scratch_of(str(row.session_id)))
             else:
-                messages.append((row, event.text, scratch))
-        scores = self.scorer.score_many([text for _row, text, _scratch in messages])
-        for (row, text, scratch), (score, rules) in zip(messages, scores, strict=True):
-            scratch.setdefault("hits", []).extend(self._message(text, score, rules, row, scratch))
+                messages.append((int(i), row.session_id, row.invocation_id, event.text))
+        messages.sort(key=lambda m: m[0])  # in the batch's order, as ``row`` would see them
+        scores = self.scorer.score_many([text for *_x, text in messages])
+        for (_i, sid, invocation, text), (score, rules) in zip(messages, scores, strict=True):
+            scratch = scratch_of(str(sid))
+            found = self._message(text, score, rules, invocation, scratch)
+            scratch.setdefault("hits", []).extend(found)
         return True
 
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
@@ -452,7 +465,7 @@ class Complaint(Signal):
             self._answer(text, scratch)
             return ()
         score, rules = self.scorer.score(text)
-        return self._message(text, score, rules, row, scratch)
+        return self._message(text, score, rules, getattr(row, "invocation_id", None), scratch)
 
     def _answer(self, text: str, scratch: dict[Any, Any]) -> None:
         if _APOLOGY.search(text):
@@ -463,15 +476,15 @@ class Complaint(Signal):
             asks[thing] = asks.get(thing, 0) + 1
 
     def _message(
-        self, text: str, score: float, rules: list[str], row: Any, scratch: dict[Any, Any]
+        self, text: str, score: float, rules: list[str], invocation: Any, scratch: dict[Any, Any]
     ) -> list[Reason]:
-        invocation = getattr(row, "invocation_id", None)
         # Ids the user gave (any case), by the turns they came in: kept for
         # this pass only, in memory, never written or logged.
         for value in _ID.findall(text):
             scratch.setdefault("ids", {}).setdefault(value.lower(), set()).add(invocation)
         if score >= self.config.threshold:
-            return [self.reason(", ".join(rules), row)]
+            turn = invocation if isinstance(invocation, str) else None
+            return [Reason(self.name, ", ".join(rules), turn)]
         if score > scratch.get("best", (0.0, None, ""))[0]:
             scratch["best"] = (score, invocation, ", ".join(rules))
         return []
