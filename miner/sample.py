@@ -176,7 +176,7 @@ def _arrow(batch: Any) -> Iterable[pa.RecordBatch]:
         yield part
 
 
-def _coalesced(batches: Iterable[pa.RecordBatch], rows: int = 50_000) -> Iterable[pa.RecordBatch]:
+def _coalesced(batches: Iterable[pa.RecordBatch], rows: int = 20_000) -> Iterable[pa.RecordBatch]:
     """Small batches (one per row group of a small file) joined up to ``rows``:
     the whole-column work has a cost per batch, the row loop does not care."""
     pending: list[pa.RecordBatch] = []
