@@ -185,12 +185,6 @@ class ScanConfig(_Table):
     spills to a temporary folder. miner's own per-session state comes on top."""
     threads: Annotated[int, Field(ge=1, le=256)] | None = None
     """Scan threads; unset, one per core."""
-    workers: Annotated[int, Field(ge=1, le=256)] = 1
-    """Processes that read and fold the signals, each over its share of the
-    passes (the scan's Python work runs on one core per process). Each adds
-    its own interpreter and pass state: measured on the 4M-row bench export,
-    2 workers drafted in 12.6 s at 1,017 MiB for the whole process tree, 1
-    worker in 16.1 s at 494 MiB."""
     sessions_per_pass: Annotated[int, Field(ge=1)] = 10_000
     """The signal scan reads the export in passes of about this many sessions
     (by a hash of the session id), so the signals' per-session state never

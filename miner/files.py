@@ -74,8 +74,6 @@ class Export:
     path: Path | str
     """As shown to the user: a local path, or a URI without its query."""
     dataset: ds.Dataset
-    source: Path | str = ""
-    """As given (a URI with its query): what opens the export again elsewhere."""
 
     @property
     def columns(self) -> set[str]:
@@ -143,7 +141,7 @@ def open_export(path: Path | str) -> Export:
     dataset = ds.dataset(
         location, schema=unified, filesystem=filesystem, format="parquet", partitioning="hive"
     )
-    return Export(path=_shown(path), dataset=dataset, source=path)
+    return Export(path=_shown(path), dataset=dataset)
 
 
 def _shown(path: Path | str) -> Path | str:

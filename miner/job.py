@@ -7,11 +7,9 @@ so bad input stops the run with no output at all.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -152,68 +150,18 @@ def _flag_embedded(
     rows_read: Counter[tuple[str, str]],
     progress: Progress,
 ) -> dict[str, SessionFlags]:
-    """The signal scan on this machine: the passes in this process, or shared
-    among ``[scan] workers`` processes (each reads and folds its own passes;
-    a session's rows are all in one pass, so the shares never overlap)."""
-    scan = config.scan
+    """The signal scan on this machine: DuckDB reads the passes, this process
+    folds them (``--engine spark`` is the way to more cores or machines)."""
     turns = turn_conditions(negative, config.signals)
     with files.open_scan(
-        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan, turns=turns
+        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, config.scan, turns=turns
     ) as opened:
-        count = opened.passes
-        # A remote export is fetched once into this process's spill folder:
-        # its passes are read here.
-        workers = min(scan.workers, count) if export.local else 1
-        if workers == 1:
-            return flag_passes(
-                progress(opened.read(range(count)), count, "scanning the export (passes)"),
-                negative,
-                config.signals,
-                rows_read,
-            )
-    # The cores are shared out: DuckDB in each worker gets its part of them.
-    each = scan.model_copy(
-        update={"threads": scan.threads or max(1, (os.cpu_count() or 1) // workers)}
-    )
-    shares = [(range(w, count, workers), count) for w in range(workers)]
-    flags: dict[str, SessionFlags] = {}
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=spawn) as pool:
-        futures = [
-            pool.submit(
-                _flag_share, export.source, start, end, each, share, negative, config.signals
-            )
-            for share in shares
-        ]
-        for future in progress(
-            as_completed(futures), len(futures), f"scanning the export ({count} passes, workers)"
-        ):
-            found, counted = future.result()
-            flags.update(found)
-            rows_read.update(counted)
-    return flags
-
-
-def _flag_share(
-    source: Path | str,
-    start: datetime,
-    end: datetime,
-    scan: Any,
-    share: tuple[range, int],
-    negative: NegativeFeedback,
-    signals: Any,
-) -> tuple[dict[str, SessionFlags], Counter[tuple[str, str]]]:
-    """One worker's share of the signal scan (runs in a worker process)."""
-    numbers, count = share
-    export = files.open_export(source)
-    rows_read: Counter[tuple[str, str]] = Counter()
-    turns = turn_conditions(negative, signals)
-    with files.open_scan(
-        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, scan, turns=turns
-    ) as opened:
-        if opened.passes != count:  # the same rows split the same way, or nothing is right
-            raise InputError(f"{export.path}: the export changed during the scan")
-        return flag_passes(opened.read(numbers), negative, signals, rows_read), rows_read
+        return flag_passes(
+            progress(opened.read(range(opened.passes)), opened.passes, "scanning the export"),
+            negative,
+            config.signals,
+            rows_read,
+        )
 
 
 def run_clock() -> datetime:

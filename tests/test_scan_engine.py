@@ -6,7 +6,6 @@ dataset scan, which reads the same files another way."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -162,33 +161,6 @@ def test_a_malformed_memory_limit_names_the_key(scratch_config, tmp_path):
     assert result.exit_code == 2, result.output
     assert "scan.memory_limit" in result.output
     assert not (tmp_path / "out").exists()
-
-
-def test_workers_share_the_passes_and_draft_the_same_cases(scratch_config, drafted, tmp_path):
-    config = scratch_config("\n[scan]\nworkers = 2\nsessions_per_pass = 3\n")
-    since, until = (datetime.fromisoformat(w).replace(tzinfo=UTC) for w in WINDOW[1::2])
-    with files.open_scan(
-        files.open_export(TRACES), ["session_id"], since, until, SCAN_EVENT_TYPES,
-        ScanConfig(sessions_per_pass=3),
-    ) as opened:  # fmt: skip
-        assert opened.passes >= 2  # so both workers have passes to read
-    out = tmp_path / "out"
-    result = miner("draft", "--pipeline", config, *WINDOW, "--out", out)
-    assert result.exit_code == 0, result.output
-
-    def cases(folder: Path) -> dict[str, list[str]]:
-        return {
-            path.name: [line for line in path.read_text().splitlines() if "draftedAt" not in line]
-            for path in sorted(folder.glob("draft_*/*.json"))
-        }
-
-    alone, _ = drafted
-    assert cases(out) == cases(alone) and len(cases(out)) == 27
-    [run] = (out / "runs").glob("*.json")
-    [other] = (alone / "runs").glob("*.json")
-    summary, expected = json.loads(run.read_text()), json.loads(other.read_text())
-    for key in ("flagged", "flagged_by_rule", "signatures", "rows_read", "sessions_scanned"):
-        assert summary[key] == expected[key], key
 
 
 def test_turn_conditions_are_decided_inside_the_engine(tmp_path):
