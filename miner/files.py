@@ -462,7 +462,7 @@ def _duck_rows(
     hi = min(max(end.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
     where = "timestamp >= ?::TIMESTAMPTZ AND timestamp < ?::TIMESTAMPTZ AND session_id IS NOT NULL"
     params: list[Any] = [lo, hi]
-    if "dt" in export.columns:  # hive partitions: whole days pruned before files open
+    if _iso_day_partitions(export):  # whole days pruned before files open
         where += " AND dt >= ? AND dt <= ?"
         params += [lo.date().isoformat(), hi.date().isoformat()]
     if kinds is not None:
@@ -477,6 +477,20 @@ def _duck_rows(
         "hive_types_autocast = false, filename = true)"
     )
     return f"(SELECT *, filename AS source_file FROM {table} WHERE {where})", params
+
+
+_DT = re.compile(r"(?:^|/)dt=([^/]*)/")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _iso_day_partitions(export: Export) -> bool:
+    """Every file sits under a ``dt=YYYY-MM-DD/`` folder: only then may the
+    window prune partitions by comparing dt as text (``dt=20261120`` would
+    compare wrongly; such exports are filtered by timestamp alone)."""
+    if "dt" not in export.columns:
+        return False
+    days = [_DT.search(path) for path in export.dataset.files]
+    return all(day is not None and _ISO_DAY.fullmatch(day.group(1)) for day in days)
 
 
 def _duck(export: Export, scan: ScanConfig, run: Any) -> Any:

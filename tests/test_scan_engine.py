@@ -192,3 +192,23 @@ def test_turn_conditions_are_decided_inside_the_engine(tmp_path):
     }  # fmt: skip
     flags = flag_passes([batches], nobody, config.signals)
     assert {sid for sid, f in flags.items() if "loop" in f.signals} == {"loop"}
+
+
+@pytest.mark.parametrize("style", ["%Y%m%d", "%Y-%m-%d"])
+def test_partitions_prune_only_by_iso_dates(tmp_path, style):
+    table = ds.dataset(TRACES, partitioning="hive").to_table()
+    days = pc.strftime(table.column("timestamp"), format=style)
+    table = table.set_column(table.schema.get_field_index("dt"), "dt", days)
+    ds.write_dataset(
+        table, tmp_path / "export", format="parquet", partitioning=["dt"],
+        partitioning_flavor="hive",
+    )  # fmt: skip
+    since, until = datetime(2026, 11, 21, 12, tzinfo=UTC), datetime(2026, 11, 24, tzinfo=UTC)
+    columns = ["timestamp", "event_type", "session_id", "content"]
+    expected = _rows(files.scan_batches(files.open_export(TRACES), columns, since, until))
+    [one_pass] = files.scan_passes(
+        files.open_export(tmp_path / "export"), columns, since, until, SCAN_EVENT_TYPES,
+        ScanConfig(),
+    )  # fmt: skip
+    read = _rows(one_pass)
+    assert read and {k[:4] for k in read} == {k[:4] for k in expected if k[1] in SCAN_EVENT_TYPES}
