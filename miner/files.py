@@ -338,7 +338,10 @@ def open_scan(
             duck, export, present, start, end, list(event_types), None, batch_rows
         )
         names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
-        yield Scan(duck, export, source, params, names, batch_rows, turns or {})
+        # A turn is a (session_id, invocation_id); an export without
+        # invocation ids has no turns to decide on, so every row is kept.
+        turns = turns if turns and "invocation_id" in present else {}
+        yield Scan(duck, export, source, params, names, batch_rows, turns)
 
 
 def scan_passes(
@@ -474,9 +477,13 @@ def _duck_rows(
     files = ", ".join(_sql_text(f) for f in export.dataset.files)
     table = (
         f"read_parquet([{files}], hive_partitioning = true, union_by_name = true, "
-        "hive_types_autocast = false, filename = true)"
+        "hive_types_autocast = false, filename = 'miner_source_file')"
     )
-    return f"(SELECT *, filename AS source_file FROM {table} WHERE {where})", params
+    # Only the columns asked for, and the file under a name of our own (an
+    # export may have a column called filename).
+    names = ", ".join(_sql_name(c) for c in present)
+    rows = f"SELECT {names}, miner_source_file AS source_file FROM {table} WHERE {where}"
+    return f"({rows})", params
 
 
 _DT = re.compile(r"(?:^|/)dt=([^/]*)/")

@@ -212,3 +212,31 @@ def test_partitions_prune_only_by_iso_dates(tmp_path, style):
     )  # fmt: skip
     read = _rows(one_pass)
     assert read and {k[:4] for k in read} == {k[:4] for k in expected if k[1] in SCAN_EVENT_TYPES}
+
+
+def test_an_export_without_invocation_ids_is_scanned_without_turn_conditions(tmp_path):
+    table = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["invocation_id"])
+    ds.write_dataset(table, tmp_path / "export", format="parquet")
+    export = files.open_export(tmp_path / "export")
+    turns = {"turn:loop": "count(*) >= 3"}
+    with files.open_scan(
+        export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES, ScanConfig(), turns=turns
+    ) as opened:
+        [one_pass] = opened.read(range(opened.passes))
+        batches = list(one_pass)
+    assert sum(b.num_rows for b in batches) > 0
+    assert all("turn:loop" not in b.schema.names for b in batches)
+
+
+def test_an_export_with_its_own_filename_column_keeps_it_apart(tmp_path):
+    table = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["dt"])
+    table = table.append_column("filename", pa.array(["theirs"] * table.num_rows))
+    (tmp_path / "export").mkdir()
+    pq.write_table(table, tmp_path / "export" / "part.parquet")
+    [one_pass] = files.scan_passes(
+        files.open_export(tmp_path / "export"), [*SCAN_COLUMNS, "filename"], START, END,
+        SCAN_EVENT_TYPES, ScanConfig(),
+    )  # fmt: skip
+    rows = pa.Table.from_batches(list(one_pass))
+    assert set(rows.column("filename").to_pylist()) == {"theirs"}
+    assert {Path(f).name for f in rows.column("source_file").to_pylist()} == {"part.parquet"}
