@@ -252,6 +252,9 @@ def _fold(
         wanted = pc.fill_null(pc.is_in(raw, value_set=_kinds_as_written(signal.kinds)), False)
         if signal.all_rows:
             wanted = pc.or_(wanted, errored)
+        turn = _column(batch, turn_column(signal.name))
+        if turn is not None:  # decided by the engine (turn_conditions)
+            wanted = pc.and_(wanted, pc.fill_null(turn, True))
         plain = pc.and_(wanted, pc.invert(is_event))
 
         def scratch_of(sid: str, name: str = signal.name) -> dict[Any, Any]:
@@ -263,9 +266,6 @@ def _fold(
             kept = signal.prefilter(batch)
             if kept is not None:
                 wanted = pc.and_(wanted, kept)
-            turn = _column(batch, turn_column(signal.name))
-            if turn is not None:  # decided by the engine (turn_conditions)
-                wanted = pc.and_(wanted, pc.fill_null(turn, True))
         if set(signal.kinds) & _FROM_EVENT_ROWS:
             wanted = pc.or_(wanted, is_event)
         masks.append((signal, wanted.to_numpy(zero_copy_only=False)))

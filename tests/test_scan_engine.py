@@ -179,7 +179,7 @@ def test_turn_conditions_are_decided_inside_the_engine(tmp_path):
     config = files.load_config(PIPELINE)
     nobody = negative_feedback(None, config.feedback)
     turns = turn_conditions(nobody, config.signals)
-    assert set(turns) == {"turn:loop"}
+    assert set(turns) == {"turn:loop", "turn:no_answer"}
     with files.open_scan(
         export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES, ScanConfig(), turns=turns
     ) as opened:
@@ -190,8 +190,11 @@ def test_turn_conditions_are_decided_inside_the_engine(tmp_path):
     assert by_turn == {
         ("loop", "c1"): True, ("two", "d1"): True, ("pair", "p1"): False, ("pair", "p2"): False,
     }  # fmt: skip
+    asked = {(r["session_id"], r["invocation_id"]): r["turn:no_answer"] for r in read}
+    assert {turn for turn, unanswered in asked.items() if unanswered} == {("pair", "p1")}
     flags = flag_passes([batches], nobody, config.signals)
     assert {sid for sid, f in flags.items() if "loop" in f.signals} == {"loop"}
+    assert {sid for sid, f in flags.items() if "no_answer" in f.signals} == {"pair"}
 
 
 @pytest.mark.parametrize("style", ["%Y%m%d", "%Y-%m-%d"])
