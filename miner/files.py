@@ -2,10 +2,13 @@
 the output folder. Every failure becomes a MinerError naming the file and the
 column or key; none quotes file contents.
 
-Reading: the export is a pyarrow dataset (one file, a folder, or a hive
-``dt=YYYY-MM-DD/`` tree) scanned batch by batch with only the columns asked
-for; the time window is pushed down to the ``dt`` partitions and to Parquet
-row-group statistics on ``timestamp``.
+Reading: the export (one file, a folder, or a hive ``dt=YYYY-MM-DD/`` tree,
+on disk or behind ``s3://`` / ``gs://``) is opened as a pyarrow dataset and
+every file's footer is checked. The signal scan and the picked sessions are
+read by DuckDB (``open_scan``, ``read_sessions``): only the columns asked
+for, the window pushed down to the ``dt`` partitions and to row-group
+statistics, in passes by session. Other readers (``scan_events``, the
+score's runs) scan the pyarrow dataset batch by batch.
 
 Writing: a run stages every file under ``<out>/.miner-staging-*`` and then
 renames each case folder into place, so a crash leaves either a whole case
