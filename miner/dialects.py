@@ -291,18 +291,25 @@ def plain_call_tools(batch: pa.RecordBatch) -> pa.Array:
     Where it gives a name, it is the name ``read_event`` gives."""
     import pyarrow.compute as pc
 
-    none = pa.nulls(batch.num_rows, pa.string())
-    if "content" not in batch.schema.names:
-        return none
-    content = batch.column("content")
-    if not (pa.types.is_string(content.type) or pa.types.is_large_string(content.type)):
-        return none
-    tool = pc.struct_field(pc.extract_regex(content, _PLAIN_CALL), [0]).cast(pa.string())
+    tool = _first_group(batch, _PLAIN_CALL)
     plain = pc.and_(
         pc.equal(batch.column("event_type"), "TOOL_STARTING"),
         pc.invert(pc.ends_with(tool, "...[truncated]")),
     )
-    return pc.if_else(pc.fill_null(plain, False), tool, none)
+    return pc.if_else(pc.fill_null(plain, False), tool, pa.nulls(batch.num_rows, pa.string()))
+
+
+def _first_group(batch: pa.RecordBatch, pattern: str) -> pa.Array:
+    """The first group of ``pattern`` in each row's ``content``; null where it
+    does not match or the column is missing or not text."""
+    import pyarrow.compute as pc
+
+    if "content" not in batch.schema.names:
+        return pa.nulls(batch.num_rows, pa.string())
+    content = batch.column("content")
+    if not (pa.types.is_string(content.type) or pa.types.is_large_string(content.type)):
+        return pa.nulls(batch.num_rows, pa.string())
+    return pc.struct_field(pc.extract_regex(content, pattern), [0]).cast(pa.string())
 
 
 #: A user message as the Python and Java plugins write it: its text alone.
@@ -317,19 +324,13 @@ def plain_user_texts(batch: pa.RecordBatch) -> pa.Array:
     ``read_event`` gives."""
     import pyarrow.compute as pc
 
-    none = pa.nulls(batch.num_rows, pa.string())
-    if "content" not in batch.schema.names:
-        return none
-    content = batch.column("content")
-    if not (pa.types.is_string(content.type) or pa.types.is_large_string(content.type)):
-        return none
-    text = pc.struct_field(pc.extract_regex(content, PLAIN_USER_MESSAGE), [0]).cast(pa.string())
+    text = _first_group(batch, PLAIN_USER_MESSAGE)
     odd = [re.escape(s) for s in (" | ", *PART_MARKERS, OFFLOADED_SUFFIX, *TRUNCATION_MARKERS)]
     plain = pc.and_(
         pc.equal(batch.column("event_type"), "USER_MESSAGE_RECEIVED"),
         pc.invert(pc.match_substring_regex(text, "|".join(odd))),
     )
-    return pc.if_else(pc.fill_null(plain, False), text, none)
+    return pc.if_else(pc.fill_null(plain, False), text, pa.nulls(batch.num_rows, pa.string()))
 
 
 def read_event(row: Any) -> Event:
