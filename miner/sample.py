@@ -229,13 +229,10 @@ def _fold(
     shapes: dict[str, _Shape],
 ) -> None:
     """One batch into the signals' state. Whole columns decide which rows each
-    signal needs (its kinds, its prefilter); only those rows are then read one
-    by one, and a row's payload is parsed once for all the signals that want it."""
-    table = pa.Table.from_batches([batch.select(["session_id", "timestamp"])])
-    for item in table.group_by("session_id").aggregate([("timestamp", "min")]).to_pylist():
-        sid, stamp = str(item["session_id"]), item["timestamp_min"]
-        if sid not in starts or stamp < starts[sid]:
-            starts[sid] = stamp
+    signal needs (its kinds, its turn condition, its prefilter, or its own
+    whole-column path); only those rows are then read one by one, and a
+    row's payload is parsed once for all the signals that want it."""
+    _record_starts(batch, starts)
     _count_dialects(batch, rows_read)
     raw = batch.column("event_type")
     none = pa.array([False] * batch.num_rows, pa.bool_())
@@ -247,65 +244,98 @@ def _fold(
         if message is not None and pa.types.is_string(message.type)
         else none
     )
-    masks: list[tuple[Signal, Any]] = []
-    for signal in signals:
-        wanted = pc.fill_null(pc.is_in(raw, value_set=_kinds_as_written(signal.kinds)), False)
-        if signal.all_rows:
-            wanted = pc.or_(wanted, errored)
-        turn = _column(batch, turn_column(signal.name))
-        if turn is not None:  # decided by the engine (turn_conditions)
-            wanted = pc.and_(wanted, pc.fill_null(turn, True))
-        plain = pc.and_(wanted, pc.invert(is_event))
-
-        def scratch_of(sid: str, name: str = signal.name) -> dict[Any, Any]:
-            return scratch.setdefault(sid, {}).setdefault(name, {})
-
-        if type(signal).take is not Signal.take and signal.take(batch.filter(plain), scratch_of):
-            wanted = none
-        else:
-            kept = signal.prefilter(batch)
-            if kept is not None:
-                wanted = pc.and_(wanted, kept)
-        if set(signal.kinds) & _FROM_EVENT_ROWS:
-            wanted = pc.or_(wanted, is_event)
-        masks.append((signal, wanted.to_numpy(zero_copy_only=False)))
-    # The signature's tool calls: named on whole columns where the payload is
-    # plain; only the other calls are read one by one.
-    tools = plain_call_tools(batch)
-    plain = pc.is_valid(tools)
-    named = pa.Table.from_batches([batch.select(["session_id", "timestamp"])]).filter(plain)
-    for sid, stamp, tool in zip(
-        named.column("session_id").to_pylist(),
-        named.column("timestamp").to_pylist(),
-        tools.filter(plain).to_pylist(),
-        strict=True,
-    ):
-        if tool:
-            shapes.setdefault(str(sid), _Shape()).add_tool(stamp, sys.intern(tool))
+    masks = [
+        (signal, _rows_wanted(batch, signal, is_event, errored, none, scratch))
+        for signal in signals
+    ]
+    named = _name_calls(batch, shapes)
     is_call = pc.fill_null(pc.is_in(raw, value_set=_CALLS_AS_WRITTEN), False)
-    unnamed = pc.and_(is_call, pc.invert(plain))
-    needed = pc.or_(pc.or_(unnamed, has_message), is_event).to_numpy(zero_copy_only=False)
-    plain_rows = plain.to_numpy(zero_copy_only=False)
+    # Rows read for the signature: calls not named on the columns, and errors.
+    needed = pc.or_(pc.or_(pc.and_(is_call, pc.invert(named)), has_message), is_event)
+    needed_rows = needed.to_numpy(zero_copy_only=False)
     for _signal, wanted in masks:
-        needed = needed | wanted
-    positions = needed.nonzero()[0]
+        needed_rows = needed_rows | wanted
+    named_rows = named.to_numpy(zero_copy_only=False)
+    positions = needed_rows.nonzero()[0]
     for position, row in zip(positions, arrow_rows(batch, positions), strict=True):
         event = read_event(row)
-        if event.kind == "TOOL_STARTING" and event.tool and not plain_rows[position]:
-            shapes.setdefault(str(row.session_id), _Shape()).add_tool(row.timestamp, event.tool)
-        message = _message(row)
-        if message:
-            shapes.setdefault(str(row.session_id), _Shape()).add_error(row.timestamp, message)
+        sid = str(row.session_id)
+        if event.kind == "TOOL_STARTING" and event.tool and not named_rows[position]:
+            shapes.setdefault(sid, _Shape()).add_tool(row.timestamp, event.tool)
+        error = _message(row)
+        if error:
+            shapes.setdefault(sid, _Shape()).add_error(row.timestamp, error)
         for signal, wanted in masks:
             if not wanted[position] or (
                 event.kind not in signal.kinds
                 and not (signal.all_rows and getattr(row, "status", None) == "ERROR")
             ):
                 continue
-            session = scratch.setdefault(str(row.session_id), {})
+            session = scratch.setdefault(sid, {})
             found = signal.row(event, row, session.setdefault(signal.name, {}))
             if found:
-                reasons.setdefault(str(row.session_id), []).extend(found)
+                reasons.setdefault(sid, []).extend(found)
+
+
+def _record_starts(batch: pa.RecordBatch, starts: dict[str, datetime]) -> None:
+    """Each session's earliest timestamp so far."""
+    table = pa.Table.from_batches([batch.select(["session_id", "timestamp"])])
+    for item in table.group_by("session_id").aggregate([("timestamp", "min")]).to_pylist():
+        sid, stamp = str(item["session_id"]), item["timestamp_min"]
+        if sid not in starts or stamp < starts[sid]:
+            starts[sid] = stamp
+
+
+def _rows_wanted(
+    batch: pa.RecordBatch,
+    signal: Signal,
+    is_event: pa.Array,
+    errored: pa.Array,
+    none: pa.Array,
+    scratch: dict[str, dict[str, dict[str, Any]]],
+) -> Any:
+    """The rows ``signal.row`` must read, as a numpy mask. A signal with a
+    whole-column path (``take``) is given its rows here and needs none later,
+    but Go's EVENT rows, told apart only by their payload."""
+    wanted = pc.fill_null(
+        pc.is_in(batch.column("event_type"), value_set=_kinds_as_written(signal.kinds)), False
+    )
+    if signal.all_rows:
+        wanted = pc.or_(wanted, errored)
+    turn = _column(batch, turn_column(signal.name))
+    if turn is not None:  # decided by the engine (turn_conditions)
+        wanted = pc.and_(wanted, pc.fill_null(turn, True))
+
+    def scratch_of(sid: str) -> dict[Any, Any]:
+        return scratch.setdefault(sid, {}).setdefault(signal.name, {})
+
+    plain = pc.and_(wanted, pc.invert(is_event))
+    if type(signal).take is not Signal.take and signal.take(batch.filter(plain), scratch_of):
+        wanted = none
+    else:
+        kept = signal.prefilter(batch)
+        if kept is not None:
+            wanted = pc.and_(wanted, kept)
+    if set(signal.kinds) & _FROM_EVENT_ROWS:
+        wanted = pc.or_(wanted, is_event)
+    return wanted.to_numpy(zero_copy_only=False)
+
+
+def _name_calls(batch: pa.RecordBatch, shapes: dict[str, _Shape]) -> pa.Array:
+    """Add to the signatures the tool calls named on whole columns (where the
+    payload is plain); returns which rows those were."""
+    tools = plain_call_tools(batch)
+    named = pc.is_valid(tools)
+    calls = pa.Table.from_batches([batch.select(["session_id", "timestamp"])]).filter(named)
+    for sid, stamp, tool in zip(
+        calls.column("session_id").to_pylist(),
+        calls.column("timestamp").to_pylist(),
+        tools.filter(named).to_pylist(),
+        strict=True,
+    ):
+        if tool:
+            shapes.setdefault(str(sid), _Shape()).add_tool(stamp, sys.intern(tool))
+    return named
 
 
 def _count_dialects(batch: pa.RecordBatch, rows_read: Counter[tuple[str, str]]) -> None:
