@@ -44,7 +44,7 @@ import pyarrow.parquet as pq
 from miner.case import CASE_SUFFIXES, case_file_names
 from miner.config import PipelineConfig, ScanConfig, config_from_toml, is_remote
 from miner.errors import BusyError, ConfigError, InputError, MinerError, OutputError
-from miner.traces import REQUIRED_COLUMNS
+from miner.traces import REQUIRED_COLUMNS, utc_frame
 
 LEDGER_NAME = "miner-ledger.json"
 RUNS_DIR = "runs"
@@ -81,6 +81,11 @@ class Export:
     @property
     def columns(self) -> set[str]:
         return set(self.dataset.schema.names)
+
+    def present(self, columns: Iterable[str]) -> list[str]:
+        """``columns`` the export has, once each, in order (optional ones may
+        be absent)."""
+        return [c for c in dict.fromkeys(columns) if c in self.columns]
 
     @property
     def local(self) -> bool:
@@ -211,10 +216,7 @@ def scan_events(
     rows with status ERROR; with ``session_ids``, only those sessions.
     """
     for batch in scan_batches(export, columns, start, end, event_types, session_ids, batch_rows):
-        frame = batch.to_pandas()
-        if frame["timestamp"].dt.tz is None:
-            frame["timestamp"] = frame["timestamp"].dt.tz_localize("UTC")
-        yield frame
+        yield utc_frame(batch)
 
 
 def scan_batches(
@@ -228,7 +230,7 @@ def scan_batches(
 ) -> Iterator[pa.RecordBatch]:
     """``scan_events`` as Arrow record batches (``source_file`` included), for
     stages that decide on whole columns before touching a row."""
-    present = [c for c in dict.fromkeys(columns) if c in export.columns]
+    present = export.present(columns)
     # A row without a session id belongs to no session (the Go plugin writes
     # such rows outside a session): it cannot be part of a case.
     expr = _window_filter(export, start, end) & ds.field("session_id").is_valid()
@@ -265,12 +267,11 @@ class Scan:
         export: Export,
         source: str,
         params: list[Any],
-        names: str,
         rows: int,
         turns: Mapping[str, str],
     ) -> None:
         self._duck, self._export, self._source, self._params = duck, export, source, params
-        self._names, self._rows, self._turns = names, rows, dict(turns)
+        self._rows, self._turns = rows, dict(turns)
         counted = _duck(
             export,
             duck.scan,
@@ -283,7 +284,7 @@ class Scan:
         """Passes ``numbers`` (of ``range(self.passes)``), each an iterator of batches."""
         for number in numbers:
             where = f" WHERE hash(session_id) % {self.passes} = {number}" if self.passes > 1 else ""
-            query = f"SELECT {self._names} FROM {self._source}{where}"
+            query = f"SELECT * FROM {self._source}{where}"
             params = self._params
             if self._turns:
                 # Each turn condition is aggregated per turn over the pass's
@@ -335,16 +336,15 @@ def open_scan(
 
     ``turns`` maps a column name to a DuckDB aggregate over one turn's rows
     (session_id, invocation_id): every row gets that column, its turn's value."""
-    present = [c for c in dict.fromkeys(columns) if c in export.columns]
+    present = export.present(columns)
     with _duckdb(scan) as duck:
         source, params = _duck_rows(
             duck, export, present, start, end, list(event_types), None, batch_rows
         )
-        names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
         # A turn is a (session_id, invocation_id); an export without
         # invocation ids has no turns to decide on, so every row is kept.
         turns = turns if turns and "invocation_id" in present else {}
-        yield Scan(duck, export, source, params, names, batch_rows, turns)
+        yield Scan(duck, export, source, params, batch_rows, turns)
 
 
 def scan_passes(
@@ -371,21 +371,16 @@ def read_sessions(
 ) -> pd.DataFrame:
     """Every row in the window of the given sessions (``columns`` the export
     has, plus ``source_file``), read by DuckDB as ``scan_passes`` reads."""
-    present = [c for c in dict.fromkeys(columns) if c in export.columns]
-    wanted = pa.table({"session_id": pa.array(sorted(set(session_ids)), pa.string())})
-    with _duckdb(scan) as con:
-        con.con.register("wanted_sessions", wanted)
-        source, params = _duck_rows(con, export, present, start, end, None, wanted, 16_384)
-        names = ", ".join(_sql_name(c) for c in [*present, "source_file"])
+    present = export.present(columns)
+    ids = sorted(set(session_ids))
+    with _duckdb(scan) as duck:
+        duck.con.register("wanted_sessions", pa.table({"session_id": pa.array(ids, pa.string())}))
+        source, params = _duck_rows(duck, export, present, start, end, None, ids, 16_384)
         query = (
-            f"SELECT {names} FROM {source} "
-            "WHERE session_id IN (SELECT session_id FROM wanted_sessions)"
+            f"SELECT * FROM {source} WHERE session_id IN (SELECT session_id FROM wanted_sessions)"
         )
-        table = _duck(export, scan, lambda: con.sql(query, params=params).to_arrow_table())
-    frame = table.to_pandas()
-    if frame["timestamp"].dt.tz is None:
-        frame["timestamp"] = frame["timestamp"].dt.tz_localize("UTC")
-    return frame
+        table = _duck(export, scan, lambda: duck.sql(query, params).to_arrow_table())
+    return utc_frame(table)
 
 
 @contextlib.contextmanager
@@ -432,17 +427,17 @@ def _duck_rows(
     start: datetime,
     end: datetime,
     kinds: list[str] | None,
-    sessions: pa.Table | None,
+    session_ids: list[str] | None,
     batch_rows: int,
 ) -> tuple[str, list[Any]]:
     """A FROM item of the rows in the window (of ``kinds`` or with status
-    ERROR, when given), with ``source_file``; and the query parameters."""
+    ERROR, when given): exactly the ``present`` columns and ``source_file``;
+    and the query parameters."""
     if not export.local:
         # A remote export is read once, by pyarrow (its filesystems hold the
         # credentials chain and push the window down), into a Parquet file in
         # the private spill folder; the passes then read that file.
-        ids = sessions.column("session_id").to_pylist() if sessions is not None else None
-        batches = scan_batches(export, present, start, end, kinds, ids, batch_rows)
+        batches = scan_batches(export, present, start, end, kinds, session_ids, batch_rows)
         first = next(batches, None)
         if first is None:
             schema = export.dataset.schema

@@ -31,7 +31,7 @@ import pyarrow as pa
 from miner.errors import UsageError
 from miner.model import SessionFlags
 from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_sessions
-from miner.traces import DRAFT_COLUMNS
+from miner.traces import DRAFT_COLUMNS, utc_frame
 
 
 def session() -> Any:
@@ -126,10 +126,8 @@ def spark_draft(
     def draft(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
         tables = [pa.Table.from_batches([b]) for b in batches if b.num_rows]
         if tables:
-            rows = pa.concat_tables(tables).to_pandas()
+            rows = utc_frame(pa.concat_tables(tables))
             rows["source_file"] = rows["source_file"].map(_local_name)
-            if rows["timestamp"].dt.tz is None:
-                rows["timestamp"] = rows["timestamp"].dt.tz_localize("UTC")
             done = draft_sessions(rows, context)
         else:
             done = Drafted()

@@ -31,6 +31,16 @@ from miner.dialects import (
 from miner.errors import InputError
 from miner.model import Session, ToolCall, Turn
 
+
+def utc_frame(rows: Any) -> pd.DataFrame:
+    """Arrow rows as a DataFrame whose ``timestamp`` is UTC (a naive export
+    column is taken to be UTC, as everywhere in miner)."""
+    frame = rows.to_pandas()
+    if frame["timestamp"].dt.tz is None:
+        frame["timestamp"] = frame["timestamp"].dt.tz_localize("UTC")
+    return frame
+
+
 #: Columns the draft needs from the export, besides the three required ones.
 DRAFT_COLUMNS: tuple[str, ...] = (
     "timestamp",
