@@ -121,11 +121,14 @@ class Event:
     """Placeholders the plugin wrote for parts it did not inline, dropped from ``text``."""
 
 
-def raw_event_types(kinds: Iterable[str]) -> list[str]:
-    """Every plugin's name for ``kinds``, for a pushed-down filter."""
+def raw_event_types(kinds: Iterable[str], event_rows: bool = True) -> list[str]:
+    """Every plugin's name for ``kinds``, for a pushed-down filter. Go's
+    EVENT rows (which may hold answers and the model's tool calls) are
+    included where they may hold one of ``kinds``, unless ``event_rows`` is
+    false: then only the rows whose type alone says the kind."""
     wanted = set(kinds)
     raw = wanted | {go for go, kind in GO_EVENT_TYPES.items() if kind in wanted}
-    if wanted & {"AGENT_RESPONSE", "AGENT_TRANSFER", "TOOL_STARTING"}:
+    if event_rows and wanted & {"AGENT_RESPONSE", "AGENT_TRANSFER", "TOOL_STARTING"}:
         raw.add("EVENT")  # Go: answers and the model's tool calls live in EVENT rows
     return sorted(raw)
 

@@ -209,7 +209,7 @@ def _kinds_as_written(kinds: tuple[str, ...]) -> pa.Array:
 
 #: Tool calls as each plugin writes them (TOOL_STARTING, Go's TOOL_START): a
 #: session's signature names its tools whatever signal reads the rows.
-_CALLS_AS_WRITTEN = pa.array([k for k in raw_event_types(["TOOL_STARTING"]) if k != "EVENT"])
+_CALLS_AS_WRITTEN = pa.array(raw_event_types(["TOOL_STARTING"], event_rows=False))
 
 #: Kinds whose Go rows are EVENT rows, told apart only by their payload.
 _FROM_EVENT_ROWS = frozenset(("AGENT_RESPONSE", "MODEL_CALLS"))

@@ -25,7 +25,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
 
-from miner.dialects import Event
+from miner.dialects import Event, raw_event_types
 
 
 def _tuple(value: Any) -> Any:
@@ -102,6 +102,13 @@ class Signal:
         ``prefilter``, it may keep too many rows, never too few."""
         return None
 
+    @staticmethod
+    def typed(kinds: Iterable[str]) -> str:
+        """A SQL test, for a turn condition, that a row is of one of ``kinds``
+        by its type alone, in every plugin's names (Go's EVENT rows left out)."""
+        written = ", ".join(f"'{kind}'" for kind in raw_event_types(kinds, event_rows=False))
+        return f"event_type IN ({written})"
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         return ()
 
@@ -159,8 +166,5 @@ def signals_config_model() -> type[BaseModel]:
     return create_model(  # type: ignore[call-overload, no-any-return]
         "SignalsConfig",
         __config__=ConfigDict(extra="forbid", frozen=True, strict=True),
-        # Where the model lives (miner.config.SignalsConfig), so it pickles
-        # into the scan's worker processes.
-        __module__="miner.config",
         **fields,
     )

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import orjson
 from pydantic import Field
 
-from miner.dialects import Event, raw_event_types
+from miner.dialects import Event
 from miner.signals import Reason, Signal, SignalConfig
 
 
@@ -27,8 +27,7 @@ class Loop(Signal):
 
     def turn_condition(self) -> str:
         # A turn can hold a loop only if it holds that many tool calls at all.
-        calls = ", ".join(f"'{kind}'" for kind in raw_event_types(self.kinds) if kind != "EVENT")
-        return f"count(*) FILTER (WHERE event_type IN ({calls})) >= {self.config.repeats}"
+        return f"count(*) FILTER (WHERE {self.typed(self.kinds)}) >= {self.config.repeats}"
 
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         # The arguments as a 16-byte digest: orjson's bytes keep a 4 KiB

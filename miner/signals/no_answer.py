@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from miner.dialects import Event, raw_event_types
+from miner.dialects import Event
 from miner.signals import Reason, Signal
 
 
@@ -18,10 +18,8 @@ class NoAnswer(Signal):
     def turn_condition(self) -> str:
         # Only a turn the user started and no AGENT_RESPONSE row answered can
         # fire (Go's answers are EVENT rows: its turns all stay candidates).
-        asked = ", ".join(
-            f"'{kind}'" for kind in raw_event_types(["USER_MESSAGE_RECEIVED"]) if kind != "EVENT"
-        )
-        return f"bool_or(event_type IN ({asked})) AND NOT bool_or(event_type = 'AGENT_RESPONSE')"
+        asked = self.typed(["USER_MESSAGE_RECEIVED"])
+        return f"bool_or({asked}) AND NOT bool_or(event_type = 'AGENT_RESPONSE')"
 
     def take(self, batch: Any, scratch_of: Any) -> bool:
         # Only which turns were asked and answered: no payload to read. (The Go
