@@ -307,12 +307,22 @@ def _first_group(batch: pa.RecordBatch, pattern: str) -> pa.Array:
     does not match or the column is missing or not text."""
     import pyarrow.compute as pc
 
-    if "content" not in batch.schema.names:
-        return pa.nulls(batch.num_rows, pa.string())
-    content = batch.column("content")
-    if not (pa.types.is_string(content.type) or pa.types.is_large_string(content.type)):
+    content = text_column(batch, "content")
+    if content is None:
         return pa.nulls(batch.num_rows, pa.string())
     return pc.struct_field(pc.extract_regex(content, pattern), [0]).cast(pa.string())
+
+
+def text_column(batch: pa.RecordBatch, name: str) -> pa.Array | None:
+    """The batch's column ``name`` when it is text, for whole-column string
+    tests; None when it is missing or of another type (then nothing can be
+    decided on it)."""
+    if name not in batch.schema.names:
+        return None
+    values = batch.column(name)
+    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
+        return values
+    return None
 
 
 #: A user message as the Python and Java plugins write it: its text alone.

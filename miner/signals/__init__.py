@@ -25,7 +25,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
 
-from miner.dialects import Event, raw_event_types
+from miner.dialects import Event, raw_event_types, text_column
 
 
 def _tuple(value: Any) -> Any:
@@ -122,10 +122,8 @@ class Signal:
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        if column not in batch.schema.names:
-            return None
-        values = batch.column(column)
-        if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)):
+        values = text_column(batch, column)
+        if values is None:
             return None
         wanted = [re.escape(needle) for needle in needles]
         if not wanted:
