@@ -125,15 +125,20 @@ def test_naive_timestamps_are_read_as_utc(tmp_path):
         table.column("timestamp").cast(pa.timestamp("us")),
     )
     ds.write_dataset(naive, tmp_path / "naive", format="parquet")
+    _reads_as_the_sample(tmp_path / "naive")
+
+
+def _reads_as_the_sample(copy: Path) -> None:
+    """A rewritten copy of the sample gives, through the engine, the rows the
+    pyarrow scan gives of the sample itself (by session, type, time, content)."""
     since, until = datetime(2026, 11, 21, 12, tzinfo=UTC), datetime(2026, 11, 24, tzinfo=UTC)
     columns = ["timestamp", "event_type", "session_id", "content"]
-    aware = _rows(files.scan_batches(files.open_export(TRACES), columns, since, until))
+    expected = _rows(files.scan_batches(files.open_export(TRACES), columns, since, until))
     [one_pass] = files.scan_passes(
-        files.open_export(tmp_path / "naive"), columns, since, until, SCAN_EVENT_TYPES,
-        ScanConfig(),
-    )  # fmt: skip
+        files.open_export(copy), columns, since, until, SCAN_EVENT_TYPES, ScanConfig()
+    )
     read = _rows(one_pass)
-    assert read and {k[:4] for k in read} == {k[:4] for k in aware if k[1] in SCAN_EVENT_TYPES}
+    assert read and {k[:4] for k in read} == {k[:4] for k in expected if k[1] in SCAN_EVENT_TYPES}
 
 
 def test_the_memory_limit_and_threads_come_from_the_config():
@@ -206,15 +211,7 @@ def test_partitions_prune_only_by_iso_dates(tmp_path, style):
         table, tmp_path / "export", format="parquet", partitioning=["dt"],
         partitioning_flavor="hive",
     )  # fmt: skip
-    since, until = datetime(2026, 11, 21, 12, tzinfo=UTC), datetime(2026, 11, 24, tzinfo=UTC)
-    columns = ["timestamp", "event_type", "session_id", "content"]
-    expected = _rows(files.scan_batches(files.open_export(TRACES), columns, since, until))
-    [one_pass] = files.scan_passes(
-        files.open_export(tmp_path / "export"), columns, since, until, SCAN_EVENT_TYPES,
-        ScanConfig(),
-    )  # fmt: skip
-    read = _rows(one_pass)
-    assert read and {k[:4] for k in read} == {k[:4] for k in expected if k[1] in SCAN_EVENT_TYPES}
+    _reads_as_the_sample(tmp_path / "export")
 
 
 def test_an_export_without_invocation_ids_is_scanned_without_turn_conditions(tmp_path):
