@@ -153,6 +153,8 @@ _AGAIN = r"\b(?:again|already)\b"
 #: (RE2 has no lookahead, so the rule compares two counts instead).
 _SOMEONE = r"(?:someone|somebody)\b"
 _SOMEONE_ABOUT = r"(?:someone|somebody)\b\s+(?:about|regarding|from|for|at|in)\b"
+#: A message holding none of these has nothing quoted (``_QUOTED`` is skipped).
+_QUOTES = re.compile("[\"“']")
 _QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”|(?<!\w)'[^']{1,80}'(?!\w)")
 _CAPS_WORD = r"\b[A-Z]{2,}\b"
 #: Capitals that are not shouting.
@@ -285,29 +287,36 @@ class Scorer:
         """Each message's score and the rules that fired, in order."""
         if not texts:
             return []
-        unquoted = [_QUOTED.sub(" ", text) for text in texts]
+        unquoted = [_QUOTED.sub(" ", t) if _QUOTES.search(t) else t for t in texts]
         column = pa.array(unquoted, pa.string())
-        hits = [_matches(column, pattern) for _rule, pattern, _weight in self.rules]
+        hits = np.column_stack([_matches(column, pattern) for _r, pattern, _w in self.rules])
         if self.config.rules:
-            hits[1] = hits[1] | _someone(column)
-        cues = _Cues(column) if self.config.rules else None
-        threshold = self.config.threshold
-        out = []
-        for i, text in enumerate(unquoted):
-            fired: list[tuple[str, float]] = []
-            decided = False
-            for (rule, _pattern, weight), hit in zip(self.rules, hits, strict=True):
-                if hit[i]:
-                    fired.append((rule, weight))
-                    if weight >= 0.7 and sum(w for _r, w in fired) >= threshold:
-                        # Decided: more cues or sentiment could only add to it (the
-                        # positive damping never applies once a strong cue fired).
-                        decided = True
-                        break
-            if decided or cues is None:
-                out.append((sum(w for _r, w in fired), [r for r, _w in fired]))
-                continue
-            out.append(self._weak_cues(text, i, fired, cues))
+            hits[:, 1] |= _someone(column)
+        # The rules are tried in order and a message is decided at the first
+        # strong rule (weight >= 0.7) that brings its sum to the threshold:
+        # more cues or sentiment could only add to it (the positive damping
+        # never applies once a strong cue fired).
+        weights = [w for _r, _p, w in self.rules]
+        sums = np.cumsum(hits * np.array(weights), axis=1)
+        deciding = hits & (np.array(weights) >= 0.7) & (sums >= self.config.threshold)
+        decided = deciding.any(axis=1)
+        last = np.where(decided, deciding.argmax(axis=1), len(self.rules) - 1)
+        names = [r for r, _p, _w in self.rules]
+        rows, ends = hits.tolist(), (last + 1).tolist()
+        scores = sums[np.arange(len(texts)), last].tolist()
+        out = [
+            (score, [name for name, hit in zip(names[:end], row, strict=False) if hit])
+            for score, row, end in zip(scores, rows, ends, strict=True)
+        ]
+        if not self.config.rules:
+            return out
+        # Weak cues and sentiment, only for the messages the rules left open.
+        undecided = np.flatnonzero(~decided)
+        if len(undecided):
+            cues = _Cues(column.take(pa.array(undecided)))
+            for k, i in enumerate(undecided):
+                fired = [(n, w) for n, w, hit in zip(names, weights, rows[i], strict=True) if hit]
+                out[i] = self._weak_cues(unquoted[i], k, fired, cues)
         return out
 
     def _weak_cues(
@@ -379,9 +388,13 @@ class _Cues:
             pc.invert(pc.is_in(words, value_set=pa.array(sorted(_ACRONYMS)))),
         ).to_numpy(zero_copy_only=False)
         self.caps = np.bincount(owner[shouted], minlength=len(column))
-        letters = _count(column, "[A-Za-z]", False)
         lower = _matches(column, "[a-z]", False)
-        self.whole_in_capitals = (letters >= 8) & ~lower & (self.caps >= 3)
+        # Letters are counted only where the rest already says "in capitals".
+        capitals = np.flatnonzero(~lower & (self.caps >= 3))
+        self.whole_in_capitals = np.zeros(len(column), dtype=bool)
+        if len(capitals):
+            letters = _count(column.take(pa.array(capitals)), "[A-Za-z]", False)
+            self.whole_in_capitals[capitals] = letters >= 8
         self.burst = _matches(column, _BURST)
         self.double_bang = _matches(column, _DOUBLE_BANG)
         self.again = _matches(column, _AGAIN)
