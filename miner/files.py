@@ -279,6 +279,22 @@ class Scan:
         )
         sessions = int(counted[0][0]) if counted else 0
         self.passes = max(1, -(-sessions // duck.scan.sessions_per_pass))
+        if self._turns:
+            # The turn conditions, aggregated once over the window's narrow
+            # columns; only the turns where one holds are kept (a small
+            # table), and each pass joins it onto its rows.
+            flags = ", ".join(f"{sql} AS {_sql_name(name)}" for name, sql in self._turns.items())
+            held = " OR ".join(_sql_name(name) for name in self._turns)
+            _duck(
+                export,
+                duck.scan,
+                lambda: duck.con.execute(
+                    f"CREATE TEMP TABLE miner_turns AS SELECT * FROM ("
+                    f"SELECT session_id, invocation_id, {flags} FROM {source} "
+                    f"GROUP BY session_id, invocation_id) WHERE {held}",
+                    params,
+                ),
+            )
 
     def read(self, numbers: Iterable[int]) -> Iterator[Iterator[pa.RecordBatch]]:
         """Passes ``numbers`` (of ``range(self.passes)``), each an iterator of batches."""
@@ -287,22 +303,16 @@ class Scan:
             query = f"SELECT * FROM {self._source}{where}"
             params = self._params
             if self._turns:
-                # Each turn condition is aggregated per turn over the pass's
-                # narrow columns, then joined back onto its rows as a column.
-                flags = ", ".join(
-                    f"{sql} AS {_sql_name(name)}" for name, sql in self._turns.items()
-                )
+                # Each row gets its turn's conditions (false where the turn
+                # is not in the table of turns where one holds).
                 picked = ", ".join(
                     f"coalesce(t.{_sql_name(n)}, false) AS {_sql_name(n)}" for n in self._turns
                 )
                 query = (
-                    f"SELECT r.*, {picked} FROM ({query}) r LEFT JOIN ("
-                    f"SELECT session_id, invocation_id, {flags} FROM {self._source}{where} "
-                    "GROUP BY session_id, invocation_id) t "
+                    f"SELECT r.*, {picked} FROM ({query}) r LEFT JOIN miner_turns t "
                     "ON r.session_id = t.session_id "
                     "AND r.invocation_id IS NOT DISTINCT FROM t.invocation_id"
                 )
-                params = [*params, *params]
             reader = _duck(
                 self._export,
                 self._duck.scan,

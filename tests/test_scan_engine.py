@@ -168,7 +168,9 @@ def test_a_malformed_memory_limit_names_the_key(scratch_config, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
-def test_turn_conditions_are_decided_inside_the_engine(tmp_path):
+@pytest.mark.parametrize("per_pass", [10_000, 1])
+def test_turn_conditions_are_decided_inside_the_engine(tmp_path, per_pass):
+    # Decided once for the window, joined onto every pass (one, or one per session).
     from tests.test_signals import _tool, _user
 
     rows = [
@@ -185,11 +187,12 @@ def test_turn_conditions_are_decided_inside_the_engine(tmp_path):
     nobody = negative_feedback(None, config.feedback)
     turns = turn_conditions(nobody, config.signals)
     assert set(turns) == {"turn:loop", "turn:no_answer"}
+    scan = ScanConfig(sessions_per_pass=per_pass)
     with files.open_scan(
-        export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES, ScanConfig(), turns=turns
+        export, SCAN_COLUMNS, START, END, SCAN_EVENT_TYPES, scan, turns=turns
     ) as opened:
-        [one_pass] = opened.read(range(opened.passes))
-        batches = list(one_pass)
+        assert opened.passes == (1 if per_pass > 3 else 3)
+        batches = [b for one_pass in opened.read(range(opened.passes)) for b in one_pass]
     read = pa.Table.from_batches(batches).to_pylist()
     by_turn = {(r["session_id"], r["invocation_id"]): r["turn:loop"] for r in read}
     assert by_turn == {
