@@ -105,6 +105,13 @@ class _Shape:
         if len(self.tools) > 100:
             self.tools = sorted(self.tools, key=_first)[:50]
 
+    def add_tools(self, stamps: list[Any], tools: list[str]) -> None:
+        """``add_tool`` for each pair, in order (the trim keeps the 50
+        earliest either way: sorting is stable)."""
+        self.tools.extend(zip(stamps, tools, strict=True))
+        if len(self.tools) > 100:
+            self.tools = sorted(self.tools, key=_first)[:50]
+
     def add_error(self, stamp: Any, message: str) -> None:
         if self.error is None or stamp < self.error[0]:
             self.error = (stamp, message)
@@ -120,6 +127,14 @@ class _Shape:
 
 def _first(item: tuple[Any, str]) -> Any:
     return item[0]
+
+
+class _Shapes(dict[str, _Shape]):
+    """Each session's shape, made when first asked for."""
+
+    def __missing__(self, session_id: str) -> _Shape:
+        shape = self[session_id] = _Shape()
+        return shape
 
 
 def signature_hash(signature: str) -> str:
@@ -223,10 +238,10 @@ def _fold(
     batch: pa.RecordBatch,
     signals: list[Signal],
     rows_read: Counter[tuple[str, str]],
-    starts: dict[str, datetime],
+    starts: list[pa.Table],
     reasons: dict[str, list[Reason]],
     scratch: dict[str, dict[str, dict[str, Any]]],
-    shapes: dict[str, _Shape],
+    shapes: _Shapes,
 ) -> None:
     """One batch into the signals' state. Whole columns decide which rows each
     signal needs (its kinds, its turn condition, its prefilter, or its own
@@ -261,10 +276,10 @@ def _fold(
         event = read_event(row)
         sid = str(row.session_id)
         if event.kind == "TOOL_STARTING" and event.tool and not named_rows[position]:
-            shapes.setdefault(sid, _Shape()).add_tool(row.timestamp, event.tool)
+            shapes[sid].add_tool(row.timestamp, event.tool)
         error = _message(row)
         if error:
-            shapes.setdefault(sid, _Shape()).add_error(row.timestamp, error)
+            shapes[sid].add_error(row.timestamp, error)
         for signal, wanted in masks:
             if not wanted[position] or (
                 event.kind not in signal.kinds
@@ -277,13 +292,22 @@ def _fold(
                 reasons.setdefault(sid, []).extend(found)
 
 
-def _record_starts(batch: pa.RecordBatch, starts: dict[str, datetime]) -> None:
-    """Each session's earliest timestamp so far."""
+def _record_starts(batch: pa.RecordBatch, starts: list[pa.Table]) -> None:
+    """Each session's earliest timestamp in the batch (``_starts`` joins them)."""
     table = pa.Table.from_batches([batch.select(["session_id", "timestamp"])])
-    for item in table.group_by("session_id").aggregate([("timestamp", "min")]).to_pylist():
-        sid, stamp = str(item["session_id"]), item["timestamp_min"]
-        if sid not in starts or stamp < starts[sid]:
-            starts[sid] = stamp
+    starts.append(table.group_by("session_id").aggregate([("timestamp", "min")]))
+
+
+def _starts(parts: list[pa.Table]) -> dict[str, datetime]:
+    """Each session's earliest timestamp in the pass, in order of appearance."""
+    if not parts:
+        return {}
+    table, earliest = pa.concat_tables(parts, promote_options="permissive"), "timestamp_min"
+    if len(parts) > 1:
+        table = table.group_by("session_id").aggregate([(earliest, "min")])
+        earliest = "timestamp_min_min"
+    sids, stamps = table.column("session_id").to_pylist(), table.column(earliest).to_pylist()
+    return dict(zip(map(str, sids), stamps, strict=True))
 
 
 def _rows_wanted(
@@ -321,20 +345,26 @@ def _rows_wanted(
     return wanted.to_numpy(zero_copy_only=False)
 
 
-def _name_calls(batch: pa.RecordBatch, shapes: dict[str, _Shape]) -> pa.Array:
+def _name_calls(batch: pa.RecordBatch, shapes: _Shapes) -> pa.Array:
     """Add to the signatures the tool calls named on whole columns (where the
-    payload is plain); returns which rows those were."""
+    payload is plain); returns which rows those were. The calls go to each
+    session's shape a run at a time (a stable sort by session keeps the
+    batch's order within each)."""
     tools = plain_call_tools(batch)
     named = pc.is_valid(tools)
-    calls = pa.Table.from_batches([batch.select(["session_id", "timestamp"])]).filter(named)
-    for sid, stamp, tool in zip(
-        calls.column("session_id").to_pylist(),
-        calls.column("timestamp").to_pylist(),
-        tools.filter(named).to_pylist(),
-        strict=True,
-    ):
-        if tool:
-            shapes.setdefault(str(sid), _Shape()).add_tool(stamp, sys.intern(tool))
+    calls = pa.table(
+        {"sid": batch.column("session_id"), "stamp": batch.column("timestamp"), "tool": tools}
+    ).filter(pc.and_(named, pc.not_equal(tools, "")))
+    if calls.num_rows:
+        calls = calls.take(pc.sort_indices(calls, [("sid", "ascending")]))
+        runs = pc.run_end_encode(calls.column("sid").combine_chunks())
+        ends = runs.run_ends.to_pylist()
+        stamps = calls.column("stamp").to_pylist()
+        names = [sys.intern(tool) for tool in calls.column("tool").to_pylist()]
+        begin = 0
+        for sid, end in zip(runs.values.to_pylist(), ends, strict=True):
+            shapes[str(sid)].add_tools(stamps[begin:end], names[begin:end])
+            begin = end
     return named
 
 
@@ -434,21 +464,21 @@ def _flag_pass(
     signals: list[Signal],
     rows_read: Counter[tuple[str, str]],
 ) -> dict[str, SessionFlags]:
-    starts: dict[str, datetime] = {}
+    starts: list[pa.Table] = []
     reasons: dict[str, list[Reason]] = {}
     scratch: dict[str, dict[str, dict[str, Any]]] = {}
-    shapes: dict[str, _Shape] = {}
+    shapes = _Shapes()
     for arrow in _coalesced(part for b in batches for part in _arrow(b)):
         _fold(arrow, signals, rows_read, starts, reasons, scratch, shapes)
 
     flags = {}
-    for sid, start in starts.items():
+    for sid, start in _starts(starts).items():
         found = reasons.get(sid, [])
         session = scratch.get(sid, {})
         for signal in signals:
             found.extend(signal.finish(sid, session.get(signal.name, {})))
         fired = _shared(frozenset(r.signal for r in found))
-        signature = shapes.get(sid, _Shape()).signature(fired) if fired else ""
+        signature = shapes[sid].signature(fired) if fired else ""
         flags[sid] = SessionFlags(
             session_id=sid,
             start=start,
