@@ -42,16 +42,30 @@ _KEPT_AS_IS = (
 )  # fmt: skip
 
 
+def copy_tag(copy: int) -> str:
+    """A copy's mark: "zz" and the copy number in base 26 (a..z). It reads as
+    no word, number or id that a signal or a recogniser looks for: a number
+    here would be a 4-digit "id" in every message of the big exports only
+    (and make the complaint detector's restated-id cue look at each one)."""
+    letters, rest = "", copy
+    while True:
+        rest, digit = divmod(rest, 26)
+        letters = chr(ord("a") + digit) + letters
+        if not rest:
+            return "zz" + letters
+
+
 def vary_strings(column: pa.ChunkedArray, copy: int) -> pa.ChunkedArray:
-    """JSON payloads with the copy number in front of every string value, so no
+    """JSON payloads with the copy's tag in front of every string value, so no
     string repeats across copies (only within a session, as in real traces);
     names the plugin and the signals read stay, and a Python answer's
     ``text: '...'`` summary keeps its shape."""
-    varied = pc.replace_substring(column, '": "', f'": "{copy} ')
+    tag = copy_tag(copy)
+    varied = pc.replace_substring(column, '": "', f'": "{tag} ')
     for key in _KEPT_AS_IS:
-        varied = pc.replace_substring(varied, f'"{key}": "{copy} ', f'"{key}": "')
+        varied = pc.replace_substring(varied, f'"{key}": "{tag} ', f'"{key}": "')
     return pc.replace_substring(
-        varied, f'"response": "{copy} text: \'', f'"response": "text: \'{copy} '
+        varied, f'"response": "{tag} text: \'', f'"response": "text: \'{tag} '
     )
 
 
