@@ -185,10 +185,11 @@ class ScanConfig(_Table):
     spills to a temporary folder. miner's own per-session state comes on top."""
     threads: Annotated[int, Field(ge=1, le=256)] | None = None
     """Scan threads; unset, one per core."""
-    sessions_per_pass: Annotated[int, Field(ge=1)] = 10_000
+    sessions_per_pass: Annotated[int, Field(ge=1)] = 20_000
     """The signal scan reads the export in passes of about this many sessions
     (by a hash of the session id), so the signals' per-session state never
-    holds more sessions than this at once."""
+    holds more sessions than this at once. Each pass reads the window again:
+    fewer, bigger passes are faster and take more memory."""
 
 
 class IdentifierConfig(_Table):

@@ -190,9 +190,22 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         raise UsageError(
             f"--since {request.since.isoformat()} is not before --until {request.until.isoformat()}"
         )
+    use_system_allocator()
     with files.locked(request.out, request.lock_timeout, "miner draft"):
         removed = files.remove_stale_staging(request.out)
         return _draft(request, progress, removed)
+
+
+def use_system_allocator() -> None:
+    """Make the C library's malloc Arrow's allocator for this process.
+
+    Arrow's default (mimalloc) kept the buffers of finished passes: a scan
+    of the 4M-row bench's window peaked at 469 MiB with it, 390 MiB with
+    malloc, and no slower. Set by the job, not by the stages: it is the
+    process's choice."""
+    import pyarrow as pa
+
+    pa.set_memory_pool(pa.system_memory_pool())
 
 
 def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dict[str, Any]:

@@ -174,8 +174,10 @@ def _scan_whole(export: str, queue) -> None:  # type: ignore[no-untyped-def]
 def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
     from miner import files
     from miner.config import ScanConfig, SignalsConfig
+    from miner.job import use_system_allocator
     from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_passes
 
+    use_system_allocator()  # as `miner draft` runs the scan
     _reset_peak_memory()
     start = time.perf_counter()
     opened = files.open_export(Path(export))

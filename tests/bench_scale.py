@@ -210,6 +210,9 @@ def _draft(export: Path, out: Path) -> tuple[float, int]:
 
 
 def main() -> None:
+    from miner.job import use_system_allocator
+
+    use_system_allocator()  # the in-process figures run the scan as `miner draft` does
     rows_wanted = int(sys.argv[1]) if len(sys.argv) > 1 else 4_000_000
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)

@@ -54,6 +54,13 @@ def test_drafts_exactly_the_flagged_sessions_with_their_signals(drafted):
         assert signals <= set(spec["tags"])
 
 
+def test_the_draft_job_gives_arrow_the_system_allocator(drafted):
+    # Arrow's default allocator kept finished passes' buffers (README, memory).
+    import pyarrow as pa
+
+    assert pa.default_memory_pool().backend_name == "system"
+
+
 def test_every_eval_set_loads_with_adks_own_model(drafted):
     out, _ = drafted
     files = case_files(out, ".evalset.json")
