@@ -114,15 +114,16 @@ def _answer(sid, text, inv, minutes=0):
     return _row(sid, "AGENT_RESPONSE", {"response": f"text: '{text}'"}, minutes, invocation_id=inv)
 
 
-def test_session_cues_make_a_complaint_no_single_message_shows():
-    # Each message alone is mild; the user restating the order id in a later
-    # turn and the agent apologising twice make the session a complaint.
+@pytest.mark.parametrize("given", ["ORD-55120", "ann.lee@example.com"])
+def test_session_cues_make_a_complaint_no_single_message_shows(given):
+    # Each message alone is mild; the user restating the order id (or e-mail)
+    # in a later turn and the agent apologising twice make the session a complaint.
     rows = [
-        _user("s", "where is ORD-55120?", "i1", 0),
+        _user("s", f"where is {given}?", "i1", 0),
         _answer("s", "Sorry, I cannot find it. Could you give me your order number?", "i1", 1),
-        _user("s", "It is ORD-55120, as before", "i2", 2),
+        _user("s", f"It is {given}, as before", "i2", 2),
         _answer("s", "Sorry, could you give me your order number?", "i2", 3),
-        _user("s", "ORD-55120 again", "i3", 4),
+        _user("s", f"{given} again", "i3", 4),
         _answer("s", "Let me check.", "i3", 5),
         _user("calm", "where is ORD-10001?", "c1", 0),
         _answer("calm", "It arrives tomorrow.", "c1", 1),

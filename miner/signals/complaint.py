@@ -205,6 +205,9 @@ _ASK = re.compile(
     re.I,
 )
 _ID = re.compile(r"\b[A-Za-z]{0,5}-?\d{4,}\b|[\w.+-]+@[\w-]+\.[\w.-]+")
+#: ``_ID`` without its e-mail branch, which cannot match without an @ and
+#: costs half the time of the search: the same ids for a message without one.
+_NUMBERED_ID = re.compile(r"\b[A-Za-z]{0,5}-?\d{4,}\b")
 
 
 @cache
@@ -493,7 +496,7 @@ class Complaint(Signal):
     ) -> list[Reason]:
         # Ids the user gave (any case), by the turns they came in: kept for
         # this pass only, in memory, never written or logged.
-        for value in _ID.findall(text):
+        for value in (_ID if "@" in text else _NUMBERED_ID).findall(text):
             scratch.setdefault("ids", {}).setdefault(value.lower(), set()).add(invocation)
         if score >= self.config.threshold:
             turn = invocation if isinstance(invocation, str) else None
