@@ -156,7 +156,6 @@ _SOMEONE_ABOUT = r"(?:someone|somebody)\b\s+(?:about|regarding|from|for|at|in)\b
 #: A message holding none of these has nothing quoted (``_QUOTED`` is skipped).
 _QUOTES = re.compile("[\"“']")
 _QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”|(?<!\w)'[^']{1,80}'(?!\w)")
-_CAPS_WORD = r"\b[A-Z]{2,}\b"
 #: Capitals that are not shouting.
 _ACRONYMS = frozenset(
     [
