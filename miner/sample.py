@@ -34,7 +34,7 @@ import hashlib
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -101,13 +101,11 @@ class _Shape:
         self.error: tuple[Any, str] | None = None
 
     def add_tool(self, stamp: Any, tool: str) -> None:
-        self.tools.append((stamp, tool))
-        if len(self.tools) > 100:
-            self.tools = sorted(self.tools, key=_first)[:50]
+        self.add_tools((stamp,), (tool,))
 
-    def add_tools(self, stamps: list[Any], tools: list[str]) -> None:
-        """``add_tool`` for each pair, in order (the trim keeps the 50
-        earliest either way: sorting is stable)."""
+    def add_tools(self, stamps: Sequence[Any], tools: Sequence[str]) -> None:
+        """The calls, in order. Past 100 only the 50 earliest are kept (sorting
+        is stable, so a trim at any point keeps the same 50)."""
         self.tools.extend(zip(stamps, tools, strict=True))
         if len(self.tools) > 100:
             self.tools = sorted(self.tools, key=_first)[:50]

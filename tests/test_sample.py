@@ -139,3 +139,24 @@ def test_pick_is_reproducible_and_skips_drafted_sessions():
     three = pick_sessions(flags, T0, end, drafted, 3, 10, seed=5)
     assert not {p.session_id for p in three.picked} & {p.session_id for p in one}
     assert three.already_drafted == 3
+
+
+def test_a_signature_names_the_tools_of_the_50_earliest_calls_in_any_row_order():
+    # 130 calls written latest first, over batches, some in the plain payload
+    # (named on whole columns) and some not (read row by row): the signature
+    # keeps the tools of the 50 earliest calls, in call order.
+    early = [f"early_{k:02d}" for k in range(50)]
+    calls = [(minute, tool) for minute, tool in enumerate(early)]
+    calls += [(100 + k, f"late_{k:02d}") for k in range(80)]
+    rows = [_event("busy", "TOOL_ERROR", {"tool": "x"}, minutes=200, status="ERROR")]
+    for minute, tool in reversed(calls):
+        payload = {"tool": tool, "args": {}} if minute % 2 else {"args": {}, "tool": tool}
+        rows.append(_event("busy", "TOOL_STARTING", payload, minutes=minute))
+    batch = pd.DataFrame(rows)
+    flags = flag_sessions(
+        [batch.iloc[:40], batch.iloc[40:90], batch.iloc[90:]],
+        NegativeFeedback(frozenset(), frozenset()),
+        RULES,
+    )
+    path = flags["busy"].signature.split(" | ")[1]
+    assert path.split(">") == early
