@@ -46,7 +46,7 @@ import pyarrow.compute as pc
 from miner.config import FeedbackConfig
 from miner.dialects import GO_ONLY, arrow_rows, plain_call_tools, raw_event_types, read_event
 from miner.model import SIGNALS, SessionFlags
-from miner.signals import REGISTRY, Context, Reason, Signal
+from miner.signals import REGISTRY, Context, Reason, Signal, tested_on
 
 #: Event types the signal scan reads (besides any row with status ERROR), in
 #: every plugin's names (the Go plugin's TOOL_START, EVENT...).
@@ -334,10 +334,10 @@ def _rows_wanted(
     plain = pc.and_(wanted, pc.invert(is_event))
     if type(signal).take is not Signal.take and signal.take(batch.filter(plain), scratch_of):
         wanted = none
-    else:
-        kept = signal.prefilter(batch)
-        if kept is not None:
-            wanted = pc.and_(wanted, kept)
+    elif type(signal).prefilter is not Signal.prefilter:
+        # The prefilter sees the rows it could keep, not the whole batch: its
+        # text tests (a regex over every payload) cost by the byte.
+        wanted = tested_on(wanted, lambda rows: signal.prefilter(batch.filter(rows)))
     if set(signal.kinds) & _FROM_EVENT_ROWS:
         wanted = pc.or_(wanted, is_event)
     return wanted.to_numpy(zero_copy_only=False)
@@ -381,8 +381,8 @@ def _count_dialects(batch: pa.RecordBatch, rows_read: Counter[tuple[str, str]]) 
     )
     answer = pc.equal(raw, "AGENT_RESPONSE")
     if content is not None and pa.types.is_string(content.type):
-        java_answer = pc.and_(
-            answer, pc.fill_null(pc.match_substring(content, '"text_summary"'), False)
+        java_answer = tested_on(
+            answer, lambda rows: pc.match_substring(content.filter(rows), '"text_summary"')
         )
     else:
         java_answer = none

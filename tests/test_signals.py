@@ -276,3 +276,22 @@ def test_one_outage_does_not_fill_the_week():
     )  # fmt: skip
     assert outage not in {f.signature for f in again.picked}
     assert len({f.signature for f in again.picked}) == 11
+
+
+def test_a_text_test_on_some_rows_lands_on_those_rows():
+    import pyarrow as pa
+
+    from miner.signals import tested_on
+
+    rows = pa.array([True, False, True, True, False])
+    seen = []
+
+    def test(subset: pa.Array) -> pa.Array:
+        seen.append(subset.to_pylist())
+        return pa.array([False, True, None])  # over the three rows it is about
+
+    assert tested_on(rows, test).to_pylist() == [False, False, True, False, False]
+    assert seen == [[True, False, True, True, False]]
+    assert tested_on(rows, lambda _rows: None).to_pylist() == rows.to_pylist()
+    nothing = pa.array([False, False])
+    assert tested_on(nothing, lambda _rows: pytest.fail("not run on no rows")) is nothing

@@ -137,6 +137,25 @@ class Signal:
         return Reason(self.name, rule, invocation if isinstance(invocation, str) else None)
 
 
+def tested_on(rows: Any, test: Any) -> Any:
+    """``rows`` (a boolean array) where ``test(rows)`` - a boolean array over
+    those rows alone, or None to keep them all - holds. A text test run this
+    way reads only the payloads it is about: a regex costs by the byte."""
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    where = rows.to_numpy(zero_copy_only=False)
+    if not where.any():
+        return rows
+    found = test(rows)
+    if found is None:
+        return rows
+    kept = np.zeros(len(where), dtype=bool)
+    kept[where] = pc.fill_null(found, False).to_numpy(zero_copy_only=False)
+    return pa.array(kept)
+
+
 def _discover() -> tuple[type[Signal], ...]:
     found: list[type[Signal]] = []
     for module in pkgutil.iter_modules(__path__):

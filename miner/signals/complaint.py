@@ -50,8 +50,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field
 
-from miner.dialects import Event, arrow_rows, plain_user_texts, read_event
-from miner.signals import Reason, Signal, SignalConfig, Strings
+from miner.dialects import Event, arrow_rows, plain_user_texts, read_event, text_column
+from miner.signals import Reason, Signal, SignalConfig, Strings, tested_on
 
 #: Phrases that make a user message a complaint, matched case-insensitively
 #: on word boundaries. A config may replace the list with its own.
@@ -431,10 +431,15 @@ class Complaint(Signal):
         # Every user message is read; an answer only when it could apologise or ask.
         import pyarrow.compute as pc
 
-        cues = self.contains_any(batch, "content", ["sorry", "apolog", "could", "can ", "may "])
-        if cues is None:
+        if text_column(batch, "content") is None:
             return None
         answers = pc.fill_null(pc.equal(batch.column("event_type"), "AGENT_RESPONSE"), False)
+        cues = tested_on(
+            answers,
+            lambda rows: self.contains_any(
+                batch.filter(rows), "content", ["sorry", "apolog", "could", "can ", "may "]
+            ),
+        )
         return pc.or_(pc.invert(answers), cues)
 
     def take(self, batch: Any, scratch_of: Any) -> bool:
