@@ -128,6 +128,29 @@ def test_the_window_is_half_open_on_the_session_start():
     assert selection.in_window == 2
 
 
+def test_a_session_start_a_nanosecond_either_side_of_the_window():
+    # Starts are cut to microseconds on the way to Python: that must decide
+    # the half-open window as the nanoseconds would.
+    since, until = T0, T0 + timedelta(hours=1)
+    rows = pd.DataFrame(
+        [
+            _event("before", "TOOL_ERROR", minutes=0),
+            _event("last", "TOOL_ERROR", minutes=0),
+            _event("after", "TOOL_ERROR", minutes=0),
+        ]
+    )
+    rows["timestamp"] = [
+        pd.Timestamp(since) - pd.Timedelta(1, "ns"),
+        pd.Timestamp(until) - pd.Timedelta(1, "ns"),
+        pd.Timestamp(until),
+    ]
+    flags = flag_sessions([rows], NegativeFeedback(frozenset(), frozenset()), RULES)
+    assert flags["last"].start == until - timedelta(microseconds=1)
+    assert flags["last"].start.utcoffset() == timedelta(0)
+    selection = pick_sessions(flags, since, until, frozenset(), 10, 10, seed=0)
+    assert [p.session_id for p in selection.picked] == ["last"]
+
+
 def test_pick_is_reproducible_and_skips_drafted_sessions():
     flags = _flags(20, {"error"})
     end = T0 + timedelta(days=2)

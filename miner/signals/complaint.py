@@ -510,6 +510,8 @@ class Complaint(Signal):
         return []
 
     def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        if not scratch:
+            return ()
         hits: list[Reason] = scratch.get("hits", [])
         if not self.config.rules:
             return hits

@@ -77,6 +77,8 @@ class Error(Signal):
         return ()
 
     def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        if not scratch:  # most sessions: called for each, so kept cheap
+            return ()
         return [
             Reason(self.name, rule, inv if isinstance(inv, str) else None)
             for inv, rule in sorted(scratch.items(), key=lambda item: str(item[0]))

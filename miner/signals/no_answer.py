@@ -44,5 +44,7 @@ class NoAnswer(Signal):
         return ()
 
     def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        if not scratch:
+            return ()
         unanswered = sorted(scratch.get("asked", set()) - scratch.get("answered", set()))
         return [Reason(self.name, "a turn without an agent response", i) for i in unanswered[:1]]
