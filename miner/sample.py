@@ -44,7 +44,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from miner.config import FeedbackConfig
-from miner.dialects import GO_ONLY, arrow_rows, plain_call_tools, raw_event_types, read_event
+from miner.dialects import (
+    GO_ONLY,
+    arrow_rows,
+    plain_call_tools,
+    raw_event_types,
+    read_event,
+    text_column,
+)
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal, tested_on
 
@@ -84,11 +91,6 @@ def mask(text: str) -> str:
     text = _WITH_DIGITS.sub("<N>", text)
     text = _CAPITALISED.sub("<W>", text)
     return _REPEATS.sub(r"\1", " ".join(text.split()))[:160]
-
-
-def _message(row: Any) -> str | None:
-    message = getattr(row, "error_message", None)
-    return message if isinstance(message, str) and message else None
 
 
 class _Shape:
@@ -250,21 +252,16 @@ def _fold(
     raw = batch.column("event_type")
     none = pa.array([False] * batch.num_rows, pa.bool_())
     is_event = pc.fill_null(pc.equal(raw, "EVENT"), False)
-    status, message = _column(batch, "status"), _column(batch, "error_message")
+    status = _column(batch, "status")
     errored = pc.fill_null(pc.equal(status, "ERROR"), False) if status is not None else none
-    has_message = (
-        pc.fill_null(pc.not_equal(message, ""), False)
-        if message is not None and pa.types.is_string(message.type)
-        else none
-    )
+    _note_errors(batch, shapes)
     masks = [
-        (signal, _rows_wanted(batch, signal, is_event, errored, none, scratch))
-        for signal in signals
+        (signal, _rows_wanted(batch, signal, is_event, errored, scratch)) for signal in signals
     ]
     named = _name_calls(batch, shapes)
     is_call = pc.fill_null(pc.is_in(raw, value_set=_CALLS_AS_WRITTEN), False)
-    # Rows read for the signature: calls not named on the columns, and errors.
-    needed = pc.or_(pc.or_(pc.and_(is_call, pc.invert(named)), has_message), is_event)
+    # Rows read for the signature: calls not named on the columns.
+    needed = pc.or_(pc.and_(is_call, pc.invert(named)), is_event)
     needed_rows = needed.to_numpy(zero_copy_only=False)
     for _signal, wanted in masks:
         needed_rows = needed_rows | wanted
@@ -275,9 +272,6 @@ def _fold(
         sid = str(row.session_id)
         if event.kind == "TOOL_STARTING" and event.tool and not named_rows[position]:
             shapes[sid].add_tool(row.timestamp, event.tool)
-        error = _message(row)
-        if error:
-            shapes[sid].add_error(row.timestamp, error)
         for signal, wanted in masks:
             if not wanted[position] or (
                 event.kind not in signal.kinds
@@ -288,6 +282,23 @@ def _fold(
             found = signal.row(event, row, session.setdefault(signal.name, {}))
             if found:
                 reasons.setdefault(sid, []).extend(found)
+
+
+def _note_errors(batch: pa.RecordBatch, shapes: _Shapes) -> None:
+    """Add the rows' error messages (``error_message``, where it is text and
+    not empty) to the signatures, on whole columns, in the batch's order."""
+    message = text_column(batch, "error_message")
+    if message is None:
+        return
+    rows = pc.fill_null(pc.not_equal(message, ""), False)
+    if not pc.any(rows).as_py():
+        return
+    found = pa.table(
+        {"sid": batch.column("session_id"), "stamp": batch.column("timestamp"), "message": message}
+    ).filter(rows)
+    columns = (found.column(name).to_pylist() for name in ("sid", "stamp", "message"))
+    for sid, stamp, text in zip(*columns, strict=True):
+        shapes[str(sid)].add_error(stamp, text)
 
 
 def _record_starts(batch: pa.RecordBatch, starts: list[pa.Table]) -> None:
@@ -324,12 +335,11 @@ def _rows_wanted(
     signal: Signal,
     is_event: pa.Array,
     errored: pa.Array,
-    none: pa.Array,
     scratch: dict[str, dict[str, dict[str, Any]]],
 ) -> Any:
     """The rows ``signal.row`` must read, as a numpy mask. A signal with a
-    whole-column path (``take``) is given its rows here and needs none later,
-    but Go's EVENT rows, told apart only by their payload."""
+    whole-column path (``take``) is given its rows here and needs none later
+    but Go's EVENT rows among them, told apart only by their payload."""
     wanted = pc.fill_null(
         pc.is_in(batch.column("event_type"), value_set=_kinds_as_written(signal.kinds)), False
     )
@@ -344,7 +354,7 @@ def _rows_wanted(
 
     plain = pc.and_(wanted, pc.invert(is_event))
     if type(signal).take is not Signal.take and signal.take(batch.filter(plain), scratch_of):
-        wanted = none
+        wanted = pc.and_(wanted, is_event)
     elif type(signal).prefilter is not Signal.prefilter:
         # The prefilter sees the rows it could keep, not the whole batch: its
         # text tests (a regex over every payload) cost by the byte.

@@ -87,6 +87,41 @@ def test_each_signal_is_flagged_from_its_rows():
     }
 
 
+def test_each_error_rule_per_turn_and_the_earliest_message_in_the_signature():
+    # One session, a turn per rule; Go's names, an EVENT row with status
+    # ERROR, and a completed call read for its result all count, and each
+    # turn keeps its most telling rule.
+    def row(kind, invocation, minutes, content=None, **extra):
+        return _event("s", kind, content, minutes=minutes, invocation_id=invocation, **extra)
+
+    failed = {"tool": "x", "result": {"status": "Failed"}}
+    fine = {"tool": "x", "result": {"status": "ok"}}
+    rows = pd.DataFrame(
+        [
+            row("TOOL_COMPLETED", "raised", 1, failed),
+            row("TOOL_ERROR", "raised", 2, {"tool": "x"}, status="ERROR"),
+            row("MODEL_ERROR", "model", 3),  # Go's name for LLM_ERROR
+            row("TOOL_END", "returned", 4, {"status": "error"}),  # Go's TOOL_COMPLETED
+            row("AGENT_ERROR", "run", 5),
+            row("EVENT", "event", 6, {"role": "model"}, status="ERROR"),
+            row("TOOL_COMPLETED", "fine", 7, fine),
+        ]
+    )
+    rows["error_message"] = [None, "late: order 1234 declined", None, "", None, "", None]
+    rows.loc[0, "error_message"] = None
+    rows.loc[4, "error_message"] = "AGENT blew up"
+    flags = flag_sessions([rows.iloc[::-1]], NegativeFeedback(frozenset(), frozenset()), RULES)
+    assert {(r.invocation, r.rule) for r in flags["s"].reasons} == {
+        ("raised", "a tool raised an error"),
+        ("model", "a model call failed"),
+        ("returned", "a tool returned a failure"),
+        ("run", "the agent run failed"),
+        ("event", "a row with status ERROR"),
+    }
+    # The earliest message (minute 2), masked, whatever the order of rows.
+    assert flags["s"].signature.endswith("late: order <N> declined")
+
+
 def test_negative_feedback_by_score_or_label():
     table = pd.DataFrame(
         {

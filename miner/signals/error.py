@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from miner.dialects import ERROR_EVENT_TYPES, Event
+from miner.dialects import ERROR_EVENT_TYPES, GO_EVENT_TYPES, Event, arrow_rows, read_event
 from miner.signals import Reason, Signal, SignalConfig, Strings
 
 
@@ -55,6 +55,34 @@ class Error(Signal):
         completed = pc.is_in(batch.column("event_type"), value_set=_COMPLETED)
         return pc.or_(pc.invert(pc.fill_null(completed, False)), named)
 
+    def take(self, batch: Any, scratch_of: Any) -> bool:
+        # Most of this signal's rows are decided by their type and status
+        # alone, as ``row`` decides them, with no payload to parse; only a
+        # completed call the prefilter keeps is read whole, by ``row``.
+        import numpy as np
+
+        columns = [
+            batch.column(c).to_pylist() if c in batch.schema.names else [None] * batch.num_rows
+            for c in ("session_id", "invocation_id", "event_type", "status")
+        ]
+        kept = self.prefilter(batch)
+        worth_reading = (
+            np.ones(batch.num_rows, dtype=bool)
+            if kept is None
+            else kept.to_numpy(zero_copy_only=False)
+        )
+        unread = []
+        for i, (sid, invocation, raw, status) in enumerate(zip(*columns, strict=True)):
+            kind = GO_EVENT_TYPES.get(raw, raw)
+            rule = _BY_KIND.get(kind) or ("a row with status ERROR" if status == "ERROR" else None)
+            if rule is not None:
+                self._keep(scratch_of(str(sid)), invocation, rule)
+            elif worth_reading[i]:
+                unread.append(i)
+        for row in arrow_rows(batch, unread):
+            self.row(read_event(row), row, scratch_of(str(row.session_id)))
+        return True
+
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         if event.kind == "TOOL_ERROR":
             rule = "a tool raised an error"
@@ -68,13 +96,16 @@ class Error(Signal):
             rule = "a tool returned a failure"
         else:
             return ()
+        self._keep(scratch, getattr(row, "invocation_id", None), rule)
+        return ()
+
+    @staticmethod
+    def _keep(scratch: dict[Any, Any], invocation: Any, rule: str) -> None:
         # One reason per turn, the most telling: the Python plugin logs a raised
         # tool error on four rows, the Java plugin on one.
-        invocation = getattr(row, "invocation_id", None)
         best = scratch.get(invocation)
         if best is None or _RULES.index(rule) < _RULES.index(best):
             scratch[invocation] = rule
-        return ()
 
     def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
         if not scratch:  # most sessions: called for each, so kept cheap
@@ -94,3 +125,14 @@ _RULES = (
     "the agent run failed",
     "a row with status ERROR",
 )
+#: The rules ``row`` decides by an event's kind alone.
+_BY_KIND = {
+    kind: (
+        "a tool raised an error"
+        if kind == "TOOL_ERROR"
+        else "a model call failed"
+        if kind == "LLM_ERROR"
+        else "the agent run failed"
+    )
+    for kind in ERROR_EVENT_TYPES
+}
