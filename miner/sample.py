@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -254,11 +255,12 @@ def _fold(
     is_event = pc.fill_null(pc.equal(raw, "EVENT"), False)
     status = _column(batch, "status")
     errored = pc.fill_null(pc.equal(status, "ERROR"), False) if status is not None else none
-    _note_errors(batch, shapes)
+    stamps = _ticks(batch.column("timestamp"))
+    _note_errors(batch, stamps, shapes)
     masks = [
         (signal, _rows_wanted(batch, signal, is_event, errored, scratch)) for signal in signals
     ]
-    named = _name_calls(batch, shapes)
+    named = _name_calls(batch, stamps, shapes)
     is_call = pc.fill_null(pc.is_in(raw, value_set=_CALLS_AS_WRITTEN), False)
     # Rows read for the signature: calls not named on the columns.
     needed = pc.or_(pc.and_(is_call, pc.invert(named)), is_event)
@@ -271,7 +273,7 @@ def _fold(
         event = read_event(row)
         sid = str(row.session_id)
         if event.kind == "TOOL_STARTING" and event.tool and not named_rows[position]:
-            shapes[sid].add_tool(row.timestamp, event.tool)
+            shapes[sid].add_tool(stamps[position], event.tool)
         for signal, wanted in masks:
             if not wanted[position] or (
                 event.kind not in signal.kinds
@@ -284,20 +286,38 @@ def _fold(
                 reasons.setdefault(sid, []).extend(found)
 
 
-def _note_errors(batch: pa.RecordBatch, shapes: _Shapes) -> None:
+def _ticks(stamps: pa.Array) -> Any:
+    """The rows' timestamps as the signatures compare them: integer
+    nanoseconds in a numpy array (a Python datetime per row costs ten times
+    as much to make), or the values themselves when the column is not a
+    timestamp. Every scan's window is clamped to what nanoseconds can hold."""
+    if not pa.types.is_timestamp(stamps.type):
+        return stamps.to_pylist()
+    ticks = stamps.cast(pa.timestamp("ns", tz=stamps.type.tz)).cast(pa.int64())
+    return ticks.to_numpy(zero_copy_only=False)
+
+
+def _pick(values: Any, rows: Any) -> list[Any]:
+    """``values`` (a list or a numpy array) at positions ``rows``, as a list."""
+    if isinstance(values, np.ndarray):
+        return list(values[rows].tolist())
+    return [values[row] for row in rows]
+
+
+def _note_errors(batch: pa.RecordBatch, stamps: Any, shapes: _Shapes) -> None:
     """Add the rows' error messages (``error_message``, where it is text and
     not empty) to the signatures, on whole columns, in the batch's order."""
     message = text_column(batch, "error_message")
     if message is None:
         return
-    rows = pc.fill_null(pc.not_equal(message, ""), False)
-    if not pc.any(rows).as_py():
+    written = pc.fill_null(pc.not_equal(message, ""), False)
+    rows = np.flatnonzero(written.to_numpy(zero_copy_only=False))
+    if not len(rows):
         return
-    found = pa.table(
-        {"sid": batch.column("session_id"), "stamp": batch.column("timestamp"), "message": message}
-    ).filter(rows)
-    columns = (found.column(name).to_pylist() for name in ("sid", "stamp", "message"))
-    for sid, stamp, text in zip(*columns, strict=True):
+    at, where = _pick(stamps, rows), pa.array(rows)
+    sids = batch.column("session_id").take(where).to_pylist()
+    texts = message.take(where).to_pylist()
+    for sid, stamp, text in zip(sids, at, texts, strict=True):
         shapes[str(sid)].add_error(stamp, text)
 
 
@@ -364,7 +384,7 @@ def _rows_wanted(
     return wanted.to_numpy(zero_copy_only=False)
 
 
-def _name_calls(batch: pa.RecordBatch, shapes: _Shapes) -> pa.Array:
+def _name_calls(batch: pa.RecordBatch, stamps: Any, shapes: _Shapes) -> pa.Array:
     """Add to the signatures the tool calls named on whole columns (where the
     payload is plain); returns which rows those were. The calls go to each
     session's shape a run at a time (a stable sort by session keeps the
@@ -372,17 +392,17 @@ def _name_calls(batch: pa.RecordBatch, shapes: _Shapes) -> pa.Array:
     tools = plain_call_tools(batch)
     named = pc.is_valid(tools)
     calls = pa.table(
-        {"sid": batch.column("session_id"), "stamp": batch.column("timestamp"), "tool": tools}
+        {"sid": batch.column("session_id"), "row": pa.array(range(batch.num_rows)), "tool": tools}
     ).filter(pc.and_(named, pc.not_equal(tools, "")))
     if calls.num_rows:
         calls = calls.take(pc.sort_indices(calls, [("sid", "ascending")]))
         runs = pc.run_end_encode(calls.column("sid").combine_chunks())
         ends = runs.run_ends.to_pylist()
-        stamps = calls.column("stamp").to_pylist()
+        at = _pick(stamps, calls.column("row").to_numpy())
         names = [sys.intern(tool) for tool in calls.column("tool").to_pylist()]
         begin = 0
         for sid, end in zip(runs.values.to_pylist(), ends, strict=True):
-            shapes[str(sid)].add_tools(stamps[begin:end], names[begin:end])
+            shapes[str(sid)].add_tools(at[begin:end], names[begin:end])
             begin = end
     return named
 
