@@ -136,6 +136,22 @@ def test_session_cues_make_a_complaint_no_single_message_shows(given):
     assert "complaint" not in flags["calm"].signals
 
 
+def test_a_restated_id_tips_a_session_only_with_a_message_that_leans_that_way():
+    # A restated id adds 0.5: with "again" (0.3) it reaches 0.8, alone it
+    # does not. Ids are looked for only where the cue could tip the session.
+    rows = [
+        _user("leaning", "where is ORD-55120?", "i1", 0),
+        _user("leaning", "ORD-55120, again", "i2", 1),
+        _user("plain", "where is ORD-55120?", "j1", 0),
+        _user("plain", "it is ORD-55120", "j2", 1),
+    ]
+    flags = _flags(rows, no_answer={"enabled": False})
+    [reason] = flags["leaning"].reasons
+    assert reason.rule == "again / already, restates an id from another turn"
+    assert reason.invocation == "i2"
+    assert "complaint" not in flags["plain"].signals
+
+
 def _tool(sid: str, inv: str, order_id: str, minutes: int = 0) -> dict:
     call = {"tool": "lookup_order", "args": {"order_id": order_id}}
     return _row(sid, "TOOL_STARTING", call, minutes, invocation_id=inv)

@@ -417,6 +417,18 @@ class _Cues:
         self.negation = any_of(negations)
 
 
+def _restates_an_id(said: list[tuple[str, Any]]) -> bool:
+    """An id (any case) the user gave in two turns or more."""
+    turns_of: dict[str, set[Any]] = {}
+    for text, invocation in said:
+        for value in (_ID if "@" in text else _NUMBERED_ID).findall(text):
+            turns = turns_of.setdefault(value.lower(), set())
+            turns.add(invocation)
+            if len(turns) > 1:
+                return True
+    return False
+
+
 class Complaint(Signal):
     name = "complaint"
     order = 3
@@ -498,10 +510,9 @@ class Complaint(Signal):
     def _message(
         self, text: str, score: float, rules: list[str], invocation: Any, scratch: dict[Any, Any]
     ) -> list[Reason]:
-        # Ids the user gave (any case), by the turns they came in: kept for
-        # this pass only, in memory, never written or logged.
-        for value in (_ID if "@" in text else _NUMBERED_ID).findall(text):
-            scratch.setdefault("ids", {}).setdefault(value.lower(), set()).add(invocation)
+        # What the user said, by turn: kept for this pass only, in memory,
+        # never written or logged; ``finish`` looks for restated ids in it.
+        scratch.setdefault("said", []).append((text, invocation))
         if score >= self.config.threshold:
             turn = invocation if isinstance(invocation, str) else None
             return [Reason(self.name, ", ".join(rules), turn)]
@@ -516,13 +527,16 @@ class Complaint(Signal):
         if not self.config.rules:
             return hits
         cues = []
-        if any(len(turns) > 1 for turns in scratch.get("ids", {}).values()):
-            cues.append("restates an id from another turn")
         if scratch.get("apologies", 0) >= 2:
             cues.append("the agent apologised twice")
         if any(n >= 2 for n in scratch.get("asks", {}).values()):
             cues.append("the agent asked twice for the same thing")
         best, invocation, rules = scratch.get("best", (0.0, None, ""))
+        # The ids are looked for only where that cue could tip the session.
+        if best + 0.5 * (len(cues) + 1) >= self.config.threshold and _restates_an_id(
+            scratch.get("said", [])
+        ):
+            cues.insert(0, "restates an id from another turn")
         if cues and best + 0.5 * len(cues) >= self.config.threshold:
             return [*hits, Reason(self.name, ", ".join(filter(None, [rules, *cues])), invocation)]
         return hits
