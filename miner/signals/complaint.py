@@ -289,7 +289,10 @@ class Scorer:
         """Each message's score and the rules that fired, in order."""
         if not texts:
             return []
-        unquoted = [_QUOTED.sub(" ", t) if _QUOTES.search(t) else t for t in texts]
+        quoted = pc.match_substring_regex(pa.array(texts, pa.string()), _QUOTES.pattern)
+        unquoted = list(texts)
+        for i in np.flatnonzero(quoted.to_numpy(zero_copy_only=False)).tolist():
+            unquoted[i] = _QUOTED.sub(" ", unquoted[i])
         column = pa.array(unquoted, pa.string())
         hits = np.column_stack([_matches(column, pattern) for _r, pattern, _w in self.rules])
         if self.config.rules:
@@ -297,68 +300,112 @@ class Scorer:
         # The rules are tried in order and a message is decided at the first
         # strong rule (weight >= 0.7) that brings its sum to the threshold:
         # more cues or sentiment could only add to it (the positive damping
-        # never applies once a strong cue fired).
-        weights = [w for _r, _p, w in self.rules]
-        sums = np.cumsum(hits * np.array(weights), axis=1)
-        deciding = hits & (np.array(weights) >= 0.7) & (sums >= self.config.threshold)
+        # never applies once a strong cue fired). Sums run left to right, as
+        # Python's sum does, so every score is the same float rule by rule.
+        weights = np.array([w for _r, _p, w in self.rules])
+        sums = np.cumsum(hits * weights, axis=1)
+        strong = hits & (weights >= 0.7)
+        deciding = strong & (sums >= self.config.threshold)
         decided = deciding.any(axis=1)
         last = np.where(decided, deciding.argmax(axis=1), len(self.rules) - 1)
-        names = [r for r, _p, _w in self.rules]
-        rows, ends = hits.tolist(), (last + 1).tolist()
-        scores = sums[np.arange(len(texts)), last].tolist()
-        out = [
-            (score, [name for name, hit in zip(names[:end], row, strict=False) if hit])
-            for score, row, end in zip(scores, rows, ends, strict=True)
-        ]
-        if not self.config.rules:
-            return out
-        # Weak cues and sentiment, only for the messages the rules left open.
+        scores = sums[np.arange(len(texts)), last]
+        named = hits & (np.arange(len(self.rules)) <= last[:, None])
+        cues = np.zeros(len(texts), dtype=np.int64)
         undecided = np.flatnonzero(~decided)
-        if len(undecided):
-            cues = _Cues(column.take(pa.array(undecided)))
-            for k, i in enumerate(undecided):
-                fired = [(n, w) for n, w, hit in zip(names, weights, rows[i], strict=True) if hit]
-                out[i] = self._weak_cues(unquoted[i], k, fired, cues)
+        if self.config.rules and len(undecided):
+            # Weak cues and sentiment, only for the messages the rules left open.
+            scores[undecided], cues[undecided] = self._weak_cues(
+                column.take(pa.array(undecided)),
+                [unquoted[i] for i in undecided.tolist()],
+                scores[undecided],
+                np.asarray(strong[undecided].any(axis=1)),
+            )
+        keys = (named @ (1 << np.arange(len(self.rules)))) | (cues << len(self.rules))
+        rules_of: dict[int, list[str]] = {}
+        out = []
+        for score, key in zip(scores.tolist(), keys.tolist(), strict=True):
+            rules = rules_of.get(key)
+            if rules is None:
+                rules = rules_of[key] = self._rules_named(key)
+            out.append((score, list(rules)))
         return out
 
     def _weak_cues(
-        self, text: str, i: int, fired: list[tuple[str, float]], cues: _Cues
-    ) -> tuple[float, list[str]]:
-        if cues.whole_in_capitals[i]:
-            fired.append(("shouting the whole message", 1.0))
-        elif cues.caps[i] >= 2:
-            fired.append(("shouting", 0.6))
-        if cues.burst[i]:
-            fired.append(("?? or !!!", 0.5))
-        elif cues.double_bang[i]:
-            fired.append(("!!", 0.3))
-        if cues.again[i]:
-            fired.append(("again / already", 0.3))
-        score = sum(w for _r, w in fired)
-        strong = any(w >= 0.7 for _r, w in fired)
-        if score >= self.config.threshold and strong:
-            return score, [r for r, w in fired if w > 0]
+        self, column: pa.Array, texts: list[str], scores: np.ndarray, strong: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The undecided messages' scores with the weak cues and sentiment
+        added, in the order the rules list them, and which cues fired (as
+        ``_CUE_WEIGHTS`` codes packed by ``_pack``)."""
+        cues = _Cues(column)
+        shout = np.where(cues.whole_in_capitals, 2, np.where(cues.caps >= 2, 1, 0))
+        burst = np.where(cues.burst, 2, np.where(cues.double_bang, 1, 0))
+        again = cues.again.astype(np.int64)
+        for kind, code in (("shout", shout), ("burst", burst), ("again", again)):
+            scores = scores + np.array(_CUE_WEIGHTS[kind])[code]
+        strong = strong | cues.whole_in_capitals
+        done = (scores >= self.config.threshold) & strong
         # VADER can only turn a message negative with a negative word or a
         # negated positive one; its positive score matters only when the
         # message already reads as a complaint from weak cues (damping).
-        could_damp = score >= self.config.threshold
-        if (
-            cues.negative[i]
-            or (cues.negation[i] and cues.positive[i])
-            or (could_damp and cues.positive[i])
-            or ":" in text
+        could_damp = scores >= self.config.threshold
+        colon = pc.match_substring(column, ":").to_numpy(zero_copy_only=False)
+        asked = ~done & (
+            cues.negative | (cues.negation & cues.positive) | (could_damp & cues.positive) | colon
+        )
+        compound = np.zeros(len(texts))
+        for i in np.flatnonzero(asked).tolist():
+            compound[i] = float(_vader().polarity_scores(texts[i])["compound"])
+        # Positive sentiment damps only where no strong cue fired: sarcasm
+        # ("oh great, another...") keeps its negative cue.
+        sentiment = np.where(
+            done,
+            0,
+            np.where(
+                compound <= -0.6,
+                1,
+                np.where(compound <= -0.3, 2, np.where((compound >= 0.5) & ~strong, 3, 0)),
+            ),
+        )
+        scores = scores + np.array(_CUE_WEIGHTS["sentiment"])[sentiment]
+        return scores, _pack(shout, burst, again, sentiment)
+
+    def _rules_named(self, key: int) -> list[str]:
+        """The rules a ``score_many`` key says fired, in order (those that
+        add to the score: a damping is not a reason)."""
+        names = [r for bit, (r, _p, _w) in enumerate(self.rules) if key >> bit & 1]
+        shout, burst, again, sentiment = _unpack(key >> len(self.rules))
+        for kind, code in (
+            ("shout", shout),
+            ("burst", burst),
+            ("again", again),
+            ("sentiment", sentiment),
         ):
-            compound = float(_vader().polarity_scores(text)["compound"])
-        else:
-            compound = 0.0
-        if compound <= -0.6:
-            fired.append(("negative sentiment", 0.8))
-        elif compound <= -0.3:
-            fired.append(("negative sentiment", 0.5))
-        elif compound >= 0.5 and not any(w >= 0.7 for _r, w in fired):
-            # Sarcasm ("oh great, another...") keeps its negative cue.
-            fired.append(("positive sentiment", -0.6))
-        return sum(w for _r, w in fired), [r for r, w in fired if w > 0]
+            if _CUE_WEIGHTS[kind][code] > 0:
+                names.append(_CUE_NAMES[kind][code])
+        return names
+
+
+#: Weak cues and sentiment by code (0: none), in the order they add up.
+_CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
+    "shout": (0.0, 0.6, 1.0),
+    "burst": (0.0, 0.3, 0.5),
+    "again": (0.0, 0.3),
+    "sentiment": (0.0, 0.8, 0.5, -0.6),
+}
+_CUE_NAMES: dict[str, tuple[str, ...]] = {
+    "shout": ("", "shouting", "shouting the whole message"),
+    "burst": ("", "!!", "?? or !!!"),
+    "again": ("", "again / already"),
+    "sentiment": ("", "negative sentiment", "negative sentiment", "positive sentiment"),
+}
+
+
+def _pack(shout: Any, burst: Any, again: Any, sentiment: Any) -> Any:
+    return shout | burst << 2 | again << 4 | sentiment << 5
+
+
+def _unpack(code: int) -> tuple[int, int, int, int]:
+    return code & 3, code >> 2 & 3, code >> 4 & 1, code >> 5 & 3
 
 
 def _matches(column: pa.Array, pattern: str, ignore_case: bool = True) -> np.ndarray:
