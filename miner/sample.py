@@ -97,10 +97,14 @@ def mask(text: str) -> str:
 class _Shape:
     """What a session's signature is made of, gathered row by row in any
     order: its 50 earliest tool calls and its earliest error message (kept
-    as written, masked only when a signature is made)."""
+    as written, masked only when a signature is made). The calls are two
+    parallel lists, stamps and names: a call is added without making a tuple."""
+
+    __slots__ = ("error", "stamps", "tools")
 
     def __init__(self) -> None:
-        self.tools: list[tuple[Any, str]] = []
+        self.stamps: list[Any] = []
+        self.tools: list[str] = []
         self.error: tuple[Any, str] | None = None
 
     def add_tool(self, stamp: Any, tool: str) -> None:
@@ -109,25 +113,29 @@ class _Shape:
     def add_tools(self, stamps: Sequence[Any], tools: Sequence[str]) -> None:
         """The calls, in order. Past 100 only the 50 earliest are kept (sorting
         is stable, so a trim at any point keeps the same 50)."""
-        self.tools.extend(zip(stamps, tools, strict=True))
-        if len(self.tools) > 100:
-            self.tools = sorted(self.tools, key=_first)[:50]
+        self.stamps.extend(stamps)
+        self.tools.extend(tools)
+        if len(self.stamps) > 100:
+            earliest = self._earliest()
+            self.stamps = [self.stamps[i] for i in earliest]
+            self.tools = [self.tools[i] for i in earliest]
+
+    def _earliest(self) -> list[int]:
+        """Positions of the 50 earliest calls, earliest first (ties in the
+        order they came)."""
+        return sorted(range(len(self.stamps)), key=self.stamps.__getitem__)[:50]
 
     def add_error(self, stamp: Any, message: str) -> None:
         if self.error is None or stamp < self.error[0]:
             self.error = (stamp, message)
 
     def signature(self, signals: frozenset[str]) -> str:
-        order = [t for _s, t in sorted(self.tools, key=_first)[:50]]
+        order = [self.tools[i] for i in self._earliest()]
         path = ">".join(dict.fromkeys(order)) or "no tools"
         parts = ["+".join(sorted(signals)), path]
         if self.error:
             parts.append(mask(self.error[1]))
         return " | ".join(parts)
-
-
-def _first(item: tuple[Any, str]) -> Any:
-    return item[0]
 
 
 class _Shapes(dict[str, _Shape]):
@@ -392,7 +400,7 @@ def _name_calls(batch: pa.RecordBatch, stamps: Any, shapes: _Shapes) -> pa.Array
     tools = plain_call_tools(batch)
     named = pc.is_valid(tools)
     calls = pa.table(
-        {"sid": batch.column("session_id"), "row": pa.array(range(batch.num_rows)), "tool": tools}
+        {"sid": batch.column("session_id"), "row": np.arange(batch.num_rows), "tool": tools}
     ).filter(pc.and_(named, pc.not_equal(tools, "")))
     if calls.num_rows:
         calls = calls.take(pc.sort_indices(calls, [("sid", "ascending")]))
