@@ -281,11 +281,11 @@ class Scorer:
         #: (rule, RE2 pattern, weight) in the order they are tried.
         self.rules = rules if config.rules else rules[:1]
 
-    def score(self, text: str) -> tuple[float, list[str]]:
+    def score(self, text: str) -> tuple[float, tuple[str, ...]]:
         """The message's score and the rules that fired."""
         return self.score_many([text])[0]
 
-    def score_many(self, texts: Sequence[str]) -> list[tuple[float, list[str]]]:
+    def score_many(self, texts: Sequence[str]) -> list[tuple[float, tuple[str, ...]]]:
         """Each message's score and the rules that fired, in order."""
         if not texts:
             return []
@@ -320,15 +320,10 @@ class Scorer:
                 scores[undecided],
                 np.asarray(strong[undecided].any(axis=1)),
             )
-        keys = (named @ (1 << np.arange(len(self.rules)))) | (cues << len(self.rules))
-        rules_of: dict[int, list[str]] = {}
-        out = []
-        for score, key in zip(scores.tolist(), keys.tolist(), strict=True):
-            rules = rules_of.get(key)
-            if rules is None:
-                rules = rules_of[key] = self._rules_named(key)
-            out.append((score, list(rules)))
-        return out
+        keys = ((named @ (1 << np.arange(len(self.rules)))) | (cues << len(self.rules))).tolist()
+        # Messages that fired the same rules share one (immutable) tuple.
+        rules_of = {key: self._rules_named(key) for key in set(keys)}
+        return [(score, rules_of[key]) for score, key in zip(scores.tolist(), keys, strict=True)]
 
     def _weak_cues(
         self, column: pa.Array, texts: list[str], scores: np.ndarray, strong: np.ndarray
@@ -369,7 +364,7 @@ class Scorer:
         scores = scores + np.array(_CUE_WEIGHTS["sentiment"])[sentiment]
         return scores, _pack(shout, burst, again, sentiment)
 
-    def _rules_named(self, key: int) -> list[str]:
+    def _rules_named(self, key: int) -> tuple[str, ...]:
         """The rules a ``score_many`` key says fired, in order (those that
         add to the score: a damping is not a reason)."""
         names = [r for bit, (r, _p, _w) in enumerate(self.rules) if key >> bit & 1]
@@ -382,7 +377,7 @@ class Scorer:
         ):
             if _CUE_WEIGHTS[kind][code] > 0:
                 names.append(_CUE_NAMES[kind][code])
-        return names
+        return tuple(names)
 
 
 #: Weak cues and sentiment by code (0: none), in the order they add up.
@@ -555,7 +550,12 @@ class Complaint(Signal):
             asks[thing] = asks.get(thing, 0) + 1
 
     def _message(
-        self, text: str, score: float, rules: list[str], invocation: Any, scratch: dict[Any, Any]
+        self,
+        text: str,
+        score: float,
+        rules: Sequence[str],
+        invocation: Any,
+        scratch: dict[Any, Any],
     ) -> list[Reason]:
         # What the user said, by turn: kept for this pass only, in memory,
         # never written or logged; ``finish`` looks for restated ids in it.

@@ -9,6 +9,7 @@ configurable): the plugins log a tool that *returned* a failure as a success.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from miner.dialects import ERROR_EVENT_TYPES, GO_EVENT_TYPES, Event, arrow_rows, read_event
@@ -29,10 +30,19 @@ def result_failed(result: Any, rules: ErrorConfig) -> bool:
     if not isinstance(result, dict):
         return False
     for key in rules.result_keys:
-        if result.get(key) not in (None, "", False, [], {}):
+        if result.get(key) not in _NOTHING:
             return True
     status = result.get(rules.status_key)
-    return isinstance(status, str) and status.lower() in {s.lower() for s in rules.status_values}
+    return isinstance(status, str) and status.lower() in _lowered(rules.status_values)
+
+
+#: Values under an error key that report no error (compared with ==, so 0 too).
+_NOTHING: tuple[Any, ...] = (None, "", False, [], {})
+
+
+@cache
+def _lowered(values: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(value.lower() for value in values)
 
 
 class Error(Signal):
