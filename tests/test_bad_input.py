@@ -66,14 +66,24 @@ def test_older_export_without_optional_columns_still_drafts(tmp_path):
     assert len(list(out.glob("draft_*"))) >= 5
 
 
-def test_malformed_json_payload_names_file_row_and_column_without_quoting_it(tmp_path):
+@pytest.mark.parametrize(
+    ("kind", "payload"),
+    [
+        ("USER_MESSAGE_RECEIVED", '{"text_summary": "Maria Garcia, card 4012 8888 8888 1881'),
+        # A failed call: the error signal parses its payload on its own path.
+        ("TOOL_COMPLETED", '{"tool": "x", "result": {"status": "error", "error": "Maria 4012'),
+    ],
+)
+def test_malformed_json_payload_names_file_row_and_column_without_quoting_it(
+    tmp_path, kind, payload
+):
     export = _export_copy(tmp_path)
     path = export / "2026-11-22.parquet"
     table = pq.read_table(path)
     content = table.column("content").to_pylist()
     kinds = table.column("event_type").to_pylist()
-    index = kinds.index("USER_MESSAGE_RECEIVED")
-    content[index] = '{"text_summary": "Maria Garcia, card 4012 8888 8888 1881'  # cut off
+    index = kinds.index(kind)
+    content[index] = payload  # cut off
     table = table.set_column(
         table.schema.get_field_index("content"), "content", pa.array(content, pa.string())
     )
@@ -83,7 +93,7 @@ def test_malformed_json_payload_names_file_row_and_column_without_quoting_it(tmp
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
     # The place is the file and the row number there, never a value of the row.
     line = _assert_refused(
-        result, 3, f"2026-11-22.parquet: row {index} (USER_MESSAGE_RECEIVED)", "content", out=out
+        result, 3, f"2026-11-22.parquet: row {index} ({kind})", "content", out=out
     )
     assert "malformed JSON" in line
     assert "Maria" not in result.output and "4012" not in result.output

@@ -8,8 +8,10 @@ import orjson
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+import pytest
 
 from miner.config import FeedbackConfig, SignalsConfig
+from miner.errors import PayloadError
 from miner.model import SessionFlags
 from miner.sample import (
     NegativeFeedback,
@@ -120,6 +122,14 @@ def test_each_error_rule_per_turn_and_the_earliest_message_in_the_signature():
     }
     # The earliest message (minute 2), masked, whatever the order of rows.
     assert flags["s"].signature.endswith("late: order <N> declined")
+
+
+def test_a_failed_call_whose_payload_does_not_parse_stops_the_scan():
+    rows = pd.DataFrame([_event("s", "TOOL_COMPLETED")])
+    rows["content"] = ['{"tool": "x", "result": {"status": "error", "error": "Maria']
+    with pytest.raises(PayloadError, match=r"column content: malformed JSON") as raised:
+        flag_sessions([rows], NegativeFeedback(frozenset(), frozenset()), RULES)
+    assert "Maria" not in str(raised.value)
 
 
 def test_negative_feedback_by_score_or_label():
