@@ -84,7 +84,8 @@ class Signal:
     def take(self, batch: Any, scratch_of: Any) -> bool:
         """Read the signal's rows of an Arrow batch without ``row``, on whole
         columns (``scratch_of(session_id)`` gives a session's scratch). False
-        when the signal has no such path."""
+        when the signal has no such path. Go's EVENT rows are not in the
+        batch: those of the signal's rows still come through ``row``."""
         return False
 
     def prefilter(self, batch: Any) -> Any:
