@@ -12,8 +12,15 @@ from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
-from miner.dialects import ERROR_EVENT_TYPES, GO_EVENT_TYPES, Event, arrow_rows, read_event
-from miner.signals import Reason, Signal, SignalConfig, Strings
+from miner.dialects import (
+    ERROR_EVENT_TYPES,
+    GO_EVENT_TYPES,
+    Event,
+    arrow_rows,
+    read_event,
+    text_column,
+)
+from miner.signals import Reason, Signal, SignalConfig, Strings, tested_on
 
 
 class ErrorConfig(SignalConfig):
@@ -58,12 +65,15 @@ class Error(Signal):
         # of the keys or status values; every other row of this signal counts.
         import pyarrow.compute as pc
 
-        words = [*(f'"{k}"' for k in self.config.result_keys), *self.config.status_values]
-        named = self.contains_any(batch, "content", words)
-        if named is None:
+        if text_column(batch, "content") is None:
             return None
-        completed = pc.is_in(batch.column("event_type"), value_set=_COMPLETED)
-        return pc.or_(pc.invert(pc.fill_null(completed, False)), named)
+        words = [*(f'"{k}"' for k in self.config.result_keys), *self.config.status_values]
+        completed = pc.fill_null(pc.is_in(batch.column("event_type"), value_set=_COMPLETED), False)
+        # The words are looked for in the completed calls' payloads alone.
+        named = tested_on(
+            completed, lambda rows: self.contains_any(batch.filter(rows), "content", words)
+        )
+        return pc.or_(pc.invert(completed), named)
 
     def take(self, batch: Any, scratch_of: Any) -> bool:
         # Most of this signal's rows are decided by their type and status
@@ -83,8 +93,7 @@ class Error(Signal):
         )
         unread = []
         for i, (sid, invocation, raw, status) in enumerate(zip(*columns, strict=True)):
-            kind = GO_EVENT_TYPES.get(raw, raw)
-            rule = _BY_KIND.get(kind) or ("a row with status ERROR" if status == "ERROR" else None)
+            rule = _rule_by_type(GO_EVENT_TYPES.get(raw, raw), status)
             if rule is not None:
                 self._keep(scratch_of(str(sid)), invocation, rule)
             elif worth_reading[i]:
@@ -94,19 +103,12 @@ class Error(Signal):
         return True
 
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        if event.kind == "TOOL_ERROR":
-            rule = "a tool raised an error"
-        elif event.kind == "LLM_ERROR":
-            rule = "a model call failed"
-        elif event.kind in ERROR_EVENT_TYPES:
-            rule = "the agent run failed"
-        elif getattr(row, "status", None) == "ERROR":
-            rule = "a row with status ERROR"
-        elif event.kind == "TOOL_COMPLETED" and result_failed(event.result, self.config):
+        rule = _rule_by_type(event.kind, getattr(row, "status", None))
+        completed = event.kind == "TOOL_COMPLETED"
+        if rule is None and completed and result_failed(event.result, self.config):
             rule = "a tool returned a failure"
-        else:
-            return ()
-        self._keep(scratch, getattr(row, "invocation_id", None), rule)
+        if rule is not None:
+            self._keep(scratch, getattr(row, "invocation_id", None), rule)
         return ()
 
     @staticmethod
@@ -135,14 +137,17 @@ _RULES = (
     "the agent run failed",
     "a row with status ERROR",
 )
-#: The rules ``row`` decides by an event's kind alone.
-_BY_KIND = {
-    kind: (
-        "a tool raised an error"
-        if kind == "TOOL_ERROR"
-        else "a model call failed"
-        if kind == "LLM_ERROR"
-        else "the agent run failed"
-    )
-    for kind in ERROR_EVENT_TYPES
-}
+
+
+def _rule_by_type(kind: str, status: Any) -> str | None:
+    """The rule a row fires by its kind and status alone; None where only a
+    completed call's result can tell."""
+    if kind == "TOOL_ERROR":
+        return "a tool raised an error"
+    if kind == "LLM_ERROR":
+        return "a model call failed"
+    if kind in ERROR_EVENT_TYPES:
+        return "the agent run failed"
+    if status == "ERROR":
+        return "a row with status ERROR"
+    return None
