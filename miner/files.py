@@ -29,7 +29,7 @@ import time
 import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -177,11 +177,14 @@ _ARROW_EARLIEST = datetime(1678, 1, 1, tzinfo=UTC)
 _ARROW_LATEST = datetime(2262, 1, 1, tzinfo=UTC)
 
 
+def _clamped(moment: datetime) -> datetime:
+    return min(max(moment.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
+
+
 def _window_filter(export: Export, start: datetime, end: datetime) -> ds.Expression:
     schema = export.dataset.schema
     ts_type = schema.field("timestamp").type
-    lo = min(max(start.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
-    hi = min(max(end.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
+    lo, hi = _clamped(start), _clamped(end)
     if ts_type.tz is None:  # a naive export column is taken to be UTC
         lo, hi = lo.replace(tzinfo=None), hi.replace(tzinfo=None)
     expr = (ds.field("timestamp") >= pa.scalar(lo, type=ts_type)) & (
@@ -269,15 +272,42 @@ class Scan:
         params: list[Any],
         rows: int,
         turns: Mapping[str, str],
+        window: tuple[str, datetime, datetime] | None = None,
     ) -> None:
         self._duck, self._export, self._source, self._params = duck, export, source, params
-        self._rows, self._turns = rows, dict(turns)
-        counted = _duck(
-            export,
-            duck.scan,
-            lambda: duck.sql(f"SELECT count(DISTINCT session_id) FROM {source}", params).fetchall(),
-        )
-        sessions = int(counted[0][0]) if counted else 0
+        self._rows, self._turns, self._window = rows, dict(turns), window
+        if window is None:
+            counted = _duck(
+                export,
+                duck.scan,
+                lambda: duck.sql(
+                    f"SELECT count(DISTINCT session_id) FROM {source}", params
+                ).fetchall(),
+            )
+            sessions = int(counted[0][0]) if counted else 0
+        else:
+            # The sessions that may start in the window, by their earliest
+            # row, with a second's margin either side: the engine's test may
+            # keep too many (the pick decides the window exactly), never too
+            # few. The rest are read for their start and the row counts only.
+            since, until = (_clamped(moment) for moment in window[1:])
+            since, until = since - timedelta(seconds=1), until + timedelta(seconds=1)
+            _duck(
+                export,
+                duck.scan,
+                lambda: duck.con.execute(
+                    f"CREATE TEMP TABLE miner_in_window AS SELECT session_id FROM {source} "
+                    "GROUP BY session_id HAVING min(timestamp) >= ?::TIMESTAMPTZ "
+                    "AND min(timestamp) < ?::TIMESTAMPTZ",
+                    [*params, since, until],
+                ),
+            )
+            counted = _duck(
+                export,
+                duck.scan,
+                lambda: duck.sql("SELECT count(*) FROM miner_in_window").fetchall(),
+            )
+            sessions = int(counted[0][0]) if counted else 0
         self.passes = max(1, -(-sessions // duck.scan.sessions_per_pass))
         if self._turns:
             # The turn conditions, aggregated once over the window's narrow
@@ -302,6 +332,11 @@ class Scan:
             where = f" WHERE hash(session_id) % {self.passes} = {number}" if self.passes > 1 else ""
             query = f"SELECT * FROM {self._source}{where}"
             params = self._params
+            if self._window is not None:
+                query = (
+                    f"SELECT q.*, q.session_id IN (SELECT session_id FROM miner_in_window) "
+                    f"AS {_sql_name(self._window[0])} FROM ({query}) q"
+                )
             if self._turns:
                 # Each row gets its turn's conditions (false where the turn
                 # is not in the table of turns where one holds).
@@ -331,6 +366,7 @@ def open_scan(
     scan: ScanConfig,
     batch_rows: int = 16_384,
     turns: Mapping[str, str] | None = None,
+    window: tuple[str, datetime, datetime] | None = None,
 ) -> Iterator[Scan]:
     """The rows ``scan_batches`` would give, read by DuckDB, in passes: each
     pass holds every row of about ``scan.sessions_per_pass`` sessions (those
@@ -345,7 +381,13 @@ def open_scan(
     closes), and never loads an extension (nothing is fetched).
 
     ``turns`` maps a column name to a DuckDB aggregate over one turn's rows
-    (session_id, invocation_id): every row gets that column, its turn's value."""
+    (session_id, invocation_id): every row gets that column, its turn's value.
+
+    ``window`` (column, since, until), when given: every row gets that
+    column, false when its session's earliest row in the scan is more
+    than a second outside the window (a session that cannot start in it, read
+    from ``start`` only to learn that); passes are then sized by the sessions
+    that may start in the window."""
     present = export.present(columns)
     with _duckdb(scan) as duck:
         source, params = _duck_rows(
@@ -354,7 +396,7 @@ def open_scan(
         # A turn is a (session_id, invocation_id); an export without
         # invocation ids has no turns to decide on, so every row is kept.
         turns = turns if turns and "invocation_id" in present else {}
-        yield Scan(duck, export, source, params, batch_rows, turns)
+        yield Scan(duck, export, source, params, batch_rows, turns, window)
 
 
 def scan_passes(
@@ -469,8 +511,7 @@ def _duck_rows(
         )
         duck.con.unregister("remote_rows")
         return f"read_parquet({_sql_text(local)})", []
-    lo = min(max(start.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
-    hi = min(max(end.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
+    lo, hi = _clamped(start), _clamped(end)
     where = "timestamp >= ?::TIMESTAMPTZ AND timestamp < ?::TIMESTAMPTZ AND session_id IS NOT NULL"
     params: list[Any] = [lo, hi]
     if _iso_day_partitions(export):  # whole days pruned before files open

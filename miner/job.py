@@ -28,6 +28,7 @@ from miner.model import SIGNALS, SessionFlags
 from miner.redact import detector_for, redact_sessions, require_model
 from miner.report import triage_html
 from miner.sample import (
+    IN_WINDOW,
     SCAN_COLUMNS,
     SCAN_EVENT_TYPES,
     NegativeFeedback,
@@ -146,15 +147,25 @@ def _flag_embedded(
     config: PipelineConfig,
     start: datetime,
     end: datetime,
+    window: tuple[datetime, datetime],
     negative: NegativeFeedback,
     rows_read: Counter[tuple[str, str]],
     progress: Progress,
 ) -> dict[str, SessionFlags]:
     """The signal scan on this machine: DuckDB reads the passes, this process
-    folds them (``--engine spark`` is the way to more cores or machines)."""
+    folds them (``--engine spark`` is the way to more cores or machines).
+    Rows are read from ``start`` to ``end``; the signals read only the
+    sessions that may start in ``window``."""
     turns = turn_conditions(negative, config.signals)
     with files.open_scan(
-        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, config.scan, turns=turns
+        export,
+        SCAN_COLUMNS,
+        start,
+        end,
+        SCAN_EVENT_TYPES,
+        config.scan,
+        turns=turns,
+        window=(IN_WINDOW, *window),
     ) as opened:
         return flag_passes(
             progress(opened.read(range(opened.passes)), opened.passes, "scanning the export"),
@@ -235,7 +246,10 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
 
         flags = spark_flags(request.traces, scan_start, scan_end, negative, config, rows_read)
     else:
-        flags = _flag_embedded(export, config, scan_start, scan_end, negative, rows_read, progress)
+        window = (request.since, request.until)
+        flags = _flag_embedded(
+            export, config, scan_start, scan_end, window, negative, rows_read, progress
+        )
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
     detector = detector_for(config)

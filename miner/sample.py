@@ -258,6 +258,15 @@ def _fold(
     row's payload is parsed once for all the signals that want it."""
     _record_starts(batch, starts)
     _count_dialects(batch, rows_read)
+    inside = _column(batch, IN_WINDOW)
+    if inside is not None:
+        # A session that cannot start in the window is read for its start and
+        # its row counts only (``miner.files.open_scan``).
+        kept = pc.fill_null(inside, True)
+        if not pc.all(kept).as_py():
+            batch = batch.filter(kept)
+            if not batch.num_rows:
+                return
     raw = batch.column("event_type")
     none = pa.array([False] * batch.num_rows, pa.bool_())
     is_event = pc.fill_null(pc.equal(raw, "EVENT"), False)
@@ -452,6 +461,11 @@ def _signals(feedback: NegativeFeedback, signals_config: Any) -> list[Signal]:
         for cls in REGISTRY
         if getattr(signals_config, cls.name).enabled
     ]
+
+
+#: The column the engine adds to say a row's session may start in the window
+#: (``miner.files.open_scan``'s ``window``); without it every row is read.
+IN_WINDOW = "window:may_start"
 
 
 def turn_column(signal: str) -> str:

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -101,7 +102,8 @@ def _scan_rates(export: Path) -> tuple[float, float, float, int]:
     selection stage as `miner draft` runs it (the read and the signals)."""
     from miner import files
     from miner.config import ScanConfig, SignalsConfig
-    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_passes
+    from miner.job import _flag_embedded, no_progress
+    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback
 
     opened = files.open_export(export)
     start, end = FIRST_DAY - timedelta(days=1), FIRST_DAY + timedelta(days=DAYS + 1)
@@ -116,11 +118,18 @@ def _scan_rates(export: Path) -> tuple[float, float, float, int]:
     read = sum(b.num_rows for batches in passes for b in batches)
     engine = time.perf_counter() - begin
     assert read == rows, (read, rows)
+    config = files.load_config(PIPELINE)
+    config = config.model_copy(update={"scan": ScanConfig(), "signals": SignalsConfig()})
     begin = time.perf_counter()
-    flag_passes(
-        files.scan_passes(opened, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, ScanConfig()),
+    _flag_embedded(
+        opened,
+        config,
+        start,
+        end,
+        (start, end),
         NegativeFeedback(frozenset(), frozenset()),
-        SignalsConfig(),
+        Counter(),
+        no_progress,
     )
     miner = time.perf_counter() - begin
     return rows / plain, rows / engine, rows / miner, rows
@@ -135,6 +144,7 @@ def _signal_costs(export: Path) -> tuple[float, dict[str, float], int, float]:
     from miner import files
     from miner.config import ScanConfig, SignalsConfig
     from miner.sample import (
+        IN_WINDOW,
         SCAN_COLUMNS,
         SCAN_EVENT_TYPES,
         NegativeFeedback,
@@ -159,7 +169,14 @@ def _signal_costs(export: Path) -> tuple[float, dict[str, float], int, float]:
         turns = turn_conditions(nobody, config)
         begin = time.perf_counter()
         with files.open_scan(
-            opened, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, ScanConfig(), turns=turns
+            opened,
+            SCAN_COLUMNS,
+            start,
+            end,
+            SCAN_EVENT_TYPES,
+            ScanConfig(),
+            turns=turns,
+            window=(IN_WINDOW, start, end),
         ) as scan:
             flag_passes(scan.read(range(scan.passes)), nobody, config)
         return time.perf_counter() - begin

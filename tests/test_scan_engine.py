@@ -7,7 +7,7 @@ dataset scan, which reads the same files another way."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pandas as pd
@@ -20,6 +20,7 @@ import pytest
 from miner import files
 from miner.config import ScanConfig
 from miner.sample import (
+    IN_WINDOW,
     SCAN_COLUMNS,
     SCAN_EVENT_TYPES,
     flag_passes,
@@ -243,3 +244,46 @@ def test_an_export_with_its_own_filename_column_keeps_it_apart(tmp_path):
     rows = pa.Table.from_batches(list(one_pass))
     assert set(rows.column("filename").to_pylist()) == {"theirs"}
     assert {Path(f).name for f in rows.column("source_file").to_pylist()} == {"part.parquet"}
+
+
+def test_the_engine_marks_the_sessions_that_may_start_in_the_window(tmp_path):
+    # A session that starts outside the window is read for its start and its
+    # row counts only; its complaint is never scored. The engine's test keeps
+    # a second's margin, never fewer: a session starting on either bound is kept.
+    from tests.test_signals import _user
+
+    since, until = datetime(2026, 11, 10, tzinfo=UTC), datetime(2026, 11, 17, tzinfo=UTC)
+
+    def at(sid: str, moment: datetime) -> dict:
+        row = _user(sid, "this is useless", f"{sid}-1")
+        return row | {"timestamp": pd.Timestamp(moment)}
+
+    hour, tick = timedelta(hours=1), timedelta(microseconds=1)
+    rows = [
+        at("before", since - 2 * tick - timedelta(seconds=1)), at("before", since + hour),
+        at("on_since", since), at("inside", since + hour),
+        at("last", until - tick), at("after", until + 2 * tick + timedelta(seconds=1)),
+        at("after", until + hour),
+    ]  # fmt: skip
+    table = pa.Table.from_pandas(pd.DataFrame(rows), preserve_index=False)
+    (tmp_path / "export").mkdir()
+    pq.write_table(table, tmp_path / "export" / "part.parquet")
+    export = files.open_export(tmp_path / "export")
+    config = files.load_config(PIPELINE)
+    nobody = negative_feedback(None, config.feedback)
+    start, end = since - timedelta(days=1), until + timedelta(days=1)
+    with files.open_scan(
+        export, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, ScanConfig(),
+        window=(IN_WINDOW, since, until),
+    ) as opened:  # fmt: skip
+        batches = [b for one_pass in opened.read(range(opened.passes)) for b in one_pass]
+    read = pa.Table.from_batches(batches).to_pylist()
+    may_start = {r["session_id"]: r[IN_WINDOW] for r in read}
+    assert may_start == {
+        "before": False, "on_since": True, "inside": True, "last": True, "after": False,
+    }  # fmt: skip
+    counted: Counter = Counter()
+    flags = flag_passes([batches], nobody, config.signals, counted)
+    assert set(flags) == set(may_start)  # every session scanned has its start
+    assert {sid for sid, f in flags.items() if f.signals} == {"on_since", "inside", "last"}
+    assert sum(counted.values()) == len(rows)  # every row counted
