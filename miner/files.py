@@ -276,38 +276,29 @@ class Scan:
     ) -> None:
         self._duck, self._export, self._source, self._params = duck, export, source, params
         self._rows, self._turns, self._window = rows, dict(turns), window
-        if window is None:
-            counted = _duck(
-                export,
-                duck.scan,
-                lambda: duck.sql(
-                    f"SELECT count(DISTINCT session_id) FROM {source}", params
-                ).fetchall(),
-            )
-            sessions = int(counted[0][0]) if counted else 0
-        else:
-            # The sessions that may start in the window, by their earliest
-            # row, with a second's margin either side: the engine's test may
-            # keep too many (the pick decides the window exactly), never too
-            # few. The rest are read for their start and the row counts only.
+        # Every session of the scan, and whether it may start in the window:
+        # by its earliest row, with a second's margin either side (the engine
+        # may keep too many, the pick decides the window exactly; never too
+        # few). The others are read for their start and the row counts only.
+        # Passes are sized by all the sessions, whose rows they all hold.
+        may_start, bounds = "true", []
+        if window is not None:
             since, until = (_clamped(moment) for moment in window[1:])
-            since, until = since - timedelta(seconds=1), until + timedelta(seconds=1)
-            _duck(
-                export,
-                duck.scan,
-                lambda: duck.con.execute(
-                    f"CREATE TEMP TABLE miner_in_window AS SELECT session_id FROM {source} "
-                    "GROUP BY session_id HAVING min(timestamp) >= ?::TIMESTAMPTZ "
-                    "AND min(timestamp) < ?::TIMESTAMPTZ",
-                    [*params, since, until],
-                ),
-            )
-            counted = _duck(
-                export,
-                duck.scan,
-                lambda: duck.sql("SELECT count(*) FROM miner_in_window").fetchall(),
-            )
-            sessions = int(counted[0][0]) if counted else 0
+            may_start = "min(timestamp) >= ?::TIMESTAMPTZ AND min(timestamp) < ?::TIMESTAMPTZ"
+            bounds = [since - timedelta(seconds=1), until + timedelta(seconds=1)]
+        _duck(
+            export,
+            duck.scan,
+            lambda: duck.con.execute(
+                f"CREATE TEMP TABLE miner_sessions AS SELECT session_id, {may_start} AS may_start "
+                f"FROM {source} GROUP BY session_id",
+                [*bounds, *params],  # in the order the query's text names them
+            ),
+        )
+        counted = _duck(
+            export, duck.scan, lambda: duck.sql("SELECT count(*) FROM miner_sessions").fetchall()
+        )
+        sessions = int(counted[0][0]) if counted else 0
         self.passes = max(1, -(-sessions // duck.scan.sessions_per_pass))
         if self._turns:
             # The turn conditions, aggregated once over the window's narrow
@@ -334,7 +325,8 @@ class Scan:
             params = self._params
             if self._window is not None:
                 query = (
-                    f"SELECT q.*, q.session_id IN (SELECT session_id FROM miner_in_window) "
+                    "SELECT q.*, q.session_id IN "
+                    "(SELECT session_id FROM miner_sessions WHERE may_start) "
                     f"AS {_sql_name(self._window[0])} FROM ({query}) q"
                 )
             if self._turns:
