@@ -311,3 +311,33 @@ def test_a_text_test_on_some_rows_lands_on_those_rows():
     assert tested_on(rows, lambda _rows: None).to_pylist() == rows.to_pylist()
     nothing = pa.array([False, False])
     assert tested_on(nothing, lambda _rows: pytest.fail("not run on no rows")) is nothing
+
+
+def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
+    # Plain calls are decided on the column by their tool's name; a transfer
+    # (a transfer_to_agent call, an AGENT_TRANSFER row) is read for its target.
+    def call(sid, tool, args, java=False):
+        payload = {"tool_origin": "LOCAL", "tool": tool} if java else {"tool": tool}
+        return _row(sid, "TOOL_STARTING", payload | {"args": args}, invocation_id=f"{sid}-t")
+
+    rows = [
+        call("tool", "escalate", {"summary": "refund"}),
+        call("java", "escalate", {"summary": "refund"}, java=True),
+        call("handoff", "transfer_to_agent", {"agent_name": "human_desk"}),
+        call("elsewhere", "transfer_to_agent", {"agent_name": "billing"}),
+        call("other", "lookup_order", {"order_id": "escalate"}),
+        _row("moved", "AGENT_TRANSFER", {"to_agent": "human_desk"}, invocation_id="moved-t"),
+    ]
+    flags = _flags(rows, escalation={"tools": ["escalate"], "handoff_agents": ["human_desk"]})
+    fired = {
+        sid: [(r.rule, r.invocation) for r in f.reasons if r.signal == "escalation"]
+        for sid, f in flags.items()
+    }
+    assert fired == {
+        "tool": [("a call to an escalation tool", "tool-t")],
+        "java": [("a call to an escalation tool", "java-t")],
+        "handoff": [("a transfer to a handoff agent", "handoff-t")],
+        "elsewhere": [],
+        "other": [],
+        "moved": [("a transfer to a handoff agent", "moved-t")],
+    }

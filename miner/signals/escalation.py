@@ -7,8 +7,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from miner.dialects import Event
-from miner.signals import Reason, Signal, SignalConfig, Strings
+from miner.dialects import Event, arrow_rows, plain_call_tools, read_event
+from miner.signals import Reason, Signal, SignalConfig, Strings, tested_on
+
+
+def _turn(invocation: Any) -> str | None:
+    return invocation if isinstance(invocation, str) else None
 
 
 class EscalationConfig(SignalConfig):
@@ -27,6 +31,42 @@ class Escalation(Signal):
     def prefilter(self, batch: Any) -> Any:
         names = [*self.config.tools, *self.config.handoff_agents]
         return self.contains_any(batch, "content", [f'"{n}"' for n in names])
+
+    def take(self, batch: Any, scratch_of: Any) -> bool:
+        # A call in the plain shape is decided by its tool's name, taken from
+        # the column: an escalation tool fires, any other tool but
+        # transfer_to_agent cannot. Transfers and other shapes are read by
+        # ``row``, as before, where the prefilter keeps them.
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        tools = plain_call_tools(batch)
+        wanted = pa.array(self.config.tools, pa.string())
+        escalating = pc.fill_null(pc.is_in(tools, value_set=wanted), False)
+        decided = pc.and_(pc.is_valid(tools), pc.not_equal(tools, "transfer_to_agent"))
+        undecided = pc.invert(pc.fill_null(decided, False))
+        read = tested_on(undecided, lambda rows: self.prefilter(batch.filter(rows)))
+        rule = "a call to an escalation tool"
+        sids, invocations = (batch.column(c) for c in ("session_id", "invocation_id"))
+        for sid, invocation in zip(
+            sids.filter(escalating).to_pylist(),
+            invocations.filter(escalating).to_pylist(),
+            strict=True,
+        ):
+            self._hit(scratch_of(str(sid)), Reason(self.name, rule, _turn(invocation)))
+        rows = np.flatnonzero(read.to_numpy(zero_copy_only=False))
+        for row in arrow_rows(batch, rows):
+            for found in self.row(read_event(row), row, {}):
+                self._hit(scratch_of(str(row.session_id)), found)
+        return True
+
+    @staticmethod
+    def _hit(scratch: dict[Any, Any], reason: Reason) -> None:
+        scratch.setdefault("hits", []).append(reason)
+
+    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
+        return scratch.get("hits", ())
 
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
         tools, agents = self.config.tools, self.config.handoff_agents
