@@ -29,12 +29,14 @@ hashes of the signatures drafted, so next week prefers kinds not seen yet.
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import gc
 import hashlib
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -512,12 +514,30 @@ def flag_passes(
     rows_read = rows_read if rows_read is not None else Counter()
     signals = _signals(feedback, signals_config)
     flags: dict[str, SessionFlags] = {}
-    for batches in passes:
-        flags.update(_flag_pass(batches, signals, rows_read))
-        # The pass's Arrow buffers are free now: hand them back rather than
-        # let the allocator keep them for the next pass.
-        pa.default_memory_pool().release_unused()
+    with _no_cycle_collection():
+        for batches in passes:
+            flags.update(_flag_pass(batches, signals, rows_read))
+            # The pass's Arrow buffers are free now: hand them back rather
+            # than let the allocator keep them for the next pass.
+            pa.default_memory_pool().release_unused()
     return flags
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector off for the scan. The scan makes millions of
+    small containers (rows, scratch, flags) and no cycles that matter: the
+    collector ran every few thousand allocations and walked every live
+    object each time - 13 full collections, 0.9 s of a 5 s scan of the 4M
+    bench window. Reference counting still frees everything the scan drops;
+    the collector is restored (as it was) when the scan ends or fails."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _flag_pass(

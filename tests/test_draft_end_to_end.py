@@ -241,3 +241,24 @@ def test_an_empty_window_says_so(tmp_path):
     assert result.exit_code == 0, result.output
     assert "no sessions start in the window" in result.output
     assert "newest event is 2026-11-26" in result.output
+
+
+def test_the_draft_job_freezes_what_the_scan_leaves_until_the_run_ends(tmp_path, monkeypatch):
+    # The flags outlive the scan; frozen, the collector stops walking them
+    # while the model loads and redaction runs (README, speed).
+    import gc
+
+    from miner import job
+
+    frozen_while_loading: list[int] = []
+    load = job.detector_for
+
+    def detector_for(config):
+        frozen_while_loading.append(gc.get_freeze_count())
+        return load(config)
+
+    monkeypatch.setattr(job, "detector_for", detector_for)
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert frozen_while_loading and frozen_while_loading[0] > 0
+    assert gc.get_freeze_count() == 0

@@ -228,3 +228,34 @@ def test_a_signature_names_the_tools_of_the_50_earliest_calls_in_any_row_order()
     )
     path = flags["busy"].signature.split(" | ")[1]
     assert path.split(">") == early
+
+
+@pytest.mark.parametrize("enabled_before", [True, False])
+def test_the_scan_runs_without_the_cycle_collector_and_restores_it(enabled_before):
+    # The collector walked every live object again and again during a scan
+    # (README, speed); it is off while the batches are read and back as it
+    # was afterwards, also when the scan stops on a bad payload.
+    import gc
+
+    seen: list[bool] = []
+
+    def batches(rows):
+        seen.append(gc.isenabled())
+        yield pd.DataFrame(rows)
+
+    good = [_event("s", "TOOL_ERROR", {"tool": "x"})]
+    bad = [
+        _event("s", "TOOL_COMPLETED")
+        | {"content": '{"tool": "x", "result": {"status": "error", "error": "M'}
+    ]
+    (gc.enable if enabled_before else gc.disable)()
+    try:
+        flags = flag_sessions(batches(good), NegativeFeedback(frozenset(), frozenset()), RULES)
+        assert flags["s"].signals == {"error"}
+        assert gc.isenabled() is enabled_before
+        with pytest.raises(PayloadError):
+            flag_sessions(batches(bad), NegativeFeedback(frozenset(), frozenset()), RULES)
+        assert gc.isenabled() is enabled_before
+    finally:
+        gc.enable()
+    assert seen == [False, False]
