@@ -558,7 +558,9 @@ def _flag_pass(
         found = reasons.get(sid, [])
         session = scratch.get(sid, {})
         for signal in finishing:
-            found.extend(signal.finish(sid, session.get(signal.name, {})))
+            kept = session.get(signal.name)
+            if kept is not None or signal.every_session:
+                found.extend(signal.finish(sid, kept or {}))
         fired = _shared(frozenset(r.signal for r in found))
         signature = shapes[sid].signature(fired) if fired else ""
         flags[sid] = SessionFlags(

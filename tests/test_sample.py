@@ -259,3 +259,21 @@ def test_the_scan_runs_without_the_cycle_collector_and_restores_it(enabled_befor
     finally:
         gc.enable()
     assert seen == [False, False]
+
+
+def test_a_rated_session_is_flagged_whatever_rows_it_has():
+    # thumbs_down fires on a session no row of which it reads (a finish for
+    # every session); the others finish only the sessions they read.
+    batch = pd.DataFrame(
+        [
+            _event("rated", "TOOL_COMPLETED", {"tool": "x", "result": {"ok": True}}),
+            _event("quiet", "TOOL_COMPLETED", {"tool": "x", "result": {"ok": True}}),
+        ]
+    )
+    flags = flag_sessions([batch], NegativeFeedback(frozenset({"rated"}), frozenset()), RULES)
+    assert {k: set(v.signals) for k, v in flags.items()} == {
+        "rated": {"thumbs_down"},
+        "quiet": set(),
+    }
+    [reason] = flags["rated"].reasons
+    assert (reason.signal, reason.rule) == ("thumbs_down", "a negative rating of the session")

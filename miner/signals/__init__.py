@@ -9,7 +9,8 @@ lists the signals. Adding a signal is adding a module here (and its tests).
 
 A detector sees each row once, as a ``miner.dialects.Event``, with a scratch
 dict of its own per session (for cues that span rows, such as a loop of the
-same call); ``finish`` runs once per session after the scan. Every hit is a
+same call); ``finish`` runs once per session after the scan (for the sessions
+the signal read, or for all of them when it says so). Every hit is a
 ``Reason``: the signal, the rule that fired and the invocation it fired on,
 which the draft keeps in the sidecar's provenance and the run summary counts.
 """
@@ -75,6 +76,9 @@ class Signal:
     """Columns read besides timestamp, event type, session, invocation, content, status."""
     all_rows: ClassVar[bool] = False
     """Also reads every row with status ERROR, whatever its type."""
+    every_session: ClassVar[bool] = False
+    """``finish`` runs for every session scanned; otherwise only for the
+    sessions the signal kept scratch for (a session it never read cannot fire)."""
     Config: ClassVar[type[SignalConfig]] = SignalConfig
 
     def __init__(self, config: Any, context: Context) -> None:

@@ -15,6 +15,7 @@ class ThumbsDown(Signal):
     name = "thumbs_down"
     order = 1
     kinds = ("USER_MESSAGE_RECEIVED", "INVOCATION_STARTING")
+    every_session = True  # a rated session fires whatever rows it has
 
     def prefilter(self, batch: Any) -> Any:
         import pyarrow as pa
