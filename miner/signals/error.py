@@ -14,9 +14,9 @@ from typing import Any
 
 from miner.dialects import (
     ERROR_EVENT_TYPES,
-    GO_EVENT_TYPES,
     Event,
     arrow_rows,
+    raw_event_types,
     read_event,
     text_column,
 )
@@ -77,27 +77,36 @@ class Error(Signal):
 
     def take(self, batch: Any, scratch_of: Any) -> bool:
         # Most of this signal's rows are decided by their type and status
-        # alone, as ``row`` decides them, with no payload to parse; only a
+        # alone, on the columns, by the rules ``row`` applies; only a
         # completed call the prefilter keeps is read whole, by ``row``.
         import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
 
-        columns = [
-            batch.column(c).to_pylist() if c in batch.schema.names else [None] * batch.num_rows
-            for c in ("session_id", "invocation_id", "event_type", "status")
-        ]
+        raw = batch.column("event_type")
+        rule = np.full(batch.num_rows, -1)
+        if "status" in batch.schema.names:
+            errored = pc.fill_null(pc.equal(batch.column("status"), "ERROR"), False)
+            rule[errored.to_numpy(zero_copy_only=False)] = _RULES.index(_BY_STATUS)
+        # The rules by type, the weakest first, so the strongest is left standing.
+        for name in sorted(set(_BY_TYPE.values()), key=_RULES.index, reverse=True):
+            typed = raw_event_types([k for k, r in _BY_TYPE.items() if r == name], False)
+            found = pc.fill_null(pc.is_in(raw, value_set=pa.array(typed, pa.string())), False)
+            rule[found.to_numpy(zero_copy_only=False)] = _RULES.index(name)
+        decided = np.flatnonzero(rule >= 0)
+        if len(decided):
+            where = pa.array(decided)
+            sids = batch.column("session_id").take(where).to_pylist()
+            turns = batch.column("invocation_id").take(where).to_pylist()
+            for sid, invocation, code in zip(sids, turns, rule[decided].tolist(), strict=True):
+                self._keep(scratch_of(str(sid)), invocation, _RULES[code])
         kept = self.prefilter(batch)
         worth_reading = (
             np.ones(batch.num_rows, dtype=bool)
             if kept is None
             else kept.to_numpy(zero_copy_only=False)
         )
-        unread = []
-        for i, (sid, invocation, raw, status) in enumerate(zip(*columns, strict=True)):
-            rule = _rule_by_type(GO_EVENT_TYPES.get(raw, raw), status)
-            if rule is not None:
-                self._keep(scratch_of(str(sid)), invocation, rule)
-            elif worth_reading[i]:
-                unread.append(i)
+        unread = np.flatnonzero((rule < 0) & worth_reading)
         for row in arrow_rows(batch, unread):
             self.row(read_event(row), row, scratch_of(str(row.session_id)))
         return True
@@ -139,15 +148,16 @@ _RULES = (
 )
 
 
+#: The rule a row fires by its type alone, in miner's names.
+_BY_TYPE: dict[str, str] = {kind: "the agent run failed" for kind in ERROR_EVENT_TYPES} | {
+    "TOOL_ERROR": "a tool raised an error",
+    "LLM_ERROR": "a model call failed",
+}
+#: ... and by its status ERROR, when its type says nothing.
+_BY_STATUS = "a row with status ERROR"
+
+
 def _rule_by_type(kind: str, status: Any) -> str | None:
     """The rule a row fires by its kind and status alone; None where only a
     completed call's result can tell."""
-    if kind == "TOOL_ERROR":
-        return "a tool raised an error"
-    if kind == "LLM_ERROR":
-        return "a model call failed"
-    if kind in ERROR_EVENT_TYPES:
-        return "the agent run failed"
-    if status == "ERROR":
-        return "a row with status ERROR"
-    return None
+    return _BY_TYPE.get(kind) or (_BY_STATUS if status == "ERROR" else None)
