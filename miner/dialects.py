@@ -294,23 +294,25 @@ def plain_call_tools(batch: pa.RecordBatch) -> pa.Array:
     Where it gives a name, it is the name ``read_event`` gives."""
     import pyarrow.compute as pc
 
-    tool = _first_group(batch, _PLAIN_CALL)
-    plain = pc.and_(
-        pc.equal(batch.column("event_type"), "TOOL_STARTING"),
-        pc.invert(pc.ends_with(tool, "...[truncated]")),
-    )
+    calls = pc.fill_null(pc.equal(batch.column("event_type"), "TOOL_STARTING"), False)
+    tool = _first_group(batch, _PLAIN_CALL, calls)
+    plain = pc.invert(pc.ends_with(tool, "...[truncated]"))
     return pc.if_else(pc.fill_null(plain, False), tool, pa.nulls(batch.num_rows, pa.string()))
 
 
-def _first_group(batch: pa.RecordBatch, pattern: str) -> pa.Array:
-    """The first group of ``pattern`` in each row's ``content``; null where it
-    does not match or the column is missing or not text."""
+def _first_group(batch: pa.RecordBatch, pattern: str, rows: pa.Array) -> pa.Array:
+    """The first group of ``pattern`` in the ``content`` of each row where
+    ``rows`` (a boolean array) holds; null elsewhere, where it does not match,
+    or where the column is missing or not text. Only those rows' payloads are
+    searched: a regex costs by the byte."""
     import pyarrow.compute as pc
 
     content = text_column(batch, "content")
-    if content is None:
-        return pa.nulls(batch.num_rows, pa.string())
-    return pc.struct_field(pc.extract_regex(content, pattern), [0]).cast(pa.string())
+    none = pa.nulls(batch.num_rows, pa.string())
+    if content is None or not pc.any(rows).as_py():
+        return none
+    found = pc.extract_regex(content.filter(rows), pattern)
+    return pc.replace_with_mask(none, rows, pc.struct_field(found, [0]).cast(pa.string()))
 
 
 def text_column(batch: pa.RecordBatch, name: str) -> pa.Array | None:
@@ -337,12 +339,10 @@ def plain_user_texts(batch: pa.RecordBatch) -> pa.Array:
     ``read_event`` gives."""
     import pyarrow.compute as pc
 
-    text = _first_group(batch, PLAIN_USER_MESSAGE)
+    said = pc.fill_null(pc.equal(batch.column("event_type"), "USER_MESSAGE_RECEIVED"), False)
+    text = _first_group(batch, PLAIN_USER_MESSAGE, said)
     odd = [re.escape(s) for s in (" | ", *PART_MARKERS, OFFLOADED_SUFFIX, *TRUNCATION_MARKERS)]
-    plain = pc.and_(
-        pc.equal(batch.column("event_type"), "USER_MESSAGE_RECEIVED"),
-        pc.invert(pc.match_substring_regex(text, "|".join(odd))),
-    )
+    plain = pc.invert(pc.match_substring_regex(text, "|".join(odd)))
     return pc.if_else(pc.fill_null(plain, False), text, pa.nulls(batch.num_rows, pa.string()))
 
 
