@@ -561,8 +561,11 @@ def _flag_pass(
             kept = session.get(signal.name)
             if kept is not None or signal.every_session:
                 found.extend(signal.finish(sid, kept or {}))
+        if not found:  # nothing fired: nothing to sort, name or sign
+            flags[sid] = SessionFlags(sid, start)
+            continue
         fired = _shared(frozenset(r.signal for r in found))
-        signature = shapes[sid].signature(fired) if fired else ""
+        signature = shapes[sid].signature(fired)
         flags[sid] = SessionFlags(
             session_id=sid,
             start=start,
@@ -619,7 +622,8 @@ def pick_sessions(
     in_window = [f for f in flags.values() if since <= f.start < until]
     flagged = {s: sum(1 for f in in_window if s in f.signals) for s in SIGNALS}
     bad = [f for f in in_window if f.signals]
-    fresh = [f for f in bad if session_hash(f.session_id) not in drafted]
+    # (A first run has no ledger: no session to hash against it.)
+    fresh = [f for f in bad if session_hash(f.session_id) not in drafted] if drafted else bad
     ranked = sorted(fresh, key=lambda f: _rank(seed, f.session_id))
     picked: list[SessionFlags] = []
     taken: set[str] = set()
