@@ -506,29 +506,33 @@ class Complaint(Signal):
         if kept is not None:
             batch = batch.filter(kept)
         texts = plain_user_texts(batch)
-        plain = pc.is_valid(texts).to_numpy(zero_copy_only=False)
-        sids, invocations = (batch.column(c).to_pylist() for c in ("session_id", "invocation_id"))
-        fast = np.flatnonzero(plain)
-        messages = [
-            (int(i), sids[i], invocations[i], text)
-            for i, text in zip(fast, texts.filter(pa.array(plain)).to_pylist(), strict=True)
-            if text
+        valid = pc.is_valid(texts)
+        plain = valid.to_numpy(zero_copy_only=False)
+        columns = [
+            np.flatnonzero(plain).tolist(),
+            *(batch.column(c).filter(valid).to_pylist() for c in ("session_id", "invocation_id")),
+            texts.filter(valid).to_pylist(),
         ]
+        messages = [message for message in zip(*columns, strict=True) if message[3]]
         slow = np.flatnonzero(~plain)
-        for i, row in zip(slow, arrow_rows(batch, slow), strict=True):
+        late = False  # user messages read one by one, to be put in the batch's order
+        for i, row in zip(slow.tolist(), arrow_rows(batch, slow), strict=True):
             event = read_event(row)
             if not event.text:
                 continue
             if event.kind == "AGENT_RESPONSE":
                 self._answer(event.text, scratch_of(str(row.session_id)))
             else:
-                messages.append((int(i), row.session_id, row.invocation_id, event.text))
-        messages.sort(key=lambda m: m[0])  # in the batch's order, as ``row`` would see them
-        scores = self.scorer.score_many([text for *_x, text in messages])
+                messages.append((i, row.session_id, row.invocation_id, event.text))
+                late = True
+        if late:
+            messages.sort(key=lambda m: m[0])  # in the batch's order, as ``row`` sees them
+        scores = self.scorer.score_many([message[3] for message in messages])
         for (_i, sid, invocation, text), (score, rules) in zip(messages, scores, strict=True):
             scratch = scratch_of(str(sid))
             found = self._message(text, score, rules, invocation, scratch)
-            scratch.setdefault("hits", []).extend(found)
+            if found:
+                scratch.setdefault("hits", []).extend(found)
         return True
 
     def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
