@@ -129,7 +129,7 @@ class Error(Signal):
             scratch[invocation] = rule
 
     def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        if not scratch:  # most sessions: called for each, so kept cheap
+        if not scratch:
             return ()
         return [
             Reason(self.name, rule, inv if isinstance(inv, str) else None)
