@@ -389,7 +389,7 @@ def _by_rule(flags: dict[str, Any], since: datetime, until: datetime) -> dict[st
     """{signal: {rule: sessions}} over the sessions in the window."""
     out: dict[str, Counter[str]] = {}
     for f in flags.values():
-        if since <= f.start < until:
+        if f.reasons and since <= f.start < until:
             for signal, rule in {(r.signal, r.rule) for r in f.reasons}:
                 out.setdefault(signal, Counter())[rule] += 1
     return {s: dict(sorted(c.items())) for s, c in sorted(out.items())}

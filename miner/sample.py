@@ -620,17 +620,23 @@ def pick_sessions(
     """Choose the sessions to draft; ``drafted`` holds session hashes of
     earlier runs, ``drafted_signatures`` the signature hashes."""
     in_window = [f for f in flags.values() if since <= f.start < until]
-    flagged = {s: sum(1 for f in in_window if s in f.signals) for s in SIGNALS}
     bad = [f for f in in_window if f.signals]
+    carrying = Counter(signal for f in bad for signal in f.signals)
+    flagged = {s: carrying[s] for s in SIGNALS}
     # (A first run has no ledger: no session to hash against it.)
     fresh = [f for f in bad if session_hash(f.session_id) not in drafted] if drafted else bad
     ranked = sorted(fresh, key=lambda f: _rank(seed, f.session_id))
+    # Each signal's sessions, in rank order, gathered in one pass over them.
+    ranked_by_signal: dict[str, list[SessionFlags]] = {s: [] for s in SIGNALS}
+    for f in ranked:
+        for signal in f.signals:
+            ranked_by_signal.setdefault(signal, []).append(f)
     picked: list[SessionFlags] = []
     taken: set[str] = set()
     for signal in SIGNALS:
         groups: dict[str, list[SessionFlags]] = {}
-        for f in ranked:
-            if signal in f.signals and f.session_id not in taken:
+        for f in ranked_by_signal[signal]:
+            if f.session_id not in taken:
                 groups.setdefault(f.signature, []).append(f)
         order = sorted(
             groups,
