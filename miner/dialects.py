@@ -300,6 +300,32 @@ def plain_call_tools(batch: pa.RecordBatch) -> pa.Array:
     return pc.if_else(pc.fill_null(plain, False), tool, pa.nulls(batch.num_rows, pa.string()))
 
 
+#: The Python plugin's AGENT_TRANSFER payload, and a transfer_to_agent call
+#: (Python's or Java's) whose arguments are the agent's name alone.
+_PLAIN_TRANSFER = r'^\{"from_agent": ?"[^"\\]*", ?"to_agent": ?"(?P<to>[^"\\]*)"\}$'
+_PLAIN_TRANSFER_CALL = (
+    r'^\{(?:"tool_origin": ?"[^"\\]*", ?)?"tool": ?"transfer_to_agent", ?'
+    r'"args": ?\{"agent_name": ?"(?P<to>[^"\\]*)"\}'
+)
+
+
+def plain_transfer_targets(batch: pa.RecordBatch) -> pa.Array:
+    """The agent each AGENT_TRANSFER row and each transfer_to_agent call hands
+    the session to, where the payload has one of the plain shapes above,
+    decided on whole columns; null for every other row, which ``read_event``
+    must read. Where it gives a target, it is the ``transfer_to`` that
+    ``read_event`` gives."""
+    import pyarrow.compute as pc
+
+    kind = batch.column("event_type")
+    moved = pc.fill_null(pc.equal(kind, "AGENT_TRANSFER"), False)
+    called = pc.fill_null(pc.equal(kind, "TOOL_STARTING"), False)
+    return pc.coalesce(
+        _first_group(batch, _PLAIN_TRANSFER, moved),
+        _first_group(batch, _PLAIN_TRANSFER_CALL, called),
+    )
+
+
 def _first_group(batch: pa.RecordBatch, pattern: str, rows: pa.Array) -> pa.Array:
     """The first group of ``pattern`` in the ``content`` of each row where
     ``rows`` (a boolean array) holds; null elsewhere, where it does not match,

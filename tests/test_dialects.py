@@ -318,3 +318,41 @@ def test_user_texts_with_parts_escapes_or_markers_are_left_to_read_event():
         [{"event_type": "USER_MESSAGE_RECEIVED", "content": c} for c in contents]
     )
     assert plain_user_texts(rows).to_pylist() == ["where is my order?", None, None, None, None]
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_transfer_targets_taken_from_the_column_are_the_targets_read_event_reads(dialect):
+    from miner.dialects import arrow_rows, plain_transfer_targets
+
+    for path in sorted((GOLDEN / dialect).rglob("*.parquet")):
+        batch = pq.read_table(path).combine_chunks().to_batches()[0]
+        targets = plain_transfer_targets(batch).to_pylist()
+        read = [read_event(row) for row in arrow_rows(batch)]
+        pairs = [(t, e.transfer_to) for t, e in zip(targets, read, strict=True) if t is not None]
+        assert all(t == to for t, to in pairs)
+        # Go names its calls in attributes only: left to read_event.
+        assert not pairs if dialect == "go" else pairs
+        if pairs:
+            return
+    assert dialect == "go"
+
+
+def test_transfers_in_other_shapes_are_left_to_read_event():
+    from miner.dialects import plain_transfer_targets
+
+    rows = pa.RecordBatch.from_pylist(
+        [
+            {"event_type": "AGENT_TRANSFER", "content": '{"from_agent": "a", "to_agent": "h"}'},
+            {"event_type": "AGENT_TRANSFER", "content": '{"to_agent": "h", "from_agent": "a"}'},
+            {"event_type": "AGENT_TRANSFER", "content": '{"from_agent": "a", "to_agent": "h\\"x"}'},
+            {"event_type": "TOOL_STARTING",
+             "content": '{"tool": "transfer_to_agent", "args": {"agent_name": "h"}}'},
+            {"event_type": "TOOL_STARTING",
+             "content": '{"tool": "transfer_to_agent", "args": {"agent_name": "h", "x": 1}}'},
+            {"event_type": "TOOL_STARTING",
+             "content": '{"tool": "other", "args": {"agent_name": "h"}}'},
+            {"event_type": "TOOL_COMPLETED",
+             "content": '{"tool": "transfer_to_agent", "args": {"agent_name": "h"}}'},
+        ]
+    )  # fmt: skip
+    assert plain_transfer_targets(rows).to_pylist() == ["h", None, None, "h", None, None, None]

@@ -314,8 +314,8 @@ def test_a_text_test_on_some_rows_lands_on_those_rows():
 
 
 def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
-    # Plain calls are decided on the column by their tool's name; a transfer
-    # (a transfer_to_agent call, an AGENT_TRANSFER row) is read for its target.
+    # Plain calls are decided on the column by their tool's name, transfers in
+    # a plain shape by their target; other shapes are read row by row.
     def call(sid, tool, args, java=False):
         payload = {"tool_origin": "LOCAL", "tool": tool} if java else {"tool": tool}
         return _row(sid, "TOOL_STARTING", payload | {"args": args}, invocation_id=f"{sid}-t")
@@ -326,7 +326,21 @@ def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
         call("handoff", "transfer_to_agent", {"agent_name": "human_desk"}),
         call("elsewhere", "transfer_to_agent", {"agent_name": "billing"}),
         call("other", "lookup_order", {"order_id": "escalate"}),
+        call("handoff_more", "transfer_to_agent", {"agent_name": "human_desk", "why": "x"}),
+        call("handoff_java", "transfer_to_agent", {"agent_name": "human_desk"}, java=True),
         _row("moved", "AGENT_TRANSFER", {"to_agent": "human_desk"}, invocation_id="moved-t"),
+        _row(
+            "moved_plain",
+            "AGENT_TRANSFER",
+            {"from_agent": "root", "to_agent": "human_desk"},
+            invocation_id="moved_plain-t",
+        ),  # fmt: skip
+        _row(
+            "moved_away",
+            "AGENT_TRANSFER",
+            {"from_agent": "root", "to_agent": "billing"},
+            invocation_id="moved_away-t",
+        ),  # fmt: skip
     ]
     flags = _flags(rows, escalation={"tools": ["escalate"], "handoff_agents": ["human_desk"]})
     fired = {
@@ -340,4 +354,15 @@ def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
         "elsewhere": [],
         "other": [],
         "moved": [("a transfer to a handoff agent", "moved-t")],
+        "handoff_more": [("a transfer to a handoff agent", "handoff_more-t")],
+        "handoff_java": [("a transfer to a handoff agent", "handoff_java-t")],
+        "moved_plain": [("a transfer to a handoff agent", "moved_plain-t")],
+        "moved_away": [],
     }
+    # A transfer call to a handoff agent, where transfer_to_agent is itself an
+    # escalation tool, fires the stronger rule alone (as row() decides).
+    both = _flags(
+        [call("both", "transfer_to_agent", {"agent_name": "human_desk"})],
+        escalation={"tools": ["transfer_to_agent"], "handoff_agents": ["human_desk"]},
+    )
+    assert [r.rule for r in both["both"].reasons] == ["a call to an escalation tool"]

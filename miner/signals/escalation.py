@@ -7,7 +7,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from miner.dialects import Event, arrow_rows, plain_call_tools, read_event
+from miner.dialects import (
+    Event,
+    arrow_rows,
+    plain_call_tools,
+    plain_transfer_targets,
+    read_event,
+)
 from miner.signals import Reason, Signal, SignalConfig, Strings, tested_on
 
 
@@ -33,28 +39,36 @@ class Escalation(Signal):
         return self.contains_any(batch, "content", [f'"{n}"' for n in names])
 
     def take(self, batch: Any, scratch_of: Any) -> bool:
-        # A call in the plain shape is decided by its tool's name, taken from
-        # the column: an escalation tool fires, any other tool but
-        # transfer_to_agent cannot. Transfers and other shapes are read by
+        # A call in the plain shape is decided by its tool's name, and a
+        # transfer in a plain shape by its target, both taken from the
+        # columns, by the rules of ``row``: an escalation tool fires first,
+        # then a transfer to a handoff agent. Other shapes are read by
         # ``row``, as before, where the prefilter keeps them.
         import numpy as np
         import pyarrow as pa
         import pyarrow.compute as pc
 
-        tools = plain_call_tools(batch)
-        wanted = pa.array(self.config.tools, pa.string())
-        escalating = pc.fill_null(pc.is_in(tools, value_set=wanted), False)
-        decided = pc.and_(pc.is_valid(tools), pc.not_equal(tools, "transfer_to_agent"))
-        undecided = pc.invert(pc.fill_null(decided, False))
-        read = tested_on(undecided, lambda rows: self.prefilter(batch.filter(rows)))
-        rule = "a call to an escalation tool"
+        tools, targets = plain_call_tools(batch), plain_transfer_targets(batch)
+        escalating = pc.fill_null(
+            pc.is_in(tools, value_set=pa.array(self.config.tools, pa.string())), False
+        )
+        handing = pc.fill_null(
+            pc.is_in(targets, value_set=pa.array(self.config.handoff_agents, pa.string())),
+            False,
+        )
+        handing = pc.and_(handing, pc.invert(escalating))
+        plain_call = pc.and_(pc.is_valid(tools), pc.not_equal(tools, "transfer_to_agent"))
+        decided = pc.or_(pc.fill_null(plain_call, False), pc.is_valid(targets))
+        read = tested_on(pc.invert(decided), lambda rows: self.prefilter(batch.filter(rows)))
         sids, invocations = (batch.column(c) for c in ("session_id", "invocation_id"))
-        for sid, invocation in zip(
-            sids.filter(escalating).to_pylist(),
-            invocations.filter(escalating).to_pylist(),
-            strict=True,
+        for rule, fired in (
+            ("a call to an escalation tool", escalating),
+            ("a transfer to a handoff agent", handing),
         ):
-            self._hit(scratch_of(str(sid)), Reason(self.name, rule, _turn(invocation)))
+            for sid, invocation in zip(
+                sids.filter(fired).to_pylist(), invocations.filter(fired).to_pylist(), strict=True
+            ):
+                self._hit(scratch_of(str(sid)), Reason(self.name, rule, _turn(invocation)))
         rows = np.flatnonzero(read.to_numpy(zero_copy_only=False))
         for row in arrow_rows(batch, rows):
             for found in self.row(read_event(row), row, {}):
