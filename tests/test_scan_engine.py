@@ -169,6 +169,14 @@ def test_a_malformed_memory_limit_names_the_key(scratch_config, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def _one_file_export(tmp_path: Path, rows: list[dict]) -> files.Export:
+    """``rows`` as an export of one Parquet file."""
+    table = pa.Table.from_pandas(pd.DataFrame(rows), preserve_index=False)
+    (tmp_path / "export").mkdir()
+    pq.write_table(table, tmp_path / "export" / "part.parquet")
+    return files.open_export(tmp_path / "export")
+
+
 @pytest.mark.parametrize("per_pass", [10_000, 1])
 def test_turn_conditions_are_decided_inside_the_engine(tmp_path, per_pass):
     # Decided once for the window, joined onto every pass (one, or one per session).
@@ -180,10 +188,7 @@ def test_turn_conditions_are_decided_inside_the_engine(tmp_path, per_pass):
         _tool("pair", "p1", "1"), _tool("pair", "p1", "1"), _user("pair", "hi", "p1"),
         _tool("pair", "p2", "1"),
     ]  # fmt: skip
-    table = pa.Table.from_pandas(pd.DataFrame(rows), preserve_index=False)
-    (tmp_path / "export").mkdir()
-    pq.write_table(table, tmp_path / "export" / "part.parquet")
-    export = files.open_export(tmp_path / "export")
+    export = _one_file_export(tmp_path, rows)
     config = files.load_config(PIPELINE)
     nobody = negative_feedback(None, config.feedback)
     turns = turn_conditions(nobody, config.signals)
@@ -265,10 +270,7 @@ def test_the_engine_marks_the_sessions_that_may_start_in_the_window(tmp_path):
         at("last", until - tick), at("after", until + 2 * tick + timedelta(seconds=1)),
         at("after", until + hour),
     ]  # fmt: skip
-    table = pa.Table.from_pandas(pd.DataFrame(rows), preserve_index=False)
-    (tmp_path / "export").mkdir()
-    pq.write_table(table, tmp_path / "export" / "part.parquet")
-    export = files.open_export(tmp_path / "export")
+    export = _one_file_export(tmp_path, rows)
     config = files.load_config(PIPELINE)
     nobody = negative_feedback(None, config.feedback)
     start, end = since - timedelta(days=1), until + timedelta(days=1)

@@ -320,6 +320,9 @@ def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
         payload = {"tool_origin": "LOCAL", "tool": tool} if java else {"tool": tool}
         return _row(sid, "TOOL_STARTING", payload | {"args": args}, invocation_id=f"{sid}-t")
 
+    def moved(sid, payload):
+        return _row(sid, "AGENT_TRANSFER", payload, invocation_id=f"{sid}-t")
+
     rows = [
         call("tool", "escalate", {"summary": "refund"}),
         call("java", "escalate", {"summary": "refund"}, java=True),
@@ -328,19 +331,9 @@ def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
         call("other", "lookup_order", {"order_id": "escalate"}),
         call("handoff_more", "transfer_to_agent", {"agent_name": "human_desk", "why": "x"}),
         call("handoff_java", "transfer_to_agent", {"agent_name": "human_desk"}, java=True),
-        _row("moved", "AGENT_TRANSFER", {"to_agent": "human_desk"}, invocation_id="moved-t"),
-        _row(
-            "moved_plain",
-            "AGENT_TRANSFER",
-            {"from_agent": "root", "to_agent": "human_desk"},
-            invocation_id="moved_plain-t",
-        ),  # fmt: skip
-        _row(
-            "moved_away",
-            "AGENT_TRANSFER",
-            {"from_agent": "root", "to_agent": "billing"},
-            invocation_id="moved_away-t",
-        ),  # fmt: skip
+        moved("moved", {"to_agent": "human_desk"}),
+        moved("moved_plain", {"from_agent": "root", "to_agent": "human_desk"}),
+        moved("moved_away", {"from_agent": "root", "to_agent": "billing"}),
     ]
     flags = _flags(rows, escalation={"tools": ["escalate"], "handoff_agents": ["human_desk"]})
     fired = {
