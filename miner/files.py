@@ -27,7 +27,7 @@ import shutil
 import tempfile
 import time
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -359,6 +359,7 @@ def open_scan(
     batch_rows: int = 16_384,
     turns: Mapping[str, str] | None = None,
     window: tuple[str, datetime, datetime] | None = None,
+    only_on: Mapping[str, Sequence[str]] | None = None,
 ) -> Iterator[Scan]:
     """The rows ``scan_batches`` would give, read by DuckDB, in passes: each
     pass holds every row of about ``scan.sessions_per_pass`` sessions (those
@@ -378,12 +379,15 @@ def open_scan(
     ``window`` (column, since, until), when given: every row gets that
     column, false when its session's earliest row in the scan is more
     than a second outside the window (a session that cannot start in it, read
-    from ``start`` only to learn that); passes are then sized by the sessions
-    that may start in the window."""
+    from ``start`` only to learn that). Passes are sized by all the sessions
+    read, whose rows they hold.
+
+    ``only_on`` maps a column to the event types (as written) on which it is
+    read; it is null on every other row."""
     present = export.present(columns)
     with _duckdb(scan) as duck:
         source, params = _duck_rows(
-            duck, export, present, start, end, list(event_types), None, batch_rows
+            duck, export, present, start, end, list(event_types), None, batch_rows, only_on
         )
         # A turn is a (session_id, invocation_id); an export without
         # invocation ids has no turns to decide on, so every row is kept.
@@ -399,9 +403,12 @@ def scan_passes(
     event_types: Iterable[str],
     scan: ScanConfig,
     batch_rows: int = 16_384,
+    only_on: Mapping[str, Sequence[str]] | None = None,
 ) -> Iterator[Iterator[pa.RecordBatch]]:
     """Every pass of ``open_scan``, in order."""
-    with open_scan(export, columns, start, end, event_types, scan, batch_rows) as opened:
+    with open_scan(
+        export, columns, start, end, event_types, scan, batch_rows, only_on=only_on
+    ) as opened:
         yield from opened.read(range(opened.passes))
 
 
@@ -473,10 +480,13 @@ def _duck_rows(
     kinds: list[str] | None,
     session_ids: list[str] | None,
     batch_rows: int,
+    only_on: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[str, list[Any]]:
     """A FROM item of the rows in the window (of ``kinds`` or with status
     ERROR, when given): exactly the ``present`` columns and ``source_file``;
-    and the query parameters."""
+    and the query parameters. A column named in ``only_on`` holds its value
+    on rows of those event types alone, null elsewhere (fewer bytes to hand
+    on; a remote export's copy keeps it whole)."""
     if not export.local:
         # A remote export is read once, by pyarrow (its filesystems hold the
         # credentials chain and push the window down), into a Parquet file in
@@ -520,9 +530,17 @@ def _duck_rows(
         f"read_parquet([{files}], hive_partitioning = true, union_by_name = true, "
         "hive_types_autocast = false, filename = 'miner_source_file')"
     )
+
     # Only the columns asked for, and the file under a name of our own (an
     # export may have a column called filename).
-    names = ", ".join(_sql_name(c) for c in present)
+    def selected(column: str) -> str:
+        if only_on and column in only_on:
+            on = ", ".join(_sql_text(kind) for kind in only_on[column])
+            name = _sql_name(column)
+            return f"CASE WHEN event_type IN ({on}) THEN {name} END AS {name}"
+        return _sql_name(column)
+
+    names = ", ".join(selected(c) for c in present)
     rows = f"SELECT {names}, miner_source_file AS source_file FROM {table} WHERE {where}"
     return f"({rows})", params
 

@@ -33,6 +33,7 @@ from miner.sample import (
     IN_WINDOW,
     SCAN_COLUMNS,
     SCAN_EVENT_TYPES,
+    SCAN_ONLY_ON,
     NegativeFeedback,
     flag_passes,
     negative_feedback,
@@ -168,6 +169,7 @@ def _flag_embedded(
         config.scan,
         turns=turns,
         window=(IN_WINDOW, *window),
+        only_on=SCAN_ONLY_ON,
     ) as opened:
         return flag_passes(
             progress(opened.read(range(opened.passes)), opened.passes, "scanning the export"),

@@ -48,6 +48,7 @@ import pyarrow.compute as pc
 
 from miner.config import FeedbackConfig
 from miner.dialects import (
+    GO_EVENT_TYPES,
     GO_ONLY,
     arrow_rows,
     plain_call_tools,
@@ -73,10 +74,17 @@ SCAN_COLUMNS: tuple[str, ...] = tuple(
             "invocation_id",
             "content",
             "status",
+            "attributes",
             *(column for signal in REGISTRY for column in signal.columns),
         )
     )
 )
+#: Columns of SCAN_COLUMNS read on some event types only (null elsewhere):
+#: the Go plugin names a tool call in ``attributes``, which the signatures'
+#: tool paths need and no other row does.
+SCAN_ONLY_ON: dict[str, tuple[str, ...]] = {
+    "attributes": tuple(go for go, kind in GO_EVENT_TYPES.items() if kind == "TOOL_STARTING")
+}
 
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")

@@ -175,15 +175,22 @@ def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
     from miner import files
     from miner.config import ScanConfig, SignalsConfig
     from miner.job import use_system_allocator
-    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_passes
+    from miner.sample import (
+        SCAN_COLUMNS,
+        SCAN_EVENT_TYPES,
+        SCAN_ONLY_ON,
+        NegativeFeedback,
+        flag_passes,
+    )
 
     use_system_allocator()  # as `miner draft` runs the scan
     _reset_peak_memory()
     start = time.perf_counter()
     opened = files.open_export(Path(export))
     passes = files.scan_passes(
-        opened, SCAN_COLUMNS, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES, ScanConfig()
-    )
+        opened, SCAN_COLUMNS, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES, ScanConfig(),
+        only_on=SCAN_ONLY_ON,
+    )  # fmt: skip
     flags = flag_passes(passes, NegativeFeedback(frozenset(), frozenset()), SignalsConfig())
     queue.put(
         (

@@ -103,7 +103,7 @@ def _scan_rates(export: Path) -> tuple[float, float, float, int]:
     from miner import files
     from miner.config import ScanConfig, SignalsConfig
     from miner.job import _flag_embedded, no_progress
-    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback
+    from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, SCAN_ONLY_ON, NegativeFeedback
 
     opened = files.open_export(export)
     start, end = FIRST_DAY - timedelta(days=1), FIRST_DAY + timedelta(days=DAYS + 1)
@@ -114,7 +114,9 @@ def _scan_rates(export: Path) -> tuple[float, float, float, int]:
     )
     plain = time.perf_counter() - begin
     begin = time.perf_counter()
-    passes = files.scan_passes(opened, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, ScanConfig())
+    passes = files.scan_passes(
+        opened, SCAN_COLUMNS, start, end, SCAN_EVENT_TYPES, ScanConfig(), only_on=SCAN_ONLY_ON
+    )
     read = sum(b.num_rows for batches in passes for b in batches)
     engine = time.perf_counter() - begin
     assert read == rows, (read, rows)
@@ -147,6 +149,7 @@ def _signal_costs(export: Path) -> tuple[float, dict[str, float], int, float]:
         IN_WINDOW,
         SCAN_COLUMNS,
         SCAN_EVENT_TYPES,
+        SCAN_ONLY_ON,
         NegativeFeedback,
         flag_passes,
         turn_conditions,
@@ -177,6 +180,7 @@ def _signal_costs(export: Path) -> tuple[float, dict[str, float], int, float]:
             ScanConfig(),
             turns=turns,
             window=(IN_WINDOW, start, end),
+            only_on=SCAN_ONLY_ON,
         ) as scan:
             flag_passes(scan.read(range(scan.passes)), nobody, config)
         return time.perf_counter() - begin

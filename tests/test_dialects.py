@@ -83,6 +83,17 @@ def test_go_rows_draft_the_same_cases_but_for_the_state_go_does_not_log(drafts):
     assert "empty state" in drafts["go"][1]["warning"]
 
 
+def test_the_same_sessions_have_the_same_failure_signatures_in_every_dialect(drafts):
+    # Go names a tool call only in attributes, which the scan reads on Go's
+    # TOOL_START rows alone: its signatures name the same tools as the others'.
+    signatures = {
+        d: sorted((s["signature"], s["sessions"]) for s in summary["signatures"])
+        for d, (_out, summary) in drafts.items()
+    }
+    assert signatures["go"] == signatures["java"] == signatures["python"]
+    assert all(" | no tools" not in s for s, _n in signatures["go"])
+
+
 def test_every_signal_fires_on_every_dialect(drafts):
     flagged = {d: summary["flagged"] for d, (_out, summary) in drafts.items()}
     assert flagged["python"] == flagged["java"] == flagged["go"]
