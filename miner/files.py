@@ -389,10 +389,28 @@ def open_scan(
         source, params = _duck_rows(
             duck, export, present, start, end, list(event_types), None, batch_rows, only_on
         )
+        if only_on and export.local:
+            # A column read on some event types only is not read at all when
+            # the window has none of them (the reader decodes whole columns).
+            held = {c: k for c, k in only_on.items() if _has_rows(duck, export, source, params, k)}
+            if held != dict(only_on):
+                only_on = {c: (k if c in held else ()) for c, k in only_on.items()}
+                source, params = _duck_rows(
+                    duck, export, present, start, end, list(event_types), None, batch_rows, only_on
+                )
         # A turn is a (session_id, invocation_id); an export without
         # invocation ids has no turns to decide on, so every row is kept.
         turns = turns if turns and "invocation_id" in present else {}
         yield Scan(duck, export, source, params, batch_rows, turns, window)
+
+
+def _has_rows(duck: _Duck, export: Export, source: str, params: list[Any], kinds: Any) -> bool:
+    """Some row of ``source`` is of one of ``kinds`` (event types as written)."""
+    if not kinds:
+        return False
+    wanted = ", ".join(_sql_text(kind) for kind in kinds)
+    query = f"SELECT 1 FROM {source} WHERE event_type IN ({wanted}) LIMIT 1"
+    return bool(_duck(export, duck.scan, lambda: duck.sql(query, params).fetchall()))
 
 
 def scan_passes(
@@ -537,7 +555,8 @@ def _duck_rows(
         if only_on and column in only_on:
             on = ", ".join(_sql_text(kind) for kind in only_on[column])
             name = _sql_name(column)
-            return f"CASE WHEN event_type IN ({on}) THEN {name} END AS {name}"
+            held = f"event_type IN ({on})" if on else "false"  # false: never read
+            return f"CASE WHEN {held} THEN {name} END AS {name}"
         return _sql_name(column)
 
     names = ", ".join(selected(c) for c in present)
