@@ -138,7 +138,10 @@ class Signal:
         return pc.fill_null(found, False)
 
     def reason(self, rule: str, row: Any = None) -> Reason:
-        invocation = getattr(row, "invocation_id", None) if row is not None else None
+        return self.turn_reason(rule, getattr(row, "invocation_id", None))
+
+    def turn_reason(self, rule: str, invocation: Any) -> Reason:
+        """A hit on the turn ``invocation`` (None when it is not an id)."""
         return Reason(self.name, rule, invocation if isinstance(invocation, str) else None)
 
 

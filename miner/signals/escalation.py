@@ -17,10 +17,6 @@ from miner.dialects import (
 from miner.signals import Reason, Signal, SignalConfig, Strings, tested_on
 
 
-def _turn(invocation: Any) -> str | None:
-    return invocation if isinstance(invocation, str) else None
-
-
 class EscalationConfig(SignalConfig):
     tools: Strings = ()
     """Tools whose call means the session was escalated."""
@@ -68,7 +64,7 @@ class Escalation(Signal):
             for sid, invocation in zip(
                 sids.filter(fired).to_pylist(), invocations.filter(fired).to_pylist(), strict=True
             ):
-                self._hit(scratch_of(str(sid)), Reason(self.name, rule, _turn(invocation)))
+                self._hit(scratch_of(str(sid)), self.turn_reason(rule, invocation))
         rows = np.flatnonzero(read.to_numpy(zero_copy_only=False))
         for row in arrow_rows(batch, rows):
             for found in self.row(read_event(row), row, {}):
