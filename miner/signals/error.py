@@ -89,10 +89,9 @@ class Error(Signal):
             errored = pc.fill_null(pc.equal(batch.column("status"), "ERROR"), False)
             rule[errored.to_numpy(zero_copy_only=False)] = _RULES.index(_BY_STATUS)
         # The rules by type, the weakest first, so the strongest is left standing.
-        for name in sorted(set(_BY_TYPE.values()), key=_RULES.index, reverse=True):
-            typed = raw_event_types([k for k, r in _BY_TYPE.items() if r == name], False)
-            found = pc.fill_null(pc.is_in(raw, value_set=pa.array(typed, pa.string())), False)
-            rule[found.to_numpy(zero_copy_only=False)] = _RULES.index(name)
+        for code, typed in _typed_rules():
+            found = pc.fill_null(pc.is_in(raw, value_set=typed), False)
+            rule[found.to_numpy(zero_copy_only=False)] = code
         decided = np.flatnonzero(rule >= 0)
         if len(decided):
             where = pa.array(decided)
@@ -155,6 +154,21 @@ _BY_TYPE: dict[str, str] = {kind: "the agent run failed" for kind in ERROR_EVENT
 }
 #: ... and by its status ERROR, when its type says nothing.
 _BY_STATUS = "a row with status ERROR"
+
+
+@cache
+def _typed_rules() -> tuple[tuple[int, Any], ...]:
+    """Each rule by type, weakest first: its place in ``_RULES`` and the
+    event types that fire it, as every plugin writes them (an Arrow array)."""
+    import pyarrow as pa
+
+    return tuple(
+        (
+            _RULES.index(name),
+            pa.array(raw_event_types([k for k, r in _BY_TYPE.items() if r == name], False)),
+        )
+        for name in sorted(set(_BY_TYPE.values()), key=_RULES.index, reverse=True)
+    )
 
 
 def _rule_by_type(kind: str, status: Any) -> str | None:
