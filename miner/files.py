@@ -392,12 +392,13 @@ def open_scan(
         if only_on and export.local:
             # A column read on some event types only is not read at all when
             # the window has none of them (the reader decodes whole columns).
-            held = {c: k for c, k in only_on.items() if _has_rows(duck, export, source, params, k)}
-            if held != dict(only_on):
-                only_on = {c: (k if c in held else ()) for c, k in only_on.items()}
-                source, params = _duck_rows(
-                    duck, export, present, start, end, list(event_types), None, batch_rows, only_on
-                )
+            only_on = {
+                column: kinds if _has_rows(duck, export, source, params, kinds) else ()
+                for column, kinds in only_on.items()
+            }
+            source, params = _duck_rows(
+                duck, export, present, start, end, list(event_types), None, batch_rows, only_on
+            )
         # A turn is a (session_id, invocation_id); an export without
         # invocation ids has no turns to decide on, so every row is kept.
         turns = turns if turns and "invocation_id" in present else {}
