@@ -22,6 +22,11 @@ TOOLS = ".tools.json"
 CASE_SUFFIXES: tuple[str, ...] = (EVALSET, SPEC, TOOLS)
 
 
+def draft_name(session_hash: str) -> str:
+    """A drafted case's folder and eval-set id: ``draft_<session hash>``."""
+    return f"draft_{session_hash}"
+
+
 def case_file_names(name: str) -> tuple[str, str, str]:
     """The eval set, sidecar and tool-fixture file names of a case or suite."""
     return f"{name}{EVALSET}", f"{name}{SPEC}", f"{name}{TOOLS}"
@@ -92,6 +97,36 @@ def provenance_turns(spec: dict[str, Any]) -> list[ObservedTurn] | None:
         )
         for t in observed
     ]
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One hit that flagged a mined case's session: the signal, its rule, the turn (t1...)."""
+
+    signal: str
+    rule: str
+    turn: str | None
+
+
+def flags(spec: dict[str, Any]) -> list[Flag]:
+    """Why the session was flagged, as the draft recorded it (``provenance.signalReasons``)."""
+    reasons = _dict(spec.get("provenance")).get("signalReasons")
+    return [
+        Flag(str(r.get("signal", "")), str(r.get("rule", "")), r.get("turn") or None)
+        for r in _dicts(reasons)
+    ]
+
+
+def signals(spec: dict[str, Any]) -> list[str]:
+    """The signals that flagged a mined case's session."""
+    found = _dict(spec.get("provenance")).get("signals")
+    return [s for s in found if isinstance(s, str)] if isinstance(found, list) else []
+
+
+def first_user_message(case: dict[str, Any]) -> str:
+    """What the user said first in a case (redacted, as drafted)."""
+    turns = expected_turns(case)
+    return turns[0].user if turns else ""
 
 
 def spec_tools(spec: dict[str, Any]) -> set[str]:

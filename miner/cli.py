@@ -407,7 +407,7 @@ def promote(
         miner promote drafts/ --suite evals/support
     """
     from miner import files
-    from miner.promote import promote_drafts
+    from miner.promote import promote_drafts, refusal_reason
     from miner.redact import detector_for
 
     config = files.load_config(pipeline)
@@ -421,11 +421,11 @@ def promote(
     for eval_id in result.promoted:
         typer.echo(f"promoted  {eval_id}")
     for eval_id, reasons in result.refused.items():
-        typer.echo(f"refused   {eval_id}: {len(reasons)} findings")
-        for finding in reasons:
-            typer.echo(f"  {finding}")
+        typer.echo(f"refused   {eval_id}: {refusal_reason(reasons)}")
     typer.echo(f"{len(result.promoted)} promoted, {len(result.refused)} refused into {suite}")
     if result.refused:
+        shown = " ".join(str(d) for d in drafts)
+        typer.echo(f"every finding, with its file:line:col: miner check {shown}")
         _fail(len(result.refused), "cases refused")
 
 

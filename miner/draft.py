@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from miner.case import MARKER, case_file_names
+from miner.case import MARKER, case_file_names, draft_name
 from miner.config import PipelineConfig
 from miner.errors import MinerError
 from miner.model import Session
@@ -200,7 +200,7 @@ def draft_case(
     session: Session, prov: Provenance, config: PipelineConfig, source: list[str]
 ) -> DraftedCase:
     """A redacted, fixtured session -> the files of its drafted case."""
-    set_id = f"draft_{prov.session_hash}"
+    set_id = draft_name(prov.session_hash)
     signals = "_".join(sorted(prov.signals)) or "flagged"
     eval_id = f"{MARKER}_name_this_case_{signals}_{prov.session_hash[:8]}"
     evalset = eval_set(session, set_id, eval_id, prov)

@@ -27,7 +27,7 @@ import shutil
 import tempfile
 import time
 import tomllib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -48,6 +48,8 @@ from miner.traces import REQUIRED_COLUMNS, utc_frame
 
 LEDGER_NAME = "miner-ledger.json"
 RUNS_DIR = "runs"
+#: The page listing every run, beside their summaries.
+RUNS_INDEX = "index.html"
 
 
 def load_config(path: Path) -> PipelineConfig:
@@ -818,6 +820,7 @@ def write_run(
     run_name: str,
     signatures: frozenset[str] = frozenset(),
     triage_html: str | None = None,
+    runs_index: Callable[[list[tuple[str, dict[str, Any] | None]]], str] | None = None,
 ) -> str | None:
     """Write the case folders (name -> {file name: JSON value}), ledger and summary.
 
@@ -863,10 +866,26 @@ def write_run(
         _write_atomic(out / RUNS_DIR / f"{name}.json", _dumps(summary))
         if triage_html is not None:
             _write_atomic(out / RUNS_DIR / f"{name}.html", triage_html.encode("utf-8"))
+        if runs_index is not None:
+            index = runs_index(read_run_summaries(out))
+            _write_atomic(out / RUNS_DIR / RUNS_INDEX, index.encode("utf-8"))
     except OSError as exc:
         runs = out / RUNS_DIR
         return f"cases and ledger written, but not the run summary under {runs} ({exc.strerror})"
     return None
+
+
+def read_run_summaries(out: Path) -> list[tuple[str, dict[str, Any] | None]]:
+    """Every run summary under ``out/runs``, newest first, by name; one that
+    cannot be read (edited by hand, cut short) is listed as None, not skipped."""
+    runs: list[tuple[str, dict[str, Any] | None]] = []
+    for path in sorted((out / RUNS_DIR).glob("*.json"), reverse=True):
+        try:
+            summary = orjson.loads(path.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            summary = None
+        runs.append((path.stem, summary if isinstance(summary, dict) else None))
+    return runs
 
 
 def read_case_files(paths: Iterable[Path]) -> list[tuple[Path, str]]:

@@ -20,6 +20,7 @@ from typing import Any
 import pandas as pd
 
 from miner import files
+from miner.case import draft_name
 from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case
@@ -28,7 +29,7 @@ from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
 from miner.model import SIGNALS, SessionFlags
 from miner.redact import detector_for, redact_sessions, require_model
-from miner.report import triage_html
+from miner.report import runs_index_html, triage_html
 from miner.sample import (
     IN_WINDOW,
     SCAN_COLUMNS,
@@ -331,6 +332,13 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         },
         "nlp_model": detector.model,
         "cases": sorted(cases),
+        # Which failure signature each drafted case is of (hashes only), for
+        # the triage page and the review queue.
+        "case_signatures": {
+            draft_name(session_hash(f.session_id)): signature_hash(f.signature)
+            for f in selection.picked
+            if draft_name(session_hash(f.session_id)) in cases
+        },
     }
     summary["rows_read"] = _by_dialect(rows_read)
     if stale_removed:
@@ -361,7 +369,8 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         summary,
         run_name,
         frozenset(kinds),
-        triage_html(summary),
+        triage_html(summary, cases),
+        runs_index_html,
     )
     if problem:
         summary["warning"] = "; ".join(filter(None, [summary.get("warning"), problem]))

@@ -55,6 +55,22 @@ class Promotion:
     """Why the suite itself cannot take new cases (nothing was written)."""
 
 
+def refusal_reason(findings: tuple[Finding, ...]) -> str:
+    """Why a case was refused, on one line: each kind of finding once, the
+    markers counted (``miner check`` lists every finding with its place)."""
+    by_kind: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_kind.setdefault(finding.kind, []).append(finding)
+    parts = []
+    for kind, found in by_kind.items():
+        if kind == "review":
+            parts.append(f"{len(found)} REVIEW marker{'s' if len(found) > 1 else ''} left")
+        else:
+            more = f" (and {len(found) - 1} more {kind} findings)" if len(found) > 1 else ""
+            parts.append(found[0].message + more)
+    return "; ".join(parts)
+
+
 def suite_identity(folder: Path) -> str:
     """The suite's name: its eval set's, or for a new suite the folder's."""
     names = sorted(

@@ -1,14 +1,25 @@
-"""The triage page: each run's summary as one self-contained HTML file
-(``runs/<name>.html``, beside the JSON), for the person who looks at what the
-week's run found. No script, no external resource: it opens from disk or a CI
-artifact anywhere. Everything shown comes from the summary, which holds no
-personal value (signatures are masked, then redacted); it is escaped anyway.
+"""The triage pages: each run's summary as one self-contained HTML file
+(``runs/<name>.html``, beside the JSON), and ``runs/index.html`` listing every
+run, for the person who looks at what the week's run found. No script, no
+external resource: they open from disk or a CI artifact anywhere.
+
+A run's page links each drafted case to its three files and shows what
+flagged it (signals, rules, the turn), its failure signature and its first
+user message. That message is redacted (it is in the drafted files too), but
+it is user input: everything shown is escaped.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 from typing import Any
+from urllib.parse import quote
+
+from miner.case import case_file_names, first_user_message, flags, signals
+
+#: The first user message is cut to this many characters on the pages.
+MESSAGE_SHOWN = 240
 
 _STYLE = """
 body { font: 14px/1.45 system-ui, sans-serif; margin: 2rem; color: #1f2328; }
@@ -17,7 +28,50 @@ table { border-collapse: collapse; margin: .4rem 0; }
 th, td { border: 1px solid #d0d7de; padding: .3rem .6rem; text-align: left; vertical-align: top; }
 th { background: #f6f8fa; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 code { font-size: 12px; } .warn { color: #9a6700; } .none { color: #656d76; }
+td.msg { max-width: 36rem; white-space: pre-wrap; overflow-wrap: anywhere; }
 """
+
+
+def shorten(text: str, limit: int = MESSAGE_SHOWN) -> str:
+    """``text`` on one line, cut to ``limit`` characters."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "\u2026"
+
+
+def _case_rows(
+    cases: Mapping[str, Mapping[str, Any]], signature_of: Mapping[str, str]
+) -> list[list[Any]]:
+    rows = []
+    for name in sorted(cases):
+        evalset_name, spec_name, tools_name = case_file_names(name)
+        files = cases[name]
+        evalset, spec = files.get(evalset_name) or {}, files.get(spec_name) or {}
+        [case, *_] = evalset.get("eval_cases") or [{}]
+        folder = quote(name)
+        links = " ".join(
+            f'<a href="../{folder}/{quote(file)}">{label}</a>'
+            for file, label in (
+                (evalset_name, "eval set"),
+                (spec_name, "sidecar"),
+                (tools_name, "tool fixtures"),
+            )
+        )
+        reasons = "<br>".join(
+            escape(f"{f.signal}: {f.rule}" + (f" (turn {f.turn})" if f.turn else ""))
+            for f in flags(spec)
+        )
+        rows.append(
+            [
+                f'<a id="{escape(name)}" href="../{folder}/"><code>{escape(name)}</code></a>'
+                f"<br>{links}",
+                escape(", ".join(signals(spec))),
+                reasons,
+                f"<code>{escape(signature_of.get(name, ''))}</code>",
+                f'<span class="msg">{escape(shorten(first_user_message(case)))}</span>',
+            ]
+        )
+    return rows
+
 
 
 def _table(headers: list[str], rows: list[list[Any]], css: str = "") -> str:
@@ -34,9 +88,13 @@ def _table(headers: list[str], rows: list[list[Any]], css: str = "") -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def triage_html(summary: dict[str, Any]) -> str:
+def triage_html(
+    summary: dict[str, Any], cases: Mapping[str, Mapping[str, Any]] | None = None
+) -> str:
     """The run summary as a page: flagged per signal and rule, the signature
-    groups with their sizes, what was drafted, quarantined and skipped."""
+    groups with their sizes and drafted cases, each drafted case (``cases``:
+    folder name -> {file name: JSON value}) with links to its files, what was
+    quarantined and skipped."""
     window = summary.get("window", {})
     flagged = summary.get("flagged", {})
     by_rule = summary.get("flagged_by_rule", {})
@@ -48,23 +106,40 @@ def triage_html(summary: dict[str, Any]) -> str:
         ]
         for signal, count in flagged.items()
     ]
+    case_signature = summary.get("case_signatures", {})
+    cases_of: dict[str, list[str]] = {}
+    for name, kind in sorted(case_signature.items()):
+        cases_of.setdefault(kind, []).append(name)
+    text_of = {g.get("hash"): g["signature"] for g in summary.get("signatures", [])}
     groups = [
         [
             f"<code>{escape(g['signature'])}</code>",
             g["sessions"],
             g["drafted"],
+            " ".join(
+                f'<a href="#{escape(name)}">{escape(name)}</a>'
+                for name in cases_of.get(g.get("hash"), [])
+            ),
         ]
         for g in summary.get("signatures", [])
     ]
     quarantine = summary.get("quarantined", {})
     quarantined = [[escape(entity), n] for entity, n in quarantine.get("entities", {}).items()]
-    cases = [[f"<code>{escape(name)}</code>"] for name in summary.get("cases", [])]
+    if cases:
+        signature_of = {n: text_of.get(h, "") for n, h in case_signature.items()}
+        case_rows = _case_rows(cases, signature_of)
+    else:  # a page rebuilt from the summary alone: the names, with links
+        case_rows = [
+            [f'<a href="../{quote(name)}/"><code>{escape(name)}</code></a>', "", "", "", ""]
+            for name in summary.get("cases", [])
+        ]
     warning = summary.get("warning")
     parts = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>miner triage {escape(str(window.get('since', '')))}</title>",
         f"<style>{_STYLE}</style></head><body>",
+        '<p><a href="index.html">all runs</a></p>',
         "<h1>miner triage</h1>",
         f"<p>Window {escape(str(window.get('since', '')))} to "
         f"{escape(str(window.get('until', '')))}; "
@@ -78,11 +153,60 @@ def triage_html(summary: dict[str, Any]) -> str:
         '<h2 id="signatures">Failure signatures</h2>',
         "<p>Sessions grouped by signals, tool path and masked error; the pick goes "
         "round-robin across them.</p>",
-        _table(["signature (masked)", "sessions", "drafted"], groups, "signature"),
+        _table(
+            ["signature (masked)", "sessions", "drafted", "drafted cases"], groups, "signature"
+        ),
         '<h2 id="drafted">Drafted cases</h2>',
-        _table(["case folder"], cases, "case"),
+        "<p>Review them with <code>miner review --serve</code> (docs/review.md), or edit "
+        "the files.</p>",
+        _table(
+            ["case and files", "signals", "rules that fired", "signature", "first user message"],
+            case_rows,
+            "case",
+        ),
         '<h2 id="quarantined">Quarantined by the leak guard</h2>',
         _table(["entity type", "hits"], quarantined, "quarantine"),
         "</body></html>",
     ]
     return "\n".join(p for p in parts if p) + "\n"
+
+
+def runs_index_html(runs: list[tuple[str, dict[str, Any] | None]]) -> str:
+    """``runs/index.html``: every run (name, summary or None if unreadable),
+    newest first, with what it drafted, so a run that drafted nothing does not
+    hide the one that did."""
+    rows = []
+    for name, summary in runs:
+        link = f'<a href="{quote(name)}.html"><code>{escape(name)}</code></a>'
+        if summary is None:
+            rows.append([f"<code>{escape(name)}</code>", "", 0, 0, "unreadable summary", ""])
+            continue
+        window = summary.get("window", {})
+        drafted = summary.get("cases", [])
+        rows.append(
+            [
+                link,
+                escape(f"{window.get('since', '')} to {window.get('until', '')}"),
+                int(summary.get("sessions_in_window", 0)),
+                len(drafted),
+                " ".join(
+                    f'<a href="{quote(name)}.html#{escape(case)}">{escape(case)}</a>'
+                    for case in drafted
+                ),
+                escape(summary.get("warning", "")),
+            ]
+        )
+    total = sum(len((s or {}).get("cases", [])) for _n, s in runs)
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        "<title>miner runs</title>",
+        f"<style>{_STYLE}</style></head><body>",
+        "<h1>miner runs</h1>",
+        f"<p>{len(runs)} runs, {total} cases drafted; newest first.</p>",
+        _table(
+            ["run", "window", "sessions in window", "drafted", "cases", "warning"], rows, "run"
+        ),
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"

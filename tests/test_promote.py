@@ -35,6 +35,11 @@ def test_reviewed_cases_are_promoted_and_the_rest_reported(drafted, tmp_path):
     assert "promoted  refund_refused_for_order_not_owned" in result.output
     assert "refused   REVIEW_name_this_case_complaint_" in result.output
     assert "2 promoted, 1 refused" in result.output
+    # One line per refused case, not every finding; `miner check` has those.
+    [refused] = [line for line in result.output.splitlines() if line.startswith("refused")]
+    assert refused.endswith("REVIEW markers left")
+    assert ".json:" not in result.output
+    assert f"miner check {good} {other} {unreviewed}" in result.output
 
     eval_set = EvalSet.model_validate_json((suite / "support_agent.evalset.json").read_text())
     assert eval_set.eval_set_id == "support_agent"
@@ -73,6 +78,22 @@ def test_promoting_into_an_existing_suite_appends_and_keeps_ids_unique(drafted, 
     ids = [c["eval_id"] for c in load_json(suite / "suite.evalset.json")["eval_cases"]]
     assert ids == ["refund_failure_not_reported_as_success", "refund_refused_for_order_not_owned"]
     assert third.exists()
+
+
+def test_a_refusal_names_each_kind_of_finding_once(drafted, tmp_path):
+    [draft] = _drafts(drafted, tmp_path, "s02-refund-returned-error")
+    scripted_review(draft, "test_17", ["tool_failure", "p0"])
+    spec = next(draft.glob("*.spec.json"))
+    data = load_json(spec)
+    data["protects"] = "REVIEW: one sentence"
+    spec.write_text(json.dumps(data))
+    result = miner("promote", draft, "--suite", tmp_path / "suite", "--pipeline", PIPELINE)
+    assert result.exit_code == 1
+    [refused] = [line for line in result.output.splitlines() if line.startswith("refused")]
+    assert refused == (
+        "refused   test_17: eval id is not a descriptive name (^[a-z0-9_]+$, not "
+        "test_17-style numbering); 1 REVIEW marker left"
+    )
 
 
 def test_nothing_to_promote_writes_no_suite(drafted, tmp_path):
