@@ -8,7 +8,7 @@ session and event ids over 28 daily partitions (``build_export``), then prints:
    scan of the same columns and filter that does nothing with the rows; and
    the engine's read alone (DuckDB, the same passes, no signals) likewise;
    then where the selection's time goes: with no signal enabled, and on top
-   of that the complaint detector and the other signals, with VADER's share;
+   of that the complaint detector and the other signals;
 2. the peak RSS of ``miner draft --max-cases 20`` at 1M and at 4M rows, each in
    a fresh process (the highest of three runs);
 3. the time of drafting 20 cases from the large export divided by the time of
@@ -141,12 +141,11 @@ def _scan_rates(export: Path) -> tuple[float, float, float, int]:
     return rows / plain, rows / engine, rows / miner, rows
 
 
-def _signal_costs(export: Path) -> tuple[float, dict[str, float], int, float]:
+def _signal_costs(export: Path) -> tuple[float, dict[str, float]]:
     """Where the selection stage's time goes, over the whole export: seconds
     with no signal enabled (the engine's passes and the fold's own work),
     then on top of that the complaint detector alone and the six other
-    signals together; and VADER's calls and seconds inside the complaint
-    run. The no-signal run is the best of two (the first warms the cache)."""
+    signals together. The no-signal run is the best of two (the first warms the cache)."""
     from miner import files
     from miner.config import ScanConfig, SignalsConfig
     from miner.sample import (
@@ -159,7 +158,6 @@ def _signal_costs(export: Path) -> tuple[float, dict[str, float], int, float]:
         turn_conditions,
     )
     from miner.signals import NAMES
-    from miner.signals.complaint import _vader
 
     opened = files.open_export(export)
     start, end = FIRST_DAY - timedelta(days=1), FIRST_DAY + timedelta(days=DAYS + 1)
@@ -190,25 +188,10 @@ def _signal_costs(export: Path) -> tuple[float, dict[str, float], int, float]:
         return time.perf_counter() - begin
 
     none = min(only(set()), only(set()))
-    analyzer = _vader()
-    timed = [0, 0.0]
-
-    def polarity_scores(text: str) -> dict[str, float]:
-        begin = time.perf_counter()
-        try:
-            return type(analyzer).polarity_scores(analyzer, text)
-        finally:
-            timed[0] += 1
-            timed[1] += time.perf_counter() - begin
-
-    analyzer.polarity_scores = polarity_scores
-    try:
-        complaint = only({"complaint"}) - none
-    finally:
-        del analyzer.polarity_scores
+    complaint = only({"complaint"}) - none
     others = only(set(NAMES) - {"complaint"}) - none
     costs = {"complaint": complaint, "the six other signals": others}
-    return none, costs, int(timed[0]), float(timed[1])
+    return none, costs
 
 
 def _draft_child(args: list[str], queue) -> None:  # type: ignore[no-untyped-def]
@@ -253,12 +236,11 @@ def main() -> None:
             f"(target >= 1.0); the engine's read alone: {engine:,.0f} rows/s, "
             f"ratio {engine / plain:.2f}"
         )
-        none, costs, vader_calls, vader_seconds = _signal_costs(base / "large")
+        none, costs = _signal_costs(base / "large")
         print(
             f"selection stage, same rows, by part: {none:.1f} s with no signal (the engine's "
             "passes and the fold); on top of that: "
             + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in costs.items())
-            + f"; VADER inside complaint: {vader_calls:,} messages, {vader_seconds:.1f} s"
         )
         # Three runs of each, taken in turn, each into a fresh folder: one run
         # on a shared two-core machine varies by a tenth. The median time and

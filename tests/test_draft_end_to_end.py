@@ -24,8 +24,9 @@ from tests.conftest import (
 
 #: Sessions of the sample that went wrong (see sample_traces/make_sample_traces.py).
 FLAGGED = {
-    # "the desk arrived broken": a grievance the frustration detector hears.
-    "s02-refund-returned-error": {"error", "complaint"},
+    # "I want a refund ..., the desk arrived broken": a refund asked for, not
+    # frustration (issue 22); the returned error flags it.
+    "s02-refund-returned-error": {"error"},
     # The raised error ends the turn with no answer.
     "s03-tool-raised": {"error", "complaint", "escalation", "no_answer"},
     "s04-complaint": {"complaint"},

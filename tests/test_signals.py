@@ -17,13 +17,21 @@ from miner.config import SignalsConfig
 from miner.sample import NegativeFeedback, flag_sessions
 from miner.signals import NAMES
 from miner.signals.complaint import ComplaintConfig, Scorer
-from tests.signals_report import measure
+from tests.signals_report import measure, third_party_turns
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2026, 11, 22, tzinfo=UTC)
 
 
-def test_complaint_precision_and_recall_on_the_labelled_turns():
+def test_complaint_precision_and_recall_on_third_party_turns():
+    # The reported split: turns neither written for miner nor tuned on.
+    report = measure(third_party_turns("test"))
+    assert report.true_pos + report.false_neg >= 500
+    assert report.precision >= 0.90, [t.text for t in report.false_alarms[:20]]
+    assert report.recall >= 0.90, [t.text for t in report.misses[:20]]
+
+
+def test_complaint_precision_and_recall_on_the_projects_own_turns():
     report = measure()
     assert report.true_pos + report.false_neg >= 200  # half of 400+ are complaints
     assert report.precision >= 0.90, report.false_alarms
@@ -37,53 +45,62 @@ def test_complaint_precision_and_recall_on_the_labelled_turns():
         ("Get me a manager. Now.", True),
         ("hello??", True),
         ("this is great, thanks!!", False),
+        ("OMG it's gorgeous, thank you!!!", False),  # "!!!" and "!!" do not add up
         ("can I talk about my order again?", False),
         ('Is the "Terrible Twos" book in stock?', False),  # a quoted product name
+        # Polite requests and fraud reports are not frustration (issue 22).
+        ("The Lumen 400 headlamp from order #3251 is defective. Can I get my money back?", False),
+        ("I'd like a refund", False),
+        ("someone used my card on your site, there is a charge I don't recognise", False),
+        # Asking whether the agent is there after it crashed: the error signal has it.
+        ("hello? did you crash?", False),
+        ("you're not helping, I want to speak with a person", True),
     ],
 )
-def test_the_shapes_the_phrase_list_missed(text, complaint):
+def test_what_is_and_is_not_frustration(text, complaint):
     scorer = Scorer(ComplaintConfig())
     score, rules = scorer.score(text)
     assert (score >= scorer.config.threshold) is complaint, (score, rules)
 
 
 def test_a_column_of_messages_scores_as_each_message_alone():
-    from tests.signals_report import labelled_turns
-
-    texts = [text for _label, text in labelled_turns()]
+    texts = [turn.text for turn in third_party_turns("test")[::7]]
     scorer = Scorer(ComplaintConfig())
     together = scorer.score_many(texts)
     assert together == [scorer.score(text) for text in texts]
-    assert sum(score >= 0.8 for score, _rules in together) >= 200
+    assert 50 <= sum(score >= scorer.config.threshold for score, _rules in together) < len(texts)
 
 
 @pytest.mark.parametrize(
     ("text", "asks"),
     [
-        ("can someone help me", True),
-        ("I spoke to someone about this yesterday", False),
-        ("someone from your team called, now I need somebody", True),
-        ("SOMEBODY REGARDING my parcel", False),
+        ("can someone help me", False),
+        ("I want to talk to someone", True),
+        ("Just let me talk to someone please", True),
+        ("Can I speak to someone about a bulk order for my school?", False),
+        ("someone used my card", False),
+        ("could you ask an agent how to open an account?", False),  # Bitext's indirect speech
+        ("is there any human agent available?", True),
     ],
 )
-def test_someone_asks_for_a_person_unless_it_is_about_someone(text, asks):
+def test_asking_for_a_person_is_asking_to_be_put_through(text, asks):
     _score, rules = Scorer(ComplaintConfig()).score(text)
     assert ("asks for a person" in rules) is asks, rules
 
 
 @pytest.mark.parametrize(
-    ("text", "shouting"),
+    ("text", "capitals"),
     [
-        ("WHERE IS MY PARCEL", "shouting the whole message"),
-        ("where is my PARCEL, I NEED it", "shouting"),
-        ("my UK order via DHL", None),  # acronyms
-        ("ÉTAT GÉNÉRAL NUL", None),  # capitals inside words of another alphabet are not words
+        ("WHERE IS MY PARCEL", True),
+        ("WHY IS MY REFUND NOT HERE YET", True),
+        ("where is my PARCEL, I NEED it", False),
+        ("my UK order via DHL", False),  # acronyms in a sentence
+        ("ORD-44812", False),  # too few letters to shout
     ],
 )
-def test_shouting_counts_whole_words_in_capitals(text, shouting):
+def test_a_message_in_capitals(text, capitals):
     _score, rules = Scorer(ComplaintConfig()).score(text)
-    found = [r for r in rules if r.startswith("shouting")]
-    assert found == ([shouting] if shouting else []), rules
+    assert ("a message in capitals" in rules) is capitals, rules
 
 
 def _row(sid: str, kind: str, content=None, minutes: int = 0, **extra) -> dict:

@@ -1,48 +1,39 @@
 """``complaint``: the user is frustrated - a frustration detector, not a phrase list.
 
-Each user message is scored by rules (English; another locale brings its
-own ``phrases``), each with a weight, and is a complaint at ``threshold``:
+The detector is data, so that every engine runs the same one:
 
-- a configured complaint phrase ("this is useless", "unacceptable"...): 1.0;
-- asking for a person ("get me a manager", "transfer me to a human"): 1.0;
-- saying it repeated itself ("I already told you", "third time", "how many
-  times"): 1.0;
-- contradicting the agent ("that's wrong", "not what I asked"): 1.0;
-- something still failing ("still not working", "didn't help"): 0.8;
-- exasperation ("seriously?", "unbelievable", "ugh", "fed up"): 0.7;
-- shouting (two ALL-CAPS words, acronyms aside, or a message in capitals): 0.6;
-- "??", "?!" or "!!!": 0.5, "!!": 0.3; "again" or "already" alone: 0.3;
-- VADER's compound sentiment: <= -0.6 adds 0.8, <= -0.3 adds 0.5, >= 0.5
-  takes 0.6 away ("this is great, thanks!!" is not a complaint).
+- ``RULES``: a table of (name, pattern, weight). A user message scores the sum
+  of the weights of the rules whose pattern it matches, and is a complaint at
+  ``THRESHOLD``. In SQL that is ``sum(CASE WHEN regexp_matches(text, pattern)
+  THEN weight ELSE 0 END) >= THRESHOLD`` over the rules, after ``QUOTED`` is
+  replaced by a space (a product called "Terrible Twos" is not a complaint).
+- ``SESSION_CUES``: what no single message shows, each adding ``CUE_WEIGHT``
+  to the session's strongest message: the agent apologising twice (``APOLOGY``
+  in two answers), the agent asking twice for the same thing (``ASK``'s first
+  group, twice), the user restating an id (``ID``) in another turn. All three
+  are aggregates over a session's rows.
 
-Quoted text is left out first, so a product called "Terrible Twos" is not a
-complaint. The session adds cues no single message shows: the user restating
-an id given in another turn, the agent apologising twice, the agent asking
-twice for the same thing (order number, e-mail...). A session is a complaint
-when one message reaches the threshold, or when its strongest message plus
-those cues does (0.5 each).
+Every pattern is written in the subset of regex syntax that RE2 (DuckDB,
+BigQuery, Arrow) and Java's ``java.util.regex`` (Spark) read alike:
+``is_portable`` says which constructs are allowed; a test holds every
+pattern to it and matches each in Arrow, DuckDB and Spark alike.
+Case-insensitive rules start with ``(?i)``; a rule without it (a message in
+capitals) is case-sensitive. ``\\w`` is ASCII in all three.
 
-Why VADER (the ``vaderSentiment`` package): a lexicon and rules tuned for short
-informal text, with its lexicon inside the wheel (nothing downloaded, unlike
-NLTK's copy), deterministic, and fast enough to run on every user message of
-the scan. Model-based sentiment would need weights from a hub this project
-cannot reach.
+The table, its weights and an example of each rule are in ``docs/signals.md``,
+written by ``rules_markdown()``; a test fails when the two differ. Sentiment
+(VADER) is not a rule: measured on the third-party corpora it did not pay
+(``make signals-report`` prints both), see docs/signals.md.
 
-How it runs: every rule is an RE2 pattern that Arrow runs over the whole
-column of a batch's user messages at once (about 80x faster than Python's
-``re`` one message at a time); words are RE2's ASCII words, except that
-capitals and VADER's words are matched on whole Unicode words. VADER runs,
-in Python, only on the messages whose verdict it can change.
-
-Measured on ``tests/data/complaint_turns.tsv`` (426 labelled turns) by
-``make signals-report``; CI fails below 0.90 precision or recall.
+The rules are English. For another language set ``phrases`` to its own list and
+``rules = false``: then only the phrase rule counts.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import numpy as np
@@ -53,186 +44,181 @@ from pydantic import Field
 from miner.dialects import Event, arrow_rows, plain_user_texts, read_event, text_column
 from miner.signals import Reason, Signal, SignalConfig, Strings, tested_on
 
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    name: str
+    """What fired, in words: the reason a draft's provenance carries."""
+    pattern: str
+    """RE2 and Java regex alike (``PORTABLE``), matched anywhere in the message."""
+    weight: float
+    example: str
+    """A message the rule fires on (the docs show it; a test checks it fires)."""
+
+
 #: Phrases that make a user message a complaint, matched case-insensitively
 #: on word boundaries. A config may replace the list with its own.
 DEFAULT_PHRASES: tuple[str, ...] = (
     "this is useless", "useless", "hopeless", "not helpful", "no help", "waste of time",
     "you're not listening", "you are not listening", "not listening", "are you even listening",
-    "i want to complain", "make a complaint", "file a complaint", "formal complaint", "complaint",
+    "i want to complain", "complain", "complaint", "complaints", "claim against",
+    "consumer claim", "customer claim", "make a claim", "file a claim", "lodge a claim",
+    "submit a claim", "reclamation", "discontent", "dissatisfied", "not satisfied", "not happy",
+    "unhappy", "don't like the service", "dont like the service", "do not like the service",
     "terrible", "awful", "horrible", "ridiculous", "unacceptable", "not acceptable",
     "disgraceful", "disgusted", "outrageous", "pathetic", "shocking", "shambles", "a joke",
-    "beyond a joke", "rubbish", "frustrated", "frustrating", "annoyed", "disappointed",
-    "fed up", "sick of", "had enough", "i give up", "i'm done", "worst", "scam", "nightmare",
-    "what a mess", "a disaster", "thanks for nothing", "thanks for absolutely nothing",
+    "beyond a joke", "rubbish", "frustrated", "frustrating", "annoyed", "annoying",
+    "disappointed", "fed up", "sick of", "had enough", "i give up", "i'm done", "worst", "scam",
+    "nightmare", "what a mess", "a disaster", "thanks for nothing",
+    "thanks for absolutely nothing", "theft", "took my money", "stole my money",
+    "you've wasted", "you wasted", "tired of", "my patience", "social media",
     "never shop here again", "never ordering again", "cancel everything", "escalate",
-    "doesn't work", "does not work", "not working", "still broken", "still waiting",
-    "still hasn't", "still not", "didn't help", "did not help", "didn't work", "makes no sense",
-    "make no sense", "exhausting", "driving me crazy", "running out", "can't believe",
-    "incredible how bad", "embarrassing", "lost my", "compensation", "report you",
-    "trading standards", "social media", "overdrawn", "wasted", "stop wasting",
-    "forget it", "not happy", "unhappy", "upsetting", "angry", "lie", "nonsense",
-    "not an answer", "no one is doing", "nobody cares", "nobody has", "no one has",
-    "gave me the wrong", "same problem", "same answer", "round in circles", "waste of",
+    "still broken", "still waiting", "still hasn't", "didn't help", "did not help",
+    "makes no sense", "make no sense", "exhausting", "driving me crazy", "can't believe",
+    "incredible how bad", "embarrassing", "compensation", "report you", "trading standards",
+    "stop wasting", "wasted my", "forget it", "upsetting", "angry", "lied", "liar", "nonsense",
+    "not an answer", "no one is doing", "nobody cares", "gave me the wrong", "same problem",
+    "same answer", "round in circles", "waste of",
 )  # fmt: skip
 
-_WORDS = r"(?:\w+\W+){0,4}?"
-_HUMAN = (
-    r"\b(?:speak|talk|chat|get|put|transfer|connect|give|let)\b\W+(?:me\W+)?"
-    + _WORDS
-    + r"(?:a\s+|an\s+|the\s+|your\s+)?(?:real\s+|live\s+|actual\s+)?"
-    r"(?:human|person|manager|supervisor|agent|representative|operator|human being"
-    r"|someone in charge)\b"
-    r"|^\W*(?:human|agent|representative|operator|a person|a human)(?:\W+please)?\W*$"
-    r"|\b(?:human|person|agent) please\b|\bneed a supervisor\b"
-    r"|\bsomeone (?:real|senior|competent)\b"
-    r"|\banyone competent\b|\bsomeone who (?:can|knows)\b|\bno more links\b|\bnot a bot\b"
-    r"|\b(?:a|an) (?:human|person|real person|real one|human being)\W*$"
+#: Someone the user can be put through to.
+_PERSON = (
+    r"(?:a |an |the |your |some |one of your )?(?:real |live |actual |human |competent )?"
+    r"(?:(?:humans?|persons?|people|managers?|supervisors?|agents?|representatives?|reps?"
+    r"|operators?|human beings?)\b"
+    # "someone" only where the sentence ends: "speak to someone about an order" is a question.
+    r"|(?:somebody|someone|anybody|anyone)(?: (?:real|else|competent|senior))?(?: please| now)?"
+    r"(?:\W*$|[.,;!?]))"
+)
+_ASKS_FOR_A_PERSON = (
+    r"(?i)\b(?:speak|speaking|talk|talking|chat|chatting|contact|contacting|reach|get|put"
+    r"|transfer|connect|give|let|want|need)\b(?: (?:me|you))?(?: (?:to|with|through to))?"
+    r" (?:[a-z']+ ){0,2}?" + _PERSON + r"(?: (?:please|now))?"
+    r"|^\W*(?:human|agent|representative|operator|a person|a human|person)(?:\W+please)?\W*$"
+    r"|\b(?:human|person|agent) please\b|\bsomeone (?:real|senior|competent)\b"
+    r"|\banyone competent\b|\b(?:someone|somebody) who (?:can|knows)\b|\bnot a bot\b"
     r"|\ba real (?:one|human|person)\b"
-    r"|\bsupervisor\b"
-    r"|\bto a robot\b|\binstead of this bot\b"
+    r"|\b(?:someone|somebody|anyone|anybody|human|person|agent|representative|operator) available\b"
+    r"|\bto a robot\b|\binstead of this bot\b|\bsupervisor\b"
 )
 _REPEATED = (
-    r"\balready (?:told|gave|given|said|sent|provided|explained|asked|tried|did|went)\b"
+    r"(?i)\balready (?:told|gave|given|said|sent|provided|explained|asked|tried|did|went)\b"
     r"|\b(?:told|asked|said|explained|given|gave) (?:you )?(?:this |that |it )?"
-    r"(?:\w+ ){0,3}(?:already|twice|before|three times|\d+ times)\b"
+    r"(?:[a-z']+ ){0,3}(?:already|twice|before|three times|\d+ times)\b"
     r"|\b(?:for|this is|that'?s|it'?s) the (?:second|third|fourth|fifth|tenth|\d+(?:st|nd|rd|th))"
     r" (?:time|different)\b|\b(?:third|fourth|fifth|tenth|\d+(?:rd|th)) (?:time|different)\b"
     r"|\bstop (?:asking|changing|telling|saying)\b"
     r"|\bhow many times\b|\bkeep (?:asking|saying|sending|telling|getting)\b"
-    r"|\bfor the last time\b|\bi (?:just|literally just) (?:said|told)\b|\bi said\b"
-    r"|\bas i said\b|\bread (?:my|what i)\b|\bin my (?:first|previous|last) message\b"
+    r"|\bfor the last time\b|\bi (?:just |literally just )?(?:said|told you)\b"
+    r"|\bread (?:my (?:messages?|question|reply|answer)|what i)\b"
+    r"|\bin my (?:first|previous|last) message\b"
     r"|\bmy previous messages?\b|\bdid you (?:even )?read\b|\bcan you not read\b"
     r"|\bagain (?:with|and again)\b|\bwrong again\b|\bsame (?:question|error)\b"
-    r"|\bwhy do you keep\b|\bwe already\b|\bstill waiting\b|\bkeep explaining\b"
+    r"|\bwhy do you keep\b|\bwe already\b|\bkeep explaining\b"
     r"|\bhave to (?:keep )?(?:repeat|explain)\b|\bcorrected it\b|\bchase you\b"
     r"|\byou (?:already )?asked me that\b"
 )
-_CONTRADICT = (
-    r"\bthat'?s (?:wrong|not right|incorrect|a lie|not my|not what)\b"
+_CONTRADICTS = (
+    r"(?i)\bthat'?s (?:wrong|not right|incorrect|a lie|not my|not what)\b"
     r"|\bnot what i (?:asked|said|meant)\b"
     r"|\bno,? that is not\b|\byou'?re (?:wrong|contradicting)\b|\bthat is not what\b"
     r"|\bis not what i said\b|\bwrong (?:order|answer|tracking|card|address)\b"
-    r"|\bnever (?:ordered|came|arrived|got)\b|\bdo you understand\b|\bnot an answer\b"
-    r"|\bmakes? no sense\b|\bwithout asking me\b|\bwithout fixing\b|\bi specifically said\b"
+    r"|\bnever ordered\b|\bdo you (?:even )?understand\b"
+    r"|\bwithout asking me\b|\bwithout fixing\b|\bi specifically said\b"
     r"|\byou'?re not (?:understanding|listening|reading|getting it)\b|\bi was (?:told|promised)\b"
     r"|\byou (?:told|said|promised) (?:me )?(?:yesterday|it would|you would)\b|\bpromised\b"
 )
-_STILL = (
-    r"\bstill (?:not|hasn'?t|haven'?t|waiting|broken|no|nothing)\b|\bnot (?:working|helpful)\b"
-    r"|\bdidn'?t (?:help|work)\b|\bdoesn'?t (?:help|work)\b|\bnothing you\b"
-    r"|\bnobody (?:\w+ )?(?:has|answers?|cares|helps?|replie[sd]|called)\b"
-    r"|\bno one (?:has|is)\b|\bnever came\b|\bstill (?:\w+ )?(?:delayed|late|missing)\b"
+#: The user tells the agent it is not helping or cannot be understood.
+_NOT_HELPING = (
+    r"(?i)\b(?:you'?re|you are|u are|you aren'?t|you arent|your|u r|ur) (?:not|no) help"
+    r"|\b(?:you|u) (?:aren'?t|arent|are not|r not) help"
+    r"|\bi (?:can'?t|cannot|can not|don'?t|do not|dont|cant) understand (?:you|u)\b"
+    r"|\b(?:you|u) (?:don'?t|do not|dont) understand\b|\bnothing you\b"
+)
+_STILL_FAILING = (
+    r"(?i)\bstill (?:not|hasn'?t|haven'?t|waiting|broken|no|nothing)\b"
+    r"|\bdidn'?t (?:help|work)\b|\bdoesn'?t (?:help|work)\b"
+    r"|\bnobody (?:[a-z]+ )?(?:has|answers?|cares|helps?|replie[sd]|called)\b"
+    r"|\bno one (?:has|is)\b|\bnever came\b|\bstill (?:[a-z]+ )?(?:delayed|late|missing)\b"
     r"|\banother delay\b|\bweek late\b|\bbeen (?:waiting|trying|going)\b|\bon hold\b"
-    r"|\bfor (?:\w+ )?(?:hours|days|weeks|months)\b"
-    r"|\bsince (?:march|last|monday|january|february|april|may|june|july|august|september"
-    r"|october|november|december)\b|\bfor (?:an hour|hours|weeks|days)\b|\bit'?s been\b"
+    r"|\bfor (?:[a-z]+ )?(?:hours|weeks|months)\b"
+    r"|\bit'?s been (?:over |more than |almost )?(?:a|an|\d+|two|three|four|five|several) "
+    r"(?:hours?|days?|weeks?|months?)\b"
 )
 _EXASPERATED = (
-    r"(?:\bhello\?+|\banyone\?+|\breally\?|\bwhat\?{2,})"
-    r"|\b(?:seriously|unbelievable|wtf|ugh|sigh|come on|are you kidding|kidding me"
+    r"(?i)\bhello\?{2,}|\banyone(?: there)?\?{2,}|\breally\?|\bwhat\?{2,}"
+    r"|\b(?:seriously|unbelievable|ugh|sigh|come on|are you kidding|kidding me"
     r"|you have got to be|enough|are you serious"
-    r"|just stop|stop it|stop\.|please just|i'?m begging|what do you mean|how hard can it be"
-    r"|how is this still|why is it so hard|why would you|why am i|why does nobody|why is my"
+    r"|just stop|stop it|stop\.|i'?m begging|what do you mean|how hard can it be"
+    r"|how is this still|why is it so hard|why would you|why does nobody"
     r"|shouldn'?t have to|don'?t tell me|don'?t want to hear|sorry doesn'?t|enough with"
-    r"|nope|oh great|great, another|patience|i demand|demand|don'?t trust|joking|joke)\b"
+    r"|nope|oh great|great, another|i demand|don'?t trust)\b"
 )
-_MONEY = (
-    r"\b(?:want|give me|where is) my (?:money|refund)\b|\bmoney back\b|\brefund me\b"
-    r"|\bbeing charged for\b|\blost money\b|\btook my money\b|\btheft\b|\bcharged twice\b"
+#: Swearing: Bitext's "offensive language", misspelt as it is typed.
+_SWEARS = (
+    r"(?i)\b(?:u?f[ui]?(?:ck|kc|c)k?[ie]?n+[gm]?\w*|fuck\w*|fck\w*|wtf|shit\w*|bullshit|crap|crappy"
+    r"|damn\w*|goddamn\w*|bloody|piss(?:ed|ing)?|screw (?:you|this))\b"
 )
 _GRIEVANCE = (
-    r"\b(?:broken|ruined|damaged|smashed|stolen|overcharged|because of (?:this|you)"
-    r"|never (?:arrived|came))\b"
+    r"(?i)\b(?:ruined|smashed|overcharged|because of (?:this|you)|never (?:arrived|came|got))\b"
 )
-_COUNT = r"\b(?:twice|three times|\d+ times)\b"
+_COUNT = r"(?i)\b(?:twice|three times|\d+ times)\b"
 _ONLY_MARKS = r"^[\s?!.]*[?!][\s?!.]*[?!][\s?!.]*$"
+#: A message in capitals: no lower-case letter and at least eight capitals.
+_IN_CAPITALS = r"^[^a-z]*(?:[A-Z][^a-z]*){8,}$"
 _BURST = r"\?\?|\?!|!\?|!!!"
-_DOUBLE_BANG = r"!!"
-_AGAIN = r"\b(?:again|already)\b"
-#: "someone"/"somebody" asks for a person unless one of these words follows
-#: (RE2 has no lookahead, so the rule compares two counts instead).
-_SOMEONE = r"(?:someone|somebody)\b"
-_SOMEONE_ABOUT = r"(?:someone|somebody)\b\s+(?:about|regarding|from|for|at|in)\b"
-#: A message holding none of these has nothing quoted (``_QUOTED`` is skipped).
-_QUOTES = re.compile("[\"“']")
-_QUOTED = re.compile(r"\"[^\"]{1,80}\"|“[^”]{1,80}”|(?<!\w)'[^']{1,80}'(?!\w)")
-#: Capitals that are not shouting.
-_ACRONYMS = frozenset(
-    [
-        "OK",
-        "USA",
-        "UK",
-        "EU",
-        "US",
-        "TV",
-        "PDF",
-        "SSD",
-        "NVME",
-        "HDMI",
-        "BPA",
-        "ASAP",
-        "FYI",
-        "NB",
-        "LOL",
-        "OMG",
-        "ID",
-        "PIN",
-        "SMS",
-        "UPS",
-        "DHL",
-        "DPD",
-        "USPS",
-        "GPS",
-        "USB",
-        "AM",
-        "PM",
-        "VAT",
-        "IBAN",
-        "ORD",
-        "CUST",
-        "SKU",
-        "XL",
-        "XXL",
-        "XS",
-    ]
+#: Two marks, not three (``_BURST`` has those): the two never add up.
+_DOUBLE_BANG = r"(?:^|[^!])!!(?:[^!]|$)"
+_AGAIN = r"(?i)\b(?:again|already)\b"
+#: Quoted text, replaced by a space before the rules run. RE2 has no
+#: lookbehind: a quote opening after a non-word character (or at the start)
+#: stands for Python's ``(?<!\w)'``.
+QUOTED = r"\"[^\"]{1,80}\"|“[^”]{1,80}”|(?:^|\W)'[^']{1,80}'(?:\W|$)"
+
+#: The tokens a pattern may be made of, and so the ones RE2 and Java read
+#: alike: literals, ``. [...] [^...]``, the escapes ``\\b \\w \\W \\d \\s \\S`` and
+#: escaped punctuation, ``^ $``, ``* + ? {m,n}`` (and lazy ``?``), groups
+#: ``(...)`` and ``(?:...)``. A leading ``(?i)`` is the only flag.
+_PORTABLE_TOKEN = r"\\[bBwWdDsS.?*+()\[\]{}|^$\\/\"'\-!#@&:,]|\(\?:|\((?!\?)|[^\\(]"
+_PORTABLE = re.compile(f"(?:{_PORTABLE_TOKEN})*")
+#: Read otherwise by one of the two: possessive quantifiers, POSIX classes,
+#: class intersection (Java), back-references.
+_NOT_PORTABLE = re.compile(r"[*+?}]\+|\[\[:|&&")
+
+
+def is_portable(pattern: str) -> bool:
+    """``pattern`` keeps to the syntax RE2 (DuckDB, BigQuery, Arrow) and
+    ``java.util.regex`` (Spark) read alike: no lookaround, back-references,
+    named groups (spelt differently), possessive quantifiers, ``\\A \\z \\Q
+    \\p{..}`` or inline flags past a leading ``(?i)``."""
+    body = pattern.removeprefix("(?i)")
+    return bool(_PORTABLE.fullmatch(body)) and not _NOT_PORTABLE.search(body)
+
+
+#: A session cue adds this to the session's strongest message.
+CUE_WEIGHT = 0.5
+#: An answer that apologises (the agent apologising twice is a cue).
+APOLOGY = r"(?i)\b(?:sorry|apologi[sz]e|apologies)\b"
+#: An answer asking for something; group 1 is what (asked twice is a cue).
+ASK = (
+    r"(?i)\b(?:could|can|may|would) (?:you|i)\b[^.?!]{0,40}?\b"
+    r"(order (?:number|id)|e-?mail|address|postcode|zip|name|phone|tracking number)\b"
+)
+#: An id or an e-mail in a user message (the same one in two turns is a cue).
+ID = r"\b[A-Za-z]{0,5}-?\d{4,}\b|[\w.+-]+@[\w-]+\.[\w.-]+"
+#: The session cues: (name, what it counts), for the docs and the rule names.
+SESSION_CUES: tuple[tuple[str, str], ...] = (
+    ("restates an id from another turn", "the same `ID` (any case) in two user turns"),
+    ("the agent apologised twice", "two answers matching `APOLOGY`"),
+    ("the agent asked twice for the same thing", "`ASK`'s group 1 equal in two matches"),
 )
 
-_APOLOGY = re.compile(r"\b(?:sorry|apologi[sz]e|apologies)\b", re.I)
-_ASK = re.compile(
-    r"\b(?:could|can|may|would) (?:you|i)\b[^.?!]{0,40}?\b"
-    r"(?P<thing>order (?:number|id)|e-?mail|address|postcode|zip|name|phone|tracking number)\b",
-    re.I,
-)
-_ID = re.compile(r"\b[A-Za-z]{0,5}-?\d{4,}\b|[\w.+-]+@[\w-]+\.[\w.-]+")
-#: ``_ID`` without its e-mail branch, which cannot match without an @ and
+_APOLOGY = re.compile(APOLOGY, re.ASCII)
+_ASK = re.compile(ASK, re.ASCII)
+_ID = re.compile(ID, re.ASCII)
+#: ``ID`` without its e-mail branch, which cannot match without an @ and
 #: costs half the time of the search: the same ids for a message without one.
-_NUMBERED_ID = re.compile(r"\b[A-Za-z]{0,5}-?\d{4,}\b")
-
-
-@cache
-def _vader() -> Any:
-    from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
-
-    return SentimentIntensityAnalyzer()
-
-
-@cache
-def _polarity() -> tuple[pa.Array, pa.Array, pa.Array]:
-    """VADER's negative words, positive words and negations, as Arrow arrays
-    (only words a message token - a run of ``[a-z']`` - can equal)."""
-    from vaderSentiment.vaderSentiment import NEGATE
-
-    lexicon = _vader().lexicon
-
-    def words(found: Iterable[str]) -> pa.Array:
-        return pa.array(sorted(w for w in found if _WORD.fullmatch(w)), pa.string())
-
-    negative = words(w for w, v in lexicon.items() if v < 0)
-    positive = words(w for w, v in lexicon.items() if v > 0)
-    return negative, positive, words(NEGATE)
-
-
-_WORD = re.compile(r"[a-z']+")
+_NUMBERED_ID = re.compile(ID.split("|", 1)[0], re.ASCII)
 
 
 class ComplaintConfig(SignalConfig):
@@ -242,44 +228,85 @@ class ComplaintConfig(SignalConfig):
     phrases: Strings = DEFAULT_PHRASES
     """Phrases that make a message a complaint (case-insensitive, whole words)."""
     rules: bool = True
-    """Use the built-in English cues and VADER sentiment besides the phrases."""
+    """Use the built-in English rules and session cues besides the phrases."""
     threshold: Annotated[float, Field(gt=0)] = 0.8
     """A message (or a session, with its cues) scoring this much is a complaint."""
 
 
 def phrase_pattern(phrases: Iterable[str]) -> str:
-    """The phrases as one RE2 pattern matching any of them as whole words
-    (to be matched case-insensitively)."""
-    alternatives = sorted({re.escape(p.lower()) for p in phrases if p.strip()}, key=len)
+    """The phrases as one portable pattern matching any of them as whole words,
+    case-insensitively."""
+    alternatives = sorted({_escape(p.lower()) for p in phrases if p.strip()}, key=len)
     if not alternatives:
         return r"[^\s\S]"  # matches nothing
-    # RE2 has no lookbehind: a non-word character (or an end) is matched
+    # No lookbehind in RE2: a non-word character (or an end) is matched
     # instead, which finds a phrase exactly where the lookarounds would.
-    return r"(?:^|\W)(?:" + "|".join(reversed(alternatives)) + r")(?:\W|$)"
+    return r"(?i)(?:^|\W)(?:" + "|".join(reversed(alternatives)) + r")(?:\W|$)"
+
+
+def _escape(text: str) -> str:
+    """``text`` as a literal in RE2 and Java alike (``re.escape`` also escapes
+    characters, such as a space, that Java reads as another escape)."""
+    return re.sub(r"([\\.^$|?*+()\[\]{}])", r"\\\1", text)
+
+
+def rule_table(config: ComplaintConfig) -> tuple[Rule, ...]:
+    """The rules ``config`` runs, in the order they are named."""
+    phrases = Rule("complaint phrase", phrase_pattern(config.phrases), 1.0, "This is useless.")
+    if not config.rules:
+        return (phrases,)
+    return (
+        phrases,
+        Rule("asks for a person", _ASKS_FOR_A_PERSON, 1.0, "Get me a manager. Now."),
+        Rule("says it repeated itself", _REPEATED, 1.0, "I already told you that"),
+        Rule("contradicts the agent", _CONTRADICTS, 1.0, "that's wrong. I never ordered that"),
+        Rule("says the agent is not helping", _NOT_HELPING, 1.0, "you're not helping"),
+        Rule("swears", _SWEARS, 1.0, "where is my damn parcel"),
+        Rule("a message in capitals", _IN_CAPITALS, 1.0, "WHY IS MY REFUND NOT HERE YET"),
+        Rule("only ?! marks", _ONLY_MARKS, 1.0, "??"),
+        Rule("something still failing", _STILL_FAILING, 0.8, "It still hasn't arrived"),
+        Rule("exasperation", _EXASPERATED, 0.8, "seriously?"),
+        Rule("counts repeats", _COUNT, 0.4, "I have asked three times"),
+        Rule("a grievance", _GRIEVANCE, 0.5, "the box was smashed"),
+        Rule("?? or !!!", _BURST, 0.5, "where is it??"),
+        Rule("!!", _DOUBLE_BANG, 0.3, "thanks!!"),
+        Rule("again / already", _AGAIN, 0.3, "ORD-55120, again"),
+    )
+
+
+#: The built-in rules, as the default config runs them.
+RULES: tuple[Rule, ...] = rule_table(ComplaintConfig())
+#: A message (or a session, with its cues) scoring this much is a complaint.
+THRESHOLD: float = ComplaintConfig().threshold
+
+
+def rules_markdown(rules: Sequence[Rule] = RULES, threshold: float = THRESHOLD) -> str:
+    """The rule table as docs/signals.md shows it (patterns aside: they are
+    in the code, a name away)."""
+    lines = [
+        f"A message is a complaint when the weights of the rules it matches add up to {threshold}.",
+        "",
+        "| rule | weight | fires on, for example |",
+        "|---|---|---|",
+        *(f"| {r.name} | {r.weight} | {r.example} |" for r in rules),
+        "",
+        f"Session cues, each adding {CUE_WEIGHT} to the session's strongest message:",
+        "",
+        "| cue | what it counts |",
+        "|---|---|",
+        *(f"| {name} | {what} |" for name, what in SESSION_CUES),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 class Scorer:
-    """The message-level detector, on many messages at once: each rule is an
-    RE2 pattern run by Arrow over the whole column of messages (the scan
-    scores a batch's messages in one go); VADER runs only on the messages
-    whose verdict it can change. Word boundaries are RE2's (ASCII) ones."""
+    """The message-level detector over many messages at once: each rule is
+    run by Arrow's RE2 over the whole column, as an engine runs it."""
 
     def __init__(self, config: ComplaintConfig) -> None:
         self.config = config
-        rules = [
-            ("complaint phrase", phrase_pattern(config.phrases), 1.0),
-            ("asks for a person", _HUMAN, 1.0),
-            ("says it repeated itself", _REPEATED, 1.0),
-            ("contradicts the agent", _CONTRADICT, 1.0),
-            ("wants the money back", _MONEY, 0.8),
-            ("something still failing", _STILL, 0.8),
-            ("exasperation", _EXASPERATED, 0.8),
-            ("a grievance", _GRIEVANCE, 0.5),
-            ("counts repeats", _COUNT, 0.6),
-            ("only ?! marks", _ONLY_MARKS, 1.0),
-        ]
-        #: (rule, RE2 pattern, weight) in the order they are tried.
-        self.rules = rules if config.rules else rules[:1]
+        self.rules = rule_table(config)
+        self._weights = np.array([rule.weight for rule in self.rules])
 
     def score(self, text: str) -> tuple[float, tuple[str, ...]]:
         """The message's score and the rules that fired."""
@@ -289,174 +316,22 @@ class Scorer:
         """Each message's score and the rules that fired, in order."""
         if not texts:
             return []
-        quoted = pc.match_substring_regex(pa.array(texts, pa.string()), _QUOTES.pattern)
-        unquoted = list(texts)
-        for i in np.flatnonzero(quoted.to_numpy(zero_copy_only=False)).tolist():
-            unquoted[i] = _QUOTED.sub(" ", unquoted[i])
-        column = pa.array(unquoted, pa.string())
-        hits = np.column_stack([_matches(column, pattern) for _r, pattern, _w in self.rules])
-        if self.config.rules:
-            hits[:, 1] |= _someone(column)
-        # The rules are tried in order and a message is decided at the first
-        # strong rule (weight >= 0.7) that brings its sum to the threshold:
-        # more cues or sentiment could only add to it (the positive damping
-        # never applies once a strong cue fired). Sums run left to right, as
-        # Python's sum does, so every score is the same float rule by rule.
-        weights = np.array([w for _r, _p, w in self.rules])
-        sums = np.cumsum(hits * weights, axis=1)
-        strong = hits & (weights >= 0.7)
-        deciding = strong & (sums >= self.config.threshold)
-        decided = deciding.any(axis=1)
-        last = np.where(decided, deciding.argmax(axis=1), len(self.rules) - 1)
-        scores = sums[np.arange(len(texts)), last]
-        named = hits & (np.arange(len(self.rules)) <= last[:, None])
-        cues = np.zeros(len(texts), dtype=np.int64)
-        undecided = np.flatnonzero(~decided)
-        if self.config.rules and len(undecided):
-            # Weak cues and sentiment, only for the messages the rules left open.
-            scores[undecided], cues[undecided] = self._weak_cues(
-                column.take(pa.array(undecided)),
-                [unquoted[i] for i in undecided.tolist()],
-                scores[undecided],
-                np.asarray(strong[undecided].any(axis=1)),
-            )
-        keys = ((named @ (1 << np.arange(len(self.rules)))) | (cues << len(self.rules))).tolist()
-        # Messages that fired the same rules share one (immutable) tuple.
-        rules_of = {key: self._rules_named(key) for key in set(keys)}
-        return [(score, rules_of[key]) for score, key in zip(scores.tolist(), keys, strict=True)]
-
-    def _weak_cues(
-        self, column: pa.Array, texts: list[str], scores: np.ndarray, strong: np.ndarray
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The undecided messages' scores with the weak cues and sentiment
-        added, in the order the rules list them, and which cues fired (as
-        ``_CUE_WEIGHTS`` codes packed by ``_pack``)."""
-        cues = _Cues(column)
-        shout = np.where(cues.whole_in_capitals, 2, np.where(cues.caps >= 2, 1, 0))
-        burst = np.where(cues.burst, 2, np.where(cues.double_bang, 1, 0))
-        again = cues.again.astype(np.int64)
-        for kind, code in (("shout", shout), ("burst", burst), ("again", again)):
-            scores = scores + np.array(_CUE_WEIGHTS[kind])[code]
-        strong = strong | cues.whole_in_capitals
-        done = (scores >= self.config.threshold) & strong
-        # VADER can only turn a message negative with a negative word or a
-        # negated positive one; its positive score matters only when the
-        # message already reads as a complaint from weak cues (damping).
-        could_damp = scores >= self.config.threshold
-        colon = pc.match_substring(column, ":").to_numpy(zero_copy_only=False)
-        asked = ~done & (
-            cues.negative | (cues.negation & cues.positive) | (could_damp & cues.positive) | colon
+        column = pc.replace_substring_regex(pa.array(texts, pa.string()), QUOTED, " ")
+        hits = np.column_stack(
+            [
+                pc.match_substring_regex(column, rule.pattern).to_numpy(zero_copy_only=False)
+                for rule in self.rules
+            ]
         )
-        compound = np.zeros(len(texts))
-        for i in np.flatnonzero(asked).tolist():
-            compound[i] = float(_vader().polarity_scores(texts[i])["compound"])
-        # Positive sentiment damps only where no strong cue fired: sarcasm
-        # ("oh great, another...") keeps its negative cue.
-        sentiment = np.where(
-            done,
-            0,
-            np.where(
-                compound <= -0.6,
-                1,
-                np.where(compound <= -0.3, 2, np.where((compound >= 0.5) & ~strong, 3, 0)),
-            ),
-        )
-        scores = scores + np.array(_CUE_WEIGHTS["sentiment"])[sentiment]
-        return scores, _pack(shout, burst, again, sentiment)
+        # Rounded, so that no order of addition (an engine's sum has none)
+        # tips a message over the threshold.
+        scores = np.round(hits.astype(np.float64) @ self._weights, 6)
+        keys = (hits @ (1 << np.arange(len(self.rules)))).tolist()
+        names = {key: self._named(key) for key in set(keys)}
+        return [(s, names[k]) for s, k in zip(scores.tolist(), keys, strict=True)]
 
-    def _rules_named(self, key: int) -> tuple[str, ...]:
-        """The rules a ``score_many`` key says fired, in order (those that
-        add to the score: a damping is not a reason)."""
-        names = [r for bit, (r, _p, _w) in enumerate(self.rules) if key >> bit & 1]
-        shout, burst, again, sentiment = _unpack(key >> len(self.rules))
-        for kind, code in (
-            ("shout", shout),
-            ("burst", burst),
-            ("again", again),
-            ("sentiment", sentiment),
-        ):
-            if _CUE_WEIGHTS[kind][code] > 0:
-                names.append(_CUE_NAMES[kind][code])
-        return tuple(names)
-
-
-#: Weak cues and sentiment by code (0: none), in the order they add up.
-_CUE_WEIGHTS: dict[str, tuple[float, ...]] = {
-    "shout": (0.0, 0.6, 1.0),
-    "burst": (0.0, 0.3, 0.5),
-    "again": (0.0, 0.3),
-    "sentiment": (0.0, 0.8, 0.5, -0.6),
-}
-_CUE_NAMES: dict[str, tuple[str, ...]] = {
-    "shout": ("", "shouting", "shouting the whole message"),
-    "burst": ("", "!!", "?? or !!!"),
-    "again": ("", "again / already"),
-    "sentiment": ("", "negative sentiment", "negative sentiment", "positive sentiment"),
-}
-
-
-def _pack(shout: Any, burst: Any, again: Any, sentiment: Any) -> Any:
-    return shout | burst << 2 | again << 4 | sentiment << 5
-
-
-def _unpack(code: int) -> tuple[int, int, int, int]:
-    return code & 3, code >> 2 & 3, code >> 4 & 1, code >> 5 & 3
-
-
-def _matches(column: pa.Array, pattern: str, ignore_case: bool = True) -> np.ndarray:
-    found = pc.match_substring_regex(column, pattern, ignore_case=ignore_case)
-    return found.to_numpy(zero_copy_only=False)
-
-
-def _count(column: pa.Array, pattern: str, ignore_case: bool = True) -> np.ndarray:
-    found = pc.count_substring_regex(column, pattern, ignore_case=ignore_case)
-    return found.to_numpy(zero_copy_only=False)
-
-
-def _someone(column: pa.Array) -> np.ndarray:
-    """ "someone"/"somebody" not followed by about, regarding, from..."""
-    return _count(column, _SOMEONE) > _count(column, _SOMEONE_ABOUT)
-
-
-class _Cues:
-    """The weak cues and VADER's prerequisites of a column of messages."""
-
-    def __init__(self, column: pa.Array) -> None:
-        # Words in capitals, acronyms aside: whole words (Unicode letters,
-        # digits and _, as Python's \w) that are two or more of A-Z.
-        tokens = pc.split_pattern_regex(column, r"[^\p{L}\p{N}_]+")
-        words = pc.list_flatten(tokens)
-        owner = pc.list_parent_indices(tokens).to_numpy(zero_copy_only=False)
-        shouted = pc.and_(
-            pc.match_substring_regex(words, "^[A-Z]{2,}$"),
-            pc.invert(pc.is_in(words, value_set=pa.array(sorted(_ACRONYMS)))),
-        ).to_numpy(zero_copy_only=False)
-        self.caps = np.bincount(owner[shouted], minlength=len(column))
-        lower = _matches(column, "[a-z]", False)
-        # Letters are counted only where the rest already says "in capitals".
-        capitals = np.flatnonzero(~lower & (self.caps >= 3))
-        self.whole_in_capitals = np.zeros(len(column), dtype=bool)
-        if len(capitals):
-            letters = _count(column.take(pa.array(capitals)), "[A-Za-z]", False)
-            self.whole_in_capitals[capitals] = letters >= 8
-        self.burst = _matches(column, _BURST)
-        self.double_bang = _matches(column, _DOUBLE_BANG)
-        self.again = _matches(column, _AGAIN)
-        # The message's words, as VADER's lexicon spells them.
-        tokens = pc.split_pattern_regex(pc.utf8_lower(column), "[^a-z']+")
-        words = pc.list_flatten(tokens)
-        owner = pc.list_parent_indices(tokens).to_numpy(zero_copy_only=False)
-        negative, positive, negations = _polarity()
-
-        def any_of(lexicon: pa.Array) -> np.ndarray:
-            found = np.zeros(len(column), dtype=bool)
-            hit = pc.is_in(words, value_set=lexicon).to_numpy(zero_copy_only=False)
-            found[owner[hit]] = True
-            return found
-
-        self.negative = any_of(negative)
-        self.positive = any_of(positive)
-        self.negation = any_of(negations)
+    def _named(self, key: int) -> tuple[str, ...]:
+        return tuple(rule.name for bit, rule in enumerate(self.rules) if key >> bit & 1)
 
 
 def _restates_an_id(said: list[tuple[str, Any]]) -> bool:
@@ -550,7 +425,7 @@ class Complaint(Signal):
             scratch["apologies"] = scratch.get("apologies", 0) + 1
         for match in _ASK.finditer(text):
             asks = scratch.setdefault("asks", {})
-            thing = match.group("thing").lower()
+            thing = match.group(1).lower()
             asks[thing] = asks.get(thing, 0) + 1
 
     def _message(
@@ -584,10 +459,10 @@ class Complaint(Signal):
             cues.append("the agent asked twice for the same thing")
         best, invocation, rules = scratch.get("best", (0.0, None, ""))
         # The ids are looked for only where that cue could tip the session.
-        if best + 0.5 * (len(cues) + 1) >= self.config.threshold and _restates_an_id(
+        if best + CUE_WEIGHT * (len(cues) + 1) >= self.config.threshold and _restates_an_id(
             scratch.get("said", [])
         ):
             cues.insert(0, "restates an id from another turn")
-        if cues and best + 0.5 * len(cues) >= self.config.threshold:
+        if cues and best + CUE_WEIGHT * len(cues) >= self.config.threshold:
             return [*hits, Reason(self.name, ", ".join(filter(None, [rules, *cues])), invocation)]
         return hits
