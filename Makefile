@@ -45,7 +45,7 @@ bench-scale: setup ## Build a 4M-row export and measure the scan, draft memory a
 redaction-report: setup ## Recall and precision of redaction on the labelled corpus (tests/pii_corpus.py)
 	$(BIN)/python -m tests.redaction_report
 
-signals-report: setup ## Precision and recall of the complaint detector on tests/data/complaint_turns.tsv
+signals-report: setup ## Complaint detector precision/recall: third-party dev and test splits, the project's turns
 	$(BIN)/python -m tests.signals_report
 
 replay-demo: setup ## Draft, review, promote, then replay the buggy and the fixed sample agent and score them
