@@ -123,3 +123,12 @@ def test_the_docs_show_the_rules_the_code_runs():
     assert shown == rules_markdown(), (
         "docs/signals.md differs from the code: .venv/bin/python -m tests.signals_report --docs"
     )
+
+
+@pytest.mark.parametrize("phrase", ["a+b", "why?", "50% (off)", "c:\\path", "[x]", "{1}", "a|b"])
+def test_a_configured_phrase_is_a_portable_literal(phrase):
+    pattern = complaint.phrase_pattern([phrase])
+    assert is_portable(pattern)
+    texts = [f"well, {phrase.upper()}!", f"well {phrase}x", "nothing"]
+    found = pc.match_substring_regex(pa.array(texts), pattern).to_pylist()
+    assert found == [True, False, False]
