@@ -349,19 +349,48 @@ def check(
 
 @app.command()
 @reported
-def review(paths: PathsArg) -> None:
+def review(
+    paths: PathsArg,
+    serve: Annotated[
+        bool,
+        typer.Option(
+            "--serve", help="Start the review workbench on the drafts folder and print its URL."
+        ),
+    ] = False,
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="--serve: port (0: any free one).")
+    ] = 0,
+    host: Annotated[
+        str,
+        typer.Option(help="--serve: address to bind (other than loopback: anyone can reach it)."),
+    ] = "127.0.0.1",
+    suite: Annotated[
+        Path | None,
+        typer.Option(
+            help="--serve: the suite the page's promote button writes to.", file_okay=False
+        ),
+    ] = None,
+    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+) -> None:
     """List what is left to review: one path:line:col line per REVIEW marker.
 
     Grouped by case, with a count. A file that is not valid JSON, or case
     files whose ids no longer pair (an eval id renamed in one file of three),
     are listed too: a broken edit is not a finished one. Exits 0 when nothing
-    is left.
+    is left. With --serve, a local web app instead: the queue of cases, each
+    case's session as a chat beside a form for every decision, the findings
+    of `miner check`, saving the three files and promoting (docs/review.md).
 
     Example:
 
         miner review drafts/
+        miner review --serve drafts/ --suite evals/support
     """
     from miner import files
+
+    if serve:
+        _serve(paths, host, port, suite, files.load_config(pipeline))
+        return
     from miner.load import UNREADABLE, load_cases
 
     loaded = load_cases(files.read_case_files(paths))
@@ -381,6 +410,27 @@ def review(paths: PathsArg) -> None:
         _fail(len(broken), "files or cases that cannot be read as they are")
     if markers:
         _fail(len(markers), "REVIEW markers left")
+
+
+def _serve(paths: list[Path], host: str, port: int, suite: Path | None, config: Any) -> None:
+    from miner.redact import detector_for
+    from miner.webapp import LOOPBACK, Workbench, serve
+    from miner.workbench import Checker
+
+    if len(paths) != 1 or not paths[0].is_dir():
+        raise UsageError("--serve: give one drafts folder")
+    if host != LOOPBACK:
+        typer.echo(
+            f"Warning: serving on {host}: anyone who can reach it and has the URL can "
+            "read and edit these cases",
+            err=True,
+        )
+    detector = detector_for(config)
+    bench = Workbench(paths[0], config, Checker(config, detector), suite, detector)
+    try:
+        serve(bench, host, port, announce=lambda url: typer.echo(f"miner review: {url}"))
+    except OSError as exc:
+        raise UsageError(f"--serve: cannot listen on {host}:{port} ({exc.strerror})") from None
 
 
 @app.command()

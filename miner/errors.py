@@ -55,6 +55,13 @@ class BusyError(MinerError):
     exit_code = 6
 
 
+class ConflictError(MinerError):
+    """A file changed on disk since it was read for an edit: nothing was
+    written, so a reviewer's hand edit is never overwritten."""
+
+    exit_code = 7
+
+
 class FindingsError(MinerError):
     """A check found problems (they were printed before this is raised)."""
 

@@ -43,7 +43,14 @@ import pyarrow.parquet as pq
 
 from miner.case import CASE_SUFFIXES, case_file_names
 from miner.config import PipelineConfig, ScanConfig, config_from_toml, is_remote
-from miner.errors import BusyError, ConfigError, InputError, MinerError, OutputError
+from miner.errors import (
+    BusyError,
+    ConfigError,
+    ConflictError,
+    InputError,
+    MinerError,
+    OutputError,
+)
 from miner.traces import REQUIRED_COLUMNS, utc_frame
 
 LEDGER_NAME = "miner-ledger.json"
@@ -873,6 +880,47 @@ def write_run(
         runs = out / RUNS_DIR
         return f"cases and ledger written, but not the run summary under {runs} ({exc.strerror})"
     return None
+
+
+def digest(data: bytes) -> str:
+    """What an edit remembers of a file it read, to notice a change before writing."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def replace_json_files(values: Mapping[Path, Any], expected: Mapping[Path, str]) -> None:
+    """Replace files with JSON ``values``, written exactly as a draft writes them,
+    unless one changed since it was read (``expected``: path -> ``digest``):
+    then raise ConflictError naming it, and write nothing. All new files are
+    staged beside their targets first, then renamed over them one after the
+    other, so each file is whole at every moment."""
+    for path, wanted in expected.items():
+        try:
+            now = digest(path.read_bytes())
+        except OSError:
+            now = "missing"
+        if now != wanted:
+            raise ConflictError(
+                f"{path}: changed on disk since the page was loaded; nothing was saved "
+                "(reload to see the change)"
+            )
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, value in values.items():
+            mode = path.stat().st_mode & 0o7777 if path.exists() else _new_file_mode()
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            staged.append((tmp, path))
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(_dumps(value))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.chmod(tmp, mode)
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except OSError as exc:
+        raise OutputError(f"cannot save the case files ({exc.strerror})") from None
+    finally:
+        for tmp, _path in staged:
+            Path(tmp).unlink(missing_ok=True)
 
 
 def read_run_summaries(out: Path) -> list[tuple[str, dict[str, Any] | None]]:
