@@ -26,7 +26,7 @@ demo: setup ## Set up, then draft cases from the shipped sample traces into draf
 test: lint browser ## Run ruff, mypy and the test suite
 	$(BIN)/python -m pytest -q
 
-browser: ## Install Debian's Chromium for the triage-page test, if it is missing (needs root)
+browser: ## Install Debian's Chromium for the browser tests (Playwright drives it), if missing (needs root)
 	@command -v chromium >/dev/null || { \
 	  export DEBIAN_FRONTEND=noninteractive; \
 	  apt-get install -y -q chromium >/dev/null 2>&1 || \

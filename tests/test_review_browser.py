@@ -1,0 +1,176 @@
+"""The review workbench end to end in a real browser: Playwright drives
+Debian's Chromium (installed by `make browser`, by its executable path;
+nothing is downloaded) against a real `miner review --serve` process. A
+drafted sample case goes from drafted to promoted without a JSON file being
+opened; the promoted suite then passes `miner check`, replays and scores."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from miner.sample import session_hash
+from tests.conftest import PIPELINE, ROOT, copy_drafts, load_json, miner
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
+FIXED_ANSWER = (
+    "I could not issue the refund for ORD-10001: refunds above 200 need a human. "
+    "A colleague will contact you."
+)
+HOSTILE = '<script>document.title="pwned"</script><img src=x onerror="document.title=\'img\'">'
+
+
+@pytest.fixture
+def served(drafted, tmp_path) -> Iterator[tuple[str, Path, Path, subprocess.Popen]]:
+    out, _ = drafted
+    drafts = tmp_path / "drafts"
+    copy_drafts(out, drafts)
+    shutil.copytree(out / "runs", drafts / "runs")
+    suite = tmp_path / "suite"
+    server = subprocess.Popen(
+        [sys.executable, "-m", "miner", "review", "--serve", str(drafts), "--suite", str(suite),
+         "--pipeline", str(PIPELINE)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        line = server.stdout.readline()  # type: ignore[union-attr]
+        assert line.startswith("miner review: http://127.0.0.1:"), line
+        yield line.split(": ", 1)[1].strip(), drafts, suite, server
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+@pytest.fixture
+def page() -> Iterator[Page]:
+    # Installed by `make test` (the browser target); missing, it fails here.
+    assert Path(CHROMIUM).exists(), "chromium is not installed: `make browser` installs it"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield browser.new_page()
+        finally:
+            browser.close()
+
+
+def _run(*args: str | Path) -> subprocess.CompletedProcess:
+    command = [sys.executable, "-m", "miner", *map(str, args), "--pipeline", str(PIPELINE)]
+    return subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
+def _name(session: str) -> str:
+    return f"draft_{session_hash(session)}"
+
+
+def test_a_drafted_case_reviewed_and_promoted_in_the_browser(served, page, tmp_path):
+    url, drafts, suite, server = served
+    name = _name("s02-refund-returned-error")
+    page.goto(url, timeout=120_000)  # the first queue runs the checks of every case
+    rows = page.locator("#queue tr.case")
+    count = rows.count()
+    assert count == len(list(drafts.glob("draft_*"))) >= 8
+    expect(page.locator(f'tr[data-name="{name}"] .status')).to_have_text("drafted")
+
+    # The keyboard: j moves down the queue, Enter opens the current case.
+    expect(rows.nth(0)).to_have_class("case current")
+    page.keyboard.press("j")
+    expect(rows.nth(1)).to_have_class("case current")
+    second = rows.nth(1).get_attribute("data-name")
+    page.keyboard.press("Enter")
+    expect(page.locator("h1 .hint")).to_have_text(str(second))
+    page.goto(f"{url}case/{name}")
+
+    # The chat: the user, the tool calls with their results, the agent.
+    chat = page.locator("#chat")
+    expect(chat.locator(".bubble.user").first).to_contain_text("ORD-10001")
+    expect(chat.locator(".call strong").first).to_have_text("lookup_order")
+    expect(page.locator(".turn.flagged").first).to_contain_text("flagged: error")
+    markers_before = int(page.locator("#finding-count").inner_text())
+    assert markers_before >= 8
+
+    page.fill("#eval_id", "refund_over_limit_is_not_reported_as_issued")
+    page.fill("#description", "A refund over the limit is not reported as issued.")
+    page.fill("#protects", "a refund the agent could not issue is never reported as issued")
+    expect(page.locator("label[for=answer-0] .badge")).to_contain_text("prefilled")
+    page.fill("#answer-0", FIXED_ANSWER)
+    page.check("#reviewed-0")
+    # requiredFacts by selecting text in the reference answer.
+    start = FIXED_ANSWER.index("200")
+    page.locator("#answer-0").evaluate(f"a => a.setSelectionRange({start}, {start + 3})")
+    page.click("button.add-fact[data-answer=answer-0]")
+    expect(page.locator("#required_facts")).to_have_value("200")
+    page.check("#mustnotcall_decided")
+    page.fill("#forbidden_claims", "has been issued")
+    page.select_option("#failure_class", "tool_failure")
+    page.select_option("#priority", "p0")
+    page.click("#save")
+
+    expect(page.locator("#notice")).to_have_text("Saved the three files.")
+    expect(page.locator("#finding-count")).to_have_text("0")
+    expect(page.locator("#findings li.none")).to_be_visible()
+    expect(page.locator("#eval_id")).to_have_value("refund_over_limit_is_not_reported_as_issued")
+    assert miner("check", drafts / name, "--pipeline", PIPELINE).exit_code == 0
+
+    page.click("#promote")
+    expect(page.locator("#outcome li.promoted")).to_have_text(
+        "promoted refund_over_limit_is_not_reported_as_issued"
+    )
+    assert not (drafts / name).exists()
+    page.goto(url)
+    expect(page.locator(f'tr[data-name="{name}"] .status')).to_have_text("promoted")
+
+    # The files on disk: the suite loads, replays and scores (in processes of
+    # their own: Playwright's sync API holds this thread's event loop).
+    assert miner("check", suite, "--pipeline", PIPELINE).exit_code == 0
+    fixed = _run("replay", "--agent", "tests.replay_agent:fixed_agent", "--suite", suite,
+                 "--out", tmp_path / "fixed", "--json")  # fmt: skip
+    assert fixed.returncode == 0, fixed.stderr[-2000:]
+    assert json.loads(fixed.stdout)["callsWithoutFixture"] == []
+    scored = _run("score", "--suite", suite, "--traces", tmp_path / "fixed", "--json")
+    assert scored.returncode == 0, scored.stdout[-2000:]
+    assert json.loads(scored.stdout)["passRate"] == {"passed": 1, "total": 1}
+    buggy = _run("replay", "--agent", "tests.replay_agent:buggy_agent", "--suite", suite,
+                 "--out", tmp_path / "buggy")  # fmt: skip
+    assert buggy.returncode == 0, buggy.stderr[-2000:]
+    failing = _run("score", "--suite", suite, "--traces", tmp_path / "buggy")
+    assert failing.returncode == 1 and "forbidden_claims" in failing.stdout
+
+    server.terminate()
+    _out, log = server.communicate(timeout=30)
+    assert "ORD-10001" not in log and "refund" not in log.lower()
+
+
+def test_markup_in_trace_text_renders_as_text_in_the_browser(served, page):
+    url, drafts, _suite, _server = served
+    name = _name("s04-complaint")
+    folder = drafts / name
+    [evalset_path] = folder.glob("*.evalset.json")
+    [spec_path] = folder.glob("*.spec.json")
+    evalset, spec = load_json(evalset_path), load_json(spec_path)
+    turn = evalset["eval_cases"][0]["conversation"][0]
+    turn["user_content"]["parts"][0]["text"] = HOSTILE
+    turn["final_response"]["parts"][0]["text"] = f"REVIEW: {HOSTILE}"
+    spec["provenance"]["observed"]["turns"][0]["user"] = HOSTILE
+    spec["provenance"]["observed"]["turns"][0]["answer"] = HOSTILE
+    evalset_path.write_text(json.dumps(evalset))
+    spec_path.write_text(json.dumps(spec))
+    for target in (url, f"{url}case/{name}"):
+        page.goto(target, timeout=120_000)
+        assert page.title().startswith("miner review")
+        assert page.locator("main img").count() == 0
+        assert page.locator("main script").count() == 0
+    expect(page.locator("#chat .bubble.user").first).to_contain_text(HOSTILE)
+    expect(page.locator("#answer-0")).to_have_value(HOSTILE)
