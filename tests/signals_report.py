@@ -225,8 +225,13 @@ def main() -> None:
             for variant, report in vader_variants(turns()).items():
                 print(f"  {name:<30} {variant:<22} P {report.precision:.3f}  R {report.recall:.3f}")
         return
+    sets = dict(SETS)
+    if "--turns" in sys.argv:
+        # Your own turns, in the label<TAB>text format of complaint_turns.tsv.
+        path = Path(sys.argv[sys.argv.index("--turns") + 1])
+        sets = {path.name: lambda: [Turn(y, t, path.name) for y, t in labelled_turns(path)]}
     print("complaint detector, precision and recall:")
-    for name, turns in SETS.items():
+    for name, turns in sets.items():
         report = measure(turns())
         print(
             f"  {name:<30} precision {report.precision:.3f}  recall {report.recall:.3f}"
