@@ -5,8 +5,9 @@ which maps each onto one event model; this module only assembles them:
 
 - a turn per invocation: the user's text, the agent's last answer, the tool
   calls (a call and its outcome share ``span_id``; without a match, an outcome
-  goes to the oldest open call of the same tool), error messages of ``*_ERROR``
-  rows and rows with status ERROR;
+  goes to the oldest open call of the same tool, and Go's TOOL_END after a
+  TOOL_ERROR to the errored call), error messages of ``*_ERROR`` rows and rows
+  with status ERROR;
 - ``attributes.session_metadata`` = ``{session_id, app_name, user_id, state}``:
   the earliest row carries the starting state (the Go plugin writes none).
 """
@@ -24,6 +25,7 @@ import pandas as pd
 
 from miner.dialects import (
     ERROR_EVENT_TYPES,
+    GO,
     TRUNCATION_MARKERS,
     parse_payload,
     read_event,
@@ -65,6 +67,10 @@ REQUIRED_COLUMNS: tuple[str, ...] = ("timestamp", "event_type", "session_id")
 _CASE_KINDS = frozenset(
     ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE", "TOOL_STARTING", "TOOL_COMPLETED", "TOOL_ERROR")
 )
+
+
+#: What pairing keeps on a call besides the ToolCall's fields.
+_CALL_STATE = frozenset(("done", "end_due"))
 
 
 @dataclass
@@ -183,33 +189,48 @@ def _turns(
             continue  # other event types carry nothing a case needs
         span = row.span_id if isinstance(getattr(row, "span_id", None), str) else None
         call = by_span.get(span) if span else None
+        tool = event.tool or ""
+        if call is None and kind == "TOOL_COMPLETED":
+            # The Go runtime calls the after-tool callbacks after a raised
+            # error too (base_flow.go L1276-L1300): its TOOL_ERROR is followed
+            # by a TOOL_END for the same call. That row closes the errored
+            # call, the latest of the tool still waiting for it.
+            call = next(
+                (c for c in reversed(calls[invocation]) if c["name"] == tool and c["end_due"]),
+                None,
+            )
         if call is None and kind != "TOOL_STARTING":
             # No span to pair on (or a plugin that gives the outcome its own):
             # the oldest call of the same tool that has no outcome yet.
-            call = next(
-                (c for c in calls[invocation] if c["name"] == (event.tool or "") and not c["done"]),
-                None,
-            )
+            call = next((c for c in calls[invocation] if c["name"] == tool and not c["done"]), None)
         if call is None:
             call = {
-                "name": event.tool or "",
+                "name": tool,
                 "args": {},
                 "agent": row.agent if isinstance(getattr(row, "agent", None), str) else None,
                 "result": None,
                 "error": None,
                 "done": False,
+                "end_due": False,
             }
             calls[invocation].append(call)
             if span:
                 by_span[span] = call
         if kind in ("TOOL_STARTING", "TOOL_ERROR") and event.args is not None:
             call["args"] = event.args
-        if kind == "TOOL_COMPLETED":
+        if kind == "TOOL_COMPLETED" and call["end_due"]:
+            # Go's TOOL_END after an error holds the (nil, so ``{}``) response
+            # the callbacks were given: the call stays one call, with its error.
+            call["end_due"] = False
+            if event.result:
+                call["result"] = event.result
+        elif kind == "TOOL_COMPLETED":
             call["result"] = event.result
             call["done"] = True
         if kind == "TOOL_ERROR":
             call["error"] = message if isinstance(message, str) else "tool raised an error"
             call["done"] = True
+            call["end_due"] = event.dialect == GO
 
     turns = tuple(
         Turn(
@@ -217,7 +238,7 @@ def _turns(
             user_text=users.get(inv, ""),
             reply_text=replies.get(inv, ""),
             tool_calls=tuple(
-                ToolCall(**{k: v for k, v in c.items() if k != "done"}) for c in calls[inv]
+                ToolCall(**{k: v for k, v in c.items() if k not in _CALL_STATE}) for c in calls[inv]
             ),
             # The same failure is logged on TOOL_ERROR, AGENT_ERROR, NODE_ERROR and
             # INVOCATION_ERROR rows: keep each message once.

@@ -137,3 +137,39 @@ def test_a_truncated_payload_marks_its_turn_and_the_drafts_tags():
     case = draft_case(session, prov, load_config(PIPELINE), [])
     spec = case.files["draft_0123456789abcdef.spec.json"]
     assert "truncated" in spec["tags"]
+
+
+def _go_row(second: int, kind: str, content, tool: str | None = None, **extra) -> dict:
+    """A row as the Go plugin writes it: no event_id, no span ids (no
+    OpenTelemetry), the tool's name in attributes."""
+    return {
+        "timestamp": pd.Timestamp(f"2026-11-22T10:00:{second:02d}", tz="UTC"),
+        "event_type": kind,
+        "session_id": "s1",
+        "invocation_id": "inv-1",
+        "span_id": None,
+        "content": None if content is None else orjson.dumps(content).decode(),
+        "attributes": None if tool is None else orjson.dumps({"tool_name": tool}).decode(),
+        "error_message": extra.pop("error_message", None),
+    }
+
+
+def test_a_go_tool_end_after_a_tool_error_closes_the_errored_call():
+    # base_flow.go L1276-L1300: the after-tool callbacks run after a raised
+    # error too, so Go logs TOOL_ERROR and then TOOL_END {} for one call. Two
+    # refunds at once: the second's TOOL_END still pairs with the second.
+    rows = [
+        _go_row(0, "USER_MESSAGE", {"parts": [{"text": "refund both"}], "role": "user"}),
+        _go_row(1, "TOOL_START", {"order_id": "A"}, "issue_refund"),
+        _go_row(2, "TOOL_START", {"order_id": "B"}, "issue_refund"),
+        _go_row(3, "TOOL_ERROR", None, "issue_refund", error_message="gateway down"),
+        _go_row(4, "TOOL_END", {}, "issue_refund"),
+        _go_row(5, "TOOL_END", {"status": "ok"}, "issue_refund"),
+    ]
+    [session] = build_sessions(pd.DataFrame(rows), "app")
+    [turn] = session.turns
+    calls = [(c.name, c.args, c.result, c.error) for c in turn.tool_calls]
+    assert calls == [
+        ("issue_refund", {"order_id": "A"}, None, "gateway down"),
+        ("issue_refund", {"order_id": "B"}, {"status": "ok"}, None),
+    ]
