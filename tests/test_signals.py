@@ -376,3 +376,42 @@ def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
         escalation={"tools": ["transfer_to_agent"], "handoff_agents": ["human_desk"]},
     )
     assert [r.rule for r in both["both"].reasons] == ["a call to an escalation tool"]
+
+
+def _stamped(sid: str, kind: str, second: float, latency: int | None = None) -> dict:
+    row = _row(sid, kind, None, invocation_id=f"{sid}-1", latency_ms=None)
+    row["timestamp"] = pd.Timestamp(T0 + timedelta(seconds=second))
+    if latency is not None:
+        row["latency_ms"] = f'{{"total_ms": {latency}}}'
+    return row
+
+
+def test_slow_reads_the_invocation_stamps_where_the_plugin_writes_no_latency():
+    # The Go plugin never writes latency_ms; its INVOCATION_START / _END rows
+    # are stamped. Where latency_ms is written it decides, whatever the stamps.
+    rows = [
+        _stamped("go-slow", "INVOCATION_START", 0),
+        _stamped("go-slow", "INVOCATION_END", 96),
+        _stamped("go-quick", "INVOCATION_START", 0),
+        _stamped("go-quick", "INVOCATION_END", 2),
+        _stamped("go-no-end", "INVOCATION_START", 0),
+        _stamped("written", "INVOCATION_STARTING", 0),
+        _stamped("written", "INVOCATION_COMPLETED", 96, latency=900),
+    ]
+    flags = _flags(rows, slow={"threshold_ms": 30000}, no_answer={"enabled": False})
+    assert flags["go-slow"].signals == {"slow"}
+    [reason] = flags["go-slow"].reasons
+    assert reason.invocation == "go-slow-1"
+    assert flags["go-quick"].signals == set()
+    assert flags["go-no-end"].signals == set()
+    assert flags["written"].signals == set()
+
+
+def test_one_rule_says_how_long_an_invocation_took():
+    from miner.signals.slow import invocation_ms
+
+    start = T0
+    assert invocation_ms(900, start, start + timedelta(seconds=96)) == 900
+    assert invocation_ms(None, start, start + timedelta(seconds=96)) == 96_000
+    assert invocation_ms(None, start, None) is None
+    assert invocation_ms(True, start, start) == 0  # a flag is not a latency
