@@ -155,11 +155,18 @@ def sidecar(
 
 
 def _reasons(session: Session, prov: Provenance) -> list[dict[str, str]]:
-    """Why the session was flagged, each hit with the turn it fired on (t1...)."""
-    turn_of = {t.invocation_id: f"t{i}" for i, t in enumerate(session.turns, start=1)}
+    """Why the session was flagged, each hit with the turn it fired on (t1...),
+    by signal and then in turn order (not by the raw invocation ids, which
+    are random: the same session would list its hits in any order)."""
+    turn = {t.invocation_id: i for i, t in enumerate(session.turns, start=1)}
+
+    def at(inv: str | None) -> int:
+        return turn.get(inv, 0) if inv is not None else 0
+
+    ordered = sorted(prov.reasons, key=lambda r: (r[0], at(r[2]), r[1]))
     return [
-        {"signal": signal, "rule": rule, **({"turn": turn_of[inv]} if inv in turn_of else {})}
-        for signal, rule, inv in prov.reasons
+        {"signal": signal, "rule": rule, **({"turn": f"t{at(inv)}"} if at(inv) else {})}
+        for signal, rule, inv in ordered
     ]
 
 
