@@ -59,47 +59,136 @@ def _cases(folder: Path) -> dict[str, dict]:
 
 def test_java_rows_draft_exactly_the_cases_python_rows_do(drafts):
     python, java = _cases(drafts["python"][0]), _cases(drafts["java"][0])
-    assert len(python) == 15
+    assert len(python) == 18
     assert java == python
 
 
-def test_go_rows_draft_the_same_cases_but_for_the_state_go_does_not_log(drafts):
-    # The Go plugin writes no session state, so the signed-in customer is not
-    # known and gets the next fixture id; everything else is the same.
-    def without_state(files: dict[str, dict]) -> str:
-        for data in files.values():
-            for case in data.get("eval_cases", []):
-                case["session_input"]["state"] = {}
-        return re.sub(r"CUST-00\d00", "CUST-fixture", json.dumps(files, sort_keys=True))
+#: Sessions where a tool raised. ADK Python and Java end the turn there; the Go
+#: runtime hands the error to the model as the tool's response and the turn
+#: goes on (base_flow.go L1302-L1304), so Go's turn has an answer.
+RAISED = ("s03-tool-raised", "s13-slow-then-raised")
 
-    python, go = _cases(drafts["python"][0]), _cases(drafts["go"][0])
+
+def _as_go_sees_it(files: dict[str, dict]) -> dict[str, dict]:
+    """The drafted files without what the Go plugin does not log: the state
+    (so the signed-in customer is not known and gets the next fixture id)."""
+    text = re.sub(r"CUST-00\d00", "CUST-fixture", json.dumps(files))
+    files = json.loads(text)
+    for data in files.values():
+        for case in data.get("eval_cases", []):
+            case["session_input"]["state"] = {}
+        for call in data.get("calls", []):
+            # Go's transfer_to_agent returns an empty map (agent_transfer.go
+            # Run), Python's nothing.
+            if call["tool"] == "transfer_to_agent" and call["result"] == {}:
+                call["result"] = None
+    return files
+
+
+def _of(session: str, files: dict[str, dict]) -> dict[str, dict]:
+    return {name: data for name, data in files.items() if session_hash(session) in name}
+
+
+def test_go_rows_draft_the_same_tool_calls_as_python_rows(drafts):
+    # Compared as parsed JSON: Go writes 420.0 as 420 and sorts map keys.
+    python = _as_go_sees_it(_cases(drafts["python"][0]))
+    go = _as_go_sees_it(_cases(drafts["go"][0]))
     assert set(go) == set(python)
+    tools = [name for name in python if name.endswith(".tools.json")]
+    assert len(tools) == 6
+    for name in tools:
+        assert go[name]["calls"] == python[name]["calls"], name
+    for name in (n for n in python if n.endswith(".evalset.json")):
+        [py_case], [go_case] = python[name]["eval_cases"], go[name]["eval_cases"]
+        for py_turn, go_turn in zip(py_case["conversation"], go_case["conversation"], strict=True):
+            assert go_turn["intermediate_data"] == py_turn["intermediate_data"], name
+
+
+def test_go_rows_draft_the_same_cases_but_for_the_state_go_does_not_log(drafts):
+    python, go = _cases(drafts["python"][0]), _cases(drafts["go"][0])
     assert all(
         case["session_input"]["state"] == {}
         for data in go.values()
         for case in data.get("eval_cases", [])
     )
-    assert without_state(go) == without_state(python)
+    raised = {name for session in RAISED for name in _of(session, python)}
+    assert len(raised) == 6
+    same = [name for name in python if name not in raised]
+    assert {n: _as_go_sees_it(go)[n] for n in same} == {n: _as_go_sees_it(python)[n] for n in same}
     assert "empty state" in drafts["go"][1]["warning"]
+
+
+def test_after_a_raised_tool_error_the_go_turn_goes_on_to_an_answer(drafts):
+    def replies(dialect: str) -> list[str]:
+        [evalset] = [
+            data
+            for name, data in _of("s13-slow-then-raised", _cases(drafts[dialect][0])).items()
+            if name.endswith(".evalset.json")
+        ]
+        turns = evalset["eval_cases"][0]["conversation"]
+        return [turn["final_response"]["parts"][0]["text"] for turn in turns]
+
+    assert replies("python")[1] == "REVIEW: (no reply: the turn ended without an agent response)"
+    assert replies("java") == replies("python")
+    assert replies("go")[0] == replies("python")[0]
+    assert re.fullmatch(r"REVIEW: Sorry, \S+, the refund did not go through\. .*", replies("go")[1])
+
+
+def _without_no_answer(signature: str) -> str:
+    signals, rest = signature.split(" | ", 1)
+    return " | ".join(["+".join(s for s in signals.split("+") if s != "no_answer"), rest])
 
 
 def test_the_same_sessions_have_the_same_failure_signatures_in_every_dialect(drafts):
     # Go names a tool call only in attributes, which the scan reads on Go's
     # TOOL_START rows alone: its signatures name the same tools as the others'.
+    # Every no_answer here is a turn a raised error ended: Go's goes on.
     signatures = {
         d: sorted((s["signature"], s["sessions"]) for s in summary["signatures"])
         for d, (_out, summary) in drafts.items()
     }
-    assert signatures["go"] == signatures["java"] == signatures["python"]
+    assert signatures["java"] == signatures["python"]
+    assert sum("no_answer" in s for s, _n in signatures["java"]) == 2
+    assert signatures["go"] == sorted((_without_no_answer(s), n) for s, n in signatures["java"])
     assert all(" | no tools" not in s for s, _n in signatures["go"])
 
 
 def test_every_signal_fires_on_every_dialect(drafts):
     flagged = {d: summary["flagged"] for d, (_out, summary) in drafts.items()}
-    assert flagged["python"] == flagged["java"] == flagged["go"]
-    # slow and loop are not in these sessions; tests/test_signals.py covers them.
-    exercised = ("error", "thumbs_down", "escalation", "complaint", "no_answer")
+    assert flagged["python"] == flagged["java"]
+    assert flagged["go"] == {**flagged["java"], "no_answer": 0}  # see RAISED
+    # loop is not in these sessions; tests/test_signals.py covers it.
+    exercised = ("error", "thumbs_down", "escalation", "complaint", "slow", "no_answer")
     assert all(flagged["java"][s] > 0 for s in exercised), flagged
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_a_slow_invocation_is_slow_in_every_dialect(drafts, dialect):
+    # The Go plugin writes no latency_ms: its INVOCATION_START / _END stamps say it.
+    folder, summary = drafts[dialect]
+    assert summary["flagged"]["slow"] == 1
+    spec = json.loads(
+        next(folder.glob(f"draft_{session_hash('s13-slow-then-raised')}/*.spec.json")).read_text()
+    )
+    reasons = spec["provenance"]["signalReasons"]
+    assert {"signal": "slow", "rule": "an invocation over 30000 ms", "turn": "t1"} in reasons
+
+
+@pytest.mark.parametrize("dialect", DIALECTS)
+def test_a_raised_tool_error_is_one_call_with_its_error(drafts, dialect):
+    # Go logs TOOL_ERROR and then TOOL_END {} for the same call (base_flow.go
+    # L1276-L1300): one call, not a second empty one.
+    folder, _ = drafts[dialect]
+    case = next(folder.glob(f"draft_{session_hash('s13-slow-then-raised')}"))
+    tools = json.loads(next(case.glob("*.tools.json")).read_text())
+    calls = [(c["invocationId"], c["tool"], c.get("error")) for c in tools["calls"]]
+    assert calls == [
+        ("t1", "lookup_customer", None),
+        ("t2", "issue_refund", "gateway declined refund to card <CREDIT_CARD_1> for <PERSON_1>"),
+    ]
+    evalset = json.loads(next(case.glob("*.evalset.json")).read_text())
+    uses = evalset["eval_cases"][0]["conversation"][1]["intermediate_data"]["tool_uses"]
+    assert [use["name"] for use in uses] == ["issue_refund"]
 
 
 @pytest.mark.parametrize("dialect", DIALECTS)
@@ -267,7 +356,10 @@ def test_miner_score_reads_runs_in_every_dialect(tmp_path, drafts):
             for t in run_report["turns"]
             for c in t["checks"]
         ]
-    assert reports["python"] == reports["java"] == reports["go"]
+    assert reports["python"] == reports["java"]
+    # The same verdicts; Go's reasons quote its arguments as it writes them
+    # (keys sorted, 420 for 420.0).
+    assert [r[:3] for r in reports["go"]] == [r[:3] for r in reports["python"]]
     assert any(not passed for _turn, _check, passed, _reason in reports["go"])
 
 
