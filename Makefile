@@ -42,7 +42,7 @@ bench: setup ## Benchmark redaction throughput against a baseline measured in th
 bench-scale: setup ## Build a 4M-row export and measure the scan, draft memory and draft time against in-run baselines
 	$(BIN)/python -m tests.bench_scale
 
-redaction-report: setup ## Recall and precision of redaction on the labelled corpus (tests/pii_corpus.py)
+redaction-report: setup ## Redaction recall per type and place, non-personal words replaced: third-party dev and test splits, and the regression corpus
 	$(BIN)/python -m tests.redaction_report
 
 signals-report: setup ## Complaint detector precision/recall: third-party dev and test splits, the project's turns

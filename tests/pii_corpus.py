@@ -338,6 +338,43 @@ class Generator:
         return self.r.choice(AGENTS + TOOLS)
 
 
+def plugin_row(
+    session_id: str,
+    number: int,
+    timestamp: datetime,
+    event: str,
+    invocation: str,
+    content: Any,
+    state: dict[str, Any],
+    user_id: str = "u-1",
+    **extra: Any,
+) -> dict[str, Any]:
+    """One row as the Python plugin writes it (content and attributes as JSON)."""
+    return {
+        "timestamp": timestamp,
+        "event_id": f"{session_id}-{number}",
+        "event_type": event,
+        "agent": extra.pop("agent", "support_agent"),
+        "session_id": session_id,
+        "invocation_id": invocation,
+        "span_id": extra.pop("span_id", None),
+        "content": json.dumps(content) if content is not None else None,
+        "attributes": json.dumps(
+            {
+                "session_metadata": {
+                    "session_id": session_id,
+                    "app_name": "support_agent",
+                    "user_id": user_id,
+                    "state": state,
+                }
+            }
+        ),
+        "status": extra.pop("status", "OK"),
+        "error_message": extra.pop("error_message", None),
+        "is_truncated": False,
+    }
+
+
 def _session(g: Generator, corpus: Corpus, index: int, start: datetime) -> None:
     r = g.r
     first, last = g.person()
@@ -366,29 +403,17 @@ def _session(g: Generator, corpus: Corpus, index: int, start: datetime) -> None:
     def row(event: str, invocation: str, content: Any, **extra: Any) -> None:
         clock[0] += timedelta(seconds=r.randint(1, 20))
         corpus.rows.append(
-            {
-                "timestamp": clock[0],
-                "event_id": f"{session_id}-{len(corpus.rows)}",
-                "event_type": event,
-                "agent": extra.pop("agent", "support_agent"),
-                "session_id": session_id,
-                "invocation_id": invocation,
-                "span_id": extra.pop("span_id", None),
-                "content": json.dumps(content) if content is not None else None,
-                "attributes": json.dumps(
-                    {
-                        "session_metadata": {
-                            "session_id": session_id,
-                            "app_name": "support_agent",
-                            "user_id": f"u-{index}",
-                            "state": state,
-                        }
-                    }
-                ),
-                "status": extra.pop("status", "OK"),
-                "error_message": extra.pop("error_message", None),
-                "is_truncated": False,
-            }
+            plugin_row(
+                session_id,
+                len(corpus.rows),
+                clock[0],
+                event,
+                invocation,
+                content,
+                state,
+                user_id=f"u-{index}",
+                **extra,
+            )  # fmt: skip
         )
 
     def user_turn(n: int) -> Labelled:

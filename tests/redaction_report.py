@@ -21,10 +21,15 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
+
+from miner.model import Session
+from tests.pii_corpus import NEG
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = ROOT / "pipelines" / "support_agent.toml"
@@ -37,8 +42,10 @@ class Report:
     caught: Counter[str] = field(default_factory=Counter)
     replaced: Counter[str] = field(default_factory=Counter)
     true_positive: Counter[str] = field(default_factory=Counter)
-    negatives: int = 0
-    destroyed: int = 0
+    negatives: Counter[str] = field(default_factory=Counter)
+    destroyed: Counter[str] = field(default_factory=Counter)
+    planted_in: Counter[str] = field(default_factory=Counter)
+    caught_in: Counter[str] = field(default_factory=Counter)
     destroyed_examples: list[str] = field(default_factory=list)
     missed_examples: list[tuple[str, str]] = field(default_factory=list)
 
@@ -52,8 +59,14 @@ class Report:
         right = self.true_positive[entity] if entity else sum(self.true_positive.values())
         return right / replaced if replaced else 1.0
 
-    def destroyed_share(self) -> float:
-        return self.destroyed / self.negatives if self.negatives else 0.0
+    def recall_in(self, place: str) -> float:
+        planted = self.planted_in[place]
+        return self.caught_in[place] / planted if planted else 1.0
+
+    def destroyed_share(self, kind: str | None = None) -> float:
+        negatives = self.negatives[kind] if kind else sum(self.negatives.values())
+        destroyed = self.destroyed[kind] if kind else sum(self.destroyed.values())
+        return destroyed / negatives if negatives else 0.0
 
     def table(self) -> str:
         lines = ["| planted type | planted | recall |", "|---|---:|---:|"]
@@ -64,11 +77,18 @@ class Report:
         for entity in sorted(self.replaced):
             lines.append(f"| {entity} | {self.replaced[entity]} | {self.precision(entity):.2%} |")
         lines.append(f"| **all** | {sum(self.replaced.values())} | {self.precision():.2%} |")
-        lines += [
-            "",
-            f"Hard negatives destroyed: {self.destroyed} of {self.negatives} "
-            f"({self.destroyed_share():.2%}).",
-        ]
+        lines += ["", "| place | planted | recall |", "|---|---:|---:|"]
+        for place in sorted(self.planted_in):
+            planted = self.planted_in[place]
+            lines.append(f"| {place} | {planted} | {self.recall_in(place):.2%} |")
+        lines += ["", "| non-personal kind | words | replaced |", "|---|---:|---:|"]
+        for kind in sorted(self.negatives):
+            lines.append(
+                f"| {kind} | {self.negatives[kind]} | {self.destroyed[kind]} "
+                f"({self.destroyed_share(kind):.2%}) |"
+            )
+        total, destroyed = sum(self.negatives.values()), sum(self.destroyed.values())
+        lines.append(f"| **all** | {total} | {destroyed} ({self.destroyed_share():.2%}) |")
         return "\n".join(lines)
 
 
@@ -92,7 +112,7 @@ def measure(
     rows: list[dict], labels: dict[str, list[tuple[int, int, str]]], pipeline: Path = PIPELINE
 ) -> Report:
     from miner.files import load_config
-    from miner.redact import detector_for, redact_sessions, session_texts
+    from miner.redact import detector_for, redact_sessions
     from miner.traces import build_sessions
 
     config = load_config(pipeline)
@@ -100,15 +120,34 @@ def measure(
     redacted = redact_sessions(sessions, detector_for(config), config)
     report = Report()
     for before, after in zip(sessions, redacted, strict=True):
-        pairs = zip(session_texts(before), session_texts(after.session), strict=True)
-        for (_k, original), (_k2, output) in pairs:
+        pairs = zip(places(before), places(after.session), strict=True)
+        for (place, original), (_place, output) in pairs:
             if not isinstance(original, str) or original not in labels:
                 continue
             spans = replaced_spans(original, str(output))
             if spans is None:  # cannot align: count everything as leaked
                 spans = []
-            _score(report, original, labels[original], spans)
+            _score(report, original, labels[original], spans, place)
     return report
+
+
+def places(session: Session) -> Iterator[tuple[str, Any]]:
+    """(place, leaf) for the leaves ``session_texts`` reads, named by where they sit."""
+    from miner.redact import _leaves
+
+    for _key, leaf in _leaves(session.initial_state):
+        yield "state", leaf
+    for turn in session.turns:
+        yield "user text", turn.user_text
+        for call in turn.tool_calls:
+            for _key, leaf in _leaves(call.args):
+                yield "tool args", leaf
+            for _key, leaf in _leaves(call.result):
+                yield "tool result", leaf
+            yield "error message", call.error
+        yield "agent reply", turn.reply_text
+        for message in turn.errors:
+            yield "error message", message
 
 
 def _score(
@@ -116,22 +155,26 @@ def _score(
     text: str,
     labels: list[tuple[int, int, str]],
     spans: list[tuple[int, int, str]],
+    place: str = "text",
 ) -> None:
     covered = [False] * len(text)
     for start, end, _entity in spans:
         for i in range(start, end):
             covered[i] = True
-    planted = [(s, e, k) for s, e, k in labels if k != "NEGATIVE"]
+    planted = [(s, e, k) for s, e, k in labels if not k.startswith(NEG)]
     for start, end, kind in labels:
-        if kind == "NEGATIVE":
-            report.negatives += 1
+        if kind.startswith(NEG):
+            negative = kind.partition(":")[2] or "other"
+            report.negatives[negative] += 1
             if any(covered[start:end]):
-                report.destroyed += 1
+                report.destroyed[negative] += 1
                 report.destroyed_examples.append(f"{text[start:end]!r} in {text!r} {spans}")
             continue
         report.planted[kind] += 1
+        report.planted_in[place] += 1
         if all(covered[i] for i in range(start, end) if text[i].isalnum()):
             report.caught[kind] += 1
+            report.caught_in[place] += 1
         else:
             report.missed_examples.append((kind, f"{text[start:end]!r} in {text!r}"))
     for start, end, entity in spans:
@@ -141,20 +184,37 @@ def _score(
 
 
 def corpus_report(seed: int = 7) -> Report:
+    """The regression corpus this project wrote (tests/pii_corpus.py)."""
     from tests.pii_corpus import build_corpus
 
     corpus = build_corpus(seed)
     return measure(corpus.rows, corpus.labels)
 
 
+def third_party_report(split: str) -> Report:
+    """The corpus from presidio-evaluator's templates and Faker's locales
+    (tests/third_party_corpus.py), one split: "dev" (tuned on) or "test"."""
+    from tests.third_party_corpus import build_third_party_corpus
+
+    corpus = build_third_party_corpus(split)
+    return measure(corpus.rows, corpus.labels)
+
+
 def main() -> None:
-    report = corpus_report(int(sys.argv[1]) if len(sys.argv) > 1 else 7)
-    print(report.table())
-    if "-v" in sys.argv:
-        for kind, value in report.missed_examples:
-            print("missed", kind, repr(value))
-        for value in report.destroyed_examples:
-            print("destroyed", repr(value))
+    args = [a for a in sys.argv[1:] if not a.startswith("-")]
+    runs: list[tuple[str, Report]] = []
+    if not args or args[0] == "third-party":
+        runs += [(f"third-party {split}", third_party_report(split)) for split in ("dev", "test")]
+    if not args or args[0] != "third-party":
+        seed = int(args[0]) if args and args[0].isdigit() else 7
+        runs.append((f"project's own corpus (regression test, seed {seed})", corpus_report(seed)))
+    for title, report in runs:
+        print(f"## {title}\n\n{report.table()}\n")
+        if "-v" in sys.argv:
+            for kind, value in report.missed_examples:
+                print("missed", kind, value)
+            for value in report.destroyed_examples:
+                print("destroyed", value)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ def report() -> Report:
 def test_the_corpus_is_big_and_varied_enough_to_mean_something(report):
     assert sum(report.planted.values()) >= 2000
     assert len(report.planted) >= 12
-    assert report.negatives >= 1000
+    assert sum(report.negatives.values()) >= 1000
 
 
 def test_overall_recall_is_at_least_99_5_percent(report):
@@ -43,7 +43,7 @@ def test_the_measure_counts_a_leak_a_partial_leak_and_a_destroyed_negative():
     labels = [(5, 16, "PERSON"), (20, 35, "PHONE_NUMBER"), (46, 62, "NEGATIVE")]
     nothing = Report()
     _score(nothing, text, labels, replaced_spans(text, text) or [])
-    assert nothing.recall() == 0 and nothing.destroyed == 0
+    assert nothing.recall() == 0 and not nothing.destroyed
 
     partial = "Call <PERSON_1> at +1 415 <PHONE_NUMBER_1> about the <PERSON_2> X5 Blender"
     spans = replaced_spans(text, partial)
@@ -51,5 +51,5 @@ def test_the_measure_counts_a_leak_a_partial_leak_and_a_destroyed_negative():
     scored = Report()
     _score(scored, text, labels, spans)
     assert scored.caught == {"PERSON": 1}  # the phone's "+1 415" survived
-    assert scored.destroyed == 1
+    assert sum(scored.destroyed.values()) == 1
     assert scored.precision("PERSON") == 0.5

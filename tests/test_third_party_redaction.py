@@ -1,0 +1,64 @@
+"""Redaction measured on text this project did not write: the test split of
+tests/third_party_corpus.py (presidio-evaluator's templates and people,
+Faker's locales), through the same code as `miner draft`.
+
+The floors below are the figures last measured on the test split, so a change
+that loses recall or destroys more non-personal words fails here. They are
+not the issue's targets (docs/redaction.md puts both side by side): where a
+floor is under its target, the target is not met, and the doc says so."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.redaction_report import Report, third_party_report
+
+#: Recall per planted type on the test split: the floor CI holds.
+RECALL_FLOOR = {
+    "CREDIT_CARD": 0.72,
+    "DATE_OF_BIRTH": 0.08,
+    "EMAIL_ADDRESS": 0.995,
+    "IBAN_CODE": 0.995,
+    "IP_ADDRESS": 0.995,
+    "NATIONAL_ID": 0.3,
+    "PASSPORT": 0.08,
+    "PERSON": 0.81,
+    "PHONE_NUMBER": 0.72,
+    "STREET_ADDRESS": 0.04,
+}
+#: Share of non-personal look-alikes replaced, at most.
+DESTROYED_CEILING = 0.26
+
+
+@pytest.fixture(scope="module")
+def report() -> Report:
+    return third_party_report("test")
+
+
+def test_the_test_split_is_big_and_varied_enough_to_mean_something(report):
+    assert sum(report.planted.values()) >= 3000
+    assert set(RECALL_FLOOR) <= set(report.planted), report.table()
+    assert sum(report.negatives.values()) >= 1000
+    assert {"user text", "agent reply", "tool args", "tool result"} <= set(report.planted_in)
+
+
+def test_recall_per_type_holds_its_floor(report):
+    low = {
+        kind: f"{report.recall(kind):.2%} < {floor:.2%}"
+        for kind, floor in RECALL_FLOOR.items()
+        if report.recall(kind) < floor
+    }
+    assert not low, report.table()
+
+
+def test_non_personal_words_replaced_stay_under_the_ceiling(report):
+    assert report.destroyed_share() <= DESTROYED_CEILING, report.table()
+
+
+def test_the_splits_share_no_template():
+    from tests.third_party_corpus import _samples
+
+    dev, _ = _samples("en_US", "dev", 40, seed=3)
+    test, _ = _samples("en_US", "test", 40, seed=3)
+    assert {s.template_id % 2 for s in dev} == {0}
+    assert {s.template_id % 2 for s in test} == {1}

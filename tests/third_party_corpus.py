@@ -1,0 +1,355 @@
+"""A labelled redaction corpus from text this project did not write.
+
+The sentences and their labels come from ``presidio-evaluator`` (the PII
+evaluation generator published by Presidio's authors): its own templates
+(``raw_data/templates.txt``), its own fake people (FakeNameGenerator records
+for en_US) and its providers (driver licences, organisations, nationalities).
+The other locales (en_GB, de_DE, fr_FR, es_ES, nl_NL, it_IT) fill the same
+templates from Faker's own locale data: their names, street-then-number
+addresses, national phone formats, IBANs and national ids.
+
+What this module adds is only the *placement*: each generated sentence is put
+where an ADK agent's trace holds text (user message, agent reply, tool
+arguments and results, session state, error message), sometimes in lower
+case or capitals, at a line start, or with a locale signature block; and a
+value is sometimes repeated alone (a last name, a phone) in another place.
+The wrappers are ours; every value and every sentence is third-party.
+
+**Split.** Templates are split by their id in the published file: even ids are
+the development part (tune on it), odd ids the test part (report it, CI
+asserts on it). The placement wrappers are shared by both parts.
+
+Offline: everything is read from the installed package and Faker's bundled
+locale data (the generator's hospital provider, which downloads, is left out).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+from tests.pii_corpus import NEG, Corpus, Labelled, plugin_row
+
+LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "nl_NL", "it_IT")
+SPLITS = ("dev", "test")
+
+#: The generator's entity types that are personal, as miner must find them.
+PERSONAL = {
+    "PERSON": "PERSON",
+    "STREET_ADDRESS": "STREET_ADDRESS",
+    "CREDIT_CARD": "CREDIT_CARD",
+    "IBAN_CODE": "IBAN_CODE",
+    "PHONE_NUMBER": "PHONE_NUMBER",
+    "US_SSN": "NATIONAL_ID",
+    "EMAIL_ADDRESS": "EMAIL_ADDRESS",
+    "IP_ADDRESS": "IP_ADDRESS",
+    "US_DRIVER_LICENSE": "DRIVER_LICENSE",
+    "DATE_OF_BIRTH": "DATE_OF_BIRTH",
+}
+#: Template fields that are not personal, by the kind the report counts them
+#: under: these must come out unchanged.
+LOOKALIKES = {
+    "country": "country",
+    "city": "city",
+    "state": "region",
+    "state_abbr": "region",
+    "organization": "organisation",
+    "nationality": "nationality",
+    "nation_woman": "nationality",
+    "nation_plural": "nationality",
+    "job": "job",
+    "date_time": "date",
+    "year": "date",
+    "day_of_week": "date",
+}
+
+#: Per locale: the Faker method that writes its national id (Faker's ``ssn``
+#: is each locale's own id where it has one: NI number, NIR, BSN, codice
+#: fiscale; Spain's DNI is ``nif``). de_DE has no Faker national id.
+NATIONAL_ID = {
+    "en_US": "ssn",
+    "en_GB": "ssn",
+    "fr_FR": "ssn",
+    "es_ES": "nif",
+    "nl_NL": "ssn",
+    "it_IT": "ssn",
+}
+
+
+def _labelled_sample(sample: Any, placed: Labelled, case: str = "") -> list[tuple[str, str]]:
+    """Add a generated sentence to ``placed`` with its labels; (type, value) of
+    its personal values. ``case`` is "", "lower" or "upper"."""
+    text = sample.full_text
+    if case == "lower":
+        text = text.lower()
+    elif case == "upper":
+        text = text.upper()
+    cursor, values = 0, []
+    for span in sorted(sample.spans, key=lambda s: s.start_position):
+        start, end = span.start_position, span.end_position
+        if start < cursor:
+            continue
+        placed.add(text[cursor:start])
+        kind = _kind(span)
+        placed.add(text[start:end], kind)
+        if kind and kind != NEG and not kind.startswith(NEG):
+            values.append((kind, text[start:end]))
+        cursor = end
+    placed.add(text[cursor:])
+    return values
+
+
+def _kind(span: Any) -> str | None:
+    if span.entity_type in PERSONAL:
+        return PERSONAL[span.entity_type]
+    if span.entity_type.startswith(f"{NEG}:"):
+        return str(span.entity_type)
+    return None  # ages, zip codes, urls, titles: neither counted nor excused
+
+
+def _generator(locale: str, seed: int) -> Any:
+    import pandas as pd  # noqa: F401  (the generator needs it; fail here if missing)
+    from faker import Faker
+    from faker.providers import BaseProvider
+    from presidio_evaluator.data_generator import PresidioSentenceFaker
+    from presidio_evaluator.data_generator.presidio_sentence_faker import (
+        presidio_additional_entity_providers,
+    )
+
+    local = Faker(locale)
+    local.seed_instance(seed)
+    skip = {"HospitalProvider"}  # downloads its list
+    if locale != "en_US":  # the locale's own address and phone formats
+        skip |= {"AddressProviderNew", "PhoneNumberProviderNew"}
+    providers = [p for p in presidio_additional_entity_providers if p.__name__ not in skip]
+    id_method = NATIONAL_ID.get(locale)
+
+    class LocaleIds(BaseProvider):  # type: ignore[misc]
+        def ssn(self) -> str:
+            return str(getattr(local, id_method)()) if id_method else local.ssn()
+
+        # Fields some locales lack: the nearest the locale has, else en_US's.
+        def zipcode(self) -> str:
+            return str(local.postcode())
+
+        def state_abbr(self) -> str:
+            return _either("state_abbr", "administrative_unit")
+
+        def state(self) -> str:
+            return _either("state", "administrative_unit")
+
+        def secondary_address(self) -> str:
+            return _either("secondary_address")
+
+        def first_name_nonbinary(self) -> str:
+            return _either("first_name_nonbinary", "first_name")
+
+        def date_time(self) -> datetime:
+            # Faker's ends at the clock's now: a fixed end keeps a seed's corpus one.
+            return local.date_time_between(datetime(1970, 1, 1), datetime(2026, 1, 1))
+
+        def date_of_birth(self) -> str:
+            born: date = local.date_of_birth(minimum_age=18, maximum_age=90)
+            return born.strftime(random.choice(["%d/%m/%Y", "%B %d, %Y", "%Y-%m-%d", "%d.%m.%Y"]))
+
+    fallback = Faker("en_US")
+    fallback.seed_instance(seed)
+
+    def _either(*methods: str) -> str:
+        for method in methods:
+            with contextlib.suppress(AttributeError):
+                return str(getattr(local, method)())
+        return str(getattr(fallback, methods[0])())
+
+    mapping = dict(PresidioSentenceFaker.ENTITY_TYPE_MAPPING)
+    mapping["date_of_birth"] = "DATE_OF_BIRTH"
+    mapping.update({name: f"{NEG}:{kind}" for name, kind in LOOKALIKES.items()})
+    # The generator draws its records' full names ("Miia J Uotila") from the
+    # global random before it seeds it.
+    random.seed(seed)
+    faker = PresidioSentenceFaker(
+        locale=locale,
+        lower_case_ratio=0.1,
+        entity_providers=[*providers, LocaleIds],
+        # en_US draws people from the generator's own FakeNameGenerator
+        # records; other locales from Faker's locale data alone.
+        base_records=None if locale == "en_US" else [{}],
+        entity_type_mapping=mapping,
+        random_seed=seed,
+    )
+    # it_IT lists its cities out of a set, in an order that changes with the
+    # hash seed: sorted, so a seed gives one corpus.
+    for provider in [*local.get_providers(), *faker._sentence_faker.get_providers()]:
+        if isinstance(getattr(provider, "cities", None), list):
+            provider.cities = sorted(provider.cities)
+    return faker, local
+
+
+def _samples(locale: str, split: str, count: int, seed: int) -> tuple[list[Any], Any]:
+    """``count`` generated sentences of ``split``'s templates, with their field names."""
+    import io
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        faker, local = _generator(locale, seed)
+        parity = SPLITS.index(split)
+        out: list[Any] = []
+        while len(out) < count:
+            for sample in faker.generate_new_fake_sentences(count * 3):
+                if sample.template_id % 2 != parity or not sample.spans:
+                    continue
+                out.append(sample)
+                if len(out) == count:
+                    break
+    return out, local
+
+
+def build_third_party_corpus(split: str = "test", seed: int = 20, per_locale: int = 90) -> Corpus:
+    """Plugin rows and labels for one split: ``per_locale`` sentences of each
+    locale (en_US twice as many), placed over sessions of 3-5 turns."""
+    corpus = Corpus()
+    r = random.Random(f"{seed}-{split}")
+    start = datetime(2026, 11, 3, tzinfo=UTC)
+    index = 0
+    for locale in LOCALES:
+        samples, local = _samples(locale, split, per_locale * (2 if locale == "en_US" else 1), seed)
+        while samples:
+            take, samples = samples[: r.randint(3, 5)], samples[r.randint(3, 5) :]
+            _session(corpus, r, local, locale, take, f"tp-{split}-{index:04d}", start)
+            start += timedelta(minutes=23)
+            index += 1
+    return corpus
+
+
+def _session(
+    corpus: Corpus, r: random.Random, local: Any, locale: str, samples: list[Any], sid: str,
+    start: datetime,
+) -> None:  # fmt: skip
+    tag = locale.replace("_", "-")
+    state: dict[str, Any] = {"locale": corpus.value(tag, f"{NEG}:locale"), "channel": "chat"}
+    rows: list[dict[str, Any]] = []
+    clock = [start]
+
+    def row(event: str, invocation: str, content: Any, **extra: Any) -> None:
+        clock[0] += timedelta(seconds=r.randint(1, 30))
+        number = len(rows)
+        rows.append(plugin_row(sid, number, clock[0], event, invocation, content, state, **extra))
+
+    for n, sample in enumerate(samples):
+        invocation = f"{sid}-t{n}"
+        user = Labelled()
+        style = r.random()
+        if style < 0.15:
+            user.add(r.choice(["Hi,\n", "Hello\n", "Re: my account\n"]))
+        case = "lower" if style > 0.9 else "upper" if style > 0.85 else ""
+        values = _labelled_sample(sample, user, case)
+        if r.random() < 0.2:  # a signature block in the locale's own formats
+            user.add(r.choice(["\n\nBest regards,\n", "\n\nKind regards\n", "\n--\n", "\nThx\n"]))
+            first, last = local.first_name(), local.last_name()
+            user.add(f"{first} {last}", "PERSON").add("\n")
+            user.add(local.address(), "STREET_ADDRESS").add("\n")
+            user.add(local.phone_number(), "PHONE_NUMBER")
+            values += [("PERSON", last), ("PERSON", first)]
+        if r.random() < 0.3:  # identity checks: the locale's own ids and a birth date
+            _identity(user, r, local, locale)
+        row("USER_MESSAGE_RECEIVED", invocation, {"text_summary": corpus.text(user)})
+
+        tool = r.choice(["lookup_customer", "create_ticket", "verify_identity"])
+        span = f"{invocation}-s"
+        value = r.choice(values) if values else None
+        args: dict[str, Any] = {"query": corpus.value(value[1], value[0])} if value else {}
+        if r.random() < 0.3:
+            note = Labelled()
+            _labelled_sample(sample, note)
+            args["note"] = corpus.text(note)
+        row("TOOL_STARTING", invocation, {"tool": tool, "args": args}, span_id=span)
+        if r.random() < 0.1 and value:
+            message = Labelled().add("ValidationError: could not verify ").add(value[1], value[0])
+            row("TOOL_ERROR", invocation, {"tool": tool, "args": args}, span_id=span,
+                status="ERROR", error_message=corpus.text(message))  # fmt: skip
+        else:
+            result: dict[str, Any] = {"status": "ok"}
+            if r.random() < 0.15:  # a structured record, the way a CRM returns one
+                result["customer"] = {
+                    "name": corpus.value(local.name(), "PERSON"),
+                    "email": corpus.value(local.email(), "EMAIL_ADDRESS"),
+                    "phone": corpus.value(local.phone_number(), "PHONE_NUMBER"),
+                }
+            elif r.random() < 0.4:
+                history = Labelled()
+                _labelled_sample(sample, history)
+                result["history"] = [corpus.text(history)]
+            row("TOOL_COMPLETED", invocation, {"tool": tool, "result": result}, span_id=span)
+
+        reply = Labelled()
+        people = [v for k, v in values if k == "PERSON"]
+        if people and r.random() < 0.5:
+            # A name alone: the surname, or the first word, the way agents address people.
+            name = r.choice(people).split()
+            alone = name[-1] if r.random() < 0.5 else name[0]
+            reply.add(r.choice(["Thank you, ", "Sorry ", "Dear "])).add(alone, "PERSON")
+            reply.add(r.choice([", I have updated your request.", ". Anything else?"]))
+        elif value and r.random() < 0.5:
+            reply.add("I have noted ").add(value[1], value[0]).add(" on your file.")
+        else:
+            reply.add("I have checked this for you: ")
+            _labelled_sample(sample, reply)
+        row("AGENT_RESPONSE", invocation, {"response": f"text: '{corpus.text(reply)}'"})
+        if r.random() < 0.2:
+            state["last_note"] = corpus.text(_noted(sample))
+    corpus.rows.extend(rows)
+
+
+#: Cue words for a locale's national id, in English as a support chat has them.
+ID_NAMES = {
+    "en_US": "SSN", "en_GB": "National Insurance number", "fr_FR": "numéro de sécurité sociale",
+    "es_ES": "DNI", "nl_NL": "BSN", "it_IT": "codice fiscale",
+}  # fmt: skip
+
+
+def _identity(user: Labelled, r: random.Random, local: Any, locale: str) -> None:
+    """A follow-up line with one of: a birth date after a cue, a national id,
+    a passport number, or a date that is not a birth date (which must stay)."""
+    born = local.date_of_birth(minimum_age=18, maximum_age=90)
+    when = local.date_between(start_date="-2y", end_date="today")
+    style = r.choice(["%d/%m/%Y", "%B %d, %Y", "%Y-%m-%d", "%d.%m.%Y", "%d %B %Y"])
+    kind = r.randrange(4)
+    user.add(r.choice(["\n", " ", ". "]))
+    if kind == 0:
+        cue = r.choice(["I was born on ", "date of birth: ", "DOB ", "my birthday is "])
+        user.add(cue).add(born.strftime(style), "DATE_OF_BIRTH")
+    elif kind == 1 and locale in NATIONAL_ID:
+        number = str(getattr(local, NATIONAL_ID[locale])())
+        user.add(f"my {ID_NAMES[locale]} is ").add(number, "NATIONAL_ID")
+    elif kind == 2:
+        user.add(r.choice(["passport number ", "Passport no. ", "my passport is "]))
+        user.add(local.passport_number(), "PASSPORT")
+    else:
+        user.add("I ordered it on ").add(when.strftime(style), f"{NEG}:date")
+
+
+def _noted(sample: Any) -> Labelled:
+    note = Labelled()
+    _labelled_sample(sample, note)
+    return note
+
+
+def main() -> None:
+    import sys
+    from pathlib import Path
+
+    import pandas as pd
+
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "third_party_corpus")
+    out.mkdir(parents=True, exist_ok=True)
+    for split in SPLITS:
+        corpus = build_third_party_corpus(split)
+        pd.DataFrame(corpus.rows).to_parquet(out / f"{split}.parquet", index=False)
+        (out / f"{split}.labels.json").write_text(json.dumps(corpus.labels, indent=1))
+        print(f"{split}: {len(corpus.rows)} rows, {len(corpus.labels)} labelled texts -> {out}")
+
+
+if __name__ == "__main__":
+    main()
