@@ -27,6 +27,7 @@ import shutil
 import tempfile
 import time
 import tomllib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -243,9 +244,16 @@ def scan_batches(
     """``scan_events`` as Arrow record batches (``source_file`` included), for
     stages that decide on whole columns before touching a row."""
     present = export.present(columns)
-    # A row without a session id belongs to no session (the Go plugin writes
-    # such rows outside a session): it cannot be part of a case.
-    expr = _window_filter(export, start, end) & ds.field("session_id").is_valid()
+    window = _window_filter(export, start, end)
+    try:
+        orphans = export.dataset.to_table(
+            columns=["__filename"], filter=window & ds.field("session_id").is_null()
+        )
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+    counts = Counter(orphans.column("__filename").to_pylist())
+    refuse_rows_without_session(export.path, sorted(counts.items()))
+    expr = window & ds.field("session_id").is_valid()
     if event_types is not None:
         wanted = ds.field("event_type").isin(list(event_types))
         if "status" in export.columns:
@@ -569,9 +577,35 @@ def _duck_rows(
             return f"CASE WHEN {held} THEN {name} END AS {name}"
         return _sql_name(column)
 
+    window = where.replace(" AND session_id IS NOT NULL", "")
+    orphans = _duck(
+        export,
+        duck.scan,
+        lambda: duck.con.execute(
+            f"SELECT miner_source_file, count(*) FROM {table} "
+            f"WHERE {window} AND session_id IS NULL GROUP BY 1 ORDER BY 1",
+            params,
+        ).fetchall(),
+    )
+    refuse_rows_without_session(export.path, [(str(f), int(n)) for f, n in orphans])
     names = ", ".join(selected(c) for c in present)
     rows = f"SELECT {names}, miner_source_file AS source_file FROM {table} WHERE {where}"
     return f"({rows})", params
+
+
+def refuse_rows_without_session(export: Path | str, orphans: Sequence[tuple[str, int]]) -> None:
+    """InputError naming the file and the count when rows in the window have
+    a null ``session_id``: such a row belongs to no case, and dropping it in
+    silence loses data nobody is told about (exit 3, nothing written)."""
+    if not orphans:
+        return
+    file, count = orphans[0]
+    total = sum(n for _f, n in orphans)
+    others = f" ({total:,} in {len(orphans)} files)" if len(orphans) > 1 else ""
+    raise InputError(
+        f"{file}: {count:,} row{'s' if count != 1 else ''} with a null session_id{others} "
+        f"in {export}; every row must belong to a session"
+    )
 
 
 _DT = re.compile(r"(?:^|/)dt=([^/]*)/")

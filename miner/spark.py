@@ -71,6 +71,31 @@ def _rows(
     return frame.select(*present, F.input_file_name().alias("source_file"))
 
 
+def _refuse_orphans(spark: Any, source: Path | str, start: datetime, end: datetime) -> None:
+    """Rows of the window with a null session_id stop the run, as in the
+    local engines (``files.refuse_rows_without_session`` says why)."""
+    from pyspark.sql import functions as F
+
+    from miner.files import refuse_rows_without_session
+
+    root = str(source)
+    frame = spark.read.option("basePath", root).parquet(root)
+    orphans = (
+        frame.where(
+            (F.col("timestamp") >= F.lit(start))
+            & (F.col("timestamp") < F.lit(end))
+            & F.col("session_id").isNull()
+        )
+        .groupBy(F.input_file_name().alias("file"))
+        .count()
+        .orderBy("file")
+        .collect()
+    )
+    found = [(_local_name(row["file"]), int(row["count"])) for row in orphans]
+    if found:
+        refuse_rows_without_session(source, found)
+
+
 def _local_name(path: str) -> str:
     return path.removeprefix("file://")
 
@@ -87,6 +112,7 @@ def spark_flags(
     from pyspark.sql import functions as F
 
     spark = session()
+    _refuse_orphans(spark, source, start, end)
     frame = _rows(spark, source, SCAN_COLUMNS, start, end)
     wanted = F.col("event_type").isin(list(SCAN_EVENT_TYPES))
     if "status" in frame.columns:
