@@ -232,26 +232,41 @@ class Detector:
         )
 
 
-#: Longest piece of text analysed at once, and how much pieces overlap (so a
-#: value cut by a piece boundary is still whole in one of them).
-CHUNK = 100_000
-OVERLAP = 1_000
+#: Longest piece of text analysed at once, and how much neighbouring pieces
+#: share. spaCy's memory and Presidio's regexes grow with a text's length, so
+#: a long message is read as pieces of at most CHUNK characters: cost grows
+#: linearly and memory stays that of one batch of pieces. Pieces overlap by
+#: OVERLAP characters, more than any value is long (an address block is a few
+#: hundred), so every value lies whole inside at least one piece; the hits
+#: of all pieces are then merged as overlapping spans, so a value a piece
+#: boundary cuts is replaced whole.
+CHUNK = 4_000
+OVERLAP = 400
 
 
 def _chunks(text: str) -> list[tuple[int, str]]:
-    """(offset, piece) of ``text``; one piece when it is short."""
+    """(offset, piece) of ``text``; one piece when it is short. A piece ends
+    at a line break, else a sentence end, else a space, in its last quarter."""
     if len(text) <= CHUNK:
         return [(0, text)]
     pieces, start = [], 0
     while start < len(text):
         end = min(start + CHUNK, len(text))
-        if end < len(text):  # cut at white space, so a word is not split
-            space = text.rfind(" ", start + CHUNK // 2, end)
-            end = space if space > 0 else end
+        if end < len(text):
+            floor = start + CHUNK * 3 // 4
+            for boundary in ("\n", ". ", " "):
+                cut = text.rfind(boundary, floor, end)
+                if cut > 0:
+                    end = cut + len(boundary)
+                    break
         pieces.append((start, text[start:end]))
         if end >= len(text):
             break
         start = max(end - OVERLAP, start + 1)
+        # Start the next piece at a word boundary inside the overlap.
+        space = text.find(" ", start, end)
+        if space >= 0:
+            start = space + 1
     return pieces
 
 

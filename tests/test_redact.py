@@ -275,3 +275,34 @@ def test_a_name_made_of_known_parts_leaves_no_character(detector, config):
 def test_overlapping_hits_are_replaced_as_one_span(detector):
     [found] = list(detector.detect(["send it to 12 Baker Street, London NW1 6XE today"]))
     assert found == [("STREET_ADDRESS", "12 Baker Street, London NW1 6XE")]
+
+
+def test_a_long_text_is_read_in_pieces_that_never_cut_a_value_in_two(detector, config):
+    from miner.redact import CHUNK, _chunks
+
+    filler = "the parcel was late and the box was damaged on arrival " * 8
+    values = ["alex.morgan@example.com", "+44 20 7946 0958", "4111 1111 1111 1111"]
+    parts, planted = [], []
+    for i in range(400):
+        parts.append(filler[: 20 + 37 * i % 90])
+        planted.append(values[i % 3])
+        parts.append(f" reach me on {values[i % 3]} please ")
+    text = "".join(parts)
+    pieces = _chunks(text)
+    assert len(text) > 5 * CHUNK and len(pieces) > 5
+    assert all(len(piece) <= CHUNK for _offset, piece in pieces)
+    assert all(text[o : o + len(p)] == p for o, p in pieces)
+    # Every value sits whole in at least one piece, whatever the boundaries,
+    # and the text is built so that some value straddles a piece's end.
+    straddling = 0
+    for value in set(values):
+        at = 0
+        while (at := text.find(value, at)) >= 0:
+            assert any(o <= at and at + len(value) <= o + len(p) for o, p in pieces), at
+            straddling += any(at < o + len(p) < at + len(value) for o, p in pieces)
+            at += 1
+    assert straddling
+    out, _ = redact_one(session(turn(text)), detector, config)
+    redacted = out.turns[0].user_text
+    assert not any(v in redacted for v in values)
+    assert redacted.count("<EMAIL_ADDRESS_1>") == planted.count(values[0])
