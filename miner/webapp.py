@@ -255,6 +255,9 @@ async def save_case(request: Request) -> Response:
     except ConflictError as exc:
         log.info("save %s: refused, a file changed on disk", name)
         return _case_page(request, name, status=409, problem=str(exc))
+    except workbench.NotEditable as exc:
+        log.info("save %s: refused, a file the form cannot write into", name)
+        return _case_page(request, name, status=400, problem=str(exc))
     log.info("save %s: written", name)
     query = _query(request)
     suffix = "&" + urlencode(query) if query else ""

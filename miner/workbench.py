@@ -29,7 +29,7 @@ from miner.case import (
 )
 from miner.config import PipelineConfig
 from miner.errors import InputError
-from miner.load import ARG_RULES, MATCH_TYPES, OPT_OUT_TAG, Finding, load_cases
+from miner.load import ARG_RULES, MATCH_TYPES, OPT_OUT_TAG, UNREADABLE, Finding, load_cases
 from miner.promote import refusal_reason
 from miner.redact import Detector
 
@@ -42,6 +42,10 @@ PRIORITIES = ("p0", "p1", "p2")
 
 class CaseNotFound(InputError):
     """No drafted case of that name inside the drafts folder."""
+
+
+class NotEditable(InputError):
+    """A case file the form cannot write into (broken JSON, several cases)."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,9 @@ def _status(case: CaseFiles, findings: tuple[Finding, ...]) -> tuple[str, str, i
     markers = sum(1 for f in findings if f.kind == "review")
     if not findings:
         return "ready", "", 0
+    broken = tuple(f for f in findings if f.kind in UNREADABLE)
+    if broken:  # a file that does not read, or three files that do not pair
+        return "refused", refusal_reason(broken), markers
     if markers == 0:
         return "refused", refusal_reason(findings), 0
     untouched = (
@@ -518,6 +525,14 @@ def save(drafts: Path, name: str, decided: Decisions, seen: tuple[str, ...]) -> 
     changed on disk since the page showing them was loaded (``seen``: the
     digests it was loaded with): then ConflictError, and nothing is written."""
     case = read_case(drafts, name)
+    for path, value in zip(case.paths, case.values, strict=True):
+        if not isinstance(value, dict):
+            raise NotEditable(
+                f"{path}: not a JSON object; fix it in an editor (miner check says where)"
+            )
+    cases = case.evalset.get("eval_cases")
+    if not isinstance(cases, list) or len(cases) != 1 or not isinstance(cases[0], dict):
+        raise NotEditable(f"{case.paths[0]}: the page edits an eval set of one case")
     values = applied(case, decided)
     expected = dict(zip(case.paths, seen, strict=True))
     files.replace_json_files(dict(zip(case.paths, values, strict=True)), expected)

@@ -331,6 +331,21 @@ def test_a_file_changed_on_disk_since_the_page_loaded_is_never_overwritten(bench
     assert _post(client, f"case/{name}", Form(again.text).fields).status_code == 200
 
 
+def test_a_case_file_broken_by_hand_is_shown_and_never_written_over(bench):
+    work, client = bench
+    name = _name("s02-refund-returned-error")
+    [evalset_path] = (work.drafts / name).glob("*.evalset.json")
+    evalset_path.write_text('{"eval_set_id": "x", ')  # an editor saved half a file
+    page = client.get(_url(f"case/{name}"))
+    assert page.status_code == 200 and '<li data-kind="json">' in page.text
+    before = _case_texts(work.drafts / name)
+    refused = _post(client, f"case/{name}", _reviewed_fields(page.text, "from_the_page"))
+    assert refused.status_code == 400 and "not a JSON object" in refused.text
+    assert _case_texts(work.drafts / name) == before
+    row = client.get(_url()).text.split(f'data-name="{name}"', 1)[1].split("</tr>", 1)[0]
+    assert "status-refused" in row and "invalid JSON" in row
+
+
 def test_promote_from_the_page_summarises_refusals_one_line_per_case(bench):
     work, client = bench
     name = _name("s02-refund-returned-error")
