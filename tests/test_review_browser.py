@@ -88,8 +88,13 @@ def test_a_drafted_case_reviewed_and_promoted_in_the_browser(served, page, tmp_p
     expect(rows.nth(0)).to_have_class("case current")
     page.keyboard.press("j")
     expect(rows.nth(1)).to_have_class("case current")
-    second = rows.nth(1).get_attribute("data-name")
+    second, third = (rows.nth(i).get_attribute("data-name") for i in (1, 2))
     page.keyboard.press("Enter")
+    expect(page.locator("h1 .hint")).to_have_text(str(second))
+    # On a case page, n and p go to the next and previous case of the queue.
+    page.keyboard.press("n")
+    expect(page.locator("h1 .hint")).to_have_text(str(third))
+    page.keyboard.press("p")
     expect(page.locator("h1 .hint")).to_have_text(str(second))
     page.goto(f"{url}case/{name}")
 
