@@ -57,10 +57,37 @@ def _cases(folder: Path) -> dict[str, dict]:
     return files
 
 
+CUT = "...[TRUNCATED]"
+
+
+def _cut_alike(value):
+    """Truncated strings kept to what every plugin keeps of them: Python and
+    Go cut at 300 characters, Java at 300 bytes, marker included."""
+    if isinstance(value, str) and value.endswith(CUT):
+        return value[:250] + CUT
+    if isinstance(value, dict):
+        return {k: _cut_alike(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cut_alike(v) for v in value]
+    return value
+
+
 def test_java_rows_draft_exactly_the_cases_python_rows_do(drafts):
     python, java = _cases(drafts["python"][0]), _cases(drafts["java"][0])
     assert len(python) == 18
-    assert java == python
+    assert _cut_alike(java) == _cut_alike(python)
+
+
+@pytest.mark.parametrize(("dialect", "kept"), [("python", 300), ("java", 286), ("go", 300)])
+def test_each_plugin_cuts_a_long_string_where_its_source_does(drafts, dialect, kept):
+    # Python and Go (json_formatter.go truncateString) keep max_content_length
+    # characters and add the marker; Java (JsonFormatter.truncateAndAddSuffix)
+    # keeps max_content_length bytes with the marker ("...[truncated]", 14).
+    folder, _ = drafts[dialect]
+    case = next(folder.glob(f"draft_{session_hash('s12-long-notes')}"))
+    tools = json.loads(next(case.glob("*.tools.json")).read_text())
+    notes = tools["calls"][0]["result"]["carrier_notes"]
+    assert notes.endswith(CUT) and len(notes) == kept + len(CUT)
 
 
 #: Sessions where a tool raised. ADK Python and Java end the turn there; the Go
@@ -72,7 +99,7 @@ RAISED = ("s03-tool-raised", "s13-slow-then-raised")
 def _as_go_sees_it(files: dict[str, dict]) -> dict[str, dict]:
     """The drafted files without what the Go plugin does not log: the state
     (so the signed-in customer is not known and gets the next fixture id)."""
-    text = re.sub(r"CUST-00\d00", "CUST-fixture", json.dumps(files))
+    text = re.sub(r"CUST-00\d00", "CUST-fixture", json.dumps(_cut_alike(files)))
     files = json.loads(text)
     for data in files.values():
         for case in data.get("eval_cases", []):

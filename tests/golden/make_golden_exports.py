@@ -169,8 +169,10 @@ def _compact(value: Any) -> str:
 
 
 def _cut(value: Any, marker: str) -> tuple[Any, bool]:
-    """Strings over MAX_CONTENT cut and marked, recursively (JsonFormatter.smartTruncate,
-    json_formatter.go recursiveSmartTruncate)."""
+    """Strings over MAX_CONTENT characters cut there and marked, recursively:
+    the Go plugin's recursiveSmartTruncate and truncateString (json_formatter.go
+    L72-L97, L169-L178: runes, the marker after the cut). The Java plugin
+    counts bytes instead (``_Java.truncate``)."""
     if isinstance(value, str):
         if len(value) > MAX_CONTENT:
             return value[:MAX_CONTENT] + marker, True
@@ -187,17 +189,6 @@ def _cut(value: Any, marker: str) -> tuple[Any, bool]:
     return value, False
 
 
-def _texts(content: Any) -> list[str]:
-    parts = getattr(content, "parts", None) or []
-    out = []
-    for p in parts:
-        if p.text and not p.thought:
-            out.append(p.text)
-        elif p.inline_data is not None:
-            out.append("[BINARY DATA]")
-    return out
-
-
 class _Recorder(BasePlugin):  # type: ignore[misc]
     """Rows a non-Python plugin would write, from ADK Python's plugin callbacks.
     Every callback returns None, so the run is the same with or without it."""
@@ -205,7 +196,6 @@ class _Recorder(BasePlugin):  # type: ignore[misc]
     def __init__(self, name: str) -> None:
         super().__init__(name=name)
         self.rows: list[dict[str, Any]] = []
-        self._spans: dict[str, str] = {}
 
     def _base(self, ctx: Any, event_type: str, agent: str | None = None) -> dict[str, Any]:
         invocation = getattr(ctx, "_invocation_context", ctx)
@@ -217,15 +207,187 @@ class _Recorder(BasePlugin):  # type: ignore[misc]
             "session_id": session.id,
             "invocation_id": invocation.invocation_id,
             "user_id": session.user_id,
-            "trace_id": invocation.invocation_id.replace("-", "")[:32],
-            "span_id": uuid.uuid4().hex[:16],
         }
 
 
-class JavaShapedRecorder(_Recorder):
-    """BigQueryAgentAnalyticsPlugin.java, callback by callback."""
+def _java_string_hash(text: str) -> int:
+    """java.lang.String.hashCode, over UTF-16 code units (its 32 bits, unsigned)."""
+    units = text.encode("utf-16-be")
+    h = 0
+    for i in range(0, len(units), 2):
+        h = (31 * h + (units[i] << 8 | units[i + 1])) & 0xFFFFFFFF
+    return h
+
+
+def _java_hashmap(copied: dict[str, Any], *added: tuple[str, Any]) -> dict[str, Any]:
+    """The entries of ``new HashMap<>(copied)`` after ``put``s of ``added``, in
+    the order a java.util.HashMap iterates them (and Jackson writes them):
+    by bucket, then by insertion. The table starts at 16, or for a copy at
+    tableSizeFor(size / 0.75 + 1), and doubles when the size passes 0.75 of it."""
+    entries = list(copied.items()) + list(added)
+    capacity = 16 if not copied else 1 << max(0, (int(len(copied) / 0.75 + 1) - 1).bit_length())
+    while len(entries) > 0.75 * capacity:
+        capacity *= 2
+
+    def bucket(key: str) -> int:
+        h = _java_string_hash(key)
+        return (h ^ (h >> 16)) & (capacity - 1)
+
+    order = sorted(range(len(entries)), key=lambda i: (bucket(entries[i][0]), i))
+    return {entries[i][0]: entries[i][1] for i in order}
+
+
+class _Java:
+    """What the Java plugin's formatters make of a value (google/adk-java
+    ``JsonFormatter.java``, ``Parser.java``)."""
 
     MARKER = "...[truncated]"  # JsonFormatter.java L39
+    SENSITIVE = (  # L50-L52
+        "client_secret", "access_token", "refresh_token", "id_token", "api_key", "password",
+    )  # fmt: skip
+
+    @staticmethod
+    def truncate(text: str) -> tuple[str, bool]:
+        """truncateAndAddSuffix (L254-L287): over MAX_CONTENT UTF-8 bytes, cut to
+        the code points that fit in the budget less the suffix, then the suffix."""
+        if len(text.encode()) <= MAX_CONTENT:
+            return text, False
+        budget, used, end = MAX_CONTENT - len(_Java.MARKER.encode()), 0, 0
+        for char in text:
+            size = len(char.encode())
+            if used + size > budget:
+                break
+            used, end = used + size, end + 1
+        return text[:end] + _Java.MARKER, True
+
+    @staticmethod
+    def smart(value: Any) -> tuple[Any, bool]:
+        """smartTruncate (L72-L87, L186-L238): strings cut, sensitive keys
+        redacted (not marked truncated), containers walked."""
+        if isinstance(value, str):
+            return _Java.truncate(value)
+        if isinstance(value, dict):
+            out, cut = {}, False
+            for key, item in value.items():
+                if key.lower() in _Java.SENSITIVE or key.lower().startswith("temp:"):
+                    out[key] = "[REDACTED]"
+                    continue
+                out[key], c = _Java.smart(item)
+                cut = cut or c
+            return out, cut
+        if isinstance(value, list):
+            items = [_Java.smart(v) for v in value]
+            return [v for v, _ in items], any(c for _, c in items)
+        return value, False
+
+    @staticmethod
+    def _part(part: Any, index: int) -> tuple[dict[str, Any], bool]:
+        """Parser.processPart (L330-L452), with no GCS offloader configured."""
+        record: dict[str, Any] = {
+            "part_index": index,
+            "mime_type": "text/plain",
+            "uri": None,
+            "text": None,
+            "part_attributes": "{}",
+            "storage_mode": "INLINE",
+            "object_ref": None,
+        }
+        if part.file_data is not None:
+            record.update(
+                storage_mode="EXTERNAL_URI",
+                uri=part.file_data.file_uri,
+                mime_type=part.file_data.mime_type,
+            )
+        elif part.inline_data is not None:
+            record.update(
+                text="[BINARY DATA]",
+                mime_type=part.inline_data.mime_type or "application/octet-stream",
+            )
+        elif part.text is not None:
+            text, cut = _Java.truncate(part.text)
+            record["text"] = text
+            return record, cut
+        elif part.function_call is not None:
+            name = part.function_call.name or "unknown"
+            record.update(
+                mime_type="application/json",
+                text=f"Function: {name}",
+                part_attributes=_compact({"function_name": name}),
+            )
+        return record, False
+
+    @staticmethod
+    def content_object(parts: list[Any]) -> tuple[list[dict[str, Any]], str, bool]:
+        """Parser.parseContentObject (L286-L327): the parts' records, their texts
+        joined by `` | `` (thoughts included) and cut, and whether anything was."""
+        records, cut = [], False
+        for i, part in enumerate(parts):
+            record, c = _Java._part(part, i)
+            records.append(record)
+            cut = cut or c
+        summary = " | ".join(r["text"] for r in records if r["text"] is not None)
+        summary, c = _Java.truncate(summary)
+        return records, summary, cut or c
+
+
+class JavaShapedRecorder(_Recorder):
+    """BigQueryAgentAnalyticsPlugin.java (google/adk-java ``c1bda9c1``),
+    callback by callback; each row as ``logEvent`` (L293-L398) builds it.
+
+    Spans are the plugin's own tree (TraceManager.java): one per invocation,
+    agent, model call and tool call, pushed and popped as the callbacks run;
+    a row carries the current span and its parent. With no OpenTelemetry
+    span around, the trace id is the invocation id (TraceManager L160-L172)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        #: (kind, span id, operation id, start, parent id) of the open spans,
+        #: innermost last.
+        self._stack: list[tuple[str, str, str | None, datetime, str | None]] = []
+        self._invocation: str | None = None
+
+    @staticmethod
+    def _now() -> datetime:
+        return datetime.now(UTC) + _skew()
+
+    def _ensure_invocation_span(self, invocation: Any) -> None:
+        """TraceManager.ensureInvocationSpan (L275-L296)."""
+        if self._invocation == invocation.invocation_id and self._stack:
+            return
+        self._invocation = invocation.invocation_id
+        self._stack = [("invocation", uuid.uuid4().hex[:16], None, self._now(), None)]
+
+    def _push(self, kind: str, operation: str | None = None) -> tuple[str, str | None]:
+        """pushSpanRecord (L225-L234): the new span and its parent (a sibling
+        tool with an operation id is not a parent, L241-L256)."""
+        parent = next(
+            (
+                s
+                for k, s, op, _t, _p in reversed(self._stack)
+                if not (operation and k == kind and op)
+            ),
+            None,
+        )
+        span = uuid.uuid4().hex[:16]
+        self._stack.append((kind, span, operation, self._now(), parent))
+        return span, parent
+
+    def _pop(self, prefix: str, operation: str | None = None) -> tuple[str, int, str | None] | None:
+        """popSpan (L329-L380): the span's id, its duration in ms (toMillis)
+        and the parent it was pushed under."""
+        for i in range(len(self._stack) - 1, -1, -1):
+            kind, span, op, start, parent = self._stack[i]
+            if kind.startswith(prefix) and (operation is None or op == operation):
+                del self._stack[i]
+                return span, int((self._now() - start).total_seconds() * 1000), parent
+            if operation is None:
+                return None  # only the innermost span is popped by kind
+        return None
+
+    def _current(self) -> tuple[str | None, str | None]:
+        """getCurrentSpanAndParent (L392-L422): the innermost span and the one around it."""
+        spans = [s for _k, s, _op, _t, _p in self._stack]
+        return (spans[-1] if spans else None), (spans[-2] if len(spans) > 1 else None)
 
     def _row(
         self,
@@ -235,67 +397,119 @@ class JavaShapedRecorder(_Recorder):
         truncated: bool = False,
         status: str = "OK",
         error: str | None = None,
-        agent: str | None = None,
         extra: dict[str, Any] | None = None,
-        span: str | None = None,
+        span: tuple[str | None, str | None] | None = None,
+        latency: dict[str, int] | None = None,
+        model: str | None = None,
     ) -> None:
-        row = self._base(ctx, event_type, agent)
-        if span:
-            row["span_id"] = span
         invocation = getattr(ctx, "_invocation_context", ctx)
         session = invocation.session
-        # getAttributes, L505-L550; Jackson keeps the map's order, which is not Python's.
-        attributes = {
-            **(extra or {}),
-            "session_metadata": {
-                "user_id": session.user_id,
-                "state": dict(session.state),
-                "session_id": session.id,
-                "app_name": session.app_name,
-            },
-            "root_agent_name": invocation.agent.root_agent.name,
-        }
+        span_id, parent = span if span is not None else self._current()
+        # ``agent``: the invocation context's agent (resolveAgentName, L406-L421).
+        row = self._base(ctx, event_type)
         row.update(
-            attributes=_compact(attributes),
+            trace_id=invocation.invocation_id,
+            span_id=span_id,
+            parent_span_id=parent,
             status=status,
             error_message=error,
-            # content and is_truncated are set only when there is content (L360-L381).
-            content=_compact(content) if content is not None else None,
-            is_truncated=truncated if content is not None else None,
+            latency_ms=_compact(latency) if latency else None,  # extractLatency, L494-L501
         )
+        # getAttributes (L503-L550): extra attributes, then the root agent, the
+        # model, session metadata (state only when there is some).
+        meta = [("session_id", session.id), ("app_name", session.app_name)]
+        meta.append(("user_id", session.user_id))
+        if session.state:
+            meta.append(("state", _Java.smart(dict(session.state))[0]))
+        metadata = _java_hashmap({}, *meta)
+        added: list[tuple[str, Any]] = [("root_agent_name", invocation.agent.root_agent.name)]
+        if model is not None:
+            added.append(("model", model))
+        added.append(("session_metadata", metadata))
+        row["attributes"] = _compact(_java_hashmap(extra or {}, *added))
+        if content is not None:  # L355-L381: content, content_parts, is_truncated
+            payload, parts, cut = self._parsed(content)
+            row.update(content=_compact(payload), content_parts=parts)
+            row["is_truncated"] = truncated or cut
         self.rows.append(row)
 
-    def _summary(self, content: Any) -> tuple[dict[str, str], bool]:
-        # Parser.parseContentObject: part texts joined by " | " (L320).
-        summary = " | ".join(_texts(content))
-        if len(summary) > MAX_CONTENT:
-            return {"text_summary": summary[:MAX_CONTENT] + self.MARKER}, True
-        return {"text_summary": summary}, False
+    @staticmethod
+    def _parsed(content: Any) -> tuple[Any, list[dict[str, Any]], bool]:
+        """Parser.parse (L184-L283): requests, responses and contents as text
+        summaries with their parts' records; anything else smart-truncated."""
+        kind, value = content
+        if kind == "content":
+            parts, summary, cut = _Java.content_object(list(value.parts or []))
+            return {"text_summary": summary}, parts, cut
+        if kind == "response":
+            parts, summary, cut = _Java.content_object(
+                list(value.content.parts or []) if value.content else []
+            )
+            payload: dict[str, Any] = {"response": {"text_summary": summary}}
+            usage = value.usage_metadata
+            if usage is not None:
+                payload["usage"] = {
+                    k: v
+                    for k, v in (
+                        ("prompt", usage.prompt_token_count),
+                        ("completion", usage.candidates_token_count),
+                        ("total", usage.total_token_count),
+                    )
+                    if v is not None
+                }
+            return payload, parts, cut
+        if kind == "request":
+            records: list[dict[str, Any]] = []
+            prompt, cut = [], False
+            for message in value.contents or []:
+                parts, summary, c = _Java.content_object(list(message.parts or []))
+                records.extend(parts)
+                prompt.append({"role": message.role or "unknown", "content": summary})
+                cut = cut or c
+            payload = {"prompt": prompt} if prompt else {}
+            system = value.config.system_instruction if value.config else None
+            if system is not None:
+                from google.genai import types
+
+                if isinstance(system, str):
+                    system = types.Content(parts=[types.Part(text=system)])
+                parts, summary, c = _Java.content_object(list(system.parts or []))
+                records.extend(parts)
+                payload["system_prompt"] = summary
+                cut = cut or c
+            return payload, records, cut
+        smart, cut = _Java.smart(value)
+        return smart, [], cut
 
     async def on_user_message_callback(self, *, invocation_context: Any, user_message: Any) -> None:
-        content, cut = self._summary(user_message)  # L602
-        self._row(invocation_context, "USER_MESSAGE_RECEIVED", content, cut)
+        self._ensure_invocation_span(invocation_context)  # L595-L600
+        self._row(invocation_context, "USER_MESSAGE_RECEIVED", ("content", user_message))
 
     async def before_run_callback(self, *, invocation_context: Any) -> None:
-        self._row(invocation_context, "INVOCATION_STARTING")  # L857
+        self._ensure_invocation_span(invocation_context)
+        self._row(invocation_context, "INVOCATION_STARTING")  # L852-L859
 
     async def after_run_callback(self, *, invocation_context: Any) -> None:
-        self._row(invocation_context, "INVOCATION_COMPLETED")  # L863
+        # getCompletedEventData (L566-L590): the popped span, its duration.
+        popped = self._pop("invocation")
+        span, latency = (popped[0], {"total_ms": popped[1]}) if popped else (None, None)
+        self._row(invocation_context, "INVOCATION_COMPLETED", span=(span, None), latency=latency)
 
     async def before_agent_callback(self, *, agent: Any, callback_context: Any) -> None:
-        self._row(callback_context, "AGENT_STARTING", agent=agent.name)  # L879
+        span = self._push(f"agent:{agent.name}")  # L872-L881
+        self._row(callback_context, "AGENT_STARTING", span=span)
 
     async def after_agent_callback(self, *, agent: Any, callback_context: Any) -> None:
-        self._row(callback_context, "AGENT_COMPLETED", agent=agent.name)  # L886
+        popped = self._pop("agent:")  # L884-L891
+        span = (popped[0] if popped else None, self._current()[0])
+        latency = {"total_ms": popped[1]} if popped else None
+        self._row(callback_context, "AGENT_COMPLETED", span=span, latency=latency)
 
     async def on_event_callback(self, *, invocation_context: Any, event: Any) -> None:
         if event.actions and event.actions.state_delta:  # L669-L686
-            self._row(
-                invocation_context,
-                "STATE_DELTA",
-                extra={"state_delta": dict(event.actions.state_delta), "author": event.author},
-                agent=event.author,
-            )
+            extra = {"state_delta": dict(event.actions.state_delta), "author": event.author}
+            content = ("content", event.content) if event.content else None
+            self._row(invocation_context, "STATE_DELTA", content, extra=extra)
         # isFinalAgentResponse, L1234-L1242: no calls, no responses, not partial.
         if (
             event.content
@@ -304,45 +518,112 @@ class JavaShapedRecorder(_Recorder):
             and not event.get_function_calls()
             and not event.get_function_responses()
             and not event.partial
+            and not event.long_running_tool_ids
         ):
-            texts = [p.text for p in event.content.parts if p.text and not p.thought]
-            if texts:  # L809-L845: the visible text parts only
-                self._row(
-                    invocation_context,
-                    "AGENT_RESPONSE",
-                    {"text_summary": " | ".join(texts)},
-                    extra={"source_event_id": event.id, "source_event_author": event.author},
-                    agent=event.author,
-                )
+            from google.genai import types
+
+            # L809-L845: the visible text parts only.
+            visible = [p for p in event.content.parts if p.text is not None and not p.thought]
+            if visible:
+                extra = {"source_event_id": event.id, "source_event_author": event.author}
+                if event.branch:
+                    extra["source_event_branch"] = event.branch
+                shown = types.Content(role=event.content.role or "model", parts=visible)
+                self._row(invocation_context, "AGENT_RESPONSE", ("content", shown), extra=extra)
+
+    async def before_model_callback(self, *, callback_context: Any, llm_request: Any) -> None:
+        # L902-L968: the request's sampling settings, its tools, the model.
+        extra: dict[str, Any] = {}
+        config = llm_request.config
+        settings = {
+            key: getattr(config, attr, None)
+            for key, attr in (
+                ("temperature", "temperature"),
+                ("top_p", "top_p"),
+                ("top_k", "top_k"),
+                ("candidate_count", "candidate_count"),
+                ("max_output_tokens", "max_output_tokens"),
+                ("stop_sequences", "stop_sequences"),
+                ("presence_penalty", "presence_penalty"),
+                ("frequency_penalty", "frequency_penalty"),
+                ("response_mime_type", "response_mime_type"),
+                ("seed", "seed"),
+                ("response_logprobs", "response_logprobs"),
+                ("logprobs", "logprobs"),
+            )
+        }
+        settings = {k: v for k, v in settings.items() if v is not None}
+        if config is not None and config.labels:
+            extra["labels"] = dict(config.labels)
+        if settings:
+            extra["llm_config"] = settings
+        if llm_request.tools_dict:
+            extra["tools"] = list(llm_request.tools_dict)
+        span = self._push("llm_request")
+        self._row(
+            callback_context,
+            "LLM_REQUEST",
+            ("request", llm_request),
+            extra=extra,
+            span=span,
+            model=llm_request.model or "",
+        )
 
     async def after_model_callback(self, *, callback_context: Any, llm_response: Any) -> None:
-        summary, cut = self._summary(llm_response.content)  # Parser.java L232-L249
-        self._row(callback_context, "LLM_RESPONSE", {"response": summary}, cut)
+        # L971-L1060: the model call's span is popped on the final response.
+        parent = self._current()[1]
+        popped = None if llm_response.partial else self._pop("llm_request")
+        span = (popped[0], parent) if popped else self._current()
+        # The first token is recorded at this callback (L990-L1010): ttft = total.
+        latency = (
+            _java_hashmap({}, ("total_ms", popped[1]), ("time_to_first_token_ms", popped[1]))
+            if popped
+            else None
+        )
+        self._row(callback_context, "LLM_RESPONSE", ("response", llm_response), span=span,
+                  latency=latency)  # fmt: skip
+
+    async def on_model_error_callback(
+        self, *, callback_context: Any, llm_request: Any, error: Exception
+    ) -> None:
+        popped = self._pop("llm_request")  # L1063-L1090
+        span = (popped[0] if popped else None, self._current()[0])
+        latency = {"total_ms": popped[1]} if popped else None
+        self._row(callback_context, "LLM_ERROR", status="ERROR", error=str(error), span=span,
+                  latency=latency)  # fmt: skip
 
     async def before_tool_callback(self, *, tool: Any, tool_args: Any, tool_context: Any) -> None:
-        span = uuid.uuid4().hex[:16]
-        self._spans[tool_context.function_call_id or tool.name] = span
-        origin = "TRANSFER_AGENT" if tool.name == "transfer_to_agent" else "LOCAL"  # L1205
-        content = {"tool_origin": origin, "tool": tool.name, "args": dict(tool_args)}  # L1100
-        self._row(tool_context, "TOOL_STARTING", content, span=span)
+        span = self._push("tool", tool_context.function_call_id)  # L1094-L1119
+        content = {"tool_origin": _tool_origin(tool), "tool": tool.name, "args": dict(tool_args)}
+        self._row(tool_context, "TOOL_STARTING", ("map", content), span=span)
 
     async def after_tool_callback(
         self, *, tool: Any, tool_args: Any, tool_context: Any, result: Any
     ) -> None:
-        span = self._spans.pop(tool_context.function_call_id or tool.name, None)
-        cut_result, cut = _cut(result, self.MARKER)  # L1137
-        origin = "TRANSFER_AGENT" if tool.name == "transfer_to_agent" else "LOCAL"
-        content = {"tool": tool.name, "result": cut_result, "tool_origin": origin}  # L1139
-        self._row(tool_context, "TOOL_COMPLETED", content, cut, span=span)
+        popped = self._tool_span(tool_context)  # L1122-L1164
+        cut_result, cut = _Java.smart(result)
+        content = {"tool": tool.name, "result": cut_result, "tool_origin": _tool_origin(tool)}
+        self._row(tool_context, "TOOL_COMPLETED", ("map", content), cut, **popped)
 
     async def on_tool_error_callback(
         self, *, tool: Any, tool_args: Any, tool_context: Any, error: Exception
     ) -> None:
-        span = self._spans.pop(tool_context.function_call_id or tool.name, None)
-        content = {"tool": tool.name, "args": dict(tool_args), "tool_origin": "LOCAL"}  # L1181
-        self._row(
-            tool_context, "TOOL_ERROR", content, status="ERROR", error=str(error), span=span
-        )  # L1189-L1204
+        popped = self._tool_span(tool_context)  # L1167-L1205
+        args, cut = _Java.smart(dict(tool_args))
+        content = {"tool": tool.name, "args": args, "tool_origin": _tool_origin(tool)}
+        self._row(tool_context, "TOOL_ERROR", ("map", content), cut, "ERROR", str(error), **popped)
+
+    def _tool_span(self, tool_context: Any) -> dict[str, Any]:
+        """The tool call's span, popped by its function-call id, and its time."""
+        popped = self._pop("tool", tool_context.function_call_id)
+        if popped is None:
+            return {"span": (None, None)}
+        return {"span": (popped[0], popped[2]), "latency": {"total_ms": popped[1]}}
+
+
+def _tool_origin(tool: Any) -> str:
+    """getToolOrigin (L1208-L1225), for the tools these sessions use."""
+    return "TRANSFER_AGENT" if tool.name == "transfer_to_agent" else "LOCAL"
 
 
 #: A nil pointer handed to the Go plugin as content: SmartTruncate writes ``null`` (L58-L60).
@@ -699,9 +980,10 @@ def _shifted(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 _TEXT = pa.string()
-#: The Go plugin's table: ArrowSchema (schema.go L73-L125), every column on
-#: every row (latency_ms, status and parent_span_id stay NULL).
-GO_ARROW_SCHEMA = pa.schema(
+#: The Java and Go plugins' table: the same columns in the same order
+#: (BigQuerySchema.java L74-L180, schema.go ArrowSchema L73-L125), every column
+#: on every row (Go leaves latency_ms, status and parent_span_id NULL).
+PLUGIN_ARROW_SCHEMA = pa.schema(
     [
         pa.field("timestamp", pa.timestamp("us", tz="UTC"), nullable=False),
         *(
@@ -751,8 +1033,8 @@ def main() -> None:
     pq.write_table(pa.Table.from_pylist(FEEDBACK), HERE / "feedback.parquet")
     for dialect, rows in asyncio.run(_capture()).items():
         rows = _shifted(rows)
-        if dialect == "go":
-            table = pa.Table.from_pylist(rows, schema=GO_ARROW_SCHEMA)
+        if dialect in ("java", "go"):
+            table = pa.Table.from_pylist(rows, schema=PLUGIN_ARROW_SCHEMA)
         else:
             # Every row with every column the plugin has (from_pylist reads the
             # keys of the first row only).
