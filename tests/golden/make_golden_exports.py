@@ -718,6 +718,66 @@ class _GoJSON:
             "partMetadata": {},
         }
 
+    #: GenerateContentConfig's fields (types.go, v1.63.0) as reflection writes
+    #: them when unset: nil pointers and interfaces null, nil slices [], nil
+    #: maps {}, strings "", numbers 0, bools false.
+    _CONFIG_UNSET: dict[str, Any] = {
+        "httpOptions": None, "systemInstruction": None, "temperature": None, "topP": None,
+        "topK": None, "candidateCount": 0, "maxOutputTokens": 0, "stopSequences": [],
+        "responseLogprobs": False, "logprobs": None, "presencePenalty": None,
+        "frequencyPenalty": None, "seed": None, "responseMimeType": "", "responseSchema": None,
+        "responseJsonSchema": None, "routingConfig": None, "modelSelectionConfig": None,
+        "safetySettings": [], "tools": [], "toolConfig": None, "labels": {}, "cachedContent": "",
+        "responseModalities": [], "mediaResolution": "", "speechConfig": None,
+        "audioTimestamp": False, "thinkingConfig": None, "imageConfig": None,
+        "enableEnhancedCivicAnswers": None, "modelArmorConfig": None, "serviceTier": "",
+    }  # fmt: skip
+    _TOOL_UNSET: dict[str, Any] = {
+        "retrieval": None, "computerUse": None, "fileSearch": None, "googleSearch": None,
+        "googleMaps": None, "codeExecution": None, "enterpriseWebSearch": None,
+        "functionDeclarations": [], "googleSearchRetrieval": None, "parallelAiSearch": None,
+        "urlContext": None, "mcpServers": [], "exaAiSearch": None,
+    }  # fmt: skip
+
+    @staticmethod
+    def llm_request(request: Any) -> dict[str, Any]:
+        """A ``*model.LLMRequest`` (model/llm.go L31-L38): no json tags, so
+        its keys are the Go field names; ``Tools`` is ``json:"-"``. The
+        values are ADK Python's request (its instruction, its declarations:
+        ADK Go builds a ``*jsonschema.Schema`` where Python has a dict)."""
+        config = request.config
+        out = dict(_GoJSON._CONFIG_UNSET)
+        if config is not None:
+            system = config.system_instruction
+            if isinstance(system, str):
+                from google.genai import types
+
+                system = types.Content(parts=[types.Part(text=system)])
+            out["systemInstruction"] = _GoJSON.content(system)
+            out["tools"] = [
+                {
+                    **_GoJSON._TOOL_UNSET,
+                    "functionDeclarations": [
+                        {
+                            "description": d.description or "",
+                            "name": d.name or "",
+                            "parameters": None,
+                            "parametersJsonSchema": d.parameters_json_schema,
+                            "response": None,
+                            "responseJsonSchema": d.response_json_schema,
+                            "behavior": d.behavior.value if d.behavior else "",
+                        }
+                        for d in tool.function_declarations or []
+                    ],
+                }
+                for tool in config.tools or []
+            ]
+        return {
+            "Model": request.model or "",
+            "Contents": [_GoJSON.content(c) for c in request.contents or []],
+            "Config": out if config is not None else None,
+        }
+
     @staticmethod
     def llm_response(response: Any) -> dict[str, Any]:
         """A ``*model.LLMResponse`` (model/llm.go L42-L68), every field."""
@@ -845,6 +905,10 @@ class GoShapedRecorder(_Recorder):
 
     async def after_agent_callback(self, *, agent: Any, callback_context: Any) -> None:
         self._row(callback_context, "AGENT_END", agent=agent.name)  # L243-L246
+
+    async def before_model_callback(self, *, callback_context: Any, llm_request: Any) -> None:
+        attrs = {"model": llm_request.model or "unknown"}  # L248-L255
+        self._row(callback_context, "MODEL_REQUEST", _GoJSON.llm_request(llm_request), attrs)
 
     async def after_model_callback(self, *, callback_context: Any, llm_response: Any) -> None:
         # usage_metadata only when the response has some (L256-L263).
