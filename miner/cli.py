@@ -17,7 +17,7 @@ from typing import Annotated, Any, TypeVar
 import click
 import typer
 
-from miner.errors import FindingsError, InputError, MinerError, UsageError
+from miner.errors import FindingsError, InputError, MinerError, OutputError, UsageError
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -281,6 +281,58 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
         )
     if "warning" in summary:
         typer.echo(f"Warning: {summary['warning']}", err=True)
+
+
+@app.command()
+@reported
+def init(
+    traces: Annotated[
+        str,
+        typer.Option(
+            help="The agent's trace export: a file, a folder, or s3://bucket/prefix/ or "
+            "gs://bucket/prefix/."
+        ),
+    ],
+    feedback: Annotated[
+        Path | None, typer.Option(help="The app's feedback export (Parquet), if it keeps one.")
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Config to write (default: pipelines/<app>.toml); never overwritten."),
+    ] = None,
+) -> None:
+    """Write a starting pipeline config for your agent, learned from its export.
+
+    Reads the export (and the feedback export) and writes a commented config:
+    the plugin dialect, the app and its agents, the tools the agent called,
+    the state key of the signed-in customer, id-like tool arguments as
+    [[identifiers]] patterns, escalation tools and handoff agents, and the
+    feedback columns. `miner draft` drafts the export with it as it is; read
+    the comments, then edit. Refuses to overwrite an existing file.
+
+    Example:
+
+        miner init --traces exports/agent_events/ --out pipelines/my_agent.toml
+    """
+    from miner import files
+    from miner.init import checked, default_out, discover, render, write_new
+
+    if out is not None and out.exists():
+        raise OutputError(f"{out}: already exists; refusing to overwrite it (pass another --out)")
+    export = files.open_export(_source(traces))
+    found = discover(export, feedback)
+    target = out or default_out(found)
+    write_new(target, checked(render(found, traces, target), target))
+    dialects = ", ".join(found.dialects)
+    typer.echo(f"wrote             {target}")
+    typer.echo(f"read              {found.rows} rows, {found.sessions} sessions ({dialects})")
+    typer.echo(f"app               {found.app_name}; {len(found.tools)} tools")
+    shapes = ", ".join(f"{i.entity} ({', '.join(i.keys)})" for i in found.identifiers) or "none"
+    typer.echo(f"identifiers       {shapes}")
+    signed_in = found.signed_in_key or "none found: set [fixtures] signed_in_key"
+    typer.echo(f"signed-in key     {signed_in}")
+    since = f" --since {found.first_day}" if found.first_day else ""
+    typer.echo(f"next              miner draft --pipeline {target}{since} --until latest")
 
 
 PathsArg = Annotated[
