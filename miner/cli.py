@@ -57,7 +57,24 @@ def _main(
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-DEFAULT_PIPELINE = Path("pipelines/support_agent.toml")
+PipelineOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Pipeline config (TOML); default: miner.toml or the one pipelines/*.toml here.",
+        dir_okay=False,
+    ),
+]
+
+
+def _config(pipeline: Path | None) -> Any:
+    """The pipeline config of --pipeline, or the one the working folder holds."""
+    from miner import files
+    from miner.config import find_pipeline
+
+    if pipeline is None:
+        pipeline = find_pipeline(Path.cwd())
+        typer.echo(f"pipeline          {pipeline} (the one config here)", err=True)
+    return files.load_config(pipeline)
 
 
 def reported(command: F) -> F:
@@ -154,9 +171,7 @@ def draft(
             help="Window end: 'now', 'latest' (the export's newest event), or a date / ISO time."
         ),
     ] = "now",
-    pipeline: Annotated[
-        Path, typer.Option(help="Pipeline config (TOML).", dir_okay=False)
-    ] = DEFAULT_PIPELINE,
+    pipeline: PipelineOpt = None,
     traces: Annotated[
         str | None,
         typer.Option(
@@ -211,10 +226,12 @@ def draft(
     from miner import files
     from miner.job import DraftRequest, run_draft
 
-    config = files.load_config(pipeline)
+    config = _config(pipeline)
     trace_path = _source(traces) if traces else config.sources.traces
     if trace_path is None:
-        raise UsageError(f"no trace export: pass --traces or set [sources] traces in {pipeline}")
+        raise UsageError(
+            f"no trace export: pass --traces or set [sources] traces in {config.path}"
+        )
     now = datetime.now(UTC)
     if until.strip() == "latest":
         newest = files.latest_timestamp(files.open_export(trace_path))
@@ -339,7 +356,6 @@ PathsArg = Annotated[
     list[Path],
     typer.Argument(metavar="PATH", help="Eval-set, sidecar and tool-fixture files or folders."),
 ]
-PipelineOpt = Annotated[Path, typer.Option(help="Pipeline config (TOML).", dir_okay=False)]
 
 
 def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
@@ -362,7 +378,7 @@ def _fail(count: int, what: str) -> None:
 @reported
 def check(
     paths: PathsArg,
-    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    pipeline: PipelineOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print findings as JSON.")] = False,
 ) -> None:
     """Check reviewed cases: print every reason a case would not load.
@@ -378,9 +394,8 @@ def check(
     """
     import orjson
 
-    from miner import files
 
-    loaded = _load(paths, files.load_config(pipeline))
+    loaded = _load(paths, _config(pipeline))
     if as_json:
         report = {
             "cases": len(loaded.cases),
@@ -490,7 +505,7 @@ def _serve(paths: list[Path], host: str, port: int, suite: Path | None, config: 
 def promote(
     drafts: PathsArg,
     suite: Annotated[Path, typer.Option(help="Suite folder to promote into.", file_okay=False)],
-    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    pipeline: PipelineOpt = None,
     lock_timeout: Annotated[
         float,
         typer.Option(min=0, help="Seconds to wait for another promote into --suite."),
@@ -508,11 +523,10 @@ def promote(
 
         miner promote drafts/ --suite evals/support
     """
-    from miner import files
     from miner.promote import promote_drafts, refusal_reason
     from miner.redact import detector_for
 
-    config = files.load_config(pipeline)
+    config = _config(pipeline)
     result = promote_drafts(drafts, suite, config, detector_for(config), lock_timeout)
     if result.finished:
         typer.echo(f"finished  {result.finished} file(s) an interrupted promote had journalled")
@@ -535,7 +549,7 @@ def promote(
 @reported
 def coverage(
     suite: Annotated[Path, typer.Argument(help="Suite folder (or files).")],
-    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    pipeline: PipelineOpt = None,
     out: Annotated[
         Path | None,
         typer.Option(help="Folder for coverage.csv and coverage.html (default: the suite)."),
@@ -557,7 +571,7 @@ def coverage(
     from miner import files
     from miner.coverage import coverage_matrix, render_csv, render_html, render_table
 
-    config = files.load_config(pipeline)
+    config = _config(pipeline)
     loaded = _load([suite], config, personal_data=False)
     cov = coverage_matrix(list(loaded.cases), list(config.agent.tools), config.coverage.classes)
     empty = cov.empty_cells
@@ -592,7 +606,7 @@ def score(
             "or give a folder of runs (one sub-folder each)."
         ),
     ],
-    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    pipeline: PipelineOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON.")] = False,
     allow_missing: Annotated[
         bool,
@@ -617,7 +631,7 @@ def score(
     from miner.score import score_suite
     from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
-    config = files.load_config(pipeline)
+    config = _config(pipeline)
     loaded = _load([suite], config, personal_data=False)
     cases = [c for c in loaded.cases if c.spec is not None]
     if not cases:
@@ -655,7 +669,7 @@ def replay(
         "runs"
     ),
     runs: Annotated[int, typer.Option(min=1, help="Runs of every case.")] = 1,
-    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    pipeline: PipelineOpt = None,
     live_tools: Annotated[
         bool,
         typer.Option("--live-tools", help="Run the real tool when a call has no fixture."),
@@ -675,10 +689,9 @@ def replay(
 
         miner replay --agent my_package.agent:root_agent --suite evals/support --runs 5
     """
-    from miner import files
     from miner.replay import load_agent, replay_suite
 
-    config = files.load_config(pipeline)
+    config = _config(pipeline)
     loaded = _load([suite], config, personal_data=False)
     cases = [c for c in loaded.passing if c.spec is not None]
     if not cases:

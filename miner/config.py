@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
-from miner.errors import ConfigError
+from miner.errors import ConfigError, UsageError
 from miner.recognizers import DEFAULT_PHONE_REGIONS
 from miner.signals import signals_config_model
 
@@ -323,6 +323,29 @@ class PipelineConfig(_Table):
     draft: DraftConfig = DraftConfig()
     coverage: CoverageConfig = CoverageConfig()
     score: ScoreConfig = ScoreConfig()
+
+
+#: The config a working folder keeps for itself, found without --pipeline.
+PIPELINE_FILE = "miner.toml"
+#: The folder of per-agent configs; its one ``*.toml`` is found without --pipeline.
+PIPELINES_DIR = "pipelines"
+
+
+def find_pipeline(folder: Path) -> Path:
+    """The config to use when no --pipeline is given: ``miner.toml`` or the
+    ``pipelines/*.toml`` in ``folder``, when there is exactly one of them;
+    otherwise a UsageError saying which to pass (never a silent default)."""
+    found = [Path(PIPELINE_FILE)] if (folder / PIPELINE_FILE).is_file() else []
+    found += sorted(p.relative_to(folder) for p in (folder / PIPELINES_DIR).glob("*.toml"))
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise UsageError(
+            f"no pipeline config: pass --pipeline PATH, or write one with `miner init --traces "
+            f"EXPORT` (none of {PIPELINE_FILE} or {PIPELINES_DIR}/*.toml here)"
+        )
+    names = ", ".join(str(p) for p in found)
+    raise UsageError(f"{len(found)} pipeline configs here ({names}): pass one with --pipeline")
 
 
 _DURATION = re.compile(r"^\s*(\d+)\s*([dhm])\s*$")

@@ -97,3 +97,40 @@ def test_help_is_plain_short_flags_work_and_the_version_prints():
     assert "--json " in check.output and "<bool>" not in check.output
     version = miner("--version")
     assert version.exit_code == 0 and version.output.startswith("miner ")
+
+
+def _pipeline_here(folder, monkeypatch, *configs: str):
+    """A working folder holding ``configs`` (copies of the sample's), then
+    `miner check` run there without --pipeline."""
+    for name in configs:
+        target = folder / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(PIPELINE.read_text())
+    (folder / "cases").mkdir()
+    monkeypatch.chdir(folder)
+    return miner("check", "cases")
+
+
+def test_without_pipeline_no_config_here_says_what_to_pass(tmp_path, monkeypatch):
+    result = _pipeline_here(tmp_path, monkeypatch)
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "Error: no pipeline config: pass --pipeline PATH, or write one with "
+        "`miner init --traces EXPORT` (none of miner.toml or pipelines/*.toml here)"
+    )
+
+
+def test_without_pipeline_several_configs_are_never_guessed_between(tmp_path, monkeypatch):
+    result = _pipeline_here(tmp_path, monkeypatch, "pipelines/a.toml", "miner.toml")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == (
+        "Error: 2 pipeline configs here (miner.toml, pipelines/a.toml): pass one with --pipeline"
+    )
+
+
+@pytest.mark.parametrize("name", ["miner.toml", "pipelines/my_agent.toml"])
+def test_without_pipeline_the_one_config_here_is_used_and_named(name, tmp_path, monkeypatch):
+    result = _pipeline_here(tmp_path, monkeypatch, name)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [f"pipeline          {name} (the one config here)"]
+    assert result.stdout.strip() == "0 findings; 0 of 0 cases would load"
