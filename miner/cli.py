@@ -368,6 +368,35 @@ def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     return load_cases(files.read_case_files(paths), config, detector)
 
 
+def _refused(eval_id: str, reasons: Any) -> str:
+    """The one-line summary of a refused case, as every command prints it."""
+    from miner.promote import refusal_reason
+
+    return f"refused   {eval_id}: {refusal_reason(tuple(reasons))}"
+
+
+def _reviewed(loaded: Any, paths: list[Path], command: str) -> Any:
+    """The loaded cases, when the loader refused none; otherwise one line per
+    refused case and a FindingsError: `coverage` and `score` read reviewed
+    cases only, as `promote` does."""
+    by_case: dict[str, list[Any]] = {}
+    for finding in loaded.findings:
+        by_case.setdefault(finding.case, []).append(finding)
+    if not by_case:
+        return loaded
+    for eval_id, reasons in by_case.items():
+        if eval_id == "-":  # a file no case can be read from
+            for finding in reasons:
+                typer.echo(str(finding))
+        else:
+            typer.echo(_refused(eval_id, reasons))
+    where = " ".join(str(p) for p in paths)
+    raise FindingsError(
+        f"{len(by_case)} cases refused: {command} reads reviewed cases only "
+        f"(`miner check {where}` lists every reason)"
+    )
+
+
 def _fail(count: int, what: str) -> None:
     from miner.errors import FindingsError
 
@@ -523,7 +552,7 @@ def promote(
 
         miner promote drafts/ --suite evals/support
     """
-    from miner.promote import promote_drafts, refusal_reason
+    from miner.promote import promote_drafts
     from miner.redact import detector_for
 
     config = _config(pipeline)
@@ -537,7 +566,7 @@ def promote(
     for eval_id in result.promoted:
         typer.echo(f"promoted  {eval_id}")
     for eval_id, reasons in result.refused.items():
-        typer.echo(f"refused   {eval_id}: {refusal_reason(reasons)}")
+        typer.echo(_refused(eval_id, reasons))
     typer.echo(f"{len(result.promoted)} promoted, {len(result.refused)} refused into {suite}")
     if result.refused:
         shown = " ".join(str(d) for d in drafts)
@@ -572,7 +601,7 @@ def coverage(
     from miner.coverage import coverage_matrix, render_csv, render_html, render_table
 
     config = _config(pipeline)
-    loaded = _load([suite], config, personal_data=False)
+    loaded = _reviewed(_load([suite], config, personal_data=False), [suite], "coverage")
     cov = coverage_matrix(list(loaded.cases), list(config.agent.tools), config.coverage.classes)
     empty = cov.empty_cells
     typer.echo(f"Next cases to write ({len(empty)} empty cells):")
@@ -632,7 +661,7 @@ def score(
     from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
     config = _config(pipeline)
-    loaded = _load([suite], config, personal_data=False)
+    loaded = _reviewed(_load([suite], config, personal_data=False), [suite], "score")
     cases = [c for c in loaded.cases if c.spec is not None]
     if not cases:
         raise InputError(f"{suite}: the suite has no cases with a sidecar spec; nothing to score")

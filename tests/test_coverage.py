@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 
 from tests.conftest import PIPELINE, miner
 
@@ -97,3 +98,27 @@ def test_coverage_adds_pass_rates_by_tag_from_a_score_report(tmp_path):
     report.write_text("{}")
     bad = miner("coverage", suite, "--pipeline", PIPELINE, "--results", report)
     assert bad.exit_code == 3 and "not a `miner score --json` report" in bad.stderr
+
+
+def test_coverage_and_score_refuse_unreviewed_drafts_one_line_per_case(drafted, tmp_path):
+    from tests.conftest import TRACES, copy_drafts
+
+    out, _ = drafted
+    folders = copy_drafts(out, tmp_path / "drafts", 3)
+    for command in (
+        ["coverage", tmp_path / "drafts", "--out", tmp_path / "matrix"],
+        ["score", "--suite", tmp_path / "drafts", "--traces", TRACES],
+    ):
+        result = miner(*command, "--pipeline", PIPELINE)
+        assert result.exit_code == 1, result.output
+        refused = [line for line in result.stdout.splitlines() if line.startswith("refused")]
+        assert len(refused) == len(folders) == 3
+        for line in refused:  # a draft's eval id is itself still to be named
+            pattern = r"refused   REVIEW_name_this_case_\w+: \d+ REVIEW markers left(; .*)?"
+            assert re.fullmatch(pattern, line), line
+        assert "REVIEW: " not in result.output  # no matrix row named after a marker
+        assert result.stderr.strip() == (
+            f"Error: 3 cases refused: {command[0]} reads reviewed cases only "
+            f"(`miner check {tmp_path / 'drafts'}` lists every reason)"
+        )
+    assert not (tmp_path / "matrix").exists()
