@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import importlib
 import json
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -45,15 +46,38 @@ from miner.score import args_match
 RUN_SUFFIX = "__run"
 
 
-def load_agent(spec: str) -> Any:
-    """``package.module:attribute`` -> the agent object it names."""
+def load_agent(spec: str, folder: Path | None = None) -> Any:
+    """``package.module:attribute`` -> the agent object it names.
+
+    Modules are found in ``folder`` (default: the working folder) first, then
+    among the installed packages, as ADK's own ``adk run`` and ``adk web``
+    find agents: a team's ``my_agent/agent.py`` needs no install and no
+    PYTHONPATH."""
     module_name, _, attribute = spec.partition(":")
     if not module_name or not attribute:
         raise UsageError(f"--agent {spec!r}: expected package.module:attribute")
+    where = str((folder or Path.cwd()).resolve())
+    if where not in sys.path:
+        sys.path.insert(0, where)
     try:
         module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        missing = exc.name or module_name
+        if module_name == missing or module_name.startswith(f"{missing}."):
+            raise UsageError(
+                f"--agent {spec!r}: no module {missing} in the working folder ({where}) "
+                "or the installed packages"
+            ) from None
+        raise UsageError(
+            f"--agent {spec!r}: {module_name} imports {missing}, which is not installed"
+        ) from None
     except ImportError as exc:
         raise UsageError(f"--agent {spec!r}: cannot import {module_name} ({exc.name})") from None
+    except Exception as exc:  # the agent's own code failed while it was imported
+        raise UsageError(
+            f"--agent {spec!r}: importing {module_name} raised {type(exc).__name__} "
+            "(run `python -c 'import " + module_name + "'` to see it)"
+        ) from None
     agent = getattr(module, attribute, None)
     if agent is None:
         raise UsageError(f"--agent {spec!r}: {module_name} has no {attribute}")

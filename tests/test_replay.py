@@ -4,13 +4,16 @@ fails on the bug and passes on the fix, with every tool served from fixtures."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from miner.sample import session_hash
-from tests.conftest import PIPELINE, load_json, miner, scripted_review
+from tests.conftest import PIPELINE, ROOT, load_json, miner, scripted_review
 
 FIXED_ANSWER = (
     "I could not issue the refund for ORD-10001: refunds above 200 need a human. "
@@ -214,3 +217,41 @@ def test_a_transfer_to_a_sub_agent_runs_and_its_calls_are_served(drafted, tmp_pa
         r for r in rows if r["event_type"] == "TOOL_COMPLETED" and "lookup_invoice" in r["content"]
     ]
     assert invoice and invoice[0]["agent"] == "billing_agent"
+
+
+def _installed_miner() -> list[str]:
+    script = ROOT / ".venv" / "bin" / "miner"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "miner"]
+
+
+def test_agent_modules_are_found_in_the_working_folder_as_adk_finds_them(suite, tmp_path):
+    # A team's agent package beside the suite: no install, no PYTHONPATH.
+    team = tmp_path / "team"
+    (team / "support_bot").mkdir(parents=True)
+    (team / "support_bot" / "__init__.py").write_text("")
+    shutil.copy(ROOT / "tests" / "replay_agent.py", team / "support_bot" / "agent.py")
+    (team / "support_bot" / "broken.py").write_text("import left_pad_for_agents\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+    def replay(agent: str) -> subprocess.CompletedProcess:
+        command = [*_installed_miner(), "replay", "--agent", agent, "--suite", str(suite),
+                   "--out", "runs", "--pipeline", str(PIPELINE), "--json"]  # fmt: skip
+        return subprocess.run(command, cwd=team, env=env, capture_output=True, text=True)
+
+    found = replay("support_bot.agent:fixed_agent")
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["cases"] == 1
+    assert list((team / "runs" / "run-1").glob("*.parquet"))
+
+    missing = replay("support_bots.agent:root_agent")
+    assert missing.returncode == 2
+    assert missing.stderr.strip() == (
+        "Error: --agent 'support_bots.agent:root_agent': no module support_bots in the "
+        f"working folder ({team.resolve()}) or the installed packages"
+    )
+    dependency = replay("support_bot.broken:root_agent")
+    assert dependency.returncode == 2
+    assert dependency.stderr.strip() == (
+        "Error: --agent 'support_bot.broken:root_agent': support_bot.broken imports "
+        "left_pad_for_agents, which is not installed"
+    )
