@@ -131,16 +131,41 @@ def first_user_message(case: dict[str, Any]) -> str:
 
 def spec_tools(spec: dict[str, Any]) -> set[str]:
     """Tools a sidecar names (argRules keys and mustNotCall)."""
-    names = set(spec.get("argRules", {}) or {}) if isinstance(spec.get("argRules"), dict) else set()
-    must_not = spec.get("mustNotCall", [])
-    if isinstance(must_not, list):
-        names.update(n for n in must_not if isinstance(n, str))
-    return names
+    return {name for _path, name in spec_tool_places(spec)}
+
+
+def tool_places(case: dict[str, Any]) -> list[tuple[tuple[Any, ...], str]]:
+    """(JSON path inside the case, tool name) of every expected tool use:
+    ``("conversation", 0, "intermediate_data", "tool_uses", 1, "name")``."""
+    places = []
+    turns = case.get("conversation")
+    for t, turn in enumerate(turns if isinstance(turns, list) else []):
+        uses = _dict(_dict(turn).get("intermediate_data")).get("tool_uses")
+        for u, use in enumerate(uses if isinstance(uses, list) else []):
+            name = _dict(use).get("name")
+            if isinstance(name, str) and name:
+                path = ("conversation", t, "intermediate_data", "tool_uses", u, "name")
+                places.append((path, name))
+    return places
+
+
+def spec_tool_places(spec: dict[str, Any]) -> list[tuple[tuple[Any, ...], str]]:
+    """(JSON path inside the sidecar, tool name) of every tool it names: its
+    argRules keys and its mustNotCall entries."""
+    rules = spec.get("argRules")
+    places: list[tuple[tuple[Any, ...], str]] = [
+        (("argRules", name), name) for name in (rules if isinstance(rules, dict) else {})
+    ]
+    must_not = spec.get("mustNotCall")
+    for i, name in enumerate(must_not if isinstance(must_not, list) else []):
+        if isinstance(name, str):
+            places.append((("mustNotCall", i), name))
+    return places
 
 
 def case_tools(case: dict[str, Any]) -> list[str]:
     """Tools a case's expected trajectory uses, in order."""
-    return [call.name for turn in expected_turns(case) for call in turn.calls if call.name]
+    return [name for _path, name in tool_places(case)]
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ case of that file.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections import defaultdict
@@ -37,7 +38,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from miner.case import EVALSET, MARKER, SPEC, TOOLS, LoadedCase, beside, case_tools, spec_tools
+from miner.case import (
+    EVALSET,
+    MARKER,
+    SPEC,
+    TOOLS,
+    LoadedCase,
+    beside,
+    spec_tool_places,
+    tool_places,
+)
 from miner.config import PipelineConfig
 from miner.fixtures import fixture_values
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
@@ -402,17 +412,27 @@ def _suite_rot(
     tools: set[str],
     out: _Collector,
 ) -> None:
+    """A tool the agent does not have, at the field that names it, with the
+    nearest of the agent's tools when the name looks like a typo of one."""
     for case in cases:
         file, where = case_where[case.eval_id][0]
-        for name in case_tools(case.case):
+        for path, name in tool_places(case.case):
             if name not in tools:
-                message = f"tool '{name}' is not one of the agent's tools"
-                out.add(file, docs[file], where, case.eval_id, "rot", message)
+                message = f"tool '{name}' is not one of the agent's tools{_nearest(name, tools)}"
+                out.add(file, docs[file], (*where[:-1], *path), case.eval_id, "rot", message)
     for eval_id, (spec, file, base) in specs.items():
-        for name in spec_tools(spec):
+        for path, name in spec_tool_places(spec):
             if MARKER not in name and name not in tools:
-                message = f"sidecar names tool '{name}', which the agent does not have"
-                out.add(file, docs[file], (*base, "evalId"), eval_id, "rot", message)
+                message = (
+                    f"sidecar names tool '{name}', which the agent does not have"
+                    f"{_nearest(name, tools)}"
+                )
+                out.add(file, docs[file], (*base, *path), eval_id, "rot", message)
+
+
+def _nearest(name: str, tools: set[str]) -> str:
+    close = difflib.get_close_matches(name, sorted(tools), n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
 
 
 OPT_OUT_TAG = "flagged_but_fine"

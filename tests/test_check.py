@@ -253,3 +253,34 @@ def test_review_refuses_a_draft_it_cannot_parse(draft):
     assert result.exit_code == 1
     assert f"{evalset}:" in result.output and "invalid JSON" in result.output
     assert "cannot be read" in result.stderr
+
+
+def test_a_tool_name_typo_is_found_at_its_field_with_the_nearest_tool(reviewed):
+    evalset = next(reviewed.glob("*.evalset.json"))
+    spec = next(reviewed.glob("*.spec.json"))
+
+    def typo(data):
+        uses = data["eval_cases"][0]["conversation"][0]["intermediate_data"]["tool_uses"]
+        uses[-1]["name"] = "lookup_ordr"
+
+    _edit(evalset, typo)
+    _edit(spec, lambda data: data.update(mustNotCall=["isue_refund", "weather"]))
+    result = _check(reviewed)
+    assert result.exit_code == 1
+    rot = [line for line in _kinds(result) if "agent" in line]
+    uses = load_json(evalset)["eval_cases"][0]["conversation"][0]["intermediate_data"]
+    last = len(uses["tool_uses"]) - 1
+    assert [line.split(": ", 1)[1] for line in rot] == [
+        "refund_failure_not_reported_as_success $.eval_cases[0].conversation[0]"
+        f".intermediate_data.tool_uses[{last}].name: tool 'lookup_ordr' is not one of the "
+        "agent's tools; did you mean 'lookup_order'?",
+        "refund_failure_not_reported_as_success $.mustNotCall[0]: sidecar names tool "
+        "'isue_refund', which the agent does not have; did you mean 'issue_refund'?",
+        "refund_failure_not_reported_as_success $.mustNotCall[1]: sidecar names tool "
+        "'weather', which the agent does not have",
+    ]
+    # file:line:col is where the name is written.
+    file, line, col = rot[0].split(": ", 1)[0].rsplit(":", 2)
+    assert evalset.read_text().splitlines()[int(line) - 1][int(col) - 1 :].startswith(
+        '"lookup_ordr"'
+    )
