@@ -232,12 +232,14 @@ def draft(
         raise UsageError(
             f"no trace export: pass --traces or set [sources] traces in {config.path}"
         )
-    now = datetime.now(UTC)
+    # Whole seconds: a window reads (and prints) as the times a person typed.
+    now = datetime.now(UTC).replace(microsecond=0)
     if until.strip() == "latest":
         newest = files.latest_timestamp(files.open_export(trace_path))
         if newest is None:
             raise UsageError(f"--until latest: {trace_path} holds no events")
-        end = newest + timedelta(microseconds=1)  # the window is half-open
+        # The window is half-open: end on the second after the newest event.
+        end = newest.replace(microsecond=0) + timedelta(seconds=1)
     else:
         end = parse_time(until, now, "--until")
     request = DraftRequest(
@@ -283,8 +285,8 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
     typer.echo(f"flagged           {flagged}")
     typer.echo(f"already drafted   {summary['skipped_already_drafted']} skipped")
     typer.echo(f"sampled           {summary['sampled']}")
-    for dialect, kinds in summary.get("rows_read", {}).items():
-        typer.echo(f"rows read ({dialect:6}) {sum(kinds.values())} scanned for signals")
+    rows = ", ".join(f"{d} {sum(k.values())}" for d, k in summary.get("rows_read", {}).items())
+    typer.echo(f"rows read         {rows or 'none'} (by plugin dialect, scanned for signals)")
     replaced = ", ".join(f"{k} {v}" for k, v in summary["entities_replaced"].items()) or "none"
     typer.echo(f"entities replaced {replaced} (NER: {summary['nlp_model']})")
     typer.echo(f"files written     {summary['case_files_written']} case files under {out}")
@@ -298,6 +300,10 @@ def _print_summary(summary: dict[str, Any], out: Path) -> None:
         )
     if "warning" in summary:
         typer.echo(f"Warning: {summary['warning']}", err=True)
+    if "triage_page" in summary:
+        typer.echo(f"triage page       {summary['triage_page']}")
+    if summary["sampled"]:
+        typer.echo(f"next              miner review {out}")
 
 
 @app.command()

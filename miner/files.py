@@ -853,6 +853,12 @@ def _ledger_hashes(ledger: Path, key: str = "sessions") -> frozenset[str]:
     return frozenset(values)
 
 
+def run_stem(run_name: str) -> str:
+    """A run's summary and triage page name, without suffix (under ``runs/``).
+    The pid too: two runs in the same second must not overwrite each other."""
+    return f"{run_name}-{os.getpid()}"
+
+
 def write_run(
     out: Path,
     cases: dict[str, dict[str, Any]],
@@ -902,8 +908,7 @@ def write_run(
         shutil.rmtree(staging, ignore_errors=True)
     try:
         (out / RUNS_DIR).mkdir(exist_ok=True)
-        # pid too: two runs in the same second must not overwrite each other.
-        name = f"{run_name}-{os.getpid()}"
+        name = run_stem(run_name)
         _write_atomic(out / RUNS_DIR / f"{name}.json", _dumps(summary))
         if triage_html is not None:
             _write_atomic(out / RUNS_DIR / f"{name}.html", triage_html.encode("utf-8"))

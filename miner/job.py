@@ -359,6 +359,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in quarantined_ids}
     summary["case_files_written"] = sum(len(written) for written in cases.values())
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
+    summary["triage_page"] = str(request.out / files.RUNS_DIR / f"{files.run_stem(run_name)}.html")
     kinds = {
         signature_hash(f.signature) for f in selection.picked if f.session_id not in quarantined_ids
     }

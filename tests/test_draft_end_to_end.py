@@ -263,3 +263,19 @@ def test_the_draft_job_freezes_what_the_scan_leaves_until_the_run_ends(tmp_path,
     assert result.exit_code == 0, result.output
     assert frozen_while_loading and frozen_while_loading[0] > 0
     assert gc.get_freeze_count() == 0
+
+
+def test_the_summary_ends_with_the_triage_page_and_the_next_command(tmp_path):
+    result = miner(
+        "draft", "--pipeline", PIPELINE, "--since", "7d", "--until", "latest", "--out", tmp_path
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    # --until latest ends on the second after the newest event: no microseconds.
+    assert lines[0] == "window            2026-11-19T20:10:01+00:00 .. 2026-11-26T20:10:01+00:00"
+    assert "rows read         python 90 (by plugin dialect, scanned for signals)" in lines
+    assert all(line[17] == " " != line[18] for line in lines)  # every value in one column
+    [page] = (tmp_path / "runs").glob("2*.html")
+    assert lines[-2:] == [f"triage page       {page}", f"next              miner review {tmp_path}"]
+    [run] = (tmp_path / "runs").glob("2*.json")
+    assert load_json(run)["triage_page"] == str(page)
