@@ -50,8 +50,10 @@ def _main(
 ) -> None:
     """Mine the bad sessions of an ADK agent into reviewable eval cases.
 
-    Start with `miner draft --since 7d`; reviewers then use `miner review`,
-    `miner check` and `miner promote`; CI runs `miner score`.
+    For a new agent, `miner init --traces EXPORT` writes its config. Then
+    `miner draft --since 7d`; reviewers use `miner review`, `miner check` and
+    `miner promote`; `miner replay` runs the agent on the suite and CI runs
+    `miner score`.
     """
 
 
