@@ -1,7 +1,7 @@
 """miner's own Presidio recognizers, and the shape checks the leak guard shares.
 
 Presidio's stock recognizers miss shapes that agent traces are full of (see
-the README's "What redaction detects"): a phone number without a context word
+docs/redaction.md): a phone number without a context word
 scores 0.4, under any useful threshold; the card regex has no Mastercard
 2-series; an unformatted SSN scores 0.05 even after "ssn"; there is no street
 address recognizer. Each class here fixes one of those with Presidio's own

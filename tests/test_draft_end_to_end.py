@@ -56,7 +56,7 @@ def test_drafts_exactly_the_flagged_sessions_with_their_signals(drafted):
 
 
 def test_the_draft_job_gives_arrow_the_system_allocator(drafted):
-    # Arrow's default allocator kept finished passes' buffers (README, memory).
+    # Arrow's default allocator kept finished passes' buffers (docs/engines.md).
     import pyarrow as pa
 
     assert pa.default_memory_pool().backend_name == "system"
@@ -246,7 +246,7 @@ def test_an_empty_window_says_so(tmp_path):
 
 def test_the_draft_job_freezes_what_the_scan_leaves_until_the_run_ends(tmp_path, monkeypatch):
     # The flags outlive the scan; frozen, the collector stops walking them
-    # while the model loads and redaction runs (README, speed).
+    # while the model loads and redaction runs (docs/engines.md).
     import gc
 
     from miner import job

@@ -233,7 +233,7 @@ def test_a_signature_names_the_tools_of_the_50_earliest_calls_in_any_row_order()
 @pytest.mark.parametrize("enabled_before", [True, False])
 def test_the_scan_runs_without_the_cycle_collector_and_restores_it(enabled_before):
     # The collector walked every live object again and again during a scan
-    # (README, speed); it is off while the batches are read and back as it
+    # (docs/engines.md); it is off while the batches are read and back as it
     # was afterwards, also when the scan stops on a bad payload.
     import gc
 
