@@ -91,6 +91,13 @@ class Feedback:
     ratings: str
     """What the rating column holds, in words (``-1 and 1``, ``3 strings``)."""
 
+    @property
+    def usable(self) -> bool:
+        """A draft can read it: a rating, and a session or invocation column."""
+        return self.score_column is not None and bool(
+            self.session_column or self.invocation_column
+        )
+
 
 @dataclass
 class Discovery:
@@ -459,9 +466,17 @@ def render(found: Discovery, traces: str | Path, out: Path) -> str:
     tools = sorted(found.tools)
     lines.append(f"tools = {_strings(tools, 8)}")
     lines += ["", "[sources]", f"traces = {_string(_relative(traces, out))}"]
-    if found.feedback is not None:
-        lines.append(f"feedback = {_string(_relative(found.feedback.path, out))}")
-        lines += _feedback_table(found.feedback)
+    feedback = found.feedback
+    if feedback is not None and feedback.usable:
+        lines.append(f"feedback = {_string(_relative(feedback.path, out))}")
+        lines += _feedback_table(feedback)
+    elif feedback is not None:
+        # Left out: a draft with it would stop on the missing column.
+        lines.append("# The feedback export has no column that looked like a rating and a session")
+        lines.append("# or invocation id; name them in [feedback], then set:")
+        lines.append(f"# feedback = {_string(_relative(feedback.path, out))}")
+        lines += [f"# {line}" if line and not line.startswith("#") else line
+                  for line in _feedback_table(feedback)]  # fmt: skip
     else:
         lines.append("# feedback = \"feedback.parquet\"   # the app's ratings, if it keeps them")
     lines += _escalation_table(found)

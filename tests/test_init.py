@@ -167,3 +167,14 @@ def test_init_writes_no_value_from_the_trace(tmp_path):
     planted = json.loads((ROOT / "sample_traces" / "planted.json").read_text())
     assert not [value for value in planted if value in text]
     assert "ORD-88121" not in text and "CUST-77031" not in text
+
+
+def test_a_feedback_export_without_a_rating_column_is_left_out_and_said_so(tmp_path):
+    odd = tmp_path / "odd_feedback.parquet"
+    pq.write_table(pa.table({"conversation": ["x"], "stars_given": ["many"]}), odd)
+    config = tmp_path / "c.toml"
+    assert _init(GOLDEN / "python" / "export.parquet", config, "--feedback", odd).exit_code == 0
+    data = tomllib.loads(config.read_text())
+    assert "feedback" not in data["sources"] and "feedback" not in data
+    assert "# feedback = " in config.read_text()
+    assert _draft(config, tmp_path / "drafts").exit_code == 0
