@@ -474,7 +474,7 @@ def review(
             help="--serve: the suite the page's promote button writes to.", file_okay=False
         ),
     ] = None,
-    pipeline: PipelineOpt = DEFAULT_PIPELINE,
+    pipeline: PipelineOpt = None,
 ) -> None:
     """List what is left to review: one path:line:col line per REVIEW marker.
 
@@ -493,7 +493,7 @@ def review(
     from miner import files
 
     if serve:
-        _serve(paths, host, port, suite, files.load_config(pipeline))
+        _serve(paths, host, port, suite, _config(pipeline))
         return
     from miner.load import UNREADABLE, load_cases
 
