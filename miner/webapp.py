@@ -381,6 +381,12 @@ def serve(
     import uvicorn
 
     token = new_token()
+    # Its own lines (route, case folder hash, outcome) on stderr; nothing else.
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s miner review: %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
     loopback = host in (LOOPBACK, "localhost", "::1")
     hosts = [LOOPBACK, "localhost", "[::1]", "::1"] if loopback else ["*"]
     family = socket.AF_INET6 if ":" in host else socket.AF_INET

@@ -155,7 +155,8 @@ def test_a_drafted_case_reviewed_and_promoted_in_the_browser(served, page, tmp_p
 
     server.terminate()
     _out, log = server.communicate(timeout=30)
-    assert "ORD-10001" not in log and "refund" not in log.lower()
+    assert "miner review: save " in log and "miner review: promote: 1 promoted" in log
+    assert "ORD-10001" not in log and "refund" not in log.lower() and url not in log
 
 
 def test_markup_in_trace_text_renders_as_text_in_the_browser(served, page):
