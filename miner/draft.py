@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from miner.case import MARKER, case_file_names, draft_name
+from miner.case import MARKER, SPEC, case_file_names, draft_name
 from miner.config import PipelineConfig
 from miner.errors import MinerError
 from miner.model import Session
@@ -222,6 +222,19 @@ def draft_case(
             names[2]: tool_fixtures(session, eval_id),
         },
     )
+
+
+def record_redaction(files: dict[str, Any], not_personal: tuple[str, ...]) -> None:
+    """Write the redaction's decisions into the sidecar's provenance: the
+    phrases it decided name things, and the digest of every string of the
+    case (all vetted by redaction and the leak guard). ``miner check`` does not
+    guess again on a string miner wrote; an edited or pasted one it reads."""
+    from miner.leaks import json_strings
+    from miner.redact import output_digest
+
+    spec = next(v for k, v in files.items() if k.endswith(SPEC))
+    vetted = sorted({output_digest(s) for s in json_strings(files) if s.strip()})
+    spec["provenance"]["redaction"] = {"notPersonal": list(not_personal), "vetted": vetted}
 
 
 def validate_eval_set(evalset: dict[str, Any], set_id: str) -> None:

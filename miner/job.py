@@ -23,7 +23,7 @@ from miner import files
 from miner.case import draft_name
 from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
-from miner.draft import Provenance, draft_case
+from miner.draft import Provenance, draft_case, record_redaction
 from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
@@ -142,6 +142,7 @@ def draft_sessions(
             out.quarantined.update(leaks)
             out.quarantined_ids.add(item.session.session_id)
             continue
+        record_redaction(case.files, item.not_personal)
         out.cases[case.set_id] = case.files
     return out
 

@@ -52,7 +52,7 @@ from miner.config import PipelineConfig
 from miner.fixtures import fixture_values
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
 from miner.leaks import LeakGuard
-from miner.redact import PLACEHOLDER, Detector
+from miner.redact import PLACEHOLDER, Detector, output_digest
 
 MATCH_TYPES = ("EXACT", "IN_ORDER", "ANY_ORDER")
 STILL_MARKED = "still marked REVIEW"
@@ -502,6 +502,30 @@ def _masked(text: str) -> str:
     return PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def _redaction_decisions(
+    docs: dict[Path, Document],
+) -> dict[str, tuple[tuple[str, ...], frozenset[str]]]:
+    """Eval id -> (phrases the draft decided name things, digests of the
+    strings it wrote), from each sidecar's ``provenance.redaction``."""
+    decided: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+    for file, doc in docs.items():
+        if not file.name.endswith(SPEC):
+            continue
+        for spec in doc.data if isinstance(doc.data, list) else [doc.data]:
+            if not isinstance(spec, dict) or not isinstance(spec.get("evalId"), str):
+                continue
+            provenance = spec.get("provenance")
+            made = provenance.get("redaction") if isinstance(provenance, dict) else None
+            if not isinstance(made, dict):
+                continue
+            things = tuple(
+                t.casefold() for t in made.get("notPersonal") or [] if isinstance(t, str)
+            )
+            vetted = frozenset(v for v in made.get("vetted") or [] if isinstance(v, str))
+            decided[spec["evalId"]] = (things, vetted)
+    return decided
+
+
 #: Longest string the personal-data check reads; longer ones are a finding.
 MAX_CHECKED_STRING = 200_000
 
@@ -537,6 +561,14 @@ def _personal_data(
                 out.add(file, doc, s.path, label, "size", message)
                 continue
             places.append((file, doc, s, label))
+    decided = _redaction_decisions(docs)
+    # A string miner wrote is the draft's decision, vetted by the same
+    # redaction and leak guard: not read with NER again (it would guess again,
+    # on text whose context the placeholders changed). Any other is read.
+    places = [
+        p for p in places
+        if output_digest(p[2].value) not in decided.get(p[3], ((), frozenset()))[1]
+    ]  # fmt: skip
     texts = list(dict.fromkeys(_masked(s.value) for _f, _d, s, _l in places))
     found = dict(zip(texts, detector.detect(texts), strict=True))
     # The draft's leak guard too: shapes (e-mails, Luhn-valid cards, IBANs,
@@ -558,9 +590,12 @@ def _personal_data(
                 "pii",
                 f"possible personal data ({entity}, leak guard) that is not a fixture value",
             )
+        things = decided.get(label, ((), frozenset()))[0]
         for entity, value in found[_masked(s.value)]:
             if value.lower() in allowed or PLACEHOLDER.fullmatch(value):
                 continue
+            if any(value.casefold() in thing for thing in things):
+                continue  # inside a product name the draft read under items
             raw = doc.text[s.start : s.end]
             index = raw.find(value)
             offset = s.start + index if index >= 0 else s.start

@@ -33,6 +33,7 @@ once more by the leak guard (``miner.leaks``) before a case is written.
 from __future__ import annotations
 
 import functools
+import hashlib
 import importlib.util
 import re
 from collections import Counter
@@ -58,6 +59,16 @@ class Redacted:
     originals: dict[str, str]
     """Every personal value found in the session -> its entity type, for the
     leak guard. Held in memory only: never logged, never written."""
+    not_personal: tuple[str, ...] = ()
+    """What the draft decided names a thing (product names under ``items``,
+    a ``product_name``): NER hits inside them are not people or places. Written
+    into the case's provenance, so ``miner check`` reads the same decision."""
+
+
+def output_digest(text: str) -> str:
+    """The digest of a string miner wrote and vetted; ``miner check`` trusts a
+    string whose digest the case's provenance lists, and reads any other."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def detector_for(config: PipelineConfig) -> Detector:
@@ -600,8 +611,9 @@ def _redact_one(
     #    any case ("ALEX MORGAN", "alex morgan"); a single word matches as written
     #    or in capitals, so the name "Will" leaves "will" alone.
     replaced: Counter[str] = Counter()
+    kept = tuple(sorted(set(things)))
     if not placeholder:
-        return Redacted(session, replaced, {})
+        return Redacted(session, replaced, {}, kept)
     exact: dict[str, str] = {}
     folded: dict[str, str] = {}
     patterns: list[str] = []
@@ -645,4 +657,4 @@ def _redact_one(
         replaced.update(entity for _s, _e, entity in spans)
         return detector.replace(leaf, spans, lookup)
 
-    return Redacted(map_session(session, redact_leaf), replaced, dict(entity_of))
+    return Redacted(map_session(session, redact_leaf), replaced, dict(entity_of), kept)

@@ -284,3 +284,80 @@ def test_a_tool_name_typo_is_found_at_its_field_with_the_nearest_tool(reviewed):
     assert evalset.read_text().splitlines()[int(line) - 1][int(col) - 1 :].startswith(
         '"lookup_ordr"'
     )
+
+
+def _shop_export(folder: Path) -> Path:
+    """One escalated session whose order holds products a NER model takes
+    for people and places, named again in the agent's reply."""
+    from datetime import UTC, datetime, timedelta
+
+    import pandas as pd
+
+    from tests.pii_corpus import plugin_row
+
+    items = [
+        {"name": "Merino base layer top", "sku": "MB-104", "price": 64.0},
+        {"name": "Ridgeline 38L backpack", "sku": "RL-38", "price": 129.0},
+    ]
+    reply = (
+        "text: 'Your Merino base layer top and the Ridgeline 38L backpack shipped on "
+        "Nov 10 with Evri, tracking EN856410142GB. Sorry Priya, I have passed this on.'"
+    )
+    events = [
+        ("USER_MESSAGE_RECEIVED", {"text_summary": "I'm Priya Raman. Where is order ORD-48213?"}),
+        ("TOOL_STARTING", {"tool": "lookup_order", "args": {"order_id": "ORD-48213"}}),
+        ("TOOL_COMPLETED", {"tool": "lookup_order", "result": {"items": items, "carrier": "Evri",
+                                                               "tracking": "EN856410142GB"}}),
+        ("TOOL_STARTING", {"tool": "escalate", "args": {"reason": "late delivery"}}),
+        ("TOOL_COMPLETED", {"tool": "escalate", "result": {"ticket": "T-1"}}),
+        ("AGENT_RESPONSE", {"response": reply}),
+    ]  # fmt: skip
+    start = datetime(2026, 11, 24, 10, tzinfo=UTC)
+    rows = [
+        plugin_row("shop-1", n, start + timedelta(seconds=n), kind, "shop-1-t0", content,
+                   {"channel": "web"}, span_id=f"s{(n + 1) // 3}" if "TOOL" in kind else None)
+        for n, (kind, content) in enumerate(events)
+    ]  # fmt: skip
+    folder.mkdir()
+    pd.DataFrame(rows).to_parquet(folder / "part.parquet", index=False)
+    return folder
+
+
+def test_check_agrees_with_the_draft_and_still_catches_a_pasted_name(tmp_path):
+    export = _shop_export(tmp_path / "export")
+    out = tmp_path / "drafts"
+    window = ("--since", "2026-11-24T00:00:00+00:00", "--until", "2026-11-25T00:00:00+00:00")
+    result = miner("draft", "--pipeline", PIPELINE, *window, "--traces", export, "--out", out)
+    assert result.exit_code == 0, result.output
+    [folder] = out.glob("draft_*")
+    spec = load_json(next(folder.glob("*.spec.json")))
+    decided = spec["provenance"]["redaction"]
+    assert "merino base layer top" in decided["notPersonal"] and decided["vetted"]
+    assert "Priya" not in next(folder.glob("*.evalset.json")).read_text()
+    # The reviewer rewrites every answer (so the check reads them afresh):
+    # the products stay products, the draft's decision, not a new guess.
+    scripted_review(
+        folder, "late_order_escalated_with_its_products", ["policy", "p1"],
+        forbiddenClaims=["shipped"],
+    )  # fmt: skip
+    checked = _check(folder)
+    assert checked.exit_code == 0, checked.output
+    evalset = next(folder.glob("*.evalset.json"))
+
+    def paste(data):
+        part = data["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]
+        part["text"] += " I have asked Margaret Thornbury to call you back."
+
+    _edit(evalset, paste)
+    pasted = _check(folder)
+    assert pasted.exit_code == 1
+    assert "possible personal data (PERSON) that is not a fixture value" in pasted.output
+    assert "Thornbury" not in pasted.output
+
+
+def test_check_finds_no_personal_data_in_any_fresh_draft_of_the_sample(drafted, tmp_path):
+    out, _ = drafted
+    folders = copy_drafts(out, tmp_path / "drafts")
+    result = _check(*folders)
+    assert len(folders) >= 9
+    assert "possible personal data" not in result.output, result.output
