@@ -56,8 +56,10 @@ DEFAULT_ENTITIES: tuple[str, ...] = (
     "IBAN_CODE",
     "IP_ADDRESS",
     "US_SSN",
-    "LOCATION",
     "STREET_ADDRESS",
+    "NATIONAL_ID",
+    "DATE_OF_BIRTH",
+    "PASSPORT",
 )
 
 #: Argument names whose values change from run to run; drafted argRules set them

@@ -233,7 +233,12 @@ def record_redaction(files: dict[str, Any], not_personal: tuple[str, ...]) -> No
     from miner.redact import output_digest
 
     spec = next(v for k, v in files.items() if k.endswith(SPEC))
-    vetted = sorted({output_digest(s) for s in json_strings(files) if s.strip()})
+    # Provenance is the check's to skip, not to read: its strings (source
+    # files, the window) are left out, so the same session drafts the same
+    # digests from any export of it.
+    read = [v if v is not spec else {k: x for k, x in v.items() if k != "provenance"}
+            for v in files.values()]  # fmt: skip
+    vetted = sorted({output_digest(s) for s in json_strings(read) if s.strip()})
     spec["provenance"]["redaction"] = {"notPersonal": list(not_personal), "vetted": vetted}
 
 

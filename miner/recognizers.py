@@ -229,27 +229,71 @@ SSN_CUE_REGEX = (
 #: 13-19 digits in groups of 4 (Visa, Mastercard, Discover, JCB, UnionPay) or
 #: 4-6-5 / 4-6-4 (Amex, Diners), one separator style throughout, or none.
 CARD_REGEX = (
-    r"\b(?:\d{4}([ -]?)\d{4}\1\d{4}\1\d{1,4}(?:\1\d{1,3})?"
+    r"\b(?:\d{4}([ -]?)\d{4}\1\d{4}(?:\1\d{1,4}(?:\1\d{1,3})?)?"
     r"|\d{4}([ -]?)\d{6}\2\d{4,5})\b"
 )
 
-#: (low, high, brand) IIN ranges, compared on the first len(str(low)) digits.
-_IIN_RANGES: tuple[tuple[int, int, str], ...] = (
-    (4, 4, "visa"),
-    (51, 55, "mastercard"),
-    (2221, 2720, "mastercard"),
-    (34, 34, "amex"),
-    (37, 37, "amex"),
-    (6011, 6011, "discover"),
-    (644, 649, "discover"),
-    (65, 65, "discover"),
-    (3528, 3589, "jcb"),
-    (300, 305, "diners"),
-    (36, 36, "diners"),
-    (38, 39, "diners"),
-    (62, 62, "unionpay"),
-    (81, 81, "unionpay"),
+#: Card families by their first digit (ISO/IEC 7812 major industry
+#: identifiers 2-6: airlines and travel (Amex, Diners, JCB), banking
+#: (Visa, Mastercard, Maestro, Discover, UnionPay)). A number of 13-19
+#: digits (12 for Maestro, 5 and 6) starting so (or JCB's 1800), Luhn-valid, is a card: the
+#: issue found Maestro, JCB 2131 and 3597 numbers that an IIN table refused.
+_CARD_FIRST_DIGITS = frozenset("23456")
+
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
+#: A date after a birth cue ("born on", "date of birth", "DOB"): personal.
+#: Other dates are not (an order's date is what a case needs).
+DOB_CUE_REGEX = (
+    r"(?i:\b(?:born(?:\s+on)?|date\s+of\s+birth|d\.?o\.?b\.?|birth\s*date|birthday)"
+    r"(?:\s+(?:is|was))?[\s:,\-]{0,3})"
+    r"(?P<value>(?i:\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
+    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}))(?!\w)"
+)
+#: A passport number after its name: 6-9 capitals and digits, one digit at least.
+PASSPORT_CUE_REGEX = (
+    r"(?i:\bpassport(?:\s+(?:number|no\.?|#))?(?:\s+is)?)[\s:#]{1,3}"
+    r"(?P<value>(?=[A-Z]{0,3}\d)[A-Z0-9]{6,9})\b"
+)
+
+#: National ids of the default phone regions that python-stdnum validates,
+#: as (module, letters in it): an id with letters (codice fiscale, DNI/NIE,
+#: PAN) is unlike other numbers and scores on its own; an all-digit one
+#: (NIR, BSN, CPF, Aadhaar, Steuer-ID) needs a context word, as a bare digit
+#: run is as often an order or tracking number. The UK NI number has no stdnum
+#: module: its shape (two letters, six digits, a letter) is checked here.
+_NATIONAL_IDS = (
+    "stdnum.it.codicefiscale", "stdnum.es.dni", "stdnum.es.nie", "stdnum.in_.pan",
+    "stdnum.fr.nir", "stdnum.nl.bsn", "stdnum.br.cpf", "stdnum.in_.aadhaar", "stdnum.de.idnr",
+)  # fmt: skip
+_NATIONAL_ID_CANDIDATE = re.compile(
+    r"\b(?:[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]|[XYZ]?\d{7,8}-?[A-Z]|[A-Z]{5}\d{4}[A-Z]"
+    r"|\d{3}\.\d{3}\.\d{3}-\d{2}|\d(?:[ ]?\d){8,14})\b"
+)
+_NI_NUMBER = re.compile(r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-Z]\b")
+_NATIONAL_ID_CONTEXT = [
+    "id", "identity", "national", "insurance", "social", "security", "ssn", "nir", "bsn",
+    "cpf", "aadhaar", "fiscal", "fiscale", "dni", "nie", "tax", "steuer", "burgerservicenummer",
+    "sécurité", "securite", "número", "numero",
+]  # fmt: skip
+
+
+def find_national_ids(text: str) -> Iterator[tuple[int, int, bool]]:
+    """(start, end, has letters) of ids that a national-id checksum validates."""
+    import importlib
+
+    for m in _NI_NUMBER.finditer(text):
+        yield m.start(), m.end(), True
+    for m in _NATIONAL_ID_CANDIDATE.finditer(text):
+        value = m.group(0)
+        for name in _NATIONAL_IDS:
+            if importlib.import_module(name).is_valid(value):
+                yield m.start(), m.end(), any(c.isalpha() for c in value)
+                break
+
 
 _CASED = re.DOTALL | re.MULTILINE
 _PHONE_CONTEXT = [
@@ -260,30 +304,21 @@ _ADDRESS_CONTEXT = ["address", "street", "live", "ship", "deliver", "send", "mov
 
 
 def luhn_ok(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        d = int(ch)
-        if i % 2:
-            d = d * 2 - 9 if d > 4 else d * 2
-        total += d
-    return total % 10 == 0
+    from stdnum import luhn
 
-
-def card_brand(digits: str) -> str | None:
-    """The brand whose IIN range ``digits`` starts in, or None."""
-    if not 13 <= len(digits) <= 19:
-        return None
-    for low, high, brand in _IIN_RANGES:
-        width = len(str(low))
-        if low <= int(digits[:width]) <= high:
-            return brand
-    return None
+    return bool(luhn.is_valid(digits))
 
 
 def is_card_number(text: str) -> bool:
-    """Luhn-valid, 13-19 digits, in a known brand's IIN range."""
+    """Luhn-valid, 13-19 digits (12 for Maestro) of a card family."""
     digits = re.sub(r"[ -]", "", text)
-    return digits.isdigit() and card_brand(digits) is not None and luhn_ok(digits)
+    if not digits.isdigit() or not (
+        digits[0] in _CARD_FIRST_DIGITS or digits.startswith("1800")  # JCB's 15-digit 1800
+    ):
+        return False
+    if not (13 <= len(digits) <= 19 or (len(digits) == 12 and digits[0] in "56")):
+        return False
+    return luhn_ok(digits)
 
 
 IBAN_REGEX = r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b"
@@ -394,6 +429,18 @@ def build_recognizers(
                 results.append(result(self, "PHONE_NUMBER", start, end, score))
             return list(EntityRecognizer.remove_duplicates(results))
 
+    class NationalIdRecognizer(LocalRecognizer):  # type: ignore[misc]
+        """National ids validated by their checksum (``find_national_ids``)."""
+
+        def load(self) -> None:
+            pass
+
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+            return [
+                result(self, "NATIONAL_ID", start, end, 0.6 if lettered else 0.3)
+                for start, end, lettered in find_national_ids(text)
+            ]
+
     class CardRecognizer(PatternRecognizer):  # type: ignore[misc]
         """Card numbers of every major brand: IIN range plus Luhn."""
 
@@ -481,6 +528,24 @@ def build_recognizers(
             patterns=[Pattern("ssn after its name", SSN_CUE_REGEX, 0.85)],
             supported_language=language,
             name="SsnCueRecognizer",
+        ),
+        NationalIdRecognizer(
+            supported_entities=["NATIONAL_ID"],
+            supported_language=language,
+            context=_NATIONAL_ID_CONTEXT,
+            name="NationalIdRecognizer",
+        ),
+        CuePatternRecognizer(
+            supported_entity="DATE_OF_BIRTH",
+            patterns=[Pattern("date after a birth cue", DOB_CUE_REGEX, 0.85)],
+            supported_language=language,
+            name="DateOfBirthCueRecognizer",
+        ),
+        CuePatternRecognizer(
+            supported_entity="PASSPORT",
+            patterns=[Pattern("passport after its name", PASSPORT_CUE_REGEX, 0.85)],
+            supported_language=language,
+            name="PassportCueRecognizer",
         ),
         CuePatternRecognizer(
             supported_entity="PERSON",

@@ -318,9 +318,18 @@ def _plausible(entity: str, value: str) -> bool:
         return False
     # The NER model tags numbers, SKUs and ids ("SKU-1", "X5") as people and
     # places now and then; names of people and places hold no digits.
+    # Nor is a language tag ("en-GB" in a session's locale) a place.
     return not (
-        entity in _NER_TYPES and (re.search(r"\d", value) or not re.search(r"[A-Za-z]", value))
+        entity in _NER_TYPES
+        and (
+            re.search(r"\d", value)
+            or not re.search(r"[A-Za-z]", value)
+            or _LANGUAGE_TAG.fullmatch(value)
+        )
     )
+
+
+_LANGUAGE_TAG = re.compile(r"[a-z]{2,3}[-_][A-Za-z]{2}")
 
 
 def _key_words(key: str) -> set[str]:

@@ -3,7 +3,10 @@
 1. Redaction. Baseline: Presidio's AnalyzerEngine.analyze on every string
    leaf, one by one, as a first version would. miner: redact_sessions, which
    analyses each distinct string once and batches the spaCy step.
-2. Signal scan. Baseline: read the whole export into pandas, then flag.
+2. Long text. A 1 MiB user message (third-party corpus sentences with their
+   labels) against a 1 KiB one, each redacted in a fresh process: the extra
+   time, the peak memory, and planted values left.
+3. Signal scan. Baseline: read the whole export into pandas, then flag.
    miner: the streaming scan (only the columns and event types it needs,
    batch by batch). Each runs in a fresh process so peak RSS is its own.
 
@@ -253,6 +256,73 @@ def bench_end_to_end(export: Path, out: Path) -> None:
     )
 
 
+def _long_message(size: int) -> tuple[str, list[tuple[int, int, str]]]:
+    """A support message of about ``size`` characters made of the third-party
+    corpus's user texts (test split), with the labels of every planted value."""
+    from tests.third_party_corpus import build_third_party_corpus
+
+    corpus = build_third_party_corpus("test", per_locale=40)
+    texts = [t for t in corpus.labels if "\n" in t or len(t) > 60]
+    parts: list[str] = []
+    labels: list[tuple[int, int, str]] = []
+    length = 0
+    while length < size:
+        for text in texts:
+            labels += [(length + s, length + e, k) for s, e, k in corpus.labels[text]]
+            parts.append(text + "\n")
+            length += len(text) + 1
+            if length >= size:
+                break
+    return "".join(parts), labels
+
+
+def _redact_long(size: int, queue) -> None:  # type: ignore[no-untyped-def]
+    from miner.files import load_config
+    from miner.model import Session, Turn
+    from miner.redact import detector_for, redact_sessions
+    from tests.redaction_report import Report, _score, replaced_spans
+
+    text, labels = _long_message(size)
+    config = load_config(PIPELINE)
+    detector = detector_for(config)
+    redact_sessions([_one_turn(Session, Turn, "warm up, Alex Morgan")], detector, config)
+    _reset_peak_memory()
+    start = time.perf_counter()
+    [out] = redact_sessions([_one_turn(Session, Turn, text)], detector, config)
+    took = time.perf_counter() - start
+    report = Report()
+    _score(report, text, labels, replaced_spans(text, out.session.turns[0].user_text) or [])
+    planted = sum(report.planted.values())
+    queue.put((took, _peak_memory_kib(), planted - sum(report.caught.values()), planted))
+
+
+def _one_turn(session_type, turn_type, text: str):  # type: ignore[no-untyped-def]
+    turn = turn_type(invocation_id="t1", user_text=text, reply_text="ok", tool_calls=())
+    return session_type(
+        session_id="long", app_name="support_agent", user_id="u", start=SINCE, end=SINCE,
+        initial_state={}, turns=(turn,),
+    )  # fmt: skip
+
+
+def bench_long_text() -> None:
+    """One user message of 1 MiB against one of 1 KiB, each in a fresh
+    process: the extra time, the peak memory, and planted values left."""
+    results = {}
+    for size in (1024, 1024 * 1024):
+        context = multiprocessing.get_context("spawn")
+        queue = context.Queue()
+        process = context.Process(target=_redact_long, args=(size, queue))
+        process.start()
+        results[size] = queue.get()
+        process.join()
+    (small, _m, _l, _p), (big, memory, left, planted) = results[1024], results[1024 * 1024]
+    print(
+        f"long text: a 1 MiB message redacts in {big:.1f}s, a 1 KiB one in {small:.2f}s: "
+        f"{big - small:.1f}s more (target <= 15 s), peak {memory // 1024} MiB "
+        f"(target < 512), {left} of {planted} planted values left"
+    )
+
+
 def main() -> None:
     copies = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     with tempfile.TemporaryDirectory() as tmp:
@@ -260,6 +330,7 @@ def main() -> None:
         rows = replicate_export(export, copies)
         bench_scan(export, rows)
         bench_redaction(export, sessions_wanted=100, repeats=3)
+        bench_long_text()
         small = Path(tmp) / "300-sessions"
         replicate_export(small, 30)
         bench_end_to_end(small, Path(tmp))

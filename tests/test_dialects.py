@@ -104,6 +104,10 @@ def _as_go_sees_it(files: dict[str, dict]) -> dict[str, dict]:
     for data in files.values():
         for case in data.get("eval_cases", []):
             case["session_input"]["state"] = {}
+        if "redaction" in data.get("provenance", {}):
+            # Digests of the strings above as written, before this helper
+            # evened them out: compared through the strings themselves.
+            data["provenance"]["redaction"].pop("vetted")
         for call in data.get("calls", []):
             # Go's transfer_to_agent returns an empty map (agent_transfer.go
             # Run), Python's nothing.
