@@ -41,7 +41,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from miner import workbench
 from miner.config import PipelineConfig
-from miner.errors import ConflictError, MinerError
+from miner.errors import ConflictError, MinerError, UsageError
 from miner.load import ARG_RULES, MATCH_TYPES
 from miner.redact import Detector
 
@@ -207,6 +207,18 @@ def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
 
 
+def _rule_key(raw: str, index: int) -> tuple[str, str]:
+    """A form's ``rulekey-N``: the JSON pair [tool, argument] the page wrote.
+    Anything else is a request the page never sends: refused (400), not a 500."""
+    try:
+        key = json.loads(raw)
+    except ValueError:
+        key = None
+    if not (isinstance(key, list) and len(key) == 2 and all(isinstance(k, str) for k in key)):
+        raise UsageError(f"form field rulekey-{index}: not a [tool, argument] pair")
+    return key[0], key[1]
+
+
 def decisions_from_form(form: Any, turns: int) -> workbench.Decisions:
     """The case form's fields as decisions (missing fields read as empty)."""
 
@@ -217,8 +229,7 @@ def decisions_from_form(form: Any, turns: int) -> workbench.Decisions:
     rules: dict[tuple[str, str], str] = {}
     index = 0
     while f"rulekey-{index}" in form:
-        key = json.loads(text(f"rulekey-{index}"))
-        rules[(str(key[0]), str(key[1]))] = text(f"rule-{index}")
+        rules[_rule_key(text(f"rulekey-{index}"), index)] = text(f"rule-{index}")
         index += 1
     must_not = [v for v in form.getlist("mustnotcall") if isinstance(v, str)]
     return workbench.Decisions(

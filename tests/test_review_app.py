@@ -231,6 +231,18 @@ def test_saving_the_form_unchanged_writes_the_files_byte_for_byte(bench):
     assert _case_texts(work.drafts / name) == before
 
 
+def test_a_malformed_argument_rule_key_is_a_400_and_writes_nothing(bench):
+    work, client = bench
+    name = _name("s02-refund-returned-error")
+    before = _case_texts(work.drafts / name)
+    page = client.get(_url(f"case/{name}"))
+    fields = [(k, v) for k, v in Form(page.text).fields if not k.startswith("rulekey-")]
+    saved = _post(client, f"case/{name}", [*fields, ("rulekey-0", "{not json")])
+    assert saved.status_code == 400
+    assert "rulekey-0" in saved.text
+    assert _case_texts(work.drafts / name) == before
+
+
 def _reviewed_fields(page: str, eval_id: str) -> list[tuple[str, str]]:
     form = Form(page)
     turns = sum(1 for k, _v in form.fields if k.startswith("answer-"))
@@ -422,3 +434,11 @@ def test_serve_binds_loopback_prints_its_url_and_refuses_without_token(drafted, 
         server.terminate()
         _out, err = server.communicate(timeout=30)
     assert "Has ORD" not in err and "Refund" not in err
+
+
+def test_serve_on_a_missing_folder_names_it_before_asking_for_a_config(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no miner.toml here: the folder is reported first
+    missing = tmp_path / "nope"
+    result = miner("review", "--serve", missing)
+    assert result.exit_code == 3
+    assert result.output.strip() == f"Error: {missing}: no such folder"
