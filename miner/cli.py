@@ -340,7 +340,15 @@ def init(
         miner init --traces exports/agent_events/ --out pipelines/my_agent.toml
     """
     from miner import files
-    from miner.init import checked, default_out, discover, render, write_new
+    from miner.init import (
+        NO_TOOLS,
+        checked,
+        default_out,
+        discover,
+        draft_command,
+        render,
+        write_new,
+    )
 
     if out is not None and out.exists():
         raise OutputError(f"{out}: already exists; refusing to overwrite it (pass another --out)")
@@ -356,8 +364,9 @@ def init(
     typer.echo(f"identifiers       {shapes}")
     signed_in = found.signed_in_key or "none found: set [fixtures] signed_in_key"
     typer.echo(f"signed-in key     {signed_in}")
-    since = f" --since {found.first_day}" if found.first_day else ""
-    typer.echo(f"next              miner draft --pipeline {target}{since} --until latest")
+    if not found.tools:
+        typer.echo(f"warning: {NO_TOOLS}", err=True)
+    typer.echo(f"next              {draft_command(found, target)}")
 
 
 PathsArg = Annotated[

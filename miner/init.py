@@ -436,6 +436,17 @@ def _relative(target: str | Path, config: Path) -> str:
     return str(absolute) if relative.startswith(f"..{os.sep}..") else relative
 
 
+def draft_command(found: Discovery, out: Path) -> str:
+    """The command that drafts the export ``found`` was learned from: its own
+    days, not ``--since 7d``, since an export read today may end weeks ago."""
+    since = f" --since {found.first_day}" if found.first_day else ""
+    return f"miner draft --pipeline {out}{since} --until latest"
+
+
+#: Said in the config and on stderr when the export holds no tool call.
+NO_TOOLS = "no tool call in the export: list the agent's tools in [agent] tools by hand"
+
+
 def render(found: Discovery, traces: str | Path, out: Path) -> str:
     """The commented config for ``found``; paths relative to ``out``'s folder."""
     dialects = ", ".join(f"{d} ({n} rows)" for d, n in found.dialects.most_common())
@@ -445,7 +456,7 @@ def render(found: Discovery, traces: str | Path, out: Path) -> str:
         f"# {read}, {found.sessions} sessions, {found.first_day} .. {found.last_day}.",
         f"# Plugin dialect: {dialects} (miner reads each row in its own shape).",
         "# Everything below is a guess from the export: read it, then draft with",
-        f"#   miner draft --pipeline {out} --since 7d",
+        f"#   {draft_command(found, out)}",
         "# Every key, its type and default: docs/config.md. Paths are relative to this file.",
         "",
         "[agent]",
@@ -464,6 +475,8 @@ def render(found: Discovery, traces: str | Path, out: Path) -> str:
         lines.append(f"# Agents seen: {agents}.")
     lines.append("# Every tool the agent called (a case naming another tool is refused):")
     tools = sorted(found.tools)
+    if not tools:
+        lines.append(f"# {NO_TOOLS}.")
     lines.append(f"tools = {_strings(tools, 8)}")
     lines += ["", "[sources]", f"traces = {_string(_relative(traces, out))}"]
     feedback = found.feedback

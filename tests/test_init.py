@@ -184,3 +184,26 @@ def test_a_feedback_export_without_a_rating_column_is_left_out_and_said_so(tmp_p
     assert "feedback" not in data["sources"] and "feedback" not in data
     assert "# feedback = " in config.read_text()
     assert _draft(config, tmp_path / "drafts").exit_code == 0
+
+
+def test_the_configs_header_and_the_cli_name_the_same_draft_command(tmp_path):
+    config = tmp_path / "c.toml"
+    result = _init(GOLDEN / "go" / "export.parquet", config)
+    assert result.exit_code == 0, result.output
+    [printed] = [line.split(None, 1)[1] for line in result.output.splitlines()
+                 if line.startswith("next")]  # fmt: skip
+    assert printed.startswith("miner draft --pipeline") and "--since 2026-11-" in printed
+    assert f"#   {printed}\n" in config.read_text()
+
+
+def test_an_export_without_tool_calls_is_said_to_need_its_tools_by_hand(tmp_path):
+    rows = pq.read_table(GOLDEN / "python" / "export.parquet")
+    kinds = rows.column("event_type").to_pylist()
+    no_tools = rows.filter(pa.array([not k.startswith("TOOL_") for k in kinds]))
+    pq.write_table(no_tools, tmp_path / "notools.parquet")
+    config = tmp_path / "c.toml"
+    result = _init(tmp_path / "notools.parquet", config)
+    assert result.exit_code == 0, result.output
+    assert "warning: no tool call in the export" in result.output
+    assert tomllib.loads(config.read_text())["agent"]["tools"] == []
+    assert "# no tool call in the export: list the agent's tools" in config.read_text()
