@@ -497,12 +497,18 @@ def review(
     Example:
 
         miner review drafts/
+
         miner review --serve drafts/ --suite evals/support
     """
     from miner import files
 
     if serve:
-        _serve(paths, host, port, suite, _config(pipeline))
+        # The folder before the config: a mistyped folder is the likelier mistake.
+        if len(paths) != 1:
+            raise UsageError("--serve: give one drafts folder")
+        if not paths[0].is_dir():
+            raise InputError(f"{paths[0]}: no such folder")
+        _serve(paths[0], host, port, suite, _config(pipeline))
         return
     from miner.load import UNREADABLE, load_cases
 
@@ -525,13 +531,11 @@ def review(
         _fail(len(markers), "REVIEW markers left")
 
 
-def _serve(paths: list[Path], host: str, port: int, suite: Path | None, config: Any) -> None:
+def _serve(drafts: Path, host: str, port: int, suite: Path | None, config: Any) -> None:
     from miner.redact import detector_for
     from miner.webapp import LOOPBACK, Workbench, serve
     from miner.workbench import Checker
 
-    if len(paths) != 1 or not paths[0].is_dir():
-        raise UsageError("--serve: give one drafts folder")
     if host != LOOPBACK:
         typer.echo(
             f"Warning: serving on {host}: anyone who can reach it and has the URL can "
@@ -539,7 +543,7 @@ def _serve(paths: list[Path], host: str, port: int, suite: Path | None, config: 
             err=True,
         )
     detector = detector_for(config)
-    bench = Workbench(paths[0], config, Checker(config, detector), suite, detector)
+    bench = Workbench(drafts, config, Checker(config, detector), suite, detector)
     try:
         serve(bench, host, port, announce=lambda url: typer.echo(f"miner review: {url}"))
     except OSError as exc:
