@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.util
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -106,6 +107,10 @@ class Detector:
     def __init__(self, rc: RedactionConfig, identifiers: tuple[IdentifierConfig, ...] = ()) -> None:
         # Imported here: Presidio and spaCy take seconds to import, and
         # `miner --help` should not pay for them.
+        # Presidio imports transformers when it is installed (the test tools'
+        # presidio-evaluator brings it), which then prints a "PyTorch was not
+        # found" advisory on every command; miner never uses its models.
+        os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
         import tldextract
         from presidio_analyzer import (
             AnalyzerEngine,

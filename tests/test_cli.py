@@ -38,6 +38,19 @@ def test_python_dash_m_miner_runs_and_help_skips_the_heavy_imports():
     assert "draft" in done.stdout
 
 
+def test_building_the_detector_prints_nothing_of_transformers():
+    # The test tools bring transformers without torch; Presidio imports it, and
+    # it then printed an advisory on every command that redacts.
+    code = (
+        "from pathlib import Path; from miner import files;\n"
+        "from miner.redact import detector_for;\n"
+        f"detector_for(files.load_config(Path({str(PIPELINE)!r})))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "PyTorch was not found" not in done.stderr
+
+
 def test_installed_console_script_reports_errors_with_exit_codes(tmp_path):
     script = ROOT / ".venv" / "bin" / "miner"
     command = [str(script)] if script.exists() else [sys.executable, "-m", "miner"]
