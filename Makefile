@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml requirements/model.txt
 	touch $@
 
 $(DEV): $(STAMP)
-	@echo "make: installing the test tools into $(VENV): pytest, ruff, mypy, hypothesis, moto, rouge-score, pyspark (the Spark test)"
+	@echo "make: installing the test tools into $(VENV): pytest, ruff, mypy, hypothesis, moto, rouge-score, pyspark (the Spark test), playwright (the browser tests), presidio-evaluator and faker (the redaction report)"
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
