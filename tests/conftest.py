@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,3 +101,17 @@ def scripted_review(folder: Path, eval_id: str, tags: list[str], **spec_fields) 
     tools["evalId"] = eval_id
     for path, value in ((evalset_path, evalset), (spec_path, spec), (tools_path, tools)):
         path.write_text(json.dumps(value, indent=2) + "\n")
+
+
+def start_workbench(drafts: Path, *extra: str | Path) -> tuple[subprocess.Popen, str]:
+    """`miner review --serve` as a real process, and the URL it printed."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "miner", "review", "--serve", str(drafts),
+         "--pipeline", str(PIPELINE), *map(str, extra)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    )  # fmt: skip
+    line = server.stdout.readline()  # type: ignore[union-attr]
+    if not line.startswith("miner review: http://127.0.0.1:"):
+        server.terminate()
+        raise AssertionError(line)
+    return server, line.split(": ", 1)[1].strip()

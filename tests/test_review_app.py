@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
@@ -22,7 +21,7 @@ from miner.redact import detector_for
 from miner.sample import session_hash
 from miner.webapp import Workbench, create_app
 from miner.workbench import Checker
-from tests.conftest import PIPELINE, ROOT, copy_drafts, load_json, miner
+from tests.conftest import PIPELINE, copy_drafts, load_json, miner, start_workbench
 
 TOKEN = "test-token-0123456789"
 HOSTILE = '<script>document.title="pwned"</script><img src=x onerror="document.title=1">'
@@ -404,15 +403,8 @@ def test_serve_binds_loopback_prints_its_url_and_refuses_without_token(drafted, 
     out, _ = drafted
     drafts = tmp_path / "drafts"
     copy_drafts(out, drafts, count=2)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "miner", "review", "--serve", str(drafts),
-         "--pipeline", str(PIPELINE)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-    )  # fmt: skip
+    server, url = start_workbench(drafts)
     try:
-        line = server.stdout.readline()  # type: ignore[union-attr]
-        assert line.startswith("miner review: http://127.0.0.1:"), line
-        url = line.split(": ", 1)[1].strip()
         host_port = url.split("/")[2]
         deadline = time.monotonic() + 60
         while True:

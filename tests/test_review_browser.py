@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from miner.sample import session_hash
-from tests.conftest import PIPELINE, ROOT, copy_drafts, load_json, miner
+from tests.conftest import PIPELINE, ROOT, copy_drafts, load_json, miner, start_workbench
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -38,15 +38,9 @@ def served(drafted, tmp_path) -> Iterator[tuple[str, Path, Path, subprocess.Pope
     copy_drafts(out, drafts)
     shutil.copytree(out / "runs", drafts / "runs")
     suite = tmp_path / "suite"
-    server = subprocess.Popen(
-        [sys.executable, "-m", "miner", "review", "--serve", str(drafts), "--suite", str(suite),
-         "--pipeline", str(PIPELINE)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-    )  # fmt: skip
+    server, url = start_workbench(drafts, "--suite", suite)
     try:
-        line = server.stdout.readline()  # type: ignore[union-attr]
-        assert line.startswith("miner review: http://127.0.0.1:"), line
-        yield line.split(": ", 1)[1].strip(), drafts, suite, server
+        yield url, drafts, suite, server
     finally:
         server.terminate()
         server.wait(timeout=30)
