@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -88,18 +89,51 @@ def _labelled_sample(sample: Any, placed: Labelled, case: str = "") -> list[tupl
     elif case == "upper":
         text = text.upper()
     cursor, values = 0, []
-    for span in sorted(sample.spans, key=lambda s: s.start_position):
+    spans = sorted(sample.spans, key=lambda s: s.start_position)
+    kinds = _address_parts(text, spans)
+    for span, kind in zip(spans, kinds, strict=True):
         start, end = span.start_position, span.end_position
         if start < cursor:
             continue
         placed.add(text[cursor:start])
-        kind = _kind(span)
         placed.add(text[start:end], kind)
         if kind and kind != NEG and not kind.startswith(NEG):
             values.append((kind, text[start:end]))
         cursor = end
     placed.add(text[cursor:])
     return values
+
+
+#: Place names that are a line of an address when they touch one.
+_ADDRESS_LINES = {f"{NEG}:city", f"{NEG}:country", f"{NEG}:region"}
+#: What may stand between the lines of an address: blanks, commas, quote
+#: marks, and line breaks the templates write as the two characters \\n.
+_BLANK = re.compile(r"(?:[\s,>?]|\\[nN])*")
+
+
+def _address_parts(text: str, spans: list[Any]) -> list[str | None]:
+    """Each span's kind; a city, country or region that touches a street
+    address (only blanks, commas or quote marks between) is a line of that
+    address ("12 Main St, Springfield", "...\n Chartwell\n New Zealand 53059"):
+    not counted either way, since the issue's non-personal words are the
+    places outside an address."""
+    kinds = [_kind(span) for span in spans]
+    inside = [kind == "STREET_ADDRESS" for kind in kinds]
+    joins = [kind in _ADDRESS_LINES or span.entity_type == "ZIP_CODE" for kind, span in
+             zip(kinds, spans, strict=True)]  # fmt: skip
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(spans)):
+            if inside[i] or not joins[i]:
+                continue
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(spans) and inside[j]:
+                    lo, hi = sorted((spans[i], spans[j]), key=lambda s: s.start_position)
+                    if _BLANK.fullmatch(text[lo.end_position : hi.start_position]):
+                        inside[i] = changed = True
+                        break
+    return [None if inside[i] and kind in _ADDRESS_LINES else kind for i, kind in enumerate(kinds)]
 
 
 def _kind(span: Any) -> str | None:
