@@ -159,108 +159,48 @@ def find_addresses(text: str) -> Iterator[tuple[int, int]]:
         yield start, end
 
 
+_LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
+_UP = "A-Z" + "".join(c for c in _LATIN if c.isupper())
+_LO = "a-z" + "".join(c for c in _LATIN if c.islower())
+#: A word of a name: capitalised ("Šebková", "O'Neil", "Barth-Rosenow") or in
+#: capitals ("ARAUJO"), as people write in a form or a shouted message.
+_NAME_WORD = rf"(?:[{_UP}][{_LO}]+(?:[-'’][{_UP}]?[{_LO}]+)?|[{_UP}]{{2,}}(?:[-'’][{_UP}]{{2,}})?)"
+#: A title that is part of the name written after it ("Dr. Oda Renner").
+_TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof|Sig|Sig\.ra|Herr|Frau|Mme|Sr|Sra|Dhr|Mevr|Ing|Dott)\.?[ \t]+)"
 #: A name after the words that introduce one: "my name is", "I'm", a sign-off,
-#: a relation ("my husband"), a title. The cue is case-insensitive; the name is
-#: one to three capitalised words.
-_NAME_WORD = r"[A-Z][a-z]+(?:[-'][A-Z]?[a-z]+)?"
+#: a greeting ("Dear", "Sorry"), a relation ("my husband"), a title in the
+#: default regions' languages ("Sig.", "Herr", "Mme"). The cue is
+#: case-insensitive; the name is one to three capitalised words.
 NAME_CUE_REGEX = (
-    r"(?i:\bmy name is|\bname's|\bi am|\bi'm|\bthis is|\bit's|\bregards,?|\bthanks,?"
-    r"|\bthank you,?|\bcheers,?|\bsincerely,?|\bbest,|\bmy (?:husband|wife|partner|son"
-    r"|daughter|mother|father|mom|mum|dad|brother|sister|friend|colleague|boss|neighbou?r)"
-    r"|\bmr\.?|\bmrs\.?|\bms\.?|\bmiss|\bdr\.?|\bspeak (?:to|with)|\bask for|\bcontact)"
-    rf"\s+(?P<value>{_NAME_WORD}(?:\s+{_NAME_WORD}){{0,2}})(?!\w)"
+    # Sign-offs, with the name on the same line or the next.
+    r"(?:(?i:\bregards,?|\bthanks,?|\bthank you,?|\bcheers,?|\bsincerely,?|\bbest,)\s+"
+    # Every other cue, with the name on the same line.
+    r"|(?i:\bmy name is|\bname's|\bname is|\bname:|\bnamed|\bcall me|\bi am|\bi'm|\bthis is"
+    r"|\bit's|\bdear|\bsorry,?|\bhi,?|\bhello,?|\bhey,?|\bunder|\bmy (?:husband|wife|partner|son"
+    r"|daughter|mother|father|mom|mum|dad|brother|sister|friend|colleague|boss"
+    r"|neighbou?r)(?:'s name)?"
+    r"|\b(?:first|last|middle|family|sur|given) ?name(?: is|:)?|\bmr\.?|\bmrs\.?|\bms\.?|\bmiss"
+    r"|\bdr\.?|\bprof\.?|\bsig\.(?:ra)?|\bsig\.na|\bdott\.(?:ssa)?|\bing\.|\bherr|\bfrau"
+    r"|\bmme\.?|\bmlle\.?|\bm\.|\bsr\.?|\bsra\.?|\bd\.|\bdña\.|\bdhr\.|\bmevr\."
+    r"|\bspeak (?:to|with)|\bask for|\bcontact|\bfollow up with)[ \t]+)"
+    rf"(?P<value>{_TITLE}?{_NAME_WORD}(?:[ \t]+(?:[{_UP}]\.[ \t]+)?{_NAME_WORD}){{0,2}})(?!\w)"
 )
 #: Capitalised words a cue is often followed by that are not names.
-NOT_NAMES = frozenset(
-    [
-        "Sorry",
-        "Not",
-        "Here",
-        "Happy",
-        "Glad",
-        "Looking",
-        "Still",
-        "Calling",
-        "Writing",
-        "Back",
-        "Done",
-        "Very",
-        "Just",
-        "So",
-        "Really",
-        "Trying",
-        "Going",
-        "Getting",
-        "Sure",
-        "Okay",
-        "Ok",
-        "Fine",
-        "Good",
-        "Great",
-        "Awesome",
-        "Perfect",
-        "Thanks",
-        "Thank",
-        "Hello",
-        "Hi",
-        "Hey",
-        "Your",
-        "The",
-        "A",
-        "An",
-        "This",
-        "That",
-        "It",
-        "Urgent",
-        "Again",
-        "Regarding",
-        "About",
-        "Following",
-        "Ready",
-        "Unable",
-        "Afraid",
-        "Confused",
-        "Frustrated",
-        "Disappointed",
-        "Upset",
-        "Annoyed",
-        "Interested",
-        "Customer",
-        "Support",
-        "Team",
-        "Manager",
-        "Agent",
-        "Human",
-        "Someone",
-        "Somebody",
-        "Anyone",
-        "Everyone",
-        "Monday",
-        "Tuesday",
-        "Wednesday",
-        "Thursday",
-        "Friday",
-        "Saturday",
-        "Sunday",
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-        "Today",
-        "Tomorrow",
-        "Yesterday",
-        "Order",
-        "Refund",
-    ]
-)
+NOT_NAMES = frozenset((
+    "Sorry", "Not", "Here", "Happy", "Glad", "Looking", "Still", "Calling", "Writing", "Back",
+    "Done", "Very", "Just", "So", "Really", "Trying", "Going", "Getting", "Sure", "Okay", "Ok",
+    "Fine", "Good", "Great", "Awesome", "Perfect", "Thanks", "Thank", "Hello", "Hi", "Hey",
+    "Your", "The", "A", "An", "This", "That", "It", "Urgent", "Again", "Regarding", "About",
+    "Following", "Ready", "Unable", "Afraid", "Confused", "Frustrated", "Disappointed", "Upset",
+    "Annoyed", "Interested", "Customer", "Support", "Team", "Manager", "Agent", "Human",
+    "Someone", "Somebody", "Anyone", "Everyone", "Monday", "Tuesday", "Wednesday", "Thursday",
+    "Friday", "Saturday", "Sunday", "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December", "Today", "Tomorrow",
+    "Yesterday", "Order", "Refund", "Mr", "Mrs", "Ms", "Dr", "Sig", "Herr", "Frau", "Mme", "Sr",
+    "Sra", "Dhr", "Mevr", "Ing", "Dott", "Prof", "Name", "Account", "Everybody", "All", "There",
+    "And", "Or", "But", "My", "Me", "You", "We", "They", "He", "She", "His", "Her", "None",
+    "No", "Yes", "Please", "Dear", "Welcome", "At", "In", "On", "From", "To", "For", "With",
+))  # fmt: skip
 
 _NAME_BEFORE = re.compile(rf"({_NAME_WORD}) $")
 _NAME_AFTER = re.compile(rf" ({_NAME_WORD})(?!\w)")
@@ -272,10 +212,10 @@ _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )$")
 def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span grown over capitalised words glued to it (one each side)."""
     before = _NAME_BEFORE.search(text, 0, start)
-    if before and before.group(1) not in NOT_NAMES:
+    if before and before.group(1).title() not in NOT_NAMES:
         start = before.start(1)
     after = _NAME_AFTER.match(text, end)
-    if after and after.group(1) not in NOT_NAMES:
+    if after and after.group(1).title() not in NOT_NAMES:
         end = after.end(1)
     return start, end
 
@@ -293,7 +233,7 @@ def _list_members(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
 
 
 def _rejected(names: str) -> bool:
-    return any(word in NOT_NAMES for word in names.split())
+    return any(word.title() in NOT_NAMES for word in names.split())
 
 
 SSN_CUE_REGEX = (
@@ -318,11 +258,15 @@ _CARD_FIRST_DIGITS = frozenset("23456")
 #: A date after a birth cue ("born on", "date of birth", "DOB"): personal.
 #: Other dates are not (an order's date is what a case needs).
 DOB_CUE_REGEX = (
-    r"(?i:\b(?:born(?:\s+on)?|date\s+of\s+birth|d\.?o\.?b\.?|birth\s*date|birthday)"
-    r"(?:\s+(?:is|was))?[\s:,\-]{0,3})"
-    r"(?P<value>(?i:\d{1,4}[./\-]\d{1,2}[./\-]\d{1,4}"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
-    rf"|{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}))(?!\w)"
+    r"(?i:\b(?:born|date\s+of\s+birth|d\.?o\.?b\.?|birth\s*date|birthday|geburtsdatum"
+    r"|geboren|né|née|nacido|nata|nato|fecha\s+de\s+nacimiento|data\s+di\s+nascita)\b"
+    # A few words between: "born on the", "date of birth is listed as".
+    r"(?:[\s:,\-]+(?:is|was|on|the|of|in|at|as|listed|recorded|registered|reads|says|be|would)){0,4}"
+    r"[\s:,\-]{0,3})"
+    rf"(?P<value>(?i:(?:{_WEEKDAY},?\s+)?(?:\d{{1,4}}[./\-\s]\d{{1,2}}[./\-\s]\d{{2,4}}"
+    rf"|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
+    rf"|{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{4}}[./\-]\d{{1,2}}[./\-]\d{{1,2}})))"
+    r"(?!\w)"
 )
 #: A passport number after its name: 6-9 capitals and digits, one digit at least.
 PASSPORT_CUE_REGEX = (
@@ -605,9 +549,9 @@ def build_recognizers(
             for pattern in patterns:
                 for match in re.finditer(pattern.regex, text):
                     words = match.group("value").split()
-                    while words and words[-1] in self._reject:
+                    while words and words[-1].title() in self._reject:
                         words.pop()
-                    if not words or words[0] in self._reject:
+                    if not words or words[0].title() in self._reject:
                         continue
                     start = match.start("value")
                     end = start + len(" ".join(words))

@@ -642,6 +642,18 @@ def _redact_one(
                 exact.setdefault(value.upper(), value)
                 patterns.append(re.escape(value.upper()))
     occurrence = re.compile(rf"(?<!\w)(?:{'|'.join(patterns)})(?!\w)")
+    # In a text written all in lower case ("hi, this is nicola"), a one-word
+    # name found elsewhere in the session is matched in lower case too.
+    lowered = {v.lower(): v for v in exact.values() if entity_of[v] == "PERSON" and v.isalpha()}
+    for low, value in lowered.items():
+        exact.setdefault(low, value)
+    in_lower_text = (
+        re.compile(
+            rf"(?<!\w)(?:{'|'.join(map(re.escape, sorted(lowered, key=len, reverse=True)))})(?!\w)"
+        )
+        if lowered
+        else None
+    )
 
     def canonical(text: str) -> str | None:
         return exact.get(text) or folded.get(text.casefold())
@@ -661,10 +673,13 @@ def _redact_one(
             return placeholder.get(str(leaf).strip(), f"<{entity}>")
         if not isinstance(leaf, str):
             return leaf
-        spans = []
-        for m in occurrence.finditer(leaf):
+        spans: list[tuple[int, int, str]] = []
+        matches = list(occurrence.finditer(leaf))
+        if in_lower_text and not any(c.isupper() for c in leaf):
+            matches += in_lower_text.finditer(leaf)
+        for m in sorted(matches, key=lambda m: (m.start(), -m.end())):
             value = canonical(m.group(0))
-            if value is not None:
+            if value is not None and not (spans and m.start() < spans[-1][1]):
                 spans.append((m.start(), m.end(), entity_of[value]))
         if not spans:
             return leaf

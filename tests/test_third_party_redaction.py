@@ -16,18 +16,18 @@ from tests.redaction_report import Report, third_party_report
 #: Recall per planted type on the test split: the floor CI holds.
 RECALL_FLOOR = {
     "CREDIT_CARD": 0.995,
-    "DATE_OF_BIRTH": 0.65,
+    "DATE_OF_BIRTH": 0.61,
     "EMAIL_ADDRESS": 0.995,
     "IBAN_CODE": 0.995,
     "IP_ADDRESS": 0.995,
     "NATIONAL_ID": 0.995,
     "PASSPORT": 0.995,
-    "PERSON": 0.8,
-    "PHONE_NUMBER": 0.72,
-    "STREET_ADDRESS": 0.04,
+    "PERSON": 0.825,
+    "PHONE_NUMBER": 0.93,
+    "STREET_ADDRESS": 0.745,
 }
 #: Share of non-personal look-alikes replaced, at most.
-DESTROYED_CEILING = 0.045
+DESTROYED_CEILING = 0.048
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,148 @@
+"""miner's own recognizers as plain functions: the shapes each one must find,
+and the look-alikes it must leave (carriers' tracking numbers, dates, products)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from miner.recognizers import (
+    DEFAULT_PHONE_REGIONS,
+    DOB_CUE_REGEX,
+    NAME_CUE_REGEX,
+    find_addresses,
+    phone_spans,
+)
+
+
+def _addresses(text: str) -> list[str]:
+    spans = sorted(find_addresses(text))
+    merged: list[list[int]] = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [text[s:e] for s, e in merged]
+
+
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        ("Send it to Schulstraße 59, 10115 Berlin please", "Schulstraße 59, 10115 Berlin"),
+        ("I live at Kadaka 10\n10615 Tallinn now", "Kadaka 10\n10615 Tallinn"),
+        ("Síp utca 17. is my flat", "Síp utca 17."),
+        ("ship to 12 rue de la Paix", "12 rue de la Paix"),
+        ("Via Roma 3, 20121 Milano", "Via Roma 3, 20121 Milano"),
+        ("Calle Mayor 5, 28013 Madrid", "Calle Mayor 5, 28013 Madrid"),
+        ("Noahlaan 140\n9338SA\nGarmerwolde", "Noahlaan 140\n9338SA\nGarmerwolde"),
+        ("Flat 6\nCheryl Cape\nEast Sallyhaven\nAL2A 4FS",
+         "Flat 6\nCheryl Cape\nEast Sallyhaven\nAL2A 4FS"),
+        ("598 Lucas Walks Apt. 018\nNorth Lisamouth, CO 24323\n(598)593-8999",
+         "598 Lucas Walks Apt. 018\nNorth Lisamouth, CO 24323"),
+        ("PSC 1234, Box 5678\nAPO AE 09876", "PSC 1234, Box 5678\nAPO AE 09876"),
+        ("USNV Melikov\nFPO AP 70586", "USNV Melikov\nFPO AP 70586"),
+        ("meet at the corner of Storgatan 35 and Barsukov Rapid?",
+         "the corner of Storgatan 35 and Barsukov Rapid"),
+        (r"893 Allika 46\n Apt. 612\n Riisa\n Estonia 41641",
+         r"893 Allika 46\n Apt. 612\n Riisa\n Estonia 41641"),
+    ],
+)  # fmt: skip
+def test_street_addresses_of_the_default_regions_are_found_whole(text, address):
+    assert _addresses(text) == [address]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I waited 12 more days for Windows 10",
+        "Place Order now",
+        "I bought 2 Sea View Mugs",
+        "I ordered it on March 23, 2026",
+        "I ordered it on 03 August 2026",
+        "Your Merino base layer top and the Ridgeline 38L backpack shipped on Nov 10 with Evri",
+    ],
+)
+def test_products_dates_and_counts_are_not_addresses(text):
+    assert _addresses(text) == []
+
+
+def _phones(text: str) -> list[tuple[str, float]]:
+    return [(text[s:e], score) for s, e, score in phone_spans(text, DEFAULT_PHONE_REGIONS)]
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("call me at (422)241-2847x311 ok", "(422)241-2847x311"),
+        ("+1-407-968-3787x71822", "+1-407-968-3787x71822"),
+        ("+31(0)17 8501911", "+31(0)17 8501911"),
+        ("+44(0)115 496 0872", "+44(0)115 496 0872"),
+        ("+41 30 628 11 40", "+41 30 628 11 40"),
+        ("my number 780 6326", "780 6326"),
+        ("71-33-52-22", "71-33-52-22"),
+        ("please call me at 0183157312 today", "0183157312"),
+        ("Kind regards\nJo Smith\n0612486226", "0612486226"),
+        ("Customer (C-1, c@example.com, 00573001234567)", "00573001234567"),
+    ],
+)
+def test_phone_numbers_in_the_formats_people_write_score_over_the_threshold(text, number):
+    assert [(value, score >= 0.5) for value, score in _phones(text)] == [(number, True)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "tracking number 1234567890",
+        "your order 4401234567 shipped",
+        "tracking EN856410142GB",
+        "born 22.07.1970",
+        "Date: 1981-09-07 18:42:47.331745",
+        "from 66.214.71.65",
+        "card 4527 1650 1914 8987",
+        "it costs 1,299.00 EUR",
+    ],
+)
+def test_tracking_numbers_dates_addresses_and_cards_are_not_phones(text):
+    assert [value for value, score in _phones(text) if score >= 0.5] == []
+
+
+def test_a_bare_digit_run_without_a_cue_needs_context():
+    assert _phones("the code was 0183157312 yesterday") == [("0183157312", 0.4)]
+
+
+@pytest.mark.parametrize(
+    "text, date",
+    [
+        ("I was born on 29 September 1990", "29 September 1990"),
+        ("date of birth: Monday, 29 September 1990", "Monday, 29 September 1990"),
+        ("DOB 1985-12-20", "1985-12-20"),
+        ("my birthday is the 3rd of May, 1970", "3rd of May, 1970"),
+        ("My date of birth is listed as 12/05/1960", "12/05/1960"),
+    ],
+)
+def test_a_date_after_a_birth_cue_is_a_date_of_birth(text, date):
+    assert [m.group("value") for m in re.finditer(DOB_CUE_REGEX, text)] == [date]
+
+
+def test_other_dates_are_not_dates_of_birth():
+    assert not re.search(DOB_CUE_REGEX, "I ordered it on 01 January 2025")
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("It's under my partner's name Dr. Oda Renner", "Dr. Oda Renner"),
+        ("Dear KEITH, I have updated it", "KEITH"),
+        ("Best regards,\nJosep Oliveras\nAvenida", "Josep Oliveras"),
+        ("Hello, this is Sig. Napoleone Caccioppoli. Who are you?", "Sig. Napoleone Caccioppoli"),
+        ("my last name is Šebková", "Šebková"),
+    ],
+)
+def test_a_name_after_its_cue_in_any_casing_and_script(text, name):
+    assert [m.group("value") for m in re.finditer(NAME_CUE_REGEX, text)] == [name]
+
+
+def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
+    assert not re.search(NAME_CUE_REGEX, "Hi,\nIn Brazil they have company songs")
