@@ -209,6 +209,27 @@ _LIST_AFTER = re.compile(rf"(?:,? and |,? & |, )({_NAMES})(?![\w'])")
 _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )$")
 
 
+#: Words around a NER "person" that make it a place: "I am in Lomm", "based
+#: in Kamen", "returned to Ksar Beni Aissa", "Leek bridge", "Plauen station".
+_PLACE_BEFORE = re.compile(
+    r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|(?:flew|fly|moved|returned|trip|travel"
+    r"(?:l?ing|l?ed)?) to|originally from)\s+)$"
+)
+_PLACE_AFTER = re.compile(
+    r"\s+(?i:bridge|station|airport|harbou?r|river|valley|county|province|city|town|village"
+    r"|district|cathedral|castle|lake|mountains?|beach|university|hospital|stadium|museum)\b"
+)
+
+
+def names_a_place(text: str, start: int, end: int) -> bool:
+    """A NER "person" at [start, end) that its neighbours show to be a place."""
+    if _PLACE_AFTER.match(text, end):
+        return True
+    return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
+        ("'s", "’s"), end
+    )
+
+
 def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span grown over capitalised words glued to it (one each side)."""
     before = _NAME_BEFORE.search(text, 0, start)
@@ -284,8 +305,9 @@ _NATIONAL_IDS = (
     "stdnum.it.codicefiscale", "stdnum.es.dni", "stdnum.es.nie", "stdnum.in_.pan",
     "stdnum.fr.nir", "stdnum.nl.bsn", "stdnum.br.cpf", "stdnum.in_.aadhaar", "stdnum.de.idnr",
 )  # fmt: skip
+#: Case-insensitive: a lower-case message writes "13857685r"; the checksum decides.
 _NATIONAL_ID_CANDIDATE = re.compile(
-    r"\b(?:[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]|[XYZ]?\d{7,8}-?[A-Z]|[A-Z]{5}\d{4}[A-Z]"
+    r"(?i)\b(?:[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]|[XYZ]?\d{7,8}-?[A-Z]|[A-Z]{5}\d{4}[A-Z]"
     r"|\d{3}\.\d{3}\.\d{3}-\d{2}|\d(?:[ ]?\d){8,14})\b"
 )
 _NI_NUMBER = re.compile(r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-Z]\b")
@@ -329,10 +351,11 @@ def is_card_number(text: str) -> bool:
     """Luhn-valid, 13-19 digits (12 for Maestro) of a card family."""
     digits = re.sub(r"[ -]", "", text)
     if not digits.isdigit() or not (
-        digits[0] in _CARD_FIRST_DIGITS or digits.startswith("1800")  # JCB's 15-digit 1800
+        digits[0] in _CARD_FIRST_DIGITS
+        or digits.startswith(("1800", "0604"))  # JCB's 15-digit 1800, Maestro's 0604
     ):
         return False
-    if not (13 <= len(digits) <= 19 or (len(digits) == 12 and digits[0] in "56")):
+    if not (13 <= len(digits) <= 19 or (len(digits) == 12 and digits[0] in "056")):
         return False
     return luhn_ok(digits)
 
@@ -461,7 +484,8 @@ def build_recognizers(
     language: str, phone_regions: tuple[str, ...], nlp_engine: Any = None
 ) -> list[Any]:
     """miner's recognizers, to add to a registry (after removing Presidio's
-    ``PhoneRecognizer``, ``CreditCardRecognizer`` and ``EmailRecognizer``)."""
+    ``SpacyRecognizer``, ``PhoneRecognizer``, ``CreditCardRecognizer`` and
+    ``EmailRecognizer``)."""
     from presidio_analyzer import (
         AnalysisExplanation,
         EntityRecognizer,
@@ -580,6 +604,7 @@ def build_recognizers(
                 (e.start_char, e.end_char)
                 for e in nlp_artifacts.entities
                 if e.label_ in ("PERSON", "PER")
+                and not names_a_place(text, e.start_char, e.end_char)
             ]
             results = []
             for start, end in found:
@@ -589,7 +614,27 @@ def build_recognizers(
                     results.append(result(self, "PERSON", *other, 0.6))
             return results
 
+    from presidio_analyzer.predefined_recognizers import SpacyRecognizer
+
+    class PlaceAwareSpacyRecognizer(SpacyRecognizer):  # type: ignore[misc]
+        """Presidio's NER recognizer, less the "people" that are places by
+        the words around them (``names_a_place``): the small model tags many
+        towns as people ("Lomm bridge is falling down")."""
+
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+            return [
+                r
+                for r in super().analyze(text, entities, nlp_artifacts)
+                if r.entity_type != "PERSON" or not names_a_place(text, r.start, r.end)
+            ]
+
+    ner_entities = nlp_engine.get_supported_entities() if nlp_engine is not None else None
     return [
+        PlaceAwareSpacyRecognizer(
+            supported_language=language,
+            supported_entities=ner_entities,
+            name="PlaceAwareSpacyRecognizer",
+        ),
         NameCompletionRecognizer(
             supported_entities=["PERSON"],
             supported_language=language,

@@ -145,10 +145,15 @@ class Detector:
         registry = RecognizerRegistry(supported_languages=[rc.language])
         registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
         # Replaced by miner's own (miner/recognizers.py says why each one).
-        for name in ("EmailRecognizer", "PhoneRecognizer", "CreditCardRecognizer"):
+        for name in (
+            "SpacyRecognizer",
+            "EmailRecognizer",
+            "PhoneRecognizer",
+            "CreditCardRecognizer",
+        ):
             registry.remove_recognizer(name)
         registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
-        for recognizer in build_recognizers(rc.language, rc.phone_regions):
+        for recognizer in build_recognizers(rc.language, rc.phone_regions, nlp_engine):
             registry.add_recognizer(recognizer)
         for ident in identifiers:
             registry.add_recognizer(

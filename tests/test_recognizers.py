@@ -12,6 +12,7 @@ from miner.recognizers import (
     DOB_CUE_REGEX,
     NAME_CUE_REGEX,
     find_addresses,
+    names_a_place,
     phone_spans,
 )
 
@@ -146,3 +147,19 @@ def test_a_name_after_its_cue_in_any_casing_and_script(text, name):
 
 def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
     assert not re.search(NAME_CUE_REGEX, "Hi,\nIn Brazil they have company songs")
+
+
+@pytest.mark.parametrize(
+    "text, word, place",
+    [
+        ("Leek bridge is falling down.", "Leek", True),
+        ("I am in Lomm for a business trip", "Lomm", True),
+        ("we returned to Ksar Beni Aissa by helicopter", "Ksar Beni Aissa", True),
+        ("I spoke to Maria yesterday", "Maria", False),
+        ("it is in Maria's name", "Maria", False),
+        ("Thanks, Leek.", "Leek", False),
+    ],
+)
+def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, place):
+    start = text.index(word)
+    assert names_a_place(text, start, start + len(word)) is place

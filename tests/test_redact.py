@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -306,3 +307,34 @@ def test_a_long_text_is_read_in_pieces_that_never_cut_a_value_in_two(detector, c
     redacted = out.turns[0].user_text
     assert not any(v in redacted for v in values)
     assert redacted.count("<EMAIL_ADDRESS_1>") == planted.count(values[0])
+
+
+def test_a_name_found_elsewhere_goes_from_a_text_written_all_in_lower_case(detector, config):
+    out, _ = redact_one(
+        session(
+            turn("My name is Nicola Rossi.", "Thanks, Nicola."),
+            turn("hi again, nicola here. will you call me?", "Sure."),
+        ),
+        detector,
+        config,
+    )
+    assert re.fullmatch(r"hi again, <PERSON_\d> here\. will you call me\?", out.turns[1].user_text)
+    # A capitalised text keeps a lower-case word that happens to spell the name.
+    assert "Nicola" not in out.turns[0].reply_text
+
+
+def test_a_town_the_model_calls_a_person_stays_when_its_neighbours_say_place(detector, config):
+    out, _ = redact_one(
+        session(turn("Leek bridge is falling down. I am in Lomm for a business trip.")),
+        detector,
+        config,
+    )
+    assert (
+        out.turns[0].user_text == "Leek bridge is falling down. I am in Lomm for a business trip."
+    )
+
+
+def test_carriers_and_tracking_numbers_are_not_people_or_phones(detector, config):
+    reply = "It shipped on Nov 10 with Evri, tracking number 4401234567, and DPD has it now."
+    out, replaced = redact_one(session(turn("Where is my parcel?", reply)), detector, config)
+    assert out.turns[0].reply_text == reply, replaced

@@ -240,7 +240,7 @@ def _samples(locale: str, split: str, count: int, seed: int) -> tuple[list[Any],
     return out, local
 
 
-def build_third_party_corpus(split: str = "test", seed: int = 20, per_locale: int = 90) -> Corpus:
+def build_third_party_corpus(split: str = "test", seed: int = 20, per_locale: int = 100) -> Corpus:
     """Plugin rows and labels for one split: ``per_locale`` sentences of each
     locale (en_US twice as many), placed over sessions of 3-5 turns."""
     corpus = Corpus()
