@@ -265,6 +265,66 @@ def draft(
         )
 
 
+@app.command("sql")
+@reported
+def sql_(
+    dialect: Annotated[str, typer.Option(help="bigquery, duckdb or spark.")] = "bigquery",
+    table: Annotated[
+        str, typer.Option(help="The plugin's table, e.g. project.dataset.agent_events.")
+    ] = "agent_events",
+    plugin: Annotated[
+        str, typer.Option(help="Which ADK plugin wrote the table: python, java or go.")
+    ] = "python",
+    since: Annotated[str, typer.Option(help="Window start, as for miner draft.")] = "7d",
+    until: Annotated[str, typer.Option(help="Window end: 'now' or a date / ISO time.")] = "now",
+    pipeline: Annotated[
+        Path, typer.Option(help="Pipeline config (TOML).", dir_okay=False)
+    ] = DEFAULT_PIPELINE,
+) -> None:
+    """Print the selection query for the plugin's own table.
+
+    The same signals `miner draft` runs, as one query in the warehouse's SQL:
+    it returns the flags relation (part = 'hit': one row per session, signal
+    and hit). Run it where the data lives, then export only the flagged
+    sessions' rows (docs/engines.md shows the weekly job).
+
+    Example:
+
+        miner sql --dialect bigquery --table myproj.analytics.agent_events --since 7d
+    """
+    from miner import files
+    from miner.engine.query import DIALECTS
+    from miner.engine.warehouse import PLUGIN_COLUMNS, selection_for_table
+    from miner.sample import negative_feedback
+
+    if dialect not in DIALECTS:
+        raise UsageError(f"--dialect {dialect!r}: expected one of {', '.join(DIALECTS)}")
+    if plugin not in PLUGIN_COLUMNS:
+        raise UsageError(f"--plugin {plugin!r}: expected python, java or go")
+    config = files.load_config(pipeline)
+    end = parse_time(until, datetime.now(UTC), "--until")
+    start = parse_time(since, end, "--since")
+    rules = config.feedback
+    negative = negative_feedback(
+        files.read_feedback(
+            config.sources.feedback,
+            columns=[rules.session_column, rules.invocation_column, rules.score_column],
+            required=[rules.score_column],
+            one_of=[rules.session_column, rules.invocation_column],
+        )
+        if config.sources.feedback
+        else None,
+        rules,
+    )
+    grace = config.sampling.session_grace
+    typer.echo(
+        selection_for_table(
+            table, dialect, plugin, config.signals, negative,
+            (start - grace, end + grace), (start, end),
+        )  # fmt: skip
+    )
+
+
 def _engine(value: str) -> str:
     if value not in ("embedded", "spark"):
         raise UsageError(f"--engine {value!r}: expected embedded or spark")

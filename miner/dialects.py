@@ -4,8 +4,9 @@ onto miner's event model.
 ADK for Python, Java and Go each ship a BigQuery Agent Analytics plugin, and
 they disagree on event names and payload shapes. ``read_event`` decides the
 dialect of each row from what the row holds (no flag to set), and returns an
-``Event`` in one model that the signal scan (``miner.sample``) and the session
-builder (``miner.traces``) share. The shapes, with where each comes from, are
+``Event`` in one model for the session builder (``miner.traces``) and the
+complaint detector's refinement. The selection reads the same shapes in SQL
+(``miner.engine.events``, its twin). The shapes, with where each comes from, are
 written down in ``docs/export-dialects.md``.
 
 - **Python** (google-adk 2.13, ``google/adk/plugins/bigquery_agent_analytics_plugin.py``):
@@ -36,14 +37,12 @@ order and spacing do not matter.
 from __future__ import annotations
 
 import re
-from collections import namedtuple
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
 import pandas as pd
-import pyarrow as pa
 
 from miner.errors import PayloadError
 
@@ -264,112 +263,6 @@ _READ_PAYLOAD = frozenset(
         "EVENT",
     )
 )
-
-
-def arrow_rows(batch: pa.RecordBatch, positions: Any = None, chunk: int = 4096) -> Iterator[Any]:
-    """The rows of an Arrow batch (those at ``positions``, when given) as named
-    tuples ``read_event`` reads, a few thousand at a time: columns go to
-    Python once per chunk, and only one chunk lives at once."""
-    record = namedtuple("Row", batch.schema.names, rename=True)  # type: ignore[misc]
-    count = batch.num_rows if positions is None else len(positions)
-    for start in range(0, count, chunk):
-        if positions is None:
-            part = batch.slice(start, chunk)
-        else:
-            part = batch.take(pa.array(positions[start : start + chunk]))
-        columns = [part.column(i).to_pylist() for i in range(part.num_columns)]
-        yield from map(record._make, zip(*columns, strict=True))
-
-
-#: How the Python plugin (``{"tool": "x", ...``) and the Java plugin
-#: (``{"tool_origin":"LOCAL","tool":"x",...``) open a tool call's payload.
-_PLAIN_CALL = r'^\{(?:"tool_origin": ?"[^"\\]*", ?)?"tool": ?"(?P<tool>[^"\\]*)"'
-
-
-def plain_call_tools(batch: pa.RecordBatch) -> pa.Array:
-    """The tool of each TOOL_STARTING row whose payload opens as the Python
-    and Java plugins write a call (``_PLAIN_CALL``), with no escape in the
-    name, decided on whole columns; null for every other row (Go's
-    calls, other shapes, truncated names), which ``read_event`` must read.
-    Where it gives a name, it is the name ``read_event`` gives."""
-    import pyarrow.compute as pc
-
-    calls = pc.fill_null(pc.equal(batch.column("event_type"), "TOOL_STARTING"), False)
-    tool = _first_group(batch, _PLAIN_CALL, calls)
-    plain = pc.invert(pc.ends_with(tool, "...[truncated]"))
-    return pc.if_else(pc.fill_null(plain, False), tool, pa.nulls(batch.num_rows, pa.string()))
-
-
-#: The Python plugin's AGENT_TRANSFER payload, and a transfer_to_agent call
-#: (Python's or Java's) whose arguments are the agent's name alone.
-_PLAIN_TRANSFER = r'^\{"from_agent": ?"[^"\\]*", ?"to_agent": ?"(?P<to>[^"\\]*)"\}$'
-_PLAIN_TRANSFER_CALL = (
-    r'^\{(?:"tool_origin": ?"[^"\\]*", ?)?"tool": ?"transfer_to_agent", ?'
-    r'"args": ?\{"agent_name": ?"(?P<to>[^"\\]*)"\}'
-)
-
-
-def plain_transfer_targets(batch: pa.RecordBatch) -> pa.Array:
-    """The agent each AGENT_TRANSFER row and each transfer_to_agent call hands
-    the session to, where the payload has one of the plain shapes above,
-    decided on whole columns; null for every other row, which ``read_event``
-    must read. Where it gives a target, it is the ``transfer_to`` that
-    ``read_event`` gives."""
-    import pyarrow.compute as pc
-
-    kind = batch.column("event_type")
-    moved = pc.fill_null(pc.equal(kind, "AGENT_TRANSFER"), False)
-    called = pc.fill_null(pc.equal(kind, "TOOL_STARTING"), False)
-    return pc.coalesce(
-        _first_group(batch, _PLAIN_TRANSFER, moved),
-        _first_group(batch, _PLAIN_TRANSFER_CALL, called),
-    )
-
-
-def _first_group(batch: pa.RecordBatch, pattern: str, rows: pa.Array) -> pa.Array:
-    """The first group of ``pattern`` in the ``content`` of each row where
-    ``rows`` (a boolean array) holds; null elsewhere, where it does not match,
-    or where the column is missing or not text. Only those rows' payloads are
-    searched: a regex costs by the byte."""
-    import pyarrow.compute as pc
-
-    content = text_column(batch, "content")
-    none = pa.nulls(batch.num_rows, pa.string())
-    if content is None or not pc.any(rows).as_py():
-        return none
-    found = pc.extract_regex(content.filter(rows), pattern)
-    return pc.replace_with_mask(none, rows, pc.struct_field(found, [0]).cast(pa.string()))
-
-
-def text_column(batch: pa.RecordBatch, name: str) -> pa.Array | None:
-    """The batch's column ``name`` when it is text, for whole-column string
-    tests; None when it is missing or of another type (then nothing can be
-    decided on it)."""
-    if name not in batch.schema.names:
-        return None
-    values = batch.column(name)
-    if pa.types.is_string(values.type) or pa.types.is_large_string(values.type):
-        return values
-    return None
-
-
-#: A user message as the Python and Java plugins write it: its text alone.
-PLAIN_USER_MESSAGE = r'^\{"text_summary": ?"(?P<text>[^"\\]*)"\}$'
-
-
-def plain_user_texts(batch: pa.RecordBatch) -> pa.Array:
-    """The text of each USER_MESSAGE_RECEIVED row whose payload is only a
-    ``text_summary`` with no escape, no part separator, no part marker and no
-    truncation marker, decided on whole columns; null for every other row,
-    which ``read_event`` must read. Where it gives a text, it is the text
-    ``read_event`` gives."""
-    import pyarrow.compute as pc
-
-    said = pc.fill_null(pc.equal(batch.column("event_type"), "USER_MESSAGE_RECEIVED"), False)
-    text = _first_group(batch, PLAIN_USER_MESSAGE, said)
-    odd = [re.escape(s) for s in (" | ", *PART_MARKERS, OFFLOADED_SUFFIX, *TRUNCATION_MARKERS)]
-    plain = pc.invert(pc.match_substring_regex(text, "|".join(odd)))
-    return pc.if_else(pc.fill_null(plain, False), text, pa.nulls(batch.num_rows, pa.string()))
 
 
 def read_event(row: Any) -> Event:

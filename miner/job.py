@@ -7,11 +7,9 @@ so bad input stops the run with no output at all.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,24 +22,22 @@ from miner.case import draft_name
 from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case, record_redaction
+from miner.engine import duck
 from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
-from miner.model import SIGNALS, SessionFlags
+from miner.model import SIGNALS
 from miner.redact import detector_for, redact_sessions, require_model
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
-    IN_WINDOW,
-    SCAN_COLUMNS,
     SCAN_EVENT_TYPES,
-    SCAN_ONLY_ON,
+    Flagged,
     NegativeFeedback,
-    flag_passes,
     negative_feedback,
     pick_sessions,
+    select,
     session_hash,
     signature_hash,
-    turn_conditions,
 )
 from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
@@ -150,35 +146,15 @@ def draft_sessions(
 def _flag_embedded(
     export: files.Export,
     config: PipelineConfig,
-    start: datetime,
-    end: datetime,
+    scan: tuple[datetime, datetime],
     window: tuple[datetime, datetime],
     negative: NegativeFeedback,
-    rows_read: Counter[tuple[str, str]],
-    progress: Progress,
-) -> dict[str, SessionFlags]:
-    """The signal scan on this machine: DuckDB reads the passes, this process
-    folds them (``--engine spark`` is the way to more cores or machines).
-    Rows are read from ``start`` to ``end``; the signals read only the
-    sessions that may start in ``window``."""
-    turns = turn_conditions(negative, config.signals)
-    with files.open_scan(
-        export,
-        SCAN_COLUMNS,
-        start,
-        end,
-        SCAN_EVENT_TYPES,
-        config.scan,
-        turns=turns,
-        window=(IN_WINDOW, *window),
-        only_on=SCAN_ONLY_ON,
-    ) as opened:
-        return flag_passes(
-            progress(opened.read(range(opened.passes)), opened.passes, "scanning the export"),
-            negative,
-            config.signals,
-            rows_read,
-        )
+) -> Flagged:
+    """The selection on this machine: DuckDB runs the selection query over
+    the export (``--engine spark`` is the way to more cores or machines)."""
+    with duck.connect(config.scan, str(export.path)) as con:
+        rows = duck.export_rows(con, export, *scan, SCAN_EVENT_TYPES)
+        return select(con.table, rows, negative, config.signals, *window, con.frame)
 
 
 def run_clock() -> datetime:
@@ -207,35 +183,9 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         raise UsageError(
             f"--since {request.since.isoformat()} is not before --until {request.until.isoformat()}"
         )
-    use_system_allocator()
-    with files.locked(request.out, request.lock_timeout, "miner draft"), _frozen_after_scan():
+    with files.locked(request.out, request.lock_timeout, "miner draft"):
         removed = files.remove_stale_staging(request.out)
         return _draft(request, progress, removed)
-
-
-@contextlib.contextmanager
-def _frozen_after_scan() -> Iterator[None]:
-    """Lets ``_draft`` freeze (``gc.freeze``) what is alive after the scan -
-    chiefly the flags of every session scanned, kept to the end of the run -
-    so the cycle collector stops walking them again at every full collection
-    while the NLP model loads and redaction runs (0.15 s on the 4M bench
-    window). Everything is unfrozen when the run ends."""
-    try:
-        yield
-    finally:
-        gc.unfreeze()
-
-
-def use_system_allocator() -> None:
-    """Make the C library's malloc Arrow's allocator for this process.
-
-    Arrow's default (mimalloc) kept the buffers of finished passes: a scan
-    of the 4M-row bench's window peaked at 469 MiB with it, 390 MiB with
-    malloc, and no slower. Set by the job, not by the stages: it is the
-    process's choice."""
-    import pyarrow as pa
-
-    pa.set_memory_pool(pa.system_memory_pool())
 
 
 def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dict[str, Any]:
@@ -259,17 +209,14 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     )
     grace = config.sampling.session_grace
     scan_start, scan_end = request.since - grace, request.until + grace
-    rows_read: Counter[tuple[str, str]] = Counter()
+    window = (request.since, request.until)
     if request.engine == "spark":
         from miner.spark import spark_flags
 
-        flags = spark_flags(request.traces, scan_start, scan_end, negative, config, rows_read)
+        found = spark_flags(request.traces, (scan_start, scan_end), window, negative, config)
     else:
-        window = (request.since, request.until)
-        flags = _flag_embedded(
-            export, config, scan_start, scan_end, window, negative, rows_read, progress
-        )
-    gc.freeze()  # the flags live to the end of the run (``_frozen_after_scan``)
+        found = _flag_embedded(export, config, (scan_start, scan_end), window, negative)
+    flags, rows_read = found.flags, found.rows_read
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
     detector = detector_for(config)
@@ -283,6 +230,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         max_cases=request.max_cases,
         seed=request.seed,
         drafted_signatures=files.read_ledger_signatures(request.out),
+        sessions_in_window=found.in_window,
     )
     picked_ids = [f.session_id for f in selection.picked]
     signals_of = {f.session_id: f.signals for f in selection.picked}
@@ -319,7 +267,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         "window": {"since": request.since.isoformat(), "until": request.until.isoformat()},
         "traces": str(export.path),
         "seed": request.seed,
-        "sessions_scanned": len(flags),
+        "sessions_scanned": found.sessions,
         "sessions_in_window": selection.in_window,
         "flagged": {s: selection.flagged[s] for s in SIGNALS},
         "flagged_by_rule": _by_rule(flags, request.since, request.until),

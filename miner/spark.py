@@ -1,13 +1,13 @@
 """The Spark engine: ``miner draft --engine spark``, for exports one machine
 cannot scan.
 
-The same stage functions run next to the data: the signal scan is
-``flag_sessions`` over each partition of the export repartitioned by session
-id (so a session's rows meet in one partition), and the picked sessions are
-drafted by ``draft_sessions`` on the executors - Presidio is built once per
-executor process (``detector_for`` caches it). The driver collects the flags
-and the drafted cases and writes drafts, ledger and summary exactly as the
-embedded engine does. Results travel from executors as pickled bytes of
+The selection is the same SQL the embedded engine runs, transpiled to Spark
+SQL by sqlglot (``miner.engine.query.render``) and run by Spark over the
+export; the picked sessions are drafted by ``draft_sessions`` on the
+executors - Presidio is built once per executor process (``detector_for``
+caches it). The driver collects the flags and the drafted cases and writes
+drafts, ledger and summary exactly as the embedded engine does. Drafted
+cases travel from executors as pickled bytes of
 miner's own records.
 
 The session: an active ``SparkSession`` if there is one (``spark-submit``,
@@ -20,7 +20,6 @@ from __future__ import annotations
 import os
 import pickle
 import sys
-from collections import Counter
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -28,9 +27,10 @@ from typing import Any
 
 import pyarrow as pa
 
+from miner.engine.events import ROW_COLUMNS
+from miner.engine.query import render, rows_sql
 from miner.errors import UsageError
-from miner.model import SessionFlags
-from miner.sample import SCAN_COLUMNS, SCAN_EVENT_TYPES, NegativeFeedback, flag_sessions
+from miner.sample import SCAN_EVENT_TYPES, Flagged, NegativeFeedback, select
 from miner.traces import DRAFT_COLUMNS, utc_frame
 
 
@@ -51,7 +51,14 @@ def session() -> Any:
     # On this machine: executors run this interpreter, where miner is installed.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     master = os.environ.get("MINER_SPARK_MASTER", "local[*]")
-    return builder.master(master).config("spark.ui.enabled", "false").getOrCreate()
+    # One machine: a few shuffle partitions, not Spark's 200 (the selection's
+    # joins and aggregates would run 200 tasks each over a small export).
+    return (
+        builder.master(master)
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.shuffle.partitions", "4")
+        .getOrCreate()
+    )
 
 
 def _rows(
@@ -71,67 +78,45 @@ def _rows(
     return frame.select(*present, F.input_file_name().alias("source_file"))
 
 
-def _refuse_orphans(spark: Any, source: Path | str, start: datetime, end: datetime) -> None:
-    """Rows of the window with a null session_id stop the run, as in the
-    local engines (``files.refuse_rows_without_session`` says why)."""
-    from pyspark.sql import functions as F
-
-    from miner.files import refuse_rows_without_session
-
-    root = str(source)
-    frame = spark.read.option("basePath", root).parquet(root)
-    orphans = (
-        frame.where(
-            (F.col("timestamp") >= F.lit(start))
-            & (F.col("timestamp") < F.lit(end))
-            & F.col("session_id").isNull()
-        )
-        .groupBy(F.input_file_name().alias("file"))
-        .count()
-        .orderBy("file")
-        .collect()
-    )
-    found = [(_local_name(row["file"]), int(row["count"])) for row in orphans]
-    if found:
-        refuse_rows_without_session(source, found)
-
-
 def _local_name(path: str) -> str:
     return path.removeprefix("file://")
 
 
 def spark_flags(
     source: Path | str,
-    start: datetime,
-    end: datetime,
+    scan: tuple[datetime, datetime],
+    window: tuple[datetime, datetime],
     negative: NegativeFeedback,
     config: Any,
-    rows_read: Counter[tuple[str, str]],
-) -> dict[str, SessionFlags]:
-    """``flag_sessions`` as a Spark job over the export."""
+) -> Flagged:
+    """The selection as Spark SQL: the same query the embedded engine runs,
+    transpiled from DuckDB's dialect by sqlglot, over the export as a
+    temporary view. Only the flags relation comes back to the driver."""
     from pyspark.sql import functions as F
 
     spark = session()
-    _refuse_orphans(spark, source, start, end)
-    frame = _rows(spark, source, SCAN_COLUMNS, start, end)
-    wanted = F.col("event_type").isin(list(SCAN_EVENT_TYPES))
-    if "status" in frame.columns:
-        wanted = wanted | (F.col("status") == "ERROR")
-    frame = frame.where(wanted)
-    signals = config.signals
+    root = str(source)
+    frame = spark.read.option("basePath", root).parquet(root)
+    present = [c for c in ROW_COLUMNS if c in frame.columns]
+    frame = frame.select(*present, F.input_file_name().alias("miner_source_file"))
+    frame.createOrReplaceTempView("miner_export")
+    rows = rows_sql(
+        "miner_export", present, *scan, SCAN_EVENT_TYPES, source_file="miner_source_file"
+    )
 
-    def flag(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        counts: Counter[tuple[str, str]] = Counter()
-        flags = flag_sessions(batches, negative, signals, counts)
-        yield pa.RecordBatch.from_pydict({"payload": [pickle.dumps((flags, counts))]})
+    def run(sql: str) -> pa.Table:
+        return spark.sql(render(sql, "spark")).toArrow()
 
-    parts = frame.repartition("session_id").mapInArrow(flag, "payload binary").collect()
-    flags: dict[str, SessionFlags] = {}
-    for part in parts:
-        found, counts = pickle.loads(part.payload)
-        flags.update(found)
-        rows_read.update(counts)
-    return flags
+    def read_rows(sql: str) -> Any:
+        table = run(sql)
+        frame = utc_frame(table)
+        if "source_file" in frame.columns:
+            frame["source_file"] = frame["source_file"].map(
+                lambda p: _local_name(p) if isinstance(p, str) else p
+            )
+        return frame
+
+    return select(run, rows, negative, config.signals, *window, read_rows)
 
 
 def spark_draft(

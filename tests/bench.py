@@ -177,24 +177,18 @@ def _scan_whole(export: str, queue) -> None:  # type: ignore[no-untyped-def]
 def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
     from miner import files
     from miner.config import ScanConfig, SignalsConfig
-    from miner.job import use_system_allocator
-    from miner.sample import (
-        SCAN_COLUMNS,
-        SCAN_EVENT_TYPES,
-        SCAN_ONLY_ON,
-        NegativeFeedback,
-        flag_passes,
-    )
+    from miner.engine import duck
+    from miner.sample import SCAN_EVENT_TYPES, NegativeFeedback, select
 
-    use_system_allocator()  # as `miner draft` runs the scan
     _reset_peak_memory()
     start = time.perf_counter()
     opened = files.open_export(Path(export))
-    passes = files.scan_passes(
-        opened, SCAN_COLUMNS, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES, ScanConfig(),
-        only_on=SCAN_ONLY_ON,
-    )  # fmt: skip
-    flags = flag_passes(passes, NegativeFeedback(frozenset(), frozenset()), SignalsConfig())
+    with duck.connect(ScanConfig(), str(opened.path)) as con:
+        rows = duck.export_rows(con, opened, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES)
+        nobody = NegativeFeedback(frozenset(), frozenset())
+        flags = select(
+            con.table, rows, nobody, SignalsConfig(), SINCE - timedelta(days=1), UNTIL, con.frame
+        ).flags
     queue.put(
         (
             time.perf_counter() - start,

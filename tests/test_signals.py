@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 
 from miner.config import SignalsConfig
+from miner.model import SessionFlags
 from miner.sample import NegativeFeedback, flag_sessions
 from miner.signals import NAMES
 from miner.signals.complaint import ComplaintConfig, Scorer
@@ -115,11 +116,20 @@ def _row(sid: str, kind: str, content=None, minutes: int = 0, **extra) -> dict:
     }
 
 
+class _Flagged(dict):
+    """The flagged sessions; any other reads as flagged by nothing."""
+
+    def __missing__(self, sid: str) -> SessionFlags:
+        return SessionFlags(sid, T0)
+
+
 def _flags(rows: list[dict], **config) -> dict:
-    return flag_sessions(
-        [pd.DataFrame(rows)],
-        NegativeFeedback(frozenset(), frozenset()),
-        SignalsConfig.model_validate(config),
+    return _Flagged(
+        flag_sessions(
+            [pd.DataFrame(rows)],
+            NegativeFeedback(frozenset(), frozenset()),
+            SignalsConfig.model_validate(config),
+        )
     )
 
 
@@ -236,10 +246,13 @@ def test_a_signal_is_added_by_one_file(tmp_path):
                 kinds = ("AGENT_RESPONSE",)
                 Config = ApologyConfig
 
-                def row(self, event, row, scratch):
-                    if self.config.word in (event.text or "").lower():
-                        return [self.reason("the agent apologised", row)]
-                    return ()
+                def sql(self):
+                    word = self.config.word.replace("'", "''")
+                    return (
+                        "SELECT session_id, invocation_id, 'the agent apologised' AS rule "
+                        "FROM events WHERE kind = 'AGENT_RESPONSE' "
+                        f"AND contains(lower(text), '{word}')"
+                    )
             """
         )
     )
@@ -311,28 +324,9 @@ def test_one_outage_does_not_fill_the_week():
     assert len({f.signature for f in again.picked}) == 11
 
 
-def test_a_text_test_on_some_rows_lands_on_those_rows():
-    import pyarrow as pa
-
-    from miner.signals import tested_on
-
-    rows = pa.array([True, False, True, True, False])
-    seen = []
-
-    def test(subset: pa.Array) -> pa.Array:
-        seen.append(subset.to_pylist())
-        return pa.array([False, True, None])  # over the three rows it is about
-
-    assert tested_on(rows, test).to_pylist() == [False, False, True, False, False]
-    assert seen == [[True, False, True, True, False]]
-    assert tested_on(rows, lambda _rows: None).to_pylist() == rows.to_pylist()
-    nothing = pa.array([False, False])
-    assert tested_on(nothing, lambda _rows: pytest.fail("not run on no rows")) is nothing
-
-
-def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
-    # Plain calls are decided on the column by their tool's name, transfers in
-    # a plain shape by their target; other shapes are read row by row.
+def test_escalation_fires_on_calls_by_name_and_on_transfers_by_target():
+    # A call by its tool's name; a transfer (a row, or a transfer_to_agent
+    # call) by its target, whatever else the payload holds.
     def call(sid, tool, args, java=False):
         payload = {"tool_origin": "LOCAL", "tool": tool} if java else {"tool": tool}
         return _row(sid, "TOOL_STARTING", payload | {"args": args}, invocation_id=f"{sid}-t")
@@ -353,9 +347,11 @@ def test_escalation_decides_plain_calls_by_name_and_reads_transfers():
         moved("moved_away", {"from_agent": "root", "to_agent": "billing"}),
     ]
     flags = _flags(rows, escalation={"tools": ["escalate"], "handoff_agents": ["human_desk"]})
+    sessions = ["tool", "java", "handoff", "elsewhere", "other", "handoff_more", "handoff_java",
+                "moved", "moved_plain", "moved_away"]  # fmt: skip
     fired = {
-        sid: [(r.rule, r.invocation) for r in f.reasons if r.signal == "escalation"]
-        for sid, f in flags.items()
+        sid: [(r.rule, r.invocation) for r in flags[sid].reasons if r.signal == "escalation"]
+        for sid in sessions
     }
     assert fired == {
         "tool": [("a call to an escalation tool", "tool-t")],

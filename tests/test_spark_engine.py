@@ -59,3 +59,24 @@ def test_a_malformed_source_date_epoch_is_a_usage_error(tmp_path, monkeypatch):
 def test_an_unknown_engine_is_a_usage_error(tmp_path):
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--engine", "ray", "--out", tmp_path)
     assert result.exit_code == 2 and "--engine 'ray'" in result.stderr
+
+
+def test_spark_sql_flags_what_duckdb_flags_on_the_sample_and_every_plugin(spark):
+    # The same definitions, transpiled to Spark SQL, give the same flags,
+    # counts and signatures on the sample and on the three golden exports.
+    from datetime import UTC, datetime
+
+    from miner import files
+    from miner.sample import negative_feedback
+    from miner.spark import spark_flags
+    from tests.test_scan_engine import EXPORTS, _as_seen, selected
+
+    config = files.load_config(PIPELINE)
+    nobody = negative_feedback(None, config.feedback)
+    window = (datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 12, 1, tzinfo=UTC))
+    for export in EXPORTS:
+        embedded = selected(export, *window)
+        assert embedded.flags, export
+        assert _as_seen(spark_flags(export, window, window, nobody, config)) == _as_seen(
+            embedded
+        ), export

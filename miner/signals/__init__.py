@@ -1,32 +1,32 @@
 """Signals: what makes a session worth a reviewer's hour.
 
 Each signal is one module of this package defining one ``Signal`` subclass:
-its name, its place in the quota order, the event types and columns it reads,
-its config (a pydantic model, the ``[signals.<name>]`` table of the pipeline
-config) and a detector over rows. The scan reads the union of what the
-registered signals declare, pushed down to the Parquet scan; nothing else
-lists the signals. Adding a signal is adding a module here (and its tests).
+its name, its place in the quota order, the event types it reads, its config
+(a pydantic model, the ``[signals.<name>]`` table of the pipeline config) and
+its rule, once, as SQL over the ``events`` view (``miner.engine.events``):
+``sql()`` returns a SELECT of ``session_id, invocation_id, rule``, one row
+per hit. ``miner.engine.query`` joins every enabled signal's SELECT into the
+selection query that DuckDB, Spark SQL and BigQuery run alike; nothing else
+lists the signals. Adding a signal is adding a module here (and its golden
+cases under ``tests/cases/signals/<name>/``).
 
-A detector sees each row once, as a ``miner.dialects.Event``, with a scratch
-dict of its own per session (for cues that span rows, such as a loop of the
-same call); ``finish`` runs once per session after the scan (for the sessions
-the signal read, or for all of them when it says so). Every hit is a
-``Reason``: the signal, the rule that fired and the invocation it fired on,
-which the draft keeps in the sidecar's provenance and the run summary counts.
+One optional Python step, ``refine``, runs on the sessions the SQL flagged
+for the signal, with their rows of the signal's kinds, and may only drop
+hits (or name them more exactly): the complaint detector's sentiment and
+session cues are its case. Every hit is a ``Reason``: the signal, the rule
+that fired and the invocation it fired on, which the draft keeps in the
+sidecar's provenance and the run summary counts.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-import re
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
-
-from miner.dialects import Event, raw_event_types, text_column
 
 
 def _tuple(value: Any) -> Any:
@@ -64,104 +64,35 @@ class Context:
 
 
 class Signal:
-    """One signal. Subclasses set the class attributes and override ``row``
-    (and ``finish`` when the signal needs the whole session)."""
+    """One signal. Subclasses set the class attributes and write ``sql``
+    (and ``refine`` when the SQL can only find candidates)."""
 
     name: ClassVar[str]
     order: ClassVar[int]
     """Quotas are filled in this order (lowest first)."""
     kinds: ClassVar[tuple[str, ...]]
     """Event types read, in miner's names (``miner.dialects`` maps each plugin's)."""
-    columns: ClassVar[tuple[str, ...]] = ()
-    """Columns read besides timestamp, event type, session, invocation, content, status."""
     all_rows: ClassVar[bool] = False
     """Also reads every row with status ERROR, whatever its type."""
-    every_session: ClassVar[bool] = False
-    """``finish`` runs for every session scanned; otherwise only for the
-    sessions the signal kept scratch for (a session it never read cannot fire)."""
     Config: ClassVar[type[SignalConfig]] = SignalConfig
 
     def __init__(self, config: Any, context: Context) -> None:
         self.config = config
         self.context = context
 
-    def take(self, batch: Any, scratch_of: Any) -> bool:
-        """Read the signal's rows of an Arrow batch without ``row``, on whole
-        columns (``scratch_of(session_id)`` gives a session's scratch). False
-        when the signal has no such path. Go's EVENT rows are not in the
-        batch: those of the signal's rows still come through ``row``."""
-        return False
+    def sql(self) -> str:
+        """The signal's hits as a SELECT of ``session_id, invocation_id, rule``
+        over ``events``, in DuckDB's dialect (``miner.engine.sql`` helps)."""
+        raise NotImplementedError
 
-    def prefilter(self, batch: Any) -> Any:
-        """The rows of an Arrow batch worth a call to ``row``, as a boolean
-        array decided on whole columns; None keeps every row of the signal's
-        kinds. It may keep too many rows, never too few: it only spares the
-        row-by-row loop the rows that cannot fire."""
-        return None
+    #: Whether ``refine`` runs (set by subclasses that define it).
+    refines: ClassVar[bool] = False
 
-    def turn_condition(self) -> str | None:
-        """A condition on a whole turn's rows, as a DuckDB aggregate over the
-        rows of one (session_id, invocation_id) (``count(*) FILTER (WHERE
-        ...) >= 3``), decided inside the engine: the signal never reads the
-        rows of a turn where it is false. None: every turn may fire. Like
-        ``prefilter``, it may keep too many rows, never too few."""
-        return None
-
-    @staticmethod
-    def typed(kinds: Iterable[str]) -> str:
-        """A SQL test, for a turn condition, that a row is of one of ``kinds``
-        by its type alone, in every plugin's names (Go's EVENT rows left out)."""
-        written = ", ".join(f"'{kind}'" for kind in raw_event_types(kinds, event_rows=False))
-        return f"event_type IN ({written})"
-
-    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        return ()
-
-    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        return ()
-
-    @staticmethod
-    def contains_any(batch: Any, column: str, needles: Iterable[str]) -> Any:
-        """Whole-column test: the cell holds one of ``needles`` (any case);
-        None when the column is missing or not text (then nothing is skipped)."""
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        values = text_column(batch, column)
-        if values is None:
-            return None
-        wanted = [re.escape(needle) for needle in needles]
-        if not wanted:
-            return pa.array([False] * len(values), pa.bool_())
-        # One RE2 alternation: a single pass over the column, whatever the needles.
-        found = pc.match_substring_regex(values, "|".join(wanted), ignore_case=True)
-        return pc.fill_null(found, False)
-
-    def reason(self, rule: str, row: Any = None) -> Reason:
-        return self.turn_reason(rule, getattr(row, "invocation_id", None))
-
-    def turn_reason(self, rule: str, invocation: Any) -> Reason:
-        """A hit on the turn ``invocation`` (None when it is not an id)."""
-        return Reason(self.name, rule, invocation if isinstance(invocation, str) else None)
-
-
-def tested_on(rows: Any, test: Any) -> Any:
-    """``rows`` (a boolean array) where ``test(rows)`` - a boolean array over
-    those rows alone, or None to keep them all - holds. A text test run this
-    way reads only the payloads it is about: a regex costs by the byte."""
-    import numpy as np
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    where = rows.to_numpy(zero_copy_only=False)
-    if not where.any():
-        return rows
-    found = test(rows)
-    if found is None:
-        return rows
-    kept = np.zeros(len(where), dtype=bool)
-    kept[where] = pc.fill_null(found, False).to_numpy(zero_copy_only=False)
-    return pa.array(kept)
+    def refine(self, rows: Any) -> Mapping[str, list[Reason]]:
+        """The hits to keep, by session, given the rows (a DataFrame, in time
+        order) of the sessions the SQL flagged for this signal, of its kinds.
+        A session left out is dropped; one not flagged cannot be added."""
+        raise NotImplementedError
 
 
 def _discover() -> tuple[type[Signal], ...]:

@@ -41,8 +41,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field
 
-from miner.dialects import Event, arrow_rows, plain_user_texts, read_event, text_column
-from miner.signals import Reason, Signal, SignalConfig, Strings, tested_on
+from miner.dialects import read_event
+from miner.engine.sql import text as literal
+from miner.signals import Reason, Signal, SignalConfig, Strings
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,122 +348,115 @@ def _restates_an_id(said: list[tuple[str, Any]]) -> bool:
 
 
 class Complaint(Signal):
+    """The SQL finds the sessions that may hold a complaint (``sql``: every
+    message scored by the rule table, the session cues counted at their
+    most); ``refine`` names the hits exactly, in Python, by the same rules
+    (``Scorer``), and keeps the complaints."""
+
     name = "complaint"
     order = 3
     kinds = ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE")
     Config = ComplaintConfig
+    refines = True
 
     def __init__(self, config: ComplaintConfig, context: Any) -> None:
         super().__init__(config, context)
         self.scorer = Scorer(config)
 
-    def prefilter(self, batch: Any) -> Any:
-        # Every user message is read; an answer only when it could apologise or ask.
-        import pyarrow.compute as pc
-
-        if text_column(batch, "content") is None:
-            return None
-        answers = pc.fill_null(pc.equal(batch.column("event_type"), "AGENT_RESPONSE"), False)
-        cues = tested_on(
-            answers,
-            lambda rows: self.contains_any(
-                batch.filter(rows), "content", ["sorry", "apolog", "could", "can ", "may "]
-            ),
+    def sql(self) -> str:
+        threshold = self.config.threshold
+        unquoted = f"regexp_replace(text, {literal(QUOTED)}, ' ', 'g')"
+        score = " + ".join(
+            f"CASE WHEN regexp_matches({unquoted}, {literal(rule.pattern)}) THEN {rule.weight} "
+            "ELSE 0 END"
+            for rule in self.scorer.rules
         )
-        return pc.or_(pc.invert(answers), cues)
+        cues = "0"
+        if self.config.rules:
+            cues = (
+                "(CASE WHEN coalesce(a.apologies, 0) >= 2 THEN 1 ELSE 0 END"
+                " + CASE WHEN coalesce(a.asks, 0) >= 2 THEN 1 ELSE 0 END"
+                " + CASE WHEN m.id_turns >= 2 THEN 1 ELSE 0 END)"
+            )
+        id_said = f"regexp_matches(text, {literal(ID + '|@')})"
+        return (
+            "SELECT m.session_id, CAST(NULL AS VARCHAR) AS invocation_id, "
+            "'may complain' AS rule FROM ("
+            f"SELECT session_id, max({score}) AS best, "
+            f"count(DISTINCT CASE WHEN {id_said} THEN coalesce(invocation_id, '') END) AS id_turns "
+            "FROM events WHERE kind = 'USER_MESSAGE_RECEIVED' AND text <> '' "
+            "GROUP BY session_id) m LEFT JOIN ("
+            f"SELECT session_id, count(CASE WHEN regexp_matches(text, {literal(APOLOGY)}) THEN 1 "
+            f"END) AS apologies, sum(array_length(regexp_extract_all(text, {literal(ASK)}))) "
+            "AS asks FROM events WHERE kind = 'AGENT_RESPONSE' AND text <> '' "
+            "GROUP BY session_id) a ON a.session_id = m.session_id "
+            f"WHERE m.best >= {threshold} "
+            f"OR ({cues} > 0 AND m.best + {CUE_WEIGHT} * {cues} >= {threshold})"
+        )
 
-    def take(self, batch: Any, scratch_of: Any) -> bool:
-        # A batch's user messages are scored together (the rules run on the
-        # whole column). Messages in the plain shape are taken from the column
-        # as dialects.plain_user_texts gives them; the rest, and the answers
-        # that could apologise or ask, are read one by one. Go's answers, in
-        # EVENT rows, still come through ``row``.
-        kept = self.prefilter(batch)
-        if kept is not None:
-            batch = batch.filter(kept)
-        texts = plain_user_texts(batch)
-        valid = pc.is_valid(texts)
-        plain = valid.to_numpy(zero_copy_only=False)
-        columns = [
-            np.flatnonzero(plain).tolist(),
-            *(batch.column(c).filter(valid).to_pylist() for c in ("session_id", "invocation_id")),
-            texts.filter(valid).to_pylist(),
-        ]
-        messages = [message for message in zip(*columns, strict=True) if message[3]]
-        slow = np.flatnonzero(~plain)
-        late = False  # user messages read one by one, to be put in the batch's order
-        for i, row in zip(slow.tolist(), arrow_rows(batch, slow), strict=True):
+    def refine(self, rows: Any) -> dict[str, list[Reason]]:
+        """Each candidate session's complaints, named exactly: its messages
+        scored by the rules (``Scorer``), then the cues of the whole session.
+        What the user said stays in this call's memory only, never written
+        or logged."""
+        sessions: dict[str, _Said] = {}
+        messages: list[tuple[str, Any, str]] = []
+        for row in rows.itertuples(index=False):
             event = read_event(row)
             if not event.text:
                 continue
+            said = sessions.setdefault(str(row.session_id), _Said())
             if event.kind == "AGENT_RESPONSE":
-                self._answer(event.text, scratch_of(str(row.session_id)))
-            else:
-                messages.append((i, row.session_id, row.invocation_id, event.text))
-                late = True
-        if late:
-            messages.sort(key=lambda m: m[0])  # in the batch's order, as ``row`` sees them
-        scores = self.scorer.score_many([message[3] for message in messages])
-        for (_i, sid, invocation, text), (score, rules) in zip(messages, scores, strict=True):
-            scratch = scratch_of(str(sid))
-            found = self._message(text, score, rules, invocation, scratch)
-            if found:
-                scratch.setdefault("hits", []).extend(found)
-        return True
+                said.answer(event.text)
+            elif event.kind == "USER_MESSAGE_RECEIVED":
+                messages.append((str(row.session_id), row.invocation_id, event.text))
+        scores = self.scorer.score_many([message for _sid, _inv, message in messages])
+        for (sid, invocation, said_text), (score, rules) in zip(messages, scores, strict=True):
+            sessions[sid].message(said_text, score, rules, invocation, self.config.threshold)
+        return {sid: said.reasons(self.config) for sid, said in sessions.items()}
 
-    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        text = event.text or ""
-        if not text:
-            return ()
-        if event.kind == "AGENT_RESPONSE":
-            self._answer(text, scratch)
-            return ()
-        score, rules = self.scorer.score(text)
-        return self._message(text, score, rules, getattr(row, "invocation_id", None), scratch)
 
-    def _answer(self, text: str, scratch: dict[Any, Any]) -> None:
+class _Said:
+    """One session's messages and answers, as ``Complaint.refine`` reads them."""
+
+    def __init__(self) -> None:
+        self.hits: list[Reason] = []
+        self.said: list[tuple[str, Any]] = []
+        self.best: tuple[float, Any, str] = (0.0, None, "")
+        self.apologies = 0
+        self.asks: dict[str, int] = {}
+
+    def answer(self, text: str) -> None:
         if _APOLOGY.search(text):
-            scratch["apologies"] = scratch.get("apologies", 0) + 1
+            self.apologies += 1
         for match in _ASK.finditer(text):
-            asks = scratch.setdefault("asks", {})
             thing = match.group(1).lower()
-            asks[thing] = asks.get(thing, 0) + 1
+            self.asks[thing] = self.asks.get(thing, 0) + 1
 
-    def _message(
-        self,
-        text: str,
-        score: float,
-        rules: Sequence[str],
-        invocation: Any,
-        scratch: dict[Any, Any],
-    ) -> list[Reason]:
-        # What the user said, by turn: kept for this pass only, in memory,
-        # never written or logged; ``finish`` looks for restated ids in it.
-        scratch.setdefault("said", []).append((text, invocation))
-        if score >= self.config.threshold:
+    def message(
+        self, text: str, score: float, rules: Sequence[str], invocation: Any, threshold: float
+    ) -> None:
+        self.said.append((text, invocation))
+        if score >= threshold:
             turn = invocation if isinstance(invocation, str) else None
-            return [Reason(self.name, ", ".join(rules), turn)]
-        if score > scratch.get("best", (0.0, None, ""))[0]:
-            scratch["best"] = (score, invocation, ", ".join(rules))
-        return []
+            self.hits.append(Reason("complaint", ", ".join(rules), turn))
+        elif score > self.best[0]:
+            self.best = (score, invocation, ", ".join(rules))
 
-    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        if not scratch:
-            return ()
-        hits: list[Reason] = scratch.get("hits", [])
-        if not self.config.rules:
-            return hits
+    def reasons(self, config: ComplaintConfig) -> list[Reason]:
+        if not config.rules:
+            return self.hits
         cues = []
-        if scratch.get("apologies", 0) >= 2:
+        if self.apologies >= 2:
             cues.append("the agent apologised twice")
-        if any(n >= 2 for n in scratch.get("asks", {}).values()):
+        if any(n >= 2 for n in self.asks.values()):
             cues.append("the agent asked twice for the same thing")
-        best, invocation, rules = scratch.get("best", (0.0, None, ""))
+        best, invocation, rules = self.best
         # The ids are looked for only where that cue could tip the session.
-        if best + CUE_WEIGHT * (len(cues) + 1) >= self.config.threshold and _restates_an_id(
-            scratch.get("said", [])
-        ):
+        if best + CUE_WEIGHT * (len(cues) + 1) >= config.threshold and _restates_an_id(self.said):
             cues.insert(0, "restates an id from another turn")
-        if cues and best + CUE_WEIGHT * len(cues) >= self.config.threshold:
-            return [*hits, Reason(self.name, ", ".join(filter(None, [rules, *cues])), invocation)]
-        return hits
+        if cues and best + CUE_WEIGHT * len(cues) >= config.threshold:
+            turn = invocation if isinstance(invocation, str) else None
+            reason = Reason("complaint", ", ".join(filter(None, [rules, *cues])), turn)
+            return [*self.hits, reason]
+        return self.hits

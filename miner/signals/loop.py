@@ -1,17 +1,15 @@
 """``loop``: the agent called the same tool with the same arguments several
-times in one invocation (a retry storm, or an agent stuck)."""
+times in one invocation (a retry storm, or an agent stuck). The arguments
+are compared as the plugin wrote them (the same call is written alike)."""
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable
-from typing import Annotated, Any
+from typing import Annotated
 
-import orjson
 from pydantic import Field
 
-from miner.dialects import Event
-from miner.signals import Reason, Signal, SignalConfig
+from miner.engine.sql import text
+from miner.signals import Signal, SignalConfig
 
 
 class LoopConfig(SignalConfig):
@@ -25,20 +23,11 @@ class Loop(Signal):
     kinds = ("TOOL_STARTING",)
     Config = LoopConfig
 
-    def turn_condition(self) -> str:
-        # A turn can hold a loop only if it holds that many tool calls at all.
-        return f"count(*) FILTER (WHERE {self.typed(self.kinds)}) >= {self.config.repeats}"
-
-    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        # The arguments as a 16-byte digest: orjson's bytes keep a 4 KiB
-        # buffer each, and one key lives per call until the pass ends.
-        arguments = orjson.dumps(event.args or {}, option=orjson.OPT_SORT_KEYS)
-        key = (
-            getattr(row, "invocation_id", None),
-            event.tool,
-            hashlib.blake2b(arguments, digest_size=16).digest(),
+    def sql(self) -> str:
+        rule = text(f"the same call {self.config.repeats} times in a turn")
+        return (
+            f"SELECT session_id, invocation_id, {rule} AS rule FROM events "
+            "WHERE kind = 'TOOL_STARTING' "
+            "GROUP BY session_id, invocation_id, tool, coalesce(args, '{}') "
+            f"HAVING count(*) >= {self.config.repeats}"
         )
-        scratch[key] = scratch.get(key, 0) + 1
-        if scratch[key] == self.config.repeats:
-            return [self.reason(f"the same call {self.config.repeats} times in a turn", row)]
-        return ()

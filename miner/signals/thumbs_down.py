@@ -1,37 +1,26 @@
 """``thumbs_down``: a negative rating for the session or one of its
 invocations, from the app's own feedback export (``[feedback]`` says which
-columns and which ratings are negative)."""
+columns and which ratings are negative). A rated session fires whatever rows
+it has."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
-
-from miner.dialects import Event
-from miner.signals import Reason, Signal
+from miner.engine.sql import one_of
+from miner.signals import Signal
 
 
 class ThumbsDown(Signal):
     name = "thumbs_down"
     order = 1
     kinds = ("USER_MESSAGE_RECEIVED", "INVOCATION_STARTING")
-    every_session = True  # a rated session fires whatever rows it has
 
-    def prefilter(self, batch: Any) -> Any:
-        import pyarrow as pa
-        import pyarrow.compute as pc
-
-        rated = pa.array(sorted(self.context.negative_invocations), pa.string())
-        found = pc.is_in(batch.column("invocation_id"), value_set=rated)
-        return pc.fill_null(found, False)
-
-    def row(self, event: Event, row: Any, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        invocation = getattr(row, "invocation_id", None)
-        if isinstance(invocation, str) and invocation in self.context.negative_invocations:
-            return [self.reason("a negative rating of the turn", row)]
-        return ()
-
-    def finish(self, session_id: str, scratch: dict[Any, Any]) -> Iterable[Reason]:
-        if session_id in self.context.negative_sessions:
-            return [self.reason("a negative rating of the session")]
-        return ()
+    def sql(self) -> str:
+        sessions = one_of("session_id", sorted(self.context.negative_sessions))
+        turns = one_of("invocation_id", sorted(self.context.negative_invocations))
+        return (
+            "SELECT DISTINCT session_id, CAST(NULL AS VARCHAR) AS invocation_id, "
+            f"'a negative rating of the session' AS rule FROM events WHERE {sessions} "
+            "UNION ALL SELECT session_id, invocation_id, 'a negative rating of the turn' AS rule "
+            "FROM events WHERE kind IN ('USER_MESSAGE_RECEIVED', 'INVOCATION_STARTING') "
+            f"AND {turns}"
+        )

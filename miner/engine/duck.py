@@ -1,0 +1,152 @@
+"""The embedded engine: DuckDB, in this process, runs the selection query
+over the export (or over rows held in memory) under the ``[scan]`` settings
+(``threads``, ``memory_limit``), spilling to a private temporary folder when
+it must. The engine aggregates: nothing but the flags relation comes back.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from miner.config import ScanConfig
+from miner.engine.events import ROW_COLUMNS
+from miner.engine.query import rows_sql
+from miner.errors import ConfigError, InputError, MinerError
+
+#: A window that holds every row Arrow can time.
+EARLIEST = datetime(1678, 1, 1, tzinfo=UTC)
+LATEST = datetime(2262, 1, 1, tzinfo=UTC)
+
+
+def reason(exc: BaseException) -> str:
+    """The first line of an engine's error, without the input it may quote."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return first.split(" Input:", 1)[0][:200]
+
+
+class Duck:
+    """An open DuckDB connection (``connect``)."""
+
+    def __init__(self, con: Any, scan: ScanConfig, spill: str, where: str) -> None:
+        self.con, self.scan, self.spill, self.where = con, scan, spill, where
+
+    def table(self, sql: str) -> pa.Table:
+        """The query's rows, as Arrow."""
+        return self._run(lambda: self.con.sql(sql).to_arrow_table())
+
+    def frame(self, sql: str) -> pd.DataFrame:
+        """The query's rows, as a DataFrame with UTC timestamps."""
+        from miner.traces import utc_frame
+
+        return utc_frame(self.table(sql))
+
+    def _run(self, run: Any) -> Any:
+        import duckdb
+
+        try:
+            return run()
+        except duckdb.OutOfMemoryException as exc:
+            raise ConfigError(
+                f"[scan] memory_limit = {self.scan.memory_limit!r} is too small to scan "
+                f"{self.where} ({reason(exc)}); raise it"
+            ) from None
+        except (duckdb.Error, pa.ArrowException) as exc:
+            raise _input_error(self.where, exc) from None
+
+
+def _input_error(where: str, exc: BaseException) -> MinerError:
+    return InputError(f"{where}: cannot read rows ({reason(exc)})")
+
+
+@contextlib.contextmanager
+def connect(scan: ScanConfig, where: str = "<rows>") -> Iterator[Duck]:
+    """An in-memory DuckDB under the ``[scan]`` settings, spilling to a
+    private temporary folder removed afterwards; no extension is ever
+    loaded (nothing is fetched). ``where`` names the data in errors."""
+    import duckdb
+
+    with tempfile.TemporaryDirectory(prefix="miner-scan-") as spill:
+        try:
+            con = duckdb.connect(
+                config={
+                    "memory_limit": scan.memory_limit,
+                    "threads": scan.threads or os.cpu_count() or 1,
+                    "temp_directory": spill,
+                    "autoinstall_known_extensions": False,
+                    "autoload_known_extensions": False,
+                }
+            )
+            # Naive export timestamps are UTC, as everywhere in miner.
+            con.execute("SET TimeZone = 'UTC'")
+        except duckdb.Error as exc:
+            raise ConfigError(f"[scan]: DuckDB refused the settings ({reason(exc)})") from None
+        try:
+            yield Duck(con, scan, spill, where)
+        finally:
+            con.close()
+
+
+def frame_rows(duck: Duck, frames: Sequence[pd.DataFrame], kinds: Sequence[str]) -> str:
+    """Rows held in memory as the selection's rows (``rows_sql``), any time."""
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    if "timestamp" in frame.columns:
+        stamps = pd.to_datetime(frame["timestamp"])
+        frame = frame.assign(
+            timestamp=stamps.dt.tz_localize("UTC") if stamps.dt.tz is None else stamps
+        )
+    for column in ROW_COLUMNS:
+        if column not in frame.columns and column != "timestamp":
+            frame[column] = pd.Series([None] * len(frame), dtype="object")
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    duck.con.register("miner_input", table)
+    return rows_sql("miner_input", table.schema.names, EARLIEST, LATEST, kinds)
+
+
+def export_rows(
+    duck: Duck, export: Any, scan_since: datetime, scan_until: datetime, kinds: Sequence[str]
+) -> str:
+    """An export's rows as the selection's rows (``rows_sql``).
+
+    A local export is read by DuckDB's own Parquet reader (hive ``dt=``
+    partitions pruned by the window, files of different columns united by
+    name, each row's file kept). A remote one is fetched once, through its
+    pyarrow filesystem (the credentials chain, the window pushed down), into
+    the private spill folder, and read from there."""
+    from miner import files
+    from miner.engine.sql import text
+
+    present = export.present(ROW_COLUMNS)
+    if not export.local:
+        source, _params = files._duck_rows(
+            duck,  # type: ignore[arg-type]  # the same con, scan and spill
+            export,
+            present,
+            scan_since,
+            scan_until,
+            list(kinds),
+            None,
+            16_384,
+        )
+        return rows_sql(source, [*present, "source_file"], scan_since, scan_until, kinds)
+    listed = ", ".join(text(f) for f in export.dataset.files)
+    source = (
+        f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
+        "hive_types_autocast = false, filename = 'miner_source_file')"
+    )
+    return rows_sql(
+        source,
+        present,
+        scan_since,
+        scan_until,
+        kinds,
+        day_partitions=files._iso_day_partitions(export),
+        source_file="miner_source_file",
+    )

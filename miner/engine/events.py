@@ -1,0 +1,168 @@
+"""The ``events`` view: every plugin's row in one shape, written once, in SQL.
+
+Over a relation ``miner_rows`` (the export's rows in the scan's window, the
+columns of ``ROW_COLUMNS`` that the export has, missing ones as NULL), the
+view gives one row per plugin row with:
+
+- ``session_id``, ``invocation_id``, ``ts`` (the row's timestamp),
+  ``raw_type`` (the event type as written) and ``kind`` (in miner's names:
+  Go's USER_MESSAGE is USER_MESSAGE_RECEIVED, TOOL_START is TOOL_STARTING...;
+  a Go EVENT row with the model's tool calls is MODEL_CALLS, one with the
+  model's text is AGENT_RESPONSE);
+- ``dialect`` (python, java, go: the rules of ``miner.dialects.dialect_of``);
+- ``status``, ``error_message``;
+- ``text``: what the user said (USER_MESSAGE_RECEIVED) or the answer's text
+  (AGENT_RESPONSE); ``tool``, ``args`` and ``result`` of a tool call (JSON
+  text); ``transfer_to``: the agent a transfer hands the session to;
+  ``total_ms``: an invocation's latency as the plugin wrote it;
+- ``bad_payload``: the payload of a row whose payload miner reads is not JSON.
+
+It is the SQL twin of ``miner.dialects.read_event``, which reads the picked
+sessions' rows for drafting; ``tests/test_engine.py`` checks that the two
+read the golden exports of the three plugins alike. Where SQL gives a little
+more than ``read_event`` (a Python answer's text is its whole summary, calls
+included; a Go message keeps its first four parts), a signal may fire on a
+superset, never on fewer rows.
+
+Written in DuckDB's dialect; ``miner.engine.query`` transpiles it.
+"""
+
+from __future__ import annotations
+
+from miner.dialects import GO_EVENT_TYPES, GO_ONLY
+from miner.engine.sql import listed as _listed
+from miner.engine.sql import text as _text
+
+#: The columns the view reads, when the export has them.
+ROW_COLUMNS: tuple[str, ...] = (
+    "timestamp",
+    "event_id",
+    "event_type",
+    "session_id",
+    "invocation_id",
+    "content",
+    "attributes",
+    "latency_ms",
+    "status",
+    "error_message",
+    "source_file",
+)
+
+#: Event types whose payload is read (``miner.dialects._READ_PAYLOAD``).
+PAYLOAD_TYPES: tuple[str, ...] = (
+    "USER_MESSAGE_RECEIVED", "AGENT_RESPONSE", "AGENT_TRANSFER", "TOOL_STARTING",
+    "TOOL_COMPLETED", "TOOL_ERROR", "USER_MESSAGE", "TOOL_START", "TOOL_END", "EVENT",
+)  # fmt: skip
+
+_GO_RENAMED = " ".join(
+    f"WHEN raw_type = {_text(go)} THEN {_text(kind)}" for go, kind in sorted(GO_EVENT_TYPES.items())
+)
+#: A Go content (``genai.Content``) part list: the texts of its first parts.
+_PARTS = 4
+
+
+def _go_texts(separator: str) -> str:
+    parts = ", ".join(
+        f"nullif(json_extract_string(payload, '$.parts[{i}].text'), '')" for i in range(_PARTS)
+    )
+    return f"nullif(concat_ws({_text(separator)}, {parts}), '')"
+
+
+#: A Go EVENT row holds the model's tool calls / function responses.
+_GO_CALLS = r"""regexp_matches(payload, '"function_?[cC]all"\s*:\s*\{')"""
+_GO_RESPONSES = r"""regexp_matches(payload, '"function_?[rR]esponse"\s*:\s*\{')"""
+
+#: The view, as named common table expressions in order (the last is ``events``).
+EVENTS_CTES: tuple[tuple[str, str], ...] = (
+    (
+        "miner_typed",
+        f"""
+  SELECT
+    session_id,
+    invocation_id,
+    "timestamp" AS ts,
+    event_type AS raw_type,
+    status,
+    error_message,
+    source_file,
+    latency_ms,
+    attributes,
+    event_id,
+    CASE WHEN event_type IN ({_listed(PAYLOAD_TYPES)}) AND content IS NOT NULL
+         AND content <> '' THEN content END AS raw_payload,
+    event_type IN ({_listed(sorted(GO_ONLY))})
+      OR (event_type = 'TOOL_ERROR' AND content IS NULL AND event_id IS NULL) AS go
+  FROM miner_rows""",
+    ),
+    (
+        "miner_parsed",
+        """
+  SELECT *,
+    CASE WHEN json_valid(raw_payload) THEN raw_payload END AS payload,
+    raw_payload IS NOT NULL AND NOT json_valid(raw_payload) AS bad_payload
+  FROM miner_typed""",
+    ),
+    (
+        "miner_kinded",
+        f"""
+  SELECT *,
+    CASE
+      WHEN raw_type = 'EVENT' AND {_GO_CALLS} THEN 'MODEL_CALLS'
+      WHEN raw_type = 'EVENT' AND json_extract_string(payload, '$.role') = 'model'
+        AND {_go_texts(" ")} IS NOT NULL AND NOT {_GO_RESPONSES} THEN 'AGENT_RESPONSE'
+      {_GO_RENAMED}
+      ELSE raw_type
+    END AS kind,
+    CASE WHEN go THEN json_extract_string(attributes, '$.tool_name')
+         ELSE json_extract_string(payload, '$.tool') END AS tool
+  FROM miner_parsed""",
+    ),
+    (
+        "events",
+        f"""SELECT
+  session_id,
+  invocation_id,
+  ts,
+  raw_type,
+  kind,
+  CASE
+    WHEN go THEN 'go'
+    WHEN (event_id IS NOT NULL
+          AND NOT (raw_type = 'AGENT_RESPONSE' AND raw_payload LIKE '%"text_summary"%'))
+      OR (raw_type = 'AGENT_RESPONSE' AND raw_payload IS NOT NULL
+          AND NOT raw_payload LIKE '%"text_summary"%') THEN 'python'
+    ELSE 'java'
+  END AS dialect,
+  status,
+  error_message,
+  source_file,
+  bad_payload,
+  CASE
+    WHEN kind = 'USER_MESSAGE_RECEIVED' AND go THEN {_go_texts(" | ")}
+    WHEN kind = 'USER_MESSAGE_RECEIVED' THEN coalesce(
+      json_extract_string(payload, '$.text_summary'),
+      CASE WHEN payload LIKE '"%' THEN json_extract_string(payload, '$') END)
+    WHEN kind = 'AGENT_RESPONSE' AND go THEN {_go_texts(" ")}
+    WHEN kind = 'AGENT_RESPONSE' THEN coalesce(
+      json_extract_string(payload, '$.text_summary'),
+      json_extract_string(payload, '$.response'))
+  END AS text,
+  tool,
+  CASE WHEN kind = 'TOOL_STARTING' AND go THEN payload
+       WHEN kind = 'TOOL_STARTING' THEN CAST(json_extract(payload, '$.args') AS VARCHAR)
+  END AS args,
+  CASE WHEN kind = 'TOOL_COMPLETED' AND go THEN payload
+       WHEN kind = 'TOOL_COMPLETED' THEN CAST(json_extract(payload, '$.result') AS VARCHAR)
+  END AS result,
+  CASE
+    WHEN kind = 'AGENT_TRANSFER' THEN json_extract_string(payload, '$.to_agent')
+    WHEN kind = 'TOOL_STARTING' AND tool = 'transfer_to_agent' AND go
+      THEN json_extract_string(payload, '$.agent_name')
+    WHEN kind = 'TOOL_STARTING' AND tool = 'transfer_to_agent'
+      THEN json_extract_string(payload, '$.args.agent_name')
+  END AS transfer_to,
+  CASE WHEN kind IN ('INVOCATION_COMPLETED', 'INVOCATION_ERROR')
+    THEN TRY_CAST(json_extract_string(latency_ms, '$.total_ms') AS DOUBLE) END AS total_ms
+FROM miner_kinded""",
+    ),
+)

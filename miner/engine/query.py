@@ -1,0 +1,209 @@
+"""The selection query: every enabled signal's SQL over the ``events`` view,
+joined into one query that returns the flags relation, in DuckDB's dialect;
+``render`` transpiles it (sqlglot) for Spark SQL and BigQuery.
+
+The query's rows (``PARTS``):
+
+- ``hit``: one per session, signal and hit: the rule, the turn and the
+  session's start, for the sessions that start in the window;
+- ``tool``: the distinct tools among a flagged session's 50 earliest calls,
+  with the place of each one's first call; ``error``: its earliest error
+  message (signatures, ``miner.sample.signature_of``);
+- ``rows``: rows read, by the dialect that wrote them and the event type as
+  written; ``sessions`` and ``in_window``: sessions read, and those that
+  start in the window;
+- ``bad``: the first row whose payload is not JSON, if any (the run stops).
+
+The window is written once, here: rows are read from ``scan_since`` to
+``scan_until`` (the window and the sessions' grace either side), and a
+session is in the window when its first row is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from miner.dialects import raw_event_types
+from miner.engine.events import EVENTS_CTES, ROW_COLUMNS
+from miner.engine.sql import listed, name, text
+from miner.signals import Signal
+
+PARTS = ("hit", "tool", "error", "rows", "sessions", "in_window", "bad")
+#: The flags relation's columns, in order.
+COLUMNS = ("part", "signal", "session_id", "invocation_id", "rule", "start", "n", "source_file")
+#: Calls a signature's tool path is made of (the earliest ones).
+SIGNATURE_CALLS = 50
+
+#: Arrow can hold these instants at nanoseconds; a wider window is clamped.
+_EARLIEST = datetime(1678, 1, 1, tzinfo=UTC)
+_LATEST = datetime(2262, 1, 1, tzinfo=UTC)
+
+
+def clamped(moment: datetime) -> datetime:
+    return min(max(moment.astimezone(UTC), _EARLIEST), _LATEST)
+
+
+def instant(moment: datetime) -> str:
+    """A timestamp literal (UTC)."""
+    return f"CAST({text(clamped(moment).isoformat())} AS TIMESTAMPTZ)"
+
+
+def scan_types(signals: Iterable[type[Signal] | Signal]) -> list[str]:
+    """Every plugin's name for the event types the signals read."""
+    return raw_event_types(kind for signal in signals for kind in signal.kinds)
+
+
+def rows_sql(
+    source: str,
+    present: Iterable[str],
+    scan_since: datetime,
+    scan_until: datetime,
+    kinds: Sequence[str],
+    day_partitions: bool = False,
+    source_file: str | None = None,
+    json_columns: Iterable[str] = (),
+) -> str:
+    """The rows the selection reads from ``source``: ``ROW_COLUMNS`` (those
+    not ``present`` as NULL), rows with a session id, in the scan's window,
+    of ``kinds`` (event types as written) or with status ERROR. With
+    ``day_partitions``, the hive ``dt`` partitions are pruned by day first.
+    ``source_file``: the column naming each row's file. ``json_columns``
+    are of a JSON type (BigQuery's plugin table) and read as their text."""
+    have, json = set(present), set(json_columns)
+    columns = []
+    for column in ROW_COLUMNS:
+        if column == "source_file" and source_file is not None:
+            columns.append(f"{name(source_file)} AS source_file")
+        elif column in have and column in json:
+            columns.append(f"to_json_text({name(column)}) AS {name(column)}")
+        elif column in have:
+            columns.append(name(column))
+        else:
+            columns.append(f"CAST(NULL AS VARCHAR) AS {name(column)}")
+    where = [
+        f'"timestamp" >= {instant(scan_since)}',
+        f'"timestamp" < {instant(scan_until)}',
+        "session_id IS NOT NULL",
+    ]
+    wanted = f"event_type IN ({listed(kinds)})"
+    where.append(f"({wanted} OR status = 'ERROR')" if "status" in have else wanted)
+    if day_partitions:
+        lo, hi = clamped(scan_since).date().isoformat(), clamped(scan_until).date().isoformat()
+        where.append(f"dt >= {text(lo)} AND dt <= {text(hi)}")
+    return f"SELECT {', '.join(columns)} FROM {source} WHERE {' AND '.join(where)}"
+
+
+def selection_sql(rows: str, signals: Sequence[Signal], since: datetime, until: datetime) -> str:
+    """The selection query over ``rows`` (``rows_sql``), in DuckDB's dialect."""
+    ctes = [("miner_rows", rows), *EVENTS_CTES]
+    hits = " UNION ALL ".join(
+        f"SELECT {text(s.name)} AS signal, session_id, invocation_id, rule "
+        f"FROM ({s.sql()}) {name('q_' + s.name)}"
+        for s in signals
+    ) or (
+        "SELECT CAST(NULL AS VARCHAR) AS signal, CAST(NULL AS VARCHAR) AS session_id, "
+        "CAST(NULL AS VARCHAR) AS invocation_id, CAST(NULL AS VARCHAR) AS rule FROM events "
+        "WHERE false"
+    )
+    in_window = f"start >= {instant(since)} AND start < {instant(until)}"
+    ctes += [
+        ("miner_starts", "SELECT session_id, min(ts) AS start FROM events GROUP BY session_id"),
+        (
+            "miner_hits",
+            "SELECT DISTINCT h.signal, h.session_id, h.invocation_id, h.rule, s.start "
+            f"FROM ({hits}) h JOIN miner_starts s ON s.session_id = h.session_id "
+            f"WHERE s.{in_window.replace(' AND start', ' AND s.start')}",
+        ),
+        ("miner_flagged", "SELECT DISTINCT session_id FROM miner_hits"),
+        (
+            "miner_calls",
+            "SELECT session_id, tool, row_number() OVER "
+            "(PARTITION BY session_id ORDER BY ts, tool) AS n FROM events "
+            "WHERE kind = 'TOOL_STARTING' AND tool <> '' "
+            "AND session_id IN (SELECT session_id FROM miner_flagged)",
+        ),
+    ]
+    null_text, null_time, null_n = (
+        "CAST(NULL AS VARCHAR)",
+        "CAST(NULL AS TIMESTAMPTZ)",
+        "CAST(NULL AS BIGINT)",
+    )
+    parts = [
+        "SELECT 'hit' AS part, signal, session_id, invocation_id, rule, start, "
+        f"{null_n} AS n, {null_text} AS source_file FROM miner_hits",
+        f"SELECT 'tool', {null_text}, session_id, {null_text}, tool, {null_time}, min(n), "
+        f"{null_text} FROM miner_calls WHERE n <= {SIGNATURE_CALLS} GROUP BY session_id, tool",
+        f"SELECT 'error', {null_text}, session_id, {null_text}, arg_min(error_message, ts), "
+        f"{null_time}, {null_n}, {null_text} FROM events WHERE error_message <> '' "
+        "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id",
+        f"SELECT 'rows', dialect, {null_text}, {null_text}, raw_type, {null_time}, count(*), "
+        f"{null_text} FROM events GROUP BY dialect, raw_type",
+        f"SELECT 'sessions', {null_text}, {null_text}, {null_text}, {null_text}, {null_time}, "
+        f"count(*), {null_text} FROM miner_starts",
+        f"SELECT 'in_window', {null_text}, {null_text}, {null_text}, {null_text}, {null_time}, "
+        f"count(*), {null_text} FROM miner_starts WHERE {in_window}",
+        "SELECT * FROM (SELECT 'bad', raw_type, session_id, invocation_id, "
+        f"{null_text}, ts, {null_n}, source_file FROM events WHERE bad_payload LIMIT 1) bad",
+    ]
+    with_ = ",\n".join(f"{cte} AS (\n{body}\n)" for cte, body in ctes)
+    return f"WITH {with_}\n" + "\nUNION ALL ".join(parts)
+
+
+def refine_sql(rows: str, signal: Signal, sessions: Sequence[str]) -> str:
+    """The rows ``signal.refine`` reads: its kinds, of ``sessions``, in time order."""
+    kinds = raw_event_types(signal.kinds)
+    return (
+        f"WITH miner_rows AS ({rows}) SELECT * FROM miner_rows "
+        f"WHERE event_type IN ({listed(kinds)}) AND session_id IN ({listed(sessions)}) "
+        'ORDER BY session_id, "timestamp"'
+    )
+
+
+DIALECTS = ("duckdb", "spark", "bigquery")
+
+
+def render(sql: str, dialect: str, pretty: bool = False) -> str:
+    """``sql`` (DuckDB's dialect) in ``dialect`` (one of ``DIALECTS``)."""
+    import sqlglot
+
+    if dialect == "duckdb" and not pretty and "to_json_text(" not in sql:
+        return sql
+    tree = sqlglot.parse_one(sql, read="duckdb").transform(_portable(dialect))
+    return tree.sql(dialect=dialect, pretty=pretty)
+
+
+def _portable(dialect: str) -> Any:
+    """What sqlglot does not map by itself: JSON validity and JSON columns'
+    text; in BigQuery, a time difference and a join of parts."""
+    from sqlglot import exp
+
+    def rewrite(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, exp.Anonymous) and node.name.lower() == "to_json_text":
+            [value] = node.expressions
+            return (
+                exp.Anonymous(this="TO_JSON_STRING", expressions=[value])
+                if dialect == "bigquery"
+                else value
+            )
+        if isinstance(node, exp.Anonymous) and node.name.lower() == "json_valid":
+            if dialect == "duckdb":
+                return node
+            [value] = node.expressions
+            parse = "try_parse_json" if dialect == "spark" else "SAFE.PARSE_JSON"
+            return exp.Not(this=exp.Is(this=exp.func(parse, value), expression=exp.Null()))
+        if dialect == "bigquery" and isinstance(node, exp.DateDiff):
+            unit = node.args.get("unit")
+            return exp.Anonymous(
+                this="TIMESTAMP_DIFF",
+                expressions=[node.this, node.expression, exp.var(unit.name if unit else "DAY")],
+            )
+        if dialect == "bigquery" and isinstance(node, exp.ConcatWs):
+            separator, *parts = node.expressions
+            return exp.Anonymous(
+                this="ARRAY_TO_STRING", expressions=[exp.Array(expressions=parts), separator]
+            )
+        return node
+
+    return rewrite
