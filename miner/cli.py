@@ -319,9 +319,14 @@ def sql_(
     grace = config.sampling.session_grace
     typer.echo(
         selection_for_table(
-            table, dialect, plugin, config.signals, negative,
-            (start - grace, end + grace), (start, end),
-        )  # fmt: skip
+            table,
+            dialect,
+            plugin,
+            config.signals,
+            negative,
+            (start - grace, end + grace),
+            (start, end),
+        )
     )
 
 

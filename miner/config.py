@@ -193,15 +193,13 @@ class ScanConfig(_Table):
     memory_limit: Annotated[
         str, Field(pattern=r"(?i)^\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$")
     ] = "256MiB"
-    """Most memory DuckDB may hold while scanning ("256MiB", "2GB"); past it, it
-    spills to a temporary folder. miner's own per-session state comes on top."""
+    """Most memory DuckDB may hold while running the selection ("256MiB",
+    "2GB"); past it, it spills to a temporary folder."""
     threads: Annotated[int, Field(ge=1, le=256)] | None = None
-    """Scan threads; unset, one per core."""
+    """Engine threads; unset, one per core."""
     sessions_per_pass: Annotated[int, Field(ge=1)] = 20_000
-    """The signal scan reads the export in passes of about this many sessions
-    (by a hash of the session id), so the signals' per-session state never
-    holds more sessions than this at once. Each pass reads the window again:
-    fewer, bigger passes are faster and take more memory."""
+    """Accepted and ignored (configs written for the passes the selection no
+    longer makes keep working): the engine aggregates in one query."""
 
 
 class IdentifierConfig(_Table):

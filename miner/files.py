@@ -4,11 +4,11 @@ column or key; none quotes file contents.
 
 Reading: the export (one file, a folder, or a hive ``dt=YYYY-MM-DD/`` tree,
 on disk or behind ``s3://`` / ``gs://``) is opened as a pyarrow dataset and
-every file's footer is checked. The signal scan and the picked sessions are
-read by DuckDB (``open_scan``, ``read_sessions``): only the columns asked
-for, the window pushed down to the ``dt`` partitions and to row-group
-statistics, in passes by session. Other readers (``scan_events``, the
-score's runs) scan the pyarrow dataset batch by batch.
+every file's footer is checked. The picked sessions are read by DuckDB
+(``read_sessions``): only the columns asked for, the window pushed down to
+the ``dt`` partitions and to row-group statistics; the selection runs in
+``miner.engine``. Other readers (``scan_events``, the score's runs) scan
+the pyarrow dataset batch by batch.
 
 Writing: a run stages every file under ``<out>/.miner-staging-*`` and then
 renames each case folder into place, so a crash leaves either a whole case
@@ -475,7 +475,7 @@ def _duck_error(export: Export, scan: ScanConfig, exc: BaseException) -> MinerEr
     if isinstance(exc, duckdb.OutOfMemoryException):
         return ConfigError(
             f"[scan] memory_limit = {scan.memory_limit!r} is too small to scan {export.path} "
-            f"({_reason(exc)}); raise it, or lower sessions_per_pass"
+            f"({_reason(exc)}); raise it"
         )
     return InputError(f"{export.path}: cannot read rows ({_reason(exc)})")
 

@@ -1,15 +1,15 @@
 """Stage 1, sample: flag the sessions that went wrong and pick which to draft.
 
 The signals are the modules of ``miner.signals`` (error, thumbs_down,
-escalation, complaint, slow, loop, no_answer, in quota order); this stage
-reads the rows they declare, hands each row to the signals that read its
-event type, and keeps per session only its start, its signals with their
-reasons, and each signal's small scratch state.
+escalation, complaint, slow, loop, no_answer, in quota order), each a rule
+in SQL; ``select`` runs them as one query in an engine (``miner.engine``)
+and gets back the flags relation; Python touches only the flagged sessions.
 
 The window: a session is in ``[since, until)`` when its first event is. Its
 events are read up to ``session_grace`` either side, so a session that
 starts just before ``until`` is read whole (and one that started before
 ``since`` is recognised as such). Sessions longer than the grace may be cut.
+The window is written once, in ``miner.engine.query``.
 
 The pick is reproducible and diverse. Each flagged session has a failure
 signature: its signals, the shape of its tool trajectory (the distinct tools
@@ -42,8 +42,8 @@ import pandas as pd
 import pyarrow as pa
 
 from miner.config import FeedbackConfig
-from miner.dialects import row_place
-from miner.engine.query import refine_sql, scan_types, selection_sql
+from miner.dialects import parse_payload, row_place
+from miner.engine.query import NOT_UTF8, refine_sql, scan_types, selection_sql
 from miner.errors import PayloadError
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
@@ -153,13 +153,15 @@ def select(
     since: datetime,
     until: datetime,
     read_rows: Callable[[str], pd.DataFrame],
+    events_held: bool = False,
 ) -> Flagged:
     """The selection: one query over ``rows`` (``miner.engine.query.rows_sql``)
     returns the flags relation; Python then touches the flagged sessions only:
     a signal's ``refine`` on its candidates (their rows through
-    ``read_rows``), and each flagged session's signature."""
+    ``read_rows``), and each flagged session's signature. ``events_held``:
+    the engine holds the ``events`` view already (``events_sql``)."""
     signals = _signals(feedback, signals_config)
-    table = run(selection_sql(rows, signals, since, until))
+    table = run(selection_sql(None if events_held else rows, signals, since, until))
     hits: dict[str, list[Reason]] = {}
     starts: dict[str, datetime] = {}
     tools: dict[str, list[tuple[int, str]]] = {}
@@ -182,12 +184,7 @@ def select(
         elif part in totals:
             totals[part] = int(item["n"])
         elif part == "bad":
-            place = row_place(
-                _BadRow(
-                    item["source_file"], item["signal"], item["start"], sid, item["invocation_id"]
-                )
-            )
-            raise PayloadError(f"{place}: column content: malformed JSON")
+            _refuse_payload(item)
     for signal in signals:
         if signal.refines:
             _refine(signal, hits, read_rows, rows)
@@ -209,6 +206,19 @@ def select(
             ),
         )
     return Flagged(flags, totals["sessions"], totals["in_window"], counts)
+
+
+def _refuse_payload(item: dict[str, Any]) -> None:
+    """Stop on the payload the engine could not read as JSON, naming its file,
+    row and what is wrong (as ``parse_payload`` says it), never its content."""
+    row = _BadRow(
+        item["source_file"], item["signal"], item["start"], item["session_id"],
+        item["invocation_id"],
+    )  # fmt: skip
+    if item["rule"] == NOT_UTF8:
+        raise PayloadError(f"{row_place(row)}: column content: not valid UTF-8")
+    parse_payload(item["rule"], row, "content")  # raises with orjson's reason
+    raise PayloadError(f"{row_place(row)}: column content: malformed JSON")
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from typing import Any
 import pyarrow as pa
 
 from miner.engine.events import ROW_COLUMNS
-from miner.engine.query import render, rows_sql
+from miner.engine.query import events_sql, render, rows_sql
 from miner.errors import UsageError
 from miner.sample import SCAN_EVENT_TYPES, Flagged, NegativeFeedback, select
 from miner.traces import DRAFT_COLUMNS, utc_frame
@@ -104,6 +104,11 @@ def spark_flags(
         "miner_export", present, *scan, SCAN_EVENT_TYPES, source_file="miner_source_file"
     )
 
+    # The events view, computed once and kept: the selection reads it in
+    # several parts, which Spark would otherwise compute again for each.
+    events = spark.sql(render(events_sql(rows), "spark")).cache()
+    events.createOrReplaceTempView("events")
+
     def run(sql: str) -> pa.Table:
         return spark.sql(render(sql, "spark")).toArrow()
 
@@ -116,7 +121,10 @@ def spark_flags(
             )
         return frame
 
-    return select(run, rows, negative, config.signals, *window, read_rows)
+    try:
+        return select(run, rows, negative, config.signals, *window, read_rows, events_held=True)
+    finally:
+        events.unpersist()
 
 
 def spark_draft(

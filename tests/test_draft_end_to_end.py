@@ -55,13 +55,6 @@ def test_drafts_exactly_the_flagged_sessions_with_their_signals(drafted):
         assert signals <= set(spec["tags"])
 
 
-def test_the_draft_job_gives_arrow_the_system_allocator(drafted):
-    # Arrow's default allocator kept finished passes' buffers (docs/engines.md).
-    import pyarrow as pa
-
-    assert pa.default_memory_pool().backend_name == "system"
-
-
 def test_every_eval_set_loads_with_adks_own_model(drafted):
     out, _ = drafted
     files = case_files(out, ".evalset.json")
@@ -242,27 +235,6 @@ def test_an_empty_window_says_so(tmp_path):
     assert result.exit_code == 0, result.output
     assert "no sessions start in the window" in result.output
     assert "newest event is 2026-11-26" in result.output
-
-
-def test_the_draft_job_freezes_what_the_scan_leaves_until_the_run_ends(tmp_path, monkeypatch):
-    # The flags outlive the scan; frozen, the collector stops walking them
-    # while the model loads and redaction runs (docs/engines.md).
-    import gc
-
-    from miner import job
-
-    frozen_while_loading: list[int] = []
-    load = job.detector_for
-
-    def detector_for(config):
-        frozen_while_loading.append(gc.get_freeze_count())
-        return load(config)
-
-    monkeypatch.setattr(job, "detector_for", detector_for)
-    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", tmp_path / "out")
-    assert result.exit_code == 0, result.output
-    assert frozen_while_loading and frozen_while_loading[0] > 0
-    assert gc.get_freeze_count() == 0
 
 
 def test_the_summary_ends_with_the_triage_page_and_the_next_command(tmp_path):

@@ -73,18 +73,19 @@ def test_an_s3_export_drafts_the_same_cases_as_a_local_copy(s3_export, drafted, 
     assert summary["traces"] == "s3://exports/agent_events"
 
 
-def test_a_remote_export_read_in_passes_drafts_the_same_cases(
+def test_a_remote_export_is_fetched_once_for_the_selection(
     s3_export, drafted, scratch_config, tmp_path, monkeypatch
 ):
-    # Several passes: the export is fetched once into the spill folder, each
-    # pass reads that copy (one fetch to count and scan, one for the picked).
+    # The window is fetched once into the spill folder and the selection
+    # (its query and the refinement) reads that copy: one fetch for the
+    # selection, one for the picked sessions.
     from miner import files
 
     fetches = []
     scan = files.scan_batches
     monkeypatch.setattr(files, "scan_batches", lambda *a, **k: fetches.append(1) or scan(*a, **k))
     out = tmp_path / "out"
-    _draft_from(s3_export, scratch_config("\n[scan]\nsessions_per_pass = 3\n"), out)
+    _draft_from(s3_export, scratch_config("\n[scan]\nthreads = 1\n"), out)
     local, _ = drafted
     assert _cases(out) == _cases(local) and len(_cases(out)) == 27
     assert len(fetches) == 2

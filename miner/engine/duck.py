@@ -120,10 +120,19 @@ def export_rows(
     name, each row's file kept). A remote one is fetched once, through its
     pyarrow filesystem (the credentials chain, the window pushed down), into
     the private spill folder, and read from there."""
+    import pyarrow as pa
+
     from miner import files
     from miner.engine.sql import text
 
     present = export.present(ROW_COLUMNS)
+    schema = export.dataset.schema
+    binary = [
+        c
+        for c in present
+        if pa.types.is_binary(schema.field(c).type)
+        or pa.types.is_large_binary(schema.field(c).type)
+    ]
     if not export.local:
         source, _params = files._duck_rows(
             duck,  # type: ignore[arg-type]  # the same con, scan and spill
@@ -135,7 +144,9 @@ def export_rows(
             None,
             16_384,
         )
-        return rows_sql(source, [*present, "source_file"], scan_since, scan_until, kinds)
+        return rows_sql(
+            source, [*present, "source_file"], scan_since, scan_until, kinds, binary_columns=binary
+        )
     listed = ", ".join(text(f) for f in export.dataset.files)
     source = (
         f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
@@ -149,4 +160,5 @@ def export_rows(
         kinds,
         day_partitions=files._iso_day_partitions(export),
         source_file="miner_source_file",
+        binary_columns=binary,
     )

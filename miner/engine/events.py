@@ -72,6 +72,11 @@ def _go_texts(separator: str) -> str:
 _GO_CALLS = r"""regexp_matches(payload, '"function_?[cC]all"\s*:\s*\{')"""
 _GO_RESPONSES = r"""regexp_matches(payload, '"function_?[rR]esponse"\s*:\s*\{')"""
 
+#: A payload that opens more arrays and objects than Python's JSON reader
+#: takes (orjson stops past 1,024 levels; DuckDB reads deeper), as hostile
+#: input does: 1,025 openings at its start (RE2 repeats 1,000 at most).
+_DEEP = r"^(?:\s*[\[{]){1000}(?:\s*[\[{]){25}"
+
 #: The view, as named common table expressions in order (the last is ``events``).
 EVENTS_CTES: tuple[tuple[str, str], ...] = (
     (
@@ -96,10 +101,11 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
     ),
     (
         "miner_parsed",
-        """
+        f"""
   SELECT *,
     CASE WHEN json_valid(raw_payload) THEN raw_payload END AS payload,
-    raw_payload IS NOT NULL AND NOT json_valid(raw_payload) AS bad_payload
+    raw_payload IS NOT NULL AND (NOT json_valid(raw_payload)
+      OR regexp_matches(raw_payload, {_text(_DEEP)})) AS bad_payload
   FROM miner_typed""",
     ),
     (
@@ -137,6 +143,7 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
   error_message,
   source_file,
   bad_payload,
+  CASE WHEN bad_payload THEN raw_payload END AS bad_text,
   CASE
     WHEN kind = 'USER_MESSAGE_RECEIVED' AND go THEN {_go_texts(" | ")}
     WHEN kind = 'USER_MESSAGE_RECEIVED' THEN coalesce(

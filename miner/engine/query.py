@@ -33,6 +33,8 @@ from miner.signals import Signal
 PARTS = ("hit", "tool", "error", "rows", "sessions", "in_window", "bad")
 #: The flags relation's columns, in order.
 COLUMNS = ("part", "signal", "session_id", "invocation_id", "rule", "start", "n", "source_file")
+#: What a bytes payload that is not UTF-8 reads as (then refused, by name).
+NOT_UTF8 = "miner: not valid UTF-8"
 #: Calls a signature's tool path is made of (the earliest ones).
 SIGNATURE_CALLS = 50
 
@@ -64,18 +66,27 @@ def rows_sql(
     day_partitions: bool = False,
     source_file: str | None = None,
     json_columns: Iterable[str] = (),
+    binary_columns: Iterable[str] = (),
 ) -> str:
     """The rows the selection reads from ``source``: ``ROW_COLUMNS`` (those
     not ``present`` as NULL), rows with a session id, in the scan's window,
     of ``kinds`` (event types as written) or with status ERROR. With
     ``day_partitions``, the hive ``dt`` partitions are pruned by day first.
     ``source_file``: the column naming each row's file. ``json_columns``
-    are of a JSON type (BigQuery's plugin table) and read as their text."""
-    have, json = set(present), set(json_columns)
+    are of a JSON type (BigQuery's plugin table) and read as their text;
+    ``binary_columns`` hold bytes, read as UTF-8 text (``NOT_UTF8`` where
+    they are not)."""
+    have, json, binary = set(present), set(json_columns), set(binary_columns)
     columns = []
     for column in ROW_COLUMNS:
         if column == "source_file" and source_file is not None:
             columns.append(f"{name(source_file)} AS source_file")
+        elif column in have and column in binary:
+            quoted = name(column)
+            columns.append(
+                f"CASE WHEN {quoted} IS NOT NULL AND try(decode({quoted})) IS NULL "
+                f"THEN {text(NOT_UTF8)} ELSE try(decode({quoted})) END AS {quoted}"
+            )
         elif column in have and column in json:
             columns.append(f"to_json_text({name(column)}) AS {name(column)}")
         elif column in have:
@@ -95,9 +106,22 @@ def rows_sql(
     return f"SELECT {', '.join(columns)} FROM {source} WHERE {' AND '.join(where)}"
 
 
-def selection_sql(rows: str, signals: Sequence[Signal], since: datetime, until: datetime) -> str:
-    """The selection query over ``rows`` (``rows_sql``), in DuckDB's dialect."""
-    ctes = [("miner_rows", rows), *EVENTS_CTES]
+def events_sql(rows: str) -> str:
+    """The ``events`` view over ``rows`` (``rows_sql``), as one query (for an
+    engine that keeps it, as Spark caches it)."""
+    ctes = ",\n".join(
+        f"{cte} AS (\n{body}\n)" for cte, body in [("miner_rows", rows), *EVENTS_CTES]
+    )
+    return f"WITH {ctes}\nSELECT * FROM events"
+
+
+def selection_sql(
+    rows: str | None, signals: Sequence[Signal], since: datetime, until: datetime
+) -> str:
+    """The selection query over ``rows`` (``rows_sql``), in DuckDB's dialect;
+    with ``rows`` None, over a relation named ``events`` the engine holds
+    (``events_sql``)."""
+    ctes = [] if rows is None else [("miner_rows", rows), *EVENTS_CTES]
     hits = " UNION ALL ".join(
         f"SELECT {text(s.name)} AS signal, session_id, invocation_id, rule "
         f"FROM ({s.sql()}) {name('q_' + s.name)}"
@@ -144,8 +168,9 @@ def selection_sql(rows: str, signals: Sequence[Signal], since: datetime, until: 
         f"count(*), {null_text} FROM miner_starts",
         f"SELECT 'in_window', {null_text}, {null_text}, {null_text}, {null_text}, {null_time}, "
         f"count(*), {null_text} FROM miner_starts WHERE {in_window}",
+        # The payload itself, to say what is wrong with it (never shown).
         "SELECT * FROM (SELECT 'bad', raw_type, session_id, invocation_id, "
-        f"{null_text}, ts, {null_n}, source_file FROM events WHERE bad_payload LIMIT 1) bad",
+        f"bad_text, ts, {null_n}, source_file FROM events WHERE bad_payload LIMIT 1) bad",
     ]
     with_ = ",\n".join(f"{cte} AS (\n{body}\n)" for cte, body in ctes)
     return f"WITH {with_}\n" + "\nUNION ALL ".join(parts)
