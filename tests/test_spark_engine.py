@@ -80,3 +80,15 @@ def test_spark_sql_flags_what_duckdb_flags_on_the_sample_and_every_plugin(spark)
         assert _as_seen(spark_flags(export, window, window, nobody, config)) == _as_seen(
             embedded
         ), export
+
+
+def test_spark_gives_each_signals_golden_hits(spark, tmp_path):
+    from miner.spark import spark_flags
+    from tests import signal_cases
+
+    for name in signal_cases.NAMES:
+        config, negative = signal_cases.setup(name)
+        export = signal_cases.export(name, tmp_path / name)
+        window = signal_cases.WINDOW
+        found = spark_flags(export, window, window, negative, config)
+        assert signal_cases.hits(name, found.flags) == signal_cases.expected(name), name
