@@ -22,9 +22,11 @@ earlier run first, then the biggest groups, then by hash; inside a group the
 sessions go by a rank hashed from the seed and the session id, so the same
 export and seed give the same sessions whatever the order of files or rows.
 One outage with a thousand identical sessions takes one slot per round, not
-all of them. A session is picked once, keeps all its signals, and counts
-against the quota of the signal that picked it. The ledger remembers the
-hashes of the signatures drafted, so next week prefers kinds not seen yet.
+all of them, and at most a fifth of ``max_cases`` in all (``per_signature``:
+4 of 20), whichever signals' quotas it could fill. A session is picked once,
+keeps all its signals, and counts against the quota of the signal that
+picked it. The ledger remembers the hashes of the signatures drafted, so
+next week prefers kinds not seen yet.
 """
 
 from __future__ import annotations
@@ -307,6 +309,11 @@ def _rank(seed: int, session_id: str) -> str:
     return hashlib.sha256(f"{seed}:{session_id}".encode()).hexdigest()
 
 
+def per_signature(max_cases: int) -> int:
+    """The most sessions one failure signature may take of a run's ``max_cases``."""
+    return max(1, -(-max_cases // 5))
+
+
 def pick_sessions(
     flags: dict[str, SessionFlags],
     since: datetime,
@@ -336,6 +343,10 @@ def pick_sessions(
             ranked_by_signal.setdefault(signal, []).append(f)
     picked: list[SessionFlags] = []
     taken: set[str] = set()
+    # One kind of failure fills at most a fifth of the run, whatever signals
+    # it carries (an outage copied 400 times is one finding, not twenty).
+    cap = per_signature(max_cases)
+    kinds: Counter[str] = Counter()
     for signal in SIGNALS:
         groups: dict[str, list[SessionFlags]] = {}
         for f in ranked_by_signal[signal]:
@@ -351,11 +362,12 @@ def pick_sessions(
         )
         quota = min(per_signal, max_cases - len(picked))
         round_ = 0
-        while quota > 0 and any(round_ < len(groups[g]) for g in order):
+        while quota > 0 and any(round_ < len(groups[g]) and kinds[g] < cap for g in order):
             for g in order:
-                if quota > 0 and round_ < len(groups[g]):
+                if quota > 0 and round_ < len(groups[g]) and kinds[g] < cap:
                     picked.append(groups[g][round_])
                     taken.add(groups[g][round_].session_id)
+                    kinds[g] += 1
                     quota -= 1
             round_ += 1
     signatures: dict[str, int] = {}

@@ -241,3 +241,39 @@ def test_a_rated_session_is_flagged_whatever_rows_it_has():
     assert {k: set(v.signals) for k, v in flags.items()} == {"rated": {"thumbs_down"}}
     [reason] = flags["rated"].reasons
     assert (reason.signal, reason.rule) == ("thumbs_down", "a negative rating of the session")
+
+
+def test_one_failure_copied_400_times_takes_at_most_4_of_20_picks(tmp_path, monkeypatch):
+    # A skewed week: the sample's sessions thirty times over (varied ids and
+    # strings), beside one outage - the raised-refund session - copied 400
+    # times. The outage could fill a slot in each of its four signals' quotas
+    # every round; it takes a fifth of the run at most.
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    from tests.bench import replicate_export
+    from tests.conftest import TRACES
+    from tests.test_scan_engine import selected
+
+    export = tmp_path / "export"
+    replicate_export(export, 30)
+    sample = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["dt"])
+    outage = sample.filter(pc.equal(sample.column("session_id"), "s03-tool-raised"))
+    copies = []
+    for i in range(400):
+        ids = pc.binary_join_element_wise(outage.column("session_id"), f"-outage-{i}", "")
+        copies.append(
+            outage.set_column(outage.schema.get_field_index("session_id"), "session_id", ids)
+        )
+    pq.write_table(pa.concat_tables(copies), export / "outage.parquet")
+    since, until = datetime(2026, 11, 20, tzinfo=UTC), datetime(2026, 11, 28, tzinfo=UTC)
+    found = selected(export, since, until)
+    kind = found.flags["s03-tool-raised-outage-0"].signature
+    assert sum(f.signature == kind for f in found.flags.values()) == 430
+    pick = pick_sessions(found.flags, since, until, frozenset(), 20, 20, seed=7)
+    assert len(pick.picked) == 20
+    assert 1 <= sum(f.signature == kind for f in pick.picked) <= 4
+    # Without the cap, the outage would take more of the run.
+    monkeypatch.setattr("miner.sample.per_signature", lambda max_cases: max_cases)
+    uncapped = pick_sessions(found.flags, since, until, frozenset(), 20, 20, seed=7)
+    assert sum(f.signature == kind for f in uncapped.picked) > 4
