@@ -154,7 +154,9 @@ def _flag_embedded(
     the export (``--engine spark`` is the way to more cores or machines)."""
     with duck.connect(config.scan, str(export.path)) as con:
         rows = duck.export_rows(con, export, *scan, SCAN_EVENT_TYPES)
-        return select(con.table, rows, negative, config.signals, *window, con.frame)
+        return select(
+            con.table, rows, negative, config.signals, *window, con.frame, where=str(export.path)
+        )
 
 
 def run_clock() -> datetime:

@@ -47,6 +47,7 @@ from miner.config import FeedbackConfig
 from miner.dialects import parse_payload, row_place
 from miner.engine.query import NOT_UTF8, refine_sql, scan_types, selection_sql
 from miner.errors import PayloadError
+from miner.files import refuse_rows_without_session
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
 
@@ -156,12 +157,14 @@ def select(
     until: datetime,
     read_rows: Callable[[str], pd.DataFrame],
     events_held: bool = False,
+    where: str = "<rows>",
 ) -> Flagged:
     """The selection: one query over ``rows`` (``miner.engine.query.rows_sql``)
     returns the flags relation; Python then touches the flagged sessions only:
     a signal's ``refine`` on its candidates (their rows through
     ``read_rows``), and each flagged session's signature. ``events_held``:
-    the engine holds the ``events`` view already (``events_sql``)."""
+    the engine holds the ``events`` view already (``events_sql``). ``where``
+    names the export in errors."""
     signals = _signals(feedback, signals_config)
     table = run(selection_sql(None if events_held else rows, signals, since, until))
     hits: dict[str, list[Reason]] = {}
@@ -170,6 +173,8 @@ def select(
     errors: dict[str, str] = {}
     counts: Counter[tuple[str, str]] = Counter()
     totals = {"sessions": 0, "in_window": 0}
+    orphans: list[tuple[str, int]] = []
+    bad: list[dict[str, Any]] = []
     for item in table.to_pylist():
         part, sid = item["part"], item["session_id"]
         if part == "hit":
@@ -185,8 +190,13 @@ def select(
             counts[(str(item["signal"]), str(item["rule"]))] += int(item["n"])
         elif part in totals:
             totals[part] = int(item["n"])
+        elif part == "orphans":
+            orphans.append((_local_file(item["rule"]), int(item["n"])))
         elif part == "bad":
-            _refuse_payload(item)
+            bad.append(item)
+    refuse_rows_without_session(where, sorted(orphans))
+    for item in bad:
+        _refuse_payload(item)
     for signal in signals:
         if signal.refines:
             _refine(signal, hits, read_rows, rows)
@@ -250,6 +260,11 @@ def _refine(
     for sid in candidates:
         others = [r for r in hits[sid] if r.signal != signal.name]
         hits[sid] = others + [r for r in kept.get(sid, []) if r.signal == signal.name]
+
+
+def _local_file(path: Any) -> str:
+    """A row's file as errors name it (Spark prefixes ``file://``)."""
+    return str(path).removeprefix("file://") if path is not None else "<rows>"
 
 
 def _utc(moment: Any) -> datetime:

@@ -122,7 +122,7 @@ def spark_flags(
         return frame
 
     try:
-        return select(run, rows, negative, config.signals, *window, read_rows, events_held=True)
+        return select(run, rows, negative, config.signals, *window, read_rows, True, str(source))
     finally:
         events.unpersist()
 

@@ -146,7 +146,10 @@ def test_negative_feedback_by_score_or_label():
 
 def _flags(n: int, signals: set[str]) -> dict[str, SessionFlags]:
     return {
-        f"s{i}": SessionFlags(f"s{i}", T0 + timedelta(hours=i), frozenset(signals))
+        # Each a kind of its own: one signature takes a fifth of a run at most.
+        f"s{i}": SessionFlags(
+            f"s{i}", T0 + timedelta(hours=i), frozenset(signals), signature=f"kind {i}"
+        )
         for i in range(n)
     }
 
@@ -154,7 +157,10 @@ def _flags(n: int, signals: set[str]) -> dict[str, SessionFlags]:
 def test_quotas_per_signal_and_in_all():
     flags = {
         **_flags(6, {"error"}),
-        **{f"c{i}": SessionFlags(f"c{i}", T0, frozenset({"complaint"})) for i in range(6)},
+        **{
+            f"c{i}": SessionFlags(f"c{i}", T0, frozenset({"complaint"}), signature=f"c {i}")
+            for i in range(6)
+        },
     }
     end = T0 + timedelta(days=1)
     picked = pick_sessions(flags, T0, end, frozenset(), per_signal=2, max_cases=10, seed=1).picked

@@ -401,13 +401,3 @@ def test_slow_reads_the_invocation_stamps_where_the_plugin_writes_no_latency():
     assert flags["go-quick"].signals == set()
     assert flags["go-no-end"].signals == set()
     assert flags["written"].signals == set()
-
-
-def test_one_rule_says_how_long_an_invocation_took():
-    from miner.signals.slow import invocation_ms
-
-    start = T0
-    assert invocation_ms(900, start, start + timedelta(seconds=96)) == 900
-    assert invocation_ms(None, start, start + timedelta(seconds=96)) == 96_000
-    assert invocation_ms(None, start, None) is None
-    assert invocation_ms(True, start, start) == 0  # a flag is not a latency

@@ -12,6 +12,7 @@ The query's rows (``PARTS``):
 - ``rows``: rows read, by the dialect that wrote them and the event type as
   written; ``sessions`` and ``in_window``: sessions read, and those that
   start in the window;
+- ``orphans``: rows without a session id, by file (the run stops on them);
 - ``bad``: the first row whose payload is not JSON, if any (the run stops).
 
 The window is written once, here: rows are read from ``scan_since`` to
@@ -30,7 +31,7 @@ from miner.engine.events import EVENTS_CTES, ROW_COLUMNS
 from miner.engine.sql import listed, name, text
 from miner.signals import Signal
 
-PARTS = ("hit", "tool", "error", "rows", "sessions", "in_window", "bad")
+PARTS = ("hit", "tool", "error", "rows", "sessions", "in_window", "orphans", "bad")
 #: The flags relation's columns, in order.
 COLUMNS = ("part", "signal", "session_id", "invocation_id", "rule", "start", "n", "source_file")
 #: What a bytes payload that is not UTF-8 reads as (then refused, by name).
@@ -69,8 +70,8 @@ def rows_sql(
     binary_columns: Iterable[str] = (),
 ) -> str:
     """The rows the selection reads from ``source``: ``ROW_COLUMNS`` (those
-    not ``present`` as NULL), rows with a session id, in the scan's window,
-    of ``kinds`` (event types as written) or with status ERROR. With
+    not ``present`` as NULL), rows in the scan's window of ``kinds`` (event
+    types as written), with status ERROR, or without a session id. With
     ``day_partitions``, the hive ``dt`` partitions are pruned by day first.
     ``source_file``: the column naming each row's file. ``json_columns``
     are of a JSON type (BigQuery's plugin table) and read as their text;
@@ -96,10 +97,11 @@ def rows_sql(
     where = [
         f'"timestamp" >= {instant(scan_since)}',
         f'"timestamp" < {instant(scan_until)}',
-        "session_id IS NOT NULL",
     ]
-    wanted = f"event_type IN ({listed(kinds)})"
-    where.append(f"({wanted} OR status = 'ERROR')" if "status" in have else wanted)
+    # Rows without a session are read whatever their type: the selection
+    # counts them (``orphans``) and the run stops on them.
+    wanted = f"session_id IS NULL OR event_type IN ({listed(kinds)})"
+    where.append(f"({wanted} OR status = 'ERROR')" if "status" in have else f"({wanted})")
     if day_partitions:
         lo, hi = clamped(scan_since).date().isoformat(), clamped(scan_until).date().isoformat()
         where.append(f"dt >= {text(lo)} AND dt <= {text(hi)}")
@@ -133,7 +135,11 @@ def selection_sql(
     )
     in_window = f"start >= {instant(since)} AND start < {instant(until)}"
     ctes += [
-        ("miner_starts", "SELECT session_id, min(ts) AS start FROM events GROUP BY session_id"),
+        (
+            "miner_starts",
+            "SELECT session_id, min(ts) AS start FROM events WHERE session_id IS NOT NULL "
+            "GROUP BY session_id",
+        ),
         (
             "miner_hits",
             "SELECT DISTINCT h.signal, h.session_id, h.invocation_id, h.rule, s.start "
@@ -168,6 +174,8 @@ def selection_sql(
         f"count(*), {null_text} FROM miner_starts",
         f"SELECT 'in_window', {null_text}, {null_text}, {null_text}, {null_text}, {null_time}, "
         f"count(*), {null_text} FROM miner_starts WHERE {in_window}",
+        f"SELECT 'orphans', {null_text}, {null_text}, {null_text}, source_file, {null_time}, "
+        f"count(*), {null_text} FROM events WHERE session_id IS NULL GROUP BY source_file",
         # The payload itself, to say what is wrong with it (never shown).
         "SELECT * FROM (SELECT 'bad', raw_type, session_id, invocation_id, "
         f"bad_text, ts, {null_n}, source_file FROM events WHERE bad_payload LIMIT 1) bad",
