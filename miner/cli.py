@@ -277,9 +277,7 @@ def sql_(
     ] = "python",
     since: Annotated[str, typer.Option(help="Window start, as for miner draft.")] = "7d",
     until: Annotated[str, typer.Option(help="Window end: 'now' or a date / ISO time.")] = "now",
-    pipeline: Annotated[
-        Path, typer.Option(help="Pipeline config (TOML).", dir_okay=False)
-    ] = DEFAULT_PIPELINE,
+    pipeline: PipelineOpt = None,
 ) -> None:
     """Print the selection query for the plugin's own table.
 
@@ -301,7 +299,7 @@ def sql_(
         raise UsageError(f"--dialect {dialect!r}: expected one of {', '.join(DIALECTS)}")
     if plugin not in PLUGIN_COLUMNS:
         raise UsageError(f"--plugin {plugin!r}: expected python, java or go")
-    config = files.load_config(pipeline)
+    config = _config(pipeline)
     end = parse_time(until, datetime.now(UTC), "--until")
     start = parse_time(since, end, "--since")
     rules = config.feedback

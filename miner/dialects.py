@@ -37,12 +37,14 @@ order and spacing do not matter.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import namedtuple
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 import orjson
 import pandas as pd
+import pyarrow as pa
 
 from miner.errors import PayloadError
 
@@ -263,6 +265,21 @@ _READ_PAYLOAD = frozenset(
         "EVENT",
     )
 )
+
+
+def arrow_rows(batch: pa.RecordBatch, positions: Any = None, chunk: int = 4096) -> Iterator[Any]:
+    """The rows of an Arrow batch (those at ``positions``, when given) as named
+    tuples ``read_event`` reads, a few thousand at a time: columns go to
+    Python once per chunk, and only one chunk lives at once."""
+    record = namedtuple("Row", batch.schema.names, rename=True)  # type: ignore[misc]
+    count = batch.num_rows if positions is None else len(positions)
+    for start in range(0, count, chunk):
+        if positions is None:
+            part = batch.slice(start, chunk)
+        else:
+            part = batch.take(pa.array(positions[start : start + chunk]))
+        columns = [part.column(i).to_pylist() for i in range(part.num_columns)]
+        yield from map(record._make, zip(*columns, strict=True))
 
 
 def read_event(row: Any) -> Event:
