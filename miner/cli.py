@@ -231,9 +231,7 @@ def draft(
     config = _config(pipeline)
     trace_path = _source(traces) if traces else config.sources.traces
     if trace_path is None:
-        raise UsageError(
-            f"no trace export: pass --traces or set [sources] traces in {config.path}"
-        )
+        raise UsageError(f"no trace export: pass --traces or set [sources] traces in {config.path}")
     # Whole seconds: a window reads (and prints) as the times a person typed.
     now = datetime.now(UTC).replace(microsecond=0)
     if until.strip() == "latest":
@@ -502,7 +500,6 @@ def check(
         miner check drafts/ --pipeline pipelines/support_agent.toml
     """
     import orjson
-
 
     loaded = _load(paths, _config(pipeline))
     if as_json:

@@ -94,9 +94,7 @@ class Feedback:
     @property
     def usable(self) -> bool:
         """A draft can read it: a rating, and a session or invocation column."""
-        return self.score_column is not None and bool(
-            self.session_column or self.invocation_column
-        )
+        return self.score_column is not None and bool(self.session_column or self.invocation_column)
 
 
 @dataclass
@@ -491,7 +489,7 @@ def render(found: Discovery, traces: str | Path, out: Path) -> str:
         lines += [f"# {line}" if line and not line.startswith("#") else line
                   for line in _feedback_table(feedback)]  # fmt: skip
     else:
-        lines.append("# feedback = \"feedback.parquet\"   # the app's ratings, if it keeps them")
+        lines.append('# feedback = "feedback.parquet"   # the app\'s ratings, if it keeps them')
     lines += _escalation_table(found)
     lines += _identifier_tables(found)
     lines += _fixtures_table(found)
@@ -506,7 +504,7 @@ def _feedback_table(feedback: Feedback) -> list[str]:
         ("score_column", feedback.score_column),
     ):
         if column is None:
-            lines.append(f"# {key} = \"...\"   # no column looked like it: name yours")
+            lines.append(f'# {key} = "..."   # no column looked like it: name yours')
         else:
             lines.append(f"{key} = {_string(column)}")
     if feedback.negative_values:

@@ -153,10 +153,8 @@ def _flag_embedded(
     """The selection on this machine: DuckDB runs the selection query over
     the export (``--engine spark`` is the way to more cores or machines)."""
     with duck.connect(config.scan, str(export.path)) as con:
-        rows = duck.export_rows(con, export, *scan, SCAN_EVENT_TYPES)
-        return select(
-            con.table, rows, negative, config.signals, *window, con.frame, where=str(export.path)
-        )
+        duck.export_rows(con, export, *scan, SCAN_EVENT_TYPES)
+        return select(con.table, negative, config.signals, *window, where=str(export.path))
 
 
 def run_clock() -> datetime:

@@ -73,7 +73,6 @@ def _case_rows(
     return rows
 
 
-
 def _table(headers: list[str], rows: list[list[Any]], css: str = "") -> str:
     if not rows:
         return '<p class="none">none</p>'
@@ -153,9 +152,7 @@ def triage_html(
         '<h2 id="signatures">Failure signatures</h2>',
         "<p>Sessions grouped by signals, tool path and masked error; the pick goes "
         "round-robin across them.</p>",
-        _table(
-            ["signature (masked)", "sessions", "drafted", "drafted cases"], groups, "signature"
-        ),
+        _table(["signature (masked)", "sessions", "drafted", "drafted cases"], groups, "signature"),
         '<h2 id="drafted">Drafted cases</h2>',
         "<p>Review them with <code>miner review --serve</code> (docs/review.md), or edit "
         "the files.</p>",
@@ -204,9 +201,7 @@ def runs_index_html(runs: list[tuple[str, dict[str, Any] | None]]) -> str:
         f"<style>{_STYLE}</style></head><body>",
         "<h1>miner runs</h1>",
         f"<p>{len(runs)} runs, {total} cases drafted; newest first.</p>",
-        _table(
-            ["run", "window", "sessions in window", "drafted", "cases", "warning"], rows, "run"
-        ),
+        _table(["run", "window", "sessions in window", "drafted", "cases", "warning"], rows, "run"),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"

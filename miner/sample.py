@@ -35,7 +35,7 @@ import hashlib
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -45,7 +45,7 @@ import pyarrow as pa
 
 from miner.config import FeedbackConfig
 from miner.dialects import parse_payload, row_place
-from miner.engine.query import NOT_UTF8, refine_sql, scan_types, selection_sql
+from miner.engine.query import NOT_UTF8, scan_types, selection_sql
 from miner.errors import PayloadError
 from miner.files import refuse_rows_without_session
 from miner.model import SIGNALS, SessionFlags
@@ -111,10 +111,11 @@ def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> N
     return NegativeFeedback(ids(rules.session_column), ids(rules.invocation_column))
 
 
-def signature_of(signals: frozenset[str], tools: Sequence[str], error: str | None) -> str:
-    """A session's failure signature: its signals, the distinct tools of its
-    earliest calls in call order, and its earliest error message, masked."""
-    parts = ["+".join(sorted(signals)), ">".join(tools) or "no tools"]
+def signature_of(signals: frozenset[str], path: str | None, error: str | None) -> str:
+    """A session's failure signature: its signals, its tool path (the
+    distinct tools of its earliest calls in call order, joined by ``>``) and
+    its earliest error message, masked."""
+    parts = ["+".join(sorted(signals)), path or "no tools"]
     if error:
         parts.append(mask(error))
     return " | ".join(parts)
@@ -150,68 +151,62 @@ Run = Callable[[str], pa.Table]
 
 def select(
     run: Run,
-    rows: str,
     feedback: NegativeFeedback,
     signals_config: Any,
     since: datetime,
     until: datetime,
-    read_rows: Callable[[str], pd.DataFrame],
-    events_held: bool = False,
     where: str = "<rows>",
 ) -> Flagged:
-    """The selection: one query over ``rows`` (``miner.engine.query.rows_sql``)
-    returns the flags relation; Python then touches the flagged sessions only:
-    a signal's ``refine`` on its candidates (their rows through
-    ``read_rows``), and each flagged session's signature. ``events_held``:
-    the engine holds the ``events`` view already (``events_sql``). ``where``
+    """The selection: one query over the ``events`` the engine holds
+    (``miner.engine.query.events_sql``) returns the flags relation; Python
+    then touches the flagged sessions only, for their signatures. ``where``
     names the export in errors."""
     signals = _signals(feedback, signals_config)
-    table = run(selection_sql(None if events_held else rows, signals, since, until))
+    table = run(selection_sql(None, signals, since, until))
     hits: dict[str, list[Reason]] = {}
     starts: dict[str, datetime] = {}
-    tools: dict[str, list[tuple[int, str]]] = {}
+    paths: dict[str, str | None] = {}
     errors: dict[str, str] = {}
     counts: Counter[tuple[str, str]] = Counter()
     totals = {"sessions": 0, "in_window": 0}
     orphans: list[tuple[str, int]] = []
     bad: list[dict[str, Any]] = []
-    for item in table.to_pylist():
-        part, sid = item["part"], item["session_id"]
+    # Column by column: a flagged session is a few rows, and there may be
+    # hundreds of thousands of them.
+    listed = [table.column(c).to_pylist() for c in ("part", "session_id", "signal", "rule")]
+    invocations, numbers, moments = (
+        table.column(c).to_pylist() for c in ("invocation_id", "n", "start")
+    )
+    for row, (part, sid, signal, rule) in enumerate(zip(*listed, strict=True)):
         if part == "hit":
-            hits.setdefault(sid, []).append(
-                Reason(item["signal"], item["rule"], item["invocation_id"])
-            )
-            starts[sid] = _utc(item["start"])
-        elif part == "tool":
-            tools.setdefault(sid, []).append((int(item["n"]), item["rule"]))
+            hits.setdefault(sid, []).append(Reason(signal, rule, invocations[row]))
+        elif part == "session":
+            starts[sid] = _utc(moments[row])
+            paths[sid] = rule
         elif part == "error":
-            errors[sid] = item["rule"]
+            errors[sid] = rule
         elif part == "rows":
-            counts[(str(item["signal"]), str(item["rule"]))] += int(item["n"])
+            counts[(str(signal), str(rule))] += int(numbers[row])
         elif part in totals:
-            totals[part] = int(item["n"])
+            totals[part] = int(numbers[row])
         elif part == "orphans":
-            orphans.append((_local_file(item["rule"]), int(item["n"])))
+            orphans.append((_local_file(rule), int(numbers[row])))
         elif part == "bad":
-            bad.append(item)
+            bad.append(table.slice(row, 1).to_pylist()[0])
     refuse_rows_without_session(where, sorted(orphans))
     for item in bad:
         _refuse_payload(item)
-    for signal in signals:
-        if signal.refines:
-            _refine(signal, hits, read_rows, rows)
     flags = {}
     for sid, found in hits.items():
         if not found:
             continue
         fired = _shared(frozenset(r.signal for r in found))
-        path = [tool for _n, tool in sorted(tools.get(sid, []))]
         flags[sid] = SessionFlags(
             session_id=sid,
             start=starts[sid],
             signals=fired,
             # Interned, as are the rules: thousands of sessions share each.
-            signature=sys.intern(signature_of(fired, path, errors.get(sid))),
+            signature=sys.intern(signature_of(fired, paths.get(sid), errors.get(sid))),
             reasons=tuple(
                 Reason(r.signal, sys.intern(r.rule), r.invocation)
                 for r in sorted(set(found), key=lambda r: (r.signal, str(r.invocation), r.rule))
@@ -242,24 +237,6 @@ class _BadRow:
     timestamp: Any
     session_id: str
     invocation_id: str | None
-
-
-def _refine(
-    signal: Signal,
-    hits: dict[str, list[Reason]],
-    read_rows: Callable[[str], pd.DataFrame],
-    rows: str,
-) -> None:
-    """Replace ``signal``'s candidate hits by what its ``refine`` keeps."""
-    candidates = sorted(
-        sid for sid, found in hits.items() if any(r.signal == signal.name for r in found)
-    )
-    if not candidates:
-        return
-    kept = signal.refine(read_rows(refine_sql(rows, signal, candidates)))
-    for sid in candidates:
-        others = [r for r in hits[sid] if r.signal != signal.name]
-        hits[sid] = others + [r for r in kept.get(sid, []) if r.signal == signal.name]
 
 
 def _local_file(path: Any) -> str:
@@ -298,10 +275,8 @@ def flag_sessions(
 
     frames = [b if isinstance(b, pd.DataFrame) else b.to_pandas() for b in batches]
     with duck.connect(ScanConfig()) as con:
-        rows = duck.frame_rows(con, frames, SCAN_EVENT_TYPES)
-        found = select(
-            con.table, rows, feedback, signals_config, duck.EARLIEST, duck.LATEST, con.frame
-        )
+        duck.frame_rows(con, frames, SCAN_EVENT_TYPES)
+        found = select(con.table, feedback, signals_config, duck.EARLIEST, duck.LATEST)
     if rows_read is not None:
         rows_read.update(found.rows_read)
     return found.flags

@@ -112,17 +112,8 @@ def spark_flags(
     def run(sql: str) -> pa.Table:
         return spark.sql(render(sql, "spark")).toArrow()
 
-    def read_rows(sql: str) -> Any:
-        table = run(sql)
-        frame = utc_frame(table)
-        if "source_file" in frame.columns:
-            frame["source_file"] = frame["source_file"].map(
-                lambda p: _local_name(p) if isinstance(p, str) else p
-            )
-        return frame
-
     try:
-        return select(run, rows, negative, config.signals, *window, read_rows, True, str(source))
+        return select(run, negative, config.signals, *window, str(source))
     finally:
         events.unpersist()
 

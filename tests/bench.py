@@ -184,11 +184,9 @@ def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
     start = time.perf_counter()
     opened = files.open_export(Path(export))
     with duck.connect(ScanConfig(), str(opened.path)) as con:
-        rows = duck.export_rows(con, opened, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES)
+        duck.export_rows(con, opened, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES)
         nobody = NegativeFeedback(frozenset(), frozenset())
-        flags = select(
-            con.table, rows, nobody, SignalsConfig(), SINCE - timedelta(days=1), UNTIL, con.frame
-        ).flags
+        flags = select(con.table, nobody, SignalsConfig(), SINCE - timedelta(days=1), UNTIL).flags
     queue.put(
         (
             time.perf_counter() - start,

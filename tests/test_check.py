@@ -281,8 +281,8 @@ def test_a_tool_name_typo_is_found_at_its_field_with_the_nearest_tool(reviewed):
     ]
     # file:line:col is where the name is written.
     file, line, col = rot[0].split(": ", 1)[0].rsplit(":", 2)
-    assert evalset.read_text().splitlines()[int(line) - 1][int(col) - 1 :].startswith(
-        '"lookup_ordr"'
+    assert (
+        evalset.read_text().splitlines()[int(line) - 1][int(col) - 1 :].startswith('"lookup_ordr"')
     )
 
 

@@ -55,8 +55,8 @@ def selected(
     nobody = negative_feedback(None, config.feedback)
     export = files.open_export(export_path)
     with duck.connect(config.scan, str(export.path)) as con:
-        rows = duck.export_rows(con, export, since - grace, until + grace, SCAN_EVENT_TYPES)
-        return select(con.table, rows, nobody, config.signals, since, until, con.frame)
+        duck.export_rows(con, export, since - grace, until + grace, SCAN_EVENT_TYPES)
+        return select(con.table, nobody, config.signals, since, until)
 
 
 def _as_seen(found: Flagged) -> tuple:

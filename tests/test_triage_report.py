@@ -165,9 +165,7 @@ def test_a_first_user_message_with_markup_renders_as_text(tmp_path):
     cases = {
         name: {
             f"{name}.evalset.json": {
-                "eval_cases": [
-                    {"conversation": [{"user_content": {"parts": [{"text": hostile}]}}]}
-                ]
+                "eval_cases": [{"conversation": [{"user_content": {"parts": [{"text": hostile}]}}]}]
             },
             f"{name}.spec.json": {
                 "provenance": {

@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from miner.config import ScanConfig
 from miner.engine.events import ROW_COLUMNS
-from miner.engine.query import rows_sql
+from miner.engine.query import events_sql, rows_sql
 from miner.errors import ConfigError, InputError, MinerError
 
 #: A window that holds every row Arrow can time.
@@ -37,6 +37,15 @@ class Duck:
 
     def __init__(self, con: Any, scan: ScanConfig, spill: str, where: str) -> None:
         self.con, self.scan, self.spill, self.where = con, scan, spill, where
+
+    def hold_events(self, rows: str) -> None:
+        """Compute the ``events`` view over ``rows`` (``rows_sql``) once, into
+        a temporary table the selection's parts then read: inlined, the view
+        would parse every payload once per signal (x3 the time on 4.6M rows);
+        as a table it spills under ``memory_limit`` like the rest."""
+        self._run(
+            lambda: self.con.execute(f"CREATE OR REPLACE TEMP TABLE events AS {events_sql(rows)}")
+        )
 
     def table(self, sql: str) -> pa.Table:
         """The query's rows, as Arrow."""
@@ -86,6 +95,8 @@ def connect(scan: ScanConfig, where: str = "<rows>") -> Iterator[Duck]:
             )
             # Naive export timestamps are UTC, as everywhere in miner.
             con.execute("SET TimeZone = 'UTC'")
+            # miner prints its own progress; DuckDB's bar would write to the terminal.
+            con.execute("SET enable_progress_bar = false")
         except duckdb.Error as exc:
             raise ConfigError(f"[scan]: DuckDB refused the settings ({reason(exc)})") from None
         try:
@@ -95,7 +106,8 @@ def connect(scan: ScanConfig, where: str = "<rows>") -> Iterator[Duck]:
 
 
 def frame_rows(duck: Duck, frames: Sequence[pd.DataFrame], kinds: Sequence[str]) -> str:
-    """Rows held in memory as the selection's rows (``rows_sql``), any time."""
+    """Rows held in memory as the selection's rows (``rows_sql``), any time;
+    the engine then holds their ``events`` (``Duck.hold_events``)."""
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if "timestamp" in frame.columns:
         stamps = pd.to_datetime(frame["timestamp"])
@@ -107,13 +119,16 @@ def frame_rows(duck: Duck, frames: Sequence[pd.DataFrame], kinds: Sequence[str])
             frame[column] = pd.Series([None] * len(frame), dtype="object")
     table = pa.Table.from_pandas(frame, preserve_index=False)
     duck.con.register("miner_input", table)
-    return rows_sql("miner_input", table.schema.names, EARLIEST, LATEST, kinds)
+    rows = rows_sql("miner_input", table.schema.names, EARLIEST, LATEST, kinds)
+    duck.hold_events(rows)
+    return rows
 
 
 def export_rows(
     duck: Duck, export: Any, scan_since: datetime, scan_until: datetime, kinds: Sequence[str]
 ) -> str:
-    """An export's rows as the selection's rows (``rows_sql``).
+    """An export's rows as the selection's rows (``rows_sql``); the engine
+    then holds their ``events`` (``Duck.hold_events``).
 
     A local export is read by DuckDB's own Parquet reader (hive ``dt=``
     partitions pruned by the window, files of different columns united by
@@ -144,15 +159,17 @@ def export_rows(
             None,
             16_384,
         )
-        return rows_sql(
+        rows = rows_sql(
             source, [*present, "source_file"], scan_since, scan_until, kinds, binary_columns=binary
         )
+        duck.hold_events(rows)
+        return rows
     listed = ", ".join(text(f) for f in export.dataset.files)
     source = (
         f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
         "hive_types_autocast = false, filename = 'miner_source_file')"
     )
-    return rows_sql(
+    rows = rows_sql(
         source,
         present,
         scan_since,
@@ -162,3 +179,5 @@ def export_rows(
         source_file="miner_source_file",
         binary_columns=binary,
     )
+    duck.hold_events(rows)
+    return rows

@@ -4,10 +4,11 @@ joined into one query that returns the flags relation, in DuckDB's dialect;
 
 The query's rows (``PARTS``):
 
-- ``hit``: one per session, signal and hit: the rule, the turn and the
-  session's start, for the sessions that start in the window;
-- ``tool``: the distinct tools among a flagged session's 50 earliest calls,
-  with the place of each one's first call; ``error``: its earliest error
+- ``hit``: one per session, signal and hit: the rule and the turn, for the
+  sessions that start in the window;
+- ``session``: one per flagged session: its start and, as its rule, its
+  tool path: the distinct tools among its 50 earliest calls, in the order
+  of their first calls, joined by ``>``; ``error``: its earliest error
   message (signatures, ``miner.sample.signature_of``);
 - ``rows``: rows read, by the dialect that wrote them and the event type as
   written; ``sessions`` and ``in_window``: sessions read, and those that
@@ -31,7 +32,7 @@ from miner.engine.events import EVENTS_CTES, ROW_COLUMNS
 from miner.engine.sql import listed, name, text
 from miner.signals import Signal
 
-PARTS = ("hit", "tool", "error", "rows", "sessions", "in_window", "orphans", "bad")
+PARTS = ("hit", "session", "error", "rows", "sessions", "in_window", "orphans", "bad")
 #: The flags relation's columns, in order.
 COLUMNS = ("part", "signal", "session_id", "invocation_id", "rule", "start", "n", "source_file")
 #: What a bytes payload that is not UTF-8 reads as (then refused, by name).
@@ -146,13 +147,22 @@ def selection_sql(
             f"FROM ({hits}) h JOIN miner_starts s ON s.session_id = h.session_id "
             f"WHERE s.{in_window.replace(' AND start', ' AND s.start')}",
         ),
-        ("miner_flagged", "SELECT DISTINCT session_id FROM miner_hits"),
+        (
+            "miner_flagged",
+            "SELECT session_id, min(start) AS start FROM miner_hits GROUP BY session_id",
+        ),
         (
             "miner_calls",
             "SELECT session_id, tool, row_number() OVER "
             "(PARTITION BY session_id ORDER BY ts, tool) AS n FROM events "
             "WHERE kind = 'TOOL_STARTING' AND tool <> '' "
             "AND session_id IN (SELECT session_id FROM miner_flagged)",
+        ),
+        (
+            "miner_paths",
+            "SELECT session_id, string_agg(tool, '>' ORDER BY first) AS path FROM ("
+            "SELECT session_id, tool, min(n) AS first FROM miner_calls "
+            f"WHERE n <= {SIGNATURE_CALLS} GROUP BY session_id, tool) t GROUP BY session_id",
         ),
     ]
     null_text, null_time, null_n = (
@@ -161,10 +171,10 @@ def selection_sql(
         "CAST(NULL AS BIGINT)",
     )
     parts = [
-        "SELECT 'hit' AS part, signal, session_id, invocation_id, rule, start, "
-        f"{null_n} AS n, {null_text} AS source_file FROM miner_hits",
-        f"SELECT 'tool', {null_text}, session_id, {null_text}, tool, {null_time}, min(n), "
-        f"{null_text} FROM miner_calls WHERE n <= {SIGNATURE_CALLS} GROUP BY session_id, tool",
+        "SELECT 'hit' AS part, signal, session_id, invocation_id, rule, "
+        f"{null_time} AS start, {null_n} AS n, {null_text} AS source_file FROM miner_hits",
+        f"SELECT 'session', {null_text}, f.session_id, {null_text}, p.path, f.start, {null_n}, "
+        f"{null_text} FROM miner_flagged f LEFT JOIN miner_paths p ON p.session_id = f.session_id",
         f"SELECT 'error', {null_text}, session_id, {null_text}, arg_min(error_message, ts), "
         f"{null_time}, {null_n}, {null_text} FROM events WHERE error_message <> '' "
         "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id",
@@ -182,16 +192,6 @@ def selection_sql(
     ]
     with_ = ",\n".join(f"{cte} AS (\n{body}\n)" for cte, body in ctes)
     return f"WITH {with_}\n" + "\nUNION ALL ".join(parts)
-
-
-def refine_sql(rows: str, signal: Signal, sessions: Sequence[str]) -> str:
-    """The rows ``signal.refine`` reads: its kinds, of ``sessions``, in time order."""
-    kinds = raw_event_types(signal.kinds)
-    return (
-        f"WITH miner_rows AS ({rows}) SELECT * FROM miner_rows "
-        f"WHERE event_type IN ({listed(kinds)}) AND session_id IN ({listed(sessions)}) "
-        'ORDER BY session_id, "timestamp"'
-    )
 
 
 DIALECTS = ("duckdb", "spark", "bigquery")

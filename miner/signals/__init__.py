@@ -10,19 +10,15 @@ selection query that DuckDB, Spark SQL and BigQuery run alike; nothing else
 lists the signals. Adding a signal is adding a module here (and its golden
 cases under ``tests/cases/signals/<name>/``).
 
-One optional Python step, ``refine``, runs on the sessions the SQL flagged
-for the signal, with their rows of the signal's kinds, and may only drop
-hits (or name them more exactly): the complaint detector's sentiment and
-session cues are its case. Every hit is a ``Reason``: the signal, the rule
-that fired and the invocation it fired on, which the draft keeps in the
-sidecar's provenance and the run summary counts.
+Every hit is a ``Reason``: the signal, the rule that fired and the invocation
+it fired on, which the draft keeps in the sidecar's provenance and the run
+summary counts.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
@@ -64,8 +60,7 @@ class Context:
 
 
 class Signal:
-    """One signal. Subclasses set the class attributes and write ``sql``
-    (and ``refine`` when the SQL can only find candidates)."""
+    """One signal. Subclasses set the class attributes and write ``sql``."""
 
     name: ClassVar[str]
     order: ClassVar[int]
@@ -83,15 +78,6 @@ class Signal:
     def sql(self) -> str:
         """The signal's hits as a SELECT of ``session_id, invocation_id, rule``
         over ``events``, in DuckDB's dialect (``miner.engine.sql`` helps)."""
-        raise NotImplementedError
-
-    #: Whether ``refine`` runs (set by subclasses that define it).
-    refines: ClassVar[bool] = False
-
-    def refine(self, rows: Any) -> Mapping[str, list[Reason]]:
-        """The hits to keep, by session, given the rows (a DataFrame, in time
-        order) of the sessions the SQL flagged for this signal, of its kinds.
-        A session left out is dropped; one not flagged cannot be added."""
         raise NotImplementedError
 
 

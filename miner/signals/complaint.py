@@ -41,9 +41,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from pydantic import Field
 
-from miner.dialects import read_event
 from miner.engine.sql import text as literal
-from miner.signals import Reason, Signal, SignalConfig, Strings
+from miner.signals import Signal, SignalConfig, Strings
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,13 +213,6 @@ SESSION_CUES: tuple[tuple[str, str], ...] = (
     ("the agent asked twice for the same thing", "`ASK`'s group 1 equal in two matches"),
 )
 
-_APOLOGY = re.compile(APOLOGY, re.ASCII)
-_ASK = re.compile(ASK, re.ASCII)
-_ID = re.compile(ID, re.ASCII)
-#: ``ID`` without its e-mail branch, which cannot match without an @ and
-#: costs half the time of the search: the same ids for a message without one.
-_NUMBERED_ID = re.compile(ID.split("|", 1)[0], re.ASCII)
-
 
 class ComplaintConfig(SignalConfig):
     locale: Literal["en"] = "en"
@@ -335,128 +327,92 @@ class Scorer:
         return tuple(rule.name for bit, rule in enumerate(self.rules) if key >> bit & 1)
 
 
-def _restates_an_id(said: list[tuple[str, Any]]) -> bool:
-    """An id (any case) the user gave in two turns or more."""
-    turns_of: dict[str, set[Any]] = {}
-    for text, invocation in said:
-        for value in (_ID if "@" in text else _NUMBERED_ID).findall(text):
-            turns = turns_of.setdefault(value.lower(), set())
-            turns.add(invocation)
-            if len(turns) > 1:
-                return True
-    return False
-
-
 class Complaint(Signal):
-    """The SQL finds the sessions that may hold a complaint (``sql``: every
-    message scored by the rule table, the session cues counted at their
-    most); ``refine`` names the hits exactly, in Python, by the same rules
-    (``Scorer``), and keeps the complaints."""
+    """The detector, once, in SQL (``sql``); ``Scorer`` runs the same rule
+    table over many messages in Arrow, for the reports and the tests."""
 
     name = "complaint"
     order = 3
     kinds = ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE")
     Config = ComplaintConfig
-    refines = True
 
     def __init__(self, config: ComplaintConfig, context: Any) -> None:
         super().__init__(config, context)
         self.scorer = Scorer(config)
 
     def sql(self) -> str:
+        """Every user message scored by the rule table: those at the threshold
+        are hits, each naming its rules; below it, the session's strongest
+        message (the earliest of equals) plus ``CUE_WEIGHT`` per session cue
+        may reach it, and is one more hit naming its rules and the cues."""
         threshold = self.config.threshold
-        unquoted = f"regexp_replace(text, {literal(QUOTED)}, ' ', 'g')"
+        fired = ", ".join(
+            f"regexp_matches(unquoted, {literal(rule.pattern)}) AS r{i}"
+            for i, rule in enumerate(self.scorer.rules)
+        )
         score = " + ".join(
-            f"CASE WHEN regexp_matches({unquoted}, {literal(rule.pattern)}) THEN {rule.weight} "
-            "ELSE 0 END"
-            for rule in self.scorer.rules
+            f"CASE WHEN r{i} THEN {rule.weight} ELSE 0 END"
+            for i, rule in enumerate(self.scorer.rules)
         )
-        cues = "0"
-        if self.config.rules:
-            cues = (
-                "(CASE WHEN coalesce(a.apologies, 0) >= 2 THEN 1 ELSE 0 END"
-                " + CASE WHEN coalesce(a.asks, 0) >= 2 THEN 1 ELSE 0 END"
-                " + CASE WHEN m.id_turns >= 2 THEN 1 ELSE 0 END)"
-            )
-        id_said = f"regexp_matches(text, {literal(ID + '|@')})"
+        named = ", ".join(
+            f"CASE WHEN r{i} THEN {literal(rule.name)} END"
+            for i, rule in enumerate(self.scorer.rules)
+        )
+        messages = (
+            "SELECT session_id, invocation_id, ts, text, "
+            f"regexp_replace(text, {literal(QUOTED)}, ' ', 'g') AS unquoted "
+            "FROM events WHERE kind = 'USER_MESSAGE_RECEIVED' AND text <> ''"
+        )
+        scored = (
+            f"SELECT session_id, invocation_id, ts, text, {score} AS score, "
+            f"concat_ws(', ', {named}) AS rules FROM (SELECT *, {fired} FROM ({messages}) m) f"
+        )
+        hits = (
+            "SELECT session_id, invocation_id, rules AS rule FROM scored "
+            f"WHERE score >= {threshold}"
+        )
+        if not self.config.rules:
+            return f"WITH scored AS ({scored}) {hits}"
+        (restated, _), (apologised, _), (asked, _) = SESSION_CUES
+        answers = "FROM events WHERE kind = 'AGENT_RESPONSE' AND text <> ''"
+        ids = (
+            "SELECT DISTINCT session_id FROM (SELECT session_id, invocation_id, "
+            f"unnest(regexp_extract_all(text, {literal(ID)})) AS said FROM scored) i "
+            "GROUP BY session_id, lower(said) "
+            "HAVING count(DISTINCT coalesce(invocation_id, '')) >= 2"
+        )
+        apologies = (
+            "SELECT session_id FROM events WHERE kind = 'AGENT_RESPONSE' AND text <> '' "
+            f"AND regexp_matches(text, {literal(APOLOGY)}) GROUP BY session_id HAVING count(*) >= 2"
+        )
+        asks = (
+            "SELECT DISTINCT session_id FROM (SELECT session_id, "
+            f"unnest(regexp_extract_all(text, {literal(ASK)}, 1)) AS thing {answers}) a "
+            "GROUP BY session_id, lower(thing) HAVING count(*) >= 2"
+        )
+        best = (
+            "SELECT session_id, invocation_id, score, rules FROM (SELECT *, row_number() OVER "
+            "(PARTITION BY session_id ORDER BY score DESC, ts, invocation_id) AS place "
+            f"FROM scored WHERE score > 0 AND score < {threshold}) b WHERE place = 1"
+        )
+        cues = (
+            "CASE WHEN i.session_id IS NULL THEN 0 ELSE 1 END"
+            " + CASE WHEN p.session_id IS NULL THEN 0 ELSE 1 END"
+            " + CASE WHEN k.session_id IS NULL THEN 0 ELSE 1 END"
+        )
+        rule = (
+            "concat_ws(', ', nullif(b.rules, ''), "
+            f"CASE WHEN i.session_id IS NOT NULL THEN {literal(restated)} END, "
+            f"CASE WHEN p.session_id IS NOT NULL THEN {literal(apologised)} END, "
+            f"CASE WHEN k.session_id IS NOT NULL THEN {literal(asked)} END)"
+        )
         return (
-            "SELECT m.session_id, CAST(NULL AS VARCHAR) AS invocation_id, "
-            "'may complain' AS rule FROM ("
-            f"SELECT session_id, max({score}) AS best, "
-            f"count(DISTINCT CASE WHEN {id_said} THEN coalesce(invocation_id, '') END) AS id_turns "
-            "FROM events WHERE kind = 'USER_MESSAGE_RECEIVED' AND text <> '' "
-            "GROUP BY session_id) m LEFT JOIN ("
-            f"SELECT session_id, count(CASE WHEN regexp_matches(text, {literal(APOLOGY)}) THEN 1 "
-            f"END) AS apologies, sum(array_length(regexp_extract_all(text, {literal(ASK)}))) "
-            "AS asks FROM events WHERE kind = 'AGENT_RESPONSE' AND text <> '' "
-            "GROUP BY session_id) a ON a.session_id = m.session_id "
-            f"WHERE m.best >= {threshold} "
-            f"OR ({cues} > 0 AND m.best + {CUE_WEIGHT} * {cues} >= {threshold})"
+            f"WITH scored AS ({scored}) {hits} UNION ALL "
+            f"SELECT s.session_id, b.invocation_id, {rule} AS rule "
+            "FROM (SELECT DISTINCT session_id FROM scored) s "
+            f"LEFT JOIN ({best}) b ON b.session_id = s.session_id "
+            f"LEFT JOIN ({ids}) i ON i.session_id = s.session_id "
+            f"LEFT JOIN ({apologies}) p ON p.session_id = s.session_id "
+            f"LEFT JOIN ({asks}) k ON k.session_id = s.session_id "
+            f"WHERE ({cues}) > 0 AND coalesce(b.score, 0) + {CUE_WEIGHT} * ({cues}) >= {threshold}"
         )
-
-    def refine(self, rows: Any) -> dict[str, list[Reason]]:
-        """Each candidate session's complaints, named exactly: its messages
-        scored by the rules (``Scorer``), then the cues of the whole session.
-        What the user said stays in this call's memory only, never written
-        or logged."""
-        sessions: dict[str, _Said] = {}
-        messages: list[tuple[str, Any, str]] = []
-        for row in rows.itertuples(index=False):
-            event = read_event(row)
-            if not event.text:
-                continue
-            said = sessions.setdefault(str(row.session_id), _Said())
-            if event.kind == "AGENT_RESPONSE":
-                said.answer(event.text)
-            elif event.kind == "USER_MESSAGE_RECEIVED":
-                messages.append((str(row.session_id), row.invocation_id, event.text))
-        scores = self.scorer.score_many([message for _sid, _inv, message in messages])
-        for (sid, invocation, said_text), (score, rules) in zip(messages, scores, strict=True):
-            sessions[sid].message(said_text, score, rules, invocation, self.config.threshold)
-        return {sid: said.reasons(self.config) for sid, said in sessions.items()}
-
-
-class _Said:
-    """One session's messages and answers, as ``Complaint.refine`` reads them."""
-
-    def __init__(self) -> None:
-        self.hits: list[Reason] = []
-        self.said: list[tuple[str, Any]] = []
-        self.best: tuple[float, Any, str] = (0.0, None, "")
-        self.apologies = 0
-        self.asks: dict[str, int] = {}
-
-    def answer(self, text: str) -> None:
-        if _APOLOGY.search(text):
-            self.apologies += 1
-        for match in _ASK.finditer(text):
-            thing = match.group(1).lower()
-            self.asks[thing] = self.asks.get(thing, 0) + 1
-
-    def message(
-        self, text: str, score: float, rules: Sequence[str], invocation: Any, threshold: float
-    ) -> None:
-        self.said.append((text, invocation))
-        if score >= threshold:
-            turn = invocation if isinstance(invocation, str) else None
-            self.hits.append(Reason("complaint", ", ".join(rules), turn))
-        elif score > self.best[0]:
-            self.best = (score, invocation, ", ".join(rules))
-
-    def reasons(self, config: ComplaintConfig) -> list[Reason]:
-        if not config.rules:
-            return self.hits
-        cues = []
-        if self.apologies >= 2:
-            cues.append("the agent apologised twice")
-        if any(n >= 2 for n in self.asks.values()):
-            cues.append("the agent asked twice for the same thing")
-        best, invocation, rules = self.best
-        # The ids are looked for only where that cue could tip the session.
-        if best + CUE_WEIGHT * (len(cues) + 1) >= config.threshold and _restates_an_id(self.said):
-            cues.insert(0, "restates an id from another turn")
-        if cues and best + CUE_WEIGHT * len(cues) >= config.threshold:
-            turn = invocation if isinstance(invocation, str) else None
-            reason = Reason("complaint", ", ".join(filter(None, [rules, *cues])), turn)
-            return [*self.hits, reason]
-        return self.hits
