@@ -45,7 +45,7 @@ import pyarrow as pa
 
 from miner.config import FeedbackConfig
 from miner.dialects import parse_payload, row_place
-from miner.engine.query import NOT_UTF8, scan_types, selection_sql
+from miner.engine.query import FLAG_COLUMNS, NOT_UTF8, counts_sql, scan_types, selection_sql
 from miner.errors import PayloadError
 from miner.files import refuse_rows_without_session
 from miner.model import SIGNALS, SessionFlags
@@ -161,55 +161,40 @@ def select(
     (``miner.engine.query.events_sql``) returns the flags relation; Python
     then touches the flagged sessions only, for their signatures. ``where``
     names the export in errors."""
-    signals = _signals(feedback, signals_config)
-    table = run(selection_sql(None, signals, since, until))
-    hits: dict[str, list[Reason]] = {}
-    starts: dict[str, datetime] = {}
-    paths: dict[str, str | None] = {}
-    errors: dict[str, str] = {}
     counts: Counter[tuple[str, str]] = Counter()
     totals = {"sessions": 0, "in_window": 0}
     orphans: list[tuple[str, int]] = []
     bad: list[dict[str, Any]] = []
-    # Column by column: a flagged session is a few rows, and there may be
-    # hundreds of thousands of them.
-    listed = [table.column(c).to_pylist() for c in ("part", "session_id", "signal", "rule")]
-    invocations, numbers, moments = (
-        table.column(c).to_pylist() for c in ("invocation_id", "n", "start")
-    )
-    for row, (part, sid, signal, rule) in enumerate(zip(*listed, strict=True)):
-        if part == "hit":
-            hits.setdefault(sid, []).append(Reason(signal, rule, invocations[row]))
-        elif part == "session":
-            starts[sid] = _utc(moments[row])
-            paths[sid] = rule
-        elif part == "error":
-            errors[sid] = rule
-        elif part == "rows":
-            counts[(str(signal), str(rule))] += int(numbers[row])
+    for item in run(counts_sql(since, until)).to_pylist():
+        part = item["part"]
+        if part == "rows":
+            counts[(str(item["dialect"]), str(item["name"]))] += int(item["n"])
         elif part in totals:
-            totals[part] = int(numbers[row])
+            totals[part] = int(item["n"])
         elif part == "orphans":
-            orphans.append((_local_file(rule), int(numbers[row])))
+            orphans.append((_local_file(item["name"]), int(item["n"])))
         elif part == "bad":
-            bad.append(table.slice(row, 1).to_pylist()[0])
+            bad.append(item)
     refuse_rows_without_session(where, sorted(orphans))
     for item in bad:
         _refuse_payload(item)
+    table = run(selection_sql(None, _signals(feedback, signals_config), since, until))
     flags = {}
-    for sid, found in hits.items():
-        if not found:
-            continue
-        fired = _shared(frozenset(r.signal for r in found))
+    # Column by column: there may be hundreds of thousands of flagged sessions.
+    columns = (table.column(c).to_pylist() for c in FLAG_COLUMNS)
+    for sid, start, signals, hits, path, error in zip(*columns, strict=True):
+        fired = _shared(signals)
         flags[sid] = SessionFlags(
             session_id=sid,
-            start=starts[sid],
+            start=_utc(start),
             signals=fired,
             # Interned, as are the rules: thousands of sessions share each.
-            signature=sys.intern(signature_of(fired, paths.get(sid), errors.get(sid))),
+            signature=sys.intern(signature_of(fired, path, error)),
             reasons=tuple(
-                Reason(r.signal, sys.intern(r.rule), r.invocation)
-                for r in sorted(set(found), key=lambda r: (r.signal, str(r.invocation), r.rule))
+                sorted(
+                    {Reason(h["signal"], sys.intern(h["rule"]), h["invocation_id"]) for h in hits},
+                    key=lambda r: (r.signal, str(r.invocation), r.rule),
+                )
             ),
         )
     return Flagged(flags, totals["sessions"], totals["in_window"], counts)
@@ -219,12 +204,12 @@ def _refuse_payload(item: dict[str, Any]) -> None:
     """Stop on the payload the engine could not read as JSON, naming its file,
     row and what is wrong (as ``parse_payload`` says it), never its content."""
     row = _BadRow(
-        item["source_file"], item["signal"], item["start"], item["session_id"],
+        item["source_file"], item["dialect"], item["ts"], item["session_id"],
         item["invocation_id"],
     )  # fmt: skip
-    if item["rule"] == NOT_UTF8:
+    if item["name"] == NOT_UTF8:
         raise PayloadError(f"{row_place(row)}: column content: not valid UTF-8")
-    parse_payload(item["rule"], row, "content")  # raises with orjson's reason
+    parse_payload(item["name"], row, "content")  # raises with orjson's reason
     raise PayloadError(f"{row_place(row)}: column content: malformed JSON")
 
 
@@ -253,13 +238,16 @@ def _utc(moment: Any) -> datetime:
     return moment.astimezone(UTC)
 
 
-_SIGNAL_SETS: dict[frozenset[str], frozenset[str]] = {}
+_SIGNAL_SETS: dict[str, frozenset[str]] = {}
 
 
-def _shared(signals: frozenset[str]) -> frozenset[str]:
-    """One object per distinct set of signals (a few dozen, and one flags
-    record per flagged session)."""
-    return _SIGNAL_SETS.setdefault(signals, signals)
+def _shared(signals: str) -> frozenset[str]:
+    """One set per distinct ``+``-joined list of signals (a few dozen, and
+    one flags record per flagged session)."""
+    found = _SIGNAL_SETS.get(signals)
+    if found is None:
+        found = _SIGNAL_SETS[signals] = frozenset(signals.split("+"))
+    return found
 
 
 def flag_sessions(

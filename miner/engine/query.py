@@ -1,20 +1,17 @@
-"""The selection query: every enabled signal's SQL over the ``events`` view,
-joined into one query that returns the flags relation, in DuckDB's dialect;
-``render`` transpiles it (sqlglot) for Spark SQL and BigQuery.
+"""The selection as SQL, in DuckDB's dialect; ``render`` transpiles it
+(sqlglot) for Spark SQL and BigQuery. Two queries over the ``events`` view:
 
-The query's rows (``PARTS``):
-
-- ``hit``: one per session, signal and hit: the rule and the turn, for the
-  sessions that start in the window;
-- ``session``: one per flagged session: its start and, as its rule, its
-  tool path: the distinct tools among its 50 earliest calls, in the order
-  of their first calls, joined by ``>``; ``error``: its earliest error
-  message (signatures, ``miner.sample.signature_of``);
-- ``rows``: rows read, by the dialect that wrote them and the event type as
-  written; ``sessions`` and ``in_window``: sessions read, and those that
-  start in the window;
-- ``orphans``: rows without a session id, by file (the run stops on them);
-- ``bad``: the first row whose payload is not JSON, if any (the run stops).
+- ``selection_sql``, the flags relation: one row per flagged session that
+  starts in the window (``FLAG_COLUMNS``): its start, the signals that fired
+  (sorted, joined by ``+``), its hits (a list of ``signal, rule,
+  invocation_id``), its tool path (the distinct tools of its 50 earliest
+  calls, in the order of their first calls, joined by ``>``) and its
+  earliest error message (signatures, ``miner.sample.signature_of``). This
+  is the query ``miner sql`` prints for the warehouse.
+- ``counts_sql``, what the run reports and checks (``COUNT_PARTS``): rows
+  read by dialect and event type as written; sessions read, and those that
+  start in the window; rows without a session id, by file (the run stops on
+  them); the first row whose payload is not JSON (the run stops).
 
 The window is written once, here: rows are read from ``scan_since`` to
 ``scan_until`` (the window and the sessions' grace either side), and a
@@ -32,9 +29,11 @@ from miner.engine.events import EVENTS_CTES, ROW_COLUMNS
 from miner.engine.sql import listed, name, text
 from miner.signals import Signal
 
-PARTS = ("hit", "session", "error", "rows", "sessions", "in_window", "orphans", "bad")
 #: The flags relation's columns, in order.
-COLUMNS = ("part", "signal", "session_id", "invocation_id", "rule", "start", "n", "source_file")
+FLAG_COLUMNS = ("session_id", "start", "signals", "hits", "path", "error")
+COUNT_PARTS = ("rows", "sessions", "in_window", "orphans", "bad")
+#: ``counts_sql``'s columns, in order.
+COUNT_COLUMNS = ("part", "dialect", "session_id", "invocation_id", "name", "ts", "n", "source_file")
 #: What a bytes payload that is not UTF-8 reads as (then refused, by name).
 NOT_UTF8 = "miner: not valid UTF-8"
 #: Calls a signature's tool path is made of (the earliest ones).
@@ -118,10 +117,23 @@ def events_sql(rows: str) -> str:
     return f"WITH {ctes}\nSELECT * FROM events"
 
 
+def _starts() -> tuple[str, str]:
+    return (
+        "miner_starts",
+        "SELECT session_id, min(ts) AS start FROM events WHERE session_id IS NOT NULL "
+        "GROUP BY session_id",
+    )
+
+
+def _with(ctes: Sequence[tuple[str, str]], query: str) -> str:
+    with_ = ",\n".join(f"{cte} AS (\n{body}\n)" for cte, body in ctes)
+    return f"WITH {with_}\n{query}"
+
+
 def selection_sql(
     rows: str | None, signals: Sequence[Signal], since: datetime, until: datetime
 ) -> str:
-    """The selection query over ``rows`` (``rows_sql``), in DuckDB's dialect;
+    """The flags relation (``FLAG_COLUMNS``) over ``rows`` (``rows_sql``);
     with ``rows`` None, over a relation named ``events`` the engine holds
     (``events_sql``)."""
     ctes = [] if rows is None else [("miner_rows", rows), *EVENTS_CTES]
@@ -134,22 +146,20 @@ def selection_sql(
         "CAST(NULL AS VARCHAR) AS invocation_id, CAST(NULL AS VARCHAR) AS rule FROM events "
         "WHERE false"
     )
-    in_window = f"start >= {instant(since)} AND start < {instant(until)}"
     ctes += [
-        (
-            "miner_starts",
-            "SELECT session_id, min(ts) AS start FROM events WHERE session_id IS NOT NULL "
-            "GROUP BY session_id",
-        ),
+        _starts(),
         (
             "miner_hits",
             "SELECT DISTINCT h.signal, h.session_id, h.invocation_id, h.rule, s.start "
             f"FROM ({hits}) h JOIN miner_starts s ON s.session_id = h.session_id "
-            f"WHERE s.{in_window.replace(' AND start', ' AND s.start')}",
+            f"WHERE s.start >= {instant(since)} AND s.start < {instant(until)}",
         ),
         (
             "miner_flagged",
-            "SELECT session_id, min(start) AS start FROM miner_hits GROUP BY session_id",
+            "SELECT session_id, min(start) AS start, "
+            "string_agg(DISTINCT signal, '+' ORDER BY signal) AS signals, "
+            "list(struct_pack(signal := signal, rule := rule, invocation_id := invocation_id)) "
+            "AS hits FROM miner_hits GROUP BY session_id",
         ),
         (
             "miner_calls",
@@ -164,34 +174,45 @@ def selection_sql(
             "SELECT session_id, tool, min(n) AS first FROM miner_calls "
             f"WHERE n <= {SIGNATURE_CALLS} GROUP BY session_id, tool) t GROUP BY session_id",
         ),
+        (
+            "miner_errors",
+            "SELECT session_id, arg_min(error_message, ts) AS error FROM events "
+            "WHERE error_message <> '' "
+            "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id",
+        ),
     ]
+    return _with(
+        ctes,
+        "SELECT f.session_id, f.start, f.signals, f.hits, p.path, e.error FROM miner_flagged f "
+        "LEFT JOIN miner_paths p ON p.session_id = f.session_id "
+        "LEFT JOIN miner_errors e ON e.session_id = f.session_id",
+    )
+
+
+def counts_sql(since: datetime, until: datetime) -> str:
+    """What the run reports and checks (``COUNT_COLUMNS``, a row per
+    ``COUNT_PARTS`` item), over the ``events`` the engine holds."""
     null_text, null_time, null_n = (
         "CAST(NULL AS VARCHAR)",
         "CAST(NULL AS TIMESTAMPTZ)",
         "CAST(NULL AS BIGINT)",
     )
     parts = [
-        "SELECT 'hit' AS part, signal, session_id, invocation_id, rule, "
-        f"{null_time} AS start, {null_n} AS n, {null_text} AS source_file FROM miner_hits",
-        f"SELECT 'session', {null_text}, f.session_id, {null_text}, p.path, f.start, {null_n}, "
-        f"{null_text} FROM miner_flagged f LEFT JOIN miner_paths p ON p.session_id = f.session_id",
-        f"SELECT 'error', {null_text}, session_id, {null_text}, arg_min(error_message, ts), "
-        f"{null_time}, {null_n}, {null_text} FROM events WHERE error_message <> '' "
-        "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id",
-        f"SELECT 'rows', dialect, {null_text}, {null_text}, raw_type, {null_time}, count(*), "
-        f"{null_text} FROM events GROUP BY dialect, raw_type",
+        f"SELECT 'rows' AS part, dialect, {null_text} AS session_id, {null_text} AS "
+        f"invocation_id, raw_type AS name, {null_time} AS ts, count(*) AS n, {null_text} AS "
+        "source_file FROM events GROUP BY dialect, raw_type",
         f"SELECT 'sessions', {null_text}, {null_text}, {null_text}, {null_text}, {null_time}, "
         f"count(*), {null_text} FROM miner_starts",
         f"SELECT 'in_window', {null_text}, {null_text}, {null_text}, {null_text}, {null_time}, "
-        f"count(*), {null_text} FROM miner_starts WHERE {in_window}",
+        f"count(*), {null_text} FROM miner_starts "
+        f"WHERE start >= {instant(since)} AND start < {instant(until)}",
         f"SELECT 'orphans', {null_text}, {null_text}, {null_text}, source_file, {null_time}, "
         f"count(*), {null_text} FROM events WHERE session_id IS NULL GROUP BY source_file",
         # The payload itself, to say what is wrong with it (never shown).
         "SELECT * FROM (SELECT 'bad', raw_type, session_id, invocation_id, "
         f"bad_text, ts, {null_n}, source_file FROM events WHERE bad_payload LIMIT 1) bad",
     ]
-    with_ = ",\n".join(f"{cte} AS (\n{body}\n)" for cte, body in ctes)
-    return f"WITH {with_}\n" + "\nUNION ALL ".join(parts)
+    return _with([_starts()], "\nUNION ALL ".join(parts))
 
 
 DIALECTS = ("duckdb", "spark", "bigquery")
