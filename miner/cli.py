@@ -280,9 +280,10 @@ def sql_(
     """Print the selection query for the plugin's own table.
 
     The same signals `miner draft` runs, as one query in the warehouse's SQL:
-    it returns the flags relation (part = 'hit': one row per session, signal
-    and hit). Run it where the data lives, then export only the flagged
-    sessions' rows (docs/engines.md shows the weekly job).
+    it returns the flags relation (one row per flagged session: its start,
+    signals, hits, tool path and first error). Run it where the data lives,
+    then export only the flagged sessions' rows (docs/engines.md shows the
+    weekly job).
 
     Example:
 

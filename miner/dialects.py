@@ -4,10 +4,10 @@ onto miner's event model.
 ADK for Python, Java and Go each ship a BigQuery Agent Analytics plugin, and
 they disagree on event names and payload shapes. ``read_event`` decides the
 dialect of each row from what the row holds (no flag to set), and returns an
-``Event`` in one model for the session builder (``miner.traces``) and the
-complaint detector's refinement. The selection reads the same shapes in SQL
-(``miner.engine.events``, its twin). The shapes, with where each comes from, are
-written down in ``docs/export-dialects.md``.
+``Event`` in one model for the session builder (``miner.traces``). The
+selection reads the same shapes in SQL (``miner.engine.events``, its twin).
+The shapes, with where each comes from, are written down in
+``docs/export-dialects.md``.
 
 - **Python** (google-adk 2.13, ``google/adk/plugins/bigquery_agent_analytics_plugin.py``):
   rows carry ``event_id``; AGENT_RESPONSE is ``{"response": "text: '...' | call: x"}``;
