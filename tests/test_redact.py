@@ -278,6 +278,20 @@ def test_overlapping_hits_are_replaced_as_one_span(detector):
     assert found == [("STREET_ADDRESS", "12 Baker Street, London NW1 6XE")]
 
 
+def test_pieces_go_to_spacy_in_batches_bounded_by_count_and_characters():
+    from miner.redact import BATCH_CHARS, _batches
+
+    texts = ["a" * 4000] * 9 + ["short"] * 5 + ["b" * (BATCH_CHARS + 1)] + ["c"] * 3
+    batches = list(_batches(texts, 4))
+    assert [t for b in batches for t in b] == texts  # all of them, in order
+    assert all(len(b) <= 4 for b in batches)
+    # Over the character bound only when one text alone is longer.
+    assert all(sum(map(len, b)) <= BATCH_CHARS or len(b) == 1 for b in batches)
+    assert ["b" * (BATCH_CHARS + 1)] in batches
+    assert list(_batches(["x"] * 10, 4)) == [["x"] * 4, ["x"] * 4, ["x"] * 2]
+    assert list(_batches([], 4)) == []
+
+
 def test_a_long_text_is_read_in_pieces_that_never_cut_a_value_in_two(detector, config):
     from miner.redact import CHUNK, _chunks
 
