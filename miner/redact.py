@@ -33,12 +33,13 @@ once more by the leak guard (``miner.leaks``) before a case is written.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import functools
 import hashlib
 import importlib.util
 import itertools
-import os
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
@@ -109,21 +110,18 @@ class Detector:
     def __init__(self, rc: RedactionConfig, identifiers: tuple[IdentifierConfig, ...] = ()) -> None:
         # Imported here: Presidio and spaCy take seconds to import, and
         # `miner --help` should not pay for them.
-        # Presidio imports transformers when it is installed (the test tools'
-        # presidio-evaluator brings it), which then prints a "PyTorch was not
-        # found" advisory on every command; miner never uses its models.
-        os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
-        import tldextract
-        from presidio_analyzer import (
-            AnalyzerEngine,
-            BatchAnalyzerEngine,
-            Pattern,
-            PatternRecognizer,
-            RecognizerRegistry,
-        )
-        from presidio_analyzer.nlp_engine import NlpEngineProvider
-        from presidio_analyzer.predefined_recognizers import EmailRecognizer
-        from presidio_anonymizer import AnonymizerEngine
+        with _without_transformers():
+            import tldextract
+            from presidio_analyzer import (
+                AnalyzerEngine,
+                BatchAnalyzerEngine,
+                Pattern,
+                PatternRecognizer,
+                RecognizerRegistry,
+            )
+            from presidio_analyzer.nlp_engine import NlpEngineProvider
+            from presidio_analyzer.predefined_recognizers import EmailRecognizer
+            from presidio_anonymizer import AnonymizerEngine
 
         # tldextract fetches the public suffix list over the network unless told
         # not to; this extractor uses the snapshot bundled with the package.
@@ -264,6 +262,29 @@ class Detector:
                 operators={"DEFAULT": OperatorConfig("custom", {"lambda": lookup})},
             ).text
         )
+
+
+@contextlib.contextmanager
+def _without_transformers() -> Iterator[None]:
+    """Import Presidio as if transformers were not installed.
+
+    Presidio imports transformers, when it is there, for engines miner never
+    builds (its transformer NLP engine, Hugging Face recognizers); each such
+    import is guarded, and falls back when transformers is missing. Where it
+    is installed (the test tools' presidio-evaluator brings it, and so do many
+    ML environments) the import took 1.9 s of a 300-session draft's 9 s and
+    printed a "PyTorch was not found" advisory on every command. Blocked for
+    the length of Presidio's import only: other code in the process still
+    imports transformers as usual."""
+    if "transformers" in sys.modules:  # already imported: nothing to save
+        yield
+        return
+    sys.modules["transformers"] = None  # type: ignore[assignment]  # import raises ImportError
+    try:
+        yield
+    finally:
+        if sys.modules.get("transformers", ...) is None:
+            del sys.modules["transformers"]
 
 
 #: Longest piece of text analysed at once, and how much neighbouring pieces
