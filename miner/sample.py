@@ -180,24 +180,35 @@ def select(
         _refuse_payload(item)
     table = run(selection_sql(None, _signals(feedback, signals_config), since, until))
     flags = {}
-    # Column by column: there may be hundreds of thousands of flagged sessions.
-    columns = (table.column(c).to_pylist() for c in FLAG_COLUMNS)
-    for sid, start, signals, hits, path, error in zip(*columns, strict=True):
-        fired = _shared(signals)
-        flags[sid] = SessionFlags(
-            session_id=sid,
-            start=_utc(start),
-            signals=fired,
-            # Interned, as are the rules: thousands of sessions share each.
-            signature=sys.intern(signature_of(fired, path, error)),
-            reasons=tuple(
-                sorted(
-                    {Reason(h["signal"], sys.intern(h["rule"]), h["invocation_id"]) for h in hits},
-                    key=lambda r: (r.signal, str(r.invocation), r.rule),
-                )
-            ),
-        )
+    # There may be hundreds of thousands of flagged sessions: their rows
+    # become Python objects a slice at a time, column by column.
+    for batch in table.to_batches(max_chunksize=_SLICE):
+        columns = [batch.column(c).to_pylist() for c in FLAG_COLUMNS]
+        for sid, start, signals, hits, path, error in zip(*columns, strict=True):
+            fired = _shared(signals)
+            flags[sid] = SessionFlags(
+                session_id=sid,
+                start=_utc(start),
+                signals=fired,
+                # Interned, as are the rules: thousands of sessions share each.
+                signature=sys.intern(signature_of(fired, path, error)),
+                reasons=_reasons(hits),
+            )
+        del columns
     return Flagged(flags, totals["sessions"], totals["in_window"], counts)
+
+
+#: Flagged sessions made Python objects at a time (``select``).
+_SLICE = 8_192
+
+
+def _reasons(hits: list[dict[str, Any]]) -> tuple[Reason, ...]:
+    """A session's hits, once each, in a stable order; the signal names and
+    rules interned (a few dozen, shared by every session)."""
+    found = {
+        Reason(sys.intern(h["signal"]), sys.intern(h["rule"]), h["invocation_id"]) for h in hits
+    }
+    return tuple(sorted(found, key=lambda r: (r.signal, str(r.invocation), r.rule)))
 
 
 def _refuse_payload(item: dict[str, Any]) -> None:
