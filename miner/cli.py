@@ -70,13 +70,12 @@ PipelineOpt = Annotated[
 
 def _config(pipeline: Path | None) -> Any:
     """The pipeline config of --pipeline, or the one the working folder holds."""
-    from miner import files
-    from miner.config import find_pipeline
+    from miner.config import find_pipeline, load_config
 
     if pipeline is None:
         pipeline = find_pipeline(Path.cwd())
         typer.echo(f"pipeline          {pipeline} (the one config here)", err=True)
-    return files.load_config(pipeline)
+    return load_config(pipeline)
 
 
 def reported(command: F) -> F:

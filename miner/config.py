@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -453,3 +454,20 @@ def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
             )
         }
     )
+
+
+def load_config(path: Path) -> PipelineConfig:
+    """The pipeline config in the TOML file at ``path``, checked (ConfigError
+    naming the file and the key otherwise)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(
+            f"{path}: no such pipeline config (relative paths start from the current folder; "
+            "pass yours with --pipeline PATH)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read ({type(exc).__name__})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+    return config_from_toml(data, path)

@@ -1,5 +1,5 @@
-"""All of miner's file I/O: the config, the trace export, the feedback export,
-the output folder. Every failure becomes a MinerError naming the file and the
+"""All of miner's file I/O but the config: the trace export, the feedback
+export, the output folder. Every failure becomes a MinerError naming the file and the
 column or key; none quotes file contents.
 
 Reading: the export (one file, a folder, or a hive ``dt=YYYY-MM-DD/`` tree,
@@ -26,7 +26,6 @@ import re
 import shutil
 import tempfile
 import time
-import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from miner.case import CASE_SUFFIXES, case_file_names
-from miner.config import PipelineConfig, ScanConfig, config_from_toml, is_remote
+from miner.config import ScanConfig, is_remote
 from miner.errors import (
     BusyError,
     ConfigError,
@@ -58,21 +57,6 @@ LEDGER_NAME = "miner-ledger.json"
 RUNS_DIR = "runs"
 #: The page listing every run, beside their summaries.
 RUNS_INDEX = "index.html"
-
-
-def load_config(path: Path) -> PipelineConfig:
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(
-            f"{path}: no such pipeline config (relative paths start from the current folder; "
-            "pass yours with --pipeline PATH)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read ({type(exc).__name__})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    return config_from_toml(data, path)
 
 
 def _reason(exc: BaseException) -> str:

@@ -108,7 +108,7 @@ def _sessions(export: Path, limit: int):
 
 
 def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
-    from miner.files import load_config
+    from miner.config import load_config
     from miner.redact import detector_for, redact_sessions, session_texts
 
     config = load_config(PIPELINE)
@@ -318,7 +318,7 @@ def _redact_long(parts_file: str, size: int, alone: bool, queue) -> None:  # typ
     peak memory and the redacted texts."""
     import json
 
-    from miner.files import load_config
+    from miner.config import load_config
     from miner.fixtures import fixture_values
     from miner.leaks import LeakGuard
     from miner.model import Session, Turn

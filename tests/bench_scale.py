@@ -113,7 +113,7 @@ def _scan_rates(export: Path) -> tuple[float, float, int, int]:
     Each is the best of two (the first warms the page cache). Also: the rows
     read and how many of them fall inside the drafting window."""
     from miner import files
-    from miner.config import ScanConfig
+    from miner.config import ScanConfig, load_config
     from miner.engine.events import ROW_COLUMNS
     from miner.job import _flag_embedded
     from miner.sample import SCAN_EVENT_TYPES, NegativeFeedback
@@ -139,7 +139,7 @@ def _scan_rates(export: Path) -> tuple[float, float, int, int]:
             )
         return time.perf_counter() - begin, rows, inside
 
-    config = files.load_config(PIPELINE).model_copy(update={"scan": ScanConfig()})
+    config = load_config(PIPELINE).model_copy(update={"scan": ScanConfig()})
     nobody = NegativeFeedback(frozenset(), frozenset())
 
     def selection() -> tuple[float, int]:

@@ -111,7 +111,7 @@ def replaced_spans(original: str, redacted: str) -> list[tuple[int, int, str]] |
 def measure(
     rows: list[dict], labels: dict[str, list[tuple[int, int, str]]], pipeline: Path = PIPELINE
 ) -> Report:
-    from miner.files import load_config
+    from miner.config import load_config
     from miner.redact import detector_for, redact_sessions
     from miner.traces import build_sessions
 

@@ -33,13 +33,12 @@ def export(name: str, folder: Path) -> Path:
 
 def setup(name: str) -> tuple[Any, Any]:
     """The pipeline config with the case's signal config, and its feedback."""
-    from miner import files
-    from miner.config import SignalsConfig
+    from miner.config import SignalsConfig, load_config
     from miner.sample import NegativeFeedback
     from tests.conftest import PIPELINE
 
     case = json.loads((CASES / name / "case.json").read_text())
-    config = files.load_config(PIPELINE)
+    config = load_config(PIPELINE)
     signals = SignalsConfig.model_validate(config.signals.model_dump() | case.get("config", {}))
     feedback = case.get("feedback", {})
     negative = NegativeFeedback(

@@ -42,9 +42,9 @@ def test_building_the_detector_prints_nothing_of_transformers():
     # The test tools bring transformers without torch; Presidio imports it, and
     # it then printed an advisory on every command that redacts.
     code = (
-        "from pathlib import Path; from miner import files;\n"
+        "from pathlib import Path; from miner.config import load_config;\n"
         "from miner.redact import detector_for;\n"
-        f"detector_for(files.load_config(Path({str(PIPELINE)!r})))"
+        f"detector_for(load_config(Path({str(PIPELINE)!r})))"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

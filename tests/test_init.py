@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from miner import files
+from miner.config import load_config
 from tests.conftest import FEEDBACK, ROOT, TRACES, case_files, miner
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -55,7 +55,7 @@ def test_init_on_each_plugins_export_writes_a_config_that_drafts_it(dialect, tmp
     assert data["agent"]["app_name"] == "support_agent"
     tools = data["agent"]["tools"]
     assert tools == sorted(tools) and set(tools) >= CALLED
-    assert set(tools) <= set(files.load_config(SHIPPED).agent.tools)
+    assert set(tools) <= set(load_config(SHIPPED).agent.tools)
     escalation = {"tools": ["escalate"], "handoff_agents": ["human_handoff"]}
     assert data["signals"]["escalation"] == escalation
     order = next(i for i in data["identifiers"] if i["entity"] == "ORDER_ID")
@@ -79,8 +79,8 @@ def test_init_on_each_plugins_export_writes_a_config_that_drafts_it(dialect, tmp
 def test_init_on_the_sample_matches_the_hand_written_config(tmp_path):
     config = tmp_path / "sample.toml"
     assert _init(TRACES, config, "--feedback", FEEDBACK).exit_code == 0
-    written = files.load_config(config)
-    shipped = files.load_config(SHIPPED)
+    written = load_config(config)
+    shipped = load_config(SHIPPED)
     assert set(written.agent.tools) <= set(shipped.agent.tools)
     assert {(i.entity, i.pattern, i.keys) for i in written.identifiers} == {
         (i.entity, i.pattern, i.keys) for i in shipped.identifiers

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from miner.files import load_config
+from miner.config import load_config
 from miner.fixtures import apply_fixtures
 from miner.model import Session, ToolCall, Turn
 from miner.redact import detector_for, redact_sessions

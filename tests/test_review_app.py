@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from miner import files
+from miner.config import load_config
 from miner.redact import detector_for
 from miner.sample import session_hash
 from miner.webapp import Workbench, create_app
@@ -93,7 +93,7 @@ def bench(drafted, tmp_path):
     import shutil
 
     shutil.copytree(out / "runs", drafts / "runs")
-    config = files.load_config(PIPELINE)
+    config = load_config(PIPELINE)
     detector = detector_for(config)
     work = Workbench(drafts, config, Checker(config, detector), tmp_path / "suite", detector)
     client = TestClient(

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from miner import files
-from miner.config import ScanConfig
+from miner.config import ScanConfig, load_config
 from miner.engine import duck
 from miner.sample import SCAN_EVENT_TYPES, Flagged, negative_feedback, select
 from tests.conftest import PIPELINE, TRACES, WINDOW, miner
@@ -51,7 +51,7 @@ def selected(
     export_path: Path, since: datetime = START, until: datetime = END, grace=timedelta(0)
 ) -> Flagged:
     """The selection over an export, as ``miner draft`` runs it embedded."""
-    config = files.load_config(PIPELINE)
+    config = load_config(PIPELINE)
     nobody = negative_feedback(None, config.feedback)
     export = files.open_export(export_path)
     with duck.connect(config.scan, str(export.path)) as con:

@@ -66,12 +66,12 @@ def test_spark_sql_flags_what_duckdb_flags_on_the_sample_and_every_plugin(spark)
     # counts and signatures on the sample and on the three golden exports.
     from datetime import UTC, datetime
 
-    from miner import files
+    from miner.config import load_config
     from miner.sample import negative_feedback
     from miner.spark import spark_flags
     from tests.test_scan_engine import EXPORTS, _as_seen, selected
 
-    config = files.load_config(PIPELINE)
+    config = load_config(PIPELINE)
     nobody = negative_feedback(None, config.feedback)
     window = (datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 12, 1, tzinfo=UTC))
     for export in EXPORTS:

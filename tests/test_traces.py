@@ -116,8 +116,8 @@ def test_malformed_payload_names_the_row_not_its_text():
 def test_a_truncated_payload_marks_its_turn_and_the_drafts_tags():
     from datetime import UTC, datetime
 
+    from miner.config import load_config
     from miner.draft import Provenance, draft_case
-    from miner.files import load_config
     from tests.conftest import PIPELINE
 
     rows = [
