@@ -224,7 +224,7 @@ def draft(
 
         miner draft --since 7d --out drafts/
     """
-    from miner import files
+    from miner import source
     from miner.job import DraftRequest, run_draft
 
     config = _config(pipeline)
@@ -234,7 +234,7 @@ def draft(
     # Whole seconds: a window reads (and prints) as the times a person typed.
     now = datetime.now(UTC).replace(microsecond=0)
     if until.strip() == "latest":
-        newest = files.latest_timestamp(files.open_export(trace_path))
+        newest = source.latest_timestamp(source.open_export(trace_path))
         if newest is None:
             raise UsageError(f"--until latest: {trace_path} holds no events")
         # The window is half-open: end on the second after the newest event.
@@ -288,7 +288,7 @@ def sql_(
 
         miner sql --dialect bigquery --table myproj.analytics.agent_events --since 7d
     """
-    from miner import files
+    from miner import source
     from miner.engine.query import DIALECTS
     from miner.engine.warehouse import PLUGIN_COLUMNS, selection_for_table
     from miner.sample import negative_feedback
@@ -302,7 +302,7 @@ def sql_(
     start = parse_time(since, end, "--since")
     rules = config.feedback
     negative = negative_feedback(
-        files.read_feedback(
+        source.read_feedback(
             config.sources.feedback,
             columns=[rules.session_column, rules.invocation_column, rules.score_column],
             required=[rules.score_column],
@@ -400,7 +400,7 @@ def init(
 
         miner init --traces exports/agent_events/ --out pipelines/my_agent.toml
     """
-    from miner import files
+    from miner import source
     from miner.init import (
         NO_TOOLS,
         checked,
@@ -413,7 +413,7 @@ def init(
 
     if out is not None and out.exists():
         raise OutputError(f"{out}: already exists; refusing to overwrite it (pass another --out)")
-    export = files.open_export(_source(traces))
+    export = source.open_export(_source(traces))
     found = discover(export, feedback)
     target = out or default_out(found)
     write_new(target, checked(render(found, traces, target), target))
@@ -737,7 +737,7 @@ def score(
 
         miner score --suite evals/support --traces runs/
     """
-    from miner import files
+    from miner import source
     from miner.score import score_suite
     from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
 
@@ -747,8 +747,8 @@ def score(
     if not cases:
         raise InputError(f"{suite}: the suite has no cases with a sidecar spec; nothing to score")
     runs = []
-    for label, path in files.run_exports(traces):
-        events = files.read_all_events(files.open_export(path), DRAFT_COLUMNS)
+    for label, path in source.run_exports(traces):
+        events = source.read_all_events(source.open_export(path), DRAFT_COLUMNS)
         stats = ReadStats()
         runs.append((label, build_sessions(events, config.agent.app_name, stats)))
         for warning in readability(stats, str(path)):

@@ -140,15 +140,15 @@ _COLUMNS = ("timestamp", "event_type", "agent", "session_id", "content", "attrib
 
 
 def discover(export: Any, feedback: Path | None = None, max_rows: int = MAX_ROWS) -> Discovery:
-    """Read up to ``max_rows`` rows of ``export`` (a ``files.Export``) and the
+    """Read up to ``max_rows`` rows of ``export`` (a ``source.Export``) and the
     feedback export, and say what a config for them needs."""
-    from miner import files
+    from miner import source
 
     found = Discovery()
     seen = _Seen()
     sessions: dict[str, dict[str, Any]] = {}
     start, end = datetime(1900, 1, 1, tzinfo=UTC), datetime(9000, 1, 1, tzinfo=UTC)
-    for batch in files.scan_batches(export, _COLUMNS, start, end):
+    for batch in source.scan_batches(export, _COLUMNS, start, end):
         for row in arrow_rows(batch):
             if found.rows >= max_rows:
                 found.truncated = True

@@ -1,8 +1,9 @@
 """The draft job: read -> sample -> redact -> fixtures -> draft -> write.
 
-This module only wires the stages; each stage lives in its own module and the
-file I/O in ``miner.files``. Everything is computed before anything is written,
-so bad input stops the run with no output at all.
+This module only wires the stages; each stage lives in its own module, the
+exports are read in ``miner.source`` and the output written in
+``miner.files``. Everything is computed before anything is written, so bad
+input stops the run with no output at all.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from miner import files
+from miner import files, source
 from miner.case import draft_name
 from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
@@ -144,7 +145,7 @@ def draft_sessions(
 
 
 def _flag_embedded(
-    export: files.Export,
+    export: source.Export,
     config: PipelineConfig,
     scan: tuple[datetime, datetime],
     window: tuple[datetime, datetime],
@@ -193,11 +194,11 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     # Checked first, so a missing NLP model stops the run before any scanning;
     # loaded after the scan, so the scan's peak memory and the model's do not add up.
     require_model(config)
-    export = files.open_export(request.traces)
+    export = source.open_export(request.traces)
 
     rules = config.feedback
     negative = negative_feedback(
-        files.read_feedback(
+        source.read_feedback(
             request.feedback,
             columns=[rules.session_column, rules.invocation_column, rules.score_column],
             required=[rules.score_column],
@@ -255,7 +256,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
 
         drafted = spark_draft(request.traces, scan_start, scan_end, picked_ids, context)
     elif picked_ids:
-        events = files.read_sessions(
+        events = source.read_sessions(
             export, DRAFT_COLUMNS, scan_start, scan_end, picked_ids, config.scan
         )
         drafted = draft_sessions(events, context, progress)
@@ -295,7 +296,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     if stats.markers:
         summary["parts_not_inlined"] = dict(sorted(stats.markers.items()))
     if selection.in_window == 0:
-        newest = files.latest_timestamp(export)
+        newest = source.latest_timestamp(export)
         warnings.insert(
             0,
             "no sessions start in the window"
@@ -364,10 +365,10 @@ def _by_dialect(rows: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _refuse_unknown_shape(export: files.Export, start: datetime, end: datetime) -> None:
+def _refuse_unknown_shape(export: source.Export, start: datetime, end: datetime) -> None:
     """Rows in the window, but none of an event type any ADK plugin writes:
     an export miner cannot read, not a quiet week."""
-    seen = files.event_types(export, start, end)
+    seen = source.event_types(export, start, end)
     if seen and not seen & KNOWN_EVENT_TYPES:
         shown = ", ".join(sorted(seen)[:5])
         raise InputError(

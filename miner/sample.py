@@ -47,9 +47,9 @@ from miner.config import FeedbackConfig
 from miner.dialects import parse_payload, row_place
 from miner.engine.query import FLAG_COLUMNS, NOT_UTF8, counts_sql, scan_types, selection_sql
 from miner.errors import PayloadError
-from miner.files import refuse_rows_without_session
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
+from miner.source import refuse_rows_without_session
 
 #: Event types the selection reads (besides any row with status ERROR), in
 #: every plugin's names (the Go plugin's TOOL_START, EVENT...).

@@ -97,12 +97,12 @@ def replicate_export(target: Path, copies: int) -> int:
 def _sessions(export: Path, limit: int):
     import pandas as pd
 
-    from miner import files
+    from miner import source
     from miner.job import DraftRequest  # noqa: F401  (same import cost as a run)
     from miner.traces import DRAFT_COLUMNS, build_sessions
 
-    opened = files.open_export(export)
-    frames = list(files.scan_events(opened, DRAFT_COLUMNS, SINCE, UNTIL))
+    opened = source.open_export(export)
+    frames = list(source.scan_events(opened, DRAFT_COLUMNS, SINCE, UNTIL))
     sessions = build_sessions(pd.concat(frames, ignore_index=True), "support_agent")
     return sessions[:limit]
 
@@ -178,14 +178,14 @@ def _scan_whole(export: str, queue) -> None:  # type: ignore[no-untyped-def]
 
 
 def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
-    from miner import files
+    from miner import source
     from miner.config import ScanConfig, SignalsConfig
     from miner.engine import duck
     from miner.sample import SCAN_EVENT_TYPES, NegativeFeedback, select
 
     _reset_peak_memory()
     start = time.perf_counter()
-    opened = files.open_export(Path(export))
+    opened = source.open_export(Path(export))
     with duck.connect(ScanConfig(), str(opened.path)) as con:
         duck.export_rows(con, opened, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES)
         nobody = NegativeFeedback(frozenset(), frozenset())

@@ -112,20 +112,20 @@ def _scan_rates(export: Path) -> tuple[float, float, int, int]:
     ``miner draft`` runs it (the query, the refinement, the signatures).
     Each is the best of two (the first warms the page cache). Also: the rows
     read and how many of them fall inside the drafting window."""
-    from miner import files
+    from miner import source
     from miner.config import ScanConfig, load_config
     from miner.engine.events import ROW_COLUMNS
     from miner.job import _flag_embedded
     from miner.sample import SCAN_EVENT_TYPES, NegativeFeedback
 
-    opened = files.open_export(export)
+    opened = source.open_export(export)
     since, until = (datetime.fromisoformat(t) for t in _window()[1::2])
     scan = (since - timedelta(days=1), until + timedelta(days=1))
     columns = [c for c in ROW_COLUMNS if c != "source_file"]
 
     def plain() -> tuple[float, int, int]:
         begin, rows, inside = time.perf_counter(), 0, 0
-        for b in files.scan_batches(opened, columns, *scan, event_types=SCAN_EVENT_TYPES):
+        for b in source.scan_batches(opened, columns, *scan, event_types=SCAN_EVENT_TYPES):
             rows += b.num_rows
             stamps = b.column("timestamp")
             inside += (

@@ -79,11 +79,11 @@ def test_a_remote_export_is_fetched_once_for_the_selection(
     # The window is fetched once into the spill folder and the selection
     # (its query and the refinement) reads that copy: one fetch for the
     # selection, one for the picked sessions.
-    from miner import files
+    from miner import source
 
     fetches = []
-    scan = files.scan_batches
-    monkeypatch.setattr(files, "scan_batches", lambda *a, **k: fetches.append(1) or scan(*a, **k))
+    scan = source.scan_batches
+    monkeypatch.setattr(source, "scan_batches", lambda *a, **k: fetches.append(1) or scan(*a, **k))
     out = tmp_path / "out"
     _draft_from(s3_export, scratch_config("\n[scan]\nthreads = 1\n"), out)
     local, _ = drafted

@@ -16,7 +16,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from miner import files
+from miner import source
 from miner.config import ScanConfig, load_config
 from miner.engine import duck
 from miner.sample import SCAN_EVENT_TYPES, Flagged, negative_feedback, select
@@ -53,7 +53,7 @@ def selected(
     """The selection over an export, as ``miner draft`` runs it embedded."""
     config = load_config(PIPELINE)
     nobody = negative_feedback(None, config.feedback)
-    export = files.open_export(export_path)
+    export = source.open_export(export_path)
     with duck.connect(config.scan, str(export.path)) as con:
         duck.export_rows(con, export, since - grace, until + grace, SCAN_EVENT_TYPES)
         return select(con.table, nobody, config.signals, since, until)
@@ -175,11 +175,11 @@ def test_a_session_is_in_the_window_by_its_first_row(tmp_path):
 
 
 def test_the_picked_sessions_are_read_whole_and_only_them():
-    export = files.open_export(TRACES)
+    export = source.open_export(TRACES)
     columns = ["timestamp", "event_type", "session_id", "content"]
-    every = _rows(files.scan_batches(export, columns, START, END))
+    every = _rows(source.scan_batches(export, columns, START, END))
     picked = sorted({key[0] for key in every})[:3]
-    frame = files.read_sessions(export, columns, START, END, picked, ScanConfig())
+    frame = source.read_sessions(export, columns, START, END, picked, ScanConfig())
     got = _rows(pa.Table.from_pandas(frame, preserve_index=False).to_batches())
     assert got == Counter({k: n for k, n in every.items() if k[0] in picked})
     assert str(frame["timestamp"].dt.tz) == "UTC"
@@ -195,7 +195,7 @@ def test_the_events_view_reads_what_read_event_reads(export_path):
     from miner.engine.events import EVENTS_CTES
     from miner.engine.query import rows_sql
 
-    export = files.open_export(export_path)
+    export = source.open_export(export_path)
     table = export.dataset.to_table()
     frame = table.to_pandas()
     with duck.connect(ScanConfig()) as con:

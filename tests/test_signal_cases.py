@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from miner import files
+from miner import source
 from miner.engine import duck
 from miner.sample import SCAN_EVENT_TYPES, select
 from miner.signals import NAMES as SIGNALS
@@ -19,7 +19,7 @@ def test_every_signal_has_golden_cases():
 @pytest.mark.parametrize("name", signal_cases.NAMES)
 def test_the_embedded_engine_gives_each_signals_expected_hits(name, tmp_path):
     config, negative = signal_cases.setup(name)
-    export = files.open_export(signal_cases.export(name, tmp_path / "export"))
+    export = source.open_export(signal_cases.export(name, tmp_path / "export"))
     with duck.connect(config.scan) as con:
         duck.export_rows(con, export, *signal_cases.WINDOW, SCAN_EVENT_TYPES)
         found = select(con.table, negative, config.signals, *signal_cases.WINDOW)

@@ -137,8 +137,8 @@ def export_rows(
     the private spill folder, and read from there."""
     import pyarrow as pa
 
-    from miner import files
     from miner.engine.sql import text
+    from miner.source import _duck_rows, _iso_day_partitions
 
     present = export.present(ROW_COLUMNS)
     schema = export.dataset.schema
@@ -149,7 +149,7 @@ def export_rows(
         or pa.types.is_large_binary(schema.field(c).type)
     ]
     if not export.local:
-        source, _params = files._duck_rows(
+        source, _params = _duck_rows(
             duck,  # type: ignore[arg-type]  # the same con, scan and spill
             export,
             present,
@@ -175,7 +175,7 @@ def export_rows(
         scan_since,
         scan_until,
         kinds,
-        day_partitions=files._iso_day_partitions(export),
+        day_partitions=_iso_day_partitions(export),
         source_file="miner_source_file",
         binary_columns=binary,
     )

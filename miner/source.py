@@ -1,0 +1,527 @@
+"""The trace export and the feedback export, read. Every failure becomes an
+InputError naming the file and the column; none quotes file contents.
+
+The export (one file, a folder, or a hive ``dt=YYYY-MM-DD/`` tree, on disk
+or behind ``s3://`` / ``gs://``) is opened as a pyarrow dataset and every
+file's footer is checked. The picked sessions are read by DuckDB
+(``read_sessions``): only the columns asked for, the window pushed down to
+the ``dt`` partitions and to row-group statistics; the selection runs in
+``miner.engine``. Other readers (``scan_events``, the score's runs) scan
+the pyarrow dataset batch by batch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.fs as pafs
+import pyarrow.parquet as pq
+
+from miner.config import ScanConfig, is_remote
+from miner.errors import ConfigError, InputError, MinerError
+from miner.traces import REQUIRED_COLUMNS, utc_frame
+
+
+def _reason(exc: BaseException) -> str:
+    """First line of a pyarrow error: it names the problem, never cell values."""
+    return str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+
+
+@dataclass(frozen=True)
+class Export:
+    """An opened, checked trace export."""
+
+    path: Path | str
+    """As shown to the user: a local path, or a URI without its query."""
+    dataset: ds.Dataset
+
+    @property
+    def columns(self) -> set[str]:
+        return set(self.dataset.schema.names)
+
+    def present(self, columns: Iterable[str]) -> list[str]:
+        """``columns`` the export has, once each, in order (optional ones may
+        be absent)."""
+        return [c for c in dict.fromkeys(columns) if c in self.columns]
+
+    @property
+    def local(self) -> bool:
+        """On this machine's disks (not s3:// or gs://)."""
+        return isinstance(self.dataset.filesystem, pafs.LocalFileSystem)
+
+
+def open_export(path: Path | str) -> Export:
+    """Open a trace export and check every file's footer and required columns.
+
+    ``path`` is a local file or folder, or an ``s3://`` / ``gs://`` URI read
+    through pyarrow's filesystems: credentials come from the environment (the
+    AWS chain, Google's application default credentials), never from miner;
+    ``?endpoint_override=host:port&scheme=http`` points S3 at another server."""
+    filesystem = None
+    location: str | Path = path
+    if is_remote(path):
+        try:
+            filesystem, location = pafs.FileSystem.from_uri(str(path))
+        except (pa.ArrowInvalid, OSError, ValueError) as exc:
+            raise InputError(f"{_shown(path)}: cannot open ({_reason(exc)})") from None
+    elif not Path(path).exists():
+        raise InputError(f"{path}: no such file or folder")
+    try:
+        dataset = ds.dataset(location, filesystem=filesystem, format="parquet", partitioning="hive")
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(
+            f"{_shown(path)}: not a readable Parquet export ({_reason(exc)})"
+        ) from None
+    if not dataset.files:
+        raise InputError(f"{path}: no Parquet files found")
+    schemas = [dataset.schema]
+    for fragment in dataset.get_fragments():
+        try:
+            # The footer's schema only: a fragment's physical_schema keeps the
+            # whole parsed footer alive (20 MiB for a file of 764 row groups).
+            schema = pq.read_schema(fragment.path, filesystem=dataset.filesystem)
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise InputError(
+                f"{fragment.path}: not a readable Parquet file ({_reason(exc)})"
+            ) from None
+        for column in REQUIRED_COLUMNS:
+            if column not in schema.names:
+                raise InputError(f"{fragment.path}: missing required column '{column}'")
+        if not pa.types.is_timestamp(schema.field("timestamp").type):
+            raise InputError(
+                f"{fragment.path}: column 'timestamp' is {schema.field('timestamp').type}, "
+                "expected a timestamp"
+            )
+        for column in _TEXT_COLUMNS:
+            if column in schema.names and not _is_text(schema.field(column).type):
+                raise InputError(
+                    f"{fragment.path}: column '{column}' is {schema.field(column).type}, "
+                    "expected a string"
+                )
+        schemas.append(schema)
+    try:
+        unified = pa.unify_schemas(schemas, promote_options="permissive")
+    except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+        raise InputError(f"{path}: files disagree on column types ({_reason(exc)})") from None
+    dataset = ds.dataset(
+        location, schema=unified, filesystem=filesystem, format="parquet", partitioning="hive"
+    )
+    return Export(path=_shown(path), dataset=dataset)
+
+
+def _shown(path: Path | str) -> Path | str:
+    """A source as errors and summaries show it: a URI without its query."""
+    return path.split("?", 1)[0] if isinstance(path, str) else path
+
+
+#: Columns every plugin writes as strings; anything else is not an ADK export.
+_TEXT_COLUMNS = (
+    "event_type", "session_id", "invocation_id", "event_id", "agent", "status", "span_id",
+    "user_id", "error_message",
+)  # fmt: skip
+
+
+def _is_text(kind: pa.DataType) -> bool:
+    if pa.types.is_dictionary(kind):
+        kind = kind.value_type
+    return bool(
+        pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind)
+    )
+
+
+#: Timestamps Arrow can hold at nanoseconds; a wider window is clamped to them.
+_ARROW_EARLIEST = datetime(1678, 1, 1, tzinfo=UTC)
+_ARROW_LATEST = datetime(2262, 1, 1, tzinfo=UTC)
+
+
+def _clamped(moment: datetime) -> datetime:
+    return min(max(moment.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
+
+
+def _window_filter(export: Export, start: datetime, end: datetime) -> ds.Expression:
+    schema = export.dataset.schema
+    ts_type = schema.field("timestamp").type
+    lo, hi = _clamped(start), _clamped(end)
+    if ts_type.tz is None:  # a naive export column is taken to be UTC
+        lo, hi = lo.replace(tzinfo=None), hi.replace(tzinfo=None)
+    expr = (ds.field("timestamp") >= pa.scalar(lo, type=ts_type)) & (
+        ds.field("timestamp") < pa.scalar(hi, type=ts_type)
+    )
+    if "dt" in schema.names:  # hive partitions: prune whole days before opening files
+        dt_type = schema.field("dt").type
+        if pa.types.is_string(dt_type) or pa.types.is_large_string(dt_type):
+            expr &= (ds.field("dt") >= lo.date().isoformat()) & (
+                ds.field("dt") <= hi.date().isoformat()
+            )
+        elif pa.types.is_date(dt_type):
+            expr &= (ds.field("dt") >= pa.scalar(lo.date(), type=dt_type)) & (
+                ds.field("dt") <= pa.scalar(hi.date(), type=dt_type)
+            )
+    return expr
+
+
+def scan_events(
+    export: Export,
+    columns: Iterable[str],
+    start: datetime,
+    end: datetime,
+    event_types: Iterable[str] | None = None,
+    session_ids: Iterable[str] | None = None,
+    batch_rows: int = 16_384,
+) -> Iterator[pd.DataFrame]:
+    """Rows with ``start <= timestamp < end`` as DataFrames of at most ``batch_rows``.
+
+    Only ``columns`` that the export has are read (optional ones may be
+    absent), plus ``source_file``. With ``event_types``, rows of those types and
+    rows with status ERROR; with ``session_ids``, only those sessions.
+    """
+    for batch in scan_batches(export, columns, start, end, event_types, session_ids, batch_rows):
+        yield utc_frame(batch)
+
+
+def scan_batches(
+    export: Export,
+    columns: Iterable[str],
+    start: datetime,
+    end: datetime,
+    event_types: Iterable[str] | None = None,
+    session_ids: Iterable[str] | None = None,
+    batch_rows: int = 16_384,
+) -> Iterator[pa.RecordBatch]:
+    """``scan_events`` as Arrow record batches (``source_file`` included), for
+    stages that decide on whole columns before touching a row."""
+    present = export.present(columns)
+    window = _window_filter(export, start, end)
+    try:
+        orphans = export.dataset.to_table(
+            columns=["__filename"], filter=window & ds.field("session_id").is_null()
+        )
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+    counts = Counter(orphans.column("__filename").to_pylist())
+    refuse_rows_without_session(export.path, sorted(counts.items()))
+    expr = window & ds.field("session_id").is_valid()
+    if event_types is not None:
+        wanted = ds.field("event_type").isin(list(event_types))
+        if "status" in export.columns:
+            wanted |= ds.field("status") == "ERROR"
+        expr &= wanted
+    if session_ids is not None:
+        expr &= ds.field("session_id").isin(list(session_ids))
+    try:
+        for batch in export.dataset.to_batches(
+            columns=[*present, "__filename"],
+            filter=expr,
+            batch_size=batch_rows,
+            # Arrow's defaults read 16 batches and 4 files ahead: hundreds of MiB
+            # of JSON payloads on a large export, for no gain on two cores.
+            batch_readahead=2,
+            fragment_readahead=1,
+        ):
+            names = ["source_file" if n == "__filename" else n for n in batch.schema.names]
+            yield batch.rename_columns(names)
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+
+
+def read_sessions(
+    export: Export,
+    columns: Iterable[str],
+    start: datetime,
+    end: datetime,
+    session_ids: Iterable[str],
+    scan: ScanConfig,
+) -> pd.DataFrame:
+    """Every row in the window of the given sessions (``columns`` the export
+    has, plus ``source_file``), read by DuckDB as ``scan_passes`` reads."""
+    present = export.present(columns)
+    ids = sorted(set(session_ids))
+    with _duckdb(scan) as duck:
+        duck.con.register("wanted_sessions", pa.table({"session_id": pa.array(ids, pa.string())}))
+        source, params = _duck_rows(duck, export, present, start, end, None, ids, 16_384)
+        query = (
+            f"SELECT * FROM {source} WHERE session_id IN (SELECT session_id FROM wanted_sessions)"
+        )
+        table = _duck(export, scan, lambda: duck.sql(query, params).to_arrow_table())
+    return utc_frame(table)
+
+
+@contextlib.contextmanager
+def _duckdb(scan: ScanConfig) -> Iterator[Any]:
+    """An in-memory DuckDB under the ``[scan]`` settings, spilling to a
+    private temporary folder removed afterwards (``con.spill``)."""
+    import duckdb
+
+    with tempfile.TemporaryDirectory(prefix="miner-scan-") as spill:
+        try:
+            con = duckdb.connect(
+                config={
+                    "memory_limit": scan.memory_limit,
+                    "threads": scan.threads or os.cpu_count() or 1,
+                    "temp_directory": spill,
+                    "autoinstall_known_extensions": False,
+                    "autoload_known_extensions": False,
+                }
+            )
+            # Naive export timestamps are UTC, as everywhere in miner.
+            con.execute("SET TimeZone = 'UTC'")
+        except duckdb.Error as exc:
+            raise ConfigError(f"[scan]: DuckDB refused the settings ({_reason(exc)})") from None
+        try:
+            yield _Duck(con, scan, spill)
+        finally:
+            con.close()
+
+
+@dataclass(frozen=True)
+class _Duck:
+    con: Any
+    scan: ScanConfig
+    spill: str
+
+    def sql(self, query: str, params: Any = None) -> Any:
+        return self.con.sql(query, params=params)
+
+
+def _duck_rows(
+    duck: _Duck,
+    export: Export,
+    present: list[str],
+    start: datetime,
+    end: datetime,
+    kinds: list[str] | None,
+    session_ids: list[str] | None,
+    batch_rows: int,
+    only_on: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[str, list[Any]]:
+    """A FROM item of the rows in the window (of ``kinds`` or with status
+    ERROR, when given): exactly the ``present`` columns and ``source_file``;
+    and the query parameters. A column named in ``only_on`` holds its value
+    on rows of those event types alone, null elsewhere (fewer bytes to hand
+    on; a remote export's copy keeps it whole)."""
+    if not export.local:
+        # A remote export is read once, by pyarrow (its filesystems hold the
+        # credentials chain and push the window down), into a Parquet file in
+        # the private spill folder; the passes then read that file.
+        batches = scan_batches(export, present, start, end, kinds, session_ids, batch_rows)
+        first = next(batches, None)
+        if first is None:
+            schema = export.dataset.schema
+            empty = pa.table(
+                {c: pa.array([], schema.field(c).type) for c in present}
+                | {"source_file": pa.array([], pa.string())}
+            )
+            duck.con.register("remote_rows", empty)
+        else:
+            stream = pa.RecordBatchReader.from_batches(
+                first.schema, itertools.chain([first], batches)
+            )
+            duck.con.register("remote_rows", stream)
+        local = os.path.join(duck.spill, "remote-rows.parquet")
+        _duck(
+            export,
+            duck.scan,
+            lambda: duck.con.execute(f"COPY remote_rows TO {_sql_text(local)} (FORMAT parquet)"),
+        )
+        duck.con.unregister("remote_rows")
+        return f"read_parquet({_sql_text(local)})", []
+    lo, hi = _clamped(start), _clamped(end)
+    where = "timestamp >= ?::TIMESTAMPTZ AND timestamp < ?::TIMESTAMPTZ AND session_id IS NOT NULL"
+    params: list[Any] = [lo, hi]
+    if _iso_day_partitions(export):  # whole days pruned before files open
+        where += " AND dt >= ? AND dt <= ?"
+        params += [lo.date().isoformat(), hi.date().isoformat()]
+    if kinds is not None:
+        wanted = ", ".join(_sql_text(k) for k in kinds)
+        if "status" in export.columns:
+            where += f" AND (event_type IN ({wanted}) OR status = 'ERROR')"
+        else:
+            where += f" AND event_type IN ({wanted})"
+    files = ", ".join(_sql_text(f) for f in export.dataset.files)
+    table = (
+        f"read_parquet([{files}], hive_partitioning = true, union_by_name = true, "
+        "hive_types_autocast = false, filename = 'miner_source_file')"
+    )
+
+    # Only the columns asked for, and the file under a name of our own (an
+    # export may have a column called filename).
+    def selected(column: str) -> str:
+        if only_on and column in only_on:
+            on = ", ".join(_sql_text(kind) for kind in only_on[column])
+            name = _sql_name(column)
+            held = f"event_type IN ({on})" if on else "false"  # false: never read
+            return f"CASE WHEN {held} THEN {name} END AS {name}"
+        return _sql_name(column)
+
+    window = where.replace(" AND session_id IS NOT NULL", "")
+    orphans = _duck(
+        export,
+        duck.scan,
+        lambda: duck.con.execute(
+            f"SELECT miner_source_file, count(*) FROM {table} "
+            f"WHERE {window} AND session_id IS NULL GROUP BY 1 ORDER BY 1",
+            params,
+        ).fetchall(),
+    )
+    refuse_rows_without_session(export.path, [(str(f), int(n)) for f, n in orphans])
+    names = ", ".join(selected(c) for c in present)
+    rows = f"SELECT {names}, miner_source_file AS source_file FROM {table} WHERE {where}"
+    return f"({rows})", params
+
+
+def refuse_rows_without_session(export: Path | str, orphans: Sequence[tuple[str, int]]) -> None:
+    """InputError naming the file and the count when rows in the window have
+    a null ``session_id``: such a row belongs to no case, and dropping it in
+    silence loses data nobody is told about (exit 3, nothing written)."""
+    if not orphans:
+        return
+    file, count = orphans[0]
+    total = sum(n for _f, n in orphans)
+    others = f" ({total:,} in {len(orphans)} files)" if len(orphans) > 1 else ""
+    raise InputError(
+        f"{file}: {count:,} row{'s' if count != 1 else ''} with a null session_id{others} "
+        f"in {export}; every row must belong to a session"
+    )
+
+
+_DT = re.compile(r"(?:^|/)dt=([^/]*)/")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def _iso_day_partitions(export: Export) -> bool:
+    """Every file sits under a ``dt=YYYY-MM-DD/`` folder: only then may the
+    window prune partitions by comparing dt as text (``dt=20261120`` would
+    compare wrongly; such exports are filtered by timestamp alone)."""
+    if "dt" not in export.columns:
+        return False
+    days = [_DT.search(path) for path in export.dataset.files]
+    return all(day is not None and _ISO_DAY.fullmatch(day.group(1)) for day in days)
+
+
+def _duck(export: Export, scan: ScanConfig, run: Any) -> Any:
+    import duckdb
+
+    try:
+        return run()
+    except duckdb.Error as exc:
+        raise _duck_error(export, scan, exc) from None
+
+
+def _duck_batches(export: Export, scan: ScanConfig, reader: Any) -> Iterator[pa.RecordBatch]:
+    import duckdb
+
+    try:
+        yield from reader
+    except (duckdb.Error, pa.ArrowException) as exc:
+        raise _duck_error(export, scan, exc) from None
+
+
+def _duck_error(export: Export, scan: ScanConfig, exc: BaseException) -> MinerError:
+    import duckdb
+
+    if isinstance(exc, duckdb.OutOfMemoryException):
+        return ConfigError(
+            f"[scan] memory_limit = {scan.memory_limit!r} is too small to scan {export.path} "
+            f"({_reason(exc)}); raise it"
+        )
+    return InputError(f"{export.path}: cannot read rows ({_reason(exc)})")
+
+
+def _sql_text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _sql_name(column: str) -> str:
+    return '"' + column.replace('"', '""') + '"'
+
+
+def event_types(export: Export, start: datetime, end: datetime) -> set[str]:
+    """The distinct event types of the rows in ``[start, end)`` (one column read)."""
+    try:
+        table = export.dataset.to_table(
+            columns=["event_type"], filter=_window_filter(export, start, end)
+        )
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+    return {str(v) for v in pc.unique(table.column("event_type")).to_pylist() if v is not None}
+
+
+def latest_timestamp(export: Export) -> datetime | None:
+    """The newest event time in the export (one column is read)."""
+    newest: pd.Timestamp | None = None
+    try:
+        for batch in export.dataset.to_batches(columns=["timestamp"]):
+            if batch.num_rows:
+                value = pd.Timestamp(pc.max(batch.column(0)).as_py())
+                newest = value if newest is None or value > newest else newest
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+    if newest is None:
+        return None
+    return (newest.tz_localize("UTC") if newest.tzinfo is None else newest).to_pydatetime()
+
+
+def read_feedback(
+    path: Path, columns: list[str], required: list[str], one_of: list[str] | None = None
+) -> pd.DataFrame:
+    """The feedback export; ``required`` columns must all be there, and at
+    least one of ``one_of`` (a rating names its session or its invocation)."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file or folder")
+    try:
+        dataset = ds.dataset(path, format="parquet")
+        missing = [c for c in required if c not in dataset.schema.names]
+        if missing:
+            raise InputError(f"{path}: missing required feedback column '{missing[0]}'")
+        if one_of and not any(c in dataset.schema.names for c in one_of):
+            wanted = "' or '".join(one_of)
+            raise InputError(
+                f"{path}: no feedback column '{wanted}' to say which session was rated "
+                "([feedback] session_column / invocation_column in the config)"
+            )
+        present = [c for c in columns if c in dataset.schema.names]
+        return dataset.to_table(columns=present).to_pandas()
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"{path}: not a readable Parquet file ({_reason(exc)})") from None
+
+
+def run_exports(paths: Iterable[Path]) -> list[tuple[str, Path]]:
+    """(label, export) for each run. A folder whose sub-folders are not
+    ``key=value`` partitions but hold Parquet files is a folder of runs, one
+    per sub-folder; anything else is one run."""
+    runs: list[tuple[str, Path]] = []
+    for path in paths:
+        if not path.exists():
+            raise InputError(f"{path}: no such file or folder")
+        subdirs = sorted(p for p in path.iterdir() if p.is_dir()) if path.is_dir() else []
+        if (
+            subdirs
+            and not any("=" in p.name for p in subdirs)
+            and all(any(p.rglob("*.parquet")) for p in subdirs)
+        ):
+            runs.extend((f"{path.name}/{p.name}", p) for p in subdirs)
+        else:
+            runs.append((path.name, path))
+    return runs
+
+
+def read_all_events(export: Export, columns: Iterable[str]) -> pd.DataFrame:
+    """Every row of an export (a run of the suite is small), the given columns."""
+    start = datetime(1970, 1, 1, tzinfo=UTC)
+    end = datetime(9999, 1, 1, tzinfo=UTC)
+    frames = list(scan_events(export, columns, start, end))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
