@@ -438,12 +438,12 @@ PathsArg = Annotated[
 
 def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     """The one loader over ``paths``; the personal-data check needs Presidio."""
-    from miner import files
+    from miner import output
     from miner.load import load_cases
     from miner.redact import detector_for
 
     detector = detector_for(config) if personal_data else None
-    return load_cases(files.read_case_files(paths), config, detector)
+    return load_cases(output.read_case_files(paths), config, detector)
 
 
 def _refused(eval_id: str, reasons: Any) -> str:
@@ -560,7 +560,7 @@ def review(
 
         miner review --serve drafts/ --suite evals/support
     """
-    from miner import files
+    from miner import output
 
     if serve:
         # The folder before the config: a mistyped folder is the likelier mistake.
@@ -572,7 +572,7 @@ def review(
         return
     from miner.load import UNREADABLE, load_cases
 
-    loaded = load_cases(files.read_case_files(paths))
+    loaded = load_cases(output.read_case_files(paths))
     markers = [f for f in loaded.findings if f.kind == "review"]
     broken = [f for f in loaded.findings if f.kind in UNREADABLE]
     by_case: dict[str, list[Any]] = {}
@@ -678,7 +678,7 @@ def coverage(
 
         miner coverage evals/support
     """
-    from miner import files
+    from miner import output
     from miner.coverage import coverage_matrix, render_csv, render_html, render_table
 
     config = _config(pipeline)
@@ -694,14 +694,14 @@ def coverage(
         typer.echo(
             f"{len(cov.unclassified)} cases have no class tag: {', '.join(cov.unclassified)}"
         )
-    rates = files.read_score_rates(results) if results else {}
+    rates = output.read_score_rates(results) if results else {}
     if rates:
         typer.echo("pass rates by tag:")
         for tag, (passed, total) in rates.items():
             typer.echo(f"  {tag:<24} {passed}/{total}")
     target = out or (suite if suite.is_dir() else suite.parent)
-    files.write_text_atomic(target / "coverage.csv", render_csv(cov))
-    files.write_text_atomic(target / "coverage.html", render_html(cov, rates))
+    output.write_text_atomic(target / "coverage.csv", render_csv(cov))
+    output.write_text_atomic(target / "coverage.html", render_html(cov, rates))
     typer.echo(f"wrote {target / 'coverage.csv'} and {target / 'coverage.html'}")
 
 

@@ -2,7 +2,7 @@
 
 This module only wires the stages; each stage lives in its own module, the
 exports are read in ``miner.source`` and the output written in
-``miner.files``. Everything is computed before anything is written, so bad
+``miner.output``. Everything is computed before anything is written, so bad
 input stops the run with no output at all.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from miner import files, source
+from miner import output, source
 from miner.case import draft_name
 from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
@@ -184,8 +184,8 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         raise UsageError(
             f"--since {request.since.isoformat()} is not before --until {request.until.isoformat()}"
         )
-    with files.locked(request.out, request.lock_timeout, "miner draft"):
-        removed = files.remove_stale_staging(request.out)
+    with output.locked(request.out, request.lock_timeout, "miner draft"):
+        removed = output.remove_stale_staging(request.out)
         return _draft(request, progress, removed)
 
 
@@ -221,7 +221,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
     detector = detector_for(config)
-    drafted_before = files.read_ledger(request.out)
+    drafted_before = output.read_ledger(request.out)
     selection = pick_sessions(
         flags,
         request.since,
@@ -230,7 +230,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         per_signal=request.per_signal,
         max_cases=request.max_cases,
         seed=request.seed,
-        drafted_signatures=files.read_ledger_signatures(request.out),
+        drafted_signatures=output.read_ledger_signatures(request.out),
         sessions_in_window=found.in_window,
     )
     picked_ids = [f.session_id for f in selection.picked]
@@ -309,11 +309,13 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in quarantined_ids}
     summary["case_files_written"] = sum(len(written) for written in cases.values())
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
-    summary["triage_page"] = str(request.out / files.RUNS_DIR / f"{files.run_stem(run_name)}.html")
+    summary["triage_page"] = str(
+        request.out / output.RUNS_DIR / f"{output.run_stem(run_name)}.html"
+    )
     kinds = {
         signature_hash(f.signature) for f in selection.picked if f.session_id not in quarantined_ids
     }
-    problem = files.write_run(
+    problem = output.write_run(
         request.out,
         cases,
         frozenset(ledger),

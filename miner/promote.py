@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from miner import files
+from miner import output
 from miner.case import CASE_SUFFIXES, LoadedCase
 from miner.config import PipelineConfig
 from miner.draft import validate_eval_set
@@ -88,7 +88,7 @@ def suite_identity(folder: Path) -> str:
     return names[0] if names else suite_name(folder)
 
 
-def merge(suite: files.Suite | None, name: str, cases: list[LoadedCase]) -> files.Suite:
+def merge(suite: output.Suite | None, name: str, cases: list[LoadedCase]) -> output.Suite:
     """The suite with ``cases`` appended (data in, data out)."""
     eval_set: dict[str, Any] = (
         dict(suite.eval_set)
@@ -104,7 +104,7 @@ def merge(suite: files.Suite | None, name: str, cases: list[LoadedCase]) -> file
     specs = [*(suite.specs if suite else []), *(c.spec for c in cases)]
     tools = [*(suite.tools if suite else []), *(c.tools for c in cases if c.tools)]
     validate_eval_set(eval_set, name)
-    return files.Suite(name, eval_set, specs, tools)
+    return output.Suite(name, eval_set, specs, tools)
 
 
 def _fully_promoted_files(candidates: list[LoadedCase], promoted: set[str]) -> list[Path]:
@@ -127,8 +127,8 @@ def promote_drafts(
     detector: Detector | None,
     lock_timeout: float = 0,
 ) -> Promotion:
-    with files.locked(folder, lock_timeout, "miner promote"):
-        finished = files.finish_promote_journal(folder)
+    with output.locked(folder, lock_timeout, "miner promote"):
+        finished = output.finish_promote_journal(folder)
         return _promote(drafts, folder, config, detector, finished)
 
 
@@ -140,8 +140,8 @@ def _promote(
     finished: int,
 ) -> Promotion:
     name = suite_identity(folder)
-    paths = files.suite_paths(folder, name)
-    suite_files = files.existing(paths)
+    paths = output.suite_paths(folder, name)
+    suite_files = output.existing(paths)
     if suite_files and paths[0] not in suite_files:
         raise InputError(
             f"{paths[0]}: missing beside {', '.join(p.name for p in suite_files)}; restore it "
@@ -149,9 +149,9 @@ def _promote(
         )
     if finished:  # the journal removed some drafts: the rest are still to do
         drafts = [d for d in drafts if d.exists()]
-    draft_files = files.read_case_files(drafts)
+    draft_files = output.read_case_files(drafts)
     # The suite first: a duplicate id is the draft's fault, not the suite's.
-    case_files = [*files.read_case_files(suite_files), *draft_files]
+    case_files = [*output.read_case_files(suite_files), *draft_files]
     loaded = load_cases(case_files, config, detector)
     in_suite = {p.resolve() for p in suite_files}
     problems = tuple(
@@ -167,14 +167,14 @@ def _promote(
             refused[case.eval_id] = reasons
     passing = [c for c in candidates if c.eval_id not in refused]
     if passing:
-        suite = merge(files.read_suite(folder, name), name, passing)
+        suite = merge(output.read_suite(folder, name), name, passing)
         text_of = dict(draft_files)
         remove = [
             (path, _digest(text_of[path]))
             for path in _fully_promoted_files(candidates, {c.eval_id for c in passing})
             if path in text_of
         ]
-        files.commit_promotion(folder, suite, remove)
+        output.commit_promotion(folder, suite, remove)
     return Promotion(
         promoted=tuple(c.eval_id for c in passing),
         refused=refused,

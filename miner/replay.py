@@ -291,9 +291,9 @@ def replay_suite(
     progress: Callable[[Iterable[Any], int, str], Iterable[Any]] = lambda it, _n, _l: it,
 ) -> list[CaseReplay]:
     """Replay every case ``runs`` times; each finished case is written at once."""
-    from miner import files
+    from miner import output
 
-    write = write or files.write_rows
+    write = write or output.write_rows
     cases = list(cases)
     work = [(run, case) for run in range(1, runs + 1) for case in cases]
 

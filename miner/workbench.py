@@ -5,7 +5,7 @@ into the case's three files.
 No web code here: ``miner.webapp`` renders what these functions return. The
 files on disk are the source of truth: every call reads them again, a hand
 edit shows on the next read, and a save is refused when a file changed since
-it was read (``files.replace_json_files``). Findings come from the one loader
+it was read (``output.replace_json_files``). Findings come from the one loader
 (``miner.load``), exactly as ``miner check <case folder>`` gives them.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from miner import files
+from miner import output
 from miner.case import (
     EVALSET,
     MARKER,
@@ -108,7 +108,7 @@ def read_case(drafts: Path, name: str) -> CaseFiles:
     values, digests = [], []
     for path in paths:
         data = path.read_bytes()
-        digests.append(files.digest(data))
+        digests.append(output.digest(data))
         try:
             values.append(json.loads(data))
         except ValueError:
@@ -144,7 +144,7 @@ class Checker:
     def findings(self, case: CaseFiles) -> tuple[Finding, ...]:
         key = (case.name, *case.digests)
         if key not in self._seen:
-            texts = files.read_case_files([case.paths[0].parent])
+            texts = output.read_case_files([case.paths[0].parent])
             self._seen[key] = load_cases(texts, self.config, self.detector).findings
         return self._seen[key]
 
@@ -210,7 +210,7 @@ def _list(value: Any) -> list[dict[str, Any]]:
 def signature_texts(drafts: Path) -> dict[str, str]:
     """Each drafted case's failure signature (masked text), from the run summaries."""
     out: dict[str, str] = {}
-    for _name, summary in reversed(files.read_run_summaries(drafts)):
+    for _name, summary in reversed(output.read_run_summaries(drafts)):
         if summary is None:
             continue
         text_of = {g.get("hash"): g.get("signature", "") for g in summary.get("signatures", [])}
@@ -535,4 +535,4 @@ def save(drafts: Path, name: str, decided: Decisions, seen: tuple[str, ...]) -> 
         raise NotEditable(f"{case.paths[0]}: the page edits an eval set of one case")
     values = applied(case, decided)
     expected = dict(zip(case.paths, seen, strict=True))
-    files.replace_json_files(dict(zip(case.paths, values, strict=True)), expected)
+    output.replace_json_files(dict(zip(case.paths, values, strict=True)), expected)

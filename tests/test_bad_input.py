@@ -224,7 +224,7 @@ def test_since_after_until_is_refused(tmp_path):
 
 
 def test_a_crash_while_writing_leaves_only_whole_case_folders(tmp_path, monkeypatch):
-    import miner.files as files
+    import miner.output as output
 
     real_rename = os.rename
     calls = {"n": 0}
@@ -235,7 +235,7 @@ def test_a_crash_while_writing_leaves_only_whole_case_folders(tmp_path, monkeypa
             raise OSError(28, "No space left on device")
         return real_rename(src, dst)
 
-    monkeypatch.setattr(files.os, "rename", failing_rename)
+    monkeypatch.setattr(output.os, "rename", failing_rename)
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
     assert result.exit_code == 5, result.output
@@ -246,7 +246,7 @@ def test_a_crash_while_writing_leaves_only_whole_case_folders(tmp_path, monkeypa
         assert len(list(folder.iterdir())) == 3
     assert not list(out.glob(".miner-staging-*"))
     # The next run skips the two whole cases and drafts the rest.
-    monkeypatch.setattr(files.os, "rename", real_rename)
+    monkeypatch.setattr(output.os, "rename", real_rename)
     again = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
     assert again.exit_code == 0, again.output
     assert "already drafted   2 skipped" in again.output
@@ -359,16 +359,16 @@ def test_a_ledger_of_the_wrong_shape_is_refused(tmp_path):
 
 
 def test_when_only_the_run_summary_cannot_be_written_the_run_still_succeeds(tmp_path, monkeypatch):
-    import miner.files as files
+    import miner.output as output
 
-    real = files._write_atomic
+    real = output._write_atomic
 
     def full_disk_for_summaries(path, data):
         if path.parent.name == "runs":
             raise OSError(28, "No space left on device")
         real(path, data)
 
-    monkeypatch.setattr(files, "_write_atomic", full_disk_for_summaries)
+    monkeypatch.setattr(output, "_write_atomic", full_disk_for_summaries)
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
     assert result.exit_code == 0, result.output

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from miner.config import load_config
-from miner.files import read_case_files
 from miner.load import load_cases
+from miner.output import read_case_files
 from miner.sample import session_hash
 from tests.conftest import PIPELINE, copy_drafts, load_json, miner, scripted_review
 

@@ -107,24 +107,24 @@ def test_nothing_to_promote_writes_no_suite(drafted, tmp_path):
 def test_a_promote_interrupted_between_files_is_finished_by_the_next(
     drafted, tmp_path, monkeypatch
 ):
-    import miner.files as files
+    import miner.output as output
 
     [draft] = _drafts(drafted, tmp_path, "s02-refund-returned-error")
     scripted_review(draft, "refund_failure_not_reported_as_success", ["tool_failure"])
     suite = tmp_path / "suite"
-    real = files._write_atomic
+    real = output._write_atomic
 
     def crash_on_eval_set(path, data):
         if path.name.endswith(".evalset.json"):
             raise OSError(5, "Input/output error")
         real(path, data)
 
-    monkeypatch.setattr(files, "_write_atomic", crash_on_eval_set)
+    monkeypatch.setattr(output, "_write_atomic", crash_on_eval_set)
     crashed = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
     assert crashed.exit_code == 5 and "Input/output error" in crashed.stderr
     assert draft.exists()  # nothing moved
     assert (suite / ".miner-promote.json").exists()
-    monkeypatch.setattr(files, "_write_atomic", real)
+    monkeypatch.setattr(output, "_write_atomic", real)
     again = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
     # The journalled promote is finished first; then the draft is gone, so the
     # second pass finds nothing left to promote.
