@@ -34,6 +34,7 @@ import pyarrow.parquet as pq
 from miner.config import ScanConfig, is_remote
 from miner.errors import ConfigError, InputError, MinerError
 from miner.traces import REQUIRED_COLUMNS, utc_frame
+from miner.window import Window
 
 
 def _reason(exc: BaseException) -> str:
@@ -143,37 +144,6 @@ def _is_text(kind: pa.DataType) -> bool:
     )
 
 
-#: Timestamps Arrow can hold at nanoseconds; a wider window is clamped to them.
-_ARROW_EARLIEST = datetime(1678, 1, 1, tzinfo=UTC)
-_ARROW_LATEST = datetime(2262, 1, 1, tzinfo=UTC)
-
-
-def _clamped(moment: datetime) -> datetime:
-    return min(max(moment.astimezone(UTC), _ARROW_EARLIEST), _ARROW_LATEST)
-
-
-def _window_filter(export: Export, start: datetime, end: datetime) -> ds.Expression:
-    schema = export.dataset.schema
-    ts_type = schema.field("timestamp").type
-    lo, hi = _clamped(start), _clamped(end)
-    if ts_type.tz is None:  # a naive export column is taken to be UTC
-        lo, hi = lo.replace(tzinfo=None), hi.replace(tzinfo=None)
-    expr = (ds.field("timestamp") >= pa.scalar(lo, type=ts_type)) & (
-        ds.field("timestamp") < pa.scalar(hi, type=ts_type)
-    )
-    if "dt" in schema.names:  # hive partitions: prune whole days before opening files
-        dt_type = schema.field("dt").type
-        if pa.types.is_string(dt_type) or pa.types.is_large_string(dt_type):
-            expr &= (ds.field("dt") >= lo.date().isoformat()) & (
-                ds.field("dt") <= hi.date().isoformat()
-            )
-        elif pa.types.is_date(dt_type):
-            expr &= (ds.field("dt") >= pa.scalar(lo.date(), type=dt_type)) & (
-                ds.field("dt") <= pa.scalar(hi.date(), type=dt_type)
-            )
-    return expr
-
-
 def scan_events(
     export: Export,
     columns: Iterable[str],
@@ -205,7 +175,7 @@ def scan_batches(
     """``scan_events`` as Arrow record batches (``source_file`` included), for
     stages that decide on whole columns before touching a row."""
     present = export.present(columns)
-    window = _window_filter(export, start, end)
+    window = Window(start, end).arrow(export.dataset.schema)
     try:
         orphans = export.dataset.to_table(
             columns=["__filename"], filter=window & ds.field("session_id").is_null()
@@ -339,12 +309,9 @@ def _duck_rows(
         )
         duck.con.unregister("remote_rows")
         return f"read_parquet({_sql_text(local)})", []
-    lo, hi = _clamped(start), _clamped(end)
-    where = "timestamp >= ?::TIMESTAMPTZ AND timestamp < ?::TIMESTAMPTZ AND session_id IS NOT NULL"
-    params: list[Any] = [lo, hi]
-    if _iso_day_partitions(export):  # whole days pruned before files open
-        where += " AND dt >= ? AND dt <= ?"
-        params += [lo.date().isoformat(), hi.date().isoformat()]
+    # Whole days pruned before files open, when the partitions allow it.
+    where = Window(start, end).sql(days=_iso_day_partitions(export)) + " AND session_id IS NOT NULL"
+    params: list[Any] = []
     if kinds is not None:
         wanted = ", ".join(_sql_text(k) for k in kinds)
         if "status" in export.columns:
@@ -453,7 +420,7 @@ def event_types(export: Export, start: datetime, end: datetime) -> set[str]:
     """The distinct event types of the rows in ``[start, end)`` (one column read)."""
     try:
         table = export.dataset.to_table(
-            columns=["event_type"], filter=_window_filter(export, start, end)
+            columns=["event_type"], filter=Window(start, end).arrow(export.dataset.schema)
         )
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None

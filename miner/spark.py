@@ -32,6 +32,7 @@ from miner.engine.query import events_sql, render, rows_sql
 from miner.errors import UsageError
 from miner.sample import SCAN_EVENT_TYPES, Flagged, NegativeFeedback, select
 from miner.traces import DRAFT_COLUMNS, utc_frame
+from miner.window import Window
 
 
 def session() -> Any:
@@ -70,11 +71,8 @@ def _rows(
     root = str(source)
     frame = spark.read.option("basePath", root).parquet(root)
     present = [c for c in columns if c in frame.columns]
-    frame = frame.where(
-        (F.col("timestamp") >= F.lit(start))
-        & (F.col("timestamp") < F.lit(end))
-        & F.col("session_id").isNotNull()
-    )
+    in_window = F.expr(render(Window(start, end).sql(), "spark"))
+    frame = frame.where(in_window & F.col("session_id").isNotNull())
     return frame.select(*present, F.input_file_name().alias("source_file"))
 
 

@@ -10,20 +10,20 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Iterator, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import pandas as pd
 import pyarrow as pa
 
+from miner import window
 from miner.config import ScanConfig
 from miner.engine.events import ROW_COLUMNS
 from miner.engine.query import events_sql, rows_sql
 from miner.errors import ConfigError, InputError, MinerError
 
 #: A window that holds every row Arrow can time.
-EARLIEST = datetime(1678, 1, 1, tzinfo=UTC)
-LATEST = datetime(2262, 1, 1, tzinfo=UTC)
+EARLIEST, LATEST = window.EARLIEST, window.LATEST
 
 
 def reason(exc: BaseException) -> str:

@@ -13,21 +13,22 @@
   start in the window; rows without a session id, by file (the run stops on
   them); the first row whose payload is not JSON (the run stops).
 
-The window is written once, here: rows are read from ``scan_since`` to
-``scan_until`` (the window and the sessions' grace either side), and a
-session is in the window when its first row is.
+Rows are read from ``scan_since`` to ``scan_until`` (the window and the
+sessions' grace either side), and a session is in the window when its first
+row is; both are ``miner.window.Window`` rendered as SQL.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from miner.dialects import raw_event_types
 from miner.engine.events import EVENTS_CTES, ROW_COLUMNS
 from miner.engine.sql import listed, name, text
 from miner.signals import Signal
+from miner.window import Window
 
 #: The flags relation's columns, in order.
 FLAG_COLUMNS = ("session_id", "start", "signals", "hits", "path", "error")
@@ -38,19 +39,6 @@ COUNT_COLUMNS = ("part", "dialect", "session_id", "invocation_id", "name", "ts",
 NOT_UTF8 = "miner: not valid UTF-8"
 #: Calls a signature's tool path is made of (the earliest ones).
 SIGNATURE_CALLS = 50
-
-#: Arrow can hold these instants at nanoseconds; a wider window is clamped.
-_EARLIEST = datetime(1678, 1, 1, tzinfo=UTC)
-_LATEST = datetime(2262, 1, 1, tzinfo=UTC)
-
-
-def clamped(moment: datetime) -> datetime:
-    return min(max(moment.astimezone(UTC), _EARLIEST), _LATEST)
-
-
-def instant(moment: datetime) -> str:
-    """A timestamp literal (UTC)."""
-    return f"CAST({text(clamped(moment).isoformat())} AS TIMESTAMPTZ)"
 
 
 def scan_types(signals: Iterable[type[Signal] | Signal]) -> list[str]:
@@ -94,17 +82,11 @@ def rows_sql(
             columns.append(name(column))
         else:
             columns.append(f"CAST(NULL AS VARCHAR) AS {name(column)}")
-    where = [
-        f'"timestamp" >= {instant(scan_since)}',
-        f'"timestamp" < {instant(scan_until)}',
-    ]
+    where = [Window(scan_since, scan_until).sql('"timestamp"', days=day_partitions)]
     # Rows without a session are read whatever their type: the selection
     # counts them (``orphans``) and the run stops on them.
     wanted = f"session_id IS NULL OR event_type IN ({listed(kinds)})"
     where.append(f"({wanted} OR status = 'ERROR')" if "status" in have else f"({wanted})")
-    if day_partitions:
-        lo, hi = clamped(scan_since).date().isoformat(), clamped(scan_until).date().isoformat()
-        where.append(f"dt >= {text(lo)} AND dt <= {text(hi)}")
     return f"SELECT {', '.join(columns)} FROM {source} WHERE {' AND '.join(where)}"
 
 
@@ -152,7 +134,7 @@ def selection_sql(
             "miner_hits",
             "SELECT DISTINCT h.signal, h.session_id, h.invocation_id, h.rule, s.start "
             f"FROM ({hits}) h JOIN miner_starts s ON s.session_id = h.session_id "
-            f"WHERE s.start >= {instant(since)} AND s.start < {instant(until)}",
+            f"WHERE {Window(since, until).sql('s.start')}",
         ),
         (
             "miner_flagged",
@@ -204,8 +186,7 @@ def counts_sql(since: datetime, until: datetime) -> str:
         f"SELECT 'sessions', {null_text}, {null_text}, {null_text}, {null_text}, {null_time}, "
         f"count(*), {null_text} FROM miner_starts",
         f"SELECT 'in_window', {null_text}, {null_text}, {null_text}, {null_text}, {null_time}, "
-        f"count(*), {null_text} FROM miner_starts "
-        f"WHERE start >= {instant(since)} AND start < {instant(until)}",
+        f"count(*), {null_text} FROM miner_starts WHERE {Window(since, until).sql('start')}",
         f"SELECT 'orphans', {null_text}, {null_text}, {null_text}, source_file, {null_time}, "
         f"count(*), {null_text} FROM events WHERE session_id IS NULL GROUP BY source_file",
         # The payload itself, to say what is wrong with it (never shown).

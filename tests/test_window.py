@@ -1,0 +1,81 @@
+"""The window, one definition rendered for pyarrow and for SQL: both pick the
+same rows of a real hive export, at the edges, with naive and zoned
+timestamps, and for a window wider than Arrow can hold."""
+
+from datetime import UTC, datetime, timedelta
+
+import duckdb
+import pyarrow as pa
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+import pytest
+
+from miner.window import EARLIEST, LATEST, Window
+
+START = datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def _export(tmp_path, tz):
+    """Rows every 6 hours over 10 days, one dt=YYYY-MM-DD folder per day."""
+    stamps = [START + timedelta(hours=6 * i) for i in range(40)]
+    for day in sorted({s.date() for s in stamps}):
+        rows = [s for s in stamps if s.date() == day]
+        values = [s if tz else s.replace(tzinfo=None) for s in rows]
+        folder = tmp_path / f"dt={day.isoformat()}"
+        folder.mkdir()
+        table = pa.table({"timestamp": pa.array(values, pa.timestamp("us", tz=tz))})
+        pq.write_table(table, folder / "part-0.parquet")
+    return tmp_path
+
+
+def _by_arrow(root, window):
+    dataset = ds.dataset(root, format="parquet", partitioning="hive")
+    table = dataset.to_table(columns=["timestamp"], filter=window.arrow(dataset.schema))
+    return sorted(_utc(v) for v in table.column("timestamp").to_pylist())
+
+
+def _by_sql(root, window):
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'UTC'")
+    source = (
+        f"read_parquet('{root}/*/*.parquet', hive_partitioning = true, hive_types_autocast = false)"
+    )
+    rows = con.sql(f"SELECT timestamp FROM {source} WHERE {window.sql(days=True)}").fetchall()
+    return sorted(_utc(v) for (v,) in rows)
+
+
+def _utc(moment):
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+@pytest.mark.parametrize("tz", [None, "UTC"])
+@pytest.mark.parametrize(
+    "since, until",
+    [
+        (START + timedelta(days=2), START + timedelta(days=5)),  # on row times: [since, until)
+        (START + timedelta(days=2, hours=1), START + timedelta(days=2, hours=7)),  # one row
+        (START - timedelta(days=30), START),  # before every row
+        (datetime(1, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)),  # clamped
+    ],
+)
+def test_arrow_and_sql_renderings_pick_the_same_rows(tmp_path, tz, since, until):
+    root = _export(tmp_path, tz)
+    window = Window(since, until)
+    expected = sorted(
+        START + timedelta(hours=6 * i)
+        for i in range(40)
+        if since <= START + timedelta(hours=6 * i) < until
+    )
+    assert _by_arrow(root, window) == expected
+    assert _by_sql(root, window) == expected
+
+
+def test_days_prune_by_the_clamped_bounds():
+    window = Window(datetime(1, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC))
+    assert window.terms(days=True) == [
+        ("timestamp", ">=", EARLIEST),
+        ("timestamp", "<", LATEST),
+        ("dt", ">=", EARLIEST.date()),
+        ("dt", "<=", LATEST.date()),
+    ]
+    assert "dt" not in window.sql()
