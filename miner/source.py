@@ -12,17 +12,15 @@ the pyarrow dataset batch by batch.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import os
 import re
-import tempfile
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pyarrow as pa
@@ -32,9 +30,13 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from miner.config import ScanConfig, is_remote
-from miner.errors import ConfigError, InputError, MinerError
+from miner.engine.sql import name, text
+from miner.errors import InputError
 from miner.traces import REQUIRED_COLUMNS, utc_frame
 from miner.window import Window
+
+if TYPE_CHECKING:
+    from miner.engine.duck import Duck
 
 
 def _reason(exc: BaseException) -> str:
@@ -217,137 +219,86 @@ def read_sessions(
     scan: ScanConfig,
 ) -> pd.DataFrame:
     """Every row in the window of the given sessions (``columns`` the export
-    has, plus ``source_file``), read by DuckDB as ``scan_passes`` reads."""
+    has, plus ``source_file``), read by the embedded engine under ``[scan]``:
+    a local export by DuckDB's own Parquet reader, a remote one fetched once
+    (``copy_remote``)."""
+    from miner.engine.duck import connect
+
     present = export.present(columns)
     ids = sorted(set(session_ids))
-    with _duckdb(scan) as duck:
+    window = Window(start, end)
+    with connect(scan, str(export.path)) as duck:
         duck.con.register("wanted_sessions", pa.table({"session_id": pa.array(ids, pa.string())}))
-        source, params = _duck_rows(duck, export, present, start, end, None, ids, 16_384)
-        query = (
-            f"SELECT * FROM {source} WHERE session_id IN (SELECT session_id FROM wanted_sessions)"
+        if export.local:
+            rows = _local_rows(duck, export, present, window)
+        else:
+            rows = copy_remote(duck, export, present, window, session_ids=ids)
+        table = duck.table(
+            f"SELECT * FROM {rows} WHERE session_id IN (SELECT session_id FROM wanted_sessions)"
         )
-        table = _duck(export, scan, lambda: duck.sql(query, params).to_arrow_table())
     return utc_frame(table)
 
 
-@contextlib.contextmanager
-def _duckdb(scan: ScanConfig) -> Iterator[Any]:
-    """An in-memory DuckDB under the ``[scan]`` settings, spilling to a
-    private temporary folder removed afterwards (``con.spill``)."""
-    import duckdb
-
-    with tempfile.TemporaryDirectory(prefix="miner-scan-") as spill:
-        try:
-            con = duckdb.connect(
-                config={
-                    "memory_limit": scan.memory_limit,
-                    "threads": scan.threads or os.cpu_count() or 1,
-                    "temp_directory": spill,
-                    "autoinstall_known_extensions": False,
-                    "autoload_known_extensions": False,
-                }
-            )
-            # Naive export timestamps are UTC, as everywhere in miner.
-            con.execute("SET TimeZone = 'UTC'")
-        except duckdb.Error as exc:
-            raise ConfigError(f"[scan]: DuckDB refused the settings ({_reason(exc)})") from None
-        try:
-            yield _Duck(con, scan, spill)
-        finally:
-            con.close()
-
-
-@dataclass(frozen=True)
-class _Duck:
-    con: Any
-    scan: ScanConfig
-    spill: str
-
-    def sql(self, query: str, params: Any = None) -> Any:
-        return self.con.sql(query, params=params)
-
-
-def _duck_rows(
-    duck: _Duck,
-    export: Export,
-    present: list[str],
-    start: datetime,
-    end: datetime,
-    kinds: list[str] | None,
-    session_ids: list[str] | None,
-    batch_rows: int,
-    only_on: Mapping[str, Sequence[str]] | None = None,
-) -> tuple[str, list[Any]]:
-    """A FROM item of the rows in the window (of ``kinds`` or with status
-    ERROR, when given): exactly the ``present`` columns and ``source_file``;
-    and the query parameters. A column named in ``only_on`` holds its value
-    on rows of those event types alone, null elsewhere (fewer bytes to hand
-    on; a remote export's copy keeps it whole)."""
-    if not export.local:
-        # A remote export is read once, by pyarrow (its filesystems hold the
-        # credentials chain and push the window down), into a Parquet file in
-        # the private spill folder; the passes then read that file.
-        batches = scan_batches(export, present, start, end, kinds, session_ids, batch_rows)
-        first = next(batches, None)
-        if first is None:
-            schema = export.dataset.schema
-            empty = pa.table(
-                {c: pa.array([], schema.field(c).type) for c in present}
-                | {"source_file": pa.array([], pa.string())}
-            )
-            duck.con.register("remote_rows", empty)
-        else:
-            stream = pa.RecordBatchReader.from_batches(
-                first.schema, itertools.chain([first], batches)
-            )
-            duck.con.register("remote_rows", stream)
-        local = os.path.join(duck.spill, "remote-rows.parquet")
-        _duck(
-            export,
-            duck.scan,
-            lambda: duck.con.execute(f"COPY remote_rows TO {_sql_text(local)} (FORMAT parquet)"),
-        )
-        duck.con.unregister("remote_rows")
-        return f"read_parquet({_sql_text(local)})", []
-    # Whole days pruned before files open, when the partitions allow it.
-    where = Window(start, end).sql(days=_iso_day_partitions(export)) + " AND session_id IS NOT NULL"
-    params: list[Any] = []
-    if kinds is not None:
-        wanted = ", ".join(_sql_text(k) for k in kinds)
-        if "status" in export.columns:
-            where += f" AND (event_type IN ({wanted}) OR status = 'ERROR')"
-        else:
-            where += f" AND event_type IN ({wanted})"
-    files = ", ".join(_sql_text(f) for f in export.dataset.files)
-    table = (
-        f"read_parquet([{files}], hive_partitioning = true, union_by_name = true, "
+def duckdb_table(export: Export) -> str:
+    """A local export as DuckDB's FROM item: hive ``dt=`` partitions, files of
+    different columns united by name, each row's file kept as
+    ``miner_source_file`` (a name of our own: an export may have a column
+    called filename)."""
+    listed = ", ".join(text(f) for f in export.dataset.files)
+    return (
+        f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
         "hive_types_autocast = false, filename = 'miner_source_file')"
     )
 
-    # Only the columns asked for, and the file under a name of our own (an
-    # export may have a column called filename).
-    def selected(column: str) -> str:
-        if only_on and column in only_on:
-            on = ", ".join(_sql_text(kind) for kind in only_on[column])
-            name = _sql_name(column)
-            held = f"event_type IN ({on})" if on else "false"  # false: never read
-            return f"CASE WHEN {held} THEN {name} END AS {name}"
-        return _sql_name(column)
 
-    window = where.replace(" AND session_id IS NOT NULL", "")
-    orphans = _duck(
-        export,
-        duck.scan,
-        lambda: duck.con.execute(
-            f"SELECT miner_source_file, count(*) FROM {table} "
-            f"WHERE {window} AND session_id IS NULL GROUP BY 1 ORDER BY 1",
-            params,
-        ).fetchall(),
+def _local_rows(duck: Duck, export: Export, present: list[str], window: Window) -> str:
+    """A FROM item of a local export's rows in ``window``: exactly the
+    ``present`` columns and ``source_file``. Rows in the window without a
+    session id stop the run (``refuse_rows_without_session``)."""
+    table = duckdb_table(export)
+    # Whole days pruned before files open, when the partitions allow it.
+    in_window = window.sql(days=iso_day_partitions(export))
+    orphans = duck.table(
+        f"SELECT miner_source_file AS file, count(*) AS n FROM {table} "
+        f"WHERE {in_window} AND session_id IS NULL GROUP BY 1 ORDER BY 1"
+    ).to_pylist()
+    refuse_rows_without_session(export.path, [(str(o["file"]), int(o["n"])) for o in orphans])
+    names = ", ".join(name(c) for c in present)
+    return (
+        f"(SELECT {names}, miner_source_file AS source_file FROM {table} "
+        f"WHERE {in_window} AND session_id IS NOT NULL)"
     )
-    refuse_rows_without_session(export.path, [(str(f), int(n)) for f, n in orphans])
-    names = ", ".join(selected(c) for c in present)
-    rows = f"SELECT {names}, miner_source_file AS source_file FROM {table} WHERE {where}"
-    return f"({rows})", params
+
+
+def copy_remote(
+    duck: Duck,
+    export: Export,
+    present: list[str],
+    window: Window,
+    kinds: Sequence[str] | None = None,
+    session_ids: Sequence[str] | None = None,
+) -> str:
+    """A remote export's rows in ``window`` (``scan_batches``: of ``kinds``
+    or with status ERROR, of ``session_ids``, when given) as DuckDB's FROM
+    item: read once by pyarrow (its filesystems hold the credentials chain
+    and push the window down) into a Parquet file in the engine's private
+    spill folder, which the queries then read."""
+    batches = scan_batches(export, present, window.since, window.until, kinds, session_ids)
+    first = next(batches, None)
+    if first is None:
+        schema = export.dataset.schema
+        empty = pa.table(
+            {c: pa.array([], schema.field(c).type) for c in present}
+            | {"source_file": pa.array([], pa.string())}
+        )
+        duck.con.register("remote_rows", empty)
+    else:
+        stream = pa.RecordBatchReader.from_batches(first.schema, itertools.chain([first], batches))
+        duck.con.register("remote_rows", stream)
+    local = os.path.join(duck.spill, "remote-rows.parquet")
+    duck.execute(f"COPY remote_rows TO {text(local)} (FORMAT parquet)")
+    duck.con.unregister("remote_rows")
+    return f"read_parquet({text(local)})"
 
 
 def refuse_rows_without_session(export: Path | str, orphans: Sequence[tuple[str, int]]) -> None:
@@ -369,7 +320,7 @@ _DT = re.compile(r"(?:^|/)dt=([^/]*)/")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _iso_day_partitions(export: Export) -> bool:
+def iso_day_partitions(export: Export) -> bool:
     """Every file sits under a ``dt=YYYY-MM-DD/`` folder: only then may the
     window prune partitions by comparing dt as text (``dt=20261120`` would
     compare wrongly; such exports are filtered by timestamp alone)."""
@@ -377,43 +328,6 @@ def _iso_day_partitions(export: Export) -> bool:
         return False
     days = [_DT.search(path) for path in export.dataset.files]
     return all(day is not None and _ISO_DAY.fullmatch(day.group(1)) for day in days)
-
-
-def _duck(export: Export, scan: ScanConfig, run: Any) -> Any:
-    import duckdb
-
-    try:
-        return run()
-    except duckdb.Error as exc:
-        raise _duck_error(export, scan, exc) from None
-
-
-def _duck_batches(export: Export, scan: ScanConfig, reader: Any) -> Iterator[pa.RecordBatch]:
-    import duckdb
-
-    try:
-        yield from reader
-    except (duckdb.Error, pa.ArrowException) as exc:
-        raise _duck_error(export, scan, exc) from None
-
-
-def _duck_error(export: Export, scan: ScanConfig, exc: BaseException) -> MinerError:
-    import duckdb
-
-    if isinstance(exc, duckdb.OutOfMemoryException):
-        return ConfigError(
-            f"[scan] memory_limit = {scan.memory_limit!r} is too small to scan {export.path} "
-            f"({_reason(exc)}); raise it"
-        )
-    return InputError(f"{export.path}: cannot read rows ({_reason(exc)})")
-
-
-def _sql_text(value: str) -> str:
-    return "'" + value.replace("'", "''") + "'"
-
-
-def _sql_name(column: str) -> str:
-    return '"' + column.replace('"', '""') + '"'
 
 
 def event_types(export: Export, start: datetime, end: datetime) -> set[str]:

@@ -21,6 +21,7 @@ from miner.config import ScanConfig
 from miner.engine.events import ROW_COLUMNS
 from miner.engine.query import events_sql, rows_sql
 from miner.errors import ConfigError, InputError, MinerError
+from miner.window import Window
 
 #: A window that holds every row Arrow can time.
 EARLIEST, LATEST = window.EARLIEST, window.LATEST
@@ -46,6 +47,10 @@ class Duck:
         self._run(
             lambda: self.con.execute(f"CREATE OR REPLACE TEMP TABLE events AS {events_sql(rows)}")
         )
+
+    def execute(self, sql: str) -> None:
+        """Run a statement that returns no rows (``COPY``)."""
+        self._run(lambda: self.con.execute(sql))
 
     def table(self, sql: str) -> pa.Table:
         """The query's rows, as Arrow."""
@@ -137,8 +142,7 @@ def export_rows(
     the private spill folder, and read from there."""
     import pyarrow as pa
 
-    from miner.engine.sql import text
-    from miner.source import _duck_rows, _iso_day_partitions
+    from miner.source import copy_remote, duckdb_table, iso_day_partitions
 
     present = export.present(ROW_COLUMNS)
     schema = export.dataset.schema
@@ -149,33 +153,24 @@ def export_rows(
         or pa.types.is_large_binary(schema.field(c).type)
     ]
     if not export.local:
-        source, _params = _duck_rows(
-            duck,  # type: ignore[arg-type]  # the same con, scan and spill
-            export,
-            present,
+        window = Window(scan_since, scan_until)
+        rows = rows_sql(
+            copy_remote(duck, export, present, window, kinds),
+            [*present, "source_file"],
             scan_since,
             scan_until,
-            list(kinds),
-            None,
-            16_384,
-        )
-        rows = rows_sql(
-            source, [*present, "source_file"], scan_since, scan_until, kinds, binary_columns=binary
+            kinds,
+            binary_columns=binary,
         )
         duck.hold_events(rows)
         return rows
-    listed = ", ".join(text(f) for f in export.dataset.files)
-    source = (
-        f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
-        "hive_types_autocast = false, filename = 'miner_source_file')"
-    )
     rows = rows_sql(
-        source,
+        duckdb_table(export),
         present,
         scan_since,
         scan_until,
         kinds,
-        day_partitions=_iso_day_partitions(export),
+        day_partitions=iso_day_partitions(export),
         source_file="miner_source_file",
         binary_columns=binary,
     )
