@@ -54,26 +54,26 @@ java: ## Java 17 or newer, for the Spark engine's test [root and apt, unless ins
 	  $(APT) openjdk-17-jre-headless || { apt-get update && $(APT) openjdk-17-jre-headless; }; fi
 
 lint: dev ## ruff, mypy [Python 3.11+]
-	$(BIN)/ruff check miner tests sample_traces
+	$(BIN)/ruff check miner tests tools sample_traces
 	$(BIN)/mypy miner
 
 config-doc: setup ## Regenerate docs/config.md from the config's models (a test keeps them equal)
 	$(BIN)/python -m miner.configdoc > docs/config.md
 
 bench: dev ## Benchmark redaction throughput against a baseline measured in the same run
-	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tools.bench
 
 bench-scale: dev ## Build a 4M-row export and measure the scan, draft memory and draft time against in-run baselines
-	$(BIN)/python -m tests.bench_scale
+	$(BIN)/python -m tools.bench_scale
 
 redaction-report: dev ## Redaction recall per type and place, non-personal words replaced: third-party dev and test splits, and the regression corpus
-	$(BIN)/python -m tests.redaction_report
+	$(BIN)/python -m tools.redaction_report
 
 signals-report: dev ## Complaint detector precision/recall: third-party dev and test splits, the project's turns
-	$(BIN)/python -m tests.signals_report
+	$(BIN)/python -m tools.signals_report
 
 replay-demo: dev ## Draft, review, promote, then replay the buggy and the fixed sample agent and score them
-	$(BIN)/python -m tests.replay_demo
+	$(BIN)/python -m tools.replay_demo
 
 sample-traces: dev ## Regenerate sample_traces/ by running a real ADK agent with the analytics plugin
 	$(BIN)/python sample_traces/make_sample_traces.py

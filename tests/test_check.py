@@ -294,7 +294,7 @@ def _shop_export(folder: Path) -> Path:
 
     import pandas as pd
 
-    from tests.pii_corpus import plugin_row
+    from tools.pii_corpus import plugin_row
 
     items = [
         {"name": "Merino base layer top", "sku": "MB-104", "price": 64.0},

@@ -24,7 +24,7 @@ from miner.signals.complaint import (
     is_portable,
     rules_markdown,
 )
-from tests.signals_report import ROOT, project_turns, third_party_turns
+from tools.signals_report import ROOT, project_turns, third_party_turns
 
 PATTERNS = {
     **{rule.name: rule.pattern for rule in RULES},
@@ -121,7 +121,7 @@ def test_the_docs_show_the_rules_the_code_runs():
     begin, end = "<!-- complaint rules: begin -->\n", "<!-- complaint rules: end -->"
     shown = doc[doc.index(begin) + len(begin) : doc.index(end)]
     assert shown == rules_markdown(), (
-        "docs/signals.md differs from the code: .venv/bin/python -m tests.signals_report --docs"
+        "docs/signals.md differs from the code: .venv/bin/python -m tools.signals_report --docs"
     )
 
 

@@ -1,4 +1,4 @@
-"""Redaction measured on the labelled corpus (tests/pii_corpus.py) with the real
+"""Redaction measured on the labelled corpus (tools/pii_corpus.py) with the real
 Presidio engines and the shipped pipeline config; `make redaction-report`
 prints the same table."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.redaction_report import Report, _score, corpus_report, replaced_spans
+from tools.redaction_report import Report, _score, corpus_report, replaced_spans
 
 
 @pytest.fixture(scope="module")

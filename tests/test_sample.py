@@ -257,9 +257,9 @@ def test_one_failure_copied_400_times_takes_at_most_4_of_20_picks(tmp_path, monk
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
-    from tests.bench import replicate_export
     from tests.conftest import TRACES
     from tests.test_scan_engine import selected
+    from tools.bench import replicate_export
 
     export = tmp_path / "export"
     replicate_export(export, 30)

@@ -18,7 +18,7 @@ from miner.model import SessionFlags
 from miner.sample import NegativeFeedback, flag_sessions
 from miner.signals import NAMES
 from miner.signals.complaint import ComplaintConfig, Scorer
-from tests.signals_report import measure, third_party_turns
+from tools.signals_report import measure, third_party_turns
 
 ROOT = Path(__file__).resolve().parent.parent
 T0 = datetime(2026, 11, 22, tzinfo=UTC)

@@ -1,5 +1,5 @@
 """Redaction measured on text this project did not write: the test split of
-tests/third_party_corpus.py (presidio-evaluator's templates and people,
+tools/third_party_corpus.py (presidio-evaluator's templates and people,
 Faker's locales), through the same code as `miner draft`.
 
 The floors below are the figures last measured on the test split, so a change
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.redaction_report import Report, third_party_report
+from tools.redaction_report import Report, third_party_report
 
 #: Recall per planted type on the test split: the floor CI holds.
 RECALL_FLOOR = {
@@ -56,7 +56,7 @@ def test_non_personal_words_replaced_stay_under_the_ceiling(report):
 
 
 def test_the_splits_share_no_template():
-    from tests.third_party_corpus import _samples
+    from tools.third_party_corpus import _samples
 
     dev, _ = _samples("en_US", "dev", 40, seed=3)
     test, _ = _samples("en_US", "test", 40, seed=3)

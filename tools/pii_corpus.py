@@ -21,7 +21,7 @@ Hard negatives, which must come out unchanged: product names with capitalised
 words and numbers, carriers and card brands, tracking numbers, SKUs, amounts,
 dates, times, plan names, agent and tool names.
 
-Run ``python -m tests.pii_corpus OUT`` to write the export as Parquet plus
+Run ``python -m tools.pii_corpus OUT`` to write the export as Parquet plus
 ``labels.json``, to look at it or to run ``miner draft`` on it.
 """
 

@@ -1,6 +1,6 @@
 """`make redaction-report`: recall and precision of redaction on the labelled corpus.
 
-The corpus (tests/pii_corpus.py) is run through the same code as `miner draft`:
+The corpus (tools/pii_corpus.py) is run through the same code as `miner draft`:
 plugin rows -> ``build_sessions`` -> ``redact_sessions`` with the shipped
 pipeline config. Each output text is aligned with its input (placeholders
 stand for the spans they replaced), and then:
@@ -29,7 +29,7 @@ from typing import Any
 import pandas as pd
 
 from miner.model import Session
-from tests.pii_corpus import NEG
+from tools.pii_corpus import NEG
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = ROOT / "pipelines" / "support_agent.toml"
@@ -184,8 +184,8 @@ def _score(
 
 
 def corpus_report(seed: int = 7) -> Report:
-    """The regression corpus this project wrote (tests/pii_corpus.py)."""
-    from tests.pii_corpus import build_corpus
+    """The regression corpus this project wrote (tools/pii_corpus.py)."""
+    from tools.pii_corpus import build_corpus
 
     corpus = build_corpus(seed)
     return measure(corpus.rows, corpus.labels)
@@ -193,8 +193,8 @@ def corpus_report(seed: int = 7) -> Report:
 
 def third_party_report(split: str) -> Report:
     """The corpus from presidio-evaluator's templates and Faker's locales
-    (tests/third_party_corpus.py), one split: "dev" (tuned on) or "test"."""
-    from tests.third_party_corpus import build_third_party_corpus
+    (tools/third_party_corpus.py), one split: "dev" (tuned on) or "test"."""
+    from tools.third_party_corpus import build_third_party_corpus
 
     corpus = build_third_party_corpus(split)
     return measure(corpus.rows, corpus.labels)

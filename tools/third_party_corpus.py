@@ -32,7 +32,7 @@ import re
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from tests.pii_corpus import NEG, Corpus, Labelled, plugin_row
+from tools.pii_corpus import NEG, Corpus, Labelled, plugin_row
 
 LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "nl_NL", "it_IT")
 SPLITS = ("dev", "test")

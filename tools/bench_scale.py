@@ -15,9 +15,9 @@ drafting window, as when a team exports last week's table. Then prints:
    of drafting them from a ~7k-row export (the median of three runs each,
    the exports taken in turn; target <= 2);
 4. end to end on a ~300-session export, drafting every flagged session:
-   ``tests/baseline_draft.py`` against ``miner draft`` (target >= 5).
+   ``tools/baseline_draft.py`` against ``miner draft`` (target >= 5).
 
-Usage: ``python -m tests.bench_scale [ROWS]`` (default 4,600,000).
+Usage: ``python -m tools.bench_scale [ROWS]`` (default 4,600,000).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.dataset as ds
 
-from tests.bench import vary_strings
+from tools.bench import vary_strings
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = ROOT / "pipelines" / "support_agent.toml"
@@ -179,7 +179,7 @@ def _draft(export: Path, out: Path) -> tuple[float, int]:
 
 
 def main() -> None:
-    from tests.bench import bench_end_to_end, replicate_export
+    from tools.bench import bench_end_to_end, replicate_export
 
     rows_wanted = int(sys.argv[1]) if len(sys.argv) > 1 else 4_600_000
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,7 +8,7 @@ an escalation tool or a negative rating, runs Presidio's ``analyze`` and
 and writes one JSON file per session. Same export, same Presidio model and
 entities as miner, no quotas: every flagged session is written.
 
-Usage: ``python -m tests.baseline_draft EXPORT FEEDBACK OUT``.
+Usage: ``python -m tools.baseline_draft EXPORT FEEDBACK OUT``.
 """
 
 from __future__ import annotations

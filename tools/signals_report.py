@@ -7,7 +7,7 @@ Three sets, printed side by side:
 - ``test``: third-party turns reported, not tuned on - Bitext's 8k-utterance
   customer-service sample (less the utterances also in dev) and Banking77's
   test split; CI fails below 0.90 precision or recall here;
-- ``project``: tests/data/complaint_turns.tsv, 426 turns written for miner (a
+- ``project``: tools/data/complaint_turns.tsv, 426 turns written for miner (a
   regression set, not a measurement).
 
 The third-party labels are the publishers' intents, mapped to "frustrated" by
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data" / "complaint_turns.tsv"
+DATA = ROOT / "tools" / "data" / "complaint_turns.tsv"
 CORPORA = ROOT / "tools" / "corpora" / "complaint"
 
 #: Banking77 intents that are a polite request or a report of fraud: never

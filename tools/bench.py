@@ -235,10 +235,10 @@ def _timed(command: list[str]) -> tuple[float, float]:
 
 def bench_end_to_end(export: Path, out: Path) -> None:
     """Drafting every flagged session of a ~300-session export, each side in a
-    fresh process, imports included: tests/baseline_draft.py against miner draft."""
+    fresh process, imports included: tools/baseline_draft.py against miner draft."""
     feedback = ROOT / "sample_traces" / "feedback.parquet"
     base = _timed(
-        [sys.executable, "-m", "tests.baseline_draft", str(export), str(feedback), str(out / "b")]
+        [sys.executable, "-m", "tools.baseline_draft", str(export), str(feedback), str(out / "b")]
     )
     mine = _timed(
         [
@@ -275,7 +275,7 @@ def long_parts(size: int) -> list[tuple[str, list[tuple[int, int, str]]]]:
     their labels, until they add up to ``size`` characters. Enough are
     generated that nothing repeats: a message made of one text copied a
     thousand times would measure a cache, not the detector."""
-    from tests.third_party_corpus import build_third_party_corpus
+    from tools.third_party_corpus import build_third_party_corpus
 
     corpus = build_third_party_corpus("test", per_locale=max(40, size // 1400))
     parts, length = [], 0
@@ -301,7 +301,7 @@ def _first(parts: list[Any], size: int) -> list[Any]:
 def values_left(parts: list[Any], redacted: list[str]) -> tuple[int, int]:
     """(left, planted): planted values of ``parts`` that their redacted texts
     still show, as the redaction report counts them."""
-    from tests.redaction_report import Report, _score, replaced_spans
+    from tools.redaction_report import Report, _score, replaced_spans
 
     if len(redacted) != len(parts):
         raise SystemExit("long text: the redacted message lost a separator")
@@ -397,7 +397,7 @@ def bench_long_text(tmp: Path) -> None:
 
 
 def main() -> None:
-    """``python -m tests.bench [COPIES] [long]``: everything, or (``long``) the
+    """``python -m tools.bench [COPIES] [long]``: everything, or (``long``) the
     long-text figure alone."""
     copies = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 2000
     with tempfile.TemporaryDirectory() as tmp:
