@@ -14,6 +14,7 @@ bottom are plain Python and are what ``miner check`` and the leak guard use.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -200,6 +201,7 @@ NOT_NAMES = frozenset((
     "Sra", "Dhr", "Mevr", "Ing", "Dott", "Prof", "Name", "Account", "Everybody", "All", "There",
     "And", "Or", "But", "My", "Me", "You", "We", "They", "He", "She", "His", "Her", "None",
     "No", "Yes", "Please", "Dear", "Welcome", "At", "In", "On", "From", "To", "For", "With",
+    "Regards", "Best", "Kind", "Cheers", "Sincerely", "Thx", "Warm", "Warmest",
 ))  # fmt: skip
 
 _NAME_BEFORE = re.compile(rf"({_NAME_WORD}) $")
@@ -221,13 +223,85 @@ _PLACE_AFTER = re.compile(
 )
 
 
+@functools.cache
+def country_names() -> frozenset[str]:
+    """Country names in the default regions' languages, from libphonenumber's
+    own region names (a value "*xx" points at language xx's name)."""
+    from phonenumbers.geodata.locale import LOCALE_DATA
+
+    names = set()
+    for by_language in LOCALE_DATA.values():
+        for language in ("en", "de", "fr", "es", "it", "nl", "pt"):
+            name = by_language.get(language, "")
+            if name.startswith("*"):
+                name = by_language.get(name[1:], "")
+            if name:
+                names.add(name.casefold())
+    return frozenset(names)
+
+
 def names_a_place(text: str, start: int, end: int) -> bool:
-    """A NER "person" at [start, end) that its neighbours show to be a place."""
-    if _PLACE_AFTER.match(text, end):
+    """A NER "person" at [start, end) that is a country's name, or that its
+    neighbours show to be a place."""
+    if _PLACE_AFTER.match(text, end) or text[start:end].casefold() in country_names():
         return True
     return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
         ("'s", "’s"), end
     )
+
+
+@functools.cache
+def first_names() -> frozenset[str]:
+    """First names of Europe and beyond, from gender-guesser's copy of Jörg
+    Michael's name dictionary (not the Faker lists the corpus is built from),
+    less the English words spaCy counts as stop words ("Will", "May")."""
+    from gender_guesser.detector import Detector
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(
+        name
+        for name in Detector(case_sensitive=True).names
+        if len(name) > 2 and name.isalpha() and name.lower() not in STOP_WORDS
+    )
+
+
+_CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD}){{0,2}})(?![\w])")
+
+
+#: Words that make a capitalised run an organisation ("Terra Catalyst Fund").
+_ORGANISATION = re.compile(
+    r"(?:[ \t]+[A-Z][\w.&/-]*){0,5}?[ \t]+(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa"
+    r"|corp|co|company|companylimited|group|holdings?|fund|trust|bank|capital|mines|energy"
+    r"|acquisition|international|partners|systems|technologies|industries|etf|shares|orchestra"
+    r"|university|foundation|institute|association|club)\b"
+)
+
+
+_MODEL_NUMBER = re.compile(r"[ \t]+[A-Z0-9][\w-]*\d")
+
+
+def find_first_names(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of a known first name alone or with one capitalised word after it
+    ("Celso", "Luka Holt-Caspar"). A longer capitalised run, or one followed
+    by a model number, is a product or a title ("Aurora Silk Pillowcase",
+    "Orion X5 Blender"); one followed by an organisation word is a company."""
+    names = first_names()
+    for m in _CAPITALISED_RUN.finditer(text):
+        first, rest = m.group(1), m.group(2).split()
+        if (
+            first.title() in NOT_NAMES
+            or (first if first[1:].islower() else first.title()) not in names
+        ):
+            continue
+        while rest and rest[-1].title() in NOT_NAMES:
+            rest.pop()
+        if (
+            len(rest) > 1
+            or _ORGANISATION.match(text, m.end(1))
+            or _MODEL_NUMBER.match(text, m.end())
+        ):
+            continue
+        yield m.start(1), (text.index(rest[0], m.end(1)) + len(rest[0])) if rest else m.end(1)
 
 
 def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
@@ -547,6 +621,19 @@ def build_recognizers(
         def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
             return [result(self, "STREET_ADDRESS", *span, 0.7) for span in find_addresses(text)]
 
+    class FirstNameRecognizer(LocalRecognizer):  # type: ignore[misc]
+        """A known first name, with the capitalised words after it (``find_first_names``)."""
+
+        def load(self) -> None:
+            pass
+
+        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
+            return [
+                result(self, "PERSON", start, end, 0.55)
+                for start, end in find_first_names(text)
+                if not names_a_place(text, start, end)
+            ]
+
     class CardRecognizer(PatternRecognizer):  # type: ignore[misc]
         """Card numbers of every major brand: IIN range plus Luhn."""
 
@@ -634,6 +721,9 @@ def build_recognizers(
             supported_language=language,
             supported_entities=ner_entities,
             name="PlaceAwareSpacyRecognizer",
+        ),
+        FirstNameRecognizer(
+            supported_entities=["PERSON"], supported_language=language, name="FirstNameRecognizer"
         ),
         NameCompletionRecognizer(
             supported_entities=["PERSON"],

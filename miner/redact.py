@@ -666,21 +666,35 @@ def _redact_one(
                     len(part) >= 3
                     and part[0].isupper()
                     and part.isalpha()
-                    and part not in entity_of
+                    and entity_of.get(part, entity) == entity
+                    and part not in part_of
                 ):
+                    # Found alone too ("Done, Rahul."): still the whole name's part.
                     part_of[part] = value
+                    entity_of.pop(part, None)
                     entity_of[part] = entity
 
     # 2. Placeholders, numbered per type in order of first sighting; the parts
     #    of a name share the placeholder of the whole name.
+    #    A value in capitals found on its own ("ZELDA") shares the placeholder
+    #    of the same value as written elsewhere ("Zelda").
+    capitals_of = {
+        value: value.title()
+        for value, entity in entity_of.items()
+        if value.isupper() and entity_of.get(value.title()) == entity and value.title() != value
+    }
     counters: Counter[str] = Counter()
     placeholder: dict[str, str] = {}
     for value, entity in entity_of.items():
-        if value in part_of:  # parts come after every whole name, so it has its placeholder
-            placeholder[value] = placeholder[part_of[value]]
-            continue
-        counters[entity] += 1
-        placeholder[value] = f"<{entity}_{counters[entity]}>"
+        if value not in part_of and value not in capitals_of:
+            counters[entity] += 1
+            placeholder[value] = f"<{entity}_{counters[entity]}>"
+    for value in [*part_of, *capitals_of]:
+        # ZELDA -> Zelda -> Zelda Quux; ANTON -> ANTON VALDEZ -> Anton Valdez.
+        same = value
+        while same not in placeholder:
+            same = part_of.get(same) or capitals_of[same]
+        placeholder[value] = placeholder[same]
 
     # 3. Replace every occurrence, longest value first so an e-mail address goes
     #    before the name inside it. Values of several words (and e-mails) match in

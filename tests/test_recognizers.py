@@ -12,6 +12,7 @@ from miner.recognizers import (
     DOB_CUE_REGEX,
     NAME_CUE_REGEX,
     find_addresses,
+    find_first_names,
     names_a_place,
     phone_spans,
 )
@@ -163,3 +164,22 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
 def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, place):
     start = text.index(word)
     assert names_a_place(text, start, start + len(word)) is place
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("Celso is a very sympathetic person.", ["Celso"]),
+        ("The songwriter Luka Holt-Caspar employs corporate lingo", ["Luka Holt-Caspar"]),
+        ("Terra Catalyst Fund is a design agency", []),
+        ("Will you call me? May I ask?", []),
+        ("Your Merino base layer top shipped with Evri", []),
+    ],
+)
+def test_a_known_first_name_starts_a_name_unless_an_organisation_word_follows(text, names):
+    assert [text[s:e] for s, e in find_first_names(text)] == names
+
+
+def test_a_country_the_model_calls_a_person_is_a_place():
+    text = "Tunisia was super fun to visit!"
+    assert names_a_place(text, 0, len("Tunisia"))

@@ -137,6 +137,8 @@ def _address_parts(text: str, spans: list[Any]) -> list[str | None]:
 
 
 def _kind(span: Any) -> str | None:
+    if str(span.entity_value).casefold() == "none":
+        return None  # the generator writes a field its locale lacks as "None"
     if span.entity_type in PERSONAL:
         return PERSONAL[span.entity_type]
     if span.entity_type.startswith(f"{NEG}:"):
@@ -185,10 +187,19 @@ def _generator(locale: str, seed: int) -> Any:
             # Faker's ends at the clock's now: a fixed end keeps a seed's corpus one.
             return local.date_time_between(datetime(1970, 1, 1), datetime(2026, 1, 1))
 
+        def country(self) -> str:
+            # The generator's NationalityProvider.country (0.3.2) drops its
+            # return value, so every country outside en_US's records came out
+            # as "None": the same draw, returned (capitalised, as en_US's are).
+            return str(self.random_element(countries)).title()
+
         def date_of_birth(self) -> str:
             born: date = local.date_of_birth(minimum_age=18, maximum_age=90)
             return born.strftime(random.choice(["%d/%m/%Y", "%B %d, %Y", "%Y-%m-%d", "%d.%m.%Y"]))
 
+    from presidio_evaluator.data_generator.faker_extensions.providers import NationalityProvider
+
+    countries = NationalityProvider(local).nationalities["country"].tolist()
     fallback = Faker("en_US")
     fallback.seed_instance(seed)
 
