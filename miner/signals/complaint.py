@@ -382,8 +382,8 @@ class Complaint(Signal):
             "HAVING count(DISTINCT coalesce(invocation_id, '')) >= 2"
         )
         apologies = (
-            "SELECT session_id FROM events WHERE kind = 'AGENT_RESPONSE' AND text <> '' "
-            f"AND regexp_matches(text, {literal(APOLOGY)}) GROUP BY session_id HAVING count(*) >= 2"
+            f"SELECT session_id {answers} AND regexp_matches(text, {literal(APOLOGY)}) "
+            "GROUP BY session_id HAVING count(*) >= 2"
         )
         asks = (
             "SELECT DISTINCT session_id FROM (SELECT session_id, "
