@@ -33,6 +33,7 @@ from miner.recognizers import (
     is_card_number,
     phone_is_formatted,
 )
+from miner.wordmatch import WholeWords
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _IBAN = re.compile(IBAN_REGEX)
@@ -57,7 +58,7 @@ class LeakGuard:
 
     def scan(self, strings: Iterable[str], originals: Mapping[str, str] = {}) -> Counter[str]:
         """Entity type -> hits over ``strings``; empty when nothing leaked."""
-        words, numbers = _original_patterns(originals)
+        words, entities, numbers = _original_patterns(originals)
         found: Counter[str] = Counter()
         for raw in strings:
             text = _PLACEHOLDER.sub(" ", raw)
@@ -65,9 +66,8 @@ class LeakGuard:
                 text = self._allowed.sub(" ", text)
             if not text.strip():
                 continue
-            if words is not None:
-                for m in words.finditer(text):
-                    found[_entity_of(m.group(0), originals)] += 1
+            for start, end in words.spans(text):
+                found[entities.get(text[start:end].casefold(), "PERSONAL")] += 1
             runs = [_digits(m.group(0)) for m in _DIGIT_RUN.finditer(text)]
             for digits, entity in numbers:
                 if any(digits in run for run in runs):
@@ -87,32 +87,25 @@ class LeakGuard:
 
 def _original_patterns(
     originals: Mapping[str, str],
-) -> tuple[re.Pattern[str] | None, list[tuple[str, str]]]:
-    """One regex over the word-like originals; (digits, entity) of the numbers."""
-    patterns: list[str] = []
+) -> tuple[WholeWords, dict[str, str], list[tuple[str, str]]]:
+    """The word-like originals as whole words, with the entity of each by its
+    case-folded text (the first original wins); (digits, entity) of the numbers."""
+    exact: list[str] = []
+    any_case: list[str] = []
+    entities: dict[str, str] = {}
     numbers: list[tuple[str, str]] = []
     for value, entity in originals.items():
         value = value.strip()
+        entities.setdefault(value.casefold(), entity)
         digits = _digits(value)
         if len(digits) >= 6 and len(digits) * 2 >= len(re.sub(r"\W", "", value)):
             numbers.append((digits, entity))
         elif len(value) >= 3 and any(c.isalpha() for c in value):
             if " " in value or "@" in value or digits:
-                patterns.append(f"(?i:{re.escape(value)})")
+                any_case.append(value)
             else:
-                forms = {value, value.upper(), value[:1].upper() + value[1:]}
-                patterns.extend(re.escape(f) for f in forms)
-    if not patterns:
-        return None, numbers
-    patterns.sort(key=len, reverse=True)
-    return re.compile(rf"(?<!\w)(?:{'|'.join(patterns)})(?!\w)"), numbers
-
-
-def _entity_of(text: str, originals: Mapping[str, str]) -> str:
-    for value, entity in originals.items():
-        if value.strip().casefold() == text.casefold():
-            return entity
-    return "PERSONAL"
+                exact.extend((value, value.upper(), value[:1].upper() + value[1:]))
+    return WholeWords(exact, any_case), entities, numbers
 
 
 def json_strings(value: Any) -> Iterable[str]:

@@ -49,6 +49,7 @@ from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, Redact
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
 from miner.recognizers import build_recognizers
+from miner.wordmatch import WholeWords
 
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
 
@@ -618,6 +619,28 @@ def redact_sessions(
     return [_redact_one(s, found, keys, identifier_patterns, detector) for s in sessions]
 
 
+def value_matcher(values: Iterable[str]) -> tuple[WholeWords, dict[str, str], dict[str, str]]:
+    """Where ``values`` occur in a text, and the value each match is: the
+    matcher, the exact lookup (as written, or in capitals: the name "Will"
+    leaves "will" alone) and the folded one (values of several words and
+    e-mails, in any case: "ALEX MORGAN"). Longer values are looked up first.
+
+    The matcher is not one regex alternation of every value: that is
+    quadratic on a long text with thousands of them (miner.wordmatch)."""
+    exact: dict[str, str] = {}
+    folded: dict[str, str] = {}
+    in_any_case: list[str] = []
+    for value in sorted(values, key=len, reverse=True):
+        if " " in value.strip() or "@" in value:
+            folded.setdefault(value.casefold(), value)
+            in_any_case.append(value)
+        else:
+            exact.setdefault(value, value)
+            if value.upper() != value and any(c.isalpha() for c in value):
+                exact.setdefault(value.upper(), value)
+    return WholeWords(exact=exact, any_case=in_any_case), exact, folded
+
+
 #: NER types a product or agent name is mistaken for.
 _NER_TYPES = frozenset(("PERSON", "LOCATION", "NRP"))
 
@@ -696,40 +719,21 @@ def _redact_one(
             same = part_of.get(same) or capitals_of[same]
         placeholder[value] = placeholder[same]
 
-    # 3. Replace every occurrence, longest value first so an e-mail address goes
-    #    before the name inside it. Values of several words (and e-mails) match in
-    #    any case ("ALEX MORGAN", "alex morgan"); a single word matches as written
-    #    or in capitals, so the name "Will" leaves "will" alone.
+    # 3. Replace every occurrence, the longest value at each place so an e-mail
+    #    address goes before the name inside it. Values of several words (and
+    #    e-mails) match in any case ("ALEX MORGAN", "alex morgan"); a single word
+    #    matches as written or in capitals, so the name "Will" leaves "will" alone.
     replaced: Counter[str] = Counter()
     kept = tuple(sorted(set(things)))
     if not placeholder:
         return Redacted(session, replaced, {}, kept)
-    exact: dict[str, str] = {}
-    folded: dict[str, str] = {}
-    patterns: list[str] = []
-    for value in sorted(placeholder, key=len, reverse=True):
-        if " " in value.strip() or "@" in value:
-            folded.setdefault(value.casefold(), value)
-            patterns.append(f"(?i:{re.escape(value)})")
-        else:
-            exact.setdefault(value, value)
-            patterns.append(re.escape(value))
-            if value.upper() != value and any(c.isalpha() for c in value):
-                exact.setdefault(value.upper(), value)
-                patterns.append(re.escape(value.upper()))
-    occurrence = re.compile(rf"(?<!\w)(?:{'|'.join(patterns)})(?!\w)")
+    occurrence, exact, folded = value_matcher(placeholder)
     # In a text written all in lower case ("hi, this is nicola"), a one-word
     # name found elsewhere in the session is matched in lower case too.
     lowered = {v.lower(): v for v in exact.values() if entity_of[v] == "PERSON" and v.isalpha()}
+    in_lower_text = WholeWords(exact=lowered)
     for low, value in lowered.items():
         exact.setdefault(low, value)
-    in_lower_text = (
-        re.compile(
-            rf"(?<!\w)(?:{'|'.join(map(re.escape, sorted(lowered, key=len, reverse=True)))})(?!\w)"
-        )
-        if lowered
-        else None
-    )
 
     def canonical(text: str) -> str | None:
         return exact.get(text) or folded.get(text.casefold())
@@ -740,7 +744,7 @@ def _redact_one(
             return placeholder[value]
         # Presidio's anonymizer merged adjacent hits ("Zelda" + "Quux") into one
         # span: replace each value inside it, so no detected character survives.
-        return occurrence.sub(lambda m: placeholder[canonical(m.group(0)) or ""], text)
+        return occurrence.sub(lambda found: placeholder[canonical(found) or ""], text)
 
     def redact_leaf(key: str | None, leaf: Any) -> Any:
         entity = keys.entity(key) if key else None
@@ -750,13 +754,13 @@ def _redact_one(
         if not isinstance(leaf, str):
             return leaf
         spans: list[tuple[int, int, str]] = []
-        matches = list(occurrence.finditer(leaf))
+        matches = list(occurrence.spans(leaf))
         if in_lower_text and not any(c.isupper() for c in leaf):
-            matches += in_lower_text.finditer(leaf)
-        for m in sorted(matches, key=lambda m: (m.start(), -m.end())):
-            value = canonical(m.group(0))
-            if value is not None and not (spans and m.start() < spans[-1][1]):
-                spans.append((m.start(), m.end(), entity_of[value]))
+            matches += in_lower_text.spans(leaf)
+        for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
+            value = canonical(leaf[start:end])
+            if value is not None and not (spans and start < spans[-1][1]):
+                spans.append((start, end, entity_of[value]))
         if not spans:
             return leaf
         replaced.update(entity for _s, _e, entity in spans)
