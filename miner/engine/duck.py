@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from miner import window
 from miner.config import ScanConfig
-from miner.engine.events import ROW_COLUMNS
+from miner.engine.events import GO_ROW, ROW_COLUMNS
 from miner.engine.query import events_sql, rows_sql
 from miner.errors import ConfigError, InputError, MinerError
 from miner.window import Window
@@ -154,25 +154,32 @@ def export_rows(
     ]
     if not export.local:
         window = Window(scan_since, scan_until)
-        rows = rows_sql(
-            copy_remote(duck, export, present, window, kinds),
-            [*present, "source_file"],
+        source = copy_remote(duck, export, present, window, kinds)
+        present, days, file_column = [*present, "source_file"], False, None
+    else:
+        source, days, file_column = (
+            duckdb_table(export),
+            iso_day_partitions(export),
+            "miner_source_file",
+        )
+
+    def rows_of(columns: list[str]) -> str:
+        return rows_sql(
+            source,
+            columns,
             scan_since,
             scan_until,
             kinds,
+            day_partitions=days,
+            source_file=file_column,
             binary_columns=binary,
         )
-        duck.hold_events(rows)
-        return rows
-    rows = rows_sql(
-        duckdb_table(export),
-        present,
-        scan_since,
-        scan_until,
-        kinds,
-        day_partitions=iso_day_partitions(export),
-        source_file="miner_source_file",
-        binary_columns=binary,
-    )
+
+    # ``attributes`` is most of an export's bytes and the view reads it on Go
+    # rows only: without one in the window, the scan leaves it out.
+    rows = rows_of([c for c in present if c != "attributes"])
+    go = f"SELECT 1 AS go FROM ({rows}) miner_rows WHERE {GO_ROW} LIMIT 1"
+    if "attributes" in present and duck.table(go).num_rows:
+        rows = rows_of(present)
     duck.hold_events(rows)
     return rows

@@ -77,7 +77,19 @@ _GO_RESPONSES = r"""regexp_matches(payload, '"function_?[rR]esponse"\s*:\s*\{')"
 #: input does: 1,025 openings at its start (RE2 repeats 1,000 at most).
 _DEEP = r"^(?:\s*[\[{]){1000}(?:\s*[\[{]){25}"
 
-#: The view, as named common table expressions in order (the last is ``events``).
+#: A row the Go plugin wrote, over the export's own columns. ``attributes``
+#: is read on these rows only (where Go writes a tool's name): an export with
+#: none in the window is read without it (``miner.engine.duck``), and it is
+#: most of an export's bytes.
+GO_ROW = (
+    f"(event_type IN ({_listed(sorted(GO_ONLY))}) "
+    "OR (event_type = 'TOOL_ERROR' AND content IS NULL AND event_id IS NULL))"
+)
+
+#: The view, as named common table expressions in order (the last is
+#: ``events``). ``source_file`` is kept only where an error names it (a row
+#: without a session, a bad payload): a file's path on every row would be a
+#: fifth of the table.
 EVENTS_CTES: tuple[tuple[str, str], ...] = (
     (
         "miner_typed",
@@ -95,8 +107,7 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
     event_id,
     CASE WHEN event_type IN ({_listed(PAYLOAD_TYPES)}) AND content IS NOT NULL
          AND content <> '' THEN content END AS raw_payload,
-    event_type IN ({_listed(sorted(GO_ONLY))})
-      OR (event_type = 'TOOL_ERROR' AND content IS NULL AND event_id IS NULL) AS go
+    {GO_ROW} AS go
   FROM miner_rows""",
     ),
     (
@@ -141,7 +152,7 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
   END AS dialect,
   status,
   error_message,
-  source_file,
+  CASE WHEN session_id IS NULL OR bad_payload THEN source_file END AS source_file,
   bad_payload,
   CASE WHEN bad_payload THEN raw_payload END AS bad_text,
   CASE
