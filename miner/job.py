@@ -36,6 +36,7 @@ from miner.sample import (
     NegativeFeedback,
     negative_feedback,
     pick_sessions,
+    rules_fired,
     select,
     session_hash,
     signature_hash,
@@ -271,7 +272,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         "sessions_scanned": found.sessions,
         "sessions_in_window": selection.in_window,
         "flagged": {s: selection.flagged[s] for s in SIGNALS},
-        "flagged_by_rule": _by_rule(flags, request.since, request.until),
+        "flagged_by_rule": rules_fired(flags, request.since, request.until),
         "signatures": _signatures(selection, detector, quarantined_ids),
         "skipped_already_drafted": selection.already_drafted,
         "sampled": len(cases),
@@ -347,16 +348,6 @@ def _signatures(selection: Any, detector: Any, quarantined: set[str]) -> list[di
         {"signature": text, "hash": signature_hash(kind), "sessions": n, "drafted": drafted[kind]}
         for text, (kind, n) in zip(safe, kinds, strict=True)
     ]
-
-
-def _by_rule(flags: dict[str, Any], since: datetime, until: datetime) -> dict[str, dict[str, int]]:
-    """{signal: {rule: sessions}} over the sessions in the window."""
-    out: dict[str, Counter[str]] = {}
-    for f in flags.values():
-        if f.reasons and since <= f.start < until:
-            for signal, rule in {(r.signal, r.rule) for r in f.reasons}:
-                out.setdefault(signal, Counter())[rule] += 1
-    return {s: dict(sorted(c.items())) for s, c in sorted(out.items())}
 
 
 def _by_dialect(rows: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:

@@ -35,13 +35,15 @@ import hashlib
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from miner.config import FeedbackConfig
 from miner.dialects import parse_payload, row_place
@@ -114,7 +116,8 @@ def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> N
 def signature_of(signals: frozenset[str], path: str | None, error: str | None) -> str:
     """A session's failure signature: its signals, its tool path (the
     distinct tools of its earliest calls in call order, joined by ``>``) and
-    its earliest error message, masked."""
+    its earliest error message, masked. (``FlagTable`` writes the same for a
+    whole flags table at once; a test holds the two equal.)"""
     parts = ["+".join(sorted(signals)), path or "no tools"]
     if error:
         parts.append(mask(error))
@@ -130,11 +133,117 @@ def _signals(feedback: NegativeFeedback, signals_config: Any) -> list[Signal]:
     ]
 
 
+class FlagTable(Mapping[str, SessionFlags]):
+    """The flags relation as the engine returned it (Arrow, ``FLAG_COLUMNS``),
+    read as a mapping of session id to ``SessionFlags``. There may be
+    hundreds of thousands of flagged sessions: a session becomes a Python
+    object only when it is looked up (the picked ones, and tests); the pick
+    and the run's counts read the columns."""
+
+    def __init__(self, table: pa.Table) -> None:
+        self.table = table.combine_chunks()
+        self.ids: list[str] = self.table.column("session_id").to_pylist()
+        listed = pc.dictionary_encode(self.table.column("signals").combine_chunks())
+        #: Each row's signals, as a code into ``signal_sets`` (a few dozen).
+        self.signal_codes = _codes(listed)
+        self.signal_sets = [_shared(s) for s in listed.dictionary.to_pylist()]
+        #: Each row's failure signature, as a code into ``signatures``.
+        self.signature_codes, self.signatures = _signatures(self.table, listed)
+        self._index: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.ids)
+
+    def __getitem__(self, session_id: str) -> SessionFlags:
+        if self._index is None:
+            self._index = {sid: i for i, sid in enumerate(self.ids)}
+        return self.session(self._index[session_id])
+
+    def session(self, i: int) -> SessionFlags:
+        """The ``i``-th session's flags, as a Python object."""
+        return SessionFlags(
+            session_id=self.ids[i],
+            start=_utc(self.table.column("start")[i].as_py()),
+            signals=self.signal_sets[self.signal_codes[i]],
+            signature=self.signatures[self.signature_codes[i]],
+            reasons=_reasons(self.table.column("hits")[i].as_py()),
+        )
+
+    def starting_in(self, since: datetime, until: datetime) -> np.ndarray:
+        """The rows whose session starts in ``[since, until)``."""
+        starts = self.table.column("start")
+        if starts.type.tz is None:  # naive starts are UTC, as everywhere in miner
+            since, until = (t.astimezone(UTC).replace(tzinfo=None) for t in (since, until))
+        inside = pc.and_(
+            pc.greater_equal(starts, pa.scalar(since, starts.type)),
+            pc.less(starts, pa.scalar(until, starts.type)),
+        )
+        return np.flatnonzero(inside.to_numpy(zero_copy_only=False))
+
+    def rules_fired(self, rows: np.ndarray) -> Counter[tuple[str, str]]:
+        """Sessions among ``rows`` per (signal, rule) that fired on them."""
+        hits = self.table.column("hits").take(pa.array(rows, pa.int64())).combine_chunks()
+        flat = pc.list_flatten(hits)
+        signal = pc.dictionary_encode(pc.struct_field(flat, "signal"))
+        rule = pc.dictionary_encode(pc.struct_field(flat, "rule"))
+        signals, rules = len(signal.dictionary), len(rule.dictionary)
+        pair = _codes(signal) * rules + _codes(rule)
+        row = pc.list_parent_indices(hits).to_numpy().astype(np.int64)
+        # A session counts once per (signal, rule), whatever its turns.
+        once = _distinct(row * (signals * rules) + pair) % (signals * rules)
+        counted = np.bincount(once, minlength=signals * rules)
+        names, named = signal.dictionary.to_pylist(), rule.dictionary.to_pylist()
+        return Counter(
+            {
+                (names[k // rules], named[k % rules]): int(n)
+                for k, n in enumerate(counted.tolist())
+                if n
+            }
+        )
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """The distinct values, sorted (``np.unique`` is many times slower on
+    integers in numpy 2.4)."""
+    ordered = np.sort(values)
+    return (
+        ordered[np.concatenate(([True], ordered[1:] != ordered[:-1]))] if len(ordered) else ordered
+    )
+
+
+def _codes(encoded: pa.DictionaryArray) -> np.ndarray:
+    return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
+
+
+def _signatures(table: pa.Table, listed: pa.DictionaryArray) -> tuple[np.ndarray, list[str]]:
+    """``signature_of`` for every row of a flags table, as codes into the
+    distinct signatures: each distinct error is masked once."""
+    errors = pc.dictionary_encode(table.column("error").combine_chunks())
+    masked = pa.array(
+        [None if e is None else mask(e) for e in errors.dictionary.to_pylist()], pa.string()
+    )
+    error = pc.take(masked, errors.indices)
+    # The signals sorted as ``signature_of`` sorts them, whatever the engine's order.
+    ordered = [_joined(s) for s in listed.dictionary.to_pylist()]
+    signals = pc.take(pa.array(ordered, pa.string()), listed.indices)
+    path = table.column("path")
+    tools = pc.if_else(pc.or_kleene(pc.is_null(path), pc.equal(path, "")), "no tools", path)
+    # ``signature_of``: the error part only where there is an error.
+    with_error = pc.binary_join_element_wise(signals, tools, error, " | ")
+    without = pc.binary_join_element_wise(signals, tools, " | ")
+    has_error = pc.fill_null(pc.not_equal(table.column("error"), ""), False)
+    joined = pc.dictionary_encode(pc.if_else(has_error, with_error, without).combine_chunks())
+    return _codes(joined), [sys.intern(k) for k in joined.dictionary.to_pylist()]
+
+
 @dataclass(frozen=True)
 class Flagged:
     """What the selection query found: the flagged sessions, and counts."""
 
-    flags: dict[str, SessionFlags]
+    flags: FlagTable
     """Only the sessions some signal fired on, that start in the window."""
     sessions: int
     """Sessions read (any start)."""
@@ -158,9 +267,8 @@ def select(
     where: str = "<rows>",
 ) -> Flagged:
     """The selection: one query over the ``events`` the engine holds
-    (``miner.engine.query.events_sql``) returns the flags relation; Python
-    then touches the flagged sessions only, for their signatures. ``where``
-    names the export in errors."""
+    (``miner.engine.query.events_sql``) returns the flags relation, kept as
+    Arrow (``FlagTable``). ``where`` names the export in errors."""
     counts: Counter[tuple[str, str]] = Counter()
     totals = {"sessions": 0, "in_window": 0}
     orphans: list[tuple[str, int]] = []
@@ -179,27 +287,8 @@ def select(
     for item in bad:
         _refuse_payload(item)
     table = run(selection_sql(None, _signals(feedback, signals_config), since, until))
-    flags = {}
-    # There may be hundreds of thousands of flagged sessions: their rows
-    # become Python objects a slice at a time, column by column.
-    for batch in table.to_batches(max_chunksize=_SLICE):
-        columns = [batch.column(c).to_pylist() for c in FLAG_COLUMNS]
-        for sid, start, signals, hits, path, error in zip(*columns, strict=True):
-            fired = _shared(signals)
-            flags[sid] = SessionFlags(
-                session_id=sid,
-                start=_utc(start),
-                signals=fired,
-                # Interned, as are the rules: thousands of sessions share each.
-                signature=sys.intern(signature_of(fired, path, error)),
-                reasons=_reasons(hits),
-            )
-        del columns
+    flags = FlagTable(table.select(list(FLAG_COLUMNS)))
     return Flagged(flags, totals["sessions"], totals["in_window"], counts)
-
-
-#: Flagged sessions made Python objects at a time (``select``).
-_SLICE = 8_192
 
 
 def _reasons(hits: list[dict[str, Any]]) -> tuple[Reason, ...]:
@@ -252,6 +341,11 @@ def _utc(moment: Any) -> datetime:
 _SIGNAL_SETS: dict[str, frozenset[str]] = {}
 
 
+def _joined(signals: str) -> str:
+    """A ``+``-joined list of signals, sorted."""
+    return "+".join(sorted(_shared(signals)))
+
+
 def _shared(signals: str) -> frozenset[str]:
     """One set per distinct ``+``-joined list of signals (a few dozen, and
     one flags record per flagged session)."""
@@ -266,7 +360,7 @@ def flag_sessions(
     feedback: NegativeFeedback,
     signals_config: Any,
     rows_read: Counter[tuple[str, str]] | None = None,
-) -> dict[str, SessionFlags]:
+) -> FlagTable:
     """The flagged sessions among rows held in memory (Arrow batches or
     DataFrames, any order; any time): the selection run by DuckDB over them."""
     from miner.config import ScanConfig
@@ -304,7 +398,7 @@ def per_signature(max_cases: int) -> int:
 
 
 def pick_sessions(
-    flags: dict[str, SessionFlags],
+    flags: Mapping[str, SessionFlags],
     since: datetime,
     until: datetime,
     drafted: frozenset[str],
@@ -317,55 +411,143 @@ def pick_sessions(
     """Choose the sessions to draft; ``drafted`` holds session hashes of
     earlier runs, ``drafted_signatures`` the signature hashes.
     ``sessions_in_window``: how many sessions start in the window, when
-    ``flags`` holds only the flagged ones (as the selection gives them)."""
-    in_window = [f for f in flags.values() if since <= f.start < until]
-    bad = [f for f in in_window if f.signals]
-    carrying = Counter(signal for f in bad for signal in f.signals)
-    flagged = {s: carrying[s] for s in SIGNALS}
+    ``flags`` holds only the flagged ones (as the selection gives them).
+    The pick reads ids, signals and signatures only: a ``FlagTable``'s
+    sessions become objects only once picked."""
+    rows = _Rows.of(flags)
+    in_window = rows.starting_in(since, until)
+    some = np.array([bool(sets) for sets in rows.signal_sets] or [False])
+    bad = in_window[some[rows.signal_codes[in_window]]]
+    # Each signal: which rows carry it.
+    carries = {
+        signal: np.isin(
+            rows.signal_codes, [c for c, sets in enumerate(rows.signal_sets) if signal in sets]
+        )
+        for signal in SIGNALS
+    }
+    flagged = {s: int(carries[s][bad].sum()) for s in SIGNALS}
     # (A first run has no ledger: no session to hash against it.)
-    fresh = [f for f in bad if session_hash(f.session_id) not in drafted] if drafted else bad
-    ranked = sorted(fresh, key=lambda f: _rank(seed, f.session_id))
-    # Each signal's sessions, in rank order, gathered in one pass over them.
-    ranked_by_signal: dict[str, list[SessionFlags]] = {s: [] for s in SIGNALS}
-    for f in ranked:
-        for signal in f.signals:
-            ranked_by_signal.setdefault(signal, []).append(f)
-    picked: list[SessionFlags] = []
-    taken: set[str] = set()
+    ids = rows.ids
+    new = [session_hash(ids[i]) not in drafted for i in bad.tolist()] if drafted else None
+    fresh = bad if new is None else bad[np.array(new, bool)]
+    # Rank order: the seeded hash of each session id (bytes sort as the hex does).
+    sha256 = hashlib.sha256
+    ranks = np.array([sha256(f"{seed}:{ids[i]}".encode()).digest() for i in fresh.tolist()], "S32")
+    ranked = fresh[np.argsort(ranks, kind="stable")]
+    picked: list[int] = []
+    taken = np.zeros(len(rows.ids), bool)
     # One kind of failure fills at most a fifth of the run, whatever signals
     # it carries (an outage copied 400 times is one finding, not twenty).
     cap = per_signature(max_cases)
-    kinds: Counter[str] = Counter()
+    kinds: Counter[int] = Counter()
     for signal in SIGNALS:
-        groups: dict[str, list[SessionFlags]] = {}
-        for f in ranked_by_signal[signal]:
-            if f.session_id not in taken:
-                groups.setdefault(f.signature, []).append(f)
+        # The signal's sessions not yet picked, in rank order, and their kinds.
+        candidates = ranked[carries[signal][ranked] & ~taken[ranked]]
+        kind_of = rows.signature_codes[candidates]
+        sizes = np.bincount(kind_of, minlength=len(rows.signatures))
         order = sorted(
-            groups,
+            np.flatnonzero(sizes).tolist(),
             key=lambda g: (
-                signature_hash(g) in drafted_signatures,
-                -len(groups[g]),
-                _rank(seed, g),
+                signature_hash(rows.signatures[g]) in drafted_signatures,
+                -sizes[g],
+                _rank(seed, rows.signatures[g]),
             ),
         )
+        members: dict[int, np.ndarray] = {}
         quota = min(per_signal, max_cases - len(picked))
         round_ = 0
-        while quota > 0 and any(round_ < len(groups[g]) and kinds[g] < cap for g in order):
+        while quota > 0 and any(round_ < sizes[g] and kinds[g] < cap for g in order):
             for g in order:
-                if quota > 0 and round_ < len(groups[g]) and kinds[g] < cap:
-                    picked.append(groups[g][round_])
-                    taken.add(groups[g][round_].session_id)
+                if quota > 0 and round_ < sizes[g] and kinds[g] < cap:
+                    if g not in members:
+                        members[g] = candidates[kind_of == g]
+                    i = int(members[g][round_])
+                    picked.append(i)
+                    taken[i] = True
                     kinds[g] += 1
                     quota -= 1
             round_ += 1
-    signatures: dict[str, int] = {}
-    for f in bad:
-        signatures[f.signature] = signatures.get(f.signature, 0) + 1
+    # Sessions per signature, in the order the signatures first come.
+    kind_of_bad = rows.signature_codes[bad]
+    counts = np.bincount(kind_of_bad, minlength=len(rows.signatures))
+    first = np.full(len(rows.signatures), len(bad))
+    np.minimum.at(first, kind_of_bad, np.arange(len(bad)))
+    signatures = {
+        rows.signatures[g]: int(counts[g])
+        for g in np.argsort(first, kind="stable").tolist()
+        if counts[g]
+    }
     return Selection(
-        picked=tuple(picked),
+        picked=tuple(rows.session(i) for i in picked),
         in_window=len(in_window) if sessions_in_window is None else sessions_in_window,
         flagged=flagged,
         already_drafted=len(bad) - len(fresh),
         signatures=signatures,
     )
+
+
+def rules_fired(
+    flags: Mapping[str, SessionFlags], since: datetime, until: datetime
+) -> dict[str, dict[str, int]]:
+    """{signal: {rule: sessions}} over the sessions that start in the window."""
+    rows = _Rows.of(flags)
+    found = rows.rules_fired(rows.starting_in(since, until))
+    out: dict[str, dict[str, int]] = {}
+    for (signal, rule), n in sorted(found.items()):
+        out.setdefault(signal, {})[rule] = n
+    return out
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """What the pick reads of flagged sessions, by row: a ``FlagTable``'s
+    columns, or any mapping's values coded the same way."""
+
+    ids: list[str]
+    signal_codes: np.ndarray
+    signal_sets: list[frozenset[str]]
+    signature_codes: np.ndarray
+    signatures: list[str]
+    source: Any
+
+    @classmethod
+    def of(cls, flags: Mapping[str, SessionFlags]) -> _Rows:
+        if isinstance(flags, FlagTable):
+            return cls(
+                flags.ids,
+                flags.signal_codes,
+                flags.signal_sets,
+                flags.signature_codes,
+                flags.signatures,
+                flags,
+            )
+        values = list(flags.values())
+        sets: dict[frozenset[str], int] = {}
+        kinds: dict[str, int] = {}
+        return cls(
+            [f.session_id for f in values],
+            np.array([sets.setdefault(f.signals, len(sets)) for f in values], np.int64),
+            list(sets),
+            np.array([kinds.setdefault(f.signature, len(kinds)) for f in values], np.int64),
+            list(kinds),
+            values,
+        )
+
+    def session(self, i: int) -> SessionFlags:
+        if isinstance(self.source, FlagTable):
+            return self.source.session(i)
+        return self.source[i]  # type: ignore[no-any-return]
+
+    def starting_in(self, since: datetime, until: datetime) -> np.ndarray:
+        if isinstance(self.source, FlagTable):
+            return self.source.starting_in(since, until)
+        inside = [i for i, f in enumerate(self.source) if since <= f.start < until]
+        return np.array(inside, np.int64)
+
+    def rules_fired(self, rows: np.ndarray) -> Counter[tuple[str, str]]:
+        if isinstance(self.source, FlagTable):
+            return self.source.rules_fired(rows)
+        found: Counter[tuple[str, str]] = Counter()
+        for i in rows:
+            found.update({(r.signal, r.rule) for r in self.source[i].reasons})
+        return found

@@ -283,3 +283,51 @@ def test_one_failure_copied_400_times_takes_at_most_4_of_20_picks(tmp_path, monk
     monkeypatch.setattr("miner.sample.per_signature", lambda max_cases: max_cases)
     uncapped = pick_sessions(found.flags, since, until, frozenset(), 20, 20, seed=7)
     assert sum(f.signature == kind for f in uncapped.picked) > 4
+
+
+
+@pytest.mark.parametrize("export", ["sample", "go", "java", "python"])
+def test_a_flags_tables_signatures_and_counts_are_the_per_session_ones(export):
+    # FlagTable writes every row's signature and counts the rules fired in
+    # Arrow: the same as signature_of and a walk over each session's reasons.
+    from miner.sample import rules_fired, signature_of
+    from tests.conftest import ROOT, TRACES
+    from tests.test_scan_engine import selected
+
+    since, until = datetime(2000, 1, 1, tzinfo=UTC), datetime(2100, 1, 1, tzinfo=UTC)
+    path = TRACES if export == "sample" else ROOT / "tests" / "golden" / export
+    found = selected(path, since, until)
+    rows = found.flags.table.to_pylist()
+    assert len({f.signature for f in found.flags.values()}) >= 6
+    assert any(row["error"] for row in rows)
+    for row in rows:
+        flags = found.flags[row["session_id"]]
+        assert flags.signature == signature_of(flags.signals, row["path"], row["error"])
+    walked: dict[str, dict[str, int]] = {}
+    for f in found.flags.values():
+        for signal, rule in {(r.signal, r.rule) for r in f.reasons}:
+            walked.setdefault(signal, {}).setdefault(rule, 0)
+            walked[signal][rule] += 1
+    assert rules_fired(found.flags, since, until) == walked
+    assert rules_fired(dict(found.flags), since, until) == walked
+
+
+def test_a_flags_tables_signature_without_tools_or_error():
+    from miner.sample import FlagTable, signature_of
+
+    hit = [{"signal": "error", "rule": "r", "invocation_id": None}]
+    table = FlagTable(
+        pa.table(
+            {
+                "session_id": ["a", "b", "c", "d"],
+                "start": pa.array([T0] * 4, pa.timestamp("us", "UTC")),
+                "signals": ["loop+error", "error", "error", "error"],
+                "hits": [hit] * 4,
+                "path": [None, "", "x>y", None],
+                "error": [None, "", "order 12 of Ann failed", "ORDER 12"],
+            }
+        )
+    )
+    for row, f in zip(table.table.to_pylist(), table.values(), strict=True):
+        assert f.signature == signature_of(f.signals, row["path"], row["error"])
+    assert table["a"].signature == "error+loop | no tools"
