@@ -30,7 +30,7 @@ import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
 from miner.config import ScanConfig, is_remote
-from miner.engine.sql import name, text
+from miner.engine.sql import listed, name, text
 from miner.errors import InputError
 from miner.traces import REQUIRED_COLUMNS, utc_frame
 from miner.window import Window
@@ -228,46 +228,81 @@ def read_sessions(
     ids = sorted(set(session_ids))
     window = Window(start, end)
     with connect(scan, str(export.path)) as duck:
-        duck.con.register("wanted_sessions", pa.table({"session_id": pa.array(ids, pa.string())}))
         if export.local:
-            rows = _local_rows(duck, export, present, window)
+            table = _local_session_rows(duck, export, present, window, ids)
         else:
             rows = copy_remote(duck, export, present, window, session_ids=ids)
-        table = duck.table(
-            f"SELECT * FROM {rows} WHERE session_id IN (SELECT session_id FROM wanted_sessions)"
-        )
+            wanted = f"session_id IN ({listed(ids)})" if ids else "false"
+            table = duck.table(f"SELECT * FROM {rows} WHERE {wanted}")
     return utc_frame(table)
 
 
-def duckdb_table(export: Export) -> str:
+def _local_session_rows(
+    duck: Duck, export: Export, present: list[str], window: Window, ids: list[str]
+) -> pa.Table:
+    """The rows in ``window`` of the sessions ``ids`` of a local export:
+    ``present`` and ``source_file``, in the export's file and row order.
+    Two reads: the ids' column alone finds each row's file and row number,
+    then each file gives only those rows (the row numbers prune its row
+    groups), so the payload columns are decoded for the sessions' own row
+    groups, not for the whole window (5 s against 0.4 s for 20 sessions of
+    the 4.6M-row bench export)."""
+    _refuse_orphans(duck, export, window)
+    table = duckdb_table(export, row_numbers=True)
+    in_window = window.sql(days=iso_day_partitions(export))
+    wanted = f"session_id IN ({listed(ids)})" if ids else "false"
+    found: dict[str, list[int]] = {}
+    for row in duck.table(
+        f"SELECT miner_source_file AS file, file_row_number AS n FROM {table} "
+        f"WHERE {in_window} AND {wanted}"
+    ).to_pylist():
+        found.setdefault(row["file"], []).append(int(row["n"]))
+    parts = [
+        f"SELECT {order} AS miner_file_order, * FROM read_parquet([{text(file)}], "
+        "hive_partitioning = true, hive_types_autocast = false, "
+        f"filename = 'miner_source_file', file_row_number = true) "
+        f"WHERE file_row_number IN ({', '.join(str(n) for n in sorted(found[file]))})"
+        for order, file in enumerate(export.dataset.files)
+        if file in found
+    ]
+    if not parts:
+        names = ", ".join(name(c) for c in present)
+        return duck.table(
+            f"SELECT {names}, miner_source_file AS source_file FROM {table} WHERE false"
+        )
+    rows = duck.table(
+        f"SELECT * FROM ({' UNION ALL BY NAME '.join(parts)}) miner_found "
+        "ORDER BY miner_file_order, file_row_number"
+    )
+    columns = {
+        c: rows.column(c) if c in rows.column_names else pa.nulls(rows.num_rows, pa.string())
+        for c in present
+    }
+    return pa.table({**columns, "source_file": rows.column("miner_source_file")})
+
+
+def duckdb_table(export: Export, row_numbers: bool = False) -> str:
     """A local export as DuckDB's FROM item: hive ``dt=`` partitions, files of
     different columns united by name, each row's file kept as
     ``miner_source_file`` (a name of our own: an export may have a column
-    called filename)."""
-    listed = ", ".join(text(f) for f in export.dataset.files)
+    called filename); with ``row_numbers``, each row's place in its file
+    (``file_row_number``)."""
+    files = ", ".join(text(f) for f in export.dataset.files)
+    numbered = ", file_row_number = true" if row_numbers else ""
     return (
-        f"read_parquet([{listed}], hive_partitioning = true, union_by_name = true, "
-        "hive_types_autocast = false, filename = 'miner_source_file')"
+        f"read_parquet([{files}], hive_partitioning = true, union_by_name = true, "
+        f"hive_types_autocast = false, filename = 'miner_source_file'{numbered})"
     )
 
 
-def _local_rows(duck: Duck, export: Export, present: list[str], window: Window) -> str:
-    """A FROM item of a local export's rows in ``window``: exactly the
-    ``present`` columns and ``source_file``. Rows in the window without a
-    session id stop the run (``refuse_rows_without_session``)."""
-    table = duckdb_table(export)
-    # Whole days pruned before files open, when the partitions allow it.
-    in_window = window.sql(days=iso_day_partitions(export))
+def _refuse_orphans(duck: Duck, export: Export, window: Window) -> None:
+    """Stop on rows in ``window`` without a session id, naming their files."""
     orphans = duck.table(
-        f"SELECT miner_source_file AS file, count(*) AS n FROM {table} "
-        f"WHERE {in_window} AND session_id IS NULL GROUP BY 1 ORDER BY 1"
+        f"SELECT miner_source_file AS file, count(*) AS n FROM {duckdb_table(export)} "
+        f"WHERE {window.sql(days=iso_day_partitions(export))} AND session_id IS NULL "
+        "GROUP BY 1 ORDER BY 1"
     ).to_pylist()
     refuse_rows_without_session(export.path, [(str(o["file"]), int(o["n"])) for o in orphans])
-    names = ", ".join(name(c) for c in present)
-    return (
-        f"(SELECT {names}, miner_source_file AS source_file FROM {table} "
-        f"WHERE {in_window} AND session_id IS NOT NULL)"
-    )
 
 
 def copy_remote(
