@@ -8,6 +8,7 @@ input stops the run with no output at all.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -159,6 +160,17 @@ def _flag_embedded(
         return select(con.table, negative, config.signals, *window, where=str(export.path))
 
 
+def _release_freed_memory() -> None:
+    """Hand the heap the selection freed back to the system (glibc keeps it
+    for reuse otherwise, and the model's load then stacks on top of it)."""
+    import ctypes
+    import ctypes.util
+
+    libc = ctypes.util.find_library("c")
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(libc).malloc_trim(0)
+
+
 def run_clock() -> datetime:
     """The time a run stamps on its drafts (``draftedAt``) and its summary:
     now, or ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds
@@ -218,13 +230,12 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         found = spark_flags(request.traces, (scan_start, scan_end), window, negative, config)
     else:
         found = _flag_embedded(export, config, (scan_start, scan_end), window, negative)
-    flags, rows_read = found.flags, found.rows_read
+    rows_read, sessions_scanned = found.rows_read, found.sessions
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
-    detector = detector_for(config)
     drafted_before = output.read_ledger(request.out)
     selection = pick_sessions(
-        flags,
+        found.flags,
         request.since,
         request.until,
         drafted_before,
@@ -234,6 +245,12 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         drafted_signatures=output.read_ledger_signatures(request.out),
         sessions_in_window=found.in_window,
     )
+    by_rule = rules_fired(found.flags, request.since, request.until)
+    # The flags of every flagged session (hundreds of thousands, in a big
+    # week) are not held while the model loads and the picked ones draft.
+    del found
+    _release_freed_memory()
+    detector = detector_for(config)
     picked_ids = [f.session_id for f in selection.picked]
     signals_of = {f.session_id: f.signals for f in selection.picked}
     reasons_of = {
@@ -269,10 +286,10 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         "window": {"since": request.since.isoformat(), "until": request.until.isoformat()},
         "traces": str(export.path),
         "seed": request.seed,
-        "sessions_scanned": found.sessions,
+        "sessions_scanned": sessions_scanned,
         "sessions_in_window": selection.in_window,
         "flagged": {s: selection.flagged[s] for s in SIGNALS},
-        "flagged_by_rule": rules_fired(flags, request.since, request.until),
+        "flagged_by_rule": by_rule,
         "signatures": _signatures(selection, detector, quarantined_ids),
         "skipped_already_drafted": selection.already_drafted,
         "sampled": len(cases),
