@@ -116,8 +116,7 @@ _NAME_AND_NUMBER = re.compile(
     rf"(?:\b\d{{1,5}}[ \t]+)?\b(?!(?i:{_MONTH}|{_WEEKDAY})\b)(?:{_CAP}[ \t]){{0,2}}{_CAP}"
     rf"[ \t]{_NUMBER}\b"
 )
-#: A line break, real or written as the two characters \\n (JSON-escaped text).
-_BREAK = r"[ \t]*(?:\n|\\n)(?:[\s>?]|\\n)*"
+_BREAK = r"[ \t]*\n[\s>?]*"
 _TOWN = (
     rf"{_CAP}(?:[\s-](?:{_CAP}|{_PARTICLE}|nad|am|an|im|sur|sous|en|aan|bei|upon|on)){{0,4}}"
     r"(?:\s\([A-Z]{2}\))?"
@@ -135,11 +134,23 @@ _NEXT_PART = re.compile(
 #: A line holding only a town, a state, or a street with no number ("Flat 6\nCheryl Cape").
 _TOWN_LINE = re.compile(
     rf"{_BREAK}(?:(?:{_CAP}\s+){{1,3}}(?:{'|'.join(STREET_SUFFIXES)})\b\.?|{_TOWN}|[A-Z]{{2}})"
-    r"(?=[ \t]*(?:\n|\\n|$|,))"
+    r"(?=[ \t]*(?:\n|$|,))"
 )
 _POSTCODE_AHEAD = re.compile(
     rf"(?:,\s*|{_BREAK})(?:{_TOWN},?\s+{_POSTCODE}|{_POSTCODE},?\s+{_TOWN}|{_UNIT}\.?\s\d)(?![\w-])"
 )
+
+
+#: A line break written as the two characters \\n or \\r: a document quoted
+#: inside a JSON string (a tool's result often is one). NER and the
+#: recognizers read it as a break, so a name or a street starts its line.
+_ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nr]")
+
+
+def read_escaped_breaks(text: str) -> str:
+    """``text`` with each escaped line break read as a real one (" \\n":
+    the same length, so spans found in it index ``text``)."""
+    return _ESCAPED_BREAK.sub(" \n", text) if "\\" in text else text
 
 
 def find_addresses(text: str) -> Iterator[tuple[int, int]]:
@@ -166,8 +177,56 @@ _LO = "a-z" + "".join(c for c in _LATIN if c.islower())
 #: A word of a name: capitalised ("Šebková", "O'Neil", "Barth-Rosenow") or in
 #: capitals ("ARAUJO"), as people write in a form or a shouted message.
 _NAME_WORD = rf"(?:[{_UP}][{_LO}]+(?:[-'’][{_UP}]?[{_LO}]+)?|[{_UP}]{{2,}}(?:[-'’][{_UP}]{{2,}})?)"
-#: A title that is part of the name written after it ("Dr. Oda Renner").
-_TITLE = r"(?:(?:Dr|Mr|Mrs|Ms|Prof|Sig|Sig\.ra|Herr|Frau|Mme|Sr|Sra|Dhr|Mevr|Ing|Dott)\.?[ \t]+)"
+#: Capitalised words a cue is often followed by that are not names.
+NOT_NAMES = frozenset((
+    "Sorry", "Not", "Here", "Happy", "Glad", "Looking", "Still", "Calling", "Writing", "Back",
+    "Done", "Very", "Just", "So", "Really", "Trying", "Going", "Getting", "Sure", "Okay", "Ok",
+    "Fine", "Good", "Great", "Awesome", "Perfect", "Thanks", "Thank", "Hello", "Hi", "Hey",
+    "Your", "The", "A", "An", "This", "That", "It", "Urgent", "Again", "Regarding", "About",
+    "Following", "Ready", "Unable", "Afraid", "Confused", "Frustrated", "Disappointed", "Upset",
+    "Annoyed", "Interested", "Customer", "Support", "Team", "Manager", "Agent", "Human",
+    "Someone", "Somebody", "Anyone", "Everyone", "Monday", "Tuesday", "Wednesday", "Thursday",
+    "Friday", "Saturday", "Sunday", "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December", "Today", "Tomorrow",
+    "Yesterday", "Order", "Refund", "Name", "Account", "Everybody", "All", "There", "Us", "Most",
+    "And", "Or", "But", "My", "Me", "You", "We", "They", "He", "She", "His", "Her", "None",
+    "No", "Yes", "Please", "Dear", "Welcome", "At", "In", "On", "From", "To", "For", "With",
+    "Regards", "Best", "Kind", "Cheers", "Sincerely", "Thx", "Warm", "Warmest",
+))  # fmt: skip
+
+
+def _name_affixes() -> tuple[str, str, str]:
+    """Regexes of a title written before a name ("Dr", "Herr", "Mevr.",
+    "Dipl.-Ing."), a degree or generation after it ("MBA", "Jr.", "B.Eng.")
+    and a particle inside it ("de", "van den", "Le"), from nameparser's
+    lists (Latin script; a title no longer than four letters or with a dot,
+    as the long ones are jobs: "actor", "banker"), plus any capitalised
+    abbreviation with a dot ("Dott.", "Univ.Prof.", "B.Sc.")."""
+    from nameparser.config import CONSTANTS
+
+    def latin(words: Any) -> list[str]:
+        return sorted((w for w in words if re.fullmatch(r"[a-z.'’-]+", w)), key=len, reverse=True)
+
+    titles = [t for t in latin(CONSTANTS.titles) if ("." in t or len(t) <= 4)
+              and t.title() not in NOT_NAMES]  # fmt: skip
+    degrees = [d for d in latin([*CONSTANTS.suffix_acronyms, *CONSTANTS.suffix_not_acronyms])
+               if len(d) > 1]  # fmt: skip
+    listed = rf"(?i:{'|'.join(map(re.escape, titles))})\.?"
+    abbreviation = rf"[{_UP}][{_LO}]{{0,4}}\.(?:-?[{_UP}]?[{_LO}]{{1,4}}\.?)?"
+    title = rf"(?:{listed}|{abbreviation})"
+    listed_degree = rf"(?=[{_UP}])(?i:{'|'.join(map(re.escape, degrees))})\.?"
+    degree = rf"(?:{listed_degree}|(?:[{_UP}][{_LO}]{{0,3}}\.){{2,3}})"
+    particle = rf"(?:{'|'.join(map(re.escape, latin(CONSTANTS.prefixes)))})"
+    return title, degree, particle
+
+
+_TITLE, _DEGREE, _NAME_PARTICLE = _name_affixes()
+_A_TITLE = re.compile(_TITLE)
+_TITLE_BEFORE = re.compile(rf"(?<![\w.])(?=[{_UP}]){_TITLE}[ \t]+$")
+_NAME_BEFORE = re.compile(rf"(?<![\w.])({_NAME_WORD})[ \t]+(?:{_NAME_PARTICLE}[ \t]+)*$")
+_NAME_AFTER = re.compile(rf"(?:[ \t]+{_NAME_PARTICLE})*[ \t]+({_NAME_WORD})(?!\w)")
+_DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?![\w.])")
+
 #: A name after the words that introduce one: "my name is", "I'm", a sign-off,
 #: a greeting ("Dear", "Sorry"), a relation ("my husband"), a title in the
 #: default regions' languages ("Sig.", "Herr", "Mme"). The cue is
@@ -184,28 +243,9 @@ NAME_CUE_REGEX = (
     r"|\bdr\.?|\bprof\.?|\bsig\.(?:ra)?|\bsig\.na|\bdott\.(?:ssa)?|\bing\.|\bherr|\bfrau"
     r"|\bmme\.?|\bmlle\.?|\bm\.|\bsr\.?|\bsra\.?|\bd\.|\bdña\.|\bdhr\.|\bmevr\."
     r"|\bspeak (?:to|with)|\bask for|\bcontact|\bfollow up with)[ \t]+)"
-    rf"(?P<value>{_TITLE}?{_NAME_WORD}(?:[ \t]+(?:[{_UP}]\.[ \t]+)?{_NAME_WORD}){{0,2}})(?!\w)"
+    rf"(?P<value>(?:{_TITLE}[ \t]+)*{_NAME_WORD}(?:[ \t]+(?:[{_UP}]\.[ \t]+)?{_NAME_WORD}){{0,2}})"
+    r"(?!\w)"
 )
-#: Capitalised words a cue is often followed by that are not names.
-NOT_NAMES = frozenset((
-    "Sorry", "Not", "Here", "Happy", "Glad", "Looking", "Still", "Calling", "Writing", "Back",
-    "Done", "Very", "Just", "So", "Really", "Trying", "Going", "Getting", "Sure", "Okay", "Ok",
-    "Fine", "Good", "Great", "Awesome", "Perfect", "Thanks", "Thank", "Hello", "Hi", "Hey",
-    "Your", "The", "A", "An", "This", "That", "It", "Urgent", "Again", "Regarding", "About",
-    "Following", "Ready", "Unable", "Afraid", "Confused", "Frustrated", "Disappointed", "Upset",
-    "Annoyed", "Interested", "Customer", "Support", "Team", "Manager", "Agent", "Human",
-    "Someone", "Somebody", "Anyone", "Everyone", "Monday", "Tuesday", "Wednesday", "Thursday",
-    "Friday", "Saturday", "Sunday", "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December", "Today", "Tomorrow",
-    "Yesterday", "Order", "Refund", "Mr", "Mrs", "Ms", "Dr", "Sig", "Herr", "Frau", "Mme", "Sr",
-    "Sra", "Dhr", "Mevr", "Ing", "Dott", "Prof", "Name", "Account", "Everybody", "All", "There",
-    "And", "Or", "But", "My", "Me", "You", "We", "They", "He", "She", "His", "Her", "None",
-    "No", "Yes", "Please", "Dear", "Welcome", "At", "In", "On", "From", "To", "For", "With",
-    "Regards", "Best", "Kind", "Cheers", "Sincerely", "Thx", "Warm", "Warmest",
-))  # fmt: skip
-
-_NAME_BEFORE = re.compile(rf"({_NAME_WORD}) $")
-_NAME_AFTER = re.compile(rf" ({_NAME_WORD})(?!\w)")
 _NAMES = rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,2}}"
 _LIST_AFTER = re.compile(rf"(?:,? and |,? & |, )({_NAMES})(?![\w'])")
 _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )$")
@@ -214,13 +254,14 @@ _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )$")
 #: Words around a NER "person" that make it a place: "I am in Lomm", "based
 #: in Kamen", "returned to Ksar Beni Aissa", "Leek bridge", "Plauen station".
 _PLACE_BEFORE = re.compile(
-    r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|(?:flew|fly|moved|returned|trip|travel"
-    r"(?:l?ing|l?ed)?) to|originally from)\s+)$"
+    r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|originally from|(?:flew|fly|moved|returned"
+    r"|came|arrived|trip|travel(?:l?ing|l?ed)?)(?: here| back)? (?:to|from|at|in))\s+)$"
 )
-_PLACE_AFTER = re.compile(
-    r"\s+(?i:bridge|station|airport|harbou?r|river|valley|county|province|city|town|village"
+_PLACE_WORDS = (
+    r"(?i:bridge|station|airport|harbou?r|river|valley|county|province|city|town|village"
     r"|district|cathedral|castle|lake|mountains?|beach|university|hospital|stadium|museum)\b"
 )
+_PLACE_AFTER = re.compile(rf"\s+{_PLACE_WORDS}")
 
 
 @functools.cache
@@ -240,10 +281,15 @@ def country_names() -> frozenset[str]:
     return frozenset(names)
 
 
-def names_a_place(text: str, start: int, end: int) -> bool:
-    """A NER "person" at [start, end) that is a country's name, or that its
-    neighbours show to be a place."""
-    if _PLACE_AFTER.match(text, end) or text[start:end].casefold() in country_names():
+def names_no_person(text: str, start: int, end: int) -> bool:
+    """A NER "person" at [start, end) that is a country's name, that its
+    neighbours show to be a place, or that holds or comes before a place
+    word ("Mayen bridge") or an organisation word ("Kimball Electronics
+    Inc.", "the KBC Ancora CVA Orchestra")."""
+    if text[start:end].casefold() in country_names() or any(
+        pattern.search(text, start, end) or pattern.match(text, end)
+        for pattern in (_PLACE_AFTER, _ORGANISATION)
+    ):
         return True
     return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
         ("'s", "’s"), end
@@ -271,6 +317,7 @@ _CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD})
 #: Words that make a capitalised run an organisation ("Terra Catalyst Fund").
 _ORGANISATION = re.compile(
     r"(?:[ \t]+[A-Z][\w.&/-]*){0,5}?[ \t]+(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa"
+    r"|se|kgaa|oyj|k\.k|srl|sarl|co\.ltd|corporation|limited"
     r"|corp|co|company|companylimited|group|holdings?|fund|trust|bank|capital|mines|energy"
     r"|acquisition|international|partners|systems|technologies|industries|etf|shares|orchestra"
     r"|university|foundation|institute|association|club)\b"
@@ -305,13 +352,24 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
-    """A name span grown over capitalised words glued to it (one each side)."""
-    before = _NAME_BEFORE.search(text, 0, start)
-    if before and before.group(1).title() not in NOT_NAMES:
+    """A name span grown over what belongs to it: a capitalised word glued
+    to it each side and the particles between ("Flavio de Mayo", "Mason van
+    den Velde"), titles before it ("Dr", "Dipl.-Ing.") and degrees after it
+    ("B.Sc.", "MBA"); never over a line break."""
+    before = _NAME_BEFORE.search(text, max(0, start - 60), start)
+    if (
+        before
+        and before.group(1).title() not in NOT_NAMES
+        and not _A_TITLE.fullmatch(before.group(1))
+    ):
         start = before.start(1)
+    while title := _TITLE_BEFORE.search(text, max(0, start - 30), start):
+        start = title.start()
     after = _NAME_AFTER.match(text, end)
     if after and after.group(1).title() not in NOT_NAMES:
         end = after.end(1)
+    while degree := _DEGREE_AFTER.match(text, end):
+        end = degree.end()
     return start, end
 
 
@@ -350,19 +408,22 @@ CARD_REGEX = (
 #: issue found Maestro, JCB 2131 and 3597 numbers that an IIN table refused.
 _CARD_FIRST_DIGITS = frozenset("23456")
 
-#: A date after a birth cue ("born on", "date of birth", "DOB"): personal.
-#: Other dates are not (an order's date is what a case needs).
-DOB_CUE_REGEX = (
-    r"(?i:\b(?:born|date\s+of\s+birth|d\.?o\.?b\.?|birth\s*date|birthday|geburtsdatum"
-    r"|geboren|né|née|nacido|nata|nato|fecha\s+de\s+nacimiento|data\s+di\s+nascita)\b"
-    # A few words between: "born on the", "date of birth is listed as".
-    r"(?:[\s:,\-]+(?:is|was|on|the|of|in|at|as|listed|recorded|registered|reads|says|be|would)){0,4}"
-    r"[\s:,\-]{0,3})"
-    rf"(?P<value>(?i:(?:{_WEEKDAY},?\s+)?(?:\d{{1,4}}[./\-\s]\d{{1,2}}[./\-\s]\d{{2,4}}"
-    rf"|(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
-    rf"|{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{4}}[./\-]\d{{1,2}}[./\-]\d{{1,2}})))"
-    r"(?!\w)"
+#: A date in the formats people write one: numeric (day, month and year in
+#: either order), with the month's name, maybe after a weekday.
+_DATE = (
+    rf"(?i:(?:{_WEEKDAY},?\s+)?(?:\d{{1,4}}[./\-\s]\d{{1,2}}[./\-\s]\d{{2,4}}"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
+    rf"|{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}))(?!\w)"
 )
+_BIRTH = (
+    r"(?i:\b(?:born|birth|date\s+of\s+birth|d\.?o\.?b\.?|birth\s*date|birthday|b-?day"
+    r"|geburtsdatum|geburtstag|geboren|né|née|naissance|nacido|nacida|nacimiento|cumpleaños"
+    r"|nata|nato|nascita|compleanno|geboortedatum|verjaardag)(?!\w))"
+)
+#: A date after a birth cue in the same sentence ("born on", "date of birth
+#: is listed as", "born in Lyon on"): personal. Other dates are not (an
+#: order's date is what a case needs).
+DOB_CUE_REGEX = rf"{_BIRTH}[^.!?\n\d]{{0,40}}?(?P<value>{_DATE})"
 #: A passport number after its name: 6-9 capitals and digits, one digit at least.
 PASSPORT_CUE_REGEX = (
     r"(?i:\bpassport(?:\s+(?:number|no\.?|#))?(?:\s+is)?)[\s:#]{1,3}"
@@ -629,9 +690,9 @@ def build_recognizers(
 
         def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
             return [
-                result(self, "PERSON", start, end, 0.55)
+                result(self, "PERSON", *_complete_name(text, start, end), 0.55)
                 for start, end in find_first_names(text)
-                if not names_a_place(text, start, end)
+                if not names_no_person(text, start, end)
             ]
 
     class CardRecognizer(PatternRecognizer):  # type: ignore[misc]
@@ -662,58 +723,49 @@ def build_recognizers(
                     words = match.group("value").split()
                     while words and words[-1].title() in self._reject:
                         words.pop()
-                    if not words or words[0].title() in self._reject:
+                    titles = 0
+                    while titles < len(words) and _A_TITLE.fullmatch(words[titles]):
+                        titles += 1  # "Dear Dr" names no one; "Dear Dr Stone" does
+                    if titles == len(words) or words[titles].title() in self._reject:
                         continue
                     start = match.start("value")
                     end = start + len(" ".join(words))
                     if text[start:end] != " ".join(words):
                         end = match.end("value")  # names split by other whitespace: keep all
+                    if self.supported_entities == ["PERSON"]:
+                        start, end = _complete_name(text, start, end)
                     results.append(
                         result(self, self.supported_entities[0], start, end, pattern.score)
                     )
             return results
 
-    class NameCompletionRecognizer(LocalRecognizer):  # type: ignore[misc]
-        """Names the NER model found, completed from the text around them.
-
-        The small model often tags half a name ("Marchetti" of "Emeka
-        Marchetti") or one name of a list ("A B, C D and E F"). A capitalised
-        word glued to a found name joins it, and the other members of a list a
-        found name is in are names too."""
-
-        def load(self) -> None:
-            pass
-
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            if nlp_artifacts is None:
-                return []
-            found = [
-                (e.start_char, e.end_char)
-                for e in nlp_artifacts.entities
-                if e.label_ in ("PERSON", "PER")
-                and not names_a_place(text, e.start_char, e.end_char)
-            ]
-            results = []
-            for start, end in found:
-                start, end = _complete_name(text, start, end)
-                results.append(result(self, "PERSON", start, end, 0.6))
-                for other in _list_members(text, start, end):
-                    results.append(result(self, "PERSON", *other, 0.6))
-            return results
-
     from presidio_analyzer.predefined_recognizers import SpacyRecognizer
 
     class PlaceAwareSpacyRecognizer(SpacyRecognizer):  # type: ignore[misc]
-        """Presidio's NER recognizer, less the "people" that are places by
-        the words around them (``names_a_place``): the small model tags many
-        towns as people ("Lomm bridge is falling down")."""
+        """Presidio's NER recognizer, its hits cut at a line break (the small
+        model runs a name into the next line of a signature: "Marion Brown
+        \\nAeronautical engineer"); less the "people" that are places by the
+        words around them (``names_no_person``: "Lomm bridge is falling down");
+        and its people completed from the text around them. The model often
+        tags half a name ("Marchetti" of "Emeka Marchetti", "Stone" of "Dr
+        Adrian Stone") or one name of a list ("A B, C D and E F"): the rest
+        joins it (``_complete_name``), and the other members of a list a name
+        is in are names too."""
 
         def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            return [
-                r
-                for r in super().analyze(text, entities, nlp_artifacts)
-                if r.entity_type != "PERSON" or not names_a_place(text, r.start, r.end)
-            ]
+            results = []
+            for hit in super().analyze(text, entities, nlp_artifacts):
+                line = text[hit.start : hit.end].strip().split("\n")[0].rstrip()
+                hit.start = text.index(line, hit.start)
+                hit.end = hit.start + len(line)
+                if hit.entity_type == "PERSON":
+                    if names_no_person(text, hit.start, hit.end):
+                        continue
+                    hit.start, hit.end = _complete_name(text, hit.start, hit.end)
+                    for other in _list_members(text, hit.start, hit.end):
+                        results.append(result(self, "PERSON", *other, 0.6))
+                results.append(hit)
+            return results
 
     ner_entities = nlp_engine.get_supported_entities() if nlp_engine is not None else None
     return [
@@ -724,11 +776,6 @@ def build_recognizers(
         ),
         FirstNameRecognizer(
             supported_entities=["PERSON"], supported_language=language, name="FirstNameRecognizer"
-        ),
-        NameCompletionRecognizer(
-            supported_entities=["PERSON"],
-            supported_language=language,
-            name="NameCompletionRecognizer",
         ),
         ValidatedPhoneRecognizer(
             context=_PHONE_CONTEXT, supported_language=language, supported_regions=phone_regions

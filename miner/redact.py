@@ -48,7 +48,7 @@ from typing import Any
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
-from miner.recognizers import build_recognizers
+from miner.recognizers import build_recognizers, read_escaped_breaks
 from miner.wordmatch import WholeWords
 
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
@@ -196,7 +196,9 @@ class Detector:
         longer than ``CHUNK`` (spaCy refuses texts over a million characters)
         is read in overlapping pieces, never skipped."""
         pieces = [
-            (i, offset, chunk) for i, text in enumerate(texts) for offset, chunk in _chunks(text)
+            (i, offset, chunk)
+            for i, text in enumerate(texts)
+            for offset, chunk in _chunks(read_escaped_breaks(text))
         ]
         results = itertools.chain.from_iterable(
             self._batch.analyze_iterator(
@@ -220,7 +222,12 @@ class Detector:
         if texts:
             yield self._values(texts[current], found)
 
-    def _values(self, text: str, found: list[tuple[int, int, float, str]]) -> list[tuple[str, str]]:
+    def _values(
+        self, original: str, found: list[tuple[int, int, float, str]]
+    ) -> list[tuple[str, str]]:
+        # Spans were found in the text as read (escaped breaks as breaks, same
+        # length); the values are the original's characters.
+        text = read_escaped_breaks(original)
         spans: list[list[Any]] = []  # [start, end, score, entity]
         # Allowed phrases in the text, in order and disjoint (finditer's), so
         # the one a hit could sit inside is the last to start at or before it.
@@ -247,7 +254,7 @@ class Detector:
                     last[2], last[3] = score, entity
             else:
                 spans.append([start, end, score, entity])
-        return [(entity, text[start:end]) for start, end, _score, entity in spans]
+        return [(entity, original[start:end]) for start, end, _score, entity in spans]
 
     def replace(
         self, text: str, spans: list[tuple[int, int, str]], lookup: Callable[[str], str]

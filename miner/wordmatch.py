@@ -14,9 +14,11 @@ with the text and the length of the values met, not with their number.
 
 What matches (the alternation's rules, longest first):
 
-- a whole word: the character before a match is not a word character, nor is
-  the one after it (the re module's Unicode ``\\w``); a value may itself begin
-  or end with punctuation;
+- a whole word: the character before a match is not a word character (or is
+  the ``n`` of a line break written as the two characters ``\\n``, in a
+  document quoted inside a JSON string: ``WORD_START``), nor is the one after
+  it (the re module's Unicode ``\\w``); a value may itself begin or end with
+  punctuation;
 - leftmost first, then the longest value that is a whole word there; the next
   match starts after it;
 - ``exact`` values as written; ``any_case`` values in any case, by the re
@@ -41,6 +43,10 @@ _END = ""
 
 _WORD = re.compile(r"\w")
 
+#: Where a value may start: after a non-word character, or after a line break
+#: escaped as \\n or \\r ("\\nDiane: ..."), which redaction reads as a break.
+WORD_START = r"(?:(?<!\w)|(?<=(?<!\\)\\[nr]))"
+
 #: Per character met so far: the character standing for its IGNORECASE class,
 #: and whether it is a word character. Shared by every matcher in the process.
 _class_of: dict[str, str] = {}
@@ -64,7 +70,7 @@ class WholeWords:
                 node.setdefault(_END, set()).add(value)
         # Where a value can start: a character of a first branch's class.
         starts = "".join(re.escape(c) for c in self._root)
-        self._start = re.compile(rf"(?<!\w)(?i:[{starts}])") if starts else None
+        self._start = re.compile(rf"{WORD_START}(?i:[{starts}])") if starts else None
 
     def __bool__(self) -> bool:
         return self._start is not None

@@ -13,9 +13,11 @@ from miner.recognizers import (
     NAME_CUE_REGEX,
     find_addresses,
     find_first_names,
-    names_a_place,
+    names_no_person,
     phone_spans,
+    read_escaped_breaks,
 )
+from miner.wordmatch import WORD_START
 
 
 def _addresses(text: str) -> list[str]:
@@ -47,12 +49,22 @@ def _addresses(text: str) -> list[str]:
         ("USNV Melikov\nFPO AP 70586", "USNV Melikov\nFPO AP 70586"),
         ("meet at the corner of Storgatan 35 and Barsukov Rapid?",
          "the corner of Storgatan 35 and Barsukov Rapid"),
-        (r"893 Allika 46\n Apt. 612\n Riisa\n Estonia 41641",
-         r"893 Allika 46\n Apt. 612\n Riisa\n Estonia 41641"),
     ],
 )  # fmt: skip
 def test_street_addresses_of_the_default_regions_are_found_whole(text, address):
     assert _addresses(text) == [address]
+
+
+def test_line_breaks_written_as_escapes_are_read_as_breaks():
+    # A document quoted inside a JSON string: its breaks are the two characters \n.
+    text = r"Dr Tom Graham\n\n893 Allika 46\n Apt. 612\n Riisa\n Estonia 41641"
+    read = read_escaped_breaks(text)
+    assert len(read) == len(text)
+    [address] = _addresses(read)
+    start = read.index(address)
+    assert text[start : start + len(address)] == r"893 Allika 46\n Apt. 612\n Riisa\n Estonia 41641"
+    assert re.findall(rf"{WORD_START}Allika", text) == ["Allika"]
+    assert not re.findall(rf"{WORD_START}Allika", r"Ballika \\nAllika")
 
 
 @pytest.mark.parametrize(
@@ -163,7 +175,7 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
 )
 def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, place):
     start = text.index(word)
-    assert names_a_place(text, start, start + len(word)) is place
+    assert names_no_person(text, start, start + len(word)) is place
 
 
 @pytest.mark.parametrize(
@@ -182,4 +194,4 @@ def test_a_known_first_name_starts_a_name_unless_an_organisation_word_follows(te
 
 def test_a_country_the_model_calls_a_person_is_a_place():
     text = "Tunisia was super fun to visit!"
-    assert names_a_place(text, 0, len("Tunisia"))
+    assert names_no_person(text, 0, len("Tunisia"))

@@ -354,3 +354,21 @@ def test_carriers_and_tracking_numbers_are_not_people_or_phones(detector, config
     reply = "It shipped on Nov 10 with Evri, tracking number 4401234567, and DPD has it now."
     out, replaced = redact_one(session(turn("Where is my parcel?", reply)), detector, config)
     assert out.turns[0].reply_text == reply, replaced
+
+
+def test_a_document_quoted_in_a_string_is_read_line_by_line(detector, config):
+    # A tool result holding a JSON-escaped document: its line breaks are the
+    # two characters \n. Its names and its address start lines, and are found
+    # and replaced there and after the escape, in every text of the session.
+    note = r"Dr Tom Graham\n\n660 Brooks Station\n Flat 8\n Leeshaven\n\nDiane: call me back"
+    call = ToolCall(name="lookup_customer", args={}, result={"note": note})
+    out, _ = redact_one(
+        session(turn("Is my record right?", "ok", call), turn("Diane here again")),
+        detector,
+        config,
+    )
+    redacted = out.turns[0].tool_calls[0].result["note"]
+    for value in ("Tom", "Graham", "660", "Brooks", "Leeshaven", "Diane"):
+        assert value not in redacted, redacted
+    assert redacted.startswith("<PERSON_") and r"\n<PERSON_" in redacted
+    assert "Diane" not in out.turns[1].user_text

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 from miner.leaks import _original_patterns
 from miner.redact import value_matcher
-from miner.wordmatch import WholeWords
+from miner.wordmatch import WORD_START, WholeWords
 
 # -- the oracles: the alternations as they were in miner/ ---------------------
+# (with a word start after an escaped line break, WORD_START, as miner has it since)
 
 
 def redact_alternation(values: list[str]) -> re.Pattern[str]:
@@ -33,7 +34,7 @@ def redact_alternation(values: list[str]) -> re.Pattern[str]:
             patterns.append(re.escape(value))
             if value.upper() != value and any(c.isalpha() for c in value):
                 patterns.append(re.escape(value.upper()))
-    return re.compile(rf"(?<!\w)(?:{'|'.join(patterns)})(?!\w)")
+    return re.compile(rf"{WORD_START}(?:{'|'.join(patterns)})(?!\w)")
 
 
 def leaks_alternation(originals: dict[str, str]) -> re.Pattern[str] | None:
@@ -53,7 +54,7 @@ def leaks_alternation(originals: dict[str, str]) -> re.Pattern[str] | None:
     if not patterns:
         return None
     patterns.sort(key=len, reverse=True)
-    return re.compile(rf"(?<!\w)(?:{'|'.join(patterns)})(?!\w)")
+    return re.compile(rf"{WORD_START}(?:{'|'.join(patterns)})(?!\w)")
 
 
 def leaks_entity_of(text: str, originals: dict[str, str]) -> str:
@@ -70,7 +71,7 @@ def literal_alternation(exact: list[str], any_case: list[str]) -> re.Pattern[str
         (v, f"(?i:{re.escape(v)})") for v in any_case if v
     ]
     literals.sort(key=lambda pair: len(pair[0]), reverse=True)
-    return re.compile(rf"(?<!\w)(?:{'|'.join(p for _v, p in literals)})(?!\w)")
+    return re.compile(rf"{WORD_START}(?:{'|'.join(p for _v, p in literals)})(?!\w)")
 
 
 def spans(pattern: re.Pattern[str] | None, text: str) -> list[tuple[int, int]]:
