@@ -372,3 +372,24 @@ def test_a_document_quoted_in_a_string_is_read_line_by_line(detector, config):
         assert value not in redacted, redacted
     assert redacted.startswith("<PERSON_") and r"\n<PERSON_" in redacted
     assert "Diane" not in out.turns[1].user_text
+
+
+def test_spacy_runs_only_what_presidio_and_miner_read(detector):
+    # NER (with its own embedding) and the lemmas the context enhancer reads;
+    # the parser, tagger, attribute ruler, lemmatizer and the tagger's shared
+    # embedding are not run (docs/performance.md, "Long texts").
+    nlp = detector._batch.analyzer_engine.nlp_engine.nlp["en"]
+    assert nlp.pipe_names == ["ner", "miner_lower_case_lemmas"]
+    doc = nlp("Alex Morgan phoned the Leeds office twice")
+    assert [e.text for e in doc.ents][:1] == ["Alex Morgan"]
+    assert [t.lemma_ for t in doc] == [t.lower_ for t in doc]
+
+
+def test_a_context_word_still_lifts_a_bare_number_to_a_phone(detector, config):
+    # The context enhancer finds "phone" in the lower-case lemma of "phones".
+    with_context = "Both my phones: 2025550143 is the one to use."
+    without = "Reference 2025550143 is the one to use."
+    out, replaced = redact_one(session(turn(with_context)), detector, config)
+    assert "2025550143" not in out.turns[0].user_text, replaced
+    out, _replaced = redact_one(session(turn(without)), detector, config)
+    assert "2025550143" in out.turns[0].user_text
