@@ -246,12 +246,18 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         sessions_in_window=found.in_window,
     )
     by_rule = rules_fired(found.flags, request.since, request.until)
-    # The flags of every flagged session (hundreds of thousands, in a big
-    # week) are not held while the model loads and the picked ones draft.
+    picked_ids = [f.session_id for f in selection.picked]
+    # The picked sessions' rows are read before the model loads, and the
+    # flags of every flagged session (hundreds of thousands, in a big week)
+    # are let go: neither's memory is held while the model loads and drafts.
+    events = (
+        source.read_sessions(export, DRAFT_COLUMNS, scan_start, scan_end, picked_ids, config.scan)
+        if picked_ids and request.engine != "spark"
+        else None
+    )
     del found
     _release_freed_memory()
     detector = detector_for(config)
-    picked_ids = [f.session_id for f in selection.picked]
     signals_of = {f.session_id: f.signals for f in selection.picked}
     reasons_of = {
         f.session_id: tuple((r.signal, r.rule, r.invocation) for r in f.reasons)
@@ -273,10 +279,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         from miner.spark import spark_draft
 
         drafted = spark_draft(request.traces, scan_start, scan_end, picked_ids, context)
-    elif picked_ids:
-        events = source.read_sessions(
-            export, DRAFT_COLUMNS, scan_start, scan_end, picked_ids, config.scan
-        )
+    elif events is not None:
         drafted = draft_sessions(events, context, progress)
     cases, replaced, stats = drafted.cases, drafted.replaced, drafted.stats
     quarantined, quarantined_ids = drafted.quarantined, drafted.quarantined_ids
