@@ -59,6 +59,7 @@ class LeakGuard:
     def scan(self, strings: Iterable[str], originals: Mapping[str, str] = {}) -> Counter[str]:
         """Entity type -> hits over ``strings``; empty when nothing leaked."""
         words, entities, numbers = _original_patterns(originals)
+        sizes = {len(digits) for digits, _entity in numbers}
         found: Counter[str] = Counter()
         for raw in strings:
             text = _PLACEHOLDER.sub(" ", raw)
@@ -68,10 +69,19 @@ class LeakGuard:
                 continue
             for start, end in words.spans(text):
                 found[entities.get(text[start:end].casefold(), "PERSONAL")] += 1
-            runs = [_digits(m.group(0)) for m in _DIGIT_RUN.finditer(text)]
-            for digits, entity in numbers:
-                if any(digits in run for run in runs):
-                    found[entity] += 1
+            if numbers:
+                # Every stretch of each digit run as long as an original number,
+                # in one set: a lookup per number, not a search of every run.
+                runs = [_digits(m.group(0)) for m in _DIGIT_RUN.finditer(text)]
+                stretches = {
+                    run[i : i + size]
+                    for run in runs
+                    for size in sizes
+                    for i in range(len(run) - size + 1)
+                }
+                for digits, entity in numbers:
+                    if digits in stretches:
+                        found[entity] += 1
             found["EMAIL_ADDRESS"] += len(_EMAIL.findall(text))
             found["CREDIT_CARD"] += sum(
                 1 for m in _DIGIT_RUN.finditer(text) if is_card_number(m.group(0))

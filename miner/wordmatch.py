@@ -47,9 +47,19 @@ _WORD = re.compile(r"\w")
 #: escaped as \\n or \\r ("\\nDiane: ..."), which redaction reads as a break.
 WORD_START = r"(?:(?<!\w)|(?<=(?<!\\)\\[nr]))"
 
-#: Per character met so far: the character standing for its IGNORECASE class,
-#: and whether it is a word character. Shared by every matcher in the process.
-_class_of: dict[str, str] = {}
+
+class _CaseClasses(dict[int, str]):
+    """Code point -> the character standing for its IGNORECASE class, worked
+    out the first time a character is met (a ``str.translate`` table)."""
+
+    def __missing__(self, code: int) -> str:
+        found = self[code] = _case_class(chr(code))
+        return found
+
+
+#: Per character met so far: its IGNORECASE class, and whether it is a word
+#: character. Shared by every matcher in the process.
+_CLASSES = _CaseClasses()
 _class_patterns: list[tuple[re.Pattern[str], str]] = []
 _is_word: dict[str, bool] = {}
 
@@ -77,18 +87,16 @@ class WholeWords:
 
     def _node(self, value: str) -> dict[str, Any]:
         node = self._root
-        for char in value:
-            node = node.setdefault(_case_class(char), {})
+        for char in value.translate(_CLASSES):
+            node = node.setdefault(char, {})
         return node
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """(start, end) of each occurrence in ``text``, in order, disjoint."""
         if self._start is None:
             return
-        distinct = set(text)
-        classes = {ord(c): _case_class(c) for c in distinct}
-        word = {c for c in distinct if _word_char(c)}
-        keyed = text.translate(classes)  # one class character per character
+        word = {c for c in set(text) if _word_char(c)}
+        keyed = text.translate(_CLASSES)  # one class character per character
         root, size, find = self._root, len(text), self._start.search
         at = find(text)
         while at is not None:
@@ -132,14 +140,8 @@ def _case_class(char: str) -> str:
     met that the re module matches with it, ignoring case. The re module's
     relation is an equivalence (same simple lower case, joined by its table
     of extra cases such as s/ſ), so a character has one class."""
-    found = _class_of.get(char)
-    if found is None:
-        for pattern, stands_for in _class_patterns:
-            if pattern.fullmatch(char):
-                found = stands_for
-                break
-        else:
-            found = char
-            _class_patterns.append((re.compile(re.escape(char), re.IGNORECASE), char))
-        _class_of[char] = found
-    return found
+    for pattern, stands_for in _class_patterns:
+        if pattern.fullmatch(char):
+            return stands_for
+    _class_patterns.append((re.compile(re.escape(char), re.IGNORECASE), char))
+    return char

@@ -393,3 +393,35 @@ def test_a_context_word_still_lifts_a_bare_number_to_a_phone(detector, config):
     assert "2025550143" not in out.turns[0].user_text, replaced
     out, _replaced = redact_one(session(turn(without)), detector, config)
     assert "2025550143" in out.turns[0].user_text
+
+
+def test_replacing_in_groups_gives_what_one_anonymizer_call_gave(detector):
+    # Long texts' spans go to presidio-anonymizer a group at a time; groups end
+    # only where it would not merge neighbours (same entity, only spaces between).
+    import random
+
+    from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
+
+    from miner import redact
+
+    r = random.Random(20)
+    words, spans, at = [], [], 0
+    for n in range(1500):
+        word = f"V{n}"
+        gap = r.choice([" ", "  ", ", ", " \n", "\n", "", " and "])
+        spans.append((at, at + len(word), r.choice(["PERSON", "PERSON", "LOCATION"])))
+        words.append(word + gap)
+        at += len(word) + len(gap)
+    text = "".join(words)
+
+    def lookup(value: str) -> str:
+        return f"<{value}>"
+
+    whole = detector._anonymizer.anonymize(
+        text=text,
+        analyzer_results=[RecognizerResult(e, s, t, 1.0) for s, t, e in spans],
+        operators={"DEFAULT": OperatorConfig("custom", {"lambda": lookup})},
+    ).text
+    assert whole.count("<") < len(spans)  # some neighbours were merged
+    assert len(spans) > 10 * redact.REPLACE_GROUP
+    assert detector.replace(text, spans, lookup) == whole
