@@ -37,6 +37,8 @@ def _street_suffixes() -> tuple[str, ...]:
 
 
 STREET_SUFFIXES = _street_suffixes()
+#: The suffixes as written, and in capitals ("1075 BARLOW STREET").
+_SUFFIXES = "|".join((*STREET_SUFFIXES, *(s.upper() for s in STREET_SUFFIXES)))
 
 _MONTH = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -65,6 +67,7 @@ _STREET_TYPES_BEFORE = (
     r"(?:Via|Viale|Piazza|Piazzale|Strada|Contrada|Stretto|Rotonda|Canale|Borgo|Corso|Largo"
     r"|Vicolo|Vico|Calle|C/|Avenida|Avinguda|Av\.|Alameda|Cañada|Glorieta|Paseo|Passeig|Plaza"
     r"|Plaça|Camino|Carrer|Carretera|Ronda|Rambla|Travesía|Travessera|Callejón|Pasaje|Acceso"
+    r"|Cuesta|Vial|Pasadizo|Bajada|Bulevar|Senda|Rúa|Barranco"
     r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|ul\.|(?i:rue|avenue|boulevard|chemin|allée"
     r"|impasse|quai)|(?:[Pp]lace|[Cc]ours|[Rr]oute|[Pp]assage|[Ss]quare)(?=\s+(?:de|du|des|d')))"
 )
@@ -72,10 +75,19 @@ _STREET_TYPES_BEFORE = (
 #: written after it ("Síp utca"): German, Dutch, Nordic, Hungarian, Polish.
 _STREET_ENDINGS = (
     r"(?:stra(?:ß|ss)e|str\.|allee|weg|gasse|platz|ring|damm|ufer|steig|pfad|chaussee"
-    r"|laan|straat|steeg|plein|gracht|kade|singel|hof|dreef|pad|baan|dijk|markt|wal"
+    r"|laan|straat|steeg|plein|gracht|kade|singel|hof|dreef|pad|baan|dijk|markt|wal|boulevard"
     r"|gade|vej|gatan|vägen|gata|väg|veien|gate|katu|tie)"
 )
 _STREET_AFTER = r"(?:utca|út|tér|körút|u\.|ulica)"
+#: The endings that name a street without a number after them ("Börnerallee");
+#: a short one needs its number, or a hyphen before it ("Gerhild-Zimmer-Ring"):
+#: "Spring", "Manufacturing" and "Seagate" are no streets.
+_STREET_ENDINGS_ALONE = (
+    r"(?:stra(?:ß|ss)e|str\.|allee|gasse|platz|chaussee|weg|laan|straat|steeg|gracht|singel"
+    r"|dreef|boulevard|gatan|vägen|veien)"
+)
+#: A capitalised word that starts no street name: "The Ring 3", "The Northgate".
+_NOT_A_DETERMINER = r"(?!(?:The|A|An|This|That|Our|Your|My)\b)"
 
 #: The first line of an address, in the formats of the default regions.
 _STREET_LINES = [
@@ -83,7 +95,7 @@ _STREET_LINES = [
     rf"\b{_UNIT}\.?[ \t]\d+[A-Za-z]?\b",
     # US and UK: "12 Baker Street", "225 E. John Carpenter Freeway".
     rf"\b{_NUMBER},?[ \t]+(?:(?:[NSEW]\.?|North|South|East|West)[ \t]+)?(?:(?:{_CAP})[ \t]+){{0,3}}"
-    rf"(?:{'|'.join(STREET_SUFFIXES)})\b\.?(?![ \t]+(?!{_UNIT}\b)[A-Z][a-z])",
+    rf"(?:{_SUFFIXES})\b\.?(?![ \t]+(?!{_UNIT}\b)[A-Z][a-z])",
     # "Baker Street" with no number: only the commonest street words.
     rf"\b(?:{_CAP}[ \t]+){{1,3}}(?:Street|St\.|Road|Avenue|Lane|Drive|Boulevard|Close|Crescent)"
     rf"(?=[\s,.;:?!]|$)(?![ \t]+(?!{_UNIT}\b)[A-Z][a-z])",
@@ -92,9 +104,10 @@ _STREET_LINES = [
     rf"(?:(?:{_PARTICLE}|{_CAP})[ \t]+){{0,4}}"
     rf"(?:{_CAP})(?:,?[ \t]+(?:n\.?[ \t]?|nº[ \t]?|no\.?[ \t]?)?{_NUMBER}\b\.?)?",
     # The street word glued or after: "Schulstraße 59", "Síp utca 17.".
-    rf"(?:\b{_CAP}[ \t])?\b[A-ZÀ-ÖØ-Þ][\w'’-]{{2,}}?(?i:{_STREET_ENDINGS})\b"
-    rf"(?:[ \t]{_NUMBER}\b\.?)?",
-    rf"\b(?:{_CAP}[ \t]){{1,2}}{_STREET_AFTER}[ \t]{_NUMBER}\b\.?",
+    rf"(?:\b{_NOT_A_DETERMINER}{_CAP}[ \t])?\b{_NOT_A_DETERMINER}[A-ZÀ-ÖØ-Þ][\w'’-]{{2,}}?"
+    rf"(?:(?i:{_STREET_ENDINGS})[ \t]{_NUMBER}\b\.?|(?<=-)(?i:{_STREET_ENDINGS})\b"
+    rf"|(?i:{_STREET_ENDINGS_ALONE})(?:(?<=\.)|\b))",
+    rf"\b(?:{_NOT_A_DETERMINER}{_CAP}[ \t]){{1,2}}{_STREET_AFTER}[ \t]{_NUMBER}\b\.?",
     # Military: "PSC 1234, Box 5678", "USNS Melikov", then "APO AE 09876".
     r"\b(?:(?:PSC|Unit|CMR)\s\d{3,5},?\s+Box\s\d{3,5}|(?:USNS|USNV|USS|USCGC)\s[A-Z]\w+)"
     r"|\b(?:APO|FPO|DPO)[ \t](?:AA|AE|AP)[ \t]\d{5}\b",
@@ -231,7 +244,7 @@ _DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?![\w.])")
 #: a greeting ("Dear", "Sorry"), a relation ("my husband"), a title in the
 #: default regions' languages ("Sig.", "Herr", "Mme"). The cue is
 #: case-insensitive; the name is one to three capitalised words.
-NAME_CUE_REGEX = (
+_NAME_CUE = (
     # Sign-offs, with the name on the same line or the next.
     r"(?:(?i:\bregards,?|\bthanks,?|\bthank you,?|\bcheers,?|\bsincerely,?|\bbest,)\s+"
     # Every other cue, with the name on the same line.
@@ -243,8 +256,16 @@ NAME_CUE_REGEX = (
     r"|\bdr\.?|\bprof\.?|\bsig\.(?:ra)?|\bsig\.na|\bdott\.(?:ssa)?|\bing\.|\bherr|\bfrau"
     r"|\bmme\.?|\bmlle\.?|\bm\.|\bsr\.?|\bsra\.?|\bd\.|\bdña\.|\bdhr\.|\bmevr\."
     r"|\bspeak (?:to|with)|\bask for|\bcontact|\bfollow up with)[ \t]+)"
-    rf"(?P<value>(?:{_TITLE}[ \t]+)*{_NAME_WORD}(?:[ \t]+(?:[{_UP}]\.[ \t]+)?{_NAME_WORD}){{0,2}})"
-    r"(?!\w)"
+)
+NAME_CUE_REGEX = (
+    rf"{_NAME_CUE}(?P<value>(?:{_TITLE}[ \t]+)*{_NAME_WORD}"
+    rf"(?:[ \t]+(?:[{_UP}]\.[ \t]+)?{_NAME_WORD}){{0,2}})(?!\w)"
+)
+#: A known first name typed in lower case after a greeting ("Dear pina.",
+#: "thank you, bonifacio"); not after "I am", which says what one is.
+_LOWER_CASE_NAME_AFTER_GREETING = re.compile(
+    r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey),?[ \t]+)"
+    rf"(?P<value>[{_LO}]{{3,}})(?![\w'’-])"
 )
 _NAMES = rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,2}}"
 _LIST_AFTER = re.compile(rf"(?:,? and |,? & |, )({_NAMES})(?![\w'])")
@@ -315,13 +336,13 @@ _CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD})
 
 
 #: Words that make a capitalised run an organisation ("Terra Catalyst Fund").
-_ORGANISATION = re.compile(
-    r"(?:[ \t]+[A-Z][\w.&/-]*){0,5}?[ \t]+(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa"
-    r"|se|kgaa|oyj|k\.k|srl|sarl|co\.ltd|corporation|limited"
-    r"|corp|co|company|companylimited|group|holdings?|fund|trust|bank|capital|mines|energy"
-    r"|acquisition|international|partners|systems|technologies|industries|etf|shares|orchestra"
-    r"|university|foundation|institute|association|club)\b"
+_ORGANISATION_WORDS = (
+    r"(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa|se|kgaa|oyj|k\.k|srl|sarl|co\.ltd"
+    r"|corporation|limited|corp|co|company|companylimited|group|holdings?|fund|trust|bank"
+    r"|capital|mines|energy|acquisition|international|partners|systems|technologies|industries"
+    r"|etf|shares|orchestra|university|foundation|institute|association|club)\b"
 )
+_ORGANISATION = re.compile(rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+{_ORGANISATION_WORDS}")
 
 
 _MODEL_NUMBER = re.compile(r"[ \t]+[A-Z0-9][\w-]*\d")
@@ -349,6 +370,10 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         ):
             continue
         yield m.start(1), (text.index(rest[0], m.end(1)) + len(rest[0])) if rest else m.end(1)
+    # A name typed in lower case hides from NER and from the capitalised run.
+    for cued in _LOWER_CASE_NAME_AFTER_GREETING.finditer(text):
+        if cued.group("value").title() in names:
+            yield cued.span("value")
 
 
 def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:

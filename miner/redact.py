@@ -721,6 +721,18 @@ def value_matcher(values: Iterable[str]) -> tuple[WholeWords, dict[str, str], di
 _NER_TYPES = frozenset(("PERSON", "LOCATION", "NRP"))
 
 
+def _parts(value: str, entity: str) -> list[str]:
+    """The parts of a value that name what it names when written alone."""
+    if entity == "PERSON" and " " in value:
+        return [p for p in value.split() if len(p) >= 3 and p[0].isupper() and p.isalpha()]
+    if entity == "STREET_ADDRESS":
+        return _ADDRESS_NUMBER.findall(value)
+    return []
+
+
+_ADDRESS_NUMBER = re.compile(r"(?<![\w-])\d{3,}(?![\w-])")
+
+
 def _redact_one(
     session: Session,
     found: dict[str, list[tuple[str, str]]],
@@ -756,22 +768,17 @@ def _redact_one(
                 entity_of.setdefault(value, entity)
     entity_of.pop("", None)
     # A person found by full name is also found by each part of it: "Done, Rahul."
-    # after "I'm Rahul Mehta" (the small NER model misses a lone first name).
+    # after "I'm Rahul Mehta" (the small NER model misses a lone first name); an
+    # address by its numbers of three digits or more, a house number or postcode
+    # repeated alone ("the parcel for 71210").
     part_of: dict[str, str] = {}
     for value, entity in list(entity_of.items()):
-        if entity == "PERSON" and " " in value:
-            for part in value.split():
-                if (
-                    len(part) >= 3
-                    and part[0].isupper()
-                    and part.isalpha()
-                    and entity_of.get(part, entity) == entity
-                    and part not in part_of
-                ):
-                    # Found alone too ("Done, Rahul."): still the whole name's part.
-                    part_of[part] = value
-                    entity_of.pop(part, None)
-                    entity_of[part] = entity
+        for part in _parts(value, entity):
+            if entity_of.get(part, entity) == entity and part not in part_of:
+                # Found alone too ("Done, Rahul."): still the whole value's part.
+                part_of[part] = value
+                entity_of.pop(part, None)
+                entity_of[part] = entity
 
     # 2. Placeholders, numbered per type in order of first sighting; the parts
     #    of a name share the placeholder of the whole name.

@@ -47,6 +47,11 @@ def _addresses(text: str) -> list[str]:
          "598 Lucas Walks Apt. 018\nNorth Lisamouth, CO 24323"),
         ("PSC 1234, Box 5678\nAPO AE 09876", "PSC 1234, Box 5678\nAPO AE 09876"),
         ("USNV Melikov\nFPO AP 70586", "USNV Melikov\nFPO AP 70586"),
+        ("1075 BARLOW STREET is where", "1075 BARLOW STREET"),
+        ("7 Mosemannstr.\n Suite 429\n Chemnitz", "7 Mosemannstr.\n Suite 429\n Chemnitz"),
+        ("at Gerhild-Zimmer-Ring, 12105 Eisenach", "Gerhild-Zimmer-Ring, 12105 Eisenach"),
+        ("975 Indyboulevard", "975 Indyboulevard"),
+        ("The restaurant is at 39 Cuesta de Albino Haro", "39 Cuesta de Albino Haro"),
         ("meet at the corner of Storgatan 35 and Barsukov Rapid?",
          "the corner of Storgatan 35 and Barsukov Rapid"),
     ],
@@ -75,6 +80,8 @@ def test_line_breaks_written_as_escapes_are_read_as_breaks():
         "I bought 2 Sea View Mugs",
         "I ordered it on March 23, 2026",
         "I ordered it on 03 August 2026",
+        "ACT Manufacturing Inc. is a design agency",
+        "Spring is here, The Northgate plc said",
         "Your Merino base layer top and the Ridgeline 38L backpack shipped on Nov 10 with Evri",
     ],
 )
@@ -195,3 +202,14 @@ def test_a_known_first_name_starts_a_name_unless_an_organisation_word_follows(te
 def test_a_country_the_model_calls_a_person_is_a_place():
     text = "Tunisia was super fun to visit!"
     assert names_no_person(text, 0, len("Tunisia"))
+
+
+def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
+    def found(text: str) -> list[str]:
+        return [text[s:e] for s, e in find_first_names(text)]
+
+    assert found("Dear pina. Anything else?") == ["pina"]
+    assert found("thank you, bonifacio, I have updated it") == ["bonifacio"]
+    # Not after "I am", and not an English word that is also a name ("Way").
+    assert found("I am sunni but I live in Nicaragua") == []
+    assert found("on its way") == []

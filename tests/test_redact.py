@@ -425,3 +425,20 @@ def test_replacing_in_groups_gives_what_one_anonymizer_call_gave(detector):
     assert whole.count("<") < len(spans)  # some neighbours were merged
     assert len(spans) > 10 * redact.REPLACE_GROUP
     assert detector.replace(text, spans, lookup) == whole
+
+
+def test_a_found_address_takes_its_house_number_and_postcode_where_they_stand_alone(
+    detector, config
+):
+    call = ToolCall(name="lookup_customer", args={"query": "71210"}, result={"status": "ok"})
+    out, _ = redact_one(
+        session(
+            turn("Send it to 18, rue de Pineau\n71210 Saint Éric please", "ok", call),
+            turn("I ordered 18 mugs"),
+        ),
+        detector,
+        config,
+    )
+    assert out.turns[0].tool_calls[0].args["query"].startswith("<STREET_ADDRESS_")
+    # A number of one or two digits is too common to follow the address around.
+    assert out.turns[1].user_text == "I ordered 18 mugs"
