@@ -33,7 +33,7 @@ from miner.recognizers import (
     is_card_number,
     phone_is_formatted,
 )
-from miner.wordmatch import WholeWords
+from miner.wordmatch import WholeWords, fold
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _IBAN = re.compile(IBAN_REGEX)
@@ -68,7 +68,7 @@ class LeakGuard:
             if not text.strip():
                 continue
             for start, end in words.spans(text):
-                found[entities.get(text[start:end].casefold(), "PERSONAL")] += 1
+                found[entities.get(fold(text[start:end]), "PERSONAL")] += 1
             if numbers:
                 # Every stretch of each digit run as long as an original number,
                 # in one set: a lookup per number, not a search of every run.
@@ -98,15 +98,18 @@ class LeakGuard:
 def _original_patterns(
     originals: Mapping[str, str],
 ) -> tuple[WholeWords, dict[str, str], list[tuple[str, str]]]:
-    """The word-like originals as whole words, with the entity of each by its
-    case-folded text (the first original wins); (digits, entity) of the numbers."""
+    """The word-like originals as whole words; the entity of a hit by its
+    folded text (miner.wordmatch.fold, the matcher's own case relation, with
+    the forms an original is looked for in: the first original wins); and
+    (digits, entity) of the numbers."""
     exact: list[str] = []
     any_case: list[str] = []
     entities: dict[str, str] = {}
     numbers: list[tuple[str, str]] = []
     for value, entity in originals.items():
         value = value.strip()
-        entities.setdefault(value.casefold(), entity)
+        for form in (value, value.upper(), value[:1].upper() + value[1:]):
+            entities.setdefault(fold(form), entity)
         digits = _digits(value)
         if len(digits) >= 6 and len(digits) * 2 >= len(re.sub(r"\W", "", value)):
             numbers.append((digits, entity))

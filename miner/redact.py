@@ -49,7 +49,7 @@ from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, Redact
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
 from miner.recognizers import build_recognizers, read_escaped_breaks
-from miner.wordmatch import WholeWords
+from miner.wordmatch import WholeWords, fold
 
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
 
@@ -708,7 +708,7 @@ def value_matcher(values: Iterable[str]) -> tuple[WholeWords, dict[str, str], di
     in_any_case: list[str] = []
     for value in sorted(values, key=len, reverse=True):
         if " " in value.strip() or "@" in value:
-            folded.setdefault(value.casefold(), value)
+            folded.setdefault(fold(value), value)
             in_any_case.append(value)
         else:
             exact.setdefault(value, value)
@@ -819,7 +819,7 @@ def _redact_one(
         exact.setdefault(low, value)
 
     def canonical(text: str) -> str | None:
-        return exact.get(text) or folded.get(text.casefold())
+        return exact.get(text) or folded.get(fold(text))
 
     def lookup(text: str) -> str:
         value = canonical(text.strip())

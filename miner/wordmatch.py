@@ -87,7 +87,7 @@ class WholeWords:
 
     def _node(self, value: str) -> dict[str, Any]:
         node = self._root
-        for char in value.translate(_CLASSES):
+        for char in fold(value):
             node = node.setdefault(char, {})
         return node
 
@@ -96,7 +96,7 @@ class WholeWords:
         if self._start is None:
             return
         word = {c for c in set(text) if _word_char(c)}
-        keyed = text.translate(_CLASSES)  # one class character per character
+        keyed = fold(text)  # one class character per character
         root, size, find = self._root, len(text), self._start.search
         at = find(text)
         while at is not None:
@@ -126,6 +126,15 @@ class WholeWords:
             out += (text[last:start], replacement(text[start:end]))
             last = end
         return "".join(out) + text[last:] if out else text
+
+
+def fold(text: str) -> str:
+    """``text`` with each character replaced by the one standing for its
+    IGNORECASE class: two texts fold the same exactly when an ``any_case``
+    value written as one matches the other. ``str.casefold`` is not that
+    relation ("İ" folds to two characters, the re module matches it with "i"
+    one for one), so what a matcher found is looked up by this."""
+    return text.translate(_CLASSES)
 
 
 def _word_char(char: str) -> bool:

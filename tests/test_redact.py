@@ -442,3 +442,17 @@ def test_a_found_address_takes_its_house_number_and_postcode_where_they_stand_al
     assert out.turns[0].tool_calls[0].args["query"].startswith("<STREET_ADDRESS_")
     # A number of one or two digits is too common to follow the address around.
     assert out.turns[1].user_text == "I ordered 18 mugs"
+
+
+def test_a_value_in_any_case_is_replaced_wherever_the_matcher_finds_it(detector, config):
+    # The matcher finds "MİRİ TALİ" for the value "miri tali" by the re
+    # module's IGNORECASE (İ and i are one class); str.casefold makes "İ" two
+    # characters, so a lookup by casefold found no value and left the text.
+    call = ToolCall(
+        name="lookup",
+        args={"customer_name": "miri tali"},
+        result={"note": "Ticket note: MİRİ TALİ called back."},
+    )
+    out, _ = redact_one(session(turn("hello", "ok", call)), detector, config)
+    [tool] = out.turns[0].tool_calls
+    assert tool.result["note"] == f"Ticket note: {tool.args['customer_name']} called back."

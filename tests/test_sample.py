@@ -285,7 +285,6 @@ def test_one_failure_copied_400_times_takes_at_most_4_of_20_picks(tmp_path, monk
     assert sum(f.signature == kind for f in uncapped.picked) > 4
 
 
-
 @pytest.mark.parametrize("export", ["sample", "go", "java", "python"])
 def test_a_flags_tables_signatures_and_counts_are_the_per_session_ones(export):
     # FlagTable writes every row's signature and counts the rules fired in

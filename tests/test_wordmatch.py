@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from miner.leaks import _original_patterns
 from miner.redact import value_matcher
-from miner.wordmatch import WORD_START, WholeWords
+from miner.wordmatch import WORD_START, WholeWords, fold
 
 # -- the oracles: the alternations as they were in miner/ ---------------------
 # (with a word start after an escaped line break, WORD_START, as miner has it since)
@@ -58,9 +58,14 @@ def leaks_alternation(originals: dict[str, str]) -> re.Pattern[str] | None:
 
 
 def leaks_entity_of(text: str, originals: dict[str, str]) -> str:
-    """miner/leaks.py's ``_entity_of`` before, unchanged."""
+    """The entity the leak guard gives a hit: that of the first original the
+    hit is a form of (as written, in capitals, capitalised) in the matcher's
+    case relation. Before, the lookup was by ``str.casefold``, which is not
+    that relation: "MİRİ" was found for "miri" and then named no entity."""
     for value, entity in originals.items():
-        if value.strip().casefold() == text.casefold():
+        value = value.strip()
+        forms = (value, value.upper(), value[:1].upper() + value[1:])
+        if fold(text) in {fold(form) for form in forms}:
             return entity
     return "PERSONAL"
 
@@ -153,7 +158,7 @@ def test_the_leak_guard_finds_what_its_alternation_found(case, entities):
     words, entity_by_text, _numbers = _original_patterns(originals)
     found = list(words.spans(text))
     assert found == spans(leaks_alternation(originals), text)
-    assert [entity_by_text.get(text[s:e].casefold(), "PERSONAL") for s, e in found] == [
+    assert [entity_by_text.get(fold(text[s:e]), "PERSONAL") for s, e in found] == [
         leaks_entity_of(text[s:e], originals) for s, e in found
     ]
 
