@@ -258,9 +258,8 @@ def _local_session_rows(
     ).to_pylist():
         found.setdefault(row["file"], []).append(int(row["n"]))
     parts = [
-        f"SELECT {order} AS miner_file_order, * FROM read_parquet([{text(file)}], "
-        "hive_partitioning = true, hive_types_autocast = false, "
-        f"filename = 'miner_source_file', file_row_number = true) "
+        f"SELECT {order} AS miner_file_order, * "
+        f"FROM {duckdb_table(export, row_numbers=True, files=[file])} "
         f"WHERE file_row_number IN ({', '.join(str(n) for n in sorted(found[file]))})"
         for order, file in enumerate(export.dataset.files)
         if file in found
@@ -281,16 +280,18 @@ def _local_session_rows(
     return pa.table({**columns, "source_file": rows.column("miner_source_file")})
 
 
-def duckdb_table(export: Export, row_numbers: bool = False) -> str:
+def duckdb_table(
+    export: Export, row_numbers: bool = False, files: Iterable[str] | None = None
+) -> str:
     """A local export as DuckDB's FROM item: hive ``dt=`` partitions, files of
     different columns united by name, each row's file kept as
     ``miner_source_file`` (a name of our own: an export may have a column
     called filename); with ``row_numbers``, each row's place in its file
-    (``file_row_number``)."""
-    files = ", ".join(text(f) for f in export.dataset.files)
+    (``file_row_number``); with ``files``, those of its files only."""
+    listed_files = ", ".join(text(f) for f in (export.dataset.files if files is None else files))
     numbered = ", file_row_number = true" if row_numbers else ""
     return (
-        f"read_parquet([{files}], hive_partitioning = true, union_by_name = true, "
+        f"read_parquet([{listed_files}], hive_partitioning = true, union_by_name = true, "
         f"hive_types_autocast = false, filename = 'miner_source_file'{numbered})"
     )
 
