@@ -53,8 +53,9 @@ java: ## Java 17 or newer, for the Spark engine's test [root and apt, unless ins
 	else echo "make: installing Debian's openjdk-17-jre-headless with apt-get (already installed packages are not upgraded)"; \
 	  $(APT) openjdk-17-jre-headless || { apt-get update && $(APT) openjdk-17-jre-headless; }; fi
 
-lint: dev ## ruff, mypy [Python 3.11+]
+lint: dev ## ruff (rules and format), mypy [Python 3.11+]
 	$(BIN)/ruff check miner tests tools sample_traces
+	$(BIN)/ruff format --check miner tests tools sample_traces
 	$(BIN)/mypy miner
 
 config-doc: setup ## Regenerate docs/config.md from the config's models (a test keeps them equal)
