@@ -161,11 +161,16 @@ def _flag_embedded(
 
 
 def _release_freed_memory() -> None:
-    """Hand the heap the selection freed back to the system (glibc keeps it
-    for reuse otherwise, and the model's load then stacks on top of it)."""
+    """Hand the heap the selection freed back to the system (glibc and
+    Arrow keep it for reuse otherwise, and the model's load then stacks on
+    top of it)."""
     import ctypes
     import ctypes.util
 
+    import pyarrow as pa
+
+    # Arrow's allocator (mimalloc) keeps what the flags table freed, too.
+    pa.default_memory_pool().release_unused()
     libc = ctypes.util.find_library("c")
     with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(libc).malloc_trim(0)
@@ -247,15 +252,17 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     )
     by_rule = rules_fired(found.flags, request.since, request.until)
     picked_ids = [f.session_id for f in selection.picked]
-    # The picked sessions' rows are read before the model loads, and the
-    # flags of every flagged session (hundreds of thousands, in a big week)
-    # are let go: neither's memory is held while the model loads and drafts.
+    # The flags of every flagged session (hundreds of thousands, in a big
+    # week) are let go before the picked sessions' rows are read, and those
+    # are read before the model loads: none of the three is held while the
+    # next one is built (the engine reading the rows, the model).
+    del found
+    _release_freed_memory()
     events = (
         source.read_sessions(export, DRAFT_COLUMNS, scan_start, scan_end, picked_ids, config.scan)
         if picked_ids and request.engine != "spark"
         else None
     )
-    del found
     _release_freed_memory()
     detector = detector_for(config)
     signals_of = {f.session_id: f.signals for f in selection.picked}

@@ -5,6 +5,7 @@ the Python, Java and Go plugins)."""
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -95,6 +96,43 @@ def test_the_memory_limit_and_threads_come_from_the_config():
         autoload = con.con.sql("SELECT current_setting('autoload_known_extensions')").fetchall()
     assert limit.replace(" ", "") == "96.0MiB" and threads == 1
     assert autoload == [(False,)]
+
+
+def test_the_flags_are_built_after_the_engine_lets_its_memory_go(monkeypatch):
+    """The draft's peak: the engine's buffers (the events it holds) and the
+    flags' build must not be alive at once, so the flags table is built from
+    the engine's rows only once the connection is closed."""
+    from miner import job, sample
+
+    open_connections = []
+    connect = duck.connect
+
+    @contextlib.contextmanager
+    def tracked(*args, **kwargs):
+        with connect(*args, **kwargs) as con:
+            open_connections.append(con)
+            try:
+                yield con
+            finally:
+                open_connections.remove(con)
+
+    built_while_open = []
+    build = sample.FlagTable.__init__
+
+    def noted(self, table):
+        built_while_open.append(len(open_connections))
+        build(self, table)
+
+    monkeypatch.setattr(duck, "connect", tracked)
+    monkeypatch.setattr(sample.FlagTable, "__init__", noted)
+    config = load_config(PIPELINE)
+    nobody = negative_feedback(None, config.feedback)
+    found = job._flag_embedded(
+        source.open_export(TRACES), config, (START, END), (START, END), nobody
+    )
+    assert built_while_open == []
+    assert len(found.flags) == found.table.num_rows > 0
+    assert built_while_open == [0]
 
 
 def test_a_memory_limit_too_small_for_the_export_is_a_config_error(scratch_config, tmp_path):
