@@ -189,7 +189,10 @@ _UP = "A-Z" + "".join(c for c in _LATIN if c.isupper())
 _LO = "a-z" + "".join(c for c in _LATIN if c.islower())
 #: A word of a name: capitalised ("Šebková", "O'Neil", "Barth-Rosenow") or in
 #: capitals ("ARAUJO"), as people write in a form or a shouted message.
-_NAME_WORD = rf"(?:[{_UP}][{_LO}]+(?:[-'’][{_UP}]?[{_LO}]+)?|[{_UP}]{{2,}}(?:[-'’][{_UP}]{{2,}})?)"
+_NAME_WORD = (
+    rf"(?:[{_UP}][{_LO}]+(?:(?:-|['’](?![sS](?![\w])))[{_UP}]?[{_LO}]+)?"
+    rf"|[{_UP}]{{2,}}(?:(?:-|['’](?!S(?![\w])))[{_UP}]{{2,}})?)"
+)
 #: Capitalised words a cue is often followed by that are not names.
 NOT_NAMES = frozenset((
     "Sorry", "Not", "Here", "Happy", "Glad", "Looking", "Still", "Calling", "Writing", "Back",
@@ -235,8 +238,10 @@ def _name_affixes() -> tuple[str, str, str]:
 
 _TITLE, _DEGREE, _NAME_PARTICLE = _name_affixes()
 _A_TITLE = re.compile(_TITLE)
-_TITLE_BEFORE = re.compile(rf"(?<![\w.])(?=[{_UP}]){_TITLE}[ \t]+$")
-_NAME_BEFORE = re.compile(rf"(?<![\w.])({_NAME_WORD})[ \t]+(?:{_NAME_PARTICLE}[ \t]+)*$")
+# \Z, not $: $ also matches before a line break that ends the text searched,
+# and a name never runs over a line break ("CDI Corp.\nRotonda Puglisi").
+_TITLE_BEFORE = re.compile(rf"(?<![\w.])(?=[{_UP}]){_TITLE}[ \t]+\Z")
+_NAME_BEFORE = re.compile(rf"(?<![\w.])({_NAME_WORD})[ \t]+(?:{_NAME_PARTICLE}[ \t]+)*\Z")
 _NAME_AFTER = re.compile(rf"(?:[ \t]+{_NAME_PARTICLE})*[ \t]+({_NAME_WORD})(?!\w)")
 _DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?![\w.])")
 
@@ -269,7 +274,7 @@ _LOWER_CASE_NAME_AFTER_GREETING = re.compile(
 )
 _NAMES = rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,2}}"
 _LIST_AFTER = re.compile(rf"(?:,? and |,? & |, )({_NAMES})(?![\w'])")
-_LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )$")
+_LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )\Z")
 
 
 #: Words around a NER "person" that make it a place: "I am in Lomm", "based
@@ -356,10 +361,7 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
     names = first_names()
     for m in _CAPITALISED_RUN.finditer(text):
         first, rest = m.group(1), m.group(2).split()
-        if (
-            first.title() in NOT_NAMES
-            or (first if first[1:].islower() else first.title()) not in names
-        ):
+        if first.title() in NOT_NAMES or not _known_first_name(first, names):
             continue
         while rest and rest[-1].title() in NOT_NAMES:
             rest.pop()
@@ -374,6 +376,17 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
     for cued in _LOWER_CASE_NAME_AFTER_GREETING.finditer(text):
         if cued.group("value").title() in names:
             yield cued.span("value")
+
+
+def _known_first_name(word: str, names: frozenset[str]) -> bool:
+    """Whether the gazetteer knows ``word`` (as written, or capitalised when it
+    is in capitals), or each part of a double first name ("Heinz-Joachim",
+    "Anne-Marie": the dictionary lists few of them whole)."""
+    word = word if word[1:].islower() or "-" in word else word.title()
+    parts = word.split("-")
+    return word in names or (
+        len(parts) > 1 and all(part[:1].upper() + part[1:].lower() in names for part in parts)
+    )
 
 
 def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:

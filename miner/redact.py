@@ -425,7 +425,7 @@ def _chunks(text: str) -> list[tuple[int, str]]:
     return pieces
 
 
-_DETERMINER = re.compile(r"(?i:\b(?:the|a|an|your|our|this|that|these|those|my new)) $")
+_DETERMINER = re.compile(r"(?i:\b(?:the|a|an|your|our|this|these|those|my new)) $")
 
 
 _STARTS_WITH_DETERMINER = re.compile(r"(?i:the|a|an|your|our|this|that|these|those) ")

@@ -193,6 +193,11 @@ def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, pla
         ("Terra Catalyst Fund is a design agency", []),
         ("Will you call me? May I ask?", []),
         ("Your Merino base layer top shipped with Evri", []),
+        # A possessive ends the name: not "Vučković's Cautionary", a title of three words.
+        ("the verses from Gabriela Vučković's Cautionary Tales", ["Gabriela Vučković"]),
+        # A double first name, each part known.
+        ("Heinz-Joachim lives on Olav-Kallert-Gasse street.", ["Heinz-Joachim"]),
+        ("ANNE-MARIE TRUPP", ["ANNE-MARIE TRUPP"]),
     ],
 )
 def test_a_known_first_name_starts_a_name_unless_an_organisation_word_follows(text, names):
@@ -213,3 +218,17 @@ def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
     # Not after "I am", and not an English word that is also a name ("Way").
     assert found("I am sunni but I live in Nicaragua") == []
     assert found("on its way") == []
+
+
+def test_a_name_is_never_completed_over_a_line_break():
+    from miner.recognizers import _complete_name
+
+    text = "Gian Tolentino\nCDI Corp. \nRotonda Puglisi, 295"
+    start = text.index("Rotonda")
+    assert _complete_name(text, start, start + len("Rotonda Puglisi")) == (
+        start,
+        start + len("Rotonda Puglisi"),
+    )
+    text = "Sales\nMarion Brown"
+    start = text.index("Brown")
+    assert text[slice(*_complete_name(text, start, start + 5))] == "Marion Brown"
