@@ -285,9 +285,35 @@ _PLACE_BEFORE = re.compile(
 )
 _PLACE_WORDS = (
     r"(?i:bridge|station|airport|harbou?r|river|valley|county|province|city|town|village"
-    r"|district|cathedral|castle|lake|mountains?|beach|university|hospital|stadium|museum)\b"
+    r"|district|cathedral|castle|lake|mountains?|beach|university|hospital|stadium|museum"
+    r"|islands?|isles?)\b"
 )
 _PLACE_AFTER = re.compile(rf"\s+{_PLACE_WORDS}")
+
+
+#: Days and months in the default regions' languages other than English
+#: (which NOT_NAMES holds): "We'll meet Samstag at", "jueves".
+_DATE_WORDS = frozenset((
+    "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonnabend", "sonntag",
+    "januar", "februar", "märz", "juni", "juli", "oktober", "dezember", "lundi", "mardi",
+    "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "janvier", "février", "mars", "avril",
+    "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre", "lunes", "martes",
+    "miércoles", "jueves", "viernes", "sábado", "enero", "febrero", "marzo", "abril", "mayo",
+    "junio", "julio", "agosto", "septiembre", "setiembre", "octubre", "noviembre", "diciembre",
+    "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "gennaio", "febbraio", "aprile",
+    "maggio", "giugno", "luglio", "settembre", "ottobre", "dicembre", "maandag", "dinsdag",
+    "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag", "januari", "februari", "maart",
+    "mei", "augustus", "terça", "quarta", "quinta", "sexta", "janeiro", "fevereiro", "março",
+    "junho", "julho", "setembro", "outubro", "novembro", "dezembro",
+))  # fmt: skip
+
+
+@functools.cache
+def date_words() -> frozenset[str]:
+    """``_DATE_WORDS`` less those that are first names too ("Julio", "Avril",
+    "Mei"): a word that names a month and a person vetoes nothing."""
+    names = first_names()
+    return frozenset(w for w in _DATE_WORDS if w.title() not in names)
 
 
 @functools.cache
@@ -312,9 +338,11 @@ def names_no_person(text: str, start: int, end: int) -> bool:
     neighbours show to be a place, or that holds or comes before a place
     word ("Mayen bridge") or an organisation word ("Kimball Electronics
     Inc.", "the KBC Ancora CVA Orchestra")."""
-    if text[start:end].casefold() in country_names() or any(
-        pattern.search(text, start, end) or pattern.match(text, end)
-        for pattern in (_PLACE_AFTER, _ORGANISATION)
+    if (
+        text[start:end].casefold() in country_names()
+        or text[start:end].casefold() in date_words()
+        or _A_THING_WORD.search(text, start, end)
+        or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
     ):
         return True
     return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
@@ -348,6 +376,11 @@ _ORGANISATION_WORDS = (
     r"|etf|shares|orchestra|university|foundation|institute|association|club)\b"
 )
 _ORGANISATION = re.compile(rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+{_ORGANISATION_WORDS}")
+
+
+#: A place or organisation word anywhere in a hit, its first word too ("Note
+#: Orchestra", "Inc. Orchestra": the model tags the word and a neighbour).
+_A_THING_WORD = re.compile(rf"(?<![\w.])(?:{_PLACE_WORDS}|{_ORGANISATION_WORDS})(?!['’]?\w)")
 
 
 _MODEL_NUMBER = re.compile(r"[ \t]+[A-Z0-9][\w-]*\d")

@@ -178,6 +178,14 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
         ("I spoke to Maria yesterday", "Maria", False),
         ("it is in Maria's name", "Maria", False),
         ("Thanks, Leek.", "Leek", False),
+        # A place or organisation word inside the hit, its first word too.
+        ("The Terra Income Fund VI 7.00% Note Orchestra was founded", "Note Orchestra", True),
+        ("Cape Verde Islands was super fun to visit!", "Verde Islands", True),
+        ("Mario Costa called", "Mario Costa", False),
+        # A day in another default region's language.
+        ("We'll meet Samstag at the office", "Samstag", True),
+        # ...unless it is a first name too.
+        ("Julio called about the order", "Julio", False),
     ],
 )
 def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, place):
