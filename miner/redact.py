@@ -726,11 +726,30 @@ def _parts(value: str, entity: str) -> list[str]:
     if entity == "PERSON" and " " in value:
         return [p for p in value.split() if len(p) >= 3 and p[0].isupper() and p.isalpha()]
     if entity == "STREET_ADDRESS":
-        return _ADDRESS_NUMBER.findall(value)
+        return [*_ADDRESS_NUMBER.findall(value), *_street_parts(value)]
     return []
 
 
-_ADDRESS_NUMBER = re.compile(r"(?<![\w-])\d{3,}(?![\w-])")
+#: The numbers of an address written alone: a house number, a postcode, "2-2".
+_ADDRESS_NUMBER = re.compile(r"(?<![\w/-])(?:\d+[-/]\d+|\d{3,})(?![\w/-])")
+#: A house number of one or two digits: too common to follow the address
+#: around ("I ordered 18 mugs"), replaced only as a whole string (a tool's
+#: argument "74").
+_SHORT_NUMBER = re.compile(r"(?<![\w/-])\d{1,2}(?![\w/-])")
+_ADDRESS_LINE_BREAK = re.compile(r"\s*(?:,|\n|(?<!\\)\\[nr])\s*")
+_HOUSE_NUMBER = re.compile(r"\d+[-/]?\d*[A-Za-z]?,?\s+(?=\D)")
+
+
+def _street_parts(address: str) -> Iterator[str]:
+    """The street line without its house number ("637 Catharinaring"), and
+    the lines of an address that hold a number ("Allika 46", "Suite 862"): a
+    line with no number is a town or a country, not personal alone."""
+    lines = _ADDRESS_LINE_BREAK.split(address.strip())
+    if house := _HOUSE_NUMBER.match(lines[0]):
+        yield lines[0][house.end() :]
+    if len(lines) > 1:
+        yield from (line for line in lines if any(c.isdigit() for c in line)
+                    and any(c.isalpha() for c in line))  # fmt: skip
 
 
 def _redact_one(
@@ -770,15 +789,22 @@ def _redact_one(
     # A person found by full name is also found by each part of it: "Done, Rahul."
     # after "I'm Rahul Mehta" (the small NER model misses a lone first name); an
     # address by its numbers of three digits or more, a house number or postcode
-    # repeated alone ("the parcel for 71210").
+    # repeated alone ("the parcel for 71210"), and by its street line.
     part_of: dict[str, str] = {}
     for value, entity in list(entity_of.items()):
         for part in _parts(value, entity):
-            if entity_of.get(part, entity) == entity and part not in part_of:
+            if part != value and entity_of.get(part, entity) == entity and part not in part_of:
                 # Found alone too ("Done, Rahul."): still the whole value's part.
                 part_of[part] = value
                 entity_of.pop(part, None)
                 entity_of[part] = entity
+
+    house_numbers = {
+        number: value
+        for value, entity in entity_of.items()
+        if entity == "STREET_ADDRESS"
+        for number in _SHORT_NUMBER.findall(value)
+    }
 
     # 2. Placeholders, numbered per type in order of first sighting; the parts
     #    of a name share the placeholder of the whole name.
@@ -836,6 +862,9 @@ def _redact_one(
             return placeholder.get(str(leaf).strip(), f"<{entity}>")
         if not isinstance(leaf, str):
             return leaf
+        if leaf.strip() in house_numbers:
+            replaced["STREET_ADDRESS"] += 1
+            return placeholder[house_numbers[leaf.strip()]]
         spans: list[tuple[int, int, str]] = []
         matches = list(occurrence.spans(leaf))
         if in_lower_text and not any(c.isupper() for c in leaf):

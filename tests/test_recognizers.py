@@ -54,6 +54,26 @@ def _addresses(text: str) -> list[str]:
         ("The restaurant is at 39 Cuesta de Albino Haro", "39 Cuesta de Albino Haro"),
         ("meet at the corner of Storgatan 35 and Barsukov Rapid?",
          "the corner of Storgatan 35 and Barsukov Rapid"),
+        # The town, region and country parts after a comma or on their own lines.
+        ("a taxi to 2620 Nánási út 72. Apt. 654, Bern, Switzerland 77977. Call me",
+         "2620 Nánási út 72. Apt. 654, Bern, Switzerland 77977"),
+        ("return to 83622 Álfabyggð 99\nRibeirão\n, BR\n 11117 if",
+         "83622 Álfabyggð 99\nRibeirão\n, BR\n 11117"),
+        ("9501 Acesso F 935 Suite 023 Porto Alegre Brazil\n",
+         "9501 Acesso F 935 Suite 023 Porto Alegre Brazil"),
+        # Greek and Cyrillic capitals, Latin capitals outside Latin-1.
+        ("at WashTec AG, 903 Λ. Αλκυονίδων 241, ΛΕΜΕΣΟΣ", "903 Λ. Αλκυονίδων 241, ΛΕΜΕΣΟΣ"),
+        ("Please return to Života and Kálmán Imre u. 12. in case", "Života and Kálmán Imre u. 12."),
+        # A street word written apart, glued after a house number, or abbreviated before.
+        ("Meet me at Grote Baan 477 today", "Grote Baan 477"),
+        ("his address: 637 Catharinaring", "637 Catharinaring"),
+        ("8/5 Elias-Mohaupt-Weg, Kleve", "8/5 Elias-Mohaupt-Weg, Kleve"),
+        ("C. de Calisto Roman 76\nSanta Cruz de Tenerife, 49219\n+34876989351",
+         "C. de Calisto Roman 76\nSanta Cruz de Tenerife, 49219"),
+        # Typed in lower case.
+        ("the bus drops you off at 293 jennifer greens st.", "293 jennifer greens st."),
+        ("with 42621 király u. 93. apt. 033\nhumppila\n, tp\n 71923 for this card",
+         "42621 király u. 93. apt. 033\nhumppila\n, tp\n 71923"),
     ],
 )  # fmt: skip
 def test_street_addresses_of_the_default_regions_are_found_whole(text, address):
@@ -83,6 +103,10 @@ def test_line_breaks_written_as_escapes_are_read_as_breaks():
         "ACT Manufacturing Inc. is a design agency",
         "Spring is here, The Northgate plc said",
         "Your Merino base layer top and the Ridgeline 38L backpack shipped on Nov 10 with Evri",
+        # Lower case: only a street word no English word is, with a number.
+        "i waited 5 minutes way too long, send via email 3 times, thank u. 12 more",
+        "i bought 3 tickets for the park and 2 recurring payments",
+        "Boarding at Gate 12 tonight",
     ],
 )
 def test_products_dates_and_counts_are_not_addresses(text):

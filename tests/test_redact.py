@@ -444,6 +444,27 @@ def test_a_found_address_takes_its_house_number_and_postcode_where_they_stand_al
     assert out.turns[1].user_text == "I ordered 18 mugs"
 
 
+def test_a_found_address_takes_its_street_line_and_a_short_house_number_given_alone(
+    detector, config
+):
+    calls = [
+        ToolCall(name="lookup_customer", args={"query": query}, result={"status": "ok"})
+        for query in ("Allika 46", "46", "Catharinaring")
+    ]
+    out, _ = redact_one(
+        session(
+            turn("I live at 893 Allika 46\n Apt. 612\n Riisa", "ok", calls[0]),
+            turn("and my mother at 637 Catharinaring", "ok", calls[1]),
+            turn("I ordered 46 mugs", "ok", calls[2]),
+        ),
+        detector,
+        config,
+    )
+    assert [t.tool_calls[0].args["query"][:16] for t in out.turns] == ["<STREET_ADDRESS_"] * 3
+    # A short house number follows the address only as a whole string.
+    assert out.turns[2].user_text == "I ordered 46 mugs"
+
+
 def test_a_value_in_any_case_is_replaced_wherever_the_matcher_finds_it(detector, config):
     # The matcher finds "MİRİ TALİ" for the value "miri tali" by the re
     # module's IGNORECASE (İ and i are one class); str.casefold makes "İ" two
