@@ -579,22 +579,45 @@ CARD_REGEX = (
 #: issue found Maestro, JCB 2131 and 3597 numbers that an IIN table refused.
 _CARD_FIRST_DIGITS = frozenset("23456")
 
+#: Month names in the default regions' languages (English first: the
+#: street rules also read ``_MONTH``), as written or abbreviated.
+_MONTH_ANY_LANGUAGE = (
+    rf"(?:{_MONTH}|januar|jänner|februar|märz|maerz|juni|juli|oktober|dezember|janvier|février"
+    r"|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre"
+    r"|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre"
+    r"|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre"
+    r"|dicembre|januari|februari|maart|mei|augustus|janeiro|fevereiro|março|maio|junho|julho"
+    r"|setembro|outubro|dezembro)\.?"
+)
 #: A date in the formats people write one: numeric (day, month and year in
-#: either order), with the month's name, maybe after a weekday.
+#: any order and separator), or with the month's name in any of the default
+#: regions' languages ("May 3rd, 1970", "3 de mayo de 1970", "3. März 1970",
+#: "1er mai 1970"), maybe after a weekday.
 _DATE = (
     rf"(?i:(?:{_WEEKDAY},?\s+)?(?:\d{{1,4}}[./\-\s]\d{{1,2}}[./\-\s]\d{{2,4}}"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}"
-    rf"|{_MONTH}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}))(?!\w)"
+    rf"|\d{{1,2}}(?:st|nd|rd|th|er|º|\.)?\s+(?:of\s+|de\s+)?{_MONTH_ANY_LANGUAGE}(?:\s+de)?,?\s+\d{{4}}"
+    rf"|{_MONTH_ANY_LANGUAGE}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}))(?!\w)"
 )
+#: Words that say a date is a birth date, in English (with its abbreviations)
+#: and the default regions' languages, inflected.
 _BIRTH = (
-    r"(?i:\b(?:born|birth|date\s+of\s+birth|d\.?o\.?b\.?|birth\s*date|birthday|b-?day"
-    r"|geburtsdatum|geburtstag|geboren|né|née|naissance|nacido|nacida|nacimiento|cumpleaños"
-    r"|nata|nato|nascita|compleanno|geboortedatum|verjaardag)(?!\w))"
+    r"(?i:\b(?:born|births?|birth\s*dates?|date\s+of\s+birth|d\.?o\.?b\.?|birthdays?|b-?days?"
+    r"|geburtsdatum|geburtstag|geboren|geb\.|née?s?|naissance|anniversaire|nacid[oa]s?"
+    r"|nacimiento|cumpleaños|nat[oa]|nascita|compleanno|geboortedatum|verjaardag"
+    r"|nascid[oa]s?|nascimento|aniversário)(?!\w))"
 )
-#: A date after a birth cue in the same sentence ("born on", "date of birth
-#: is listed as", "born in Lyon on"): personal. Other dates are not (an
-#: order's date is what a case needs).
-DOB_CUE_REGEX = rf"{_BIRTH}[^.!?\n\d]{{0,40}}?(?P<value>{_DATE})"
+#: What may stand between a cue and its date: a few words of the same
+#: sentence ("born in Lyon on", "date of birth is listed as", "born at 3 am
+#: on"); a dot only inside an abbreviation ("D.O.B."), not at a sentence's
+#: end; a number of at most three digits, not a year ("born in 1980, I
+#: ordered it on ...": the date is the order's).
+_SAME_SENTENCE = r"(?:[^.!?\n\d]|\.(?!\s)|(?<!\d)\d{1,3}(?![\d/.-]\d)){0,60}?"
+#: A date near a birth cue, before or after it ("born on 3 May 1970", "3 May
+#: 1970 is my birthday"), or on the line under a form's label ("Date of
+#: birth:\n03/05/1970"): personal. Other dates are not (an order's date is
+#: what a case needs).
+DOB_CUE_REGEX = rf"{_BIRTH}(?:[ \t]*:?[ \t]*\n[ \t]*|{_SAME_SENTENCE})(?P<value>{_DATE})"
+DOB_CUE_AFTER_REGEX = rf"(?P<value>{_DATE})(?:[^.!?\n\d]|\.(?!\s)){{0,30}}?{_BIRTH}"
 #: A passport number after its name: 6-9 capitals and digits, one digit at least.
 PASSPORT_CUE_REGEX = (
     r"(?i:\bpassport(?:\s+(?:number|no\.?|#))?(?:\s+is)?)[\s:#]{1,3}"
@@ -972,7 +995,10 @@ def build_recognizers(
         ),
         CuePatternRecognizer(
             supported_entity="DATE_OF_BIRTH",
-            patterns=[Pattern("date after a birth cue", DOB_CUE_REGEX, 0.85)],
+            patterns=[
+                Pattern("date after a birth cue", DOB_CUE_REGEX, 0.85),
+                Pattern("date before a birth cue", DOB_CUE_AFTER_REGEX, 0.85),
+            ],
             supported_language=language,
             name="DateOfBirthCueRecognizer",
         ),

@@ -9,6 +9,7 @@ import pytest
 
 from miner.recognizers import (
     DEFAULT_PHONE_REGIONS,
+    DOB_CUE_AFTER_REGEX,
     DOB_CUE_REGEX,
     NAME_CUE_REGEX,
     find_addresses,
@@ -165,14 +166,38 @@ def test_a_bare_digit_run_without_a_cue_needs_context():
         ("DOB 1985-12-20", "1985-12-20"),
         ("my birthday is the 3rd of May, 1970", "3rd of May, 1970"),
         ("My date of birth is listed as 12/05/1960", "12/05/1960"),
+        ("D.O.B.: 3/29/1966", "3/29/1966"),
+        ("geb. 3. März 1970 in Kiel", "3. März 1970"),
+        ("née le 1er mai 1970", "1er mai 1970"),
+        ("nacida el 3 de mayo de 1970", "3 de mayo de 1970"),
+        ("BIRTHDATE 1970-05-03", "1970-05-03"),
+        # The cue after the date.
+        ("12/03/1980 is my birthday", "12/03/1980"),
+        ("on 3 May 1970 I was born", "3 May 1970"),
+        # A form's label on its own line.
+        ("Date of birth:\n03/05/1970\nAddress: ...", "03/05/1970"),
     ],
 )
-def test_a_date_after_a_birth_cue_is_a_date_of_birth(text, date):
-    assert [m.group("value") for m in re.finditer(DOB_CUE_REGEX, text)] == [date]
+def test_a_date_near_a_birth_cue_is_a_date_of_birth(text, date):
+    found = [
+        m.group("value")
+        for regex in (DOB_CUE_REGEX, DOB_CUE_AFTER_REGEX)
+        for m in re.finditer(regex, text)
+    ]
+    assert found == [date]
 
 
-def test_other_dates_are_not_dates_of_birth():
-    assert not re.search(DOB_CUE_REGEX, "I ordered it on 01 January 2025")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I ordered it on 01 January 2025",
+        "I ordered it on 2025-11-11. My birthday is soon",
+        "Born in 1980, I ordered it on 01 January 2025",
+    ],
+)
+def test_other_dates_are_not_dates_of_birth(text):
+    assert not re.search(DOB_CUE_REGEX, text)
+    assert not re.search(DOB_CUE_AFTER_REGEX, text)
 
 
 @pytest.mark.parametrize(
