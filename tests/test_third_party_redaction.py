@@ -24,7 +24,7 @@ RECALL_FLOOR = {
     "PASSPORT": 0.995,
     "PERSON": 0.943,
     "PHONE_NUMBER": 0.995,
-    "STREET_ADDRESS": 0.865,
+    "STREET_ADDRESS": 0.929,
 }
 #: Share of non-personal look-alikes replaced, at most.
 DESTROYED_CEILING = 0.0541  # 56 of 1036 measured: 5.405%
