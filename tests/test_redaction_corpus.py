@@ -52,4 +52,5 @@ def test_the_measure_counts_a_leak_a_partial_leak_and_a_destroyed_negative():
     _score(scored, text, labels, spans)
     assert scored.caught == {"PERSON": 1}  # the phone's "+1 415" survived
     assert sum(scored.destroyed.values()) == 1
+    assert scored.destroyed_as == {("other", "PERSON"): 1}  # which detector did it
     assert scored.precision("PERSON") == 0.5

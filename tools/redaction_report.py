@@ -44,6 +44,8 @@ class Report:
     true_positive: Counter[str] = field(default_factory=Counter)
     negatives: Counter[str] = field(default_factory=Counter)
     destroyed: Counter[str] = field(default_factory=Counter)
+    destroyed_as: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(non-personal kind, placeholder type that replaced it): which detector to look at."""
     planted_in: Counter[str] = field(default_factory=Counter)
     caught_in: Counter[str] = field(default_factory=Counter)
     destroyed_examples: list[str] = field(default_factory=list)
@@ -89,6 +91,10 @@ class Report:
             )
         total, destroyed = sum(self.negatives.values()), sum(self.destroyed.values())
         lines.append(f"| **all** | {total} | {destroyed} ({self.destroyed_share():.2%}) |")
+        if self.destroyed_as:
+            lines += ["", "| non-personal kind | replaced as | words |", "|---|---|---:|"]
+            for (kind, entity), count in sorted(self.destroyed_as.items()):
+                lines.append(f"| {kind} | {entity} | {count} |")
         return "\n".join(lines)
 
 
@@ -168,6 +174,8 @@ def _score(
             report.negatives[negative] += 1
             if any(covered[start:end]):
                 report.destroyed[negative] += 1
+                for entity in sorted({e for s, t, e in spans if s < end and start < t}):
+                    report.destroyed_as[negative, entity] += 1
                 report.destroyed_examples.append(f"{text[start:end]!r} in {text!r} {spans}")
             continue
         report.planted[kind] += 1

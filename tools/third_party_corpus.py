@@ -332,7 +332,7 @@ def _session(
         people = [v for k, v in values if k == "PERSON"]
         if people and r.random() < 0.5:
             # A name alone: the surname, or the first word, the way agents address people.
-            name = r.choice(people).split()
+            name = _name_words(r.choice(people))
             alone = name[-1] if r.random() < 0.5 else name[0]
             reply.add(r.choice(["Thank you, ", "Sorry ", "Dear "])).add(alone, "PERSON")
             reply.add(r.choice([", I have updated your request.", ". Anything else?"]))
@@ -345,6 +345,25 @@ def _session(
         if r.random() < 0.2:
             state["last_note"] = corpus.text(_noted(sample))
     corpus.rows.extend(rows)
+
+
+def _name_words(name: str) -> list[str]:
+    """The words of a planted name an agent addresses a person by: not a
+    title before it or a degree after it ("Dr.", "Miss", "B.Sc.", "MBA"),
+    which alone name no one ("Dear Dr." was planted as a person's name)."""
+    from nameparser.config import CONSTANTS
+
+    def affix(word: str) -> bool:
+        bare = word.lower().strip(".,")
+        return (
+            bare in CONSTANTS.titles
+            or bare.replace(".", "") in CONSTANTS.suffix_acronyms
+            or bare in CONSTANTS.suffix_not_acronyms
+            or (word.endswith(".") and word[:1].isupper() and len(bare.replace(".", "")) <= 5)
+        )
+
+    words = name.split()
+    return [w for w in words if not affix(w)] or words
 
 
 #: Cue words for a locale's national id, in English as a support chat has them.
