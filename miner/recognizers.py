@@ -338,12 +338,14 @@ def _name_affixes() -> tuple[str, str, str]:
 
 _TITLE, _DEGREE, _NAME_PARTICLE = _name_affixes()
 _A_TITLE = re.compile(_TITLE)
+_A_DEGREE = re.compile(_DEGREE)
 # \Z, not $: $ also matches before a line break that ends the text searched,
 # and a name never runs over a line break ("CDI Corp.\nRotonda Puglisi").
 _TITLE_BEFORE = re.compile(rf"(?<![\w.])(?=[{_UP}]){_TITLE}[ \t]+\Z")
 _NAME_BEFORE = re.compile(rf"(?<![\w.])({_NAME_WORD})[ \t]+(?:{_NAME_PARTICLE}[ \t]+)*\Z")
 _NAME_AFTER = re.compile(rf"(?:[ \t]+{_NAME_PARTICLE})*[ \t]+({_NAME_WORD})(?!\w)")
-_DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?![\w.])")
+#: A degree ends at a blank or a sentence's full stop ("Denis Radisch B.Sc.. Who").
+_DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?!\w|\.\w)")
 
 #: A name after the words that introduce one: "my name is", "I'm", a sign-off,
 #: a greeting ("Dear", "Sorry"), a relation ("my husband"), a title in the
@@ -362,15 +364,26 @@ _NAME_CUE = (
     r"|\bmme\.?|\bmlle\.?|\bm\.|\bsr\.?|\bsra\.?|\bd\.|\bdña\.|\bdhr\.|\bmevr\."
     r"|\bspeak (?:to|with)|\bask for|\bcontact|\bfollow up with)[ \t]+)"
 )
+#: Cues that say the next words are a name, whatever else they could be.
+_NAMING_CUE = re.compile(
+    r"(?i:name|call me|\bmr|\bmrs|\bms|\bmiss|\bdr|\bprof|\bsig|\bdott|\bing\.|\bherr|\bfrau"
+    r"|\bmme|\bmlle|\bm\.|\bsr|\bsra|\bd\.|\bdña|\bdhr|\bmevr|\bmy )"
+)
 NAME_CUE_REGEX = (
     rf"{_NAME_CUE}(?P<value>(?:{_TITLE}[ \t]+)*{_NAME_WORD}"
     rf"(?:[ \t]+(?:[{_UP}]\.[ \t]+)?{_NAME_WORD}){{0,2}})(?!\w)"
 )
-#: A known first name typed in lower case after a greeting ("Dear pina.",
-#: "thank you, bonifacio"); not after "I am", which says what one is.
-_LOWER_CASE_NAME_AFTER_GREETING = re.compile(
-    r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey),?[ \t]+)"
-    rf"(?P<value>[{_LO}]{{3,}})(?![\w'’-])"
+#: A known first name typed in lower case after a greeting or a cue that
+#: introduces a person ("Dear pina.", "thank you, bonifacio", "my name is
+#: liam watkins", "this is mr. brian määttä"), with the word after it when
+#: that is no stop word (the surname); not after "I am" or "I'm", which say
+#: what one is ("I am sunni").
+_LOWER_CASE_NAME_AFTER_CUE = re.compile(
+    r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey|my name is|name's|name is|this is"
+    r"|call me|under|speak (?:to|with)|ask for|follow up with|mr\.?|mrs\.?|ms\.?|miss|dr\."
+    r"|my (?:husband|wife|partner|son|daughter|mother|father|mom|mum|dad|brother|sister"
+    r"|friend|colleague|boss))(?:'s name(?: is)?)?,?[ \t]+)"
+    rf"(?P<value>[{_LO}]{{3,}})(?:[ \t]+(?P<surname>[{_LO}]{{2,}}(?:-[{_LO}]+)?))?(?![\w'’-])"
 )
 _NAMES = rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,2}}"
 _LIST_AFTER = re.compile(rf"(?:,? and |,? & |, )({_NAMES})(?![\w'])")
@@ -389,6 +402,17 @@ _PLACE_WORDS = (
     r"|islands?|isles?)\b"
 )
 _PLACE_AFTER = re.compile(rf"\s+{_PLACE_WORDS}")
+#: How towns are named in the default regions: a first word ("Port
+#: Elizabeth", "Lake Placid", "Fort Worth", "Mount Pleasant", "New Haven",
+#: "St. Ives", "Bad Homburg", "Saint-Étienne") or an ending ("Plymouth",
+#: "Shropshire", "Middlesbrough", "Jacksonville", "Darmstadt", "Mannheim",
+#: "Düsseldorf", "Sainte-Lucie-les-Bains"). A NER "person" shaped so is a place.
+_TOWN_SHAPE = re.compile(
+    r"(?:(?:Port|Lake|Fort|Mount|Mt\.?|New|North|South|East|West|Saint|Sainte|San|Santa|St\.?"
+    r"|Ste\.?|Bad|Nieuw|Nueva|Nuevo|Villa)[ -]\S"
+    r"|\S*(?:mouth|shire|burgh|borough|bury|ville|haven|chester|stadt|heim|dorf|hausen|furt"
+    r"|bourg|-les-\S+|-sur-\S+|-la-\S+|-le-\S+|-en-\S+|-on-\S+)\Z)"
+)
 
 
 #: Days and months in the default regions' languages other than English
@@ -419,16 +443,19 @@ def date_words() -> frozenset[str]:
 @functools.cache
 def country_names() -> frozenset[str]:
     """Country names in the default regions' languages, from libphonenumber's
-    own region names (a value "*xx" points at language xx's name)."""
+    own region names (a value "*xx" points at language xx's name). Those of
+    another language than English that are first names too are left out: in
+    an English sentence "Maurice" is a man more often than Mauritius."""
     from phonenumbers.geodata.locale import LOCALE_DATA
 
+    people = {name.casefold() for name in first_names()}
     names = set()
     for by_language in LOCALE_DATA.values():
         for language in ("en", "de", "fr", "es", "it", "nl", "pt"):
             name = by_language.get(language, "")
             if name.startswith("*"):
                 name = by_language.get(name[1:], "")
-            if name:
+            if name and (language == "en" or name.casefold() not in people):
                 names.add(name.casefold())
     return frozenset(names)
 
@@ -442,12 +469,20 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         text[start:end].casefold() in country_names()
         or text[start:end].casefold() in date_words()
         or _A_THING_WORD.search(text, start, end)
+        or _TOWN_SHAPE.match(text[start:end])
         or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
     ):
         return True
     return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
         ("'s", "’s"), end
     )
+
+
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
 
 
 @functools.cache
@@ -496,8 +531,8 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         first, rest = m.group(1), m.group(2).split()
         if first.title() in NOT_NAMES or not _known_first_name(first, names):
             continue
-        while rest and rest[-1].title() in NOT_NAMES:
-            rest.pop()
+        while rest and (rest[-1].title() in NOT_NAMES or _A_DEGREE.fullmatch(rest[-1])):
+            rest.pop()  # "Donata Mende MBA" is a name and a degree, not a product
         if (
             len(rest) > 1
             or _ORGANISATION.match(text, m.end(1))
@@ -506,8 +541,13 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
             continue
         yield m.start(1), (text.index(rest[0], m.end(1)) + len(rest[0])) if rest else m.end(1)
     # A name typed in lower case hides from NER and from the capitalised run.
-    for cued in _LOWER_CASE_NAME_AFTER_GREETING.finditer(text):
-        if cued.group("value").title() in names:
+    for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
+        first, surname = cued.group("value"), cued.group("surname")
+        if not _listed(first.title(), names) or first.title() in NOT_NAMES:
+            continue
+        if surname and surname not in _stop_words() and surname.title() not in NOT_NAMES:
+            yield cued.start("value"), cued.end("surname")
+        else:
             yield cued.span("value")
 
 
@@ -517,9 +557,22 @@ def _known_first_name(word: str, names: frozenset[str]) -> bool:
     "Anne-Marie": the dictionary lists few of them whole)."""
     word = word if word[1:].islower() or "-" in word else word.title()
     parts = word.split("-")
-    return word in names or (
-        len(parts) > 1 and all(part[:1].upper() + part[1:].lower() in names for part in parts)
+    return _listed(word, names) or (
+        len(parts) > 1
+        and all(_listed(part[:1].upper() + part[1:].lower(), names) for part in parts)
     )
+
+
+def _listed(name: str, names: frozenset[str]) -> bool:
+    """``name`` is in ``names``, or is without its accents: the dictionary
+    spells some names only so ("Emile" for "Émile", "Penelope")."""
+    return name in names or (not name.isascii() and _unaccented(name) in names)
+
+
+def _unaccented(text: str) -> str:
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
@@ -547,17 +600,22 @@ def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
 def _list_members(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Spans of the names listed with the name at [start, end)."""
     position = end
-    while (m := _LIST_AFTER.match(text, position)) and not _rejected(m.group(1)):
+    while (m := _LIST_AFTER.match(text, position)) and not _rejected(text, *m.span(1)):
         yield m.start(1), m.end(1)
         position = m.end(1)
     position = start
-    while (m := _LIST_BEFORE.search(text[:position])) and not _rejected(m.group(1)):
+    while (m := _LIST_BEFORE.search(text[:position])) and not _rejected(text, *m.span(1)):
         yield m.start(1), m.end(1)
         position = m.start(1)
 
 
-def _rejected(names: str) -> bool:
-    return any(word.title() in NOT_NAMES for word in names.split())
+def _rejected(text: str, start: int, end: int) -> bool:
+    """A list member that is no name: a word of NOT_NAMES in it, or a place
+    or an organisation by the same rules as any other hit ("Alex Stone,
+    Magal Security Systems Ltd. and...")."""
+    return any(w.title() in NOT_NAMES for w in text[start:end].split()) or names_no_person(
+        text, start, end
+    )
 
 
 SSN_CUE_REGEX = (
@@ -883,11 +941,14 @@ def build_recognizers(
             pass
 
         def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            return [
-                result(self, "PERSON", *_complete_name(text, start, end), 0.55)
-                for start, end in find_first_names(text)
-                if not names_no_person(text, start, end)
-            ]
+            results = []
+            for start, end in find_first_names(text):
+                if not names_no_person(text, start, end):
+                    start, end = _complete_name(text, start, end)
+                    results.append(result(self, "PERSON", start, end, 0.55))
+                    for other in _list_members(text, start, end):
+                        results.append(result(self, "PERSON", *other, 0.55))
+            return results
 
     class CardRecognizer(PatternRecognizer):  # type: ignore[misc]
         """Card numbers of every major brand: IIN range plus Luhn."""
@@ -926,11 +987,22 @@ def build_recognizers(
                     end = start + len(" ".join(words))
                     if text[start:end] != " ".join(words):
                         end = match.end("value")  # names split by other whitespace: keep all
-                    if self.supported_entities == ["PERSON"]:
+                    entity = self.supported_entities[0]
+                    if entity == "PERSON":
+                        cue = text[match.start() : match.start("value")]
+                        # "it's Lake Placid", "hi, Florence team": only a cue
+                        # that names ("my name is") or a title outvotes the
+                        # place and organisation rules.
+                        if (
+                            titles == 0
+                            and not _NAMING_CUE.search(cue)
+                            and names_no_person(text, start, end)
+                        ):
+                            continue
                         start, end = _complete_name(text, start, end)
-                    results.append(
-                        result(self, self.supported_entities[0], start, end, pattern.score)
-                    )
+                        for other in _list_members(text, start, end):
+                            results.append(result(self, entity, *other, pattern.score))
+                    results.append(result(self, entity, start, end, pattern.score))
             return results
 
     from presidio_analyzer.predefined_recognizers import SpacyRecognizer

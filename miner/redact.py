@@ -730,6 +730,20 @@ def _parts(value: str, entity: str) -> list[str]:
     return []
 
 
+_LINE = re.compile(r"[^\n]+")
+
+
+def _lower_case_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, line) of the lines of ``text`` written without a capital
+    (a break escaped as ``\\n`` ends a line too)."""
+    if not any(c.isupper() for c in text):
+        yield 0, text
+        return
+    for m in _LINE.finditer(read_escaped_breaks(text)):
+        if not any(c.isupper() for c in m.group(0)):
+            yield m.start(), text[m.start() : m.end()]
+
+
 #: The numbers of an address written alone: a house number, a postcode, "2-2".
 _ADDRESS_NUMBER = re.compile(r"(?<![\w/-])(?:\d+[-/]\d+|\d{3,})(?![\w/-])")
 #: A house number of one or two digits: too common to follow the address
@@ -837,8 +851,9 @@ def _redact_one(
     if not placeholder:
         return Redacted(session, replaced, {}, kept)
     occurrence, exact, folded = value_matcher(placeholder)
-    # In a text written all in lower case ("hi, this is nicola"), a one-word
-    # name found elsewhere in the session is matched in lower case too.
+    # In a line written all in lower case ("hi, this is nicola", above a
+    # signature in capitals), a one-word name found elsewhere in the session
+    # is matched in lower case too.
     lowered = {v.lower(): v for v in exact.values() if entity_of[v] == "PERSON" and v.isalpha()}
     in_lower_text = WholeWords(exact=lowered)
     for low, value in lowered.items():
@@ -867,8 +882,9 @@ def _redact_one(
             return placeholder[house_numbers[leaf.strip()]]
         spans: list[tuple[int, int, str]] = []
         matches = list(occurrence.spans(leaf))
-        if in_lower_text and not any(c.isupper() for c in leaf):
-            matches += in_lower_text.spans(leaf)
+        if in_lower_text:
+            for start, line in _lower_case_lines(leaf):
+                matches += ((start + s, start + e) for s, e in in_lower_text.spans(line))
         for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
             value = canonical(leaf[start:end])
             if value is not None and not (spans and start < spans[-1][1]):

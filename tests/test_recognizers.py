@@ -235,6 +235,14 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
         ("We'll meet Samstag at the office", "Samstag", True),
         # ...unless it is a first name too.
         ("Julio called about the order", "Julio", False),
+        # Named the way towns are.
+        ("we flew over Port Mohammed", "Port Mohammed", True),
+        ("Patriciashire is lovely", "Patriciashire", True),
+        ("we returned to Laroche-la-Forêt by helicopter", "Laroche-la-Forêt", True),
+        ("Chester called", "Chester", False),
+        # A country's name in another language that is a first name too.
+        ("Maurice: What a wife.", "Maurice", False),
+        ("Georgia was super fun to visit!", "Georgia", True),
     ],
 )
 def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, place):
@@ -255,6 +263,10 @@ def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, pla
         # A double first name, each part known.
         ("Heinz-Joachim lives on Olav-Kallert-Gasse street.", ["Heinz-Joachim"]),
         ("ANNE-MARIE TRUPP", ["ANNE-MARIE TRUPP"]),
+        # A degree after the name is no third word of a product's name.
+        ("tennis player Donata Mende MBA. over visa disputes", ["Donata Mende"]),
+        # The dictionary spells some names without their accents.
+        ("Why is Émile so impulsive?", ["Émile"]),
     ],
 )
 def test_a_known_first_name_starts_a_name_unless_an_organisation_word_follows(text, names):
@@ -271,6 +283,10 @@ def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
         return [text[s:e] for s, e in find_first_names(text)]
 
     assert found("Dear pina. Anything else?") == ["pina"]
+    assert found("my name is liam watkins.") == ["liam watkins"]
+    assert found("hello, this is mr. brian määttä. who are you?") == ["brian määttä"]
+    assert found("speak to emma about it") == ["emma"]  # not "emma about"
+    assert found("call me back") == []
     assert found("thank you, bonifacio, I have updated it") == ["bonifacio"]
     # Not after "I am", and not an English word that is also a name ("Way").
     assert found("I am sunni but I live in Nicaragua") == []
@@ -289,3 +305,12 @@ def test_a_name_is_never_completed_over_a_line_break():
     text = "Sales\nMarion Brown"
     start = text.index("Brown")
     assert text[slice(*_complete_name(text, start, start + 5))] == "Marion Brown"
+
+
+def test_a_degree_ends_at_a_full_stop():
+    from miner.recognizers import _complete_name
+
+    text = "Hello, this is Univ.Prof. Denis Radisch B.Sc.. Who are you?"
+    start = text.index("Denis")
+    found = text[slice(*_complete_name(text, start, start + len("Denis Radisch")))]
+    assert found == "Univ.Prof. Denis Radisch B.Sc."

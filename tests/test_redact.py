@@ -339,6 +339,32 @@ def test_a_name_found_elsewhere_goes_from_a_text_written_all_in_lower_case(detec
     assert "Nicola" not in out.turns[0].reply_text
 
 
+def test_a_name_found_elsewhere_goes_from_a_line_written_in_lower_case(detector, config):
+    out, _ = redact_one(
+        session(
+            turn("My name is Nicola Rossi.", "Thanks, Nicola."),
+            turn("the parcel is for nicola\n\nKind regards\nMario Bianchi", "Sure."),
+            turn("I wrote rossi here.\\nrossi again", "Noted."),
+        ),
+        detector,
+        config,
+    )
+    text = out.turns[1].user_text
+    assert "nicola" not in text and text.startswith("the parcel is for <PERSON_")
+    # The line that capitalises keeps its lower-case word; the one after an
+    # escaped break (a document quoted in JSON) is a line of its own.
+    assert out.turns[2].user_text.startswith("I wrote rossi here.\\n<PERSON_")
+
+
+def test_the_names_listed_with_a_known_first_name_are_names(detector, config):
+    out, _ = redact_one(
+        session(turn("It was founded by our 3 founders: Keudel, Lorch and Adolph.")),
+        detector,
+        config,
+    )
+    assert not re.search(r"Keudel|Lorch|Adolph", out.turns[0].user_text), out.turns[0].user_text
+
+
 def test_a_town_the_model_calls_a_person_stays_when_its_neighbours_say_place(detector, config):
     out, _ = redact_one(
         session(turn("Leek bridge is falling down. I am in Lomm for a business trip.")),

@@ -22,12 +22,12 @@ RECALL_FLOOR = {
     "IP_ADDRESS": 0.995,
     "NATIONAL_ID": 0.995,
     "PASSPORT": 0.995,
-    "PERSON": 0.943,
+    "PERSON": 0.949,
     "PHONE_NUMBER": 0.995,
     "STREET_ADDRESS": 0.929,
 }
 #: Share of non-personal look-alikes replaced, at most.
-DESTROYED_CEILING = 0.0541  # 56 of 1036 measured: 5.405%
+DESTROYED_CEILING = 0.0560  # 58 of 1036 measured: 5.598%
 
 
 @pytest.fixture(scope="module")
