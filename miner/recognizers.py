@@ -725,7 +725,6 @@ _PHONE_CONTEXT = [
     "contact", "number", "callback", "ring", "sms", "message", "fax", "landline", "dial",
     "registered", "office", "desk",
 ]  # fmt: skip
-_ADDRESS_CONTEXT = ["address", "street", "live", "ship", "deliver", "send", "moved", "flat"]
 
 
 def luhn_ok(digits: str) -> bool:
@@ -1049,7 +1048,6 @@ def build_recognizers(
         CardRecognizer(
             supported_entity="CREDIT_CARD",
             patterns=[Pattern("card", CARD_REGEX, 0.3)],
-            context=["card", "credit", "debit", "visa", "mastercard", "amex"],
             supported_language=language,
             global_regex_flags=_CASED,
         ),
@@ -1090,13 +1088,11 @@ def build_recognizers(
         AddressRecognizer(
             supported_entities=["STREET_ADDRESS"],
             supported_language=language,
-            context=_ADDRESS_CONTEXT,
             name="AddressRecognizer",
         ),
         PatternRecognizer(
             supported_entity="STREET_ADDRESS",
             patterns=[Pattern("uk postcode", UK_POSTCODE_REGEX, 0.6)],
-            context=_ADDRESS_CONTEXT,
             supported_language=language,
             # Presidio matches case-insensitively by default; capitals are
             # what tells a postcode from a word.
