@@ -720,11 +720,6 @@ def find_national_ids(text: str) -> Iterator[tuple[int, int, bool]]:
 
 
 _CASED = re.DOTALL | re.MULTILINE
-_PHONE_CONTEXT = [
-    "phone", "telephone", "tel", "cell", "mobile", "call", "reach", "text", "whatsapp",
-    "contact", "number", "callback", "ring", "sms", "message", "fax", "landline", "dial",
-    "registered", "office", "desk",
-]  # fmt: skip
 
 
 def luhn_ok(digits: str) -> bool:
@@ -1040,9 +1035,9 @@ def build_recognizers(
         FirstNameRecognizer(
             supported_entities=["PERSON"], supported_language=language, name="FirstNameRecognizer"
         ),
-        ValidatedPhoneRecognizer(
-            context=_PHONE_CONTEXT, supported_language=language, supported_regions=phone_regions
-        ),
+        # Presidio's own phone context words ("phone", "number", "call"...):
+        # phone_spans reads its longer cue list itself.
+        ValidatedPhoneRecognizer(supported_language=language, supported_regions=phone_regions),
         CardRecognizer(
             supported_entity="CREDIT_CARD",
             patterns=[Pattern("card", CARD_REGEX, 0.3)],
