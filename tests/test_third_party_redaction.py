@@ -16,7 +16,7 @@ from tools.redaction_report import Report, third_party_report
 #: Recall per planted type on the test split: the floor CI holds.
 RECALL_FLOOR = {
     "CREDIT_CARD": 0.995,
-    "DATE_OF_BIRTH": 0.69,
+    "DATE_OF_BIRTH": 0.933,
     "EMAIL_ADDRESS": 0.995,
     "IBAN_CODE": 0.995,
     "IP_ADDRESS": 0.995,
@@ -27,7 +27,7 @@ RECALL_FLOOR = {
     "STREET_ADDRESS": 0.929,
 }
 #: Share of non-personal look-alikes replaced, at most.
-DESTROYED_CEILING = 0.0560  # 58 of 1036 measured: 5.598%
+DESTROYED_CEILING = 0.0547  # 58 of 1062 measured: 5.461%
 
 
 @pytest.fixture(scope="module")
@@ -62,3 +62,20 @@ def test_the_splits_share_no_template():
     test, _ = _samples("en_US", "test", 40, seed=3)
     assert {s.template_id % 2 for s in dev} == {0}
     assert {s.template_id % 2 for s in test} == {1}
+
+
+def test_a_generator_birth_date_counts_as_one_only_after_a_birth_cue():
+    from types import SimpleNamespace
+
+    from tools.third_party_corpus import NEG, _birth_dates_after_a_cue
+
+    def kind(text: str) -> str | None:
+        date = "12/03/1980"
+        span = SimpleNamespace(start_position=text.index(date))
+        return _birth_dates_after_a_cue(text, [span], ["DATE_OF_BIRTH"])[0]
+
+    assert kind("She was born on 12/03/1980. Her maiden name is Roe") == "DATE_OF_BIRTH"
+    assert kind("Please tell me your date of birth. It's 12/03/1980") == "DATE_OF_BIRTH"
+    assert kind("DOB 12/03/1980") == "DATE_OF_BIRTH"
+    # The generator's template with no cue: a date that must stay.
+    assert kind("It's like that since 12/03/1980") == f"{NEG}:date"

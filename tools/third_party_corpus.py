@@ -90,18 +90,42 @@ def _labelled_sample(sample: Any, placed: Labelled, case: str = "") -> list[tupl
         text = text.upper()
     cursor, values = 0, []
     spans = sorted(sample.spans, key=lambda s: s.start_position)
-    kinds = _address_parts(text, spans)
-    for span, kind in zip(spans, kinds, strict=True):
+    drawn = _address_parts(text, spans)
+    kinds = _birth_dates_after_a_cue(text, spans, drawn)
+    for span, was, kind in zip(spans, drawn, kinds, strict=True):
         start, end = span.start_position, span.end_position
         if start < cursor:
             continue
         placed.add(text[cursor:start])
         placed.add(text[start:end], kind)
-        if kind and kind != NEG and not kind.startswith(NEG):
+        # By the generator's own label, so a seed draws the same corpus as
+        # before a birth date with no cue became a date that must stay.
+        if was and was != NEG and not was.startswith(NEG):
             values.append((kind, text[start:end]))
         cursor = end
     placed.add(text[cursor:])
     return values
+
+
+#: A word before a date that makes it a birth date (the generator's own
+#: templates say "date of birth" and "born on").
+_BIRTH_CUE = re.compile(r"(?i)\b(?:born|birth(?:day)?|d\.?o\.?b\b)")
+
+
+def _birth_dates_after_a_cue(
+    text: str, spans: list[Any], kinds: list[str | None]
+) -> list[str | None]:
+    """The generator labels every ``{{date_of_birth}}`` a birth date, also in
+    a template with no cue ("It's like that since {{date_of_birth}}"). Issue
+    20's rule is that a date after a birth cue is personal and any other
+    date stays, so a birth date with no cue before it in its sentence is
+    counted as a date that must stay."""
+    return [
+        f"{NEG}:date"
+        if kind == "DATE_OF_BIRTH" and not _BIRTH_CUE.search(text, 0, span.start_position)
+        else kind
+        for span, kind in zip(spans, kinds, strict=True)
+    ]
 
 
 #: Place names that are a line of an address when they touch one.
