@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 #: Regions whose national formats (no leading +) phone detection understands.
 #: Numbers written with +country code are found whatever the list.
@@ -415,29 +415,48 @@ _TOWN_SHAPE = re.compile(
 )
 
 
-#: Days and months in the default regions' languages other than English
-#: (which NOT_NAMES holds): "We'll meet Samstag at", "jueves".
-_DATE_WORDS = frozenset((
-    "montag", "dienstag", "mittwoch", "donnerstag", "freitag", "samstag", "sonnabend", "sonntag",
-    "januar", "februar", "märz", "juni", "juli", "oktober", "dezember", "lundi", "mardi",
-    "mercredi", "jeudi", "vendredi", "samedi", "dimanche", "janvier", "février", "mars", "avril",
-    "juin", "juillet", "août", "septembre", "octobre", "novembre", "décembre", "lunes", "martes",
-    "miércoles", "jueves", "viernes", "sábado", "enero", "febrero", "marzo", "abril", "mayo",
-    "junio", "julio", "agosto", "septiembre", "setiembre", "octubre", "noviembre", "diciembre",
-    "lunedì", "martedì", "mercoledì", "giovedì", "venerdì", "gennaio", "febbraio", "aprile",
-    "maggio", "giugno", "luglio", "settembre", "ottobre", "dicembre", "maandag", "dinsdag",
-    "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag", "januari", "februari", "maart",
-    "mei", "augustus", "terça", "quarta", "quinta", "sexta", "janeiro", "fevereiro", "março",
-    "junho", "julho", "setembro", "outubro", "novembro", "dezembro",
-))  # fmt: skip
+#: The default regions' languages other than English, by the CLDR locales
+#: that name their months (Austria's "Jänner", Peru's "setiembre").
+_CALENDAR_LOCALES = ("de", "de_AT", "fr", "es", "es_PE", "it", "nl", "pt")
+
+
+@functools.cache
+def _calendar_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Month names, their abbreviations, and weekday names of
+    ``_CALENDAR_LOCALES``, in lower case, from CLDR (babel) rather than our
+    own lists. Each is also written as people type it without accents
+    ("aout", "fevrier", "maerz"), and a weekday of two words by its first
+    ("terça" of "terça-feira")."""
+    from babel.dates import get_day_names, get_month_names
+
+    def spellings(words: Iterable[str]) -> frozenset[str]:
+        lower = {w.lower().rstrip(".") for w in words}
+        return frozenset(
+            lower
+            | {_unaccented(w) for w in lower}
+            | {w.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue") for w in lower}
+        )
+
+    def each(kind: Literal["wide", "abbreviated"]) -> list[str]:
+        return [w for loc in _CALENDAR_LOCALES for w in get_month_names(kind, locale=loc).values()]
+
+    days = [w for loc in _CALENDAR_LOCALES for w in get_day_names("wide", locale=loc).values()]
+    return (
+        spellings(each("wide")),
+        spellings(each("abbreviated")),
+        spellings([*days, *(d.split("-")[0] for d in days if "-" in d)]),
+    )
 
 
 @functools.cache
 def date_words() -> frozenset[str]:
-    """``_DATE_WORDS`` less those that are first names too ("Julio", "Avril",
-    "Mei"): a word that names a month and a person vetoes nothing."""
-    names = first_names()
-    return frozenset(w for w in _DATE_WORDS if w.title() not in names)
+    """Days and months in the default regions' languages other than English
+    (which NOT_NAMES holds): "We'll meet Samstag at", "jueves". Less those
+    that are first names too ("Julio", "Avril", "Mei"): a word that names a
+    month and a person vetoes nothing."""
+    months, _, days = _calendar_words()
+    names = {_unaccented(name).casefold() for name in first_names()}
+    return frozenset(w for w in months | days if _unaccented(w) not in names)
 
 
 @functools.cache
@@ -637,25 +656,24 @@ CARD_REGEX = (
 #: issue found Maestro, JCB 2131 and 3597 numbers that an IIN table refused.
 _CARD_FIRST_DIGITS = frozenset("23456")
 
-#: Month names in the default regions' languages (English first: the
-#: street rules also read ``_MONTH``), as written or abbreviated.
-_MONTH_ANY_LANGUAGE = (
-    rf"(?:{_MONTH}|januar|jänner|februar|märz|maerz|juni|juli|oktober|dezember|janvier|février"
-    r"|fevrier|mars|avril|mai|juin|juillet|août|aout|septembre|octobre|novembre|décembre"
-    r"|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|setiembre|octubre"
-    r"|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre"
-    r"|dicembre|januari|februari|maart|mei|augustus|janeiro|fevereiro|março|maio|junho|julho"
-    r"|setembro|outubro|dezembro)\.?"
-)
-#: A date in the formats people write one: numeric (day, month and year in
-#: any order and separator), or with the month's name in any of the default
-#: regions' languages ("May 3rd, 1970", "3 de mayo de 1970", "3. März 1970",
-#: "1er mai 1970"), maybe after a weekday.
-_DATE = (
-    rf"(?i:(?:{_WEEKDAY},?\s+)?(?:\d{{1,4}}[./\-\s]\d{{1,2}}[./\-\s]\d{{2,4}}"
-    rf"|\d{{1,2}}(?:st|nd|rd|th|er|º|\.)?\s+(?:of\s+|de\s+)?{_MONTH_ANY_LANGUAGE}(?:\s+de)?,?\s+\d{{4}}"
-    rf"|{_MONTH_ANY_LANGUAGE}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}))(?!\w)"
-)
+
+@functools.cache
+def _date_regex() -> str:
+    """A date in the formats people write one: numeric (day, month and year
+    in any order and separator), or with the month's name or abbreviation
+    in English or a default region's language ("May 3rd, 1970", "3 de mayo
+    de 1970", "3. März 1970", "1er mai 1970"), maybe after a weekday."""
+    months, abbreviations, days = _calendar_words()
+    foreign = "|".join(sorted(map(re.escape, months | abbreviations), key=len, reverse=True))
+    weekday = "|".join(sorted(map(re.escape, days), key=len, reverse=True))
+    month = rf"(?:{_MONTH}|(?:{foreign})\.?)"
+    return (
+        rf"(?i:(?:(?:{_WEEKDAY}|{weekday}),?\s+)?(?:\d{{1,4}}[./\-\s]\d{{1,2}}[./\-\s]\d{{2,4}}"
+        rf"|\d{{1,2}}(?:st|nd|rd|th|er|º|\.)?\s+(?:of\s+|de\s+)?{month}(?:\s+de)?,?\s+\d{{4}}"
+        rf"|{month}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}))(?!\w)"
+    )
+
+
 #: Words that say a date is a birth date, in English (with its abbreviations)
 #: and the default regions' languages, inflected.
 _BIRTH = (
@@ -670,12 +688,21 @@ _BIRTH = (
 #: end; a number of at most three digits, not a year ("born in 1980, I
 #: ordered it on ...": the date is the order's).
 _SAME_SENTENCE = r"(?:[^.!?\n\d]|\.(?!\s)|(?<!\d)\d{1,3}(?![\d/.-]\d)){0,60}?"
-#: A date near a birth cue, before or after it ("born on 3 May 1970", "3 May
-#: 1970 is my birthday"), or on the line under a form's label ("Date of
-#: birth:\n03/05/1970"): personal. Other dates are not (an order's date is
-#: what a case needs).
-DOB_CUE_REGEX = rf"{_BIRTH}(?:[ \t]*:?[ \t]*\n[ \t]*|{_SAME_SENTENCE})(?P<value>{_DATE})"
-DOB_CUE_AFTER_REGEX = rf"(?P<value>{_DATE})(?:[^.!?\n\d]|\.(?!\s)){{0,30}}?{_BIRTH}"
+
+
+@functools.cache
+def dob_cue_regexes() -> tuple[str, str]:
+    """A date near a birth cue, after it or before it ("born on 3 May 1970",
+    "3 May 1970 is my birthday"), or on the line under a form's label ("Date
+    of birth:\n03/05/1970"): personal. Other dates are not (an order's date
+    is what a case needs)."""
+    date = _date_regex()
+    return (
+        rf"{_BIRTH}(?:[ \t]*:?[ \t]*\n[ \t]*|{_SAME_SENTENCE})(?P<value>{date})",
+        rf"(?P<value>{date})(?:[^.!?\n\d]|\.(?!\s)){{0,30}}?{_BIRTH}",
+    )
+
+
 #: A passport number after its name: 6-9 capitals and digits, one digit at least.
 PASSPORT_CUE_REGEX = (
     r"(?i:\bpassport(?:\s+(?:number|no\.?|#))?(?:\s+is)?)[\s:#]{1,3}"
@@ -1059,8 +1086,8 @@ def build_recognizers(
         CuePatternRecognizer(
             supported_entity="DATE_OF_BIRTH",
             patterns=[
-                Pattern("date after a birth cue", DOB_CUE_REGEX, 0.85),
-                Pattern("date before a birth cue", DOB_CUE_AFTER_REGEX, 0.85),
+                Pattern("date after a birth cue", dob_cue_regexes()[0], 0.85),
+                Pattern("date before a birth cue", dob_cue_regexes()[1], 0.85),
             ],
             supported_language=language,
             name="DateOfBirthCueRecognizer",
