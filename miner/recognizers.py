@@ -51,7 +51,7 @@ _WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 #: Greek and Cyrillic ("Života", "Μεγάλη Άμμος", "ΛΕΜΕΣΟΣ").
 _UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x530)) if c.isupper())
 #: Words of an address line.
-_CAP = rf"[{_UPPER}][^\W\d_]*(?:['’.][^\W\d_]*)*(?:-[^\W\d_]+)*"
+_CAP = rf"(?:[dlDL]['’]|['’]?[sS]-)?[{_UPPER}][^\W\d_]*(?:['’.][^\W\d_]*)*(?:-[^\W\d_]+)*"
 _PARTICLE = (
     r"(?:de|del|della|delle|dei|di|da|do|dos|das|des|du|la|le|les|el|los|las|van|von|der|den"
     r"|het|ter|y|e|d'|l')"
@@ -85,7 +85,7 @@ _STREET_ENDINGS = (
     r"|laan|straat|steeg|plein|gracht|kade|singel|hof|dreef|pad|baan|dijk|markt|wal|boulevard"
     r"|gade|vej|gatan|vägen|gata|väg|veien|gate|katu|tie|stræti|vegur|braut)"
 )
-_STREET_AFTER = r"(?:utca|út|tér|körút|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee)"
+_STREET_AFTER = r"(?:utca|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee)"
 #: The endings that name a street without a number after them ("Börnerallee"),
 #: or written apart before its number ("Landsberger Allee 2", "Grote Baan 477");
 #: a short glued one needs its number either side, or a hyphen before it
@@ -121,14 +121,16 @@ def _street_lines(lower: bool) -> list[str]:
         rf"(?:(?:{_PARTICLE}|{_CAP})[ \t]+){{0,4}}"
         rf"(?:{_CAP})(?:,?[ \t]+(?:n\.?[ \t]?|nº[ \t]?|no\.?[ \t]?)?{_NUMBER}\b\.?){number_after}",
         # The street word glued or after: "Schulstraße 59", "Síp utca 17.".
-        rf"(?:\b{_NOT_A_DETERMINER}{_CAP}[ \t])?\b{_NOT_A_DETERMINER}[{_UPPER}][\w'’-]{{2,}}?"
+        rf"(?:\b{_NOT_A_DETERMINER}{_CAP}[ \t])?\b(?:[sS]-)?{_NOT_A_DETERMINER}"
+        rf"[{_UPPER}][\w'’-]{{2,}}?"
         rf"(?:(?i:{_STREET_ENDINGS})[ \t]{_NUMBER}\b\.?|(?<=-)(?i:{_STREET_ENDINGS})\b"
         rf"|(?i:{_STREET_ENDINGS_ALONE})(?:(?<=\.)|\b))",
         # The street word written apart, then its number: "Landsberger Allee 2".
         rf"\b{name}{{1,2}}(?i:{_STREET_ENDINGS_ALONE})[ \t]{_NUMBER}\b\.?",
         rf"\b{name}{{1,2}}{after}[ \t]{_NUMBER}\b\.?",
-        # Military: "PSC 1234, Box 5678", "USNS Melikov", then "APO AE 09876".
+        # Military: "PSC 1234, Box 5678", "USNS Melikov", then "APO AE 09876"; "P.O. Box 211".
         r"\b(?:(?:PSC|Unit|CMR)\s\d{3,5},?\s+Box\s\d{3,5}|(?:USNS|USNV|USS|USCGC)\s[A-Z]\w+)"
+        r"|(?i:\bp\.?[ ]?o\.?[ ]?box[ \t]\d{1,6}\b)"
         r"|\b(?:APO|FPO|DPO)[ \t](?:AA|AE|AP)[ \t]\d{5}\b",
         # "the corner of X and Y".
         rf"(?i:\b(?:the[ \t]+)?corner[ \t]+of)[ \t]+(?:{_NUMBER}[ \t]+)?"
@@ -142,9 +144,10 @@ def _street_lines(lower: bool) -> list[str]:
         *lines,
         # A unit, then maybe a number: "Flat 6", "Apt. 066 12 Main Street".
         rf"\b{_UNIT}\.?[ \t]\d+[A-Za-z]?\b",
-        # "Baker Street" with no number: only the commonest street words.
-        rf"\b{name}{{1,3}}(?:Street|St\.|Road|Avenue|Lane|Drive|Boulevard|Close|Crescent"
-        rf"|STREET|ROAD|AVENUE|LANE|DRIVE)(?=[\s,.;:?!]|$){_NO_NAME_AFTER}",
+        # "Baker Street" with no number, or the number before the street word
+        # ("Ööbiku 86 street"): only the commonest street words.
+        rf"\b{name}{{1,3}}(?:{_NUMBER}[ \t]+)?(?:Street|street|St\.|Road|Avenue|Lane|Drive"
+        rf"|Boulevard|Close|Crescent|STREET|ROAD|AVENUE|LANE|DRIVE)(?=[\s,.;:?!]|$){_NO_NAME_AFTER}",
         # A number before a glued street word: "82 Maaikering", "637 Catharinaring".
         rf"\b{_NUMBER},?[ \t]+{_NOT_A_DETERMINER}[{_UPPER}][\w'’-]{{2,}}?(?i:{_STREET_ENDINGS})\b"
         rf"{_NO_NAME_AFTER}",
@@ -173,7 +176,7 @@ _LOWER_CASE_SUFFIXES = (
 
 _BREAK = r"[ \t]*\n[\s>?,]*"
 _TOWN = (
-    rf"{_CAP}(?:[\s-](?:{_CAP}|{_PARTICLE}|nad|am|an|im|sur|sous|en|aan|bei|upon|on)){{0,4}}"
+    rf"{_CAP}(?:[\s-](?:{_CAP}|{_PARTICLE}|nad|am|an|im|sur|sous|en|aan|op|bei|upon|on)){{0,4}}"
     r"(?:\s\([^\W\d_]+\))?"
 )
 _PART_END = r"(?=[ \t]*(?:\n|$|,))"
@@ -202,7 +205,7 @@ class _AddressPatterns:
         #: follows ("Kadaka 10\n10615 Tallinn", "C. de Calisto Roman 76\nSanta Cruz, 49219").
         name_and_number = (
             rf"(?:\b\d{{1,5}}[ \t]+)?\b(?!(?i:{_MONTH}|{_WEEKDAY})\b)"
-            rf"(?:{_CAP}[ \t](?:(?:{_CAP}|{_PARTICLE})[ \t]){{0,3}})?{_CAP}[ \t]{_NUMBER}\b"
+            rf"(?:{_CAP}[ \t](?:(?:{_CAP}|{_PARTICLE})[ \t]){{0,3}})?{_CAP},?[ \t]{_NUMBER}\b"
         )
         #: What may follow a street line: a unit, a postcode and town, a town and
         #: state and ZIP, a country and postcode, a town alone before a comma or
@@ -213,7 +216,7 @@ class _AddressPatterns:
             rf"(?:(?i:{_UNIT})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b"
             rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
             rf"|{_POSTCODE}(?:,?\s+{_TOWN})?(?![\w-])"
-            rf"|{_TOWN},?\s+(?:[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?|{_POSTCODE})(?![\w-])"
+            rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}}\s+\d{{5}}(?:-\d{{4}})?|{_POSTCODE})(?![\w-])"
             rf"|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?\b)"
             rf"{'' if lower else town_alone}"
         )

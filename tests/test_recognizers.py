@@ -71,6 +71,22 @@ def _addresses(text: str) -> list[str]:
         ("8/5 Elias-Mohaupt-Weg, Kleve", "8/5 Elias-Mohaupt-Weg, Kleve"),
         ("C. de Calisto Roman 76\nSanta Cruz de Tenerife, 49219\n+34876989351",
          "C. de Calisto Roman 76\nSanta Cruz de Tenerife, 49219"),
+        # An elided article, a Dutch 's- name, a P.O. box, a number before a
+        # street word, a name and a number with a comma before the postcode line.
+        ("User: 8403 20 rue de l'Epeule\n Suite 392\n ROUEN\n France",
+         "8403 20 rue de l'Epeule\n Suite 392\n ROUEN\n France"),
+        ("at CO.LTD., 08883 s-Gravendamseweg 15, Noordwijkerhout",
+         "08883 s-Gravendamseweg 15, Noordwijkerhout"),
+        ("Ecrinhof 2\n5426GT\n's-Hertogenbosch", "Ecrinhof 2\n5426GT\n's-Hertogenbosch"),
+        ("Yusufsteeg 384\n1148AG\nBroek op Langedijk",
+         "Yusufsteeg 384\n1148AG\nBroek op Langedijk"),
+        ("write to P.O. Box 211 St. Louis", "P.O. Box 211 St. Louis"),
+        ("Signe lives on Dunajska 113 street.", "Dunajska 113 street."),
+        ("Incrocio Scaduto, 52\n18030, Rocchetta Nervina (IM)",
+         "Incrocio Scaduto, 52\n18030, Rocchetta Nervina (IM)"),
+        ("825 Erzsébet krt. 60., Dág", "825 Erzsébet krt. 60., Dág"),
+        ("69 Spencer Street Suite 937\nBerolle, nan 77055",
+         "69 Spencer Street Suite 937\nBerolle, nan 77055"),
         # Typed in lower case.
         ("the bus drops you off at 293 jennifer greens st.", "293 jennifer greens st."),
         ("with 42621 király u. 93. apt. 033\nhumppila\n, tp\n 71923 for this card",
