@@ -382,12 +382,19 @@ NAME_CUE_REGEX = (
 #: that is no stop word (the surname); not after "I am" or "I'm", which say
 #: what one is ("I am sunni").
 _LOWER_CASE_NAME_AFTER_CUE = re.compile(
-    r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey|my name is|name's|name is|this is"
-    r"|call me|under|speak (?:to|with)|ask for|follow up with|mr\.?|mrs\.?|ms\.?|miss|dr\."
+    r"(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey)|my name is|name's|name is"
+    r"|this is|call me|under|speak (?:to|with)|ask for|follow up with|mr\.?|mrs\.?|ms\.?|miss|dr\."
     r"|my (?:husband|wife|partner|son|daughter|mother|father|mom|mum|dad|brother|sister"
     r"|friend|colleague|boss))(?:'s name(?: is)?)?,?[ \t]+)"
     rf"(?P<value>[{_LO}]{{3,}})(?:[ \t]+(?P<surname>[{_LO}]{{2,}}(?:-[{_LO}]+)?))?(?![\w'’-])"
 )
+_BOOKING_TITLE = r"(?:MRS|MR|MSTR|MS|MISS|DR)"
+_BOOKED_NAME = re.compile(
+    rf"(?<![\w/])[{_UP}]{{2,}}(?:[-'’ ][{_UP}]{{2,}})?/"
+    rf"(?P<given>[{_UP}]{{2,}}(?: (?!{_BOOKING_TITLE}\b)[{_UP}]{{2,}})?)"
+    rf"(?:[ ]+(?P<title>{_BOOKING_TITLE}))?(?![\w/])"
+)
+_CLAUSE_END = re.compile(r"[ \t]*[.,;!?]")
 _NAMES = rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,2}}"
 _LIST_AFTER = re.compile(rf"(?:,? and |,? & |, )({_NAMES})(?![\w'])")
 _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )\Z")
@@ -562,10 +569,19 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         ):
             continue
         yield m.start(1), (text.index(rest[0], m.end(1)) + len(rest[0])) if rest else m.end(1)
+    # A booking's SURNAME/GIVEN, maybe with a title ("SMITH/JOHN MR").
+    for booked in _BOOKED_NAME.finditer(text):
+        if booked.group("title") or _known_first_name(booked.group("given").split()[0], names):
+            yield booked.span()
     # A name typed in lower case hides from NER and from the capitalised run.
     for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
         first, surname = cued.group("value"), cued.group("surname")
-        if not _listed(first.title(), names) or first.title() in NOT_NAMES:
+        if first.title() in NOT_NAMES or first in _stop_words() or _A_TITLE.fullmatch(first):
+            continue
+        if not _listed(first.title(), names):
+            # "Sorry pelser.", "thank you, fox!": a greeting's one word is a name.
+            if cued.group("greeting") and not surname and _CLAUSE_END.match(text, cued.end()):
+                yield cued.span("value")
             continue
         if surname and surname not in _stop_words() and surname.title() not in NOT_NAMES:
             yield cued.start("value"), cued.end("surname")

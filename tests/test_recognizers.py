@@ -295,6 +295,17 @@ def test_a_country_the_model_calls_a_person_is_a_place():
     assert names_no_person(text, 0, len("Tunisia"))
 
 
+def test_a_booking_s_surname_slash_given_name_is_a_name():
+    def found(text: str) -> list[str]:
+        return [text[s:e] for s, e in find_first_names(text)]
+
+    assert "SMITH/JOHN MR" in found("Passenger SMITH/JOHN MR, seat 12A")
+    # A given name the gazetteer does not know, with a title.
+    assert found("pax: DE GROOT/XQZT MRS") == ["DE GROOT/XQZT MRS"]
+    assert "GARCÍA/MARIA JOSE" in found("PNR for GARCÍA/MARIA JOSE")
+    assert found("pay in USD/EUR or TCP/IP") == []
+
+
 def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
     def found(text: str) -> list[str]:
         return [text[s:e] for s, e in find_first_names(text)]
@@ -305,6 +316,12 @@ def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
     assert found("speak to emma about it") == ["emma"]  # not "emma about"
     assert found("call me back") == []
     assert found("thank you, bonifacio, I have updated it") == ["bonifacio"]
+    # A greeting's one word before the clause ends is a name, known or not;
+    # not a stop word, a title or a word a greeting is often followed by.
+    assert found("Sorry pelser. Anything else?") == ["pelser"]
+    assert found("Thank you, fox!") == ["fox"]
+    assert found("thanks, everyone. hi team, dear sir.") == []
+    assert found("sorry about that") == []
     # Not after "I am", and not an English word that is also a name ("Way").
     assert found("I am sunni but I live in Nicaragua") == []
     assert found("on its way") == []
