@@ -63,7 +63,8 @@ _UNIT = (
 )
 UK_POSTCODE_REGEX = r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b"
 _POSTCODE = (
-    rf"(?:{UK_POSTCODE_REGEX[2:-2]}|\d{{4}}\s?[A-Z]{{2}}|(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:-\d{{4}})?)"
+    rf"(?:{UK_POSTCODE_REGEX[2:-2]}|\d{{4}}\s?[A-Z]{{2}}|(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:-\d{{4}})?"
+    r"|\d{2}-\d{3}|\d{3}-\d{4}|\d{5}-\d{3})"
 )
 #: Street types written before the name ("Via Roma", "rue de la Paix", "Calle
 #: Mayor", "Λεωφόρος Αλκυονίδων", "ул. Ленина"): Italian, Spanish, Catalan,
@@ -73,7 +74,7 @@ _STREET_TYPES_BEFORE = (
     r"|Vicolo|Vico|Calle|C/|Avenida|Avinguda|Av\.|Alameda|Cañada|Glorieta|Paseo|Passeig|Plaza"
     r"|Plaça|Camino|Carrer|Carretera|Ronda|Rambla|Travesía|Travessera|Callejón|Pasaje|Acceso"
     r"|Cuesta|Vial|Pasadizo|Bajada|Bulevar|Senda|Rúa|Barranco"
-    r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|ul\.|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
+    r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|[Uu]l\.|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
     r"|ул\.|улица|пр\.|проспект|пер\.|переулок|(?i:rue|avenue|boulevard|chemin|allée"
     r"|impasse|quai)|(?:[Pp]lace|[Cc]ours|[Rr]oute|[Pp]assage|[Ss]quare)(?=\s+(?:de|du|des|d')))"
 )
@@ -110,16 +111,18 @@ def _street_lines(lower: bool) -> list[str]:
     name = rf"(?:{_NOT_A_DETERMINER}{_CAP}[ \t]+)"
     suffix = _LOWER_CASE_SUFFIXES if lower else _SUFFIXES
     types_before = _LOWER_CASE_TYPES_BEFORE if lower else _STREET_TYPES_BEFORE
-    number_after = "" if lower else "?"
+    # A number after the name: needed in lower case unless one came before.
+    number = rf"(?:,?[ \t]+(?:n\.?[ \t]?|nº[ \t]?|no\.?[ \t]?)?{_NUMBER}\b\.?)"
+    number_after = rf"(?(number_before)|{number})" if lower else rf"{number}?"
     after = _LOWER_CASE_STREET_AFTER if lower else _STREET_AFTER
     lines = [
         # US and UK: "12 Baker Street", "225 E. John Carpenter Freeway".
         rf"\b{_NUMBER},?[ \t]+(?:(?:[NSEW]\.?|North|South|East|West)[ \t]+)?{name}{{0,3}}"
         rf"(?:{suffix})(?:\b|(?<=\.))\.?{_NO_NAME_AFTER}",
         # Type before the name, maybe a number either side: "Via Roma, 3", "18, rue de Pineau".
-        rf"(?:\b{_NUMBER},?[ \t]+)?(?<!\w){types_before}[ \t]+"
-        rf"(?:(?:{_PARTICLE}|{_CAP})[ \t]+){{0,4}}"
-        rf"(?:{_CAP})(?:,?[ \t]+(?:n\.?[ \t]?|nº[ \t]?|no\.?[ \t]?)?{_NUMBER}\b\.?){number_after}",
+        # In lower case, a number either side ("44 rue victor hugo").
+        rf"(?P<number_before>\b{_NUMBER},?[ \t]+)?(?<!\w){types_before}[ \t]+"
+        rf"(?:(?:{_PARTICLE}|{_CAP})[ \t]+){{0,4}}(?:{_CAP}){number_after}",
         # The street word glued or after: "Schulstraße 59", "Síp utca 17.".
         rf"(?:\b{_NOT_A_DETERMINER}{_CAP}[ \t])?\b(?:[sS]-)?{_NOT_A_DETERMINER}"
         rf"[{_UPPER}][\w'’-]{{2,}}?"
@@ -142,6 +145,12 @@ def _street_lines(lower: bool) -> list[str]:
         return lines
     return [
         *lines,
+        # Japan: a block number before or after its district ("1-2-3 Shibuya",
+        # "Roppongi 6-10-1"), or written in kanji ("東京都渋谷区渋谷1-2-3").
+        rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?,?[ \t]+{_CAP}",
+        rf"{_CAP}[ \t]+\d{{1,3}}-\d{{1,3}}-\d{{1,3}}\b",
+        r"(?:〒\s?\d{3}-\d{4}\s*)?[一-龯ぁ-んァ-ン]{1,12}[市区町村郡][一-龯ぁ-んァ-ン]*"
+        r"[0-9０-９]{1,4}(?:(?:[-－−の]|丁目|番地?|号)[0-9０-９]{0,4}){1,4}",
         # A unit, then maybe a number: "Flat 6", "Apt. 066 12 Main Street".
         rf"\b{_UNIT}\.?[ \t]\d+[A-Za-z]?\b",
         # "Baker Street" with no number, or the number before the street word
@@ -213,7 +222,7 @@ class _AddressPatterns:
         town_alone = rf"|,[ \t]*{_TOWN}(?=[ \t]*(?:[\n,.;:!?)]|$))|[ \t]+{_TOWN}(?=[ \t]*(?:\n|$))"
         next_part = (
             rf"(?:,\s*|{_BREAK}|\s)"
-            rf"(?:(?i:{_UNIT})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b"
+            rf"(?:(?i:{_UNIT})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
             rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
             rf"|{_POSTCODE}(?:,?\s+{_TOWN})?(?![\w-])"
             rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}}\s+\d{{5}}(?:-\d{{4}})?|{_POSTCODE})(?![\w-])"

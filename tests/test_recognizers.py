@@ -87,7 +87,14 @@ def _addresses(text: str) -> list[str]:
         ("825 Erzsébet krt. 60., Dág", "825 Erzsébet krt. 60., Dág"),
         ("69 Spencer Street Suite 937\nBerolle, nan 77055",
          "69 Spencer Street Suite 937\nBerolle, nan 77055"),
+        # A Spanish floor, Polish, Brazilian and Japanese postcodes, Japanese blocks.
+        ("to Calle de Alcalá 45, 3º B, 28014 Madrid", "Calle de Alcalá 45, 3º B, 28014 Madrid"),
+        ("Ul. Marszałkowska 10/12, 00-590 Warszawa", "Ul. Marszałkowska 10/12, 00-590 Warszawa"),
+        ("1-2-3 Shibuya, Shibuya-ku, Tokyo 150-0002", "1-2-3 Shibuya, Shibuya-ku, Tokyo 150-0002"),
+        ("Minato-ku, Roppongi 6-10-1", "Roppongi 6-10-1"),
+        ("〒150-0002 東京都渋谷区渋谷1-2-3 です", "〒150-0002 東京都渋谷区渋谷1-2-3"),
         # Typed in lower case.
+        ("i moved to 44 rue victor hugo, lyon", "44 rue victor hugo"),
         ("the bus drops you off at 293 jennifer greens st.", "293 jennifer greens st."),
         ("with 42621 király u. 93. apt. 033\nhumppila\n, tp\n 71923 for this card",
          "42621 király u. 93. apt. 033\nhumppila\n, tp\n 71923"),
@@ -124,6 +131,8 @@ def test_line_breaks_written_as_escapes_are_read_as_breaks():
         "i waited 5 minutes way too long, send via email 3 times, thank u. 12 more",
         "i bought 3 tickets for the park and 2 recurring payments",
         "Boarding at Gate 12 tonight",
+        "I read pages 12-14 and Windows 10-11, on Monday 2025-11-11",
+        "send it via roma courier 3 times",
     ],
 )
 def test_products_dates_and_counts_are_not_addresses(text):
