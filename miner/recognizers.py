@@ -421,17 +421,6 @@ _PLACE_WORDS = (
     r"|islands?|isles?)\b"
 )
 _PLACE_AFTER = re.compile(rf"\s+{_PLACE_WORDS}")
-#: How towns are named in the default regions: a first word ("Port
-#: Elizabeth", "Lake Placid", "Fort Worth", "Mount Pleasant", "New Haven",
-#: "St. Ives", "Bad Homburg", "Saint-Étienne") or an ending ("Plymouth",
-#: "Shropshire", "Middlesbrough", "Jacksonville", "Darmstadt", "Mannheim",
-#: "Düsseldorf", "Sainte-Lucie-les-Bains"). A NER "person" shaped so is a place.
-_TOWN_SHAPE = re.compile(
-    r"(?:(?:Port|Lake|Fort|Mount|Mt\.?|New|North|South|East|West|Saint|Sainte|San|Santa|St\.?"
-    r"|Ste\.?|Bad|Nieuw|Nueva|Nuevo|Villa)[ -]\S"
-    r"|\S*(?:mouth|shire|burgh|borough|bury|ville|haven|chester|stadt|heim|dorf|hausen|furt"
-    r"|bourg|-les-\S+|-sur-\S+|-la-\S+|-le-\S+|-en-\S+|-on-\S+)\Z)"
-)
 
 
 #: The default regions' languages other than English, by the CLDR locales
@@ -507,7 +496,6 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         text[start:end].casefold() in country_names()
         or text[start:end].casefold() in date_words()
         or _A_THING_WORD.search(text, start, end)
-        or _TOWN_SHAPE.match(text[start:end])
         or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
     ):
         return True
