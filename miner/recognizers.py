@@ -526,7 +526,7 @@ def first_names() -> frozenset[str]:
     )
 
 
-_CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD}){{0,2}})(?![\w])")
+_CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD}){{0,3}})(?![\w])")
 
 
 #: Words that make a capitalised run an organisation ("Terra Catalyst Fund").
@@ -559,13 +559,18 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
             continue
         while rest and (rest[-1].title() in NOT_NAMES or _A_DEGREE.fullmatch(rest[-1])):
             rest.pop()  # "Donata Mende MBA" is a name and a degree, not a product
+        # Two given names start a name of any length ("Flora Dorotea Barrera
+        # Company"); one given name and two more words is a product ("Aurora
+        # Silk Pillowcase").
+        double = bool(rest) and _known_first_name(rest[0], names)
         if (
-            len(rest) > 1
+            (len(rest) > 1 and not double)
             or _ORGANISATION.match(text, m.end(1))
             or _MODEL_NUMBER.match(text, m.end())
         ):
             continue
-        yield m.start(1), (text.index(rest[0], m.end(1)) + len(rest[0])) if rest else m.end(1)
+        words = list(re.finditer(r"\S+", m.group(2)))
+        yield m.start(1), m.start(2) + words[len(rest) - 1].end() if rest else m.end(1)
     # A booking's SURNAME/GIVEN, maybe with a title ("SMITH/JOHN MR").
     for booked in _BOOKED_NAME.finditer(text):
         if booked.group("title") or _known_first_name(booked.group("given").split()[0], names):

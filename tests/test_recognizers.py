@@ -290,6 +290,9 @@ def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, pla
         ("tennis player Donata Mende MBA. over visa disputes", ["Donata Mende"]),
         # The dictionary spells some names without their accents.
         ("Why is Émile so impulsive?", ["Émile"]),
+        # Two given names start a longer name; one given name and two words is a product.
+        ("Hortensia Inmaculada Español Mariscal", ["Hortensia Inmaculada Español Mariscal"]),
+        ("the Aurora Silk Pillowcase is", []),
     ],
 )
 def test_a_known_first_name_starts_a_name_unless_an_organisation_word_follows(text, names):
