@@ -37,11 +37,11 @@ import contextlib
 import functools
 import hashlib
 import importlib.util
-import itertools
 import re
 import sys
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -115,7 +115,6 @@ class Detector:
             import tldextract
             from presidio_analyzer import (
                 AnalyzerEngine,
-                BatchAnalyzerEngine,
                 Pattern,
                 PatternRecognizer,
                 RecognizerRegistry,
@@ -167,7 +166,7 @@ class Detector:
         meta = nlp_engine.nlp[rc.language].meta  # type: ignore[attr-defined]
         #: What NER runs on, for the run summary: "<package> <version>".
         self.model = f"{rc.nlp_model} {meta.get('version', '?')}"
-        self._batch = BatchAnalyzerEngine(analyzer_engine=analyzer)
+        self._analyzer = analyzer
         self._anonymizer = AnonymizerEngine()
         self._language = rc.language
         self._entities = list(dict.fromkeys([*rc.entities, *(i.entity for i in identifiers)]))
@@ -196,17 +195,26 @@ class Detector:
             for i, text in enumerate(texts)
             for offset, chunk in _chunks(read_escaped_breaks(text))
         ]
-        results = itertools.chain.from_iterable(
-            self._batch.analyze_iterator(
-                batch,
+        analyzer = self._analyzer
+        nlp_engine = analyzer.nlp_engine
+
+        def nlp(batch: list[str]) -> list[tuple[str, Any]]:
+            return list(nlp_engine.process_batch(batch, self._language, batch_size=len(batch)))
+
+        results = (
+            analyzer.analyze(
+                text=piece,
                 language=self._language,
-                batch_size=len(batch),
+                nlp_artifacts=artifacts,
                 entities=self._entities,
                 score_threshold=self._threshold,
                 allow_list=self._allow_list,
                 allow_list_match="regex",
             )
-            for batch in _batches([chunk for _i, _offset, chunk in pieces], self._batch_size)
+            for batch in _read_ahead(
+                nlp, _batches([chunk for _i, _offset, chunk in pieces], self._batch_size)
+            )
+            for piece, artifacts in batch
         )
         found: list[tuple[int, int, float, str]] = []
         current = 0
@@ -397,6 +405,38 @@ def _batches(texts: list[str], most: int) -> Iterator[list[str]]:
         chars += len(text)
     if batch:
         yield batch
+
+
+def _read_ahead(nlp: Callable[[list[str]], Any], batches: Iterable[list[str]]) -> Iterator[Any]:
+    """``nlp(batch)`` for each batch, in order, computed one batch ahead in a
+    worker thread while the caller reads the previous result.
+
+    spaCy's NER releases the GIL for most of its work (its matrix products
+    and the transition loop: about 80% of its time on a long message, by
+    py-spy with and without ``--gil``), and Presidio's recognizers are pure
+    Python: so the model runs on one core while the recognizers run on the
+    other, on the same model in the same memory (forked workers each hold a
+    copy of the model). One worker only: the model is never used by two
+    threads at once, and the results are those of one thread, in order. At
+    most two batches are held beyond the one being read."""
+    with ThreadPoolExecutor(max_workers=NLP_WORKERS, thread_name_prefix="miner-nlp") as worker:
+        ahead: deque[Future[Any]] = deque()
+        try:
+            for batch in batches:
+                ahead.append(worker.submit(nlp, batch))
+                if len(ahead) > READ_AHEAD:
+                    yield ahead.popleft().result()
+            while ahead:
+                yield ahead.popleft().result()
+        finally:
+            for pending in ahead:
+                pending.cancel()
+
+
+#: Threads running spaCy, and batches they may finish before the
+#: recognizers read them.
+NLP_WORKERS = 1
+READ_AHEAD = 1
 
 
 def _chunks(text: str) -> list[tuple[int, str]]:

@@ -294,6 +294,82 @@ def test_pieces_go_to_spacy_in_batches_bounded_by_count_and_characters():
     assert list(_batches([], 4)) == []
 
 
+def test_the_nlp_worker_keeps_order_stays_one_batch_ahead_and_passes_errors_on():
+    import threading
+
+    from miner.redact import READ_AHEAD, _read_ahead
+
+    submitted: list[int] = []
+    callers: set[str] = set()
+
+    def nlp(batch: list[str]) -> list[str]:
+        callers.add(threading.current_thread().name)
+        submitted.append(int(batch[0]))
+        return [t.upper() for t in batch]
+
+    def batches():
+        for i in range(20):
+            # The worker is never more than READ_AHEAD batches past the reader.
+            assert len(submitted) <= len(out) + READ_AHEAD + 1
+            yield [str(i), f"x{i}"]
+
+    out: list[list[str]] = []
+    for result in _read_ahead(nlp, batches()):
+        out.append(result)
+    assert out == [[str(i), f"X{i}"] for i in range(20)]
+    assert callers and threading.current_thread().name not in callers
+
+    def broken(batch: list[str]) -> list[str]:
+        raise ValueError("model failed")
+
+    with pytest.raises(ValueError, match="model failed"):
+        list(_read_ahead(broken, iter([["a"], ["b"]])))
+
+
+def test_spacy_in_its_thread_finds_what_presidio_called_plainly_finds(detector, config):
+    # The worker thread changes where spaCy runs, not what it finds: the same
+    # hits as Presidio's own batch engine, one call in this thread.
+    from presidio_analyzer import BatchAnalyzerEngine
+
+    from miner.redact import _batches, _chunks
+
+    lines = [
+        "Hi, I'm Alex Morgan from Leeds, call me on +44 20 7946 0958.",
+        "My card 4111 1111 1111 1111 was charged twice, write to dana.ruiz@example.org.",
+        "Ship it to 221B Baker Street, London NW1 6XE, attention Ms Priya Raman.",
+        "The parcel was late and the box was damaged on arrival, nobody called.",
+    ]
+    text = "\n".join(lines[i % 4] for i in range(800))
+    assert len(_chunks(text)) > 10
+    [found] = list(detector.detect([text]))
+    pieces = [piece for _offset, piece in _chunks(text)]
+    plain = BatchAnalyzerEngine(analyzer_engine=detector._analyzer)
+    hits = [
+        hit
+        for batch in _batches(pieces, config.redaction.batch_size)
+        for hit in plain.analyze_iterator(
+            batch,
+            language="en",
+            batch_size=len(batch),
+            entities=detector._entities,
+            score_threshold=detector._threshold,
+            allow_list=detector._allow_list,
+            allow_list_match="regex",
+        )
+    ]
+    offsets = [offset for offset, _piece in _chunks(text)]
+    merged = detector._values(
+        text,
+        [
+            (o + r.start, o + r.end, r.score, r.entity_type)
+            for o, piece_hits in zip(offsets, hits, strict=True)
+            for r in piece_hits
+        ],
+    )
+    assert found == merged
+    assert {"Alex Morgan", "dana.ruiz@example.org", "+44 20 7946 0958"} <= {v for _e, v in found}
+
+
 def test_a_long_text_is_read_in_pieces_that_never_cut_a_value_in_two(detector, config):
     from miner.redact import CHUNK, _chunks
 
@@ -404,7 +480,7 @@ def test_spacy_runs_only_what_presidio_and_miner_read(detector):
     # NER (with its own embedding) and the lemmas the context enhancer reads;
     # the parser, tagger, attribute ruler, lemmatizer and the tagger's shared
     # embedding are not run (docs/performance.md, "Long texts").
-    nlp = detector._batch.analyzer_engine.nlp_engine.nlp["en"]
+    nlp = detector._analyzer.nlp_engine.nlp["en"]
     assert nlp.pipe_names == ["ner", "miner_lower_case_lemmas"]
     doc = nlp("Alex Morgan phoned the Leeds office twice")
     assert [e.text for e in doc.ents][:1] == ["Alex Morgan"]

@@ -120,7 +120,7 @@ def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
         for _k, leaf in session_texts(s)
         if isinstance(leaf, str) and leaf.strip()
     ]
-    analyzer = detector._batch.analyzer_engine  # the same engine, called the naive way
+    analyzer = detector._analyzer  # the same engine, called the naive way
     entities = detector._entities
 
     def baseline() -> None:
