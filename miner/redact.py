@@ -138,6 +138,7 @@ class Detector:
             }
         ).create_engine()
         _only_what_is_read(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
+        _numpy_matrix_products(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
         registry = RecognizerRegistry(supported_languages=[rc.language])
         registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
         # Replaced by miner's own (miner/recognizers.py says why each one).
@@ -347,6 +348,31 @@ def _only_what_is_read(nlp: Any) -> None:
             nlp.disable_pipe(name)  # a shared embedding nobody enabled listens to
     if _LOWER_CASE_LEMMAS not in nlp.pipe_names:
         nlp.add_pipe(_LOWER_CASE_LEMMAS, last=True)
+
+
+def _numpy_matrix_products(nlp: Any) -> None:
+    """Let numpy's BLAS, on one thread, do the matrix products of the
+    pipes' layers instead of blis.
+
+    The blis that thinc ships picks its generic reference kernel on this
+    project's machines (an AMD EPYC it does not recognise; ``BLIS_ARCH_DEBUG=1``
+    says "generic", and ``BLIS_ARCH_TYPE`` is ignored by that build), and
+    numpy's OpenBLAS runs the same products in a third of the time. One BLAS
+    thread: a second one spun on the core the recognizers use and cost a
+    quarter more CPU for no less wall time (docs/performance.md, "Long
+    texts"). The NER's transition loop still calls blis through thinc's C
+    interface, which Python cannot repoint. The model's hits are the same on
+    the bench's long message and the redaction report's splits."""
+    from thinc.api import NumpyOps
+    from threadpoolctl import threadpool_limits
+
+    ops = NumpyOps(use_blis=False)
+    for _name, pipe in nlp.pipeline:
+        model = getattr(pipe, "model", None)
+        if model is not None and hasattr(model, "walk"):
+            for node in model.walk():
+                node.ops = ops
+    threadpool_limits(1, user_api="blas")
 
 
 @contextlib.contextmanager

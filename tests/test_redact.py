@@ -487,6 +487,30 @@ def test_spacy_runs_only_what_presidio_and_miner_read(detector):
     assert [t.lemma_ for t in doc] == [t.lower_ for t in doc]
 
 
+def test_the_model_multiplies_with_numpy_on_one_blas_thread_and_finds_the_same(detector):
+    from thinc.api import NumpyOps
+    from threadpoolctl import threadpool_info
+
+    nlp = detector._analyzer.nlp_engine.nlp["en"]
+    model = nlp.get_pipe("ner").model
+    assert all(isinstance(n.ops, NumpyOps) and not n.ops.use_blis for n in model.walk())
+    assert all(p["num_threads"] == 1 for p in threadpool_info() if p["user_api"] == "blas")
+    text = (
+        "Hi, this is Priya Raman from Leeds. My colleague Tomasz Nowak in Gdansk "
+        "and Dr. Amara Okafor of Lagos both wrote to Acme Ltd about the order."
+    )
+    with_numpy = [(e.start_char, e.end_char, e.label_) for e in nlp(text).ents]
+    numpy_ops = model.ops
+    try:
+        for node in model.walk():
+            node.ops = NumpyOps()  # blis, as thinc ships it
+        with_blis = [(e.start_char, e.end_char, e.label_) for e in nlp(text).ents]
+    finally:
+        for node in model.walk():
+            node.ops = numpy_ops
+    assert with_numpy == with_blis and len(with_numpy) >= 4
+
+
 def test_a_context_word_still_lifts_a_bare_number_to_a_phone(detector, config):
     # The context enhancer finds "phone" in the lower-case lemma of "phones".
     with_context = "Both my phones: 2025550143 is the one to use."
