@@ -19,17 +19,7 @@ import pyarrow as pa
 from miner import window
 from miner.config import ScanConfig
 from miner.engine.events import GO_ROW, ROW_COLUMNS
-from miner.engine.query import (
-    DIALECT,
-    DISTINCT_TABLE,
-    EVENT_TYPE,
-    KEY_TABLES,
-    distinct_sql,
-    id_keys_sql,
-    keyed_events_sql,
-    keyed_types_sql,
-    rows_sql,
-)
+from miner.engine.query import KEY_TABLES, id_keys_sql, keyed_events_sql, rows_sql
 from miner.errors import ConfigError, InputError, MinerError
 from miner.window import Window
 
@@ -54,27 +44,15 @@ class Duck:
         a temporary table the selection's parts then read: inlined, the view
         would parse every payload once per signal (x3 the time on 4.6M rows);
         as a table it spills under ``memory_limit`` like the rest. The ids
-        are held as keys and the names as ENUMs (``keyed_events_sql``): the
-        table is about half the size, and spills less on a large export."""
+        are held as keys (``keyed_events_sql``): the table is about half the
+        size, and on a large export it stays in memory instead of spilling."""
 
         def hold() -> None:
-            # A second hold on one connection replaces the first.
-            self.con.execute("DROP TABLE IF EXISTS events")
-            for type_ in (EVENT_TYPE, DIALECT):
-                self.con.execute(f"DROP TYPE IF EXISTS {type_}")
-            self.con.execute(
-                f"CREATE OR REPLACE TEMP TABLE {DISTINCT_TABLE} AS {distinct_sql(rows)}"
-            )
             for column, table in KEY_TABLES.items():
-                self.con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS {id_keys_sql(column)}")
-            seen = self.con.execute(
-                f"SELECT value FROM {DISTINCT_TABLE} "
-                "WHERE part = 'event_type' AND value IS NOT NULL"
-            ).fetchall()
-            for statement in keyed_types_sql(value for (value,) in seen):
-                self.con.execute(statement)
-            self.con.execute(f"DROP TABLE {DISTINCT_TABLE}")
-            self.con.execute(f"CREATE TEMP TABLE events AS {keyed_events_sql(rows)}")
+                self.con.execute(
+                    f"CREATE OR REPLACE TEMP TABLE {table} AS {id_keys_sql(rows, column)}"
+                )
+            self.con.execute(f"CREATE OR REPLACE TEMP TABLE events AS {keyed_events_sql(rows)}")
 
         self._run(hold)
 
@@ -160,11 +138,7 @@ def frame_rows(duck: Duck, frames: Sequence[pd.DataFrame], kinds: Sequence[str])
 
 
 def export_rows(
-    duck: Duck,
-    export: Any,
-    scan_since: datetime,
-    scan_until: datetime,
-    kinds: Sequence[str],
+    duck: Duck, export: Any, scan_since: datetime, scan_until: datetime, kinds: Sequence[str]
 ) -> str:
     """An export's rows as the selection's rows (``rows_sql``); the engine
     then holds their ``events`` (``Duck.hold_events``).

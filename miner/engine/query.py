@@ -35,16 +35,7 @@ from miner.window import Window
 FLAG_COLUMNS = ("session_id", "start", "signals", "hits", "path", "error")
 COUNT_PARTS = ("rows", "sessions", "in_window", "orphans", "bad")
 #: ``counts_sql``'s columns, in order.
-COUNT_COLUMNS = (
-    "part",
-    "dialect",
-    "session_id",
-    "invocation_id",
-    "name",
-    "ts",
-    "n",
-    "source_file",
-)
+COUNT_COLUMNS = ("part", "dialect", "session_id", "invocation_id", "name", "ts", "n", "source_file")
 #: What a bytes payload that is not UTF-8 reads as (then refused, by name).
 NOT_UTF8 = "miner: not valid UTF-8"
 #: Calls a signature's tool path is made of (the earliest ones).
@@ -111,71 +102,32 @@ def events_sql(rows: str) -> str:
 
 #: The tables a keyed engine holds beside ``events`` (``keyed_events_sql``):
 #: for each id column, every distinct id (``id``) and its key (``key``).
-KEY_TABLES = {
-    "session_id": "miner_session_keys",
-    "invocation_id": "miner_invocation_keys",
-}
-#: The types a keyed engine holds the event types and dialects as: DuckDB
-#: ENUMs (``keyed_types_sql``), a byte a row instead of the name.
-EVENT_TYPE, DIALECT = "miner_event_type", "miner_dialect"
-#: The view's dialects (``miner.dialects.dialect_of``).
-DIALECT_NAMES = ("go", "java", "python")
-#: What one pass over the rows gives ``id_keys_sql`` and ``keyed_types_sql``.
-DISTINCT_TABLE = "miner_distinct"
+KEY_TABLES = {"session_id": "miner_session_keys", "invocation_id": "miner_invocation_keys"}
 
 
-def distinct_sql(rows: str) -> str:
-    """One pass over ``rows`` (``rows_sql``): the distinct session ids,
-    invocation ids and event types, each set apart by ``part``."""
-    parts = ("session_id", "invocation_id", "event_type")
-    part = " ".join(f"WHEN grouping({c}) = 0 THEN {text(c)}" for c in parts)
+def id_keys_sql(rows: str, column: str) -> str:
+    """The keys of ``column``'s ids among ``rows`` (``rows_sql``): each id's
+    place in the sorted distinct ids, from 1. The order is the ids' own, so
+    ``min``, ``ORDER BY`` and ``GROUP BY`` over keys pick what they pick
+    over the ids."""
     return (
-        f"SELECT CASE {part} END AS part, coalesce({', '.join(parts)}) AS value "
-        f"FROM ({rows}) miner_rows GROUP BY GROUPING SETS ({', '.join(f'({c})' for c in parts)})"
+        f"SELECT {column} AS id, CAST(row_number() OVER (ORDER BY {column}) AS INTEGER) AS key "
+        f"FROM (SELECT DISTINCT {column} FROM ({rows}) miner_rows WHERE {column} IS NOT NULL) ids"
     )
-
-
-def id_keys_sql(column: str) -> str:
-    """The keys of ``column``'s ids (from ``distinct_sql``, held as
-    ``DISTINCT_TABLE``): each id's place in the sorted distinct ids, from 1.
-    The order is the ids' own, so ``min``, ``ORDER BY`` and ``GROUP BY`` over
-    keys pick what they pick over the ids."""
-    return (
-        "SELECT value AS id, CAST(row_number() OVER (ORDER BY value) AS INTEGER) AS key "
-        f"FROM {DISTINCT_TABLE} WHERE part = {text(column)} AND value IS NOT NULL"
-    )
-
-
-def keyed_types_sql(event_types: Iterable[str]) -> list[str]:
-    """The ENUM types of ``keyed_events_sql``: the event types every plugin
-    writes, miner's names for them and ``event_types`` (those of the rows,
-    from ``distinct_sql``); the dialects."""
-    from miner.dialects import GO_EVENT_TYPES, KNOWN_EVENT_TYPES
-
-    names = sorted({*KNOWN_EVENT_TYPES, *GO_EVENT_TYPES.values(), "MODEL_CALLS", *event_types})
-    return [
-        f"CREATE TYPE {EVENT_TYPE} AS ENUM ({listed(names)})",
-        f"CREATE TYPE {DIALECT} AS ENUM ({listed(DIALECT_NAMES)})",
-    ]
 
 
 def keyed_events_sql(rows: str) -> str:
-    """``events_sql`` as the embedded engine holds it: the session and
-    invocation ids as their keys (``id_keys_sql``, held as ``KEY_TABLES``),
-    the event types and dialects as ENUMs (``keyed_types_sql``). About half
-    the bytes of the ids and names as text (the table stays under
-    ``memory_limit`` instead of spilling), and integers group faster;
-    ``selection_sql`` and ``counts_sql`` with ``keyed`` give the ids back."""
+    """``events_sql`` with the session and invocation ids as their keys
+    (``id_keys_sql``, held as ``KEY_TABLES``): what the embedded engine holds.
+    Integers are a fraction of the ids' bytes (the table stays under
+    ``memory_limit`` instead of spilling) and group faster; ``selection_sql``
+    and ``counts_sql`` with ``keyed`` give the ids back."""
     joins = " ".join(
         f"LEFT JOIN {table} {name('k_' + column)} ON {name('k_' + column)}.id = e.{column}"
         for column, table in KEY_TABLES.items()
     )
     keys = ", ".join(f"{name('k_' + column)}.key AS {column}" for column in KEY_TABLES)
-    names = (
-        f"CAST(e.raw_type AS {EVENT_TYPE}) AS raw_type, CAST(e.kind AS {EVENT_TYPE}) AS kind, "
-        f"CAST(e.dialect AS {DIALECT}) AS dialect"
-    )
-    return f"SELECT e.* REPLACE ({keys}, {names}) FROM ({events_sql(rows)}) e {joins}"
+    return f"SELECT e.* REPLACE ({keys}) FROM ({events_sql(rows)}) e {joins}"
 
 
 def _keyed_signal(sql: str) -> str:
@@ -322,12 +274,10 @@ def counts_sql(since: datetime, until: datetime, keyed: bool = False) -> str:
         f"SELECT 'orphans', {null_text}, {null_text}, {null_text}, source_file, {null_time}, "
         f"count(*), {null_text} FROM events WHERE session_id IS NULL GROUP BY source_file",
         # The payload itself, to say what is wrong with it (never shown).
-        "SELECT * FROM (SELECT 'bad', CAST(raw_type AS VARCHAR), "
+        "SELECT * FROM (SELECT 'bad', raw_type, "
         + (
-            "".join(
-                f"(SELECT id FROM {table} WHERE key = {column}), "
-                for column, table in KEY_TABLES.items()
-            )
+            "(SELECT id FROM miner_session_keys WHERE key = session_id), "
+            "(SELECT id FROM miner_invocation_keys WHERE key = invocation_id), "
             if keyed
             else "session_id, invocation_id, "
         )
@@ -372,17 +322,12 @@ def _portable(dialect: str) -> Any:
             unit = node.args.get("unit")
             return exp.Anonymous(
                 this="TIMESTAMP_DIFF",
-                expressions=[
-                    node.this,
-                    node.expression,
-                    exp.var(unit.name if unit else "DAY"),
-                ],
+                expressions=[node.this, node.expression, exp.var(unit.name if unit else "DAY")],
             )
         if dialect == "bigquery" and isinstance(node, exp.ConcatWs):
             separator, *parts = node.expressions
             return exp.Anonymous(
-                this="ARRAY_TO_STRING",
-                expressions=[exp.Array(expressions=parts), separator],
+                this="ARRAY_TO_STRING", expressions=[exp.Array(expressions=parts), separator]
             )
         return node
 
