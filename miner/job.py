@@ -157,9 +157,7 @@ def _flag_embedded(
     the export (``--engine spark`` is the way to more cores or machines)."""
     with duck.connect(config.scan, str(export.path)) as con:
         duck.export_rows(con, export, *scan, SCAN_EVENT_TYPES)
-        return select(
-            con.table, negative, config.signals, *window, where=str(export.path), keyed=True
-        )
+        return select(con.table, negative, config.signals, *window, where=str(export.path))
 
 
 def _release_freed_memory() -> None:

@@ -273,19 +273,16 @@ def select(
     signals_config: Any,
     since: datetime,
     until: datetime,
-    *,
-    keyed: bool,
     where: str = "<rows>",
 ) -> Flagged:
     """The selection: one query over the ``events`` the engine holds
-    (``miner.engine.query.events_sql``; with ``keyed``, ``keyed_events_sql``)
-    returns the flags relation, kept as Arrow (``FlagTable``). ``where``
-    names the export in errors."""
+    (``miner.engine.query.events_sql``) returns the flags relation, kept as
+    Arrow (``FlagTable``). ``where`` names the export in errors."""
     counts: Counter[tuple[str, str]] = Counter()
     totals = {"sessions": 0, "in_window": 0}
     orphans: list[tuple[str, int]] = []
     bad: list[dict[str, Any]] = []
-    for item in run(counts_sql(since, until, keyed)).to_pylist():
+    for item in run(counts_sql(since, until)).to_pylist():
         part = item["part"]
         if part == "rows":
             counts[(str(item["dialect"]), str(item["name"]))] += int(item["n"])
@@ -298,7 +295,7 @@ def select(
     refuse_rows_without_session(where, sorted(orphans))
     for item in bad:
         _refuse_payload(item)
-    table = run(selection_sql(None, _signals(feedback, signals_config), since, until, keyed))
+    table = run(selection_sql(None, _signals(feedback, signals_config), since, until))
     return Flagged(
         table.select(list(FLAG_COLUMNS)), totals["sessions"], totals["in_window"], counts
     )
@@ -382,7 +379,7 @@ def flag_sessions(
     frames = [b if isinstance(b, pd.DataFrame) else b.to_pandas() for b in batches]
     with duck.connect(ScanConfig()) as con:
         duck.frame_rows(con, frames, SCAN_EVENT_TYPES)
-        found = select(con.table, feedback, signals_config, duck.EARLIEST, duck.LATEST, keyed=True)
+        found = select(con.table, feedback, signals_config, duck.EARLIEST, duck.LATEST)
     if rows_read is not None:
         rows_read.update(found.rows_read)
     return found.flags

@@ -111,7 +111,7 @@ def spark_flags(
         return spark.sql(render(sql, "spark")).toArrow()
 
     try:
-        return select(run, negative, config.signals, *window, keyed=False, where=str(source))
+        return select(run, negative, config.signals, *window, str(source))
     finally:
         events.unpersist()
 

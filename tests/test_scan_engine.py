@@ -57,7 +57,7 @@ def selected(
     export = source.open_export(export_path)
     with duck.connect(config.scan, str(export.path)) as con:
         duck.export_rows(con, export, since - grace, until + grace, SCAN_EVENT_TYPES)
-        return select(con.table, nobody, config.signals, since, until, keyed=True)
+        return select(con.table, nobody, config.signals, since, until)
 
 
 def _as_seen(found: Flagged) -> tuple:
@@ -273,34 +273,3 @@ def test_the_events_view_reads_what_read_event_reads(export_path):
         (kind, tool, transfer, text), (kind_, tool_, transfer_, text_) = wanted[0], seen[key][0]
         assert (kind_, transfer_, text_) == (kind, transfer, text), key
         assert tool is None or tool_ == tool, key
-
-
-@pytest.mark.parametrize("export_path", EXPORTS, ids=lambda p: p.name)
-def test_the_ids_held_as_keys_select_what_the_ids_select(export_path):
-    # The engine holds the ids as keys; the plain view, with the ids as
-    # text, must give the same flags, reasons (the invocation each names),
-    # signatures and counts. A negative rating of the first session and of
-    # one invocation puts the rewritten id comparisons in the query too.
-    from miner.engine.query import events_sql
-    from miner.sample import NegativeFeedback
-
-    config = load_config(PIPELINE)
-    export = source.open_export(export_path)
-    ids = ds.dataset(export_path, partitioning="hive").to_table(
-        columns=["session_id", "invocation_id"]
-    )
-    sessions = sorted(s for s in ids.column("session_id").to_pylist() if s)
-    turns = sorted(i for i in ids.column("invocation_id").to_pylist() if i)
-    rated = NegativeFeedback(frozenset(sessions[:1]), frozenset(turns[-1:]))
-    seen = []
-    for keyed in (True, False):
-        with duck.connect(config.scan, str(export.path)) as con:
-            if not keyed:
-                con.hold_events = lambda rows, con=con: con.con.execute(  # type: ignore[method-assign]
-                    f"CREATE TEMP TABLE events AS {events_sql(rows)}"
-                )
-            duck.export_rows(con, export, START, END, SCAN_EVENT_TYPES)
-            seen.append(_as_seen(select(con.table, rated, config.signals, START, END, keyed=keyed)))
-    assert seen[0] == seen[1]
-    assert seen[0][0], "nothing flagged: the comparison would prove nothing"
-    assert any(r.signal == "thumbs_down" for f in seen[0][0].values() for r in f[1])

@@ -22,7 +22,7 @@ def test_the_embedded_engine_gives_each_signals_expected_hits(name, tmp_path):
     export = source.open_export(signal_cases.export(name, tmp_path / "export"))
     with duck.connect(config.scan) as con:
         duck.export_rows(con, export, *signal_cases.WINDOW, SCAN_EVENT_TYPES)
-        found = select(con.table, negative, config.signals, *signal_cases.WINDOW, keyed=True)
+        found = select(con.table, negative, config.signals, *signal_cases.WINDOW)
     expected = signal_cases.expected(name)
     assert expected  # every case fires somewhere, and not everywhere
     assert signal_cases.hits(name, found.flags) == expected

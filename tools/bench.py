@@ -189,9 +189,7 @@ def _scan_streaming(export: str, queue) -> None:  # type: ignore[no-untyped-def]
     with duck.connect(ScanConfig(), str(opened.path)) as con:
         duck.export_rows(con, opened, SINCE - timedelta(days=1), UNTIL, SCAN_EVENT_TYPES)
         nobody = NegativeFeedback(frozenset(), frozenset())
-        flags = select(
-            con.table, nobody, SignalsConfig(), SINCE - timedelta(days=1), UNTIL, keyed=True
-        ).flags
+        flags = select(con.table, nobody, SignalsConfig(), SINCE - timedelta(days=1), UNTIL).flags
     queue.put(
         (
             time.perf_counter() - start,

@@ -19,7 +19,7 @@ import pyarrow as pa
 from miner import window
 from miner.config import ScanConfig
 from miner.engine.events import GO_ROW, ROW_COLUMNS
-from miner.engine.query import KEY_TABLES, id_keys_sql, keyed_events_sql, rows_sql
+from miner.engine.query import events_sql, rows_sql
 from miner.errors import ConfigError, InputError, MinerError
 from miner.window import Window
 
@@ -43,18 +43,10 @@ class Duck:
         """Compute the ``events`` view over ``rows`` (``rows_sql``) once, into
         a temporary table the selection's parts then read: inlined, the view
         would parse every payload once per signal (x3 the time on 4.6M rows);
-        as a table it spills under ``memory_limit`` like the rest. The ids
-        are held as keys (``keyed_events_sql``): the table is about half the
-        size, and on a large export it stays in memory instead of spilling."""
-
-        def hold() -> None:
-            for column, table in KEY_TABLES.items():
-                self.con.execute(
-                    f"CREATE OR REPLACE TEMP TABLE {table} AS {id_keys_sql(rows, column)}"
-                )
-            self.con.execute(f"CREATE OR REPLACE TEMP TABLE events AS {keyed_events_sql(rows)}")
-
-        self._run(hold)
+        as a table it spills under ``memory_limit`` like the rest."""
+        self._run(
+            lambda: self.con.execute(f"CREATE OR REPLACE TEMP TABLE events AS {events_sql(rows)}")
+        )
 
     def execute(self, sql: str) -> None:
         """Run a statement that returns no rows (``COPY``)."""

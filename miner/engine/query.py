@@ -20,7 +20,6 @@ row is; both are ``miner.window.Window`` rendered as SQL.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -100,59 +99,6 @@ def events_sql(rows: str) -> str:
     return f"WITH {ctes}\nSELECT * FROM events"
 
 
-#: The tables a keyed engine holds beside ``events`` (``keyed_events_sql``):
-#: for each id column, every distinct id (``id``) and its key (``key``).
-KEY_TABLES = {"session_id": "miner_session_keys", "invocation_id": "miner_invocation_keys"}
-
-
-def id_keys_sql(rows: str, column: str) -> str:
-    """The keys of ``column``'s ids among ``rows`` (``rows_sql``): each id's
-    place in the sorted distinct ids, from 1. The order is the ids' own, so
-    ``min``, ``ORDER BY`` and ``GROUP BY`` over keys pick what they pick
-    over the ids."""
-    return (
-        f"SELECT {column} AS id, CAST(row_number() OVER (ORDER BY {column}) AS INTEGER) AS key "
-        f"FROM (SELECT DISTINCT {column} FROM ({rows}) miner_rows WHERE {column} IS NOT NULL) ids"
-    )
-
-
-def keyed_events_sql(rows: str) -> str:
-    """``events_sql`` with the session and invocation ids as their keys
-    (``id_keys_sql``, held as ``KEY_TABLES``): what the embedded engine holds.
-    Integers are a fraction of the ids' bytes (the table stays under
-    ``memory_limit`` instead of spilling) and group faster; ``selection_sql``
-    and ``counts_sql`` with ``keyed`` give the ids back."""
-    joins = " ".join(
-        f"LEFT JOIN {table} {name('k_' + column)} ON {name('k_' + column)}.id = e.{column}"
-        for column, table in KEY_TABLES.items()
-    )
-    keys = ", ".join(f"{name('k_' + column)}.key AS {column}" for column in KEY_TABLES)
-    return f"SELECT e.* REPLACE ({keys}) FROM ({events_sql(rows)}) e {joins}"
-
-
-def _keyed_signal(sql: str) -> str:
-    """A signal's SQL over keyed ``events``: an id compared with values (a
-    feedback export's ids) is compared with those values' keys instead."""
-    if not re.search(r"\b(?:session_id|invocation_id) (?:IN \(|= )'", sql):
-        return sql
-    import sqlglot
-    from sqlglot import exp
-
-    def rewrite(node: exp.Expression) -> exp.Expression:
-        if isinstance(node, exp.In | exp.EQ) and isinstance(node.this, exp.Column):
-            table = KEY_TABLES.get(node.this.name)
-            values = node.expressions if isinstance(node, exp.In) else [node.expression]
-            if table and values and all(isinstance(v, exp.Literal) for v in values):
-                ids = ", ".join(v.sql(dialect="duckdb") for v in values)
-                keys = sqlglot.parse_one(
-                    f"SELECT key FROM {table} WHERE id IN ({ids})", read="duckdb"
-                )
-                return exp.In(this=node.this.copy(), query=exp.Subquery(this=keys))
-        return node
-
-    return sqlglot.parse_one(sql, read="duckdb").transform(rewrite).sql(dialect="duckdb")
-
-
 def _starts() -> tuple[str, str]:
     return (
         "miner_starts",
@@ -167,24 +113,15 @@ def _with(ctes: Sequence[tuple[str, str]], query: str) -> str:
 
 
 def selection_sql(
-    rows: str | None,
-    signals: Sequence[Signal],
-    since: datetime,
-    until: datetime,
-    keyed: bool = False,
+    rows: str | None, signals: Sequence[Signal], since: datetime, until: datetime
 ) -> str:
     """The flags relation (``FLAG_COLUMNS``) over ``rows`` (``rows_sql``);
     with ``rows`` None, over a relation named ``events`` the engine holds
-    (``events_sql``, or with ``keyed`` ``keyed_events_sql``)."""
+    (``events_sql``)."""
     ctes = [] if rows is None else [("miner_rows", rows), *EVENTS_CTES]
-    ids = (
-        "CAST(session_id AS INTEGER) AS session_id, CAST(invocation_id AS INTEGER) AS invocation_id"
-        if keyed
-        else "session_id, invocation_id"
-    )
     hits = " UNION ALL ".join(
-        f"SELECT {text(s.name)} AS signal, {ids}, rule "
-        f"FROM ({_keyed_signal(s.sql()) if keyed else s.sql()}) {name('q_' + s.name)}"
+        f"SELECT {text(s.name)} AS signal, session_id, invocation_id, rule "
+        f"FROM ({s.sql()}) {name('q_' + s.name)}"
         for s in signals
     ) or (
         "SELECT CAST(NULL AS VARCHAR) AS signal, CAST(NULL AS VARCHAR) AS session_id, "
@@ -195,15 +132,9 @@ def selection_sql(
         _starts(),
         (
             "miner_hits",
-            "SELECT DISTINCT h.signal, h.session_id, "
-            f"{'i.id' if keyed else 'h.invocation_id'} AS invocation_id, h.rule, s.start "
+            "SELECT DISTINCT h.signal, h.session_id, h.invocation_id, h.rule, s.start "
             f"FROM ({hits}) h JOIN miner_starts s ON s.session_id = h.session_id "
-            + (
-                f"LEFT JOIN {KEY_TABLES['invocation_id']} i ON i.key = h.invocation_id "
-                if keyed
-                else ""
-            )
-            + f"WHERE {Window(since, until).sql('s.start')}",
+            f"WHERE {Window(since, until).sql('s.start')}",
         ),
         (
             "miner_flagged",
@@ -233,11 +164,9 @@ def selection_sql(
     ]
     return _with(
         ctes,
-        f"SELECT {'k.id' if keyed else 'f.session_id'} AS session_id, f.start, f.signals, "
-        "f.hits, p.path, e.error FROM miner_flagged f "
+        "SELECT f.session_id, f.start, f.signals, f.hits, p.path, e.error FROM miner_flagged f "
         "LEFT JOIN miner_paths p ON p.session_id = f.session_id "
-        "LEFT JOIN miner_errors e ON e.session_id = f.session_id"
-        + (f" JOIN {KEY_TABLES['session_id']} k ON k.key = f.session_id" if keyed else ""),
+        "LEFT JOIN miner_errors e ON e.session_id = f.session_id",
     )
 
 
@@ -254,10 +183,9 @@ def _signals_fired(signals: Sequence[Signal]) -> str:
     return f"concat_ws('+', {', '.join(fired)})" if fired else "CAST(NULL AS VARCHAR)"
 
 
-def counts_sql(since: datetime, until: datetime, keyed: bool = False) -> str:
+def counts_sql(since: datetime, until: datetime) -> str:
     """What the run reports and checks (``COUNT_COLUMNS``, a row per
-    ``COUNT_PARTS`` item), over the ``events`` the engine holds (with
-    ``keyed``, ``keyed_events_sql``)."""
+    ``COUNT_PARTS`` item), over the ``events`` the engine holds."""
     null_text, null_time, null_n = (
         "CAST(NULL AS VARCHAR)",
         "CAST(NULL AS TIMESTAMPTZ)",
@@ -274,14 +202,8 @@ def counts_sql(since: datetime, until: datetime, keyed: bool = False) -> str:
         f"SELECT 'orphans', {null_text}, {null_text}, {null_text}, source_file, {null_time}, "
         f"count(*), {null_text} FROM events WHERE session_id IS NULL GROUP BY source_file",
         # The payload itself, to say what is wrong with it (never shown).
-        "SELECT * FROM (SELECT 'bad', raw_type, "
-        + (
-            "(SELECT id FROM miner_session_keys WHERE key = session_id), "
-            "(SELECT id FROM miner_invocation_keys WHERE key = invocation_id), "
-            if keyed
-            else "session_id, invocation_id, "
-        )
-        + f"bad_text, ts, {null_n}, source_file FROM events WHERE bad_payload LIMIT 1) bad",
+        "SELECT * FROM (SELECT 'bad', raw_type, session_id, invocation_id, "
+        f"bad_text, ts, {null_n}, source_file FROM events WHERE bad_payload LIMIT 1) bad",
     ]
     return _with([_starts()], "\nUNION ALL ".join(parts))
 

@@ -401,7 +401,7 @@ class Complaint(Signal):
             "SELECT DISTINCT session_id FROM (SELECT session_id, invocation_id, "
             f"unnest(regexp_extract_all(text, {literal(ID)})) AS said FROM scored) i "
             "GROUP BY session_id, lower(said) "
-            "HAVING count(DISTINCT coalesce(CAST(invocation_id AS VARCHAR), '')) >= 2"
+            "HAVING count(DISTINCT coalesce(invocation_id, '')) >= 2"
         )
         apologies = (
             f"SELECT session_id {answers} AND regexp_matches(text, {literal(APOLOGY)}) "
