@@ -56,7 +56,7 @@ java: ## Java 17 or newer, for the Spark engine's test [root and apt, unless ins
 lint: dev ## ruff (rules and format), mypy [Python 3.11+]
 	$(BIN)/ruff check miner tests tools sample_traces
 	$(BIN)/ruff format --check miner tests tools sample_traces
-	$(BIN)/mypy miner
+	$(BIN)/mypy miner tests tools
 
 config-doc: setup ## Regenerate docs/config.md from the config's models (a test keeps them equal)
 	$(BIN)/python -m miner.configdoc > docs/config.md

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+from pydantic import BaseModel
 
 CASES = Path(__file__).resolve().parent / "cases" / "signals"
 NAMES = sorted(p.name for p in CASES.iterdir() if p.is_dir())
@@ -39,7 +40,10 @@ def setup(name: str) -> tuple[Any, Any]:
 
     case = json.loads((CASES / name / "case.json").read_text())
     config = load_config(PIPELINE)
-    signals = SignalsConfig.model_validate(config.signals.model_dump() | case.get("config", {}))
+    # SignalsConfig is built at import from the signal modules, so mypy sees
+    # no type for it; it is a pydantic model like the others.
+    configured: BaseModel = config.signals
+    signals = SignalsConfig.model_validate(configured.model_dump() | case.get("config", {}))
     feedback = case.get("feedback", {})
     negative = NegativeFeedback(
         frozenset(feedback.get("sessions", [])), frozenset(feedback.get("invocations", []))

@@ -23,7 +23,7 @@ def _case(eval_id: str, tools: list[str]) -> dict:
     }
 
 
-def _spec(eval_id: str, tags: list[str], must_not_call: list[str] = ()) -> dict:
+def _spec(eval_id: str, tags: list[str], must_not_call: tuple[str, ...] = ()) -> dict:
     return {
         "evalId": eval_id,
         "protects": "x",

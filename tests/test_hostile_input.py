@@ -164,7 +164,7 @@ def test_broken_case_files_are_findings_for_check_and_review(tmp_path, text, nee
 
 # ---------------------------------------------------------------- fuzz
 
-_TEXT = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=0, max_size=40)
+_TEXT = st.text(alphabet=st.characters(blacklist_categories=["Cs"]), min_size=0, max_size=40)
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | _TEXT,
     lambda children: (

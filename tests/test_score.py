@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -210,7 +211,9 @@ def _write_run(folder: Path, sessions: list[tuple[str, list[tuple[str, list[Call
     for s, (session_id, turns) in enumerate(sessions):
         for i, (user, calls, answer) in enumerate(turns):
             inv = f"{session_id}-inv{i}"
-            events = [("USER_MESSAGE_RECEIVED", {"text_summary": user}, None)]
+            events: list[tuple[str, dict[str, Any], str | None]] = [
+                ("USER_MESSAGE_RECEIVED", {"text_summary": user}, None)
+            ]
             for n, call in enumerate(calls):
                 events.append(
                     ("TOOL_STARTING", {"tool": call.name, "args": call.args}, f"{inv}-{n}")
@@ -309,6 +312,7 @@ def _two_case_suite(tmp_path: Path) -> Path:
     first = _refund_not_owned()
     second_case = json.loads(json.dumps(first.case))
     second_case["eval_id"] = "refund_not_owned_again"
+    assert first.spec is not None
     second_spec = {**first.spec, "evalId": "refund_not_owned_again"}
     suite = tmp_path / "suite"
     suite.mkdir()

@@ -385,7 +385,7 @@ def _session(g: Generator, corpus: Corpus, index: int, start: datetime) -> None:
     order = f"ORD-{g.digits(5)}"
     product = r.choice(PRODUCTS)
     session_id = f"pii-{index:04d}"
-    state = {
+    state: dict[str, Any] = {
         "customer_id": corpus.value(customer, "CUSTOMER_ID"),
         "customer_name": corpus.value(full, "PERSON"),
         "contact_email": corpus.value(email, "EMAIL_ADDRESS"),

@@ -100,7 +100,7 @@ def _labelled_sample(sample: Any, placed: Labelled, case: str = "") -> list[tupl
         placed.add(text[start:end], kind)
         # By the generator's own label, so a seed draws the same corpus as
         # before a birth date with no cue became a date that must stay.
-        if was and was != NEG and not was.startswith(NEG):
+        if kind and was and was != NEG and not was.startswith(NEG):
             values.append((kind, text[start:end]))
         cursor = end
     placed.add(text[cursor:])
