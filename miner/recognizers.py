@@ -662,9 +662,25 @@ def _list_members(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
         yield m.start(1), m.end(1)
         position = m.end(1)
     position = start
-    while (m := _LIST_BEFORE.search(text[:position])) and not _rejected(text, *m.span(1)):
+    while (m := _list_member_before(text, position)) and not _rejected(text, *m.span(1)):
         yield m.start(1), m.end(1)
         position = m.start(1)
+
+
+def _list_member_before(text: str, position: int) -> re.Match[str] | None:
+    """The name and separator that end at ``position`` ("Ann Lee, "), searched
+    only after the fifth space before it: a member and its separator hold four
+    at most. Searching all of ``text[:position]`` once per name tried was
+    quadratic in a long text."""
+    if position == 0 or text[position - 1] != " ":
+        return None  # every separator ends with a space
+    lo = position
+    for _ in range(5):
+        lo = text.rfind(" ", 0, lo)
+        if lo < 0:
+            lo = 0
+            break
+    return _LIST_BEFORE.search(text, lo, position)
 
 
 def _rejected(text: str, start: int, end: int) -> bool:
