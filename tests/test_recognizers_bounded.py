@@ -4,10 +4,17 @@ for long texts' sake and must change no result."""
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from miner.recognizers import _LIST_BEFORE, _list_member_before
+from miner.recognizers import (
+    _LIST_BEFORE,
+    _list_member_before,
+    dates_before_birth_cues,
+    dob_cue_regexes,
+)
 
 #: Pieces a list of names is made of, and what breaks one.
 _PIECES = st.sampled_from(
@@ -33,3 +40,28 @@ def test_list_member_before_on_a_list_of_three() -> None:
     member = _list_member_before(text, text.index("Bo"))
     assert member is not None and member.group(1) == "Ann Lee"
     assert _list_member_before(text, text.index("Ann")) is None
+
+
+#: Pieces of a text with birth cues and dates, and what stands between them.
+_BIRTH_PIECES = st.sampled_from(
+    ["born", "birthday", "date of birth", "D.O.B.", "geboren", "3 May 1970", "12/03/1980",
+     "Wednesday, ", "1er mai 1970", "March the 3rd, 1999", "is my", " ", " ", "\n", "   ",
+     "\t", ".", "!", "x", "I was", "on", "12", "1970", "de", "of", ","]
+)  # fmt: skip
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(_BIRTH_PIECES, max_size=30))
+def test_dates_before_birth_cues_are_the_unbounded_search(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    old = [m.span() for m in re.finditer(dob_cue_regexes()[1], text)]
+    assert [m.span() for m in dates_before_birth_cues(text)] == old
+
+
+def test_dates_before_birth_cues_far_apart() -> None:
+    text = (" filler words" * 300 + " ").join(
+        ["3 May 1970 is my birthday", "on 4 June 1980, born", ""]
+    )
+    found = [m.group("value") for m in dates_before_birth_cues(text)]
+    assert found == ["3 May 1970", "4 June 1980"]
+    assert found == [m.group("value") for m in re.finditer(dob_cue_regexes()[1], text)]
