@@ -516,14 +516,29 @@ def first_names() -> frozenset[str]:
     """First names of Europe and beyond, from gender-guesser's copy of Jörg
     Michael's name dictionary (not the Faker lists the corpus is built from),
     less the English words spaCy counts as stop words ("Will", "May")."""
-    from gender_guesser.detector import Detector
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(
         name
-        for name in Detector(case_sensitive=True).names
+        for name in _name_dictionary()
         if len(name) > 2 and name.isalpha() and name.lower() not in STOP_WORDS
     )
+
+
+@functools.cache
+def _name_dictionary() -> dict[str, dict[str, str]]:
+    from gender_guesser.detector import Detector
+
+    return Detector(case_sensitive=True).names  # type: ignore[no-any-return]
+
+
+def common_in_english(name: str) -> bool:
+    """Whether the name dictionary rates ``name`` a common first name in
+    Great Britain, Ireland or the USA (its first three country columns, a
+    frequency of 3 or more on its scale of 1 to 13): "Mary" 9, "Grace" 6;
+    not "Buddy" (2 in the USA) nor "Mate" (Hungary and Croatia only)."""
+    frequencies = _name_dictionary().get(name, {}).values()
+    return any(c.strip() and int(c, 16) >= 3 for values in frequencies for c in values[:3])
 
 
 _CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD}){{0,3}})(?![\w])")
@@ -547,13 +562,34 @@ _A_THING_WORD = re.compile(rf"(?<![\w.])(?:{_PLACE_WORDS}|{_ORGANISATION_WORDS})
 _MODEL_NUMBER = re.compile(r"[ \t]+[A-Z0-9][\w-]*\d")
 
 
+_DETERMINERS = frozenset(
+    ("the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that",
+     "these", "those")
+)  # fmt: skip
+
+
+def _capitalised_runs(text: str) -> Iterator[re.Match[str]]:
+    """The runs of capitalised words, less a stop word that starts one: a
+    sentence's first word ("Is Eugenia Huguet still...", "Can Anna call
+    me?") or a word in capitals ("TO MARTA MORETTI") is no part of a name.
+    Not a determiner: "Your Merino base layer" is a thing."""
+    for m in _CAPITALISED_RUN.finditer(text):
+        rest = m.group(2)
+        first = m.group(1).lower()
+        if rest and first in _stop_words() and first not in _DETERMINERS:
+            inner = _CAPITALISED_RUN.match(text, m.end(1) + len(rest) - len(rest.lstrip()))
+            if inner:
+                m = inner
+        yield m
+
+
 def find_first_names(text: str) -> Iterator[tuple[int, int]]:
     """Spans of a known first name alone or with one capitalised word after it
     ("Celso", "Luka Holt-Caspar"). A longer capitalised run, or one followed
     by a model number, is a product or a title ("Aurora Silk Pillowcase",
     "Orion X5 Blender"); one followed by an organisation word is a company."""
     names = first_names()
-    for m in _CAPITALISED_RUN.finditer(text):
+    for m in _capitalised_runs(text):
         first, rest = m.group(1), m.group(2).split()
         if first.title() in NOT_NAMES or not _known_first_name(first, names):
             continue
@@ -580,33 +616,45 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         first, surname = cued.group("value"), cued.group("surname")
         if first.title() in NOT_NAMES or first in _stop_words() or _A_TITLE.fullmatch(first):
             continue
-        if not _listed(first.title(), names):
-            # "Sorry pelser.": a greeting's one word is a name, unless it is
-            # a word English writes often ("thanks guys!", "sorry mate.").
-            if (
-                cued.group("greeting")
-                and not surname
-                and _CLAUSE_END.match(text, cued.end())
-                and not _an_english_word(first)
-            ):
-                yield cued.span("value")
+        if surname and (surname in _stop_words() or surname.title() in NOT_NAMES):
+            surname = None
+        # A greeting's one word: a name ("Sorry pelser.", "Dear pina."),
+        # unless English writes it often and it is no common English first
+        # name: a word people are called by ("thanks guys!", "hey buddy!",
+        # "sorry mate.": Buddy and Máté are names too; "thanks mary." is
+        # Mary). A letter's "Dear" names.
+        lone = cued.group("greeting") and not surname
+        if (
+            lone
+            and cued.group("greeting").lower() != "dear"
+            and an_english_word(first, GREETING_WORD_ZIPF)
+            and not common_in_english(first.title())
+        ):
             continue
-        if surname and surname not in _stop_words() and surname.title() not in NOT_NAMES:
+        if not _listed(first.title(), names):
+            if lone and _CLAUSE_END.match(text, cued.end()):
+                yield cued.span("value")
+        elif surname:
             yield cued.start("value"), cued.end("surname")
         else:
             yield cued.span("value")
 
 
-def _an_english_word(word: str) -> bool:
-    """Whether English writes ``word`` often: a Zipf frequency of 4.5 or
-    more (30 per million words) in wordfreq's lists: "guys" 5.4, "folks"
-    4.6, "assistant" 4.7. Most surnames are rarer ("pelser" 0, "garcia" 3.9,
-    "walker" 4.4); the commonest English ones are words too ("smith" 4.9,
-    "fox" 4.7), and a greeting's lone word among them is not taken for a
-    name. Measured on the corpus's dev draws: docs/redaction.md."""
+#: How often English writes a greeting's lone word for it to be no name
+#: ("buddy" 4.4, "mate" 4.6, "guys" 5.4; "pelser" 0, "garcia" 3.9).
+GREETING_WORD_ZIPF = 4.3
+
+
+def an_english_word(word: str, zipf: float = 4.5) -> bool:
+    """Whether English writes ``word`` often: a Zipf frequency of ``zipf``
+    or more (4.5: 30 per million words) in wordfreq's lists: "guys" 5.4,
+    "folks" 4.6, "assistant" 4.7. Most surnames are rarer ("pelser" 0,
+    "garcia" 3.9, "walker" 4.4); the commonest English ones are words too
+    ("smith" 4.9, "fox" 4.7), and a greeting's lone word among them is not
+    taken for a name. Measured on the corpus's dev draws: docs/redaction.md."""
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(word, "en") >= 4.5
+    return zipf_frequency(word, "en") >= zipf
 
 
 def _known_first_name(word: str, names: frozenset[str]) -> bool:

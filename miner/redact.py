@@ -48,7 +48,7 @@ from typing import Any
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
-from miner.recognizers import build_recognizers, read_escaped_breaks
+from miner.recognizers import an_english_word, build_recognizers, read_escaped_breaks
 from miner.wordmatch import WholeWords, fold
 
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
@@ -922,6 +922,10 @@ def _redact_one(
     # is matched in lower case too.
     lowered = {v.lower(): v for v in exact.values() if entity_of[v] == "PERSON" and v.isalpha()}
     in_lower_text = WholeWords(exact=lowered)
+    # One that English does not write as a word (under 10 per million words:
+    # "valérie", "rivera"; not "mark", "rose", "green") is matched in lower
+    # case in any line ("could not verify valérie").
+    in_any_text = WholeWords(exact=[low for low in lowered if not an_english_word(low, 4.0)])
     for low, value in lowered.items():
         exact.setdefault(low, value)
 
@@ -948,6 +952,8 @@ def _redact_one(
             return placeholder[house_numbers[leaf.strip()]]
         spans: list[tuple[int, int, str]] = []
         matches = list(occurrence.spans(leaf))
+        if in_any_text:
+            matches += in_any_text.spans(leaf)
         if in_lower_text:
             for start, line in _lower_case_lines(leaf):
                 matches += ((start + s, start + e) for s, e in in_lower_text.spans(line))

@@ -304,6 +304,18 @@ def test_a_country_the_model_calls_a_person_is_a_place():
     assert names_no_person(text, 0, len("Tunisia"))
 
 
+def test_a_stop_word_starting_a_capitalised_run_is_no_part_of_the_name():
+    def found(text: str) -> list[str]:
+        return [text[s:e] for s, e in find_first_names(text)]
+
+    assert found("Is Eugenia Huguet still handling my case?") == ["Eugenia Huguet"]
+    assert found("Can Anna call me back?") == ["Anna"]
+    assert found("TO MARTA MORETTI, AND") == ["MARTA MORETTI"]
+    # A determiner's run is a thing; a stop word alone is no name.
+    assert found("Your Merino base layer top") == []
+    assert found("Please Send It") == []
+
+
 def test_a_booking_s_surname_slash_given_name_is_a_name():
     def found(text: str) -> list[str]:
         return [text[s:e] for s, e in find_first_names(text)]
@@ -332,6 +344,14 @@ def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
     # Not a word English writes often: a greeting's "guys" or "mate".
     for chat in ("thanks guys!", "hi folks,", "hello world.", "thank you, assistant."):
         assert found(chat) == [], chat
+    # Nor one the gazetteer knows as a name that English writes often and
+    # the name dictionary rates rare in English-speaking countries (Buddy,
+    # Máté); a common English first name stays one, and a letter's "Dear" names.
+    for chat in ("hey buddy!", "sorry mate.", "hi buddy how are you"):
+        assert found(chat) == [], chat
+    assert found("thanks mary.") == ["mary"]
+    assert found("hello grace.") == ["grace"]
+    assert found("Dear van. Anything else?") == ["van"]
     assert found("thanks, everyone. hi team, dear sir.") == []
     assert found("sorry about that") == []
     # Not after "I am", and not an English word that is also a name ("Way").

@@ -418,18 +418,35 @@ def test_a_name_found_elsewhere_goes_from_a_text_written_all_in_lower_case(detec
 def test_a_name_found_elsewhere_goes_from_a_line_written_in_lower_case(detector, config):
     out, _ = redact_one(
         session(
-            turn("My name is Nicola Rossi.", "Thanks, Nicola."),
+            turn("My name is Nicola Green.", "Thanks, Nicola."),
             turn("the parcel is for nicola\n\nKind regards\nMario Bianchi", "Sure."),
-            turn("I wrote rossi here.\\nrossi again", "Noted."),
+            turn("I wrote green here.\\ngreen again", "Noted."),
         ),
         detector,
         config,
     )
     text = out.turns[1].user_text
     assert "nicola" not in text and text.startswith("the parcel is for <PERSON_")
-    # The line that capitalises keeps its lower-case word; the one after an
-    # escaped break (a document quoted in JSON) is a line of its own.
-    assert out.turns[2].user_text.startswith("I wrote rossi here.\\n<PERSON_")
+    # The line that capitalises keeps its lower-case word when English writes
+    # it ("green"); the one after an escaped break (a document quoted in
+    # JSON) is a line of its own.
+    assert out.turns[2].user_text.startswith("I wrote green here.\\n<PERSON_")
+
+
+def test_a_name_english_does_not_write_goes_in_lower_case_from_any_line(detector, config):
+    out, _ = redact_one(
+        session(
+            turn("My name is Valérie Rossi.", "Thanks, Valérie."),
+            turn("Hi, it is me, valérie, again.", "Welcome back."),
+            turn("My name is Mark Green.", "Noted."),
+            turn("Please mark the green box.", "Done."),
+        ),
+        detector,
+        config,
+    )
+    assert "valérie" not in out.turns[1].user_text
+    # A name that is an English word stays a word in a capitalised line.
+    assert out.turns[3].user_text == "Please mark the green box."
 
 
 def test_the_names_listed_with_a_known_first_name_are_names(detector, config):
