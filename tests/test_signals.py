@@ -401,3 +401,29 @@ def test_slow_reads_the_invocation_stamps_where_the_plugin_writes_no_latency():
     assert flags["go-quick"].signals == set()
     assert flags["go-no-end"].signals == set()
     assert flags["written"].signals == set()
+
+
+def test_the_turn_aggregates_are_one_pass_and_each_signal_names_its_own():
+    # The signals that aggregate a turn read ``turns`` only (one scan of
+    # ``events`` for all of them); a turn column outside a signal's own
+    # names is refused rather than silently shadowing another's.
+    from miner.config import load_config
+    from miner.engine.query import selection_sql, turns_sql
+    from miner.sample import NegativeFeedback, _signals
+
+    config = load_config(ROOT / "pipelines" / "support_agent.toml")
+    signals = _signals(NegativeFeedback(frozenset({"s"}), frozenset({"i"})), config.signals)
+    by_name = {s.name: s for s in signals}
+    for name in ("error", "escalation", "slow", "no_answer", "thumbs_down"):
+        assert by_name[name].turn_columns(), name
+        assert "FROM events" not in by_name[name].sql(), name
+    turns = turns_sql(signals)
+    assert turns.count("FROM events") == 1 and "GROUP BY session_id, invocation_id" in turns
+    assert selection_sql(None, signals, T0, T0).count(turns) == 1
+
+    class Clash(type(by_name["slow"])):  # type: ignore[misc]
+        def turn_columns(self) -> dict[str, str]:
+            return {"error_best": "min(1)"}
+
+    with pytest.raises(ValueError, match="error_best"):
+        turns_sql([Clash(by_name["slow"].config, by_name["slow"].context)])

@@ -119,6 +119,7 @@ def selection_sql(
     with ``rows`` None, over a relation named ``events`` the engine holds
     (``events_sql``)."""
     ctes = [] if rows is None else [("miner_rows", rows), *EVENTS_CTES]
+    ctes.append(("turns", turns_sql(signals)))
     hits = " UNION ALL ".join(
         f"SELECT {text(s.name)} AS signal, session_id, invocation_id, rule "
         f"FROM ({s.sql()}) {name('q_' + s.name)}"
@@ -129,7 +130,11 @@ def selection_sql(
         "WHERE false"
     )
     ctes += [
-        _starts(),
+        (
+            "miner_starts",
+            "SELECT session_id, min(start) AS start FROM turns WHERE session_id IS NOT NULL "
+            "GROUP BY session_id",
+        ),
         (
             "miner_hits",
             "SELECT DISTINCT h.signal, h.session_id, h.invocation_id, h.rule, s.start "
@@ -167,6 +172,24 @@ def selection_sql(
         "SELECT f.session_id, f.start, f.signals, f.hits, p.path, e.error FROM miner_flagged f "
         "LEFT JOIN miner_paths p ON p.session_id = f.session_id "
         "LEFT JOIN miner_errors e ON e.session_id = f.session_id",
+    )
+
+
+def turns_sql(signals: Sequence[Signal]) -> str:
+    """``turns``: one row per session and invocation of ``events``, with its
+    first row's time (``start``) and every signal's ``turn_columns``, all
+    aggregated in one pass (a scan of ``events`` per signal costs more than
+    every aggregate together)."""
+    columns = {"start": "min(ts)"}
+    for signal in signals:
+        for column, aggregate in signal.turn_columns().items():
+            if column in columns or not column.startswith(f"{signal.name}_"):
+                raise ValueError(f"signal {signal.name}: turn column {column!r} clashes")
+            columns[column] = aggregate
+    aggregates = ", ".join(f"{sql} AS {name(column)}" for column, sql in columns.items())
+    return (
+        f"SELECT session_id, invocation_id, {aggregates} FROM events "
+        "GROUP BY session_id, invocation_id"
     )
 
 

@@ -5,7 +5,11 @@ its name, its place in the quota order, the event types it reads, its config
 (a pydantic model, the ``[signals.<name>]`` table of the pipeline config) and
 its rule, once, as SQL over the ``events`` view (``miner.engine.events``):
 ``sql()`` returns a SELECT of ``session_id, invocation_id, rule``, one row
-per hit. ``miner.engine.query`` joins every enabled signal's SELECT into the
+per hit. A rule that is an aggregate of a turn's rows declares that
+aggregate in ``turn_columns()`` and reads it from ``turns`` (one row per
+session and invocation): the engine computes every signal's turn columns
+in one pass over ``events`` instead of one scan per signal.
+``miner.engine.query`` joins every enabled signal's SELECT into the
 selection query that DuckDB, Spark SQL and BigQuery run alike; nothing else
 lists the signals. Adding a signal is adding a module here (and its golden
 cases under ``tests/cases/signals/<name>/``).
@@ -77,8 +81,15 @@ class Signal:
 
     def sql(self) -> str:
         """The signal's hits as a SELECT of ``session_id, invocation_id, rule``
-        over ``events``, in DuckDB's dialect (``miner.engine.sql`` helps)."""
+        over ``events`` and ``turns``, in DuckDB's dialect (``miner.engine.sql``
+        helps)."""
         raise NotImplementedError
+
+    def turn_columns(self) -> dict[str, str]:
+        """Aggregates of a turn's ``events`` rows (grouped by ``session_id,
+        invocation_id``) that ``sql`` reads from ``turns``, by column name;
+        each name starts with the signal's name and an underscore."""
+        return {}
 
 
 def _discover() -> tuple[type[Signal], ...]:

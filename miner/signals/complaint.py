@@ -401,7 +401,8 @@ class Complaint(Signal):
             "SELECT DISTINCT session_id FROM (SELECT session_id, invocation_id, "
             f"unnest(regexp_extract_all(text, {literal(ID)})) AS said FROM scored) i "
             "GROUP BY session_id, lower(said) "
-            "HAVING count(DISTINCT coalesce(invocation_id, '')) >= 2"
+            # Two turns at least: a cheaper test than counting distinct ones.
+            "HAVING min(coalesce(invocation_id, '')) < max(coalesce(invocation_id, ''))"
         )
         apologies = (
             f"SELECT session_id {answers} AND regexp_matches(text, {literal(APOLOGY)}) "

@@ -87,16 +87,18 @@ class Error(Signal):
             tests.append(one_of(status, statuses))
         return "(" + " OR ".join(tests or ["false"]) + ")"
 
-    def sql(self) -> str:
+    def turn_columns(self) -> dict[str, str]:
         rank = (
             "CASE WHEN kind = 'TOOL_ERROR' THEN 0 WHEN kind = 'LLM_ERROR' THEN 1 "
             f"WHEN {one_of('kind', _RUN_FAILED)} THEN 3 WHEN status = 'ERROR' THEN 4 "
             f"WHEN kind = 'TOOL_COMPLETED' AND {self.failed()} THEN 2 END"
         )
+        # The most telling rule among the turn's rows (the lowest rank).
+        return {"error_best": f"min({rank})"}
+
+    def sql(self) -> str:
         named = " ".join(f"WHEN {i} THEN {text(rule)}" for i, rule in enumerate(RULES))
         return (
-            f"SELECT session_id, invocation_id, CASE best {named} END AS rule FROM ("
-            f"SELECT session_id, invocation_id, min({rank}) AS best FROM events "
-            f"WHERE {one_of('kind', self.kinds)} OR status = 'ERROR' "
-            "GROUP BY session_id, invocation_id) turns WHERE best IS NOT NULL"
+            f"SELECT session_id, invocation_id, CASE error_best {named} END AS rule "
+            "FROM turns WHERE error_best IS NOT NULL"
         )

@@ -22,12 +22,24 @@ class Escalation(Signal):
     kinds = ("TOOL_STARTING", "AGENT_TRANSFER")
     Config = EscalationConfig
 
-    def sql(self) -> str:
+    def turn_columns(self) -> dict[str, str]:
         called = f"kind = 'TOOL_STARTING' AND {one_of('tool', self.config.tools)}"
-        handed = one_of("transfer_to", self.config.handoff_agents)
+        handed = (
+            f"kind IN ('TOOL_STARTING', 'AGENT_TRANSFER') AND "
+            f"{one_of('transfer_to', self.config.handoff_agents)}"
+        )
+        # A row that is both a call and a handoff fires the call's rule alone.
+        return {
+            "escalation_called": f"bool_or(coalesce({called}, false))",
+            "escalation_handed": (
+                f"bool_or(NOT coalesce({called}, false) AND coalesce({handed}, false))"
+            ),
+        }
+
+    def sql(self) -> str:
         return (
-            "SELECT session_id, invocation_id, "
-            f"CASE WHEN {called} THEN 'a call to an escalation tool' "
-            "ELSE 'a transfer to a handoff agent' END AS rule FROM events "
-            f"WHERE ({called}) OR (kind IN ('TOOL_STARTING', 'AGENT_TRANSFER') AND {handed})"
+            "SELECT session_id, invocation_id, 'a call to an escalation tool' AS rule "
+            "FROM turns WHERE escalation_called UNION ALL "
+            "SELECT session_id, invocation_id, 'a transfer to a handoff agent' AS rule "
+            "FROM turns WHERE escalation_handed"
         )

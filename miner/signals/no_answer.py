@@ -12,14 +12,16 @@ class NoAnswer(Signal):
     order = 6
     kinds = ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE")
 
+    def turn_columns(self) -> dict[str, str]:
+        return {
+            "no_answer_asked": "bool_or(kind = 'USER_MESSAGE_RECEIVED')",
+            "no_answer_answered": "bool_or(kind = 'AGENT_RESPONSE')",
+        }
+
     def sql(self) -> str:
         return (
             "SELECT session_id, min(invocation_id) AS invocation_id, "
-            "'a turn without an agent response' AS rule FROM ("
-            "SELECT session_id, invocation_id FROM events WHERE invocation_id IS NOT NULL "
-            "AND kind IN ('USER_MESSAGE_RECEIVED', 'AGENT_RESPONSE') "
-            "GROUP BY session_id, invocation_id "
-            "HAVING bool_or(kind = 'USER_MESSAGE_RECEIVED') "
-            "AND NOT bool_or(kind = 'AGENT_RESPONSE')"
-            ") unanswered GROUP BY session_id"
+            "'a turn without an agent response' AS rule FROM turns "
+            "WHERE invocation_id IS NOT NULL AND no_answer_asked AND NOT no_answer_answered "
+            "GROUP BY session_id"
         )

@@ -34,17 +34,21 @@ class Slow(Signal):
     kinds = (STARTED, *ENDED)
     Config = SlowConfig
 
+    def turn_columns(self) -> dict[str, str]:
+        ended = f"kind IN ({listed(ENDED)})"
+        return {
+            "slow_total_ms": f"max(CASE WHEN {ended} THEN total_ms END)",
+            "slow_started": f"min(CASE WHEN kind = '{STARTED}' THEN ts END)",
+            # Where the end row carries no latency, the time is measured.
+            "slow_ended": f"max(CASE WHEN {ended} AND total_ms IS NULL THEN ts END)",
+        }
+
     def sql(self) -> str:
         limit = self.config.threshold_ms
         rule = text(f"an invocation over {limit} ms")
-        ended = f"kind IN ({listed(ENDED)})"
         # Microseconds, so that 30,000.5 ms is over 30,000 as it is.
         return (
-            f"SELECT session_id, invocation_id, {rule} AS rule FROM events "
-            f"WHERE {ended} AND total_ms > {limit} "
-            f"UNION ALL SELECT session_id, invocation_id, {rule} AS rule FROM events "
-            f"WHERE kind = '{STARTED}' OR ({ended} AND total_ms IS NULL) "
-            "GROUP BY session_id, invocation_id HAVING date_diff('microsecond', "
-            f"min(CASE WHEN kind = '{STARTED}' THEN ts END), "
-            f"max(CASE WHEN {ended} THEN ts END)) > {limit * 1000}"
+            f"SELECT session_id, invocation_id, {rule} AS rule FROM turns "
+            f"WHERE slow_total_ms > {limit} "
+            f"OR date_diff('microsecond', slow_started, slow_ended) > {limit * 1000}"
         )

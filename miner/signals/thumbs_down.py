@@ -14,13 +14,17 @@ class ThumbsDown(Signal):
     order = 1
     kinds = ("USER_MESSAGE_RECEIVED", "INVOCATION_STARTING")
 
+    def turn_columns(self) -> dict[str, str]:
+        return {
+            "thumbs_down_rated": "bool_or(kind IN ('USER_MESSAGE_RECEIVED', 'INVOCATION_STARTING'))"
+        }
+
     def sql(self) -> str:
         sessions = one_of("session_id", sorted(self.context.negative_sessions))
         turns = one_of("invocation_id", sorted(self.context.negative_invocations))
         return (
             "SELECT DISTINCT session_id, CAST(NULL AS VARCHAR) AS invocation_id, "
-            f"'a negative rating of the session' AS rule FROM events WHERE {sessions} "
+            f"'a negative rating of the session' AS rule FROM turns WHERE {sessions} "
             "UNION ALL SELECT session_id, invocation_id, 'a negative rating of the turn' AS rule "
-            "FROM events WHERE kind IN ('USER_MESSAGE_RECEIVED', 'INVOCATION_STARTING') "
-            f"AND {turns}"
+            f"FROM turns WHERE thumbs_down_rated AND {turns}"
         )
