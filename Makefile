@@ -67,8 +67,9 @@ bench: dev ## Benchmark redaction throughput against a baseline measured in the 
 bench-scale: dev ## Build a 4M-row export and measure the scan, draft memory and draft time against in-run baselines
 	$(BIN)/python -m tools.bench_scale
 
-redaction-report: dev ## Redaction recall per type and place, non-personal words replaced: third-party dev and test splits, and the regression corpus
+redaction-report: dev ## Redaction recall per type and place, non-personal words replaced: third-party dev and test splits, and the regression corpus; then whether `miner check` accepts the reviewed drafts of both splits
 	$(BIN)/python -m tools.redaction_report
+	$(BIN)/python -m tools.check_agreement
 
 signals-report: dev ## Complaint detector precision/recall: third-party dev and test splits, the project's turns
 	$(BIN)/python -m tools.signals_report
