@@ -469,22 +469,31 @@ def date_words() -> frozenset[str]:
 
 @functools.cache
 def country_names() -> frozenset[str]:
-    """Country names in the default regions' languages, from libphonenumber's
-    own region names (a value "*xx" points at language xx's name). Those of
-    another language than English that are first names too are left out: in
-    an English sentence "Maurice" is a man more often than Mauritius."""
+    """Country and region names in the default regions' languages: CLDR's
+    territories (babel: countries, and the continents and regions "Asia",
+    "Latin America", "Europe") and libphonenumber's own region names (a
+    value "*xx" points at language xx's name), which spell some countries
+    otherwise. Those of another language than English that are first names
+    too are left out: in an English sentence "Maurice" is a man more often
+    than Mauritius."""
+    from babel import Locale
     from phonenumbers.geodata.locale import LOCALE_DATA
 
     people = {name.casefold() for name in first_names()}
     names = set()
-    for by_language in LOCALE_DATA.values():
-        for language in ("en", "de", "fr", "es", "it", "nl", "pt"):
+    for language in _REGION_LANGUAGES:
+        found = list(Locale(language).territories.values())
+        for by_language in LOCALE_DATA.values():
             name = by_language.get(language, "")
-            if name.startswith("*"):
-                name = by_language.get(name[1:], "")
-            if name and (language == "en" or name.casefold() not in people):
-                names.add(name.casefold())
+            found.append(by_language.get(name[1:], "") if name.startswith("*") else name)
+        names |= {
+            n.casefold() for n in found if n and (language == "en" or n.casefold() not in people)
+        }
     return frozenset(names)
+
+
+#: The default regions' languages.
+_REGION_LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt")
 
 
 def names_no_person(text: str, start: int, end: int) -> bool:

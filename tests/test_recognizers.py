@@ -302,6 +302,10 @@ def test_a_known_first_name_starts_a_name_unless_an_organisation_word_follows(te
 def test_a_country_the_model_calls_a_person_is_a_place():
     text = "Tunisia was super fun to visit!"
     assert names_no_person(text, 0, len("Tunisia"))
+    # And a continent or region of CLDR's, in any default region's language.
+    for place in ("Asia", "Latin America", "Afrique", "Südamerika"):
+        text = f"Carry Me Back To {place}"
+        assert names_no_person(text, text.index(place), len(text)), place
 
 
 def test_a_stop_word_starting_a_capitalised_run_is_no_part_of_the_name():
