@@ -48,7 +48,8 @@ from typing import Any
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
-from miner.recognizers import an_english_word, build_recognizers, read_escaped_breaks
+from miner.names import an_english_word
+from miner.recognizers import build_recognizers, read_escaped_breaks
 from miner.wordmatch import WholeWords, fold
 
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")

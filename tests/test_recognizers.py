@@ -7,17 +7,10 @@ import re
 
 import pytest
 
-from miner.recognizers import (
-    DEFAULT_PHONE_REGIONS,
-    NAME_CUE_REGEX,
-    date_words,
-    dob_cue_regexes,
-    find_addresses,
-    find_first_names,
-    names_no_person,
-    phone_spans,
-    read_escaped_breaks,
-)
+from miner.addresses import find_addresses
+from miner.dates import dob_cue_regexes
+from miner.names import NAME_CUE_REGEX, date_words, find_first_names, names_no_person
+from miner.recognizers import DEFAULT_PHONE_REGIONS, phone_spans, read_escaped_breaks
 from miner.wordmatch import WORD_START
 
 
@@ -364,7 +357,7 @@ def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
 
 
 def test_a_name_is_never_completed_over_a_line_break():
-    from miner.recognizers import _complete_name
+    from miner.names import _complete_name
 
     text = "Gian Tolentino\nCDI Corp. \nRotonda Puglisi, 295"
     start = text.index("Rotonda")
@@ -378,7 +371,7 @@ def test_a_name_is_never_completed_over_a_line_break():
 
 
 def test_a_degree_ends_at_a_full_stop():
-    from miner.recognizers import _complete_name
+    from miner.names import _complete_name
 
     text = "Hello, this is Univ.Prof. Denis Radisch B.Sc.. Who are you?"
     start = text.index("Denis")

@@ -37,7 +37,8 @@ from typing import Any
 
 import pandas as pd
 
-from miner.recognizers import STREET_SUFFIXES, luhn_ok
+from miner.addresses import STREET_SUFFIXES
+from miner.recognizers import luhn_ok
 
 NEG = "NEGATIVE"
 

@@ -1,0 +1,300 @@
+"""Street addresses in the formats of the default regions: the street line
+(US and UK, continental street-then-number, types before the name, Japanese
+blocks, military addresses) and the unit, postcode, town and state parts that
+follow it. Plain Python: redaction, ``miner check`` and the leak guard use it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from miner.dates import _MONTH, _WEEKDAY
+
+
+def _street_suffixes() -> tuple[str, ...]:
+    """USPS Publication 28's street suffixes and their variants, as pyap (an
+    address parser) lists them, plus the UK street words that list lacks."""
+    from pyap.source_US.data import street_type_list
+
+    uk = ("Close", "Rise", "Parade", "Wharf", "Yard", "Gate", "Embankment", "Drove", "Chase",
+          "Approach", "Quay", "Wynd", "Croft")  # fmt: skip
+    return tuple(sorted({w.title() for w in (*street_type_list, *uk)}, key=len, reverse=True))
+
+
+STREET_SUFFIXES = _street_suffixes()
+
+
+#: The suffixes as written, and in capitals ("1075 BARLOW STREET").
+_SUFFIXES = "|".join((*STREET_SUFFIXES, *(s.upper() for s in STREET_SUFFIXES)))
+
+
+#: Capital letters of the scripts addresses are written in here: Latin,
+#: Greek and Cyrillic ("Života", "Μεγάλη Άμμος", "ΛΕΜΕΣΟΣ").
+_UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x530)) if c.isupper())
+
+
+#: Words of an address line.
+_CAP = rf"(?:[dlDL]['’]|['’]?[sS]-)?[{_UPPER}][^\W\d_]*(?:['’.][^\W\d_]*)*(?:-[^\W\d_]+)*"
+
+
+_PARTICLE = (
+    r"(?:de|del|della|delle|dei|di|da|do|dos|das|des|du|la|le|les|el|los|las|van|von|der|den"
+    r"|het|ter|y|e|d'|l')"
+)
+
+
+_NUMBER = r"\d{1,5}[A-Za-z]?(?:\s?[-/]\s?\d{1,4}[A-Za-z]?)?(?:\s?(?:bis|ter))?"
+
+
+_UNIT = (
+    r"(?:Apt|Apartment|Flat|Studio|Suite|Ste|Unit|Floor|Fl|Room|Rm|Bldg|Building|Piso|Piano"
+    r"|Appartamento|Interno|Scala|Puerta|Escalera|Étage|Etage|Bâtiment|Wohnung|Whg|Bus)"
+)
+
+
+UK_POSTCODE_REGEX = r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b"
+
+
+_POSTCODE = (
+    rf"(?:{UK_POSTCODE_REGEX[2:-2]}|\d{{4}}\s?[A-Z]{{2}}|(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:-\d{{4}})?"
+    r"|\d{2}-\d{3}|\d{3}-\d{4}|\d{5}-\d{3})"
+)
+
+
+#: Street types written before the name ("Via Roma", "rue de la Paix", "Calle
+#: Mayor", "Λεωφόρος Αλκυονίδων", "ул. Ленина"): Italian, Spanish, Catalan,
+#: Portuguese, French, Polish, Greek and Russian.
+_STREET_TYPES_BEFORE = (
+    r"(?:Via|Viale|Piazza|Piazzale|Strada|Contrada|Stretto|Rotonda|Canale|Borgo|Corso|Largo"
+    r"|Vicolo|Vico|Calle|C/|Avenida|Avinguda|Av\.|Alameda|Cañada|Glorieta|Paseo|Passeig|Plaza"
+    r"|Plaça|Camino|Carrer|Carretera|Ronda|Rambla|Travesía|Travessera|Callejón|Pasaje|Acceso"
+    r"|Cuesta|Vial|Pasadizo|Bajada|Bulevar|Senda|Rúa|Barranco"
+    r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|[Uu]l\.|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
+    r"|ул\.|улица|пр\.|проспект|пер\.|переулок|(?i:rue|avenue|boulevard|chemin|allée"
+    r"|impasse|quai)|(?:[Pp]lace|[Cc]ours|[Rr]oute|[Pp]assage|[Ss]quare)(?=\s+(?:de|du|des|d')))"
+)
+
+
+#: Street words glued to the name ("Schulstraße", "Noahlaan", "Storgatan",
+#: "Kaupangsstræti") or written after it ("Síp utca"): German, Dutch, Nordic,
+#: Icelandic, Hungarian and the Slavic and Baltic languages.
+_STREET_ENDINGS = (
+    r"(?:stra(?:ß|ss)e|str\.|allee|weg|gasse|platz|ring|damm|ufer|steig|pfad|chaussee"
+    r"|laan|straat|steeg|plein|gracht|kade|singel|hof|dreef|pad|baan|dijk|markt|wal|boulevard"
+    r"|gade|vej|gatan|vägen|gata|väg|veien|gate|katu|tie|stræti|vegur|braut)"
+)
+
+
+_STREET_AFTER = r"(?:utca|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee)"
+
+
+#: The endings that name a street without a number after them ("Börnerallee"),
+#: or written apart before its number ("Landsberger Allee 2", "Grote Baan 477");
+#: a short glued one needs its number either side, or a hyphen before it
+#: ("Gerhild-Zimmer-Ring", "82 Maaikering"): "Spring", "Manufacturing" and
+#: "Seagate" are no streets, and "Gate 12" is at an airport.
+_STREET_ENDINGS_ALONE = (
+    r"(?:stra(?:ß|ss)e|str\.|allee|gasse|platz|chaussee|weg|laan|straat|steeg|gracht|singel"
+    r"|dreef|boulevard|gatan|vägen|veien|baan|stræti|vegur)"
+)
+
+
+#: A word that starts no street name: "The Ring 3", "The Northgate", and in a
+#: text typed in lower case "3 tickets for the park".
+_NOT_A_DETERMINER = r"(?!(?i:the|a|an|this|that|our|your|my|for|to|in|on|at|of|and|or|with)\b)"
+
+
+#: A capitalised word after a street line that makes it something else.
+_NO_NAME_AFTER = rf"(?![ \t]+(?!{_UNIT}\b)(?-i:[A-Z][a-z]))"
+
+
+def _street_lines(lower: bool) -> list[str]:
+    """The first line of an address, in the formats of the default regions.
+    For a text typed in lower case only the lines a street word and a number
+    anchor, with the street words that are no common English word ("2 points",
+    "5 minutes way", "send via email", "thank u. 12" are no addresses)."""
+    name = rf"(?:{_NOT_A_DETERMINER}{_CAP}[ \t]+)"
+    suffix = _LOWER_CASE_SUFFIXES if lower else _SUFFIXES
+    types_before = _LOWER_CASE_TYPES_BEFORE if lower else _STREET_TYPES_BEFORE
+    # A number after the name: needed in lower case unless one came before.
+    number = rf"(?:,?[ \t]+(?:n\.?[ \t]?|nº[ \t]?|no\.?[ \t]?)?{_NUMBER}\b\.?)"
+    number_after = rf"(?(number_before)|{number})" if lower else rf"{number}?"
+    after = _LOWER_CASE_STREET_AFTER if lower else _STREET_AFTER
+    lines = [
+        # US and UK: "12 Baker Street", "225 E. John Carpenter Freeway".
+        rf"\b{_NUMBER},?[ \t]+(?:(?:[NSEW]\.?|North|South|East|West)[ \t]+)?{name}{{0,3}}"
+        rf"(?:{suffix})(?:\b|(?<=\.))\.?{_NO_NAME_AFTER}",
+        # Type before the name, maybe a number either side: "Via Roma, 3", "18, rue de Pineau".
+        # In lower case, a number either side ("44 rue victor hugo").
+        rf"(?P<number_before>\b{_NUMBER},?[ \t]+)?(?<!\w){types_before}[ \t]+"
+        rf"(?:(?:{_PARTICLE}|{_CAP})[ \t]+){{0,4}}(?:{_CAP}){number_after}",
+        # The street word glued or after: "Schulstraße 59", "Síp utca 17.".
+        rf"(?:\b{_NOT_A_DETERMINER}{_CAP}[ \t])?\b(?:[sS]-)?{_NOT_A_DETERMINER}"
+        rf"[{_UPPER}][\w'’-]{{2,}}?"
+        rf"(?:(?i:{_STREET_ENDINGS})[ \t]{_NUMBER}\b\.?|(?<=-)(?i:{_STREET_ENDINGS})\b"
+        rf"|(?i:{_STREET_ENDINGS_ALONE})(?:(?<=\.)|\b))",
+        # The street word written apart, then its number: "Landsberger Allee 2".
+        rf"\b{name}{{1,2}}(?i:{_STREET_ENDINGS_ALONE})[ \t]{_NUMBER}\b\.?",
+        rf"\b{name}{{1,2}}{after}[ \t]{_NUMBER}\b\.?",
+        # Military: "PSC 1234, Box 5678", "USNS Melikov", then "APO AE 09876"; "P.O. Box 211".
+        r"\b(?:(?:PSC|Unit|CMR)\s\d{3,5},?\s+Box\s\d{3,5}|(?:USNS|USNV|USS|USCGC)\s[A-Z]\w+)"
+        r"|(?i:\bp\.?[ ]?o\.?[ ]?box[ \t]\d{1,6}\b)"
+        r"|\b(?:APO|FPO|DPO)[ \t](?:AA|AE|AP)[ \t]\d{5}\b",
+        # "the corner of X and Y".
+        rf"(?i:\b(?:the[ \t]+)?corner[ \t]+of)[ \t]+(?:{_NUMBER}[ \t]+)?"
+        rf"(?:(?:{_CAP}|{_PARTICLE})[ \t]+){{0,3}}"
+        rf"{_CAP}(?:[ \t]+{_NUMBER})?(?:[ \t]+St\.)?[ \t]+(?i:and|&)[ \t]+(?:{_NUMBER}[ \t]+)?"
+        rf"(?:(?:{_CAP}|{_PARTICLE})[ \t]+){{0,3}}{_CAP}(?:[ \t]+{_NUMBER})?(?:[ \t]+St\.)?",
+    ]
+    if lower:
+        return lines
+    return [
+        *lines,
+        # Japan: a block number before or after its district ("1-2-3 Shibuya",
+        # "Roppongi 6-10-1"), or written in kanji ("東京都渋谷区渋谷1-2-3").
+        rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?,?[ \t]+{_CAP}",
+        rf"{_CAP}[ \t]+\d{{1,3}}-\d{{1,3}}-\d{{1,3}}\b",
+        r"(?:〒\s?\d{3}-\d{4}\s*)?[一-龯ぁ-んァ-ン]{1,12}[市区町村郡][一-龯ぁ-んァ-ン]*"
+        r"[0-9０-９]{1,4}(?:(?:[-－−の]|丁目|番地?|号)[0-9０-９]{0,4}){1,4}",
+        # A unit, then maybe a number: "Flat 6", "Apt. 066 12 Main Street".
+        rf"\b{_UNIT}\.?[ \t]\d+[A-Za-z]?\b",
+        # "Baker Street" with no number, or the number before the street word
+        # ("Ööbiku 86 street"): only the commonest street words.
+        rf"\b{name}{{1,3}}(?:{_NUMBER}[ \t]+)?(?:Street|street|St\.|Road|Avenue|Lane|Drive"
+        rf"|Boulevard|Close|Crescent|STREET|ROAD|AVENUE|LANE|DRIVE)(?=[\s,.;:?!]|$){_NO_NAME_AFTER}",
+        # A number before a glued street word: "82 Maaikering", "637 Catharinaring".
+        rf"\b{_NUMBER},?[ \t]+{_NOT_A_DETERMINER}[{_UPPER}][\w'’-]{{2,}}?(?i:{_STREET_ENDINGS})\b"
+        rf"{_NO_NAME_AFTER}",
+        # A number, a name, a number: "893 Allika 46", "903 Λ. Αλκυονίδων 241"
+        # (in lower case, any "2 more in 3").
+        rf"\b\d{{1,5}}[ \t]+(?!(?i:{_MONTH}|{_WEEKDAY})\b){name}{{1,3}}\d{{1,5}}[A-Za-z]?\b",
+    ]
+
+
+#: "u." typed in lower case only before a Hungarian house number ("u. 93."), not "thank u. 12".
+_LOWER_CASE_STREET_AFTER = (
+    r"(?:utca|út|tér|körút|u\.(?=[ \t]\d+\.)|ulica|ulice|cesta|iela|gatvė|tänav)"
+)
+
+
+#: Street types typed in lower case that are no common English word ("via", "plaza").
+_LOWER_CASE_TYPES_BEFORE = (
+    r"(?:calle|carrer|avenida|avinguda|viale|piazza|piazzale|strada|vicolo|rue|rua|praça"
+    r"|travessa|paseo|passeig|plaça|carretera|rambla|glorieta|callejón|pasaje|travesía|ul\."
+    r"|chemin|allée|impasse|quai)"
+)
+
+
+#: Street words typed in lower case that are no common English word.
+_LOWER_CASE_SUFFIXES = (
+    r"street|st\.|road|rd\.|avenue|ave\.?|lane|ln\.|drive|dr\.|boulevard|blvd\.?|highway"
+    r"|hwy\.?|parkway|pkwy\.?|terrace|crescent|freeway|expressway|turnpike"
+)
+
+
+_BREAK = r"[ \t]*\n[\s>?,]*"
+
+
+_TOWN = (
+    rf"{_CAP}(?:[\s-](?:{_CAP}|{_PARTICLE}|nad|am|an|im|sur|sous|en|aan|op|bei|upon|on)){{0,4}}"
+    r"(?:\s\([^\W\d_]+\))?"
+)
+
+
+_PART_END = r"(?=[ \t]*(?:\n|$|,))"
+
+
+@dataclass(frozen=True)
+class _AddressPatterns:
+    """The address regexes, compiled for text as written or typed in lower case."""
+
+    street_line: re.Pattern[str]
+    name_and_number: re.Pattern[str] | None
+    next_part: re.Pattern[str]
+    town_line: re.Pattern[str]
+    postcode_ahead: re.Pattern[str]
+
+    @classmethod
+    def compile(cls, lower: bool) -> _AddressPatterns:
+        flags = re.IGNORECASE if lower else 0
+        suffixes = "|".join(STREET_SUFFIXES)
+        street_line = (
+            # A house number before the street line, or a second one ("893 Allika 46").
+            rf"(?:\b{_NUMBER},?[ \t]+){{0,2}}"
+            rf"(?:{'|'.join(f'(?:{line})' for line in _street_lines(lower))})"
+        )
+        #: A name and a number: an address only when a postcode, town or unit
+        #: follows ("Kadaka 10\n10615 Tallinn", "C. de Calisto Roman 76\nSanta Cruz, 49219").
+        name_and_number = (
+            rf"(?:\b\d{{1,5}}[ \t]+)?\b(?!(?i:{_MONTH}|{_WEEKDAY})\b)"
+            rf"(?:{_CAP}[ \t](?:(?:{_CAP}|{_PARTICLE})[ \t]){{0,3}})?{_CAP},?[ \t]{_NUMBER}\b"
+        )
+        #: What may follow a street line: a unit, a postcode and town, a town and
+        #: state and ZIP, a country and postcode, a town alone before a comma or
+        #: the line's end (not in lower case, where that is any word).
+        town_alone = rf"|,[ \t]*{_TOWN}(?=[ \t]*(?:[\n,.;:!?)]|$))|[ \t]+{_TOWN}(?=[ \t]*(?:\n|$))"
+        next_part = (
+            rf"(?:,\s*|{_BREAK}|\s)"
+            rf"(?:(?i:{_UNIT})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
+            rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
+            rf"|{_POSTCODE}(?:,?\s+{_TOWN})?(?![\w-])"
+            rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}}\s+\d{{5}}(?:-\d{{4}})?|{_POSTCODE})(?![\w-])"
+            rf"|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?\b)"
+            rf"{'' if lower else town_alone}"
+        )
+        #: A line holding only a town, a state, or a street with no number ("Flat 6\nCheryl Cape").
+        town_line = (
+            rf"{_BREAK}(?:(?:{_CAP}\s+){{1,3}}(?:{suffixes})\b\.?|{_TOWN}|[A-Z]{{2}}){_PART_END}"
+        )
+        postcode_ahead = (
+            rf"(?:,\s*|{_BREAK})(?:{_TOWN},?\s+{_POSTCODE}|{_POSTCODE},?\s+{_TOWN}|{_UNIT}\.?\s\d)"
+            rf"(?![\w-])|[ \t]+{_UNIT}\.?\s\d"
+        )
+        return cls(
+            street_line=re.compile(street_line, flags),
+            # In lower case any "page 5, see 2020 edition".
+            name_and_number=None if lower else re.compile(name_and_number),
+            next_part=re.compile(next_part, flags),
+            town_line=re.compile(town_line, flags),
+            postcode_ahead=re.compile(postcode_ahead, flags),
+        )
+
+
+_ADDRESSES = {lower: _AddressPatterns.compile(lower) for lower in (False, True)}
+
+
+#: The first street of two, before the one found: "Života and Kálmán Imre u. 12.".
+_FIRST_OF_TWO_STREETS = re.compile(rf"(?<![\w.])(?:{_CAP}[ \t]+){{1,3}}(?i:and|&)[ \t]+$")
+
+
+def find_addresses(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of street addresses: a street line in one of the formats above,
+    and the unit, postcode, town and state parts that follow it (on the same
+    line after a comma, or on the next lines). A street typed in lower case
+    ("293 jennifer greens st.") is read by the lines a street word anchors."""
+    found = [(start, end, _ADDRESSES[False]) for start, end in _starts(text, _ADDRESSES[False])]
+    found += [
+        (start, end, _ADDRESSES[True])
+        for start, end in _starts(text, _ADDRESSES[True])
+        if not any(c.isupper() for c in text[start:end])
+    ]
+    for start, end, patterns in sorted(found, key=lambda f: f[:2]):
+        if before := _FIRST_OF_TWO_STREETS.search(text, max(0, start - 60), start):
+            start = before.start()
+        lines = 0
+        while lines < 5:
+            part = patterns.next_part.match(text, end) or patterns.town_line.match(text, end)
+            if not part or part.end() == end:
+                break
+            end, lines = part.end(), lines + 1
+        yield start, end
+
+
+def _starts(text: str, patterns: _AddressPatterns) -> Iterator[tuple[int, int]]:
+    for m in patterns.street_line.finditer(text):
+        yield m.span()
+    if patterns.name_and_number is not None:
+        for m in patterns.name_and_number.finditer(text):
+            if patterns.postcode_ahead.match(text, m.end()):
+                yield m.span()

@@ -1,0 +1,486 @@
+"""People's names: a known first name with the words after it, a name after
+a cue ("my name is", a title, a greeting, a sign-off), a booking's
+SURNAME/GIVEN, a name's completion over its particles, titles and degrees,
+the other members of a list it is in; and the rules that make a "person" a
+place, an organisation, a country, a day or a month."""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from miner.dates import _calendar_words, _unaccented
+
+_LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
+
+
+_UP = "A-Z" + "".join(c for c in _LATIN if c.isupper())
+
+
+_LO = "a-z" + "".join(c for c in _LATIN if c.islower())
+
+
+#: A word of a name: capitalised ("Šebková", "O'Neil", "Barth-Rosenow") or in
+#: capitals ("ARAUJO"), as people write in a form or a shouted message.
+_NAME_WORD = (
+    rf"(?:[{_UP}][{_LO}]+(?:(?:-|['’](?![sS](?![\w])))[{_UP}]?[{_LO}]+)?"
+    rf"|[{_UP}]{{2,}}(?:(?:-|['’](?!S(?![\w])))[{_UP}]{{2,}})?)"
+)
+
+
+#: Capitalised words a cue is often followed by that are not names.
+NOT_NAMES = frozenset((
+    "Sorry", "Not", "Here", "Happy", "Glad", "Looking", "Still", "Calling", "Writing", "Back",
+    "Done", "Very", "Just", "So", "Really", "Trying", "Going", "Getting", "Sure", "Okay", "Ok",
+    "Fine", "Good", "Great", "Awesome", "Perfect", "Thanks", "Thank", "Hello", "Hi", "Hey",
+    "Your", "The", "A", "An", "This", "That", "It", "Urgent", "Again", "Regarding", "About",
+    "Following", "Ready", "Unable", "Afraid", "Confused", "Frustrated", "Disappointed", "Upset",
+    "Annoyed", "Interested", "Customer", "Support", "Team", "Manager", "Agent", "Human",
+    "Someone", "Somebody", "Anyone", "Everyone", "Monday", "Tuesday", "Wednesday", "Thursday",
+    "Friday", "Saturday", "Sunday", "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December", "Today", "Tomorrow",
+    "Yesterday", "Order", "Refund", "Name", "Account", "Everybody", "All", "There", "Us", "Most",
+    "And", "Or", "But", "My", "Me", "You", "We", "They", "He", "She", "His", "Her", "None",
+    "No", "Yes", "Please", "Dear", "Welcome", "At", "In", "On", "From", "To", "For", "With",
+    "Regards", "Best", "Kind", "Cheers", "Sincerely", "Thx", "Warm", "Warmest",
+))  # fmt: skip
+
+
+def _name_affixes() -> tuple[str, str, str]:
+    """Regexes of a title written before a name ("Dr", "Herr", "Mevr.",
+    "Dipl.-Ing."), a degree or generation after it ("MBA", "Jr.", "B.Eng.")
+    and a particle inside it ("de", "van den", "Le"), from nameparser's
+    lists (Latin script; a title no longer than four letters or with a dot,
+    as the long ones are jobs: "actor", "banker"), plus any capitalised
+    abbreviation with a dot ("Dott.", "Univ.Prof.", "B.Sc.")."""
+    from nameparser.config import CONSTANTS
+
+    def latin(words: Any) -> list[str]:
+        return sorted((w for w in words if re.fullmatch(r"[a-z.'’-]+", w)), key=len, reverse=True)
+
+    titles = [t for t in latin(CONSTANTS.titles) if ("." in t or len(t) <= 4)
+              and t.title() not in NOT_NAMES]  # fmt: skip
+    degrees = [d for d in latin([*CONSTANTS.suffix_acronyms, *CONSTANTS.suffix_not_acronyms])
+               if len(d) > 1]  # fmt: skip
+    listed = rf"(?i:{'|'.join(map(re.escape, titles))})\.?"
+    abbreviation = rf"[{_UP}][{_LO}]{{0,4}}\.(?:-?[{_UP}]?[{_LO}]{{1,4}}\.?)?"
+    title = rf"(?:{listed}|{abbreviation})"
+    listed_degree = rf"(?=[{_UP}])(?i:{'|'.join(map(re.escape, degrees))})\.?"
+    degree = rf"(?:{listed_degree}|(?:[{_UP}][{_LO}]{{0,3}}\.){{2,3}})"
+    particle = rf"(?:{'|'.join(map(re.escape, latin(CONSTANTS.prefixes)))})"
+    return title, degree, particle
+
+
+_TITLE, _DEGREE, _NAME_PARTICLE = _name_affixes()
+
+
+_A_TITLE = re.compile(_TITLE)
+
+
+_A_DEGREE = re.compile(_DEGREE)
+
+
+# \Z, not $: $ also matches before a line break that ends the text searched,
+# and a name never runs over a line break ("CDI Corp.\nRotonda Puglisi").
+_TITLE_BEFORE = re.compile(rf"(?<![\w.])(?=[{_UP}]){_TITLE}[ \t]+\Z")
+
+
+_NAME_BEFORE = re.compile(rf"(?<![\w.])({_NAME_WORD})[ \t]+(?:{_NAME_PARTICLE}[ \t]+)*\Z")
+
+
+_NAME_AFTER = re.compile(rf"(?:[ \t]+{_NAME_PARTICLE})*[ \t]+({_NAME_WORD})(?!\w)")
+
+
+#: A degree ends at a blank or a sentence's full stop ("Denis Radisch B.Sc.. Who").
+_DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?!\w|\.\w)")
+
+
+#: A name after the words that introduce one: "my name is", "I'm", a sign-off,
+#: a greeting ("Dear", "Sorry"), a relation ("my husband"), a title in the
+#: default regions' languages ("Sig.", "Herr", "Mme"). The cue is
+#: case-insensitive; the name is one to three capitalised words.
+_NAME_CUE = (
+    # Sign-offs, with the name on the same line or the next.
+    r"(?:(?i:\bregards,?|\bthanks,?|\bthank you,?|\bcheers,?|\bsincerely,?|\bbest,)\s+"
+    # Every other cue, with the name on the same line.
+    r"|(?i:\bmy name is|\bname's|\bname is|\bname:|\bnamed|\bcall me|\bi am|\bi'm|\bthis is"
+    r"|\bit's|\bdear|\bsorry,?|\bhi,?|\bhello,?|\bhey,?|\bunder|\bmy (?:husband|wife|partner|son"
+    r"|daughter|mother|father|mom|mum|dad|brother|sister|friend|colleague|boss"
+    r"|neighbou?r)(?:'s name)?"
+    r"|\b(?:first|last|middle|family|sur|given) ?name(?: is|:)?|\bmr\.?|\bmrs\.?|\bms\.?|\bmiss"
+    r"|\bdr\.?|\bprof\.?|\bsig\.(?:ra)?|\bsig\.na|\bdott\.(?:ssa)?|\bing\.|\bherr|\bfrau"
+    r"|\bmme\.?|\bmlle\.?|\bm\.|\bsr\.?|\bsra\.?|\bd\.|\bdña\.|\bdhr\.|\bmevr\."
+    r"|\bspeak (?:to|with)|\bask for|\bcontact|\bfollow up with)[ \t]+)"
+)
+
+
+#: Cues that say the next words are a name, whatever else they could be.
+_NAMING_CUE = re.compile(
+    r"(?i:name|call me|\bmr|\bmrs|\bms|\bmiss|\bdr|\bprof|\bsig|\bdott|\bing\.|\bherr|\bfrau"
+    r"|\bmme|\bmlle|\bm\.|\bsr|\bsra|\bd\.|\bdña|\bdhr|\bmevr|\bmy )"
+)
+
+
+NAME_CUE_REGEX = (
+    rf"{_NAME_CUE}(?P<value>(?:{_TITLE}[ \t]+)*{_NAME_WORD}"
+    rf"(?:[ \t]+(?:[{_UP}]\.[ \t]+)?{_NAME_WORD}){{0,2}})(?!\w)"
+)
+
+
+#: A known first name typed in lower case after a greeting or a cue that
+#: introduces a person ("Dear pina.", "thank you, bonifacio", "my name is
+#: liam watkins", "this is mr. brian määttä"), with the word after it when
+#: that is no stop word (the surname); not after "I am" or "I'm", which say
+#: what one is ("I am sunni").
+_LOWER_CASE_NAME_AFTER_CUE = re.compile(
+    r"(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey)|my name is|name's|name is"
+    r"|this is|call me|under|speak (?:to|with)|ask for|follow up with|mr\.?|mrs\.?|ms\.?|miss|dr\."
+    r"|my (?:husband|wife|partner|son|daughter|mother|father|mom|mum|dad|brother|sister"
+    r"|friend|colleague|boss))(?:'s name(?: is)?)?,?[ \t]+)"
+    rf"(?P<value>[{_LO}]{{3,}})(?:[ \t]+(?P<surname>[{_LO}]{{2,}}(?:-[{_LO}]+)?))?(?![\w'’-])"
+)
+
+
+_BOOKING_TITLE = r"(?:MRS|MR|MSTR|MS|MISS|DR)"
+
+
+_BOOKED_NAME = re.compile(
+    rf"(?<![\w/])[{_UP}]{{2,}}(?:[-'’ ][{_UP}]{{2,}})?/"
+    rf"(?P<given>[{_UP}]{{2,}}(?: (?!{_BOOKING_TITLE}\b)[{_UP}]{{2,}})?)"
+    rf"(?:[ ]+(?P<title>{_BOOKING_TITLE}))?(?![\w/])"
+)
+
+
+_CLAUSE_END = re.compile(r"[ \t]*[.,;!?]")
+
+
+_NAMES = rf"{_NAME_WORD}(?: {_NAME_WORD}){{0,2}}"
+
+
+_LIST_AFTER = re.compile(rf"(?:,? and |,? & |, )({_NAMES})(?![\w'])")
+
+
+_LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )\Z")
+
+
+#: Words around a NER "person" that make it a place: "I am in Lomm", "based
+#: in Kamen", "returned to Ksar Beni Aissa", "Leek bridge", "Plauen station".
+_PLACE_BEFORE = re.compile(
+    r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|originally from|(?:flew|fly|moved|returned"
+    r"|came|arrived|trip|travel(?:l?ing|l?ed)?)(?: here| back)? (?:to|from|at|in))\s+)$"
+)
+
+
+_PLACE_WORDS = (
+    r"(?i:bridge|station|airport|harbou?r|river|valley|county|province|city|town|village"
+    r"|district|cathedral|castle|lake|mountains?|beach|university|hospital|stadium|museum"
+    r"|islands?|isles?)\b"
+)
+
+
+_PLACE_AFTER = re.compile(rf"\s+{_PLACE_WORDS}")
+
+
+@functools.cache
+def date_words() -> frozenset[str]:
+    """Days and months in the default regions' languages other than English
+    (which NOT_NAMES holds): "We'll meet Samstag at", "jueves". Less those
+    that are first names too ("Julio", "Avril", "Mei"): a word that names a
+    month and a person vetoes nothing."""
+    months, _, days = _calendar_words()
+    names = {_unaccented(name).casefold() for name in first_names()}
+    return frozenset(w for w in months | days if _unaccented(w) not in names)
+
+
+@functools.cache
+def country_names() -> frozenset[str]:
+    """Country and region names in the default regions' languages: CLDR's
+    territories (babel: countries, and the continents and regions "Asia",
+    "Latin America", "Europe") and libphonenumber's own region names (a
+    value "*xx" points at language xx's name), which spell some countries
+    otherwise. Those of another language than English that are first names
+    too are left out: in an English sentence "Maurice" is a man more often
+    than Mauritius."""
+    from babel import Locale
+    from phonenumbers.geodata.locale import LOCALE_DATA
+
+    people = {name.casefold() for name in first_names()}
+    names = set()
+    for language in _REGION_LANGUAGES:
+        found = list(Locale(language).territories.values())
+        for by_language in LOCALE_DATA.values():
+            name = by_language.get(language, "")
+            found.append(by_language.get(name[1:], "") if name.startswith("*") else name)
+        names |= {
+            n.casefold() for n in found if n and (language == "en" or n.casefold() not in people)
+        }
+    return frozenset(names)
+
+
+#: The default regions' languages.
+_REGION_LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt")
+
+
+def names_no_person(text: str, start: int, end: int) -> bool:
+    """A NER "person" at [start, end) that is a country's name, that its
+    neighbours show to be a place, or that holds or comes before a place
+    word ("Mayen bridge") or an organisation word ("Kimball Electronics
+    Inc.", "the KBC Ancora CVA Orchestra")."""
+    if (
+        text[start:end].casefold() in country_names()
+        or text[start:end].casefold() in date_words()
+        or _A_THING_WORD.search(text, start, end)
+        or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
+    ):
+        return True
+    return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
+        ("'s", "’s"), end
+    )
+
+
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+def first_names() -> frozenset[str]:
+    """First names of Europe and beyond, from gender-guesser's copy of Jörg
+    Michael's name dictionary (not the Faker lists the corpus is built from),
+    less the English words spaCy counts as stop words ("Will", "May")."""
+    return _name_sets()[0]
+
+
+def common_in_english(name: str) -> bool:
+    """Whether the name dictionary rates ``name`` a common first name in
+    Great Britain, Ireland or the USA (its first three country columns, a
+    frequency of 3 or more on its scale of 1 to 13): "Mary" 9, "Grace" 6;
+    not "Buddy" (2 in the USA) nor "Mate" (Hungary and Croatia only)."""
+    return name in _name_sets()[1]
+
+
+@functools.cache
+def _name_sets() -> tuple[frozenset[str], frozenset[str]]:
+    """The first names, and those common in English. Only the two sets are
+    kept: the dictionary they come from (a country-frequency string per name
+    and gender) held 50 MiB more for the whole run, which put a 20-case
+    draft over its 512 MiB bound."""
+    from gender_guesser.detector import Detector
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    dictionary = Detector(case_sensitive=True).names
+    names = frozenset(
+        name
+        for name in dictionary
+        if len(name) > 2 and name.isalpha() and name.lower() not in STOP_WORDS
+    )
+    common = frozenset(
+        name
+        for name, frequencies in dictionary.items()
+        if any(c.strip() and int(c, 16) >= 3 for values in frequencies.values() for c in values[:3])
+    )
+    return names, common
+
+
+_CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD}){{0,3}})(?![\w])")
+
+
+#: Words that make a capitalised run an organisation ("Terra Catalyst Fund").
+_ORGANISATION_WORDS = (
+    r"(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa|se|kgaa|oyj|k\.k|srl|sarl|co\.ltd"
+    r"|corporation|limited|corp|co|company|companylimited|group|holdings?|fund|trust|bank"
+    r"|capital|mines|energy|acquisition|international|partners|systems|technologies|industries"
+    r"|etf|shares|orchestra|university|foundation|institute|association|club)\b"
+)
+
+
+_ORGANISATION = re.compile(rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+{_ORGANISATION_WORDS}")
+
+
+#: A place or organisation word anywhere in a hit, its first word too ("Note
+#: Orchestra", "Inc. Orchestra": the model tags the word and a neighbour).
+_A_THING_WORD = re.compile(rf"(?<![\w.])(?:{_PLACE_WORDS}|{_ORGANISATION_WORDS})(?!['’]?\w)")
+
+
+_MODEL_NUMBER = re.compile(r"[ \t]+[A-Z0-9][\w-]*\d")
+
+
+_DETERMINERS = frozenset(
+    ("the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that",
+     "these", "those")
+)  # fmt: skip
+
+
+def _capitalised_runs(text: str) -> Iterator[re.Match[str]]:
+    """The runs of capitalised words, less a stop word that starts one: a
+    sentence's first word ("Is Eugenia Huguet still...", "Can Anna call
+    me?") or a word in capitals ("TO MARTA MORETTI") is no part of a name.
+    Not a determiner: "Your Merino base layer" is a thing."""
+    for m in _CAPITALISED_RUN.finditer(text):
+        rest = m.group(2)
+        first = m.group(1).lower()
+        if rest and first in _stop_words() and first not in _DETERMINERS:
+            inner = _CAPITALISED_RUN.match(text, m.end(1) + len(rest) - len(rest.lstrip()))
+            if inner:
+                m = inner
+        yield m
+
+
+def find_first_names(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of a known first name alone or with one capitalised word after it
+    ("Celso", "Luka Holt-Caspar"). A longer capitalised run, or one followed
+    by a model number, is a product or a title ("Aurora Silk Pillowcase",
+    "Orion X5 Blender"); one followed by an organisation word is a company."""
+    names = first_names()
+    for m in _capitalised_runs(text):
+        first, rest = m.group(1), m.group(2).split()
+        if first.title() in NOT_NAMES or not _known_first_name(first, names):
+            continue
+        while rest and (rest[-1].title() in NOT_NAMES or _A_DEGREE.fullmatch(rest[-1])):
+            rest.pop()  # "Donata Mende MBA" is a name and a degree, not a product
+        # Two given names start a name of any length ("Flora Dorotea Barrera
+        # Company"); one given name and two more words is a product ("Aurora
+        # Silk Pillowcase").
+        double = bool(rest) and _known_first_name(rest[0], names)
+        if (
+            (len(rest) > 1 and not double)
+            or _ORGANISATION.match(text, m.end(1))
+            or _MODEL_NUMBER.match(text, m.end())
+        ):
+            continue
+        words = list(re.finditer(r"\S+", m.group(2)))
+        yield m.start(1), m.start(2) + words[len(rest) - 1].end() if rest else m.end(1)
+    # A booking's SURNAME/GIVEN, maybe with a title ("SMITH/JOHN MR").
+    for booked in _BOOKED_NAME.finditer(text):
+        if booked.group("title") or _known_first_name(booked.group("given").split()[0], names):
+            yield booked.span()
+    # A name typed in lower case hides from NER and from the capitalised run.
+    for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
+        first, surname = cued.group("value"), cued.group("surname")
+        if first.title() in NOT_NAMES or first in _stop_words() or _A_TITLE.fullmatch(first):
+            continue
+        if surname and (surname in _stop_words() or surname.title() in NOT_NAMES):
+            surname = None
+        # A greeting's one word: a name ("Sorry pelser.", "Dear pina."),
+        # unless English writes it often and it is no common English first
+        # name: a word people are called by ("thanks guys!", "hey buddy!",
+        # "sorry mate.": Buddy and Máté are names too; "thanks mary." is
+        # Mary). A letter's "Dear" names.
+        lone = cued.group("greeting") and not surname
+        if (
+            lone
+            and cued.group("greeting").lower() != "dear"
+            and an_english_word(first, GREETING_WORD_ZIPF)
+            and not common_in_english(first.title())
+        ):
+            continue
+        if not _listed(first.title(), names):
+            if lone and _CLAUSE_END.match(text, cued.end()):
+                yield cued.span("value")
+        elif surname:
+            yield cued.start("value"), cued.end("surname")
+        else:
+            yield cued.span("value")
+
+
+#: How often English writes a greeting's lone word for it to be no name
+#: ("buddy" 4.4, "mate" 4.6, "guys" 5.4; "pelser" 0, "garcia" 3.9).
+GREETING_WORD_ZIPF = 4.3
+
+
+def an_english_word(word: str, zipf: float = 4.5) -> bool:
+    """Whether English writes ``word`` often: a Zipf frequency of ``zipf``
+    or more (4.5: 30 per million words) in wordfreq's lists: "guys" 5.4,
+    "folks" 4.6, "assistant" 4.7. Most surnames are rarer ("pelser" 0,
+    "garcia" 3.9, "walker" 4.4); the commonest English ones are words too
+    ("smith" 4.9, "fox" 4.7), and a greeting's lone word among them is not
+    taken for a name. Measured on the corpus's dev draws: docs/redaction.md."""
+    from wordfreq import zipf_frequency
+
+    # The "small" list holds the words of Zipf 3 or more with the same
+    # values as the full one, so every threshold from 3 up decides the same
+    # (all 8,416 words of 3.9 or more checked); it costs 4 MiB of memory
+    # where the full list costs 37.
+    if zipf < 3:
+        raise ValueError(f"Zipf threshold {zipf}: the small wordlist decides only 3 or more")
+    return zipf_frequency(word, "en", wordlist="small") >= zipf
+
+
+def _known_first_name(word: str, names: frozenset[str]) -> bool:
+    """Whether the gazetteer knows ``word`` (as written, or capitalised when it
+    is in capitals), or each part of a double first name ("Heinz-Joachim",
+    "Anne-Marie": the dictionary lists few of them whole)."""
+    word = word if word[1:].islower() or "-" in word else word.title()
+    parts = word.split("-")
+    return _listed(word, names) or (
+        len(parts) > 1
+        and all(_listed(part[:1].upper() + part[1:].lower(), names) for part in parts)
+    )
+
+
+def _listed(name: str, names: frozenset[str]) -> bool:
+    """``name`` is in ``names``, or is without its accents: the dictionary
+    spells some names only so ("Emile" for "Émile", "Penelope")."""
+    return name in names or (not name.isascii() and _unaccented(name) in names)
+
+
+def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name span grown over what belongs to it: a capitalised word glued
+    to it each side and the particles between ("Flavio de Mayo", "Mason van
+    den Velde"), titles before it ("Dr", "Dipl.-Ing.") and degrees after it
+    ("B.Sc.", "MBA"); never over a line break."""
+    before = _NAME_BEFORE.search(text, max(0, start - 60), start)
+    if (
+        before
+        and before.group(1).title() not in NOT_NAMES
+        and not _A_TITLE.fullmatch(before.group(1))
+    ):
+        start = before.start(1)
+    while title := _TITLE_BEFORE.search(text, max(0, start - 30), start):
+        start = title.start()
+    after = _NAME_AFTER.match(text, end)
+    if after and after.group(1).title() not in NOT_NAMES:
+        end = after.end(1)
+    while degree := _DEGREE_AFTER.match(text, end):
+        end = degree.end()
+    return start, end
+
+
+def _list_members(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Spans of the names listed with the name at [start, end)."""
+    position = end
+    while (m := _LIST_AFTER.match(text, position)) and not _rejected(text, *m.span(1)):
+        yield m.start(1), m.end(1)
+        position = m.end(1)
+    position = start
+    while (m := _list_member_before(text, position)) and not _rejected(text, *m.span(1)):
+        yield m.start(1), m.end(1)
+        position = m.start(1)
+
+
+def _list_member_before(text: str, position: int) -> re.Match[str] | None:
+    """The name and separator that end at ``position`` ("Ann Lee, "), searched
+    only after the fifth space before it: a member and its separator hold four
+    at most. Searching all of ``text[:position]`` once per name tried was
+    quadratic in a long text."""
+    if position == 0 or text[position - 1] != " ":
+        return None  # every separator ends with a space
+    lo = position
+    for _ in range(5):
+        lo = text.rfind(" ", 0, lo)
+        if lo < 0:
+            lo = 0
+            break
+    return _LIST_BEFORE.search(text, lo, position)
+
+
+def _rejected(text: str, start: int, end: int) -> bool:
+    """A list member that is no name: a word of NOT_NAMES in it, or a place
+    or an organisation by the same rules as any other hit ("Alex Stone,
+    Magal Security Systems Ltd. and...")."""
+    return any(w.title() in NOT_NAMES for w in text[start:end].split()) or names_no_person(
+        text, start, end
+    )
