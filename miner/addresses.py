@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from miner.dates import _MONTH, _WEEKDAY
+from miner.dates import MONTH_REGEX, WEEKDAY_REGEX
 
 
 def _street_suffixes() -> tuple[str, ...]:
@@ -168,7 +168,8 @@ def _street_lines(lower: bool) -> list[str]:
         rf"{_NO_NAME_AFTER}",
         # A number, a name, a number: "893 Allika 46", "903 Λ. Αλκυονίδων 241"
         # (in lower case, any "2 more in 3").
-        rf"\b\d{{1,5}}[ \t]+(?!(?i:{_MONTH}|{_WEEKDAY})\b){name}{{1,3}}\d{{1,5}}[A-Za-z]?\b",
+        rf"\b\d{{1,5}}[ \t]+(?!(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})\b)"
+        rf"{name}{{1,3}}\d{{1,5}}[A-Za-z]?\b",
     ]
 
 
@@ -227,7 +228,7 @@ class _AddressPatterns:
         #: A name and a number: an address only when a postcode, town or unit
         #: follows ("Kadaka 10\n10615 Tallinn", "C. de Calisto Roman 76\nSanta Cruz, 49219").
         name_and_number = (
-            rf"(?:\b\d{{1,5}}[ \t]+)?\b(?!(?i:{_MONTH}|{_WEEKDAY})\b)"
+            rf"(?:\b\d{{1,5}}[ \t]+)?\b(?!(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})\b)"
             rf"(?:{_CAP}[ \t](?:(?:{_CAP}|{_PARTICLE})[ \t]){{0,3}})?{_CAP},?[ \t]{_NUMBER}\b"
         )
         #: What may follow a street line: a unit, a postcode and town, a town and

@@ -9,13 +9,16 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
-_MONTH = (
+#: An English month name or its abbreviation, as a regex (no flags: wrap it in
+#: ``(?i:...)``); dates and street lines ("12 May 2026" is no street) read it.
+MONTH_REGEX = (
     r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
     r"|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
 )
 
 
-_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+#: An English weekday name, as a regex (lower case: wrap it in ``(?i:...)``).
+WEEKDAY_REGEX = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 
 
 #: The default regions' languages other than English, by the CLDR locales
@@ -24,7 +27,7 @@ _CALENDAR_LOCALES = ("de", "de_AT", "fr", "es", "es_PE", "it", "nl", "pt")
 
 
 @functools.cache
-def _calendar_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def calendar_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """Month names, their abbreviations, and weekday names of
     ``_CALENDAR_LOCALES``, in lower case, from CLDR (babel) rather than our
     own lists. Each is also written as people type it without accents
@@ -36,7 +39,7 @@ def _calendar_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
         lower = {w.lower().rstrip(".") for w in words}
         return frozenset(
             lower
-            | {_unaccented(w) for w in lower}
+            | {unaccented(w) for w in lower}
             | {w.replace("ä", "ae").replace("ö", "oe").replace("ü", "ue") for w in lower}
         )
 
@@ -51,7 +54,8 @@ def _calendar_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     )
 
 
-def _unaccented(text: str) -> str:
+def unaccented(text: str) -> str:
+    """``text`` without its combining accents ("Émile" -> "Emile"), as people type it."""
     import unicodedata
 
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
@@ -63,12 +67,12 @@ def _date_regex() -> str:
     in any order and separator), or with the month's name or abbreviation
     in English or a default region's language ("May 3rd, 1970", "3 de mayo
     de 1970", "3. März 1970", "1er mai 1970"), maybe after a weekday."""
-    months, abbreviations, days = _calendar_words()
+    months, abbreviations, days = calendar_words()
     foreign = "|".join(sorted(map(re.escape, months | abbreviations), key=len, reverse=True))
     weekday = "|".join(sorted(map(re.escape, days), key=len, reverse=True))
-    month = rf"(?:{_MONTH}|(?:{foreign})\.?)"
+    month = rf"(?:{MONTH_REGEX}|(?:{foreign})\.?)"
     return (
-        rf"(?i:(?:(?:{_WEEKDAY}|{weekday}),?\s+)?(?:\d{{1,4}}[./\-\s]\d{{1,2}}[./\-\s]\d{{2,4}}"
+        rf"(?i:(?:(?:{WEEKDAY_REGEX}|{weekday}),?\s+)?(?:\d{{1,4}}[./\-\s]\d{{1,2}}[./\-\s]\d{{2,4}}"
         rf"|\d{{1,2}}(?:st|nd|rd|th|er|º|\.)?\s+(?:of\s+|de\s+)?{month}(?:\s+de)?,?\s+\d{{4}}"
         rf"|{month}\s+(?:the\s+)?\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}))(?!\w)"
     )
@@ -111,7 +115,7 @@ def _birth_cue_search() -> tuple[re.Pattern[str], re.Pattern[str], int]:
     characters other than blanks a match holds before its cue at most: 30
     between the date and the cue, and the date's own (a weekday, a month and
     about fifteen more: a day, its suffix, "of", "de", a year)."""
-    months, abbreviations, days = _calendar_words()
+    months, abbreviations, days = calendar_words()
     longest = max(map(len, (*months, *abbreviations, *days, "wednesday", "september")))
     return re.compile(rf"(?={_BIRTH})"), re.compile(dob_cue_regexes()[1]), 2 * longest + 50
 

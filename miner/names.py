@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from miner.dates import _calendar_words, _unaccented
+from miner.dates import calendar_words, unaccented
 
 _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
 
@@ -76,7 +76,8 @@ def _name_affixes() -> tuple[str, str, str]:
 _TITLE, _DEGREE, _NAME_PARTICLE = _name_affixes()
 
 
-_A_TITLE = re.compile(_TITLE)
+#: A title before a name ("Dr", "Sig.", "Dipl.-Ing."): nameparser's short ones or an abbreviation.
+A_TITLE = re.compile(_TITLE)
 
 
 _A_DEGREE = re.compile(_DEGREE)
@@ -116,8 +117,9 @@ _NAME_CUE = (
 )
 
 
-#: Cues that say the next words are a name, whatever else they could be.
-_NAMING_CUE = re.compile(
+#: Cues that say the next words are a name, whatever else they could be: a
+#: name cue that matches it outvotes the place and organisation rules.
+NAMING_CUE = re.compile(
     r"(?i:name|call me|\bmr|\bmrs|\bms|\bmiss|\bdr|\bprof|\bsig|\bdott|\bing\.|\bherr|\bfrau"
     r"|\bmme|\bmlle|\bm\.|\bsr|\bsra|\bd\.|\bdña|\bdhr|\bmevr|\bmy )"
 )
@@ -189,9 +191,9 @@ def date_words() -> frozenset[str]:
     (which NOT_NAMES holds): "We'll meet Samstag at", "jueves". Less those
     that are first names too ("Julio", "Avril", "Mei"): a word that names a
     month and a person vetoes nothing."""
-    months, _, days = _calendar_words()
-    names = {_unaccented(name).casefold() for name in first_names()}
-    return frozenset(w for w in months | days if _unaccented(w) not in names)
+    months, _, days = calendar_words()
+    names = {unaccented(name).casefold() for name in first_names()}
+    return frozenset(w for w in months | days if unaccented(w) not in names)
 
 
 @functools.cache
@@ -360,7 +362,7 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
     # A name typed in lower case hides from NER and from the capitalised run.
     for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
         first, surname = cued.group("value"), cued.group("surname")
-        if first.title() in NOT_NAMES or first in _stop_words() or _A_TITLE.fullmatch(first):
+        if first.title() in NOT_NAMES or first in _stop_words() or A_TITLE.fullmatch(first):
             continue
         if surname and (surname in _stop_words() or surname.title() in NOT_NAMES):
             surname = None
@@ -424,10 +426,10 @@ def _known_first_name(word: str, names: frozenset[str]) -> bool:
 def _listed(name: str, names: frozenset[str]) -> bool:
     """``name`` is in ``names``, or is without its accents: the dictionary
     spells some names only so ("Emile" for "Émile", "Penelope")."""
-    return name in names or (not name.isascii() and _unaccented(name) in names)
+    return name in names or (not name.isascii() and unaccented(name) in names)
 
 
-def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
+def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span grown over what belongs to it: a capitalised word glued
     to it each side and the particles between ("Flavio de Mayo", "Mason van
     den Velde"), titles before it ("Dr", "Dipl.-Ing.") and degrees after it
@@ -436,7 +438,7 @@ def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     if (
         before
         and before.group(1).title() not in NOT_NAMES
-        and not _A_TITLE.fullmatch(before.group(1))
+        and not A_TITLE.fullmatch(before.group(1))
     ):
         start = before.start(1)
     while title := _TITLE_BEFORE.search(text, max(0, start - 30), start):
@@ -449,7 +451,7 @@ def _complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _list_members(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+def list_members(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Spans of the names listed with the name at [start, end)."""
     position = end
     while (m := _LIST_AFTER.match(text, position)) and not _rejected(text, *m.span(1)):

@@ -21,13 +21,13 @@ from typing import Any
 from miner.addresses import UK_POSTCODE_REGEX, find_addresses
 from miner.dates import dates_before_birth_cues, dob_cue_regexes
 from miner.names import (
-    _A_TITLE,
-    _NAMING_CUE,
+    A_TITLE,
     NAME_CUE_REGEX,
+    NAMING_CUE,
     NOT_NAMES,
-    _complete_name,
-    _list_members,
+    complete_name,
     find_first_names,
+    list_members,
     names_no_person,
 )
 
@@ -345,9 +345,9 @@ def build_recognizers(
             results = []
             for start, end in find_first_names(text):
                 if not names_no_person(text, start, end):
-                    start, end = _complete_name(text, start, end)
+                    start, end = complete_name(text, start, end)
                     results.append(result(self, "PERSON", start, end, 0.55))
-                    for other in _list_members(text, start, end):
+                    for other in list_members(text, start, end):
                         results.append(result(self, "PERSON", *other, 0.55))
             return results
 
@@ -384,7 +384,7 @@ def build_recognizers(
                     while words and words[-1].title() in self._reject:
                         words.pop()
                     titles = 0
-                    while titles < len(words) and _A_TITLE.fullmatch(words[titles]):
+                    while titles < len(words) and A_TITLE.fullmatch(words[titles]):
                         titles += 1  # "Dear Dr" names no one; "Dear Dr Stone" does
                     if titles == len(words) or words[titles].title() in self._reject:
                         continue
@@ -400,12 +400,12 @@ def build_recognizers(
                         # place and organisation rules.
                         if (
                             titles == 0
-                            and not _NAMING_CUE.search(cue)
+                            and not NAMING_CUE.search(cue)
                             and names_no_person(text, start, end)
                         ):
                             continue
-                        start, end = _complete_name(text, start, end)
-                        for other in _list_members(text, start, end):
+                        start, end = complete_name(text, start, end)
+                        for other in list_members(text, start, end):
                             results.append(result(self, entity, *other, pattern.score))
                     results.append(result(self, entity, start, end, pattern.score))
             return results
@@ -420,7 +420,7 @@ def build_recognizers(
         and its people completed from the text around them. The model often
         tags half a name ("Marchetti" of "Emeka Marchetti", "Stone" of "Dr
         Adrian Stone") or one name of a list ("A B, C D and E F"): the rest
-        joins it (``_complete_name``), and the other members of a list a name
+        joins it (``complete_name``), and the other members of a list a name
         is in are names too."""
 
         def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
@@ -432,8 +432,8 @@ def build_recognizers(
                 if hit.entity_type == "PERSON":
                     if names_no_person(text, hit.start, hit.end):
                         continue
-                    hit.start, hit.end = _complete_name(text, hit.start, hit.end)
-                    for other in _list_members(text, hit.start, hit.end):
+                    hit.start, hit.end = complete_name(text, hit.start, hit.end)
+                    for other in list_members(text, hit.start, hit.end):
                         results.append(result(self, "PERSON", *other, 0.6))
                 results.append(hit)
             return results

@@ -357,25 +357,25 @@ def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
 
 
 def test_a_name_is_never_completed_over_a_line_break():
-    from miner.names import _complete_name
+    from miner.names import complete_name
 
     text = "Gian Tolentino\nCDI Corp. \nRotonda Puglisi, 295"
     start = text.index("Rotonda")
-    assert _complete_name(text, start, start + len("Rotonda Puglisi")) == (
+    assert complete_name(text, start, start + len("Rotonda Puglisi")) == (
         start,
         start + len("Rotonda Puglisi"),
     )
     text = "Sales\nMarion Brown"
     start = text.index("Brown")
-    assert text[slice(*_complete_name(text, start, start + 5))] == "Marion Brown"
+    assert text[slice(*complete_name(text, start, start + 5))] == "Marion Brown"
 
 
 def test_a_degree_ends_at_a_full_stop():
-    from miner.names import _complete_name
+    from miner.names import complete_name
 
     text = "Hello, this is Univ.Prof. Denis Radisch B.Sc.. Who are you?"
     start = text.index("Denis")
-    found = text[slice(*_complete_name(text, start, start + len("Denis Radisch")))]
+    found = text[slice(*complete_name(text, start, start + len("Denis Radisch")))]
     assert found == "Univ.Prof. Denis Radisch B.Sc."
 
 
