@@ -346,9 +346,10 @@ def refuse_rows_without_session(export: Path | str, orphans: Sequence[tuple[str,
     file, count = orphans[0]
     total = sum(n for _f, n in orphans)
     others = f" ({total:,} in {len(orphans)} files)" if len(orphans) > 1 else ""
+    where = "" if str(export) == file else f" in {export}"  # a one-file export is the file
     raise InputError(
-        f"{file}: {count:,} row{'s' if count != 1 else ''} with a null session_id{others} "
-        f"in {export}; every row must belong to a session"
+        f"{file}: {count:,} row{'s' if count != 1 else ''} with a null session_id{others}"
+        f"{where}; every row must belong to a session"
     )
 
 

@@ -72,6 +72,19 @@ def test_rows_with_a_null_session_id_are_refused_with_their_file_and_count(tmp_p
     _assert_refused(result, 3, "2026-11-24.parquet", "2 rows with a null session_id", out=out)
 
 
+def test_a_one_file_export_with_a_null_session_id_names_its_file_once(tmp_path):
+    path = _export_copy(tmp_path) / "2026-11-24.parquet"
+    table = pq.read_table(path)
+    ids = table.column("session_id").to_pylist()
+    ids[1] = None
+    column = table.schema.get_field_index("session_id")
+    pq.write_table(table.set_column(column, "session_id", pa.array(ids, pa.string())), path)
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", path, "--out", out)
+    line = _assert_refused(result, 3, "1 row with a null session_id", out=out)
+    assert line.count("2026-11-24.parquet") == 1, line
+
+
 def test_older_export_without_optional_columns_still_drafts(tmp_path):
     export = _export_copy(tmp_path)
     optional = ["event_id", "status", "is_truncated", "span_id", "agent", "content_parts"]
