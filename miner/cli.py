@@ -78,6 +78,11 @@ def _config(pipeline: Path | None) -> Any:
     return load_config(pipeline)
 
 
+#: Exit code when stdout's reader closed the pipe: 128 + SIGPIPE, what a shell
+#: reports for a tool the signal stopped.
+SIGPIPE_EXIT = 141
+
+
 def reported(command: F) -> F:
     """Turn a MinerError into a one-line message and its exit code.
 
@@ -95,6 +100,12 @@ def reported(command: F) -> F:
             raise typer.Exit(code=exc.exit_code) from None
         except (typer.Exit, typer.Abort, click.exceptions.ClickException):
             raise
+        except BrokenPipeError:
+            # The reader stopped reading (`miner review drafts | head`): stop
+            # quietly, as a shell tool killed by SIGPIPE does; stdout goes to
+            # /dev/null so the interpreter's final flush cannot fail again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(code=SIGPIPE_EXIT) from None
         except Exception as exc:
             if os.environ.get("MINER_DEBUG"):
                 raise

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from datetime import UTC, datetime
 
 import pytest
 
-from miner.cli import app, parse_time
+from miner.cli import SIGPIPE_EXIT, app, parse_time
 from miner.errors import UsageError
 from tests.conftest import PIPELINE, ROOT, WINDOW, miner
 
@@ -147,3 +148,22 @@ def test_without_pipeline_the_one_config_here_is_used_and_named(name, tmp_path, 
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines() == [f"pipeline          {name} (the one config here)"]
     assert result.stdout.strip() == "0 findings; 0 of 0 cases would load"
+
+
+def test_a_reader_that_stops_reading_ends_the_command_quietly(drafted):
+    # `miner review drafts | head -3`: head closes the pipe; miner must not
+    # report an internal error for it. The read end is closed before miner
+    # writes, so its first line already meets a closed pipe.
+    out, _result = drafted
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    done = subprocess.run(
+        [sys.executable, "-m", "miner", "review", str(out)],
+        stdout=write_end,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    os.close(write_end)
+    assert done.returncode == SIGPIPE_EXIT, done.stderr
+    assert done.stderr == ""
