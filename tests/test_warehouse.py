@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime
 
 import duckdb
@@ -57,6 +58,17 @@ def test_the_printed_duckdb_query_flags_what_the_draft_flags(plugin):
     assert {row[0]: row[2] for row in rows} == {
         sid: "+".join(sorted(f.signals)) for sid, f in expected.flags.items()
     }
+
+
+@pytest.mark.parametrize("dialect", ["bigquery", "spark"])
+def test_the_query_transpiles_with_nothing_dropped(dialect, caplog):
+    # sqlglot logs what it cannot carry over (a regex flag, a null order): a
+    # warning would be a query that means something else where it runs.
+    with caplog.at_level(logging.WARNING, logger="sqlglot"):
+        result = miner("sql", "--dialect", dialect, *WINDOW)
+    assert result.exit_code == 0, result.output
+    assert [r.getMessage() for r in caplog.records if r.name == "sqlglot"] == []
+    assert "REGEXP_REPLACE(" in result.stdout  # the complaint rule's unquoting
 
 
 def test_an_unknown_dialect_is_a_usage_error():

@@ -156,7 +156,10 @@ def selection_sql(
         ),
         (
             "miner_paths",
-            "SELECT session_id, string_agg(tool, '>' ORDER BY first) AS path FROM ("
+            # NULLS FIRST (``first`` is never null) is BigQuery's and Spark's
+            # default order, so the transpiled aggregate needs no null clause,
+            # which BigQuery's STRING_AGG cannot take.
+            "SELECT session_id, string_agg(tool, '>' ORDER BY first NULLS FIRST) AS path FROM ("
             "SELECT session_id, tool, min(n) AS first FROM miner_calls "
             f"WHERE n <= {SIGNATURE_CALLS} GROUP BY session_id, tool) t GROUP BY session_id",
         ),
@@ -263,6 +266,16 @@ def _portable(dialect: str) -> Any:
             [value] = node.expressions
             parse = "try_parse_json" if dialect == "spark" else "SAFE.PARSE_JSON"
             return exp.Not(this=exp.Is(this=exp.func(parse, value), expression=exp.Null()))
+        if dialect != "duckdb" and isinstance(node, exp.RegexpReplace):
+            modifiers = node.args.get("modifiers")
+            if modifiers is not None:
+                # DuckDB replaces every match only with 'g'; BigQuery and Spark
+                # always do, and take no flags.
+                if modifiers.name != "g":
+                    raise ValueError(f"regexp_replace flags {modifiers.name!r} have no {dialect}")
+                node = node.copy()
+                node.set("modifiers", None)
+            return node
         if dialect == "bigquery" and isinstance(node, exp.DateDiff):
             unit = node.args.get("unit")
             return exp.Anonymous(
