@@ -132,14 +132,27 @@ def frame_rows(duck: Duck, frames: Sequence[pd.DataFrame], kinds: Sequence[str])
 def export_rows(
     duck: Duck, export: Any, scan_since: datetime, scan_until: datetime, kinds: Sequence[str]
 ) -> str:
-    """An export's rows as the selection's rows (``rows_sql``); the engine
-    then holds their ``events`` (``Duck.hold_events``).
+    """An export's rows as the selection's rows (``rows_sql``, from
+    ``selection_rows``); the engine then holds their ``events``
+    (``Duck.hold_events``)."""
+    rows, _columns = selection_rows(duck, export, scan_since, scan_until, kinds)
+    duck.hold_events(rows)
+    return rows
+
+
+def selection_rows(
+    duck: Duck, export: Any, scan_since: datetime, scan_until: datetime, kinds: Sequence[str]
+) -> tuple[str, list[str]]:
+    """An export's rows as the selection's rows (``rows_sql``), and the
+    export's columns they read.
 
     A local export is read by DuckDB's own Parquet reader (hive ``dt=``
     partitions pruned by the window, files of different columns united by
     name, each row's file kept). A remote one is fetched once, through its
     pyarrow filesystem (the credentials chain, the window pushed down), into
-    the private spill folder, and read from there."""
+    the private spill folder, and read from there. ``attributes`` is most of
+    an export's bytes and the view reads it on Go rows only: without one in
+    the window, the scan leaves it out."""
     import pyarrow as pa
 
     from miner.source import copy_remote, duckdb_table, iso_day_partitions
@@ -152,6 +165,7 @@ def export_rows(
         if pa.types.is_binary(schema.field(c).type)
         or pa.types.is_large_binary(schema.field(c).type)
     ]
+    read = present
     if not export.local:
         window = Window(scan_since, scan_until)
         source = copy_remote(duck, export, present, window, kinds)
@@ -175,11 +189,9 @@ def export_rows(
             binary_columns=binary,
         )
 
-    # ``attributes`` is most of an export's bytes and the view reads it on Go
-    # rows only: without one in the window, the scan leaves it out.
-    rows = rows_of([c for c in present if c != "attributes"])
-    go = f"SELECT 1 AS go FROM ({rows}) miner_rows WHERE {GO_ROW} LIMIT 1"
-    if "attributes" in present and duck.table(go).num_rows:
-        rows = rows_of(present)
-    duck.hold_events(rows)
-    return rows
+    narrow = [c for c in present if c != "attributes"]
+    if len(narrow) < len(present):
+        go = f"SELECT 1 AS go FROM ({rows_of(narrow)}) miner_rows WHERE {GO_ROW} LIMIT 1"
+        if not duck.table(go).num_rows:
+            present, read = narrow, [c for c in read if c != "attributes"]
+    return rows_of(present), read
