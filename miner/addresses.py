@@ -67,7 +67,8 @@ _POSTCODE = (
 #: Portuguese, French, Polish, Greek and Russian.
 _STREET_TYPES_BEFORE = (
     r"(?:Via|Viale|Piazza|Piazzale|Strada|Contrada|Stretto|Rotonda|Canale|Borgo|Corso|Largo"
-    r"|Vicolo|Vico|Calle|C/|Avenida|Avinguda|Av\.|Alameda|Cañada|Glorieta|Paseo|Passeig|Plaza"
+    r"|Vicolo|Vico|Incrocio|Lungomare|Galleria|Salita|Traversa|Calle|C/|C\.(?=[ \t]+del?\b)"
+    r"|Avenida|Avinguda|Av\.|Alameda|Cañada|Glorieta|Paseo|Passeig|Plaza"
     r"|Plaça|Camino|Carrer|Carretera|Ronda|Rambla|Travesía|Travessera|Callejón|Pasaje|Acceso"
     r"|Cuesta|Vial|Pasadizo|Bajada|Bulevar|Senda|Rúa|Barranco"
     r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|[Uu]l\.|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
@@ -187,11 +188,29 @@ _LOWER_CASE_TYPES_BEFORE = (
 )
 
 
-#: Street words typed in lower case that are no common English word.
-_LOWER_CASE_SUFFIXES = (
-    r"street|st\.|road|rd\.|avenue|ave\.?|lane|ln\.|drive|dr\.|boulevard|blvd\.?|highway"
-    r"|hwy\.?|parkway|pkwy\.?|terrace|crescent|freeway|expressway|turnpike"
-)
+def _lower_case_suffixes() -> str:
+    """Street words typed in lower case: the commonest, and the USPS
+    suffixes English seldom writes as words (wordfreq's Zipf under 4, fewer
+    than 10 per million words: "viaduct", "causeway", "pkwy"; not "park",
+    "view", "way"), after a number ("673 wilson viaduct")."""
+    from miner.names import an_english_word
+
+    rare = {
+        s.lower()
+        for s in STREET_SUFFIXES
+        if s.isalpha() and len(s) > 2 and not an_english_word(s.lower(), 4.0)
+    }
+    common = (
+        r"street|st\.|road|rd\.|avenue|ave\.?|lane|ln\.|drive|dr\.|boulevard|blvd\.?|highway"
+        r"|hwy\.?|parkway|pkwy\.?|terrace|crescent|freeway|expressway|turnpike"
+    )
+    # A rare one ends its line or clause, or a unit or number follows: "3
+    # dale things" is no address.
+    end = rf"(?=[ \t]*(?:[\n,.;:!?)]|$|\d|{_UNIT}\b))"
+    return rf"{common}|(?:{'|'.join(sorted(rare, key=len, reverse=True))}){end}"
+
+
+_LOWER_CASE_SUFFIXES = _lower_case_suffixes()
 
 
 _BREAK = r"[ \t]*\n[\s>?,]*"
@@ -204,6 +223,11 @@ _TOWN = (
 
 
 _PART_END = r"(?=[ \t]*(?:\n|$|,))"
+
+
+#: A part its record left empty, as a spreadsheet or pandas export writes one
+#: ("Hueb nan", "Szczecin\n, nan\n Poland 09906"): the address goes on after it.
+_MISSING_FIELD = r"(?:nan|NaN|None|null|N/A)(?=[ \t]*(?:\n|$|[,.;:!?)]))"
 
 
 @dataclass(frozen=True)
@@ -234,19 +258,24 @@ class _AddressPatterns:
         #: What may follow a street line: a unit, a postcode and town, a town and
         #: state and ZIP, a country and postcode, a town alone before a comma or
         #: the line's end (not in lower case, where that is any word).
-        town_alone = rf"|,[ \t]*{_TOWN}(?=[ \t]*(?:[\n,.;:!?)]|$))|[ \t]+{_TOWN}(?=[ \t]*(?:\n|$))"
+        town_alone = (
+            rf"|,[ \t]*{_TOWN}(?=[ \t]*(?:[\n,.;:!?)]|$))"
+            rf"|[ \t]+{_TOWN}(?=[ \t]*(?:\n|$)|[ \t]+{_MISSING_FIELD})"
+        )
         next_part = (
             rf"(?:,\s*|{_BREAK}|\s)"
             rf"(?:(?i:{_UNIT})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
             rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
             rf"|{_POSTCODE}(?:,?\s+{_TOWN})?(?![\w-])"
             rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}}\s+\d{{5}}(?:-\d{{4}})?|{_POSTCODE})(?![\w-])"
-            rf"|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?\b)"
+            rf"|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?\b|{_MISSING_FIELD})"
             rf"{'' if lower else town_alone}"
         )
         #: A line holding only a town, a state, or a street with no number ("Flat 6\nCheryl Cape").
+        #: Or a region written as its number (", 53").
         town_line = (
-            rf"{_BREAK}(?:(?:{_CAP}\s+){{1,3}}(?:{suffixes})\b\.?|{_TOWN}|[A-Z]{{2}}){_PART_END}"
+            rf"{_BREAK}(?:(?:{_CAP}\s+){{1,3}}(?:{suffixes})\b\.?|{_TOWN}|[A-Z]{{2}}|\d{{1,3}})"
+            rf"{_PART_END}"
         )
         postcode_ahead = (
             rf"(?:,\s*|{_BREAK})(?:{_TOWN},?\s+{_POSTCODE}|{_POSTCODE},?\s+{_TOWN}|{_UNIT}\.?\s\d)"
@@ -285,11 +314,40 @@ def find_addresses(text: str) -> Iterator[tuple[int, int]]:
             start = before.start()
         lines = 0
         while lines < 5:
-            part = patterns.next_part.match(text, end) or patterns.town_line.match(text, end)
+            part = (
+                patterns.next_part.match(text, end)
+                or patterns.town_line.match(text, end)
+                or _country_after(text, end)
+            )
             if not part or part.end() == end:
                 break
             end, lines = part.end(), lines + 1
         yield start, end
+
+
+#: Up to four words after a comma, a country's name perhaps.
+_WORDS_AFTER_COMMA = re.compile(rf",[ \t]*({_CAP}(?:[ \t]+{_CAP}){{0,3}})")
+
+
+def _country_after(text: str, end: int) -> re.Match[str] | None:
+    """A country's name after a comma ends an address whatever follows it
+    ("..., Bern, France in case of an issue"): the longest run of words
+    there that is one (``country_names``: CLDR's and libphonenumber's)."""
+    from miner.names import country_names
+
+    m = _WORDS_AFTER_COMMA.match(text, end)
+    if not m:
+        return None
+    words = m.group(1).split()
+    while words:
+        stop = m.start(1) + len(" ".join(words))
+        # Not "..., Georgia Smith called": a capitalised word after it makes a name.
+        if " ".join(words).casefold() in country_names() and not re.match(
+            r"[ \t]+[A-Z][a-z]", text[stop : stop + 3]
+        ):
+            return _WORDS_AFTER_COMMA.match(text, end, stop)
+        words.pop()
+    return None
 
 
 def _starts(text: str, patterns: _AddressPatterns) -> Iterator[tuple[int, int]]:
@@ -299,3 +357,38 @@ def _starts(text: str, patterns: _AddressPatterns) -> Iterator[tuple[int, int]]:
         for m in patterns.name_and_number.finditer(text):
             if patterns.postcode_ahead.match(text, m.end()):
                 yield m.span()
+
+
+#: A number of one or two digits standing alone: not inside a date, a time,
+#: an amount or a range ("15/05", "10:30", "$15", "15%", "3-4").
+_SHORT_NUMBER_ALONE = re.compile(r"(?<![\w/.,:#$€£+-])\d{1,2}(?![\w/%°º'’+-]|[.,:/]\d)")
+
+
+#: A word after a number that makes it a count or a date ("18 mugs", "5
+#: minutes", "15 May"): any word but a stop word.
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
+
+
+#: A word before a number that makes it a date ("May 15", "Tuesday 3").
+_DATE_WORD_BEFORE = re.compile(rf"(?i:\b(?:{MONTH_REGEX}|{WEEKDAY_REGEX}))[ \t]+\Z")
+
+
+def house_numbers_alone(text: str, numbers: frozenset[str]) -> Iterator[tuple[int, int]]:
+    """Spans where one of ``numbers`` (the short house numbers of the
+    session's addresses) stands alone as a value does, not as a count or a
+    date: "I have noted 15 on your file", "could not verify 41"; not "I
+    ordered 15 mugs", "on 15 May", "15:30", "May 15"."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    for m in _SHORT_NUMBER_ALONE.finditer(text):
+        if m.group() not in numbers:
+            continue
+        after = _WORD_AFTER.match(text, m.end())
+        if after and (
+            after.group(1).lower() not in STOP_WORDS
+            or re.fullmatch(MONTH_REGEX, after.group(1), re.IGNORECASE)
+        ):
+            continue
+        if _DATE_WORD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
+            continue
+        yield m.span()

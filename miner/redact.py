@@ -45,6 +45,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
+from miner.addresses import house_numbers_alone
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
@@ -930,8 +931,10 @@ def _redact_one(
     for low, value in lowered.items():
         exact.setdefault(low, value)
 
+    short_numbers = frozenset(house_numbers)
+
     def canonical(text: str) -> str | None:
-        return exact.get(text) or folded.get(fold(text))
+        return exact.get(text) or folded.get(fold(text)) or house_numbers.get(text)
 
     def lookup(text: str) -> str:
         value = canonical(text.strip())
@@ -958,6 +961,10 @@ def _redact_one(
         if in_lower_text:
             for start, line in _lower_case_lines(leaf):
                 matches += ((start + s, start + e) for s, e in in_lower_text.spans(line))
+        # A short house number where a value stands, not a count or a date
+        # ("I have noted 15 on your file"; not "I ordered 15 mugs").
+        if short_numbers:
+            matches += house_numbers_alone(leaf, short_numbers)
         for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
             value = canonical(leaf[start:end])
             if value is not None and not (spans and start < spans[-1][1]):

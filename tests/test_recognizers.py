@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from miner.addresses import find_addresses
+from miner.addresses import find_addresses, house_numbers_alone
 from miner.dates import dob_cue_regexes
 from miner.names import NAME_CUE_REGEX, date_words, find_first_names, names_no_person
 from miner.recognizers import DEFAULT_PHONE_REGIONS, phone_spans, read_escaped_breaks
@@ -91,10 +91,43 @@ def _addresses(text: str) -> list[str]:
         ("the bus drops you off at 293 jennifer greens st.", "293 jennifer greens st."),
         ("with 42621 király u. 93. apt. 033\nhumppila\n, tp\n 71923 for this card",
          "42621 király u. 93. apt. 033\nhumppila\n, tp\n 71923"),
+        # A USPS suffix English seldom writes, in lower case after a number.
+        ("please return to 673 wilson viaduct\neast francesca\ndh0n 9hy in case",
+         "673 wilson viaduct\neast francesca\ndh0n 9hy"),
+        ("12 ocean causeway apt. 3", "12 ocean causeway apt. 3"),
+        # A part the record left empty ("nan", as pandas writes it): the address goes on.
+        ("074 Via Pisanelli 104\nSzczecin\n, nan\n Poland 09906 ok",
+         "074 Via Pisanelli 104\nSzczecin\n, nan\n Poland 09906"),
+        ("a taxi to 7716 Schuepisstrasse 18 Apt. 426 Hueb nan. Please call",
+         "7716 Schuepisstrasse 18 Apt. 426 Hueb nan"),
+        # A country after a comma, whatever follows it; not a name after it.
+        ("return to 8845 Stubengraben 80 Apt. 313, SAINT-SÉBASTIEN-SUR-LOIRE, France in case",
+         "8845 Stubengraben 80 Apt. 313, SAINT-SÉBASTIEN-SUR-LOIRE, France"),
+        ("send to 12 Baker Street, London, United Kingdom and more",
+         "12 Baker Street, London, United Kingdom"),
+        ("12 Baker Street, Georgia Smith is", "12 Baker Street"),
+        # A region written as its number on its own line; "C. de", "Incrocio".
+        ("Tristan\n858 84 Circle Way\nEl Hessinette\n, 53\n 98820",
+         "858 84 Circle Way\nEl Hessinette\n, 53\n 98820"),
+        ("The bus drops you off at 67 C. de Carolina Gisbert St.", "67 C. de Carolina Gisbert St."),
+        ("691 Incrocio Nosiglia\n Piano 6\n Calosso", "691 Incrocio Nosiglia\n Piano 6\n Calosso"),
     ],
 )  # fmt: skip
 def test_street_addresses_of_the_default_regions_are_found_whole(text, address):
     assert _addresses(text) == [address]
+
+
+@pytest.mark.parametrize(
+    "text, alone",
+    [
+        ("I have noted 15 on your file.", ["15"]),
+        ("ValidationError: could not verify 15", ["15"]),
+        ("I ordered 15 mugs, on 15 May, May 15, at 15:30, on 15/05 or 15.05.2026", []),
+        ("15% off, $15, 15 minutes", []),
+    ],
+)
+def test_a_short_house_number_stands_alone_only_where_it_is_no_count_or_date(text, alone):
+    assert [text[s:e] for s, e in house_numbers_alone(text, frozenset({"15"}))] == alone
 
 
 def test_line_breaks_written_as_escapes_are_read_as_breaks():
@@ -126,6 +159,7 @@ def test_line_breaks_written_as_escapes_are_read_as_breaks():
         "Boarding at Gate 12 tonight",
         "I read pages 12-14 and Windows 10-11, on Monday 2025-11-11",
         "send it via roma courier 3 times",
+        "i have 3 dale things and 2 causeway tickets",
     ],
 )
 def test_products_dates_and_counts_are_not_addresses(text):

@@ -608,6 +608,21 @@ def test_a_found_address_takes_its_street_line_and_a_short_house_number_given_al
     assert out.turns[2].user_text == "I ordered 46 mugs"
 
 
+def test_a_short_house_number_standing_alone_in_prose_follows_its_address(detector, config):
+    out, _ = redact_one(
+        session(
+            turn("I live at 893 Allika 46\n Apt. 612\n Riisa", "I have noted 46 on your file."),
+            turn("I ordered 46 mugs on 46 May", "ok"),
+        ),
+        detector,
+        config,
+    )
+    assert out.turns[0].reply_text.startswith("I have noted <STREET_ADDRESS_")
+    assert "46" not in out.turns[0].reply_text
+    # A count or a date keeps its number.
+    assert out.turns[1].user_text == "I ordered 46 mugs on 46 May"
+
+
 def test_a_value_in_any_case_is_replaced_wherever_the_matcher_finds_it(detector, config):
     # The matcher finds "MİRİ TALİ" for the value "miri tali" by the re
     # module's IGNORECASE (İ and i are one class); str.casefold makes "İ" two
