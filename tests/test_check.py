@@ -10,6 +10,7 @@ import pytest
 from miner.config import load_config
 from miner.load import load_cases
 from miner.output import read_case_files
+from miner.redact import output_digest
 from miner.sample import session_hash
 from tests.conftest import PIPELINE, copy_drafts, load_json, miner, scripted_review
 
@@ -335,15 +336,26 @@ def test_check_agrees_with_the_draft_and_still_catches_a_pasted_name(tmp_path):
     decided = spec["provenance"]["redaction"]
     assert "merino base layer top" in decided["notPersonal"] and decided["vetted"]
     assert "Priya" not in next(folder.glob("*.evalset.json")).read_text()
+    # An answer the reviewer only takes the marker off is the text the draft
+    # vetted: listed, so the check does not guess again on it.
+    evalset = next(folder.glob("*.evalset.json"))
+    answer = load_json(evalset)["eval_cases"][0]["conversation"][0]["final_response"]
+    body = answer["parts"][0]["text"].removeprefix("REVIEW: ")
+    assert body != answer["parts"][0]["text"] and output_digest(body) in decided["vetted"]
     # The reviewer rewrites every answer (so the check reads them afresh):
     # the products stay products, the draft's decision, not a new guess.
     scripted_review(
         folder, "late_order_escalated_with_its_products", ["policy", "p1"],
         forbiddenClaims=["shipped"],
     )  # fmt: skip
+
+    def rewrite(data):
+        part = data["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]
+        part["text"] += " Thank you for waiting."
+
+    _edit(evalset, rewrite)
     checked = _check(folder)
     assert checked.exit_code == 0, checked.output
-    evalset = next(folder.glob("*.evalset.json"))
 
     def paste(data):
         part = data["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]
