@@ -171,8 +171,19 @@ _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )\Z")
 #: in Kamen", "returned to Ksar Beni Aissa", "Leek bridge", "Plauen station".
 _PLACE_BEFORE = re.compile(
     r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|originally from|(?:flew|fly|moved|returned"
-    r"|came|arrived|trip|travel(?:l?ing|l?ed)?)(?: here| back)? (?:to|from|at|in))\s+)$"
+    r"|came|arrived|trip|travel(?:l?ing|l?ed)?)(?: here| back)? (?:to|from|at|in)"
+    # A place noun before it: "home city Jamesfort", "the town of Leek".
+    r"|(?:city|town|village|capital|county|province|region|municipality|suburb)(?: of)?"
+    # Where a speaker is from: "I'm from Lomm", "we are originally from Kamen".
+    r"|(?:i'm|i am|we're|we are|they're|they are|you're|you are)(?: originally)? from)\s+)$"
 )
+
+
+#: A saint's name is a place's before a person's: "St. Jakob", "São Paulo",
+#: "Sankt Gallen", "Sainte-Marie"; not "San" or "Santa" ("Dear Santa Ana Lopez").
+_SAINT = r"\b(?:St|Ste|Sankt|Saint|Sainte|Sint|São)\.?[ \t-]+"
+_SAINT_BEFORE = re.compile(rf"{_SAINT}$")
+_SAINT_FIRST = re.compile(rf"{_SAINT}(?=\w)")
 
 
 _PLACE_WORDS = (
@@ -206,10 +217,19 @@ def country_names() -> frozenset[str]:
     too are left out: in an English sentence "Maurice" is a man more often
     than Mauritius."""
     from babel import Locale
+    from countryinfo import CountryInfo
     from phonenumbers.geodata.locale import LOCALE_DATA
 
     people = {name.casefold() for name in first_names()}
-    names = set()
+    # countryinfo's other spellings of each country ("USA", "Holland", "Great
+    # Britain", "Côte d'Ivoire", "Deutschland"), less the first names among
+    # them ("Dominique" for Dominica).
+    names = {
+        spelling.strip().casefold()
+        for country in CountryInfo.all().values()
+        for spelling in country.get("altSpellings") or ()
+        if len(spelling.strip()) > 3 and spelling.strip().casefold() not in people
+    }
     for language in _REGION_LANGUAGES:
         found = list(Locale(language).territories.values())
         for by_language in LOCALE_DATA.values():
@@ -221,18 +241,49 @@ def country_names() -> frozenset[str]:
     return frozenset(names)
 
 
+#: A form of "be" before a nationality makes it one ("I am guyanese", "she
+#: is German"); elsewhere a demonym may be a surname ("Dear Welsh,", "Is
+#: French still handling my case?", "Anna English").
+_A_FORM_OF_BE = re.compile(
+    r"(?i:\b[^\W\d_]+[ \t]+(?:am|is|are|was|were|be|been|being)|[^\W\d_]['’](?:m|s|re))[ \t]+$"
+)
+
+
+@functools.cache
+def nationality_words() -> frozenset[str]:
+    """What a country's people are called (countryinfo's demonyms: "German",
+    "Guyanese", "Bolivian", "New Zealander"), in lower case. In an English
+    sentence "German" is a nationality more often than Germán, so the
+    demonyms that are first names too stay in ("Georgian", "Thai")."""
+    from countryinfo import CountryInfo
+
+    return frozenset(
+        word.strip().casefold()
+        for country in CountryInfo.all().values()
+        for word in re.split(r"[,/]", country.get("demonym") or "")
+        if word.strip()
+    )
+
+
 #: The default regions' languages.
 _REGION_LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt")
 
 
 def names_no_person(text: str, start: int, end: int) -> bool:
-    """A NER "person" at [start, end) that is a country's name, that its
-    neighbours show to be a place, or that holds or comes before a place
-    word ("Mayen bridge") or an organisation word ("Kimball Electronics
-    Inc.", "the KBC Ancora CVA Orchestra")."""
+    """A NER "person" at [start, end) that is a country's name, a
+    nationality said of someone ("I am guyanese"), that its neighbours show
+    to be a place, or that holds or comes before a place word ("Mayen
+    bridge") or an organisation word ("Kimball Electronics Inc.", "the KBC
+    Ancora CVA Orchestra")."""
     if (
         text[start:end].casefold() in country_names()
+        or (
+            text[start:end].casefold() in nationality_words()
+            and _A_FORM_OF_BE.search(text, max(0, start - 12), start)
+        )
         or text[start:end].casefold() in date_words()
+        or _SAINT_BEFORE.search(text, max(0, start - 10), start)
+        or _SAINT_FIRST.match(text, start, end)
         or _A_THING_WORD.search(text, start, end)
         or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
     ):

@@ -293,6 +293,22 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
         # A country's name in another language that is a first name too.
         ("Maurice: What a wife.", "Maurice", False),
         ("Georgia was super fun to visit!", "Georgia", True),
+        # A country's other spelling, a nationality (countryinfo), in any case.
+        ("He came back from Holland", "Holland", True),
+        ("I am guyanese but I live in Malawi.", "guyanese", True),
+        # ...said of someone: elsewhere it may be a surname.
+        ("she is German, I think", "German", True),
+        ("Dear Welsh, I have updated your request.", "Welsh", False),
+        ("Is French still handling my case?", "French", False),
+        ("Germán called", "Germán", False),
+        # A saint's name is a place's; "Santa" can start a person's name.
+        ("I am at St. Jakob for a trip", "Jakob", True),
+        ("I am at St. Jakob for a trip", "St. Jakob", True),
+        ("Dear Santa Ana Lopez", "Ana Lopez", False),
+        # A place noun before it; where a speaker is from.
+        ("the band's home city Jamesfort: Acme", "Jamesfort", True),
+        ("I'm originally from Lomm.", "Lomm", True),
+        ("The parcel is from Anna", "Anna", False),
     ],
 )
 def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, place):
