@@ -45,7 +45,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from miner.addresses import house_numbers_alone
+from miner.addresses import STREET_SUFFIXES, house_numbers_alone
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
@@ -822,13 +822,25 @@ _ADDRESS_LINE_BREAK = re.compile(r"\s*(?:,|\n|(?<!\\)\\[nr])\s*")
 _HOUSE_NUMBER = re.compile(r"\d+[-/]?\d*[A-Za-z]?,?\s+(?=\D)")
 
 
+_NUMBER_BEFORE_STREET_WORD = re.compile(
+    rf"(.+?\d[A-Za-z]?)[ \t]+(?:{'|'.join(STREET_SUFFIXES)})\.?$", re.IGNORECASE
+)
+
+
 def _street_parts(address: str) -> Iterator[str]:
     """The street line without its house number ("637 Catharinaring"), and
     the lines of an address that hold a number ("Allika 46", "Suite 862"): a
     line with no number is a town or a country, not personal alone."""
     lines = _ADDRESS_LINE_BREAK.split(address.strip())
     if house := _HOUSE_NUMBER.match(lines[0]):
-        yield lines[0][house.end() :]
+        street = lines[0][house.end() :]
+        yield street
+        # A street named with a number before its street word ("5474
+        # Rebbåsbakken 48 St."): its name and number are written alone too.
+        if (named := _NUMBER_BEFORE_STREET_WORD.match(street)) and any(
+            c.isalpha() for c in named.group(1)
+        ):
+            yield named.group(1)
     if len(lines) > 1:
         yield from (line for line in lines if any(c.isdigit() for c in line)
                     and any(c.isalpha() for c in line))  # fmt: skip

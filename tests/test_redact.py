@@ -608,6 +608,16 @@ def test_a_found_address_takes_its_street_line_and_a_short_house_number_given_al
     assert out.turns[2].user_text == "I ordered 46 mugs"
 
 
+def test_a_street_named_with_a_number_before_its_street_word_is_found_alone_too(detector, config):
+    call = ToolCall(name="lookup_customer", args={"query": "Rebbåsbakken 48"}, result={"ok": 1})
+    out, _ = redact_one(
+        session(turn("The bus drops you off at 5474 Rebbåsbakken 48 St.", "ok", call)),
+        detector,
+        config,
+    )
+    assert out.turns[0].tool_calls[0].args["query"].startswith("<STREET_ADDRESS_")
+
+
 def test_a_short_house_number_standing_alone_in_prose_follows_its_address(detector, config):
     out, _ = redact_one(
         session(
