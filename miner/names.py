@@ -537,3 +537,124 @@ def _rejected(text: str, start: int, end: int) -> bool:
     return any(w.title() in NOT_NAMES for w in text[start:end].split()) or names_no_person(
         text, start, end
     )
+
+
+_A_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+#: A word written with dots between its letters: an abbreviation or a degree
+#: ("B.SC.", "U.K."), left as written.
+_DOTTED = re.compile(r"(?:[^\W\d_]{1,4}\.){2,}")
+
+
+#: How often English writes a word for it to be no surname after a first
+#: name when a line is cased for NER: under 3 (one per million words), it is
+#: no English word ("cortés", "araujo"); "rose", "green", "gave" are.
+RARE_WORD_ZIPF = 3.0
+
+
+#: A first name alone in such a line is capitalised only when English writes
+#: it less than this (Zipf 3.5: three per million words): "charlene",
+#: "montserrat"; not "sharon" (3.9), "derek" (4.0), "lily" (4.0).
+LONE_NAME_ZIPF = 3.5
+
+
+def cased_for_ner(text: str) -> str:
+    """``text`` with each line written all in lower case or all in capitals
+    cased as a sentence writes a name: a first name the dictionary knows
+    capitalised (not a CLDR day or month: "sabato"), with the words after it
+    that English does not write (wordfreq: "ailén cortés" -> "Ailén
+    Cortés") and a title before it ("Dr Ann Norman"); alone, only a first
+    name English does not write ("charlene", not "sharon" or "lev"). In a
+    line of capitals, the English words in lower case, an organisation word
+    capitalised ("Ltd"), other words and abbreviations with dots as written
+    ("SG ISSU", "B.SC."). The same length and
+    offsets: spaCy's NER reads casing, and finds few names in a line with
+    none. Other lines as they are."""
+    if not any(c.isalpha() for c in text):
+        return text
+    return "\n".join(_cased_line(line) for line in text.split("\n"))
+
+
+def _cased_line(line: str) -> str:
+    letters = [c for c in line if c.isalpha()]
+    upper = not any(c.islower() for c in letters)
+    if not letters or (not upper and any(c.isupper() for c in letters)):
+        return line
+    dotted = [m.span() for m in _DOTTED.finditer(line)] if upper else []
+    words = list(_A_WORD.finditer(line))
+    cased = [_same_length(m.group(0), str.lower) for m in words]
+    named = [False] * len(words)
+    for i, m in enumerate(words):
+        if any(s <= m.start() < e for s, e in dotted):
+            cased[i] = m.group(0)
+            continue
+        title = _capitalised(cased[i])
+        joined = i > 0 and named[i - 1] and line[words[i - 1].end() : m.start()] in (" ", "\t")
+        if (
+            _listed(title, first_names())
+            and cased[i] not in calendar_words()[2]
+            and cased[i] not in calendar_words()[0]
+        ) or (joined and not an_english_word(cased[i], RARE_WORD_ZIPF)):
+            cased[i], named[i] = title, True
+        elif upper and re.fullmatch(_ORGANISATION_WORDS, cased[i]):
+            cased[i] = title
+        elif upper and not an_english_word(cased[i], RARE_WORD_ZIPF):
+            cased[i] = m.group(0)  # no English word: an acronym ("SG ISSU", "ETN")
+    for i in range(len(words)):
+        # A first name alone must be no English word ("lev", "sharon", "sri"
+        # stay: "sri lankan", "sharon bio-medicine ltd"); in a full name any.
+        alone = named[i] and not (i + 1 < len(words) and named[i + 1]) and not (i and named[i - 1])
+        if alone and (len(cased[i]) < 4 or an_english_word(cased[i], LONE_NAME_ZIPF)):
+            named[i] = False
+            if not upper:
+                cased[i] = words[i].group(0)  # as written; in capitals it stays a name's case
+    for i in range(len(words) - 1):
+        # A title before a name: "dr ann norman" -> "Dr Ann Norman".
+        if named[i + 1] and not named[i] and A_TITLE.fullmatch(_capitalised(cased[i])):
+            cased[i] = _capitalised(cased[i])
+    out: list[str] = []
+    position = 0
+    for m, word in zip(words, cased, strict=True):
+        between = line[position : m.start()]
+        out += [_same_length(between, str.lower) if upper else between, word]
+        position = m.end()
+    out.append(_same_length(line[position:], str.lower) if upper else line[position:])
+    return "".join(out)
+
+
+def _capitalised(word: str) -> str:
+    """``word`` (in lower case) with each of its hyphenated parts capitalised."""
+    return "-".join(_same_length(p[:1], str.upper) + p[1:] for p in word.split("-"))
+
+
+def _same_length(word: str, case: Any) -> str:
+    """``word`` with each character's case changed where that keeps one
+    character ("ß" stays: "SS" would move every offset after it)."""
+    return "".join(c2 if len(c2 := case(c)) == 1 else c for c in word)
+
+
+_A_PARTICLE = re.compile(rf"(?i:{_NAME_PARTICLE})")
+
+
+def name_parts(name: str) -> list[str]:
+    """The parts of a person's name of several words that name the person
+    written alone: each capitalised word of three letters or more, hyphens
+    and apostrophes in it ("Rahul", "Reeves-Lewis", "O'Neil"), each half of
+    a double surname ("Lewis"), and the surname with the particles before it
+    ("Le Goff", "van den Velde", "die Pelser": "Le" alone is no name). A
+    word in capitals goes in capitals and capitalised ("ARAUJO", "Araujo")."""
+    words = name.split()
+    parts: list[str] = []
+    for word in words:
+        for part in dict.fromkeys([word, *word.split("-")]):
+            if len(part) >= 3 and part[0].isupper() and _A_WORD.fullmatch(part):
+                parts.append(part)
+                if part.isupper():
+                    parts.append(part.title())
+    for i, word in enumerate(words[1:-1], 1):
+        if _A_PARTICLE.fullmatch(word) and (i == 1 or not _A_PARTICLE.fullmatch(words[i - 1])):
+            parts.append(" ".join(words[i:]))
+        if "-" in word and _A_PARTICLE.fullmatch(tail := word.rsplit("-", 1)[1]):
+            parts.append(" ".join([tail, *words[i + 1 :]]))  # "Nieuwenhuijsen-die Pelser"
+    return list(dict.fromkeys(p for p in parts if p != name))

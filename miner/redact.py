@@ -49,7 +49,7 @@ from miner.addresses import STREET_SUFFIXES, house_numbers_alone
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
-from miner.names import an_english_word
+from miner.names import an_english_word, cased_for_ner, name_parts
 from miner.recognizers import build_recognizers, read_escaped_breaks
 from miner.wordmatch import WholeWords, fold
 
@@ -202,7 +202,14 @@ class Detector:
         nlp_engine = analyzer.nlp_engine
 
         def nlp(batch: list[str]) -> list[tuple[str, Any]]:
-            return list(nlp_engine.process_batch(batch, self._language, batch_size=len(batch)))
+            # NER reads each piece cased for it (a line in lower case or in
+            # capitals cased as names are written); the recognizers read the
+            # piece as written, at the same offsets.
+            cased = [cased_for_ner(piece) for piece in batch]
+            done = nlp_engine.process_batch(cased, self._language, batch_size=len(batch))
+            return [
+                (piece, artifacts) for piece, (_cased, artifacts) in zip(batch, done, strict=True)
+            ]
 
         results = (
             analyzer.analyze(
@@ -792,7 +799,7 @@ _NER_TYPES = frozenset(("PERSON", "LOCATION", "NRP"))
 def _parts(value: str, entity: str) -> list[str]:
     """The parts of a value that name what it names when written alone."""
     if entity == "PERSON" and " " in value:
-        return [p for p in value.split() if len(p) >= 3 and p[0].isupper() and p.isalpha()]
+        return name_parts(value)
     if entity == "STREET_ADDRESS":
         return [*_ADDRESS_NUMBER.findall(value), *_street_parts(value)]
     return []

@@ -443,3 +443,35 @@ def test_the_calendar_words_come_from_cldr_with_the_spellings_people_type():
     } <= words
     # A month that is a first name too vetoes nothing.
     assert "julio" not in words
+
+
+def test_a_line_without_casing_is_cased_as_a_name_is_written_for_ner():
+    from miner.names import cased_for_ner
+
+    cases = {
+        "why is cayetano so impulsive?": "why is Cayetano so impulsive?",
+        "change it to gabriel cortés": "change it to Gabriel Cortés",
+        "it went to dr ann norman": "it went to Dr Ann Norman",
+        "PLEASE CHANGE IT TO HENRIK FRITSCH B.SC.": "please change it to Henrik Fritsch B.SC.",
+        "FROM SG ISSU/GOLD X3 ETN LTD": "from sg ISSU/gold x3 ETN Ltd",
+        # A CLDR day, a lone first name English writes, a short one: as written.
+        "we'll meet sabato": "we'll meet sabato",
+        "i am sri lankan, sharon says": "i am sri lankan, sharon says",
+        # A line with capitals is as it was written.
+        "Ask cayetano. why is cayetano late?\nwhy is cayetano late?": (
+            "Ask cayetano. why is cayetano late?\nwhy is Cayetano late?"
+        ),
+    }
+    for text, cased in cases.items():
+        assert cased_for_ner(text) == cased
+        assert len(cased_for_ner(text)) == len(text)
+
+
+def test_the_parts_of_a_name_that_name_the_person_alone():
+    from miner.names import name_parts
+
+    assert name_parts("Emmanuelle Le Goff") == ["Emmanuelle", "Goff", "Le Goff"]
+    assert name_parts("Mason van den Velde") == ["Mason", "Velde", "van den Velde"]
+    assert name_parts("Diana Reeves-Lewis") == ["Diana", "Reeves-Lewis", "Reeves", "Lewis"]
+    assert name_parts("GABRIELLY ARAUJO") == ["GABRIELLY", "Gabrielly", "ARAUJO", "Araujo"]
+    assert name_parts("Mary O'Neil") == ["Mary", "O'Neil"]

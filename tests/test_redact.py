@@ -645,3 +645,25 @@ def test_a_value_in_any_case_is_replaced_wherever_the_matcher_finds_it(detector,
     out, _ = redact_one(session(turn("hello", "ok", call)), detector, config)
     [tool] = out.turns[0].tool_calls
     assert tool.result["note"] == f"Ticket note: {tool.args['customer_name']} called back."
+
+
+def test_a_name_in_a_line_of_lower_case_is_cased_for_the_model(detector):
+    # The model finds no one in "why is cayetano so impulsive?"; cased as a
+    # sentence writes a name ("Cayetano"), it does, at the same offsets.
+    texts = ["why is cayetano so impulsive?", "the courier left it with charlene yesterday"]
+    found = list(detector.detect(texts))
+    assert found == [[("PERSON", "cayetano")], [("PERSON", "charlene")]]
+
+
+def test_a_surname_with_its_particle_goes_with_the_full_name(detector, config):
+    out, _ = redact_one(
+        session(
+            turn("My name is Emmanuelle Le Goff.", "Thank you."),
+            turn("ok", "I have noted Le Goff on your file."),
+            turn("And Diana Reeves-Lewis too.", "Noted, Reeves-Lewis."),
+        ),
+        detector,
+        config,
+    )
+    assert re.fullmatch(r"I have noted <PERSON_1> on your file\.", out.turns[1].reply_text)
+    assert re.fullmatch(r"Noted, <PERSON_2>\.", out.turns[2].reply_text)
