@@ -6,7 +6,7 @@ follow it. Plain Python: redaction, ``miner check`` and the leak guard use it.""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
 from miner.dates import MONTH_REGEX, WEEKDAY_REGEX
@@ -373,7 +373,7 @@ _WORD_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
 _DATE_WORD_BEFORE = re.compile(rf"(?i:\b(?:{MONTH_REGEX}|{WEEKDAY_REGEX}))[ \t]+\Z")
 
 
-def house_numbers_alone(text: str, numbers: frozenset[str]) -> Iterator[tuple[int, int]]:
+def house_numbers_alone(text: str, numbers: Container[str]) -> Iterator[tuple[int, int]]:
     """Spans where one of ``numbers`` (the short house numbers of the
     session's addresses) stands alone as a value does, not as a count or a
     date: "I have noted 15 on your file", "could not verify 41"; not "I

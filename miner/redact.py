@@ -950,8 +950,6 @@ def _redact_one(
     for low, value in lowered.items():
         exact.setdefault(low, value)
 
-    short_numbers = frozenset(house_numbers)
-
     def canonical(text: str) -> str | None:
         return exact.get(text) or folded.get(fold(text)) or house_numbers.get(text)
 
@@ -982,8 +980,8 @@ def _redact_one(
                 matches += ((start + s, start + e) for s, e in in_lower_text.spans(line))
         # A short house number where a value stands, not a count or a date
         # ("I have noted 15 on your file"; not "I ordered 15 mugs").
-        if short_numbers:
-            matches += house_numbers_alone(leaf, short_numbers)
+        if house_numbers:
+            matches += house_numbers_alone(leaf, house_numbers)
         for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
             value = canonical(leaf[start:end])
             if value is not None and not (spans and start < spans[-1][1]):
