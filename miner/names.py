@@ -582,6 +582,7 @@ def _cased_line(line: str) -> str:
     if not letters or (not upper and any(c.isupper() for c in letters)):
         return line
     dotted = [m.span() for m in _DOTTED.finditer(line)] if upper else []
+    months, _abbreviations, days = calendar_words()
     words = list(_A_WORD.finditer(line))
     cased = [_same_length(m.group(0), str.lower) for m in words]
     named = [False] * len(words)
@@ -591,11 +592,9 @@ def _cased_line(line: str) -> str:
             continue
         title = _capitalised(cased[i])
         joined = i > 0 and named[i - 1] and line[words[i - 1].end() : m.start()] in (" ", "\t")
-        if (
-            _listed(title, first_names())
-            and cased[i] not in calendar_words()[2]
-            and cased[i] not in calendar_words()[0]
-        ) or (joined and not an_english_word(cased[i], RARE_WORD_ZIPF)):
+        if (_listed(title, first_names()) and cased[i] not in months and cased[i] not in days) or (
+            joined and not an_english_word(cased[i], RARE_WORD_ZIPF)
+        ):
             cased[i], named[i] = title, True
         elif upper and re.fullmatch(_ORGANISATION_WORDS, cased[i]):
             cased[i] = title
