@@ -45,10 +45,13 @@ DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
     "birthday",
 )
 
-#: Entity types Presidio looks for. DATE_TIME, UK_NHS, US_BANK_NUMBER,
-#: US_DRIVER_LICENSE, US_PASSPORT and URL are left out on purpose: on agent
-#: traces they fire on order numbers, amounts, dates the agent needs and the
-#: domain part of e-mail addresses (measured: make redaction-report).
+#: Entity types Presidio looks for. DATE_TIME, UK_NHS, US_BANK_NUMBER, URL and
+#: Presidio's US_DRIVER_LICENSE and US_PASSPORT as it ships them are left out on
+#: purpose: on agent traces they fire on order numbers, amounts, dates the agent
+#: needs and the domain part of e-mail addresses (measured: make
+#: redaction-report). DRIVER_LICENSE is the default regions' licences by
+#: Presidio's country recognizers after a driver word, PASSPORT a passport
+#: number after its cue (``miner.recognizers``).
 DEFAULT_ENTITIES: tuple[str, ...] = (
     "PERSON",
     "EMAIL_ADDRESS",
@@ -59,6 +62,7 @@ DEFAULT_ENTITIES: tuple[str, ...] = (
     "US_SSN",
     "STREET_ADDRESS",
     "NATIONAL_ID",
+    "DRIVER_LICENSE",
     "DATE_OF_BIRTH",
     "PASSPORT",
 )

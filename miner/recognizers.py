@@ -14,6 +14,8 @@ bottom are plain Python and are what ``miner check`` and the leak guard use.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -79,22 +81,68 @@ PASSPORT_CUE_REGEX = (
 )
 
 
-#: National ids of the default phone regions that python-stdnum validates,
-#: as (module, letters in it): an id with letters (codice fiscale, DNI/NIE,
-#: PAN) is unlike other numbers and scores on its own; an all-digit one
-#: (NIR, BSN, CPF, Aadhaar, Steuer-ID) needs a context word, as a bare digit
+#: National ids that python-stdnum validates, by region, as module names.
+#: An id with letters (codice fiscale, DNI/NIE, PAN, CURP, RFC, PPS) is unlike
+#: other numbers and scores on its own; an all-digit one (NIR, BSN, CPF,
+#: Aadhaar, Steuer-ID, TFN, My Number) needs a context word, as a bare digit
 #: run is as often an order or tracking number. The UK NI number has no stdnum
-#: module: its shape (two letters, six digits, a letter) is checked here.
-_NATIONAL_IDS = (
-    "stdnum.it.codicefiscale", "stdnum.es.dni", "stdnum.es.nie", "stdnum.in_.pan",
-    "stdnum.fr.nir", "stdnum.nl.bsn", "stdnum.br.cpf", "stdnum.in_.aadhaar", "stdnum.de.idnr",
-)  # fmt: skip
+#: module: its shape (two letters, six digits, a letter) is checked here,
+#: wider than Presidio's, which refuses the ZZ prefix forms and examples use.
+#: Other ids are Presidio's own (``COUNTRY_RECOGNIZERS``).
+NATIONAL_ID_CHECKSUMS: dict[str, tuple[str, ...]] = {
+    "IT": ("stdnum.it.codicefiscale",),
+    "ES": ("stdnum.es.dni", "stdnum.es.nie"),
+    "IN": ("stdnum.in_.pan", "stdnum.in_.aadhaar"),
+    "FR": ("stdnum.fr.nir",),
+    "NL": ("stdnum.nl.bsn",),
+    "BR": ("stdnum.br.cpf",),
+    "DE": ("stdnum.de.idnr",),
+    "AU": ("stdnum.au.tfn",),
+    "JP": ("stdnum.jp.in_",),
+    "MX": ("stdnum.mx.curp", "stdnum.mx.rfc"),
+    "IE": ("stdnum.ie.pps",),
+}
+
+#: Presidio's own recognizers of a region's national ids, passports and
+#: driving licences that stdnum does not check (off in Presidio's default
+#: registry), each with the entity type miner reports it as. ``+context``:
+#: scored 0.3 here, so that only a context word ("nric", "fin") lifts it over
+#: the threshold, because it has no checksum and Presidio scores its shape 0.5
+#: alone: one ticket or booking reference of that shape (S1234567A) would go.
+#: Left out, measured on tracking, ticket and booking numbers: the NHS number,
+#: the Steuer-ID, the German ID card and passport and the South African
+#: passport and driving licence, which Presidio scores 1.0 once its check
+#: passes (a check digit, or a letter), so one reference number in ten or
+#: eleven of their shape, or every T12345678 and 12345678AB, would go
+#: (stdnum and a context word find the Steuer-ID, the passport cue finds
+#: passports); and those whose base score cannot pass the
+#: threshold even after a context word (Presidio adds 0.35 to at most 0.1):
+#: the AU TFN and Medicare number, Aadhaar and the UK, IN, ES, IT and US
+#: passports.
+COUNTRY_RECOGNIZERS: dict[str, tuple[tuple[str, str], ...]] = {
+    "US": (("UsLicenseRecognizer", "DRIVER_LICENSE"), ("UsItinRecognizer", "NATIONAL_ID")),
+    "GB": (("UkDrivingLicenceRecognizer", "DRIVER_LICENSE"),),
+    "IN": (("InVoterRecognizer", "NATIONAL_ID"),),
+    "IT": (("ItDriverLicenseRecognizer", "DRIVER_LICENSE"),),
+    "DE": (
+        ("DeSocialSecurityRecognizer", "NATIONAL_ID"),
+        ("DeFuehrerscheinRecognizer", "DRIVER_LICENSE"),
+    ),
+    "SG": (("SgFinRecognizer", "NATIONAL_ID+context"),),
+    "ZA": (("ZaIdNumberRecognizer", "NATIONAL_ID"),),
+}  # fmt: skip
+
+#: Context words that replace a country recognizer's own: Presidio's US
+#: licence words include "license" and "permit", and a software agent's
+#: "license key X1234567" is not a driving licence.
+_COUNTRY_CONTEXT = {"UsLicenseRecognizer": ["driver", "driving", "cdl"]}
 
 
 #: Case-insensitive: a lower-case message writes "13857685r"; the checksum decides.
 _NATIONAL_ID_CANDIDATE = re.compile(
     r"(?i)\b(?:[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]|[XYZ]?\d{7,8}-?[A-Z]|[A-Z]{5}\d{4}[A-Z]"
-    r"|\d{3}\.\d{3}\.\d{3}-\d{2}|\d(?:[ ]?\d){8,14})\b"
+    r"|[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z0-9]\d|[A-Z&]{3,4}\d{6}[A-Z0-9]{3}|\d{7}[A-W][A-IW]?"
+    r"|\d{3}\.\d{3}\.\d{3}-\d{2}|\d(?:[ ]?\d){7,14})\b"
 )
 
 
@@ -104,22 +152,55 @@ _NI_NUMBER = re.compile(r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-Z]\b")
 _NATIONAL_ID_CONTEXT = [
     "id", "identity", "national", "insurance", "social", "security", "ssn", "nir", "bsn",
     "cpf", "aadhaar", "fiscal", "fiscale", "dni", "nie", "tax", "steuer", "burgerservicenummer",
-    "sécurité", "securite", "número", "numero",
+    "sécurité", "securite", "número", "numero", "tfn", "pps", "curp", "rfc",
 ]  # fmt: skip
 
 
-def find_national_ids(text: str) -> Iterator[tuple[int, int, bool]]:
-    """(start, end, has letters) of ids that a national-id checksum validates."""
-    import importlib
-
+def find_national_ids(
+    text: str, regions: tuple[str, ...] | None = None
+) -> Iterator[tuple[int, int, bool]]:
+    """(start, end, has letters) of ids that a national-id checksum of one of
+    ``regions`` (all of ``NATIONAL_ID_CHECKSUMS`` when None) validates."""
     for m in _NI_NUMBER.finditer(text):
         yield m.start(), m.end(), True
+    modules = _checksums(regions)
     for m in _NATIONAL_ID_CANDIDATE.finditer(text):
         value = m.group(0)
-        for name in _NATIONAL_IDS:
-            if importlib.import_module(name).is_valid(value):
-                yield m.start(), m.end(), any(c.isalpha() for c in value)
-                break
+        if any(module.is_valid(value) for module in modules):
+            yield m.start(), m.end(), any(c.isalpha() for c in value)
+
+
+@functools.cache
+def _checksums(regions: tuple[str, ...] | None) -> tuple[Any, ...]:
+    return tuple(
+        importlib.import_module(name)
+        for region, names in NATIONAL_ID_CHECKSUMS.items()
+        if regions is None or region in regions
+        for name in names
+    )
+
+
+def country_recognizers(language: str, regions: tuple[str, ...]) -> list[Any]:
+    """Presidio's recognizers of ``regions``' ids, passports and licences
+    (``COUNTRY_RECOGNIZERS``), each reporting miner's entity type."""
+    from presidio_analyzer import Pattern, predefined_recognizers
+
+    recognizers = []
+    for region in dict.fromkeys(regions):
+        for name, typed in COUNTRY_RECOGNIZERS.get(region, ()):
+            entity, _, needs_context = typed.partition("+")
+            recognizer = getattr(predefined_recognizers, name)(
+                supported_language=language,
+                supported_entity=entity,
+                name=name,
+                context=_COUNTRY_CONTEXT.get(name),
+            )
+            if needs_context:
+                recognizer.patterns = [
+                    Pattern(p.name, p.regex, min(p.score, 0.3)) for p in recognizer.patterns
+                ]
+            recognizers.append(recognizer)
+    return recognizers
 
 
 _CASED = re.DOTALL | re.MULTILINE
@@ -323,7 +404,7 @@ def build_recognizers(
         def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
             return [
                 result(self, "NATIONAL_ID", start, end, 0.6 if lettered else 0.3)
-                for start, end, lettered in find_national_ids(text)
+                for start, end, lettered in find_national_ids(text, phone_regions)
             ]
 
     class AddressRecognizer(LocalRecognizer):  # type: ignore[misc]
@@ -491,6 +572,7 @@ def build_recognizers(
             reject=NOT_NAMES,
             name="NameCueRecognizer",
         ),
+        *country_recognizers(language, phone_regions),
         AddressRecognizer(
             supported_entities=["STREET_ADDRESS"],
             supported_language=language,

@@ -241,6 +241,40 @@ def test_an_unformatted_ssn_after_its_name_is_found(detector, config):
     assert out.turns[0].user_text == "my ssn <US_SSN_1>, order 8812"
 
 
+@pytest.mark.parametrize(
+    ("text", "value", "entity"),
+    [
+        # Presidio's own country recognizers (COUNTRY_RECOGNIZERS).
+        ("my driver's license number is X1234567", "X1234567", "DRIVER_LICENSE"),
+        ("driving licence MORGA753116SM9IJ attached", "MORGA753116SM9IJ", "DRIVER_LICENSE"),
+        ("my NRIC is S1234567D", "S1234567D", "NATIONAL_ID"),
+        ("South African ID number 8001015009087", "8001015009087", "NATIONAL_ID"),
+        # python-stdnum's checksums of the other default regions.
+        ("my TFN is 123456782", "123456782", "NATIONAL_ID"),
+        ("my RFC is GODE561231GR8", "GODE561231GR8", "NATIONAL_ID"),
+        ("mi curp: relt380710mcsybp08", "relt380710mcsybp08", "NATIONAL_ID"),
+        ("my PPS number is 1234567TW", "1234567TW", "NATIONAL_ID"),
+    ],
+)
+def test_ids_and_licences_of_the_default_regions_are_found(detector, config, text, value, entity):
+    out, replaced = redact_one(session(turn(text)), detector, config)
+    assert value not in out.turns[0].user_text
+    assert replaced == {entity: 1}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The license key X1234567 was sent to your email.",
+        "Your ticket T12345678 is confirmed, booking ref 12345678AB.",
+        "Booking S1234567A is on flight DL1234.",
+    ],
+)
+def test_reference_numbers_of_an_id_s_shape_are_not_ids(detector, config, text):
+    out, replaced = redact_one(session(turn(text)), detector, config)
+    assert out.turns[0].user_text == text, replaced
+
+
 def test_street_addresses_with_any_usps_suffix_and_uk_forms(detector, config):
     for address in ("0412 Birch Summit", "Flat 6 Hollow Lake", "59 Oak Tunnel Suite 217"):
         out, replaced = redact_one(session(turn(f"ship to {address} please")), detector, config)
