@@ -79,3 +79,26 @@ def test_a_generator_birth_date_counts_as_one_only_after_a_birth_cue():
     assert kind("DOB 12/03/1980") == "DATE_OF_BIRTH"
     # The generator's template with no cue: a date that must stay.
     assert kind("It's like that since 12/03/1980") == f"{NEG}:date"
+
+
+#: Share of an online shop's products, SKUs, statuses, carriers and tracking
+#: numbers replaced on the commerce corpus's test split, at most.
+COMMERCE_DESTROYED_CEILING = 0.053  # 128 of 2430 measured: 5.27%
+
+
+def test_a_shop_s_products_carriers_and_tracking_numbers_stay_and_its_customers_go():
+    from tools.redaction_report import commerce_report
+
+    shop = commerce_report("test")
+    assert {"product", "carrier", "tracking number", "sku"} <= set(shop.negatives), shop.table()
+    assert shop.destroyed_share() <= COMMERCE_DESTROYED_CEILING, shop.table()
+    assert {kind: shop.recall(kind) for kind in shop.planted} == dict.fromkeys(shop.planted, 1.0)
+
+
+def test_the_commerce_splits_share_no_carrier_product_type_or_brand():
+    from tools.commerce_corpus import _provider
+
+    dev, test = _provider("dev"), _provider("test")
+    for field in ("shipping_carriers", "product_types", "brand_names"):
+        assert getattr(dev, field) and getattr(test, field)
+        assert not set(getattr(dev, field)) & set(getattr(test, field)), field

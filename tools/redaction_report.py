@@ -208,11 +208,23 @@ def third_party_report(split: str) -> Report:
     return measure(corpus.rows, corpus.labels)
 
 
+def commerce_report(split: str) -> Report:
+    """An online shop's products, carriers and tracking numbers beside its
+    customers (tools/commerce_corpus.py), one split: "dev" or "test"."""
+    from tools.commerce_corpus import build_commerce_corpus
+
+    corpus = build_commerce_corpus(split)
+    return measure(corpus.rows, corpus.labels)
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     runs: list[tuple[str, Report]] = []
     if not args or args[0] == "third-party":
         runs += [(f"third-party {split}", third_party_report(split)) for split in ("dev", "test")]
+        runs += [
+            (f"third-party commerce {split}", commerce_report(split)) for split in ("dev", "test")
+        ]
     if not args or args[0] != "third-party":
         seed = int(args[0]) if args and args[0].isdigit() else 7
         runs.append((f"project's own corpus (regression test, seed {seed})", corpus_report(seed)))
