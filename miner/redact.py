@@ -633,11 +633,15 @@ class _KeyRules:
         return None
 
     def names_a_thing(self, key: str) -> bool:
-        """A name key whose value is a product, a plan, an agent...: NER hits
-        on that value in free text are not people. Needs evidence: the key says
-        so (``product_name``) or the object looks like an item (a sku, a price,
-        under ``items``); a bare ``name`` with no evidence either way is neither."""
+        """A key whose value is a product, a plan, an agent, a carrier...: NER
+        hits on that value in free text are not people. Needs evidence: the key
+        holds things (``carrier``, ``sku``, ``status``: ``_THING_KEYS``), a
+        name key says so (``product_name``), or the object looks like an item (a
+        sku, a price, under ``items``); a bare ``name`` with no evidence either
+        way is neither."""
         words = _key_words(key)
+        if words & _THING_KEYS:
+            return True  # "carrier": "Poste Italiane", "status": "Shipped"
         if "name" not in words or self._names_a_person(key, words):
             return False
         if words & _NOT_A_PERSON:
@@ -649,6 +653,14 @@ class _KeyRules:
             or any(_key_words(k) & _THING_WORDS for k in siblings)
         )
 
+
+#: Keys whose value is a thing whatever it reads like: a carrier ("Poste
+#: Italiane", "Yamato Transport"), a status ("Shipped"), a SKU ("JEN-5506-DM"),
+#: a brand or model. Keys that hold a person's name or contact are personal
+#: keys and are decided before this.
+_THING_KEYS = frozenset(
+    ["carrier", "courier", "shipper", "sku", "status", "tracking", "brand", "model", "category"]
+)
 
 #: Keys that make an object an item: its ``name`` is a product's.
 _THING_WORDS = frozenset(

@@ -198,6 +198,22 @@ def test_a_product_name_is_not_a_person_and_does_not_spread(detector, config):
     assert set(replaced) == {"ORDER_ID"}
 
 
+def test_a_carrier_status_or_sku_a_tool_returns_is_a_thing_everywhere(detector, config):
+    lookup = ToolCall(
+        name="lookup_order",
+        args={"sku": "JEN-5506-DM"},
+        result={"status": "Shipped", "carrier": "Poste Italiane", "sku": "JEN-5506-DM"},
+    )
+    user = "The JEN-5506-DM blender never came, Poste Italiane lost it. Anna Rossi"
+    reply = "Sorry. It shipped with Poste Italiane; I have opened a claim."
+    out, replaced = redact_one(session(turn(user, reply, lookup)), detector, config)
+    t = out.turns[0]
+    assert t.tool_calls[0].result == lookup.result
+    assert t.reply_text == reply
+    assert t.user_text == "The JEN-5506-DM blender never came, Poste Italiane lost it. <PERSON_1>"
+    assert replaced == {"PERSON": 1}
+
+
 def test_a_bare_name_beside_an_email_is_a_person(detector, config):
     result = {"name": "Priya Raman", "email": "p.raman@example.org"}
     call = ToolCall(name="lookup_customer", args={}, result=result)
