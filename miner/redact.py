@@ -632,16 +632,17 @@ class _KeyRules:
             return "PERSONAL"
         return None
 
-    def names_a_thing(self, key: str) -> bool:
+    def names_a_thing(self, key: str, value: str = "") -> bool:
         """A key whose value is a product, a plan, an agent, a carrier...: NER
         hits on that value in free text are not people. Needs evidence: the key
-        holds things (``carrier``, ``sku``, ``status``: ``_THING_KEYS``), a
-        name key says so (``product_name``), or the object looks like an item (a
-        sku, a price, under ``items``); a bare ``name`` with no evidence either
-        way is neither."""
+        holds things (``carrier``, ``sku``, ``status``: ``_THING_KEYS``) and
+        ``value`` is written as one (``_A_THING_VALUE``), a name key says so
+        (``product_name``), or the object looks like an item (a sku, a price,
+        under ``items``); a bare ``name`` with no evidence either way is
+        neither."""
         words = _key_words(key)
         if words & _THING_KEYS:
-            return True  # "carrier": "Poste Italiane", "status": "Shipped"
+            return bool(_A_THING_VALUE.fullmatch(value.strip()))
         if "name" not in words or self._names_a_person(key, words):
             return False
         if words & _NOT_A_PERSON:
@@ -661,6 +662,10 @@ class _KeyRules:
 _THING_KEYS = frozenset(
     ["carrier", "courier", "shipper", "sku", "status", "tracking", "brand", "model", "category"]
 )
+#: How such a key's value is written when it is a thing: one token ("Shipped",
+#: "JEN-5506-DM", "DHL"), or up to three capitalised words ("Poste Italiane").
+#: A sentence ("left with John at the door") is not: a name in it is a person's.
+_A_THING_VALUE = re.compile(r"[^\s]{1,40}|(?:[A-Z][\w&'.-]*)(?: [A-Z][\w&'.-]*){1,2}")
 
 #: Keys that make an object an item: its ``name`` is a product's.
 _THING_WORDS = frozenset(
@@ -883,7 +888,7 @@ def _redact_one(
         entity = keys.entity(key)
         if entity:
             entity_of.setdefault(str(leaf).strip(), entity)
-        elif isinstance(leaf, str) and keys.names_a_thing(key):
+        elif isinstance(leaf, str) and keys.names_a_thing(key, leaf):
             things.append(leaf.strip().casefold())
     for _key, leaf in leaves:
         if isinstance(leaf, str):

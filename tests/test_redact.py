@@ -212,6 +212,10 @@ def test_a_carrier_status_or_sku_a_tool_returns_is_a_thing_everywhere(detector, 
     assert t.reply_text == reply
     assert t.user_text == "The JEN-5506-DM blender never came, Poste Italiane lost it. <PERSON_1>"
     assert replaced == {"PERSON": 1}
+    # A status written as a sentence is no thing: the name in it is a person's.
+    note = ToolCall(name="track", args={}, result={"status": "left with Anna Rossi at the door"})
+    out, replaced = redact_one(session(turn("where is it?", "ok", note)), detector, config)
+    assert out.turns[0].tool_calls[0].result == {"status": "left with <PERSON_1> at the door"}
 
 
 def test_a_bare_name_beside_an_email_is_a_person(detector, config):
