@@ -88,10 +88,20 @@ _A_DEGREE = re.compile(_DEGREE)
 _TITLE_BEFORE = re.compile(rf"(?<![\w.])(?=[{_UP}]){_TITLE}[ \t]+\Z")
 
 
-_NAME_BEFORE = re.compile(rf"(?<![\w.])({_NAME_WORD})[ \t]+(?:{_NAME_PARTICLE}[ \t]+)*\Z")
+#: A middle initial between two words of a name ("Tore T Arvidsson", "Fjalar Á
+#: Marselíusarson"); a vowel only with its dot, as alone it is a word in a
+#: town's name ("Sant'Angelo A Cupolo", "Villanueva Y Geltrú").
+_INITIAL = rf"(?:(?![AEIOUY])[{_UP}]\.?|[AEIOUY]\.)"
 
 
-_NAME_AFTER = re.compile(rf"(?:[ \t]+{_NAME_PARTICLE})*[ \t]+({_NAME_WORD})(?!\w)")
+_NAME_BEFORE = re.compile(
+    rf"(?<![\w.])({_NAME_WORD})[ \t]+(?:{_INITIAL}[ \t]+)?(?:{_NAME_PARTICLE}[ \t]+)*\Z"
+)
+
+
+_NAME_AFTER = re.compile(
+    rf"(?:[ \t]+{_INITIAL}(?=[ \t]))?(?:[ \t]+{_NAME_PARTICLE})*[ \t]+({_NAME_WORD})(?!\w)"
+)
 
 
 #: A degree ends at a blank or a sentence's full stop ("Denis Radisch B.Sc.. Who").
@@ -589,6 +599,56 @@ def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def grown_name(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name at [start, end) found elsewhere in its session, grown over
+    the words of the name around it here, one word each side at a time, as
+    long as it grows (``complete_name``): "Ramona Sarabia Zurita" where
+    "Zurita" was found after "Dear". Not over a stop word before it ("Is
+    Zurita still..."), nor into a place or an organisation ("Zurita
+    Holdings Inc.")."""
+    # Before a first name, a word English writes often is a place's (Zipf
+    # 4: "San Diego", "Port Elizabeth", "Villa Maria"), unless it is a
+    # title or a given name too ("Grau", "Marguerite" may stand there).
+    first = text[start:end].split()[0]
+    given = _known_first_name(first, first_names()) if first[:1].isupper() else False
+    for _ in range(4):
+        s, e = complete_name(text, start, end)
+        if s < start and not all(
+            _grows_into(w, text[start:end])
+            and not (
+                given
+                and an_english_word(w.lower(), 4.0)
+                and not A_TITLE.fullmatch(w)
+                and not _known_first_name(w, first_names())
+            )
+            for w in text[s:start].split()
+        ):
+            s = start
+        if e > end and not all(_grows_into(w, text[start:end]) for w in text[end:e].split()):
+            e = end
+        if (s, e) == (start, end) or names_no_person(text, s, e):
+            break
+        start, end = s, e
+    return start, end
+
+
+def _grows_into(word: str, name: str) -> bool:
+    """Whether a found ``name`` may grow over ``word``: a title or a degree;
+    else no stop word, and in capitals no English word ("DIRECTED BY EUGENE
+    BYKOVA": in a line of capitals every word looks like a name's) and, by
+    a name not in capitals, no abbreviation ("Sarah DOB")."""
+    if A_TITLE.fullmatch(word) or _A_DEGREE.fullmatch(word):
+        return True
+    bare = word.strip(".,")
+    if bare.lower() in _stop_words():
+        return False
+    if bare.isupper() and len(bare) > 1:
+        return not an_english_word(bare.lower(), RARE_WORD_ZIPF) and (
+            len(bare) > 3 or name.isupper()
+        )
+    return True
+
+
 def list_members(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Spans of the names listed with the name at [start, end)."""
     position = end
@@ -734,7 +794,12 @@ def name_parts(name: str) -> list[str]:
     parts: list[str] = []
     for word in words:
         for part in dict.fromkeys([word, *word.split("-")]):
-            if len(part) >= 3 and part[0].isupper() and _A_WORD.fullmatch(part):
+            if (
+                len(part) >= 3
+                and part[0].isupper()
+                and _A_WORD.fullmatch(part)
+                and part.title() not in NOT_NAMES
+            ):
                 parts.append(part)
                 if part.isupper():
                     parts.append(part.title())

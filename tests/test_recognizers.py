@@ -442,6 +442,32 @@ def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
     assert found("on its way") == []
 
 
+def test_a_name_grows_over_the_words_of_the_name_around_it():
+    from miner.names import complete_name, grown_name
+
+    def grown(text: str, word: str) -> str:
+        start = text.index(word)
+        return text[slice(*grown_name(text, start, start + len(word)))]
+
+    assert grown("tennis player Ramona Sarabia Zurita over visa disputes", "Zurita") == (
+        "Ramona Sarabia Zurita"
+    )
+    assert grown("the name Fjalar Á Marselíusarson", "Fjalar") == "Fjalar Á Marselíusarson"
+    assert grown("to Dr. Ramona Zurita", "Zurita") == "Dr. Ramona Zurita"
+    # Not over a stop word, a place's word before a first name, a town's
+    # vowel, an organisation, an abbreviation, or in capitals an English word.
+    assert grown("Is Zurita still handling it?", "Zurita") == "Zurita"
+    assert grown("I live in San Diego now", "Diego") == "Diego"
+    assert grown("in Sant'Angelo A Cupolo. It", "Angelo") == "Angelo"
+    assert grown("Zurita Holdings Inc. said", "Zurita") == "Zurita"
+    assert grown("Sarah DOB 12/03/1980", "Sarah") == "Sarah"
+    assert grown("FILM DIRECTED BY EUGENE BYKOVA AND", "EUGENE BYKOVA") == "EUGENE BYKOVA"
+    # A detected name is completed over a middle initial too.
+    text = "directed by Tore T Arvidsson and starring"
+    start = text.index("Arvidsson")
+    assert text[slice(*complete_name(text, start, start + 9))] == "Tore T Arvidsson"
+
+
 def test_a_name_is_never_completed_over_a_line_break():
     from miner.names import complete_name
 
