@@ -49,7 +49,7 @@ from miner.addresses import STREET_SUFFIXES, house_numbers_alone
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
-from miner.names import an_english_word, cased_for_ner, name_parts
+from miner.names import an_english_word, cased_for_ner, grown_name, name_parts
 from miner.recognizers import build_recognizers, read_escaped_breaks
 from miner.wordmatch import WholeWords, fold
 
@@ -870,6 +870,26 @@ def _street_parts(address: str) -> Iterator[str]:
                     and any(c.isalpha() for c in line))  # fmt: skip
 
 
+def _grown_names(leaves: list[tuple[str | None, Any]], entity_of: dict[str, str]) -> dict[str, str]:
+    """Each longer name that a person value of the session grows to where it
+    is written (``grown_name``), -> the value it grew from."""
+    people = [v for v, entity in entity_of.items() if entity == "PERSON"]
+    if not people:
+        return {}
+    matcher, exact, folded = value_matcher(people)
+    grown: dict[str, str] = {}
+    for _key, leaf in leaves:
+        if not isinstance(leaf, str):
+            continue
+        text = read_escaped_breaks(leaf)
+        for start, end in matcher.spans(leaf):
+            s, e = grown_name(text, start, end)
+            if (s, e) != (start, end) and leaf[s:e] not in entity_of:
+                seed = leaf[start:end]
+                grown.setdefault(leaf[s:e], exact.get(seed) or folded[fold(seed)])
+    return grown
+
+
 def _redact_one(
     session: Session,
     found: dict[str, list[tuple[str, str]]],
@@ -916,6 +936,22 @@ def _redact_one(
                 part_of[part] = value
                 entity_of.pop(part, None)
                 entity_of[part] = entity
+
+    # A name found elsewhere in the session and written here with more of it
+    # ("Zurita" after "Dear", here "Ramona Sarabia Zurita"; "Tore" and
+    # "Arvidsson" around a middle initial) grows as a detected name does;
+    # what it grew to shares its placeholder, and its new words are its parts.
+    for grown, seed in _grown_names(leaves, entity_of).items():
+        entity_of[grown] = "PERSON"
+        part_of[grown] = seed
+        seed_words = {word.casefold() for word in seed.split()}
+        for part in name_parts(grown):
+            # The seed's own words in another case stay the seed's: linked
+            # to the grown name, "Araujo" -> "GABRIELLY ARAUJO" -> "ARAUJO"
+            # -> "Araujo" would go round.
+            if part not in entity_of and part.casefold() not in seed_words:
+                entity_of[part] = "PERSON"
+                part_of[part] = grown
 
     house_numbers = {
         number: value

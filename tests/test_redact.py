@@ -732,3 +732,22 @@ def test_a_surname_with_its_particle_goes_with_the_full_name(detector, config):
     )
     assert re.fullmatch(r"I have noted <PERSON_1> on your file\.", out.turns[1].reply_text)
     assert re.fullmatch(r"Noted, <PERSON_2>\.", out.turns[2].reply_text)
+
+
+def test_a_name_found_by_one_word_grows_over_the_rest_of_it_elsewhere(detector, config):
+    # "Dratchev" is found after "Dear"; the sentence writes the whole name,
+    # which the model leaves: no character of it may survive.
+    out, _ = redact_one(
+        session(
+            turn(
+                "they were singing about the verses from Ushurma Dratchev's Cautionary Tales.",
+                "Dear Dratchev, I have updated your request.",
+            ),
+        ),
+        detector,
+        config,
+    )
+    user, reply = out.turns[0].user_text, out.turns[0].reply_text
+    assert "Ushurma" not in user and "Dratchev" not in user
+    placeholder = re.fullmatch(r"Dear (<PERSON_\d+>), I have updated your request\.", reply)
+    assert placeholder and f"from {placeholder.group(1)}'s Cautionary" in user
