@@ -45,7 +45,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from miner.addresses import STREET_SUFFIXES, house_numbers_alone
+from miner.addresses import STREET_SUFFIXES, find_addresses, house_numbers_alone
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
@@ -851,11 +851,29 @@ _NUMBER_BEFORE_STREET_WORD = re.compile(
 )
 
 
+_NAMED_BEFORE_STREET_WORD = re.compile(
+    r"(?:\d+[-/]?\d*[A-Za-z]?,?\s+)?(.+?)[ \t]+(?i:street|st\.?|road|avenue)$"
+)
+
+
+def _names_a_street(name: str) -> bool:
+    """Whether ``name`` is a street's name whole: a street line itself
+    ("rue Costa", "Via Rossi") or ending in a USPS suffix ("Jaimes Light")."""
+    words = name.split()
+    if len(words) > 1 and words[-1].title() in STREET_SUFFIXES:
+        return True
+    return any((s, e) == (0, len(name)) for s, e in find_addresses(name))
+
+
 def _street_parts(address: str) -> Iterator[str]:
     """The street line without its house number ("637 Catharinaring"), and
     the lines of an address that hold a number ("Allika 46", "Suite 862"): a
     line with no number is a town or a country, not personal alone."""
     lines = _ADDRESS_LINE_BREAK.split(address.strip())
+    # A street named before a street word that names it already ("rue
+    # Costa street", "Jaimes Light St."): the name is written alone too.
+    if (named := _NAMED_BEFORE_STREET_WORD.match(lines[0])) and _names_a_street(named.group(1)):
+        yield named.group(1)
     if house := _HOUSE_NUMBER.match(lines[0]):
         street = lines[0][house.end() :]
         yield street

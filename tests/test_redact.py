@@ -751,3 +751,16 @@ def test_a_name_found_by_one_word_grows_over_the_rest_of_it_elsewhere(detector, 
     assert "Ushurma" not in user and "Dratchev" not in user
     placeholder = re.fullmatch(r"Dear (<PERSON_\d+>), I have updated your request\.", reply)
     assert placeholder and f"from {placeholder.group(1)}'s Cautionary" in user
+
+
+def test_a_street_named_before_a_street_word_is_found_by_its_name_alone(detector, config):
+    out, _ = redact_one(
+        session(
+            turn("Pedestrians must enter on Jaimes Light St. the first three months", "Noted."),
+            turn("ok", "I have noted Jaimes Light on your file."),
+        ),
+        detector,
+        config,
+    )
+    noted = out.turns[1].reply_text
+    assert re.fullmatch(r"I have noted <STREET_ADDRESS_\d+> on your file\.", noted)
