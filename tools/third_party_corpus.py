@@ -15,6 +15,12 @@ case or capitals, at a line start, or with a locale signature block; and a
 value is sometimes repeated alone (a last name, a phone) in another place.
 The wrappers are ours; every value and every sentence is third-party.
 
+**Held-out locales.** ``HELD_OUT_LOCALES`` are Faker locales the rules were
+never tuned or looked at on; ``build_third_party_corpus(locales=...)`` fills
+the same templates, with the same placement, from them (both template
+splits), and ``python -m tools.redaction_report held-out`` reports them. The
+default corpus (``LOCALES``) draws exactly as before.
+
 **Split.** Templates are split by their id in the published file: even ids are
 the development part (tune on it), odd ids the test part (report it, CI
 asserts on it). The placement wrappers are shared by both parts.
@@ -35,6 +41,12 @@ from typing import Any
 from tools.pii_corpus import NEG, Corpus, Labelled, plugin_row
 
 LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "nl_NL", "it_IT")
+#: Faker locales no rule was tuned on or read on, for a held-out measurement.
+#: Norway is Faker's ``no_NO`` (it has no ``nb_NO``).
+HELD_OUT_LOCALES = (
+    "en_AU", "en_IE", "en_CA", "de_AT", "de_CH", "fr_CA", "fr_CH", "es_MX", "es_AR",
+    "pt_BR", "pt_PT", "pl_PL", "sv_SE", "da_DK", "no_NO", "fi_FI", "cs_CZ",
+)  # fmt: skip
 SPLITS = ("dev", "test")
 
 #: The generator's entity types that are personal, as miner must find them.
@@ -70,6 +82,10 @@ LOOKALIKES = {
 #: Per locale: the Faker method that writes its national id (Faker's ``ssn``
 #: is each locale's own id where it has one: NI number, NIR, BSN, codice
 #: fiscale; Spain's DNI is ``nif``). de_DE has no Faker national id.
+#: Held-out locales likewise: their ``ssn`` where it is the locale's own
+#: (SIN, AHV/AVS, PESEL, personnummer, fødselsnummer, HETU, CPF), Mexico's
+#: CURP, Argentina's DNI, the Czech birth number; en_AU, en_IE, fr_CA,
+#: pt_PT and da_DK have none in Faker (their ``ssn`` is en_US's), as de_DE.
 NATIONAL_ID = {
     "en_US": "ssn",
     "en_GB": "ssn",
@@ -77,6 +93,18 @@ NATIONAL_ID = {
     "es_ES": "nif",
     "nl_NL": "ssn",
     "it_IT": "ssn",
+    "en_CA": "ssn",
+    "de_AT": "ssn",
+    "de_CH": "ssn",
+    "fr_CH": "ssn",
+    "es_MX": "curp",
+    "es_AR": "dni",
+    "pt_BR": "cpf",
+    "pl_PL": "ssn",
+    "sv_SE": "ssn",
+    "no_NO": "ssn",
+    "fi_FI": "ssn",
+    "cs_CZ": "birth_number",
 }
 
 
@@ -233,6 +261,26 @@ def _generator(locale: str, seed: int) -> Any:
                 return str(getattr(local, method)())
         return str(getattr(fallback, methods[0])())
 
+    # Faker (40.63) writes some locales' gendered name formats with their
+    # name lists' attribute ("{{first_names_female}}", es_AR), which is no
+    # formatter, so name_female() and name_male() raise: the same formats
+    # with the locale's first_name_female / first_name_male. Only for such a
+    # locale, so no other locale's draw changes.
+    person = next((p for p in local.get_providers() if hasattr(p, "formats_female")), None)
+    written = {sex: list(getattr(person, f"formats_{sex}", ())) for sex in ("female", "male")}
+    broken = any("{{first_names_" in f for formats in written.values() for f in formats)
+    gendered = {
+        sex: [f.replace("{{first_names_", "{{first_name_") for f in formats]
+        for sex, formats in written.items()
+    }
+
+    class GenderedNames(BaseProvider):  # type: ignore[misc]
+        def name_female(self) -> str:
+            return str(self.generator.parse(self.random_element(gendered["female"])))
+
+        def name_male(self) -> str:
+            return str(self.generator.parse(self.random_element(gendered["male"])))
+
     mapping = dict(PresidioSentenceFaker.ENTITY_TYPE_MAPPING)
     mapping["date_of_birth"] = "DATE_OF_BIRTH"
     mapping.update({name: f"{NEG}:{kind}" for name, kind in LOOKALIKES.items()})
@@ -242,7 +290,7 @@ def _generator(locale: str, seed: int) -> Any:
     faker = PresidioSentenceFaker(
         locale=locale,
         lower_case_ratio=0.1,
-        entity_providers=[*providers, LocaleIds],
+        entity_providers=[*providers, LocaleIds, *([GenderedNames] if broken else [])],
         # en_US draws people from the generator's own FakeNameGenerator
         # records; other locales from Faker's locale data alone.
         base_records=None if locale == "en_US" else [{}],
@@ -275,14 +323,18 @@ def _samples(locale: str, split: str, count: int, seed: int) -> tuple[list[Any],
     return out, local
 
 
-def build_third_party_corpus(split: str = "test", seed: int = 20, per_locale: int = 100) -> Corpus:
+def build_third_party_corpus(
+    split: str = "test", seed: int = 20, per_locale: int = 100,
+    locales: tuple[str, ...] = LOCALES,
+) -> Corpus:  # fmt: skip
     """Plugin rows and labels for one split: ``per_locale`` sentences of each
-    locale (en_US twice as many), placed over sessions of 3-5 turns."""
+    of ``locales`` (en_US twice as many), placed over sessions of 3-5 turns.
+    Each session's state names its locale (``locale``: "en-GB")."""
     corpus = Corpus()
     r = random.Random(f"{seed}-{split}")
     start = datetime(2026, 11, 3, tzinfo=UTC)
     index = 0
-    for locale in LOCALES:
+    for locale in locales:
         samples, local = _samples(locale, split, per_locale * (2 if locale == "en_US" else 1), seed)
         while samples:
             take, samples = samples[: r.randint(3, 5)], samples[r.randint(3, 5) :]
@@ -394,6 +446,10 @@ def _name_words(name: str) -> list[str]:
 ID_NAMES = {
     "en_US": "SSN", "en_GB": "National Insurance number", "fr_FR": "numéro de sécurité sociale",
     "es_ES": "DNI", "nl_NL": "BSN", "it_IT": "codice fiscale",
+    "en_CA": "SIN", "de_AT": "Sozialversicherungsnummer", "de_CH": "AHV-Nummer",
+    "fr_CH": "numéro AVS", "es_MX": "CURP", "es_AR": "DNI", "pt_BR": "CPF", "pl_PL": "PESEL",
+    "sv_SE": "personnummer", "no_NO": "fødselsnummer", "fi_FI": "henkilötunnus",
+    "cs_CZ": "rodné číslo",
 }  # fmt: skip
 
 
