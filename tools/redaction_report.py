@@ -12,6 +12,10 @@ stand for the spans they replaced), and then:
   (the type in the placeholder) and overall;
 - a hard negative is **destroyed** when any character of it was replaced.
 
+``python -m tools.redaction_report held-out`` prints the same corpus filled
+from Faker locales no rule was tuned on (``HELD_OUT_LOCALES``), for the dev
+and the test templates, with a line per locale.
+
 To measure your own data, label it the same way (text -> [(start, end,
 type)]) and call ``measure``.
 """
@@ -50,6 +54,11 @@ class Report:
     caught_in: Counter[str] = field(default_factory=Counter)
     destroyed_examples: list[str] = field(default_factory=list)
     missed_examples: list[tuple[str, str]] = field(default_factory=list)
+    planted_by_locale: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(session's locale tag, planted type): sessions whose state names a locale."""
+    caught_by_locale: Counter[tuple[str, str]] = field(default_factory=Counter)
+    negatives_by_locale: Counter[str] = field(default_factory=Counter)
+    destroyed_by_locale: Counter[str] = field(default_factory=Counter)
 
     def recall(self, kind: str | None = None) -> float:
         planted = self.planted[kind] if kind else sum(self.planted.values())
@@ -97,6 +106,34 @@ class Report:
                 lines.append(f"| {kind} | {entity} | {count} |")
         return "\n".join(lines)
 
+    def locale_table(self, kinds: tuple[str, ...] = ("PERSON", "STREET_ADDRESS")) -> str:
+        """Per session locale (the corpus's ``locale`` state): planted values,
+        recall of all and of ``kinds``, and non-personal words replaced."""
+        locales = sorted({locale for locale, _kind in self.planted_by_locale})
+        head = " | ".join(f"{kind} recall" for kind in kinds)
+        lines = [
+            f"| locale | planted | recall | {head} | non-personal replaced |",
+            "|---|---:|---:|" + "---:|" * len(kinds) + "---:|",
+        ]
+        for locale in locales:
+            planted = {k: n for (loc, k), n in self.planted_by_locale.items() if loc == locale}
+            caught = {k: n for (loc, k), n in self.caught_by_locale.items() if loc == locale}
+            total, got = sum(planted.values()), sum(caught.values())
+            cells = [
+                f"{caught.get(k, 0) / planted[k]:.2%} ({planted[k]})" if planted.get(k) else "-"
+                for k in kinds
+            ]
+            negatives, destroyed = (
+                self.negatives_by_locale[locale],
+                self.destroyed_by_locale[locale],
+            )
+            share = destroyed / negatives if negatives else 0.0
+            lines.append(
+                f"| {locale} | {total} | {got / total:.2%} | {' | '.join(cells)} | "
+                f"{destroyed} of {negatives} ({share:.2%}) |"
+            )
+        return "\n".join(lines)
+
 
 def replaced_spans(original: str, redacted: str) -> list[tuple[int, int, str]] | None:
     """(start, end, entity) of ``original`` that placeholders in ``redacted`` stand for."""
@@ -126,6 +163,8 @@ def measure(
     redacted = redact_sessions(sessions, detector_for(config), config)
     report = Report()
     for before, after in zip(sessions, redacted, strict=True):
+        locale = before.initial_state.get("locale")
+        locale = locale if isinstance(locale, str) else ""
         pairs = zip(places(before), places(after.session), strict=True)
         for (place, original), (_place, output) in pairs:
             if not isinstance(original, str) or original not in labels:
@@ -133,7 +172,7 @@ def measure(
             spans = replaced_spans(original, str(output))
             if spans is None:  # cannot align: count everything as leaked
                 spans = []
-            _score(report, original, labels[original], spans, place)
+            _score(report, original, labels[original], spans, place, locale)
     return report
 
 
@@ -162,6 +201,7 @@ def _score(
     labels: list[tuple[int, int, str]],
     spans: list[tuple[int, int, str]],
     place: str = "text",
+    locale: str = "",
 ) -> None:
     covered = [False] * len(text)
     for start, end, _entity in spans:
@@ -172,17 +212,21 @@ def _score(
         if kind.startswith(NEG):
             negative = kind.partition(":")[2] or "other"
             report.negatives[negative] += 1
+            report.negatives_by_locale[locale] += 1
             if any(covered[start:end]):
                 report.destroyed[negative] += 1
+                report.destroyed_by_locale[locale] += 1
                 for entity in sorted({e for s, t, e in spans if s < end and start < t}):
                     report.destroyed_as[negative, entity] += 1
                 report.destroyed_examples.append(f"{text[start:end]!r} in {text!r} {spans}")
             continue
         report.planted[kind] += 1
         report.planted_in[place] += 1
+        report.planted_by_locale[locale, kind] += 1
         if all(covered[i] for i in range(start, end) if text[i].isalnum()):
             report.caught[kind] += 1
             report.caught_in[place] += 1
+            report.caught_by_locale[locale, kind] += 1
         else:
             report.missed_examples.append((kind, f"{text[start:end]!r} in {text!r}"))
     for start, end, entity in spans:
@@ -199,13 +243,23 @@ def corpus_report(seed: int = 7) -> Report:
     return measure(corpus.rows, corpus.labels)
 
 
-def third_party_report(split: str) -> Report:
+def third_party_report(split: str, locales: tuple[str, ...] | None = None) -> Report:
     """The corpus from presidio-evaluator's templates and Faker's locales
-    (tools/third_party_corpus.py), one split: "dev" (tuned on) or "test"."""
-    from tools.third_party_corpus import build_third_party_corpus
+    (tools/third_party_corpus.py), one split: "dev" (tuned on) or "test";
+    ``locales`` the corpus's seven unless given (``HELD_OUT_LOCALES``)."""
+    from tools.third_party_corpus import LOCALES, build_third_party_corpus
 
-    corpus = build_third_party_corpus(split)
+    corpus = build_third_party_corpus(split, locales=locales or LOCALES)
     return measure(corpus.rows, corpus.labels)
+
+
+def held_out_report(split: str) -> Report:
+    """The same templates and placement filled from Faker locales no rule was
+    tuned or read on (``HELD_OUT_LOCALES``), one template split: "dev"
+    (templates tuned on) or "test" (templates never tuned on)."""
+    from tools.third_party_corpus import HELD_OUT_LOCALES
+
+    return third_party_report(split, HELD_OUT_LOCALES)
 
 
 def commerce_report(split: str) -> Report:
@@ -220,6 +274,13 @@ def commerce_report(split: str) -> Report:
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     runs: list[tuple[str, Report]] = []
+    if args and args[0] == "held-out":
+        for split in ("dev", "test"):
+            report = held_out_report(split)
+            title = f"held-out locales, {split} templates"
+            print(f"## {title}\n\n{report.table()}\n\n{report.locale_table()}\n")
+            _examples(report)
+        return
     if not args or args[0] == "third-party":
         runs += [(f"third-party {split}", third_party_report(split)) for split in ("dev", "test")]
         runs += [
@@ -230,11 +291,15 @@ def main() -> None:
         runs.append((f"project's own corpus (regression test, seed {seed})", corpus_report(seed)))
     for title, report in runs:
         print(f"## {title}\n\n{report.table()}\n")
-        if "-v" in sys.argv:
-            for kind, value in report.missed_examples:
-                print("missed", kind, value)
-            for value in report.destroyed_examples:
-                print("destroyed", value)
+        _examples(report)
+
+
+def _examples(report: Report) -> None:
+    if "-v" in sys.argv:
+        for kind, value in report.missed_examples:
+            print("missed", kind, value)
+        for value in report.destroyed_examples:
+            print("destroyed", value)
 
 
 if __name__ == "__main__":
