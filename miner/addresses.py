@@ -14,12 +14,23 @@ from miner.dates import MONTH_REGEX, WEEKDAY_REGEX
 
 def _street_suffixes() -> tuple[str, ...]:
     """USPS Publication 28's street suffixes and their variants, as pyap (an
-    address parser) lists them, plus the UK street words that list lacks."""
+    address parser) lists them, plus the UK street words that list lacks and
+    the Australian and New Zealand road types (AS/NZS 4819) it lacks that
+    English seldom writes as words (wordfreq's Zipf under 4: "Copse",
+    "Concourse", "Deviation"; not "End", "Link", "Steps"), but for a town's
+    or a club's name ("Anchorage", "Rotary", "Strand")."""
     from pyap.source_US.data import street_type_list
 
     uk = ("Close", "Rise", "Parade", "Wharf", "Yard", "Gate", "Embankment", "Drove", "Chase",
           "Approach", "Quay", "Wynd", "Croft")  # fmt: skip
-    return tuple(sorted({w.title() for w in (*street_type_list, *uk)}, key=len, reverse=True))
+    au = ("Amble", "Artery", "Brace", "Brae", "Brow", "Byway", "Centreway", "Circlet", "Circus",
+          "Colonnade", "Concourse", "Copse", "Dell", "Deviation", "Elbow", "Esplanade",
+          "Firetrail", "Footway", "Foreshore", "Frontage", "Glade", "Highroad", "Laneway",
+          "Lookout", "Meander", "Nook", "Pathway", "Piazza", "Plateau", "Promenade", "Quadrant",
+          "Quays", "Ramble", "Ridgeway", "Roadway", "Ronde", "Siding", "Slope", "Tarn",
+          "Thoroughfare", "Tollway", "Vale", "Walkway")  # fmt: skip
+    words = (*street_type_list, *uk, *au)
+    return tuple(sorted({w.title() for w in words}, key=len, reverse=True))
 
 
 STREET_SUFFIXES = _street_suffixes()
@@ -116,7 +127,9 @@ _STREET_TYPES_BEFORE = (
     r"|Avenida|Avinguda|Av\.|Alameda|Cañada|Glorieta|Paseo|Passeig|Plaza"
     r"|Plaça|Camino|Carrer|Carretera|Ronda|Rambla|Travesía|Travessera|Callejón|Pasaje|Acceso"
     r"|Cuesta|Vial|Pasadizo|Bajada|Bulevar|Senda|Rúa|Barranco"
-    r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|[Uu]l\.|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
+    r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|[Uu]l\.|Rodovia|Ladeira|Viela|Privada"
+    r"|Cerrada|Calzada|Prolongación|Periférico|Andador|Circuito|Aleja|[Aa]l\.(?=[ \t]+[A-Z])"
+    r"|Osiedle|[Oo]s\.(?=[ \t]+[A-Z])|Plac|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
     r"|ул\.|улица|пр\.|проспект|пер\.|переулок|(?i:rue|avenue|boulevard|chemin|allée"
     r"|impasse|quai)|(?:[Pp]lace|[Cc]ours|[Rr]oute|[Pp]assage|[Ss]quare)(?=\s+(?:de|du|des|d')))"
 )
@@ -128,7 +141,13 @@ _STREET_TYPES_BEFORE = (
 _STREET_ENDINGS = (
     r"(?:stra(?:ß|ss)e|str\.|allee|weg|gasse|platz|ring|damm|ufer|steig|pfad|chaussee"
     r"|laan|straat|steeg|plein|gracht|kade|singel|hof|dreef|pad|baan|dijk|markt|wal|boulevard"
-    r"|gade|vej|gatan|vägen|gata|väg|veien|gate|katu|tie|stræti|vegur|braut)"
+    r"|gade|vej|gatan|vägen|gata|väg|veien|gate|katu|tie|stræti|vegur|braut"
+    # Norwegian, Swedish and Danish street words of five letters or more
+    # ("Solsvingen", "Kirkebakken", "Stortorget"), not the short ones that
+    # end common words too ("-lia": Magnolia).
+    r"|vegen|stien|svingen|bakken|haugen|berget|kollen|jordet|gjerdet|toppen|lunden|plassen"
+    r"|ringen|kroken|grenda|stranda|havna|brygga|torget|gränd|stigen|slingan|stræde|plads"
+    r"|vænget)"
 )
 
 
@@ -262,7 +281,7 @@ _BREAK = r"[ \t]*\n[\s>?,]*"
 
 
 _TOWN = (
-    rf"{_CAP}(?:[\s-](?:{_CAP}|{_PARTICLE}|nad|am|an|im|sur|sous|en|aan|op|bei|upon|on)){{0,4}}"
+    rf"{_CAP}(?:[\s-](?:{_CAP}|{_PARTICLE}|nad|na|pod|am|an|im|sur|sous|en|aan|op|bei|upon|on)){{0,4}}"
     r"(?:\s\([^\W\d_]+\))?"
 )
 

@@ -93,3 +93,52 @@ def test_an_irish_eircode_after_the_town_goes_with_the_address():
     text = "Send it to 14 Grafton Street, Dublin, D02 X285 please"
     assert addresses(text)[-1] == "14 Grafton Street, Dublin, D02 X285"
 
+
+@pytest.mark.parametrize(
+    "address",
+    ["27 Wattle Copse", "4 Harbour Esplanade", "12/3 Banksia Concourse", "9 Bellbird Deviation"],
+)
+def test_australian_road_types_that_english_seldom_writes_make_a_street(detector, address):
+    assert found(detector, f"The parcel went to {address} yesterday") == [
+        ("STREET_ADDRESS", address)
+    ]
+
+
+def test_a_common_english_word_of_the_australian_list_makes_no_street():
+    # "End", "Steps", "Link" are road types there, and words everywhere.
+    for text in ("We took 3 Small Steps today", "Press 2 Quick Link now"):
+        assert addresses(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "address",
+    ["Solsvingen 4", "8 Kirkebakken", "Stortorget 3", "Strandstræde 11", "12 Bjørkelunden"],
+)
+def test_nordic_street_words_glued_to_the_name(address):
+    assert addresses(f"I live at {address}, since May") == [address]
+
+
+def test_a_short_nordic_ending_inside_a_common_word_is_no_street():
+    assert addresses("Order Magnolia 5 and Lia 2 for the show") == []
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "Rodovia Anhanguera 120",  # Brazil
+        "Ladeira da Barra 45",
+        "Privada Los Pinos 14",  # Mexico
+        "Calzada de Tlalpan 300",
+        "al. Jerozolimskie 44",  # Poland
+        "Osiedle Tysiąclecia 7",
+    ],
+)
+def test_street_types_written_before_the_name_in_brazil_mexico_and_poland(detector, address):
+    assert found(detector, f"Ship it to {address} next week") == [("STREET_ADDRESS", address)]
+
+
+def test_a_czech_town_with_na_or_pod_is_one_town():
+    text = "Nádražní 5\n756 61 Rožnov pod Radhoštěm\nthanks"
+    assert addresses(text)[-1] == "Nádražní 5\n756 61 Rožnov pod Radhoštěm"
+    text = "Husova 2\n783 91 Uničov na Moravě"
+    assert addresses(text)[-1] == text
