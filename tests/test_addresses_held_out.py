@@ -142,3 +142,47 @@ def test_a_czech_town_with_na_or_pod_is_one_town():
     assert addresses(text)[-1] == "Nádražní 5\n756 61 Rožnov pod Radhoštěm"
     text = "Husova 2\n783 91 Uničov na Moravě"
     assert addresses(text)[-1] == text
+
+
+def test_a_postcode_with_letters_or_a_space_written_alone_follows_its_address(detector):
+    from miner.redact import redact_sessions
+    from tests.test_redact import session, turn
+
+    config = load_config(PIPELINE)
+    conversation = session(
+        turn("Send it to 17 Rideau Terrace\nOttawa, ON K1M 2C5", "Noted."),
+        turn("ok", "I could not verify K1M 2C5."),
+        turn("Also Tržní 17\n602 00 Brno", "Is it 602 00?"),
+    )
+    [out] = redact_sessions([conversation], detector, config)
+    replies = [t.reply_text for t in out.session.turns]
+    assert "K1M" not in replies[1] and "2C5" not in replies[1], replies
+    assert "602" not in replies[2] and "00" not in replies[2], replies
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        # Mexico: "#" before the number, interior, colonia, "C.P.".
+        (
+            "Calle Juárez #45 Int. 3, Col. Centro, C.P. 06000 Ciudad de México, gracias",
+            "Calle Juárez #45 Int. 3, Col. Centro, C.P. 06000 Ciudad de México",
+        ),
+        # Brazil: the town and its state's code, then the CEP.
+        (
+            "Rua das Flores, 120\nCampinas - SP\n13010-111",
+            "Rua das Flores, 120\nCampinas - SP\n13010-111",
+        ),
+        # Poland: "pl." before the name.
+        ("Biuro: pl. Zamkowy 4, 00-277 Warszawa", "pl. Zamkowy 4, 00-277 Warszawa"),
+        # "Av" with no full stop, a number before or after it.
+        ("Moro na Av Paulista 1500, perto do metrô", "Av Paulista 1500"),
+        ("The office is at 33 Av Ipiranga", "33 Av Ipiranga"),
+    ],
+)
+def test_the_numbers_units_and_state_codes_of_latin_american_and_polish_addresses(text, address):
+    assert addresses(text)[-1] == address
+
+
+def test_av_with_no_number_near_it_is_no_street():
+    assert addresses("We watched Av Club and the AV Festival") == []
