@@ -155,7 +155,10 @@ _STREET_ENDINGS = (
     # end common words too ("-lia": Magnolia).
     r"|vegen|stien|svingen|bakken|haugen|berget|kollen|jordet|gjerdet|toppen|lunden|plassen"
     r"|ringen|kroken|grenda|stranda|havna|brygga|torget|gränd|stigen|slingan|stræde|plads"
-    r"|vænget)"
+    r"|vænget"
+    # Czech and Slovak streets are named by an adjective of the place or
+    # thing ("Pražská", "Nádražní", "Školská"), with no street word.
+    r"|ská|cká|ní)"
 )
 
 
@@ -211,6 +214,10 @@ def _street_lines(lower: bool) -> list[str]:
         # The street word written apart, then its number: "Landsberger Allee 2".
         rf"\b{name}{{1,2}}(?i:{_STREET_ENDINGS_ALONE})[ \t]{_NUMBER}\b\.?",
         rf"\b{name}{{1,2}}{after}[ \t]{_NUMBER}\b\.?",
+        # After "address:" or "address is": a number and capitalised words, or
+        # words and a number ("my address: 14 Korunní", "address is Vinohradská 8").
+        rf"(?:(?<=(?i:address): )|(?<=(?i:address) is ))(?:{_NUMBER}[ \t]+(?:{_CAP}[ \t]+){{0,3}}"
+        rf"{_CAP}|(?:{_CAP}[ \t]+){{1,4}}{_NUMBER}\b)",
         # Military: "PSC 1234, Box 5678", "USNS Melikov", then "APO AE 09876"; "P.O. Box 211".
         r"\b(?:(?:PSC|Unit|CMR)\s\d{3,5},?\s+Box\s\d{3,5}|(?:USNS|USNV|USS|USCGC)\s[A-Z]\w+)"
         r"|(?i:\bp\.?[ ]?o\.?[ ]?box[ \t]\d{1,6}\b)"

@@ -186,3 +186,37 @@ def test_the_numbers_units_and_state_codes_of_latin_american_and_polish_addresse
 
 def test_av_with_no_number_near_it_is_no_street():
     assert addresses("We watched Av Club and the AV Festival") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("The shop is at 39 Pražská, upstairs", "39 Pražská"),
+        ("Meet me at Nádražní 25 at noon", "Nádražní 25"),
+        ("Bydlím na 7 Školská", "7 Školská"),
+    ],
+)
+def test_a_czech_or_slovak_street_named_by_an_adjective_with_its_number(text, address):
+    assert addresses(text) == [address]
+
+
+def test_such_an_adjective_with_no_number_is_no_street():
+    # A feminine surname in -ská is no street without its number.
+    assert addresses("We met Jana Vrbenská yesterday") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "address"),
+    [
+        ("He gave me his address: 14 Korunní today", "14 Korunní"),
+        ("My address is Pod Kaštany 8, thanks", "Pod Kaštany 8"),
+        ("Her address: 5 Glenview", "5 Glenview"),
+    ],
+)
+def test_after_address_a_number_and_capitalised_words_are_the_street(text, address):
+    assert addresses(text) == [address]
+
+
+def test_an_email_or_ip_address_after_the_cue_is_no_street():
+    for text in ("my email address: a@b.cz", "your IP address is 10.0.0.1 now"):
+        assert addresses(text) == [], text
