@@ -442,12 +442,6 @@ def _country_after(text: str, end: int) -> re.Match[str] | None:
     return None
 
 
-#: A line of a postcode and a town, or of a town, a state and a postcode, in
-#: any country's shape ("344 42 Janovice nad Úhlavou", "5082-426 Queluz",
-#: "Ultimo, NSW, 2007", "Gatineau, QC J8X 3X7", "Rosario 2000, Santa Fe"):
-#: the last line of an address whose street line no other pattern reads (a
-#: street type miner does not know, a Czech street with none). Only tried
-#: after a line break.
 #: A postcode of an address that its numbers alone do not give whole
 #: ("K1M 2C5", "D02 X285", "602 00"): written alone elsewhere in the
 #: session ("could not verify K1M 2C5"), it is the address's part.
@@ -464,6 +458,12 @@ def postcodes_in(address: str) -> list[str]:
     ]
 
 
+#: A line of a postcode and a town, or of a town, a state and a postcode, in
+#: any country's shape ("344 42 Janovice nad Úhlavou", "5082-426 Queluz",
+#: "Ultimo, NSW, 2007", "Gatineau, QC J8X 3X7", "Rosario 2000, Santa Fe"):
+#: the last line of an address whose street line no other pattern reads (a
+#: street type miner does not know, a Czech street with none). Only tried
+#: after a line break.
 _POSTCODE_LINE = re.compile(
     rf"\n[ \t]*(?:{_POSTCODE}[ \t]+{_TOWN_ON_LINE}"
     rf"|{_TOWN_ON_LINE},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?{_POSTCODE}(?:,[ \t]*{_TOWN_ON_LINE})?)"
