@@ -764,7 +764,7 @@ def score(
         runs.append((label, build_sessions(events, config.agent.app_name, stats)))
         for warning in readability(stats, str(path)):
             typer.echo(f"Warning: {path}: {warning}", err=True)
-    report = score_suite(cases, runs, config.score.rouge_threshold)
+    report = score_suite(cases, runs, config.score.response_match_threshold)
     if as_json:
         import orjson
 
