@@ -90,6 +90,24 @@ def test_init_on_the_sample_matches_the_hand_written_config(tmp_path):
     assert written.signals.escalation == shipped.signals.escalation  # type: ignore[attr-defined]
 
 
+def test_init_writes_a_commented_score_table_that_leaves_overlap_a_report(tmp_path):
+    config = tmp_path / "sample.toml"
+    assert _init(TRACES, config, "--feedback", FEEDBACK).exit_code == 0
+    text = config.read_text()
+    table = text.split("\n[score]\n", 1)[1]
+    assert (
+        table.splitlines()[0]
+        == "# response_match_threshold = 0.8   # ADK's default; unset: overlap is a report"
+    )
+    assert load_config(config).score.response_match_threshold is None
+    # Uncommented, it is a key the config knows.
+    enabled = tmp_path / "strict.toml"
+    enabled.write_text(
+        text.replace("# response_match_threshold = 0.8", "response_match_threshold = 0.8")
+    )
+    assert load_config(enabled).score.response_match_threshold == 0.8
+
+
 @pytest.fixture
 def other_agent(tmp_path) -> Path:
     """The golden Python export as another team's agent would write it."""
