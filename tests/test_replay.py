@@ -308,3 +308,35 @@ def test_agent_modules_are_found_in_the_working_folder_as_adk_finds_them(suite, 
         "Error: --agent 'support_bot.broken:root_agent': support_bot.broken imports "
         "left_pad_for_agents, which is not installed"
     )
+
+
+def test_the_readmes_replay_and_score_commands_work_as_written(suite, tmp_path):
+    # The README's loop, steps 5 and 6, run from a folder laid out as the repo
+    # root is (the sample's agent and config) once steps 1-4 have built
+    # evals/my_agent: the commands exactly as the README writes them.
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    [replay] = re.findall(r"^\s*(miner replay --agent .*)$", readme, re.M)
+    [score] = re.findall(r"`(miner score --suite evals/my_agent [^`]*)`", readme)
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name in ("sample_traces", "pipelines"):
+        (root / name).symlink_to(ROOT / name)
+    shutil.copytree(suite, root / "evals" / "my_agent")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's miner; the agent is found in cwd
+
+    def run(command: str) -> subprocess.CompletedProcess:
+        args = [*_installed_miner(), *shlex.split(command)[1:]]
+        return subprocess.run(args, cwd=root, env=env, capture_output=True, text=True)
+
+    replayed = run(replay)
+    assert replayed.returncode == 0, replayed.stderr
+    # ADK's notices went to the runs' logs, not the terminal.
+    assert "Skipping missing token usage" not in replayed.stderr
+    assert "context_cache_config" not in replayed.stderr
+    assert sorted(p.name for p in (root / "runs").iterdir()) == ["run-1", "run-2", "run-3"]
+    scored = run(score)
+    assert scored.returncode == 0, scored.stdout + scored.stderr
+    assert "pass rate 3/3" in scored.stdout
