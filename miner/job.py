@@ -30,6 +30,7 @@ from miner.fixtures import apply_fixtures, fixture_values
 from miner.leaks import LeakGuard, json_strings
 from miner.model import SIGNALS
 from miner.redact import detector_for, redact_sessions, require_model
+from miner.redaction.surfaced import normalised
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
     SCAN_EVENT_TYPES,
@@ -135,13 +136,17 @@ def draft_sessions(
         )
         source = [_relative(f, context.traces) for f in item.session.source_files]
         case = draft_case(session, prov, config, source)
-        leaks = guard.scan(json_strings(case.files), item.originals)
+        # A surfaced value is left as written for the reviewer: not a leak.
+        surfaced = [s.value for s in item.surfaced]
+        strings = json_strings(case.files)
+        checked = (normalised(s, surfaced) for s in strings) if surfaced else strings
+        leaks = guard.scan(checked, item.originals)
         if leaks:
             # Not written: the summary says which types leaked, never the values.
             out.quarantined.update(leaks)
             out.quarantined_ids.add(item.session.session_id)
             continue
-        record_redaction(case.files, item.not_personal)
+        record_redaction(case.files, item.not_personal, item.surfaced)
         out.cases[case.set_id] = case.files
     return out
 

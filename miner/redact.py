@@ -43,7 +43,7 @@ from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from miner.addresses import STREET_SUFFIXES, find_addresses, house_numbers_alone, postcodes_in
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
@@ -52,6 +52,9 @@ from miner.model import Session, ToolCall
 from miner.names import an_english_word, cased_for_ner, grown_name, name_parts
 from miner.recognizers import build_recognizers, read_escaped_breaks
 from miner.wordmatch import WholeWords, fold
+
+if TYPE_CHECKING:
+    from miner.redaction.surfaced import Surfaced
 
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
 
@@ -70,6 +73,9 @@ class Redacted:
     """What the draft decided names a thing (product names under ``items``,
     a ``product_name``): NER hits inside them are not people or places. Written
     into the case's provenance, so ``miner check`` reads the same decision."""
+    surfaced: tuple[Surfaced, ...] = ()
+    """Values the policy was unsure of, one per distinct value as written: left
+    as written and put before the reviewer (``miner.redaction.surfaced``)."""
 
 
 def output_digest(text: str) -> str:

@@ -1,0 +1,1 @@
+"""Redaction: what is personal in a session, and what the reviewer must decide."""
