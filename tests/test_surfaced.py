@@ -5,13 +5,13 @@ by `miner.redaction.surfaced.decide`, and a suite never holds them.
 
 The sample's drafts surface nothing until the policy does, so the drafts
 here come from a real `miner draft` of the sample whose redaction step is
-wrapped to surface two words that occur in it, as the policy would return
-them (``Redacted.surfaced``); everything after redaction is miner's own code.
+wrapped to surface three words that occur in it, as the policy would return
+them (``Redacted.surfaced``; the ``surfaced_drafts`` fixture in conftest);
+everything after redaction is miner's own code.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import shutil
@@ -24,40 +24,10 @@ import pytest
 from miner.case import CASE_SUFFIXES
 from miner.jsontext import parse
 from miner.redaction import surfaced as surfacing
-from miner.redaction.surfaced import Surfaced
 from miner.sample import session_hash
-from tests.conftest import PIPELINE, WINDOW, load_json, miner, scripted_review
+from tests.conftest import PIPELINE, SURFACE, load_json, miner, scripted_review
 
-#: What the wrapped redaction surfaces, in every session that holds the word.
-SURFACE = {"desk": "PERSON", "Monday": "DATE_OF_BIRTH"}
 REFUND = f"draft_{session_hash('s02-refund-returned-error')}"
-
-
-@pytest.fixture(scope="module")
-def surfaced_drafts(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A real draft of the sample whose redaction surfaced ``SURFACE``'s words."""
-    from miner import job
-
-    real = job.redact_sessions
-
-    def redact_and_surface(*args: Any, **kwargs: Any) -> list[Any]:
-        out = []
-        for item in real(*args, **kwargs):
-            text = json.dumps(dataclasses.asdict(item.session), default=str)
-            found = tuple(
-                Surfaced(entity, word)
-                for word, entity in SURFACE.items()
-                if re.search(rf"\b{word}\b", text)
-            )
-            out.append(dataclasses.replace(item, surfaced=found))
-        return out
-
-    drafts = tmp_path_factory.mktemp("surfaced") / "drafts"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(job, "redact_sessions", redact_and_surface)
-        result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", drafts)
-    assert result.exit_code == 0, result.output
-    return drafts
 
 
 @pytest.fixture
@@ -313,3 +283,78 @@ def test_a_kept_value_stays_kept_in_the_suite(drafts, tmp_path):
     [spec] = load_json(suite / "suite.spec.json")
     assert spec["provenance"]["redaction"]["kept"] == ["desk"]
     assert "surfaced" not in spec["provenance"]["redaction"]
+
+
+# The workbench (over HTTP here; tests/test_review_browser.py drives Chromium) ---
+
+COMPLAINT = f"draft_{session_hash('s04-complaint')}"
+TOKEN = "surfaced-token-0123456789"
+
+
+@pytest.fixture
+def bench(drafts: Path) -> Any:
+    from starlette.testclient import TestClient
+
+    from miner.config import load_config
+    from miner.redact import detector_for
+    from miner.webapp import Workbench, create_app
+    from miner.workbench import Checker
+
+    config = load_config(PIPELINE)
+    detector = detector_for(config)
+    work = Workbench(drafts, config, Checker(config, detector), drafts.parent / "suite", detector)
+    app = create_app(work, TOKEN, ["127.0.0.1"])
+    return TestClient(app, base_url="http://127.0.0.1")
+
+
+def _digests(html: str) -> dict[str, str]:
+    return dict(re.findall(r'name="(digest-\d)" value="([0-9a-f]+)"', html)[:3])
+
+
+def test_the_case_page_marks_each_surfaced_value_and_offers_both_decisions(drafts, bench):
+    page = bench.get(f"/{TOKEN}/case/{COMPLAINT}").text
+    panel = page.split('<section id="surfaced">', 1)[1].split("</section>", 1)[0]
+    offered = re.findall(
+        r'<li class="to-decide" data-entity="(\w+)"><mark class="surfaced">(\w+)', panel
+    )
+    assert sorted(offered) == [("DATE_OF_BIRTH", "Monday"), ("PERSON", "carrier")]
+    assert "replace with &lt;DATE_OF_BIRTH_1&gt;" in panel and panel.count("keep as written") == 2
+    chat = page.split('<section id="chat">', 1)[1].split("</section>", 1)[0]
+    assert 'title="surfaced: possible DATE_OF_BIRTH">Monday</mark>' in chat
+    # A finding per occurrence, as `miner check` gives it.
+    findings = page.split('id="findings"', 1)[1].split("</ul>", 1)[0]
+    assert findings.count('data-kind="personal-data"') == sum(
+        n for key, n in _expected_spans(drafts).items() if COMPLAINT in key
+    )
+
+
+def test_deciding_on_the_page_writes_the_files_check_reads(drafts, bench):
+    url = f"/{TOKEN}/case/{COMPLAINT}"
+    fields = {**_digests(bench.get(url).text), "value": "Monday", "verdict": "replace"}
+    done = bench.post(f"{url}/surfaced", data=fields, follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"].endswith(COMPLAINT)
+    fields = {**_digests(bench.get(url).text), "value": "carrier", "verdict": "keep"}
+    assert bench.post(f"{url}/surfaced", data=fields, follow_redirects=False).status_code == 303
+    folder = drafts / COMPLAINT
+    assert _non_marker_findings(folder) == []
+    evalset, spec = (load_json(p) for p in _files(folder)[:2])
+    assert "<DATE_OF_BIRTH_1>" in json.dumps(evalset) and "Monday" not in json.dumps(evalset)
+    assert spec["provenance"]["redaction"]["kept"] == ["carrier"]
+    assert spec["provenance"]["redaction"]["surfaced"] == []
+    assert '<section id="surfaced">' not in bench.get(url).text
+
+
+def test_a_decision_from_a_stale_page_writes_nothing(drafts, bench):
+    url = f"/{TOKEN}/case/{COMPLAINT}"
+    stale = _digests(bench.get(url).text)
+    folder = drafts / COMPLAINT
+    spec_path = _files(folder)[1]
+    spec_path.write_text(spec_path.read_text() + "\n")  # a hand edit meanwhile
+    before = {p: p.read_bytes() for p in _files(folder)}
+    refused = bench.post(f"{url}/surfaced", data={**stale, "value": "Monday", "verdict": "keep"})
+    assert refused.status_code == 409
+    bogus = bench.post(
+        f"{url}/surfaced", data={**_digests(bench.get(url).text), "value": "ORD", "verdict": "keep"}
+    )
+    assert bogus.status_code == 400
+    assert {p: p.read_bytes() for p in _files(folder)} == before
