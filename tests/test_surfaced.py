@@ -358,3 +358,16 @@ def test_a_decision_from_a_stale_page_writes_nothing(drafts, bench):
     )
     assert bogus.status_code == 400
     assert {p: p.read_bytes() for p in _files(folder)} == before
+
+
+def test_review_json_names_a_file_it_cannot_read_as_unreadable(drafts):
+    folder = drafts / REFUND
+    tools_path = _files(folder)[2]
+    tools_path.write_text(tools_path.read_text()[:-10])  # a broken edit
+    result = miner("review", "--json", folder)
+    assert result.exit_code == 1 and result.stderr.startswith("Error: ")
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    [broken] = [r for r in lines if r["kind"] == "unreadable" and r["problem"] == "json"]
+    assert broken["file"] == str(tools_path) and broken["case"] == "-"
+    assert broken["message"].startswith("invalid JSON") and broken["length"] == 0
+    assert {r["kind"] for r in lines} <= {"review-marker", "personal-data", "unreadable"}
