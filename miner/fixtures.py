@@ -15,7 +15,7 @@ from typing import Any
 
 from miner.config import FixturesConfig
 from miner.model import Session
-from miner.redact import PLACEHOLDER, map_session, session_texts
+from miner.redaction.session import PLACEHOLDER, map_session, session_texts
 
 
 def fixture_mapping(session: Session, rules: FixturesConfig) -> dict[str, str]:

@@ -27,9 +27,9 @@ from miner.draft import Provenance, draft_case, record_redaction
 from miner.engine import duck
 from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
-from miner.leaks import LeakGuard, json_strings
 from miner.model import SIGNALS
-from miner.redact import detector_for, redact_sessions, require_model
+from miner.redaction.guard import LeakGuard, json_strings
+from miner.redaction.session import detector_for, redact_sessions, require_model
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
     SCAN_EVENT_TYPES,

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from miner.addresses import find_addresses
 from miner.config import load_config
-from miner.redact import detector_for
+from miner.redaction.lexicon.addresses import find_addresses
+from miner.redaction.session import detector_for
 from tests.conftest import PIPELINE
 
 
@@ -145,7 +145,7 @@ def test_a_czech_town_with_na_or_pod_is_one_town():
 
 
 def test_a_postcode_with_letters_or_a_space_written_alone_follows_its_address(detector):
-    from miner.redact import redact_sessions
+    from miner.redaction.session import redact_sessions
     from tests.test_redact import session, turn
 
     config = load_config(PIPELINE)

@@ -109,7 +109,7 @@ def _sessions(export: Path, limit: int):
 
 def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
     from miner.config import load_config
-    from miner.redact import detector_for, redact_sessions, session_texts
+    from miner.redaction.session import detector_for, redact_sessions, session_texts
 
     config = load_config(PIPELINE)
     detector = detector_for(config)
@@ -320,9 +320,9 @@ def _redact_long(parts_file: str, size: int, alone: bool, queue) -> None:  # typ
 
     from miner.config import load_config
     from miner.fixtures import fixture_values
-    from miner.leaks import LeakGuard
     from miner.model import Session, Turn
-    from miner.redact import detector_for, redact_sessions
+    from miner.redaction.guard import LeakGuard
+    from miner.redaction.session import detector_for, redact_sessions
 
     texts = [text for text, _labels in _first(json.loads(Path(parts_file).read_text()), size)]
     config = load_config(PIPELINE)

@@ -159,7 +159,7 @@ def measure(
     rows: list[dict], labels: dict[str, list[tuple[int, int, str]]], pipeline: Path = PIPELINE
 ) -> Report:
     from miner.config import load_config
-    from miner.redact import detector_for, redact_sessions
+    from miner.redaction.session import detector_for, redact_sessions
     from miner.traces import build_sessions
 
     config = load_config(pipeline)
@@ -182,7 +182,7 @@ def measure(
 
 def places(session: Session) -> Iterator[tuple[str, Any]]:
     """(place, leaf) for the leaves ``session_texts`` reads, named by where they sit."""
-    from miner.redact import _leaves
+    from miner.redaction.session import _leaves
 
     for _key, leaf in _leaves(session.initial_state):
         yield "state", leaf

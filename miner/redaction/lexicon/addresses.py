@@ -9,7 +9,7 @@ import re
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
-from miner.dates import MONTH_REGEX, WEEKDAY_REGEX
+from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
 
 
 def _street_suffixes() -> tuple[str, ...]:
@@ -273,7 +273,7 @@ def _lower_case_suffixes() -> str:
     suffixes English seldom writes as words (wordfreq's Zipf under 4, fewer
     than 10 per million words: "viaduct", "causeway", "pkwy"; not "park",
     "view", "way"), after a number ("673 wilson viaduct")."""
-    from miner.names import an_english_word
+    from miner.redaction.lexicon.names import an_english_word
 
     rare = {
         s.lower()
@@ -425,7 +425,7 @@ def _country_after(text: str, end: int) -> re.Match[str] | None:
     """A country's name after a comma ends an address whatever follows it
     ("..., Bern, France in case of an issue"): the longest run of words
     there that is one (``country_names``: CLDR's and libphonenumber's)."""
-    from miner.names import country_names
+    from miner.redaction.lexicon.names import country_names
 
     m = _WORDS_AFTER_COMMA.match(text, end)
     if not m:

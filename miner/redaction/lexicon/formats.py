@@ -20,9 +20,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from miner.addresses import UK_POSTCODE_REGEX, find_addresses
-from miner.dates import dates_before_birth_cues, dob_cue_regexes
-from miner.names import (
+from miner.redaction.lexicon.addresses import UK_POSTCODE_REGEX, find_addresses
+from miner.redaction.lexicon.dates import dates_before_birth_cues, dob_cue_regexes
+from miner.redaction.lexicon.names import (
     A_TITLE,
     NAME_CUE_REGEX,
     NAMING_CUE,

@@ -13,7 +13,7 @@ How a value is found to be personal, in order of precedence:
 2. a configured identifier pattern matches it (``ORD-\\d{5}``);
 3. Presidio finds it: spaCy NER (PERSON, LOCATION) from the installed model in
    the config, Presidio's pattern recognizers (an explicit entity list, a score
-   threshold), and miner's own recognizers (``miner.recognizers``: validated
+   threshold), and miner's own recognizers (``miner.redaction.lexicon.formats``: validated
    phones, IIN+Luhn cards, cued SSNs and names, street addresses).
 
 Then every value found anywhere in a session is replaced everywhere in it,
@@ -27,7 +27,7 @@ friends are not in the default entity list because on agent traces they fire on
 order numbers, amounts and dates the case needs; PERSON/LOCATION hits with
 a digit are NER noise on numbers and SKUs; NER hits after "the"/"your" or
 inside an allowed phrase name things. What is left after all this is checked
-once more by the leak guard (``miner.leaks``) before a case is written.
+once more by the leak guard (``miner.redaction.guard``) before a case is written.
 """
 
 from __future__ import annotations
@@ -45,13 +45,18 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from miner.addresses import STREET_SUFFIXES, find_addresses, house_numbers_alone, postcodes_in
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
 from miner.model import Session, ToolCall
-from miner.names import an_english_word, cased_for_ner, grown_name, name_parts
-from miner.recognizers import build_recognizers, read_escaped_breaks
-from miner.wordmatch import WholeWords, fold
+from miner.redaction.lexicon.addresses import (
+    STREET_SUFFIXES,
+    find_addresses,
+    house_numbers_alone,
+    postcodes_in,
+)
+from miner.redaction.lexicon.formats import build_recognizers, read_escaped_breaks
+from miner.redaction.lexicon.names import an_english_word, cased_for_ner, grown_name, name_parts
+from miner.redaction.lexicon.wordmatch import WholeWords, fold
 
 PLACEHOLDER = re.compile(r"<([A-Z][A-Z0-9_]*)_(\d+)>")
 
@@ -794,7 +799,7 @@ def value_matcher(values: Iterable[str]) -> tuple[WholeWords, dict[str, str], di
     e-mails, in any case: "ALEX MORGAN"). Longer values are looked up first.
 
     The matcher is not one regex alternation of every value: that is
-    quadratic on a long text with thousands of them (miner.wordmatch)."""
+    quadratic on a long text with thousands of them (miner.redaction.lexicon.wordmatch)."""
     exact: dict[str, str] = {}
     folded: dict[str, str] = {}
     in_any_case: list[str] = []

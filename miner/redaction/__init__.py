@@ -1,0 +1,1 @@
+"""Redaction: what in a session is personal, and placeholders in its place."""
