@@ -451,7 +451,7 @@ def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     """The one loader over ``paths``; the personal-data check needs Presidio."""
     from miner import output
     from miner.load import load_cases
-    from miner.redaction.session import detector_for
+    from miner.redaction.detector import detector_for
 
     detector = detector_for(config) if personal_data else None
     return load_cases(output.read_case_files(paths), config, detector)
@@ -603,7 +603,7 @@ def review(
 
 
 def _serve(drafts: Path, host: str, port: int, suite: Path | None, config: Any) -> None:
-    from miner.redaction.session import detector_for
+    from miner.redaction.detector import detector_for
     from miner.webapp import LOOPBACK, Workbench, serve
     from miner.workbench import Checker
 
@@ -645,7 +645,7 @@ def promote(
         miner promote drafts/ --suite evals/support
     """
     from miner.promote import promote_drafts
-    from miner.redaction.session import detector_for
+    from miner.redaction.detector import detector_for
 
     config = _config(pipeline)
     result = promote_drafts(drafts, suite, config, detector_for(config), lock_timeout)

@@ -28,8 +28,9 @@ from miner.engine import duck
 from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures, fixture_values
 from miner.model import SIGNALS
+from miner.redaction.detector import detector_for, require_model
 from miner.redaction.guard import LeakGuard, json_strings
-from miner.redaction.session import detector_for, redact_sessions, require_model
+from miner.redaction.session import redact_sessions
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
     SCAN_EVENT_TYPES,

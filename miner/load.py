@@ -51,8 +51,10 @@ from miner.case import (
 from miner.config import PipelineConfig
 from miner.fixtures import fixture_values
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
+from miner.redaction.detector import Detector
 from miner.redaction.guard import LeakGuard
-from miner.redaction.session import PLACEHOLDER, Detector, output_digest
+from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.session import output_digest
 
 MATCH_TYPES = ("EXACT", "IN_ORDER", "ANY_ORDER")
 STILL_MARKED = "still marked REVIEW"

@@ -36,7 +36,7 @@ from miner.config import PipelineConfig
 from miner.draft import validate_eval_set
 from miner.errors import InputError
 from miner.load import UNREADABLE, Finding, load_cases
-from miner.redaction.session import Detector
+from miner.redaction.detector import Detector
 
 
 def suite_name(folder: Path) -> str:

@@ -43,7 +43,7 @@ from miner import workbench
 from miner.config import PipelineConfig
 from miner.errors import ConflictError, MinerError, UsageError
 from miner.load import ARG_RULES, MATCH_TYPES
-from miner.redaction.session import Detector
+from miner.redaction.detector import Detector
 
 log = logging.getLogger("miner.review")
 

@@ -31,7 +31,7 @@ from miner.config import PipelineConfig
 from miner.errors import InputError
 from miner.load import ARG_RULES, MATCH_TYPES, OPT_OUT_TAG, UNREADABLE, Finding, load_cases
 from miner.promote import refusal_reason
-from miner.redaction.session import Detector
+from miner.redaction.detector import Detector
 
 #: A case's statuses, in the queue's order.
 STATUSES = ("refused", "in review", "drafted", "ready", "promoted")

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from miner.config import load_config
+from miner.redaction.detector import detector_for
 from miner.redaction.lexicon.addresses import find_addresses
-from miner.redaction.session import detector_for
 from tests.conftest import PIPELINE
 
 

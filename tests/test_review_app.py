@@ -17,7 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from miner.config import load_config
-from miner.redaction.session import detector_for
+from miner.redaction.detector import detector_for
 from miner.sample import session_hash
 from miner.webapp import Workbench, create_app
 from miner.workbench import Checker

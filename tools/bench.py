@@ -109,7 +109,9 @@ def _sessions(export: Path, limit: int):
 
 def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
     from miner.config import load_config
-    from miner.redaction.session import detector_for, redact_sessions, session_texts
+    from miner.redaction.detector import detector_for
+    from miner.redaction.session import redact_sessions
+    from miner.redaction.walk import session_texts
 
     config = load_config(PIPELINE)
     detector = detector_for(config)
@@ -321,8 +323,9 @@ def _redact_long(parts_file: str, size: int, alone: bool, queue) -> None:  # typ
     from miner.config import load_config
     from miner.fixtures import fixture_values
     from miner.model import Session, Turn
+    from miner.redaction.detector import detector_for
     from miner.redaction.guard import LeakGuard
-    from miner.redaction.session import detector_for, redact_sessions
+    from miner.redaction.session import redact_sessions
 
     texts = [text for text, _labels in _first(json.loads(Path(parts_file).read_text()), size)]
     config = load_config(PIPELINE)

@@ -159,7 +159,8 @@ def measure(
     rows: list[dict], labels: dict[str, list[tuple[int, int, str]]], pipeline: Path = PIPELINE
 ) -> Report:
     from miner.config import load_config
-    from miner.redaction.session import detector_for, redact_sessions
+    from miner.redaction.detector import detector_for
+    from miner.redaction.session import redact_sessions
     from miner.traces import build_sessions
 
     config = load_config(pipeline)
@@ -182,7 +183,7 @@ def measure(
 
 def places(session: Session) -> Iterator[tuple[str, Any]]:
     """(place, leaf) for the leaves ``session_texts`` reads, named by where they sit."""
-    from miner.redaction.session import _leaves
+    from miner.redaction.walk import json_leaves as _leaves
 
     for _key, leaf in _leaves(session.initial_state):
         yield "state", leaf
