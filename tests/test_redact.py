@@ -11,7 +11,7 @@ from miner.config import load_config
 from miner.fixtures import apply_fixtures
 from miner.model import Session, ToolCall, Turn
 from miner.redaction.detector import detector_for
-from miner.redaction.session import redact_sessions
+from miner.redaction.policy import RedactionPolicy
 from tests.conftest import PIPELINE
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
@@ -44,7 +44,7 @@ def turn(user: str, reply: str = "ok", *calls: ToolCall) -> Turn:
 
 
 def redact_one(s: Session, detector, config) -> tuple[Session, dict]:
-    [result] = redact_sessions([s], detector, config)
+    [result] = RedactionPolicy(config, detector).redact([s])
     return result.session, dict(result.replaced)
 
 

@@ -159,13 +159,12 @@ def measure(
     rows: list[dict], labels: dict[str, list[tuple[int, int, str]]], pipeline: Path = PIPELINE
 ) -> Report:
     from miner.config import load_config
-    from miner.redaction.detector import detector_for
-    from miner.redaction.session import redact_sessions
+    from miner.redaction.policy import policy_for
     from miner.traces import build_sessions
 
     config = load_config(pipeline)
     sessions = build_sessions(pd.DataFrame(rows), config.agent.app_name)
-    redacted = redact_sessions(sessions, detector_for(config), config)
+    redacted = policy_for(config).redact(sessions)
     report = Report()
     for before, after in zip(sessions, redacted, strict=True):
         locale = before.initial_state.get("locale")

@@ -10,9 +10,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from miner.config import PipelineConfig
 from miner.model import Session
 from miner.redaction.detector import NER_TYPES, Detector
 from miner.redaction.keys import KeyRules
@@ -25,7 +24,11 @@ from miner.redaction.lexicon.addresses import (
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.wordmatch import WholeWords, fold
+from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import map_session, session_texts
+
+if TYPE_CHECKING:
+    from miner.redaction.policy import RedactionPolicy
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,8 @@ class Redacted:
     """What the draft decided names a thing (product names under ``items``,
     a ``product_name``): NER hits inside them are not people or places. Written
     into the case's provenance, so ``miner check`` reads the same decision."""
+    surfaced: tuple[Surfaced, ...] = ()
+    """Values the policy is unsure of, left as written for the reviewer."""
 
 
 def output_digest(text: str) -> str:
@@ -52,12 +57,11 @@ def output_digest(text: str) -> str:
 
 def redact_sessions(
     sessions: list[Session],
-    detector: Detector,
-    config: PipelineConfig,
+    policy: RedactionPolicy,
     progress: Callable[[Iterable[Any], int], Iterable[Any]] = lambda it, _n: it,
 ) -> list[Redacted]:
-    """Redact every session. Distinct strings are analysed once, in batches."""
-    keys = KeyRules(config)
+    """Redact every session by ``policy`` (``RedactionPolicy.redact``).
+    Distinct strings are analysed once, in batches."""
     distinct = list(
         dict.fromkeys(
             leaf
@@ -66,9 +70,11 @@ def redact_sessions(
             if isinstance(leaf, str) and leaf.strip()
         )
     )
-    found = dict(zip(distinct, progress(detector.detect(distinct), len(distinct)), strict=True))
-    identifier_patterns = [(i.entity, re.compile(i.pattern)) for i in config.identifiers]
-    return [_redact_one(s, found, keys, identifier_patterns, detector) for s in sessions]
+    found = dict(zip(distinct, progress(policy.detect(distinct), len(distinct)), strict=True))
+    return [
+        _redact_one(s, found, policy.keys, list(policy.identifier_patterns), policy.detector)
+        for s in sessions
+    ]
 
 
 def value_matcher(values: Iterable[str]) -> tuple[WholeWords, dict[str, str], dict[str, str]]:
