@@ -13,7 +13,7 @@ from typing import Any
 
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
-from miner.redaction.lexicon.formats import build_recognizers, read_escaped_breaks
+from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import cased_for_ner
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
@@ -60,7 +60,6 @@ class Detector:
         # Imported here: Presidio and spaCy take seconds to import, and
         # `miner --help` should not pay for them.
         with without_transformers():
-            import tldextract
             from presidio_analyzer import (
                 AnalyzerEngine,
                 Pattern,
@@ -68,16 +67,10 @@ class Detector:
                 RecognizerRegistry,
             )
             from presidio_analyzer.nlp_engine import NlpEngineProvider
-            from presidio_analyzer.predefined_recognizers import EmailRecognizer
             from presidio_anonymizer import AnonymizerEngine
 
-        # tldextract fetches the public suffix list over the network unless told
-        # not to; this extractor uses the snapshot bundled with the package.
-        offline_tld = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
-
-        class OfflineEmailRecognizer(EmailRecognizer):  # type: ignore[misc]
-            def validate_result(self, pattern_text: str) -> bool:
-                return bool(offline_tld(pattern_text).fqdn)
+            from miner.redaction.recognizers.email import OfflineEmailRecognizer
+            from miner.redaction.recognizers.registry import build_recognizers
 
         nlp_engine = NlpEngineProvider(
             nlp_configuration={
@@ -89,7 +82,7 @@ class Detector:
         numpy_matrix_products(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
         registry = RecognizerRegistry(supported_languages=[rc.language])
         registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
-        # Replaced by miner's own (miner/recognizers.py says why each one).
+        # Replaced by miner's own (miner/redaction/recognizers/ says why each one).
         for name in (
             "SpacyRecognizer",
             "EmailRecognizer",

@@ -1,15 +1,8 @@
-"""miner's own Presidio recognizers, and the shape checks the leak guard shares.
-
-Presidio's stock recognizers miss shapes that agent traces are full of (see
-docs/redaction.md): a phone number without a context word
-scores 0.4, under any useful threshold; the card regex has no Mastercard
-2-series; an unformatted SSN scores 0.05 even after "ssn"; there is no street
-address recognizer. Each class here fixes one of those with Presidio's own
-mechanisms (recognizers, context words, validation), so the analyzer's
-threshold, allow list and context enhancer still apply.
-
-Presidio is imported lazily by ``build_recognizers``: the shape checks at the
-bottom are plain Python and are what ``miner check`` and the leak guard use.
+"""Known formats: phones, cards, IBANs, SSNs, passports and national ids, their
+regexes, the checks that validate them (Luhn, mod-97, libphonenumber, the
+national checksums) and the tables of which Presidio country recognizers run
+for which region. Plain Python: the recognizers (``miner.redaction.recognizers``)
+and the leak guard both read these.
 """
 
 from __future__ import annotations
@@ -19,20 +12,6 @@ import importlib
 import re
 from collections.abc import Iterator
 from typing import Any
-
-from miner.redaction.lexicon.addresses import UK_POSTCODE_REGEX, find_addresses
-from miner.redaction.lexicon.dates import dates_before_birth_cues, dob_cue_regexes
-from miner.redaction.lexicon.names import (
-    A_TITLE,
-    NAME_CUE_REGEX,
-    NAMING_CUE,
-    NOT_NAMES,
-    a_town,
-    complete_name,
-    find_first_names,
-    list_members,
-    names_no_person,
-)
 
 #: Regions whose national formats (no leading +) phone detection understands.
 #: Numbers written with +country code are found whatever the list.
@@ -136,7 +115,7 @@ COUNTRY_RECOGNIZERS: dict[str, tuple[tuple[str, str], ...]] = {
 #: Context words that replace a country recognizer's own: Presidio's US
 #: licence words include "license" and "permit", and a software agent's
 #: "license key X1234567" is not a driving licence.
-_COUNTRY_CONTEXT = {"UsLicenseRecognizer": ["driver", "driving", "cdl"]}
+COUNTRY_CONTEXT = {"UsLicenseRecognizer": ["driver", "driving", "cdl"]}
 
 
 #: Case-insensitive: a lower-case message writes "13857685r"; the checksum decides.
@@ -150,7 +129,7 @@ _NATIONAL_ID_CANDIDATE = re.compile(
 _NI_NUMBER = re.compile(r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-Z]\b")
 
 
-_NATIONAL_ID_CONTEXT = [
+NATIONAL_ID_CONTEXT = [
     "id", "identity", "national", "insurance", "social", "security", "ssn", "nir", "bsn",
     "cpf", "aadhaar", "fiscal", "fiscale", "dni", "nie", "tax", "steuer", "burgerservicenummer",
     "sécurité", "securite", "número", "numero", "tfn", "pps", "curp", "rfc",
@@ -179,32 +158,6 @@ def _checksums(regions: tuple[str, ...] | None) -> tuple[Any, ...]:
         if regions is None or region in regions
         for name in names
     )
-
-
-def country_recognizers(language: str, regions: tuple[str, ...]) -> list[Any]:
-    """Presidio's recognizers of ``regions``' ids, passports and licences
-    (``COUNTRY_RECOGNIZERS``), each reporting miner's entity type."""
-    from presidio_analyzer import Pattern, predefined_recognizers
-
-    recognizers = []
-    for region in dict.fromkeys(regions):
-        for name, typed in COUNTRY_RECOGNIZERS.get(region, ()):
-            entity, _, needs_context = typed.partition("+")
-            recognizer = getattr(predefined_recognizers, name)(
-                supported_language=language,
-                supported_entity=entity,
-                name=name,
-                context=_COUNTRY_CONTEXT.get(name),
-            )
-            if needs_context:
-                recognizer.patterns = [
-                    Pattern(p.name, p.regex, min(p.score, 0.3)) for p in recognizer.patterns
-                ]
-            recognizers.append(recognizer)
-    return recognizers
-
-
-_CASED = re.DOTALL | re.MULTILINE
 
 
 def luhn_ok(digits: str) -> bool:
@@ -348,245 +301,3 @@ def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[tuple[int, int]
     for start, end, _score in phone_spans(text, regions):
         if _validates(phonenumbers, text[start:end], regions):
             yield start, end
-
-
-def build_recognizers(
-    language: str, phone_regions: tuple[str, ...], nlp_engine: Any = None
-) -> list[Any]:
-    """miner's recognizers, to add to a registry (after removing Presidio's
-    ``SpacyRecognizer``, ``PhoneRecognizer``, ``CreditCardRecognizer`` and
-    ``EmailRecognizer``)."""
-    from presidio_analyzer import (
-        AnalysisExplanation,
-        EntityRecognizer,
-        LocalRecognizer,
-        Pattern,
-        PatternRecognizer,
-        RecognizerResult,
-    )
-
-    def result(recognizer: Any, entity: str, start: int, end: int, score: float) -> Any:
-        # The context enhancer writes its reason into analysis_explanation.
-        return RecognizerResult(
-            entity,
-            start,
-            end,
-            score,
-            analysis_explanation=AnalysisExplanation(
-                recognizer=recognizer.name, original_score=score
-            ),
-            recognition_metadata={
-                RecognizerResult.RECOGNIZER_NAME_KEY: recognizer.name,
-                RecognizerResult.RECOGNIZER_IDENTIFIER_KEY: recognizer.id,
-            },
-        )
-
-    from presidio_analyzer.predefined_recognizers import PhoneRecognizer
-
-    class ValidatedPhoneRecognizer(PhoneRecognizer):  # type: ignore[misc]
-        """Phone numbers by shape and libphonenumber (``phone_spans``).
-
-        Presidio scores every match 0.4 and needs a context word to pass a
-        0.5 threshold; here a formatted number scores 0.6-0.75 on its own,
-        and a bare digit run keeps 0.4 so only context lifts it."""
-
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            results = []
-            for start, end, score in phone_spans(text, tuple(self.supported_regions)):
-                results.append(result(self, "PHONE_NUMBER", start, end, score))
-            return list(EntityRecognizer.remove_duplicates(results))
-
-    class NationalIdRecognizer(LocalRecognizer):  # type: ignore[misc]
-        """National ids validated by their checksum (``find_national_ids``)."""
-
-        def load(self) -> None:
-            pass
-
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            return [
-                result(self, "NATIONAL_ID", start, end, 0.6 if lettered else 0.3)
-                for start, end, lettered in find_national_ids(text, phone_regions)
-            ]
-
-    class AddressRecognizer(LocalRecognizer):  # type: ignore[misc]
-        """Street addresses with the lines that follow them (``find_addresses``)."""
-
-        def load(self) -> None:
-            pass
-
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            return [result(self, "STREET_ADDRESS", *span, 0.9) for span in find_addresses(text)]
-
-    class FirstNameRecognizer(LocalRecognizer):  # type: ignore[misc]
-        """A known first name, with the capitalised words after it (``find_first_names``)."""
-
-        def load(self) -> None:
-            pass
-
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            results = []
-            for start, end in find_first_names(text):
-                if not names_no_person(text, start, end):
-                    start, end = complete_name(text, start, end)
-                    results.append(result(self, "PERSON", start, end, 0.55))
-                    for other in list_members(text, start, end):
-                        results.append(result(self, "PERSON", *other, 0.55))
-            return results
-
-    class CardRecognizer(PatternRecognizer):  # type: ignore[misc]
-        """Card numbers of every major brand: IIN range plus Luhn."""
-
-        def validate_result(self, pattern_text: str) -> bool:
-            return is_card_number(pattern_text)
-
-    class CuePatternRecognizer(PatternRecognizer):  # type: ignore[misc]
-        """A pattern whose named group ``value`` is the entity and the rest is
-        the cue that makes it one ("ssn 123456789" -> "123456789")."""
-
-        def __init__(self, *args: Any, reject: frozenset[str] = frozenset(), **kwargs: Any):
-            self._reject = reject
-            super().__init__(*args, **kwargs)
-
-        def analyze(
-            self,
-            text: str,
-            entities: list[str],
-            nlp_artifacts: Any = None,
-            regex_flags: int | None = None,
-        ) -> list[Any]:
-            results = []
-            patterns: list[Any] = self.patterns  # type: ignore[has-type]
-            for pattern in patterns:
-                if pattern.regex == dob_cue_regexes()[1]:
-                    matches = dates_before_birth_cues(text)
-                else:
-                    matches = re.finditer(pattern.regex, text)
-                for match in matches:
-                    words = match.group("value").split()
-                    while words and words[-1].title() in self._reject:
-                        words.pop()
-                    titles = 0
-                    while titles < len(words) and A_TITLE.fullmatch(words[titles]):
-                        titles += 1  # "Dear Dr" names no one; "Dear Dr Stone" does
-                    if titles == len(words) or words[titles].title() in self._reject:
-                        continue
-                    start = match.start("value")
-                    end = start + len(" ".join(words))
-                    if text[start:end] != " ".join(words):
-                        end = match.end("value")  # names split by other whitespace: keep all
-                    entity = self.supported_entities[0]
-                    if entity == "PERSON":
-                        cue = text[match.start() : match.start("value")]
-                        # "it's Lake Placid", "hi, Florence team": only a cue
-                        # that names ("my name is") or a title outvotes the
-                        # place and organisation rules.
-                        if (
-                            titles == 0
-                            and not NAMING_CUE.search(cue)
-                            and names_no_person(text, start, end)
-                        ):
-                            continue
-                        start, end = complete_name(text, start, end)
-                        for other in list_members(text, start, end):
-                            results.append(result(self, entity, *other, pattern.score))
-                    results.append(result(self, entity, start, end, pattern.score))
-            return results
-
-    from presidio_analyzer.predefined_recognizers import SpacyRecognizer
-
-    class PlaceAwareSpacyRecognizer(SpacyRecognizer):  # type: ignore[misc]
-        """Presidio's NER recognizer, its hits cut at a line break (the small
-        model runs a name into the next line of a signature: "Marion Brown
-        \\nAeronautical engineer"); less the "people" that are places by the
-        words around them (``names_no_person``: "Lomm bridge is falling down");
-        and its people completed from the text around them. The model often
-        tags half a name ("Marchetti" of "Emeka Marchetti", "Stone" of "Dr
-        Adrian Stone") or one name of a list ("A B, C D and E F"): the rest
-        joins it (``complete_name``), and the other members of a list a name
-        is in are names too."""
-
-        def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-            results = []
-            for hit in super().analyze(text, entities, nlp_artifacts):
-                line = text[hit.start : hit.end].strip().split("\n")[0].rstrip()
-                hit.start = text.index(line, hit.start)
-                hit.end = hit.start + len(line)
-                if hit.entity_type == "PERSON":
-                    if names_no_person(text, hit.start, hit.end):
-                        continue
-                    hit.start, hit.end = complete_name(text, hit.start, hit.end)
-                    if a_town(text, hit.start, hit.end):
-                        continue  # the model's "person" is a town's whole name
-                    for other in list_members(text, hit.start, hit.end):
-                        results.append(result(self, "PERSON", *other, 0.6))
-                results.append(hit)
-            return results
-
-    ner_entities = nlp_engine.get_supported_entities() if nlp_engine is not None else None
-    return [
-        PlaceAwareSpacyRecognizer(
-            supported_language=language,
-            supported_entities=ner_entities,
-            name="PlaceAwareSpacyRecognizer",
-        ),
-        FirstNameRecognizer(
-            supported_entities=["PERSON"], supported_language=language, name="FirstNameRecognizer"
-        ),
-        # Presidio's own phone context words ("phone", "number", "call"...):
-        # phone_spans reads its longer cue list itself.
-        ValidatedPhoneRecognizer(supported_language=language, supported_regions=phone_regions),
-        CardRecognizer(
-            supported_entity="CREDIT_CARD",
-            patterns=[Pattern("card", CARD_REGEX, 0.3)],
-            supported_language=language,
-            global_regex_flags=_CASED,
-        ),
-        CuePatternRecognizer(
-            supported_entity="US_SSN",
-            patterns=[Pattern("ssn after its name", SSN_CUE_REGEX, 0.85)],
-            supported_language=language,
-            name="SsnCueRecognizer",
-        ),
-        NationalIdRecognizer(
-            supported_entities=["NATIONAL_ID"],
-            supported_language=language,
-            context=_NATIONAL_ID_CONTEXT,
-            name="NationalIdRecognizer",
-        ),
-        CuePatternRecognizer(
-            supported_entity="DATE_OF_BIRTH",
-            patterns=[
-                Pattern("date after a birth cue", dob_cue_regexes()[0], 0.85),
-                Pattern("date before a birth cue", dob_cue_regexes()[1], 0.85),
-            ],
-            supported_language=language,
-            name="DateOfBirthCueRecognizer",
-        ),
-        CuePatternRecognizer(
-            supported_entity="PASSPORT",
-            patterns=[Pattern("passport after its name", PASSPORT_CUE_REGEX, 0.85)],
-            supported_language=language,
-            name="PassportCueRecognizer",
-        ),
-        CuePatternRecognizer(
-            supported_entity="PERSON",
-            patterns=[Pattern("name after a cue", NAME_CUE_REGEX, 0.6)],
-            supported_language=language,
-            reject=NOT_NAMES,
-            name="NameCueRecognizer",
-        ),
-        *country_recognizers(language, phone_regions),
-        AddressRecognizer(
-            supported_entities=["STREET_ADDRESS"],
-            supported_language=language,
-            name="AddressRecognizer",
-        ),
-        PatternRecognizer(
-            supported_entity="STREET_ADDRESS",
-            patterns=[Pattern("uk postcode", UK_POSTCODE_REGEX, 0.6)],
-            supported_language=language,
-            # Presidio matches case-insensitively by default; capitals are
-            # what tells a postcode from a word.
-            global_regex_flags=_CASED,
-        ),
-    ]
