@@ -71,10 +71,7 @@ def redact_sessions(
         )
     )
     found = dict(zip(distinct, progress(policy.detect(distinct), len(distinct)), strict=True))
-    return [
-        _redact_one(s, found, policy.keys, list(policy.identifier_patterns), policy.detector)
-        for s in sessions
-    ]
+    return [_redact_one(s, found, policy) for s in sessions]
 
 
 def value_matcher(values: Iterable[str]) -> tuple[WholeWords, dict[str, str], dict[str, str]]:
@@ -195,28 +192,44 @@ def _grown_names(leaves: list[tuple[str | None, Any]], entity_of: dict[str, str]
 
 
 def _redact_one(
-    session: Session,
-    found: dict[str, list[tuple[str, str]]],
-    keys: KeyRules,
-    identifier_patterns: list[tuple[str, re.Pattern[str]]],
-    detector: Detector,
+    session: Session, found: dict[str, list[tuple[str, str]]], policy: RedactionPolicy
 ) -> Redacted:
-    # 1. Every personal value of the session with its entity, first sighting wins,
-    #    key rules and identifier patterns before the detector.
-    entity_of: dict[str, str] = {}
-    things: list[str] = []  # values of name keys that name a thing, case-folded
+    """One session's pass: collect its personal values, link each to the
+    values it is part of, number the placeholders, replace every occurrence."""
     leaves = list(session_texts(session))
+    entity_of, things = _collect(leaves, found, policy)
+    part_of = _link_parts(entity_of)
+    _link_grown_names(leaves, entity_of, part_of)
+    placeholder = _numbered(entity_of, part_of)
+    kept = tuple(sorted(set(things)))
+    if not placeholder:
+        return Redacted(session, Counter(), {}, kept)
+    replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
+    redacted = map_session(session, replacer.leaf)
+    return Redacted(redacted, replacer.replaced, dict(entity_of), kept)
+
+
+def _collect(
+    leaves: list[tuple[str | None, Any]],
+    found: dict[str, list[tuple[str, str]]],
+    policy: RedactionPolicy,
+) -> tuple[dict[str, str], list[str]]:
+    """Every personal value of the session -> its entity, first sighting wins,
+    key rules and identifier patterns before the detector; and the values of
+    name keys that name a thing, case-folded."""
+    entity_of: dict[str, str] = {}
+    things: list[str] = []
     for key, leaf in leaves:
         if not key or leaf in (None, "", True, False):
             continue
-        entity = keys.entity(key)
+        entity = policy.keys.entity(key)
         if entity:
             entity_of.setdefault(str(leaf).strip(), entity)
-        elif isinstance(leaf, str) and keys.names_a_thing(key, leaf):
+        elif isinstance(leaf, str) and policy.keys.names_a_thing(key, leaf):
             things.append(leaf.strip().casefold())
     for _key, leaf in leaves:
         if isinstance(leaf, str):
-            for entity, pattern in identifier_patterns:
+            for entity, pattern in policy.identifier_patterns:
                 for m in pattern.finditer(leaf):
                     entity_of.setdefault(m.group(0), entity)
     for _key, leaf in leaves:
@@ -228,10 +241,17 @@ def _redact_one(
                     continue
                 entity_of.setdefault(value, entity)
     entity_of.pop("", None)
-    # A person found by full name is also found by each part of it: "Done, Rahul."
-    # after "I'm Rahul Mehta" (the small NER model misses a lone first name); an
-    # address by its numbers of three digits or more, a house number or postcode
-    # repeated alone ("the parcel for 71210"), and by its street line.
+    return entity_of, things
+
+
+def _link_parts(entity_of: dict[str, str]) -> dict[str, str]:
+    """Part -> the value it is part of, each part added to ``entity_of``.
+
+    A person found by full name is also found by each part of it: "Done,
+    Rahul." after "I'm Rahul Mehta" (the small NER model misses a lone first
+    name); an address by its numbers of three digits or more, a house number
+    or postcode repeated alone ("the parcel for 71210"), and by its street
+    line."""
     part_of: dict[str, str] = {}
     for value, entity in list(entity_of.items()):
         for part in _parts(value, entity):
@@ -240,11 +260,16 @@ def _redact_one(
                 part_of[part] = value
                 entity_of.pop(part, None)
                 entity_of[part] = entity
+    return part_of
 
-    # A name found elsewhere in the session and written here with more of it
-    # ("Zurita" after "Dear", here "Ramona Sarabia Zurita"; "Tore" and
-    # "Arvidsson" around a middle initial) grows as a detected name does;
-    # what it grew to shares its placeholder, and its new words are its parts.
+
+def _link_grown_names(
+    leaves: list[tuple[str | None, Any]], entity_of: dict[str, str], part_of: dict[str, str]
+) -> None:
+    """A name found elsewhere in the session and written here with more of it
+    ("Zurita" after "Dear", here "Ramona Sarabia Zurita"; "Tore" and
+    "Arvidsson" around a middle initial) grows as a detected name does;
+    what it grew to shares its placeholder, and its new words are its parts."""
     for grown, seed in _grown_names(leaves, entity_of).items():
         entity_of[grown] = "PERSON"
         part_of[grown] = seed
@@ -257,17 +282,12 @@ def _redact_one(
                 entity_of[part] = "PERSON"
                 part_of[part] = grown
 
-    house_numbers = {
-        number: value
-        for value, entity in entity_of.items()
-        if entity == "STREET_ADDRESS"
-        for number in _SHORT_NUMBER.findall(value)
-    }
 
-    # 2. Placeholders, numbered per type in order of first sighting; the parts
-    #    of a name share the placeholder of the whole name.
-    #    A value in capitals found on its own ("ZELDA") shares the placeholder
-    #    of the same value as written elsewhere ("Zelda").
+def _numbered(entity_of: dict[str, str], part_of: dict[str, str]) -> dict[str, str]:
+    """Value -> its placeholder, numbered per type in order of first sighting;
+    the parts of a name share the placeholder of the whole name. A value in
+    capitals found on its own ("ZELDA") shares the placeholder of the same
+    value as written elsewhere ("Zelda")."""
     capitals_of = {
         value: value.title()
         for value, entity in entity_of.items()
@@ -285,67 +305,99 @@ def _redact_one(
         while same not in placeholder:
             same = part_of.get(same) or capitals_of[same]
         placeholder[value] = placeholder[same]
+    return placeholder
 
-    # 3. Replace every occurrence, the longest value at each place so an e-mail
-    #    address goes before the name inside it. Values of several words (and
-    #    e-mails) match in any case ("ALEX MORGAN", "alex morgan"); a single word
-    #    matches as written or in capitals, so the name "Will" leaves "will" alone.
-    replaced: Counter[str] = Counter()
-    kept = tuple(sorted(set(things)))
-    if not placeholder:
-        return Redacted(session, replaced, {}, kept)
-    occurrence, exact, folded = value_matcher(placeholder)
-    # In a line written all in lower case ("hi, this is nicola", above a
-    # signature in capitals), a one-word name found elsewhere in the session
-    # is matched in lower case too.
-    lowered = {v.lower(): v for v in exact.values() if entity_of[v] == "PERSON" and v.isalpha()}
-    in_lower_text = WholeWords(exact=lowered)
-    # One that English does not write as a word (under 10 per million words:
-    # "valérie", "rivera"; not "mark", "rose", "green") is matched in lower
-    # case in any line ("could not verify valérie").
-    in_any_text = WholeWords(exact=[low for low in lowered if not an_english_word(low, 4.0)])
-    for low, value in lowered.items():
-        exact.setdefault(low, value)
 
-    def canonical(text: str) -> str | None:
-        return exact.get(text) or folded.get(fold(text)) or house_numbers.get(text)
+class _Replacer:
+    """Replaces every occurrence of a session's values in its leaves, the
+    longest value at each place so an e-mail address goes before the name
+    inside it. Values of several words (and e-mails) match in any case
+    ("ALEX MORGAN", "alex morgan"); a single word matches as written or in
+    capitals, so the name "Will" leaves "will" alone."""
 
-    def lookup(text: str) -> str:
-        value = canonical(text.strip())
+    def __init__(
+        self,
+        entity_of: dict[str, str],
+        placeholder: dict[str, str],
+        keys: KeyRules,
+        detector: Detector,
+    ) -> None:
+        self.replaced: Counter[str] = Counter()
+        """Occurrences replaced, per entity type."""
+        self._entity_of = entity_of
+        self._placeholder = placeholder
+        self._keys = keys
+        self._detector = detector
+        self._house_numbers = {
+            number: value
+            for value, entity in entity_of.items()
+            if entity == "STREET_ADDRESS"
+            for number in _SHORT_NUMBER.findall(value)
+        }
+        self._occurrence, self._exact, self._folded = value_matcher(placeholder)
+        # In a line written all in lower case ("hi, this is nicola", above a
+        # signature in capitals), a one-word name found elsewhere in the session
+        # is matched in lower case too.
+        lowered = {
+            v.lower(): v for v in self._exact.values() if entity_of[v] == "PERSON" and v.isalpha()
+        }
+        self._in_lower_text = WholeWords(exact=lowered)
+        # One that English does not write as a word (under 10 per million words:
+        # "valérie", "rivera"; not "mark", "rose", "green") is matched in lower
+        # case in any line ("could not verify valérie").
+        self._in_any_text = WholeWords(
+            exact=[low for low in lowered if not an_english_word(low, 4.0)]
+        )
+        for low, value in lowered.items():
+            self._exact.setdefault(low, value)
+
+    def _canonical(self, text: str) -> str | None:
+        return (
+            self._exact.get(text) or self._folded.get(fold(text)) or self._house_numbers.get(text)
+        )
+
+    def _lookup(self, text: str) -> str:
+        value = self._canonical(text.strip())
         if value is not None:
-            return placeholder[value]
+            return self._placeholder[value]
         # Presidio's anonymizer merged adjacent hits ("Zelda" + "Quux") into one
         # span: replace each value inside it, so no detected character survives.
-        return occurrence.sub(lambda found: placeholder[canonical(found) or ""], text)
+        return self._occurrence.sub(
+            lambda found: self._placeholder[self._canonical(found) or ""], text
+        )
 
-    def redact_leaf(key: str | None, leaf: Any) -> Any:
-        entity = keys.entity(key) if key else None
+    def leaf(self, key: str | None, leaf: Any) -> Any:
+        """``leaf`` (under ``key``) with its values replaced."""
+        entity = self._keys.entity(key) if key else None
         if entity and leaf not in (None, "", True, False):
-            replaced[entity] += 1
-            return placeholder.get(str(leaf).strip(), f"<{entity}>")
+            self.replaced[entity] += 1
+            return self._placeholder.get(str(leaf).strip(), f"<{entity}>")
         if not isinstance(leaf, str):
             return leaf
-        if leaf.strip() in house_numbers:
-            replaced["STREET_ADDRESS"] += 1
-            return placeholder[house_numbers[leaf.strip()]]
-        spans: list[tuple[int, int, str]] = []
-        matches = list(occurrence.spans(leaf))
-        if in_any_text:
-            matches += in_any_text.spans(leaf)
-        if in_lower_text:
-            for start, line in _lower_case_lines(leaf):
-                matches += ((start + s, start + e) for s, e in in_lower_text.spans(line))
-        # A short house number where a value stands, not a count or a date
-        # ("I have noted 15 on your file"; not "I ordered 15 mugs").
-        if house_numbers:
-            matches += house_numbers_alone(leaf, house_numbers)
-        for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
-            value = canonical(leaf[start:end])
-            if value is not None and not (spans and start < spans[-1][1]):
-                spans.append((start, end, entity_of[value]))
+        if leaf.strip() in self._house_numbers:
+            self.replaced["STREET_ADDRESS"] += 1
+            return self._placeholder[self._house_numbers[leaf.strip()]]
+        spans = self._spans(leaf)
         if not spans:
             return leaf
-        replaced.update(entity for _s, _e, entity in spans)
-        return detector.replace(leaf, spans, lookup)
+        self.replaced.update(entity for _s, _e, entity in spans)
+        return self._detector.replace(leaf, spans, self._lookup)
 
-    return Redacted(map_session(session, redact_leaf), replaced, dict(entity_of), kept)
+    def _spans(self, leaf: str) -> list[tuple[int, int, str]]:
+        """(start, end, entity) of the values in ``leaf``, in order, disjoint."""
+        matches = list(self._occurrence.spans(leaf))
+        if self._in_any_text:
+            matches += self._in_any_text.spans(leaf)
+        if self._in_lower_text:
+            for start, line in _lower_case_lines(leaf):
+                matches += ((start + s, start + e) for s, e in self._in_lower_text.spans(line))
+        # A short house number where a value stands, not a count or a date
+        # ("I have noted 15 on your file"; not "I ordered 15 mugs").
+        if self._house_numbers:
+            matches += house_numbers_alone(leaf, self._house_numbers)
+        spans: list[tuple[int, int, str]] = []
+        for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
+            value = self._canonical(leaf[start:end])
+            if value is not None and not (spans and start < spans[-1][1]):
+                spans.append((start, end, self._entity_of[value]))
+        return spans
