@@ -13,8 +13,8 @@ How a value is found to be personal, in order of precedence:
 2. a configured identifier pattern matches it (``ORD-\\d{5}``);
 3. Presidio finds it: spaCy NER (PERSON, LOCATION) from the installed model in
    the config, Presidio's pattern recognizers (an explicit entity list, a score
-   threshold), and miner's own recognizers (``miner.redaction.lexicon.formats``: validated
-   phones, IIN+Luhn cards, cued SSNs and names, street addresses).
+   threshold), and miner's own recognizers (``miner.redaction.recognizers``:
+   validated phones, IIN+Luhn cards, cued SSNs and names, street addresses).
 
 Then every value found anywhere in a session is replaced everywhere in it,
 including strings where the detector missed it (a bare order id in a tool
@@ -43,6 +43,6 @@ The package, one module per concern (import from the module, not from here:
 - ``placeholders``: the placeholder shape;
 - ``surfaced``: the values put before the reviewer (``Surfaced``);
 - ``guard``: the leak guard;
-- ``recognizers``: miner's Presidio recognizers;
+- ``recognizers``: miner's Presidio recognizers, one class per module;
 - ``lexicon``: word lists, regex tables and format checks, no Presidio.
 """
