@@ -17,8 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from miner.redaction.guard import _original_patterns
-from miner.redaction.lexicon.wordmatch import WORD_START, WholeWords, fold
-from miner.redaction.session import value_matcher
+from miner.redaction.lexicon.wordmatch import WORD_START, WholeWords, fold, value_matcher
 
 # -- the oracles: the alternations as they were in miner/ ---------------------
 # (with a word start after an escaped line break, WORD_START, as miner has it since)

@@ -16,14 +16,13 @@ from miner.model import Session
 from miner.redaction.detector import NER_TYPES, Detector
 from miner.redaction.keys import KeyRules
 from miner.redaction.lexicon.addresses import (
-    STREET_SUFFIXES,
-    find_addresses,
+    SHORT_NUMBER,
+    address_parts,
     house_numbers_alone,
-    postcodes_in,
 )
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
-from miner.redaction.lexicon.wordmatch import WholeWords, fold
+from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import map_session, session_texts
 
@@ -72,123 +71,6 @@ def redact_sessions(
     )
     found = dict(zip(distinct, progress(policy.detect(distinct), len(distinct)), strict=True))
     return [_redact_one(s, found, policy) for s in sessions]
-
-
-def value_matcher(values: Iterable[str]) -> tuple[WholeWords, dict[str, str], dict[str, str]]:
-    """Where ``values`` occur in a text, and the value each match is: the
-    matcher, the exact lookup (as written, or in capitals: the name "Will"
-    leaves "will" alone) and the folded one (values of several words and
-    e-mails, in any case: "ALEX MORGAN"). Longer values are looked up first.
-
-    The matcher is not one regex alternation of every value: that is
-    quadratic on a long text with thousands of them (miner.redaction.lexicon.wordmatch)."""
-    exact: dict[str, str] = {}
-    folded: dict[str, str] = {}
-    in_any_case: list[str] = []
-    for value in sorted(values, key=len, reverse=True):
-        if " " in value.strip() or "@" in value:
-            folded.setdefault(fold(value), value)
-            in_any_case.append(value)
-        else:
-            exact.setdefault(value, value)
-            if value.upper() != value and any(c.isalpha() for c in value):
-                exact.setdefault(value.upper(), value)
-    return WholeWords(exact=exact, any_case=in_any_case), exact, folded
-
-
-def _parts(value: str, entity: str) -> list[str]:
-    """The parts of a value that name what it names when written alone."""
-    if entity == "PERSON" and " " in value:
-        return name_parts(value)
-    if entity == "STREET_ADDRESS":
-        return [*_ADDRESS_NUMBER.findall(value), *postcodes_in(value), *_street_parts(value)]
-    return []
-
-
-_LINE = re.compile(r"[^\n]+")
-
-
-def _lower_case_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, line) of the lines of ``text`` written without a capital
-    (a break escaped as ``\\n`` ends a line too)."""
-    if not any(c.isupper() for c in text):
-        yield 0, text
-        return
-    for m in _LINE.finditer(read_escaped_breaks(text)):
-        if not any(c.isupper() for c in m.group(0)):
-            yield m.start(), text[m.start() : m.end()]
-
-
-#: The numbers of an address written alone: a house number, a postcode, "2-2".
-_ADDRESS_NUMBER = re.compile(r"(?<![\w/-])(?:\d+[-/]\d+|\d{3,})(?![\w/-])")
-#: A house number of one or two digits: too common to follow the address
-#: around ("I ordered 18 mugs"), replaced only as a whole string (a tool's
-#: argument "74").
-_SHORT_NUMBER = re.compile(r"(?<![\w/-])\d{1,2}(?![\w/-])")
-_ADDRESS_LINE_BREAK = re.compile(r"\s*(?:,|\n|(?<!\\)\\[nr])\s*")
-_HOUSE_NUMBER = re.compile(r"\d+[-/]?\d*[A-Za-z]?,?\s+(?=\D)")
-
-
-_NUMBER_BEFORE_STREET_WORD = re.compile(
-    rf"(.+?\d[A-Za-z]?)[ \t]+(?:{'|'.join(STREET_SUFFIXES)})\.?$", re.IGNORECASE
-)
-
-
-_NAMED_BEFORE_STREET_WORD = re.compile(
-    r"(?:\d+[-/]?\d*[A-Za-z]?,?\s+)?(.+?)[ \t]+(?i:street|st\.?|road|avenue)$"
-)
-
-
-def _names_a_street(name: str) -> bool:
-    """Whether ``name`` is a street's name whole: a street line itself
-    ("rue Costa", "Via Rossi") or ending in a USPS suffix ("Jaimes Light")."""
-    words = name.split()
-    if len(words) > 1 and words[-1].title() in STREET_SUFFIXES:
-        return True
-    return any((s, e) == (0, len(name)) for s, e in find_addresses(name))
-
-
-def _street_parts(address: str) -> Iterator[str]:
-    """The street line without its house number ("637 Catharinaring"), and
-    the lines of an address that hold a number ("Allika 46", "Suite 862"): a
-    line with no number is a town or a country, not personal alone."""
-    lines = _ADDRESS_LINE_BREAK.split(address.strip())
-    # A street named before a street word that names it already ("rue
-    # Costa street", "Jaimes Light St."): the name is written alone too.
-    if (named := _NAMED_BEFORE_STREET_WORD.match(lines[0])) and _names_a_street(named.group(1)):
-        yield named.group(1)
-    if house := _HOUSE_NUMBER.match(lines[0]):
-        street = lines[0][house.end() :]
-        yield street
-        # A street named with a number before its street word ("5474
-        # Rebbåsbakken 48 St."): its name and number are written alone too.
-        if (named := _NUMBER_BEFORE_STREET_WORD.match(street)) and any(
-            c.isalpha() for c in named.group(1)
-        ):
-            yield named.group(1)
-    if len(lines) > 1:
-        yield from (line for line in lines if any(c.isdigit() for c in line)
-                    and any(c.isalpha() for c in line))  # fmt: skip
-
-
-def _grown_names(leaves: list[tuple[str | None, Any]], entity_of: dict[str, str]) -> dict[str, str]:
-    """Each longer name that a person value of the session grows to where it
-    is written (``grown_name``), -> the value it grew from."""
-    people = [v for v, entity in entity_of.items() if entity == "PERSON"]
-    if not people:
-        return {}
-    matcher, exact, folded = value_matcher(people)
-    grown: dict[str, str] = {}
-    for _key, leaf in leaves:
-        if not isinstance(leaf, str):
-            continue
-        text = read_escaped_breaks(leaf)
-        for start, end in matcher.spans(leaf):
-            s, e = grown_name(text, start, end)
-            if (s, e) != (start, end) and leaf[s:e] not in entity_of:
-                seed = leaf[start:end]
-                grown.setdefault(leaf[s:e], exact.get(seed) or folded[fold(seed)])
-    return grown
 
 
 def _redact_one(
@@ -263,6 +145,15 @@ def _link_parts(entity_of: dict[str, str]) -> dict[str, str]:
     return part_of
 
 
+def _parts(value: str, entity: str) -> list[str]:
+    """The parts of a value that name what it names when written alone."""
+    if entity == "PERSON" and " " in value:
+        return name_parts(value)
+    if entity == "STREET_ADDRESS":
+        return address_parts(value)
+    return []
+
+
 def _link_grown_names(
     leaves: list[tuple[str | None, Any]], entity_of: dict[str, str], part_of: dict[str, str]
 ) -> None:
@@ -281,6 +172,26 @@ def _link_grown_names(
             if part not in entity_of and part.casefold() not in seed_words:
                 entity_of[part] = "PERSON"
                 part_of[part] = grown
+
+
+def _grown_names(leaves: list[tuple[str | None, Any]], entity_of: dict[str, str]) -> dict[str, str]:
+    """Each longer name that a person value of the session grows to where it
+    is written (``grown_name``), -> the value it grew from."""
+    people = [v for v, entity in entity_of.items() if entity == "PERSON"]
+    if not people:
+        return {}
+    matcher, exact, folded = value_matcher(people)
+    grown: dict[str, str] = {}
+    for _key, leaf in leaves:
+        if not isinstance(leaf, str):
+            continue
+        text = read_escaped_breaks(leaf)
+        for start, end in matcher.spans(leaf):
+            s, e = grown_name(text, start, end)
+            if (s, e) != (start, end) and leaf[s:e] not in entity_of:
+                seed = leaf[start:end]
+                grown.setdefault(leaf[s:e], exact.get(seed) or folded[fold(seed)])
+    return grown
 
 
 def _numbered(entity_of: dict[str, str], part_of: dict[str, str]) -> dict[str, str]:
@@ -332,7 +243,7 @@ class _Replacer:
             number: value
             for value, entity in entity_of.items()
             if entity == "STREET_ADDRESS"
-            for number in _SHORT_NUMBER.findall(value)
+            for number in SHORT_NUMBER.findall(value)
         }
         self._occurrence, self._exact, self._folded = value_matcher(placeholder)
         # In a line written all in lower case ("hi, this is nicola", above a
@@ -401,3 +312,17 @@ class _Replacer:
             if value is not None and not (spans and start < spans[-1][1]):
                 spans.append((start, end, self._entity_of[value]))
         return spans
+
+
+_LINE = re.compile(r"[^\n]+")
+
+
+def _lower_case_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, line) of the lines of ``text`` written without a capital
+    (a break escaped as ``\\n`` ends a line too)."""
+    if not any(c.isupper() for c in text):
+        yield 0, text
+        return
+    for m in _LINE.finditer(read_escaped_breaks(text)):
+        if not any(c.isupper() for c in m.group(0)):
+            yield m.start(), text[m.start() : m.end()]
