@@ -237,7 +237,7 @@ def record_redaction(
     value as one token (``miner.redaction.surfaced.vetted_digest``), so a
     surfaced value the reviewer replaces with a placeholder leaves its string
     vetted."""
-    from miner.leaks import json_strings
+    from miner.redaction.guard import json_strings
     from miner.redaction.surfaced import vetted_digest
 
     spec = next(v for k, v in files.items() if k.endswith(SPEC))

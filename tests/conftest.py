@@ -129,14 +129,14 @@ def surfaced_drafts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A real draft of the sample whose redaction surfaced ``SURFACE``'s words,
     as the redaction policy returns surfaced values (``Redacted.surfaced``):
     what comes after redaction is miner's own code."""
-    from miner import job
+    from miner.redaction.policy import RedactionPolicy
     from miner.redaction.surfaced import Surfaced
 
-    real = job.redact_sessions
+    real = RedactionPolicy.redact
 
-    def redact_and_surface(*args: Any, **kwargs: Any) -> list[Any]:
+    def redact_and_surface(self: RedactionPolicy, *args: Any, **kwargs: Any) -> list[Any]:
         out = []
-        for item in real(*args, **kwargs):
+        for item in real(self, *args, **kwargs):
             text = json.dumps(dataclasses.asdict(item.session), default=str)
             found = tuple(
                 Surfaced(entity, word)
@@ -148,7 +148,7 @@ def surfaced_drafts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     drafts = tmp_path_factory.mktemp("surfaced") / "drafts"
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(job, "redact_sessions", redact_and_surface)
+        patch.setattr(RedactionPolicy, "redact", redact_and_surface)
         result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", drafts)
     assert result.exit_code == 0, result.output
     return drafts

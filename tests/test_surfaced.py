@@ -296,13 +296,13 @@ def bench(drafts: Path) -> Any:
     from starlette.testclient import TestClient
 
     from miner.config import load_config
-    from miner.redact import detector_for
+    from miner.redaction.policy import policy_for
     from miner.webapp import Workbench, create_app
     from miner.workbench import Checker
 
     config = load_config(PIPELINE)
-    detector = detector_for(config)
-    work = Workbench(drafts, config, Checker(config, detector), drafts.parent / "suite", detector)
+    policy = policy_for(config)
+    work = Workbench(drafts, config, Checker(config, policy), drafts.parent / "suite", policy)
     app = create_app(work, TOKEN, ["127.0.0.1"])
     return TestClient(app, base_url="http://127.0.0.1")
 

@@ -1,6 +1,6 @@
-"""Surfaced values: spans the redaction policy was unsure of, left as written
-in a draft and put before the reviewer (the contract: docs/review.md,
-"Personal data surfaced for review").
+"""The values redaction is unsure of (surfaced): left as written in a draft
+and put before the reviewer (the contract: docs/review.md, "Personal data
+surfaced for review").
 
 Redaction returns them per session as ``Surfaced(entity, value)``; the draft
 records them in the sidecar's ``provenance.redaction.surfaced`` beside an
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from miner.redact import PLACEHOLDER, output_digest
+from miner.redaction.placeholders import PLACEHOLDER
 
 #: Where the sidecar keeps them: ``provenance.redaction.{surfaced,kept}``.
 PROVENANCE = "provenance"
@@ -75,6 +75,9 @@ def normalised(text: str, values: Iterable[str]) -> str:
 def vetted_digest(text: str, values: Iterable[str]) -> str:
     """The digest the draft lists in ``provenance.redaction.vetted`` for a
     string it wrote, and the one the check looks up."""
+    # Imported here: the session pass imports this module for ``Surfaced``.
+    from miner.redaction.session import output_digest
+
     return output_digest(normalised(text, values))
 
 
