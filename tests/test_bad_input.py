@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import PIPELINE, PLANTED, TRACES, WINDOW, miner
+from tests.conftest import PIPELINE, PLANTED, TRACES, WINDOW, lock_held, miner
 
 
 def _export_copy(tmp_path: Path) -> Path:
@@ -300,18 +300,23 @@ def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(tmp_path, sc
 
 
 def test_a_draft_into_a_folder_another_run_holds_names_the_holder(tmp_path):
-    import fcntl
-
     out = tmp_path / "out"
     out.mkdir()
-    with open(out / ".miner.lock", "a+") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        held.write("pid 4242 (miner draft, since 2026-11-30T06:00:00+00:00)\n")
-        held.flush()
+    with lock_held(out, "miner draft") as holder:
         result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
     assert result.exit_code == 6
-    assert "held by pid 4242 (miner draft" in result.stderr and "--lock-timeout" in result.stderr
-    assert not list(out.glob("draft_*"))
+    assert f"held by pid {holder.pid} (miner draft, since " in result.stderr
+    assert "--lock-timeout" in result.stderr
+    assert list(out.iterdir()) == []
+    # The holder was killed: the folder is free, and a draft leaves no lock in it.
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert sorted({p.name.split("_")[0] for p in out.iterdir()}) == [
+        "draft",
+        "miner-ledger.json",
+        "runs",
+    ]
+    assert [p for p in out.rglob(".*")] == []
 
 
 def test_concurrent_drafts_into_one_folder_keep_every_ledger_entry(tmp_path):
@@ -346,6 +351,7 @@ def test_concurrent_drafts_into_one_folder_keep_every_ledger_entry(tmp_path):
     drafted = sum(s["sampled"] for s in summaries)
     ledger = json.loads((out / "miner-ledger.json").read_text())["sessions"]
     assert len(ledger) == drafted == len(list(out.glob("draft_*"))) == 9
+    assert list(out.rglob(".*")) == []  # no lock, no staging left behind
 
 
 def test_a_killed_runs_staging_folder_is_removed_by_the_next_run(tmp_path):
