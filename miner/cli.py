@@ -450,11 +450,12 @@ PathsArg = Annotated[
 def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     """The one loader over ``paths``; the personal-data check needs Presidio."""
     from miner import output
-    from miner.load import load_cases
+    from miner.load import holding_cases, load_cases
     from miner.redact import detector_for
 
+    files = output.read_case_files(paths)  # before Presidio loads: a typo fails fast
     detector = detector_for(config) if personal_data else None
-    return load_cases(output.read_case_files(paths), config, detector)
+    return holding_cases(load_cases(files, config, detector), paths)
 
 
 def _refused(eval_id: str, reasons: Any) -> str:
@@ -581,9 +582,9 @@ def review(
             raise InputError(f"{paths[0]}: no such folder")
         _serve(paths[0], host, port, suite, _config(pipeline))
         return
-    from miner.load import UNREADABLE, load_cases
+    from miner.load import UNREADABLE, holding_cases, load_cases
 
-    loaded = load_cases(output.read_case_files(paths))
+    loaded = holding_cases(load_cases(output.read_case_files(paths)), paths)
     markers = [f for f in loaded.findings if f.kind == "review"]
     broken = [f for f in loaded.findings if f.kind in UNREADABLE]
     by_case: dict[str, list[Any]] = {}

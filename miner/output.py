@@ -27,7 +27,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from miner.case import CASE_SUFFIXES, case_file_names
+from miner.case import CASE_SUFFIXES, EVALSET, SPEC, TOOLS, case_file_names
 from miner.errors import (
     BusyError,
     ConflictError,
@@ -369,21 +369,36 @@ def read_run_summaries(out: Path) -> list[tuple[str, dict[str, Any] | None]]:
     return runs
 
 
+def case_paths(path: Path) -> list[Path]:
+    """The case files a path holds: itself when it is one, else every eval
+    set, sidecar and tool-fixture file under it (hidden folders skipped)."""
+    if path.is_dir():
+        return [
+            p
+            for p in sorted(path.rglob("*.json"))
+            if p.name.endswith(CASE_SUFFIXES)
+            and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        ]
+    return [path] if path.is_file() and path.name.endswith(CASE_SUFFIXES) else []
+
+
 def read_case_files(paths: Iterable[Path]) -> list[tuple[Path, str]]:
-    """Eval sets, sidecars and tool fixtures under ``paths`` (files or folders)."""
+    """Eval sets, sidecars and tool fixtures under ``paths`` (files or folders).
+
+    The one definition of "a folder of cases" every command that reads cases
+    uses: a path that holds none (an empty or mistyped folder, a file that is
+    not a case file) is an InputError, so a gate never passes on nothing."""
     found: list[Path] = []
     for path in paths:
-        if path.is_dir():
-            found.extend(
-                p
-                for p in sorted(path.rglob("*.json"))
-                if p.name.endswith(CASE_SUFFIXES)
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-        elif path.is_file():
-            found.append(path)
-        else:
+        if not path.exists():
             raise InputError(f"{path}: no such file or folder")
+        held = case_paths(path)
+        if not held:
+            kinds = f"*{EVALSET}, *{SPEC} or *{TOOLS}"
+            if path.is_dir():
+                raise InputError(f"{path}: no case file in this folder ({kinds}); nothing to read")
+            raise InputError(f"{path}: not a case file (expected {kinds})")
+        found.extend(held)
     files = []
     for path in dict.fromkeys(found):
         try:
