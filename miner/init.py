@@ -364,6 +364,8 @@ def read_feedback_columns(path: Path) -> Feedback:
     import pyarrow as pa
     import pyarrow.dataset as ds
 
+    from miner.source import unreadable_file
+
     if not path.exists():
         raise InputError(f"{path}: no such file or folder")
     try:
@@ -376,7 +378,7 @@ def read_feedback_columns(path: Path) -> Feedback:
         if score is not None:
             values = dataset.to_table(columns=[score]).column(0).drop_null().to_pylist()[:100_000]
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{path}: not a readable Parquet file ({type(exc).__name__})") from None
+        raise InputError(unreadable_file(path, exc)) from None
     max_score: float | None = None
     negative: tuple[str, ...] = ()
     numbers = sorted({v for v in values if isinstance(v, int | float) and not isinstance(v, bool)})

@@ -41,7 +41,62 @@ def test_corrupt_parquet_file_is_named(tmp_path):
     (export / "2026-11-23.parquet").write_bytes(b"PAR1 this is not parquet at all")
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
-    _assert_refused(result, 3, "2026-11-23.parquet", "not a readable Parquet file", out=out)
+    line = _assert_refused(result, 3, "2026-11-23.parquet", "not a Parquet file", out=out)
+    assert line == (
+        f"Error: {export / '2026-11-23.parquet'}: not a Parquet file: it does not end in a "
+        "Parquet footer (a file of another kind saved as .parquet, or one cut short)"
+    )
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_text_file_saved_as_parquet_gets_a_whole_sentence_naming_it(tmp_path, first):
+    # The first file of a folder is the one pyarrow's dataset reads to start:
+    # its error named the folder and was cut mid-word ("...Either the )").
+    export = _export_copy(tmp_path)
+    name = "0000-notes.parquet" if first else "9999-notes.parquet"
+    (export / name).write_text("session_id,event_type\ns1,USER_MESSAGE_RECEIVED\n" * 20)
+    out = tmp_path / "out"
+    for command in (
+        ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
+        ["init", "--traces", export, "--out", out / "mine.toml"],
+    ):
+        line = _assert_refused(miner(*command), 3, out=out)
+        assert line == (
+            f"Error: {export / name}: not a Parquet file: it does not end in a Parquet footer "
+            "(a file of another kind saved as .parquet, or one cut short)"
+        )
+
+
+def test_an_empty_file_and_a_cut_one_are_named_as_such(tmp_path):
+    export = _export_copy(tmp_path)
+    out = tmp_path / "out"
+    whole = (export / "2026-11-24.parquet").read_bytes()
+    (export / "2026-11-24.parquet").write_bytes(whole[: len(whole) // 2] + b"PAR1")
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    _assert_refused(result, 3, "2026-11-24.parquet: not a Parquet file: its footer", out=out)
+    (export / "2026-11-24.parquet").write_bytes(b"")
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    _assert_refused(result, 3, "2026-11-24.parquet: not a Parquet file: it is empty", out=out)
+
+
+def test_a_parquet_file_that_is_not_an_analytics_export_names_every_missing_column(tmp_path):
+    # The feedback export given as traces: one line, every missing column at
+    # once, not one per run.
+    export = tmp_path / "export"
+    export.mkdir()
+    path = export / "part-0.parquet"
+    pq.write_table(pa.table({"session_id": ["s1"], "score": [-1], "text": ["bad"]}), path)
+    out = tmp_path / "out"
+    for command in (
+        ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
+        ["init", "--traces", export, "--out", out / "mine.toml"],
+    ):
+        line = _assert_refused(miner(*command), 3, out=out)
+        assert line == (
+            f"Error: {path}: not an ADK analytics export: missing timestamp, event_type, "
+            "event_id, agent, invocation_id, user_id, ... (16 of 17 columns; timestamp, "
+            "event_type, session_id are required)"
+        )
 
 
 def test_missing_required_column_is_named(tmp_path):
@@ -51,7 +106,10 @@ def test_missing_required_column_is_named(tmp_path):
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
     _assert_refused(
-        result, 3, "2026-11-24.parquet", "missing required column 'session_id'", out=out
+        result,
+        3,
+        "2026-11-24.parquet: not an ADK analytics export: missing session_id (1 of 17 columns",
+        out=out,
     )
 
 
