@@ -73,7 +73,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-#: The lock file miner 0.x kept inside a locked folder; removed when found.
+#: The lock file older versions of miner kept inside a locked folder; removed when found.
 LEGACY_LOCK_NAME = ".miner.lock"
 
 
