@@ -451,11 +451,11 @@ def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     """The one loader over ``paths``; the personal-data check needs Presidio."""
     from miner import output
     from miner.load import holding_cases, load_cases
-    from miner.redact import detector_for
+    from miner.redaction.policy import policy_for
 
     files = output.read_case_files(paths)  # before Presidio loads: a typo fails fast
-    detector = detector_for(config) if personal_data else None
-    return holding_cases(load_cases(files, config, detector), paths)
+    policy = policy_for(config) if personal_data else None
+    return holding_cases(load_cases(files, config, policy), paths)
 
 
 def _refused(eval_id: str, reasons: Any) -> str:
@@ -604,7 +604,7 @@ def review(
 
 
 def _serve(drafts: Path, host: str, port: int, suite: Path | None, config: Any) -> None:
-    from miner.redact import detector_for
+    from miner.redaction.policy import policy_for
     from miner.webapp import LOOPBACK, Workbench, serve
     from miner.workbench import Checker
 
@@ -614,8 +614,8 @@ def _serve(drafts: Path, host: str, port: int, suite: Path | None, config: Any) 
             "read and edit these cases",
             err=True,
         )
-    detector = detector_for(config)
-    bench = Workbench(drafts, config, Checker(config, detector), suite, detector)
+    policy = policy_for(config)
+    bench = Workbench(drafts, config, Checker(config, policy), suite, policy)
     try:
         serve(bench, host, port, announce=lambda url: typer.echo(f"miner review: {url}"))
     except OSError as exc:
@@ -646,10 +646,10 @@ def promote(
         miner promote drafts/ --suite evals/support
     """
     from miner.promote import promote_drafts
-    from miner.redact import detector_for
+    from miner.redaction.policy import policy_for
 
     config = _config(pipeline)
-    result = promote_drafts(drafts, suite, config, detector_for(config), lock_timeout)
+    result = promote_drafts(drafts, suite, config, policy_for(config), lock_timeout)
     if result.finished:
         typer.echo(f"finished  {result.finished} file(s) an interrupted promote had journalled")
     if result.suite_problems:
