@@ -318,12 +318,13 @@ def test_the_readmes_replay_and_score_commands_work_as_written(suite, tmp_path):
     import shlex
 
     readme = (ROOT / "README.md").read_text()
-    [replay] = re.findall(r"^\s*(miner replay --agent .*)$", readme, re.M)
-    [score] = re.findall(r"`(miner score --suite evals/my_agent [^`]*)`", readme)
+    [replay] = re.findall(r"^\s*(miner replay --pipeline .*)$", readme, re.M)
+    [score] = re.findall(r"^\s*(miner score --pipeline pipelines/my_agent.toml .*)$", readme, re.M)
     root = tmp_path / "repo"
-    root.mkdir()
-    for name in ("sample_traces", "pipelines"):
-        (root / name).symlink_to(ROOT / name)
+    (root / "pipelines").mkdir(parents=True)
+    (root / "sample_traces").symlink_to(ROOT / "sample_traces")
+    # What `miner init --out pipelines/my_agent.toml` writes for the sample.
+    shutil.copy(PIPELINE, root / "pipelines" / "my_agent.toml")
     shutil.copytree(suite, root / "evals" / "my_agent")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's miner; the agent is found in cwd
 
