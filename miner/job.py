@@ -230,7 +230,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     scan_start, scan_end = request.since - grace, request.until + grace
     window = (request.since, request.until)
     if request.engine == "spark":
-        from miner.spark import spark_flags
+        from miner.engine.spark import spark_flags
 
         found = spark_flags(request.traces, (scan_start, scan_end), window, negative, config)
     else:
@@ -283,7 +283,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     )
     drafted = Drafted()
     if picked_ids and request.engine == "spark":
-        from miner.spark import spark_draft
+        from miner.engine.spark import spark_draft
 
         drafted = spark_draft(request.traces, scan_start, scan_end, picked_ids, context)
     elif events is not None:

@@ -15,7 +15,7 @@ from tests.conftest import PIPELINE, WINDOW, miner
 @pytest.fixture(scope="module")
 def spark():
     os.environ["MINER_SPARK_MASTER"] = "local[2]"
-    from miner.spark import session
+    from miner.engine.spark import session
 
     active = session()
     yield active
@@ -68,7 +68,7 @@ def test_spark_sql_flags_what_duckdb_flags_on_the_sample_and_every_plugin(spark)
 
     from miner.config import load_config
     from miner.sample import negative_feedback
-    from miner.spark import spark_flags
+    from miner.engine.spark import spark_flags
     from tests.test_scan_engine import EXPORTS, _as_seen, selected
 
     config = load_config(PIPELINE)
@@ -83,7 +83,7 @@ def test_spark_sql_flags_what_duckdb_flags_on_the_sample_and_every_plugin(spark)
 
 
 def test_spark_gives_each_signals_golden_hits(spark, tmp_path):
-    from miner.spark import spark_flags
+    from miner.engine.spark import spark_flags
     from tests import signal_cases
 
     for name in signal_cases.NAMES:
