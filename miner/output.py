@@ -185,6 +185,10 @@ def _ledger_hashes(ledger: Path, key: str = "sessions") -> frozenset[str]:
     return frozenset(values)
 
 
+#: A run's manifest of the flagged sessions it did not draft, beside its summary.
+NOT_DRAFTED_SUFFIX = ".not-drafted.jsonl"
+
+
 def run_stem(run_name: str) -> str:
     """A run's summary and triage page name, without suffix (under ``runs/``).
     The pid too: two runs in the same second must not overwrite each other."""
@@ -200,8 +204,11 @@ def write_run(
     signatures: frozenset[str] = frozenset(),
     triage_html: str | None = None,
     runs_index: Callable[[list[tuple[str, dict[str, Any] | None]]], str] | None = None,
+    not_drafted: Iterable[tuple[str, str]] = (),
 ) -> str | None:
-    """Write the case folders (name -> {file name: JSON value}), ledger and summary.
+    """Write the case folders (name -> {file name: JSON value}), ledger and
+    summary, and beside the summary the flagged sessions not drafted
+    (session hash, reason) as JSON Lines (``NOT_DRAFTED_SUFFIX``).
 
     Call with ``out``'s lock held. Nothing is left half-written: files are
     staged and each case folder is renamed into place whole; the ledger is
@@ -241,6 +248,11 @@ def write_run(
     try:
         (out / RUNS_DIR).mkdir(exist_ok=True)
         name = run_stem(run_name)
+        manifest = b"".join(
+            orjson.dumps({"session": session, "reason": reason}) + b"\n"
+            for session, reason in not_drafted
+        )
+        _write_atomic(out / RUNS_DIR / f"{name}{NOT_DRAFTED_SUFFIX}", manifest)
         _write_atomic(out / RUNS_DIR / f"{name}.json", _dumps(summary))
         if triage_html is not None:
             _write_atomic(out / RUNS_DIR / f"{name}.html", triage_html.encode("utf-8"))
