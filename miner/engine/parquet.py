@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 import pyarrow as pa
 
+from miner import source
 from miner.engine.sql import text
-from miner.source import Export, scan_batches
+from miner.source import Export
 from miner.window import Window
 
 if TYPE_CHECKING:  # typing only: the engine imports this module, not the reverse
@@ -64,7 +65,7 @@ def copy_remote(
     item: read once by pyarrow (its filesystems hold the credentials chain
     and push the window down) into a Parquet file in the engine's private
     spill folder, which the queries then read."""
-    batches = scan_batches(export, present, window.since, window.until, kinds, session_ids)
+    batches = source.scan_batches(export, present, window.since, window.until, kinds, session_ids)
     first = next(batches, None)
     if first is None:
         schema = export.dataset.schema
