@@ -12,12 +12,13 @@ import contextlib
 import functools
 import os
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from miner import output, source
@@ -239,12 +240,9 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
     )
     by_rule = rules_fired(found.flags, request.since, request.until)
     picked_ids = [f.session_id for f in selection.picked]
-    left = [
-        (session_hash(session_id), reason)
-        for session_id, reason in left_out(
-            found.flags, request.since, request.until, drafted_before, picked_ids
-        )
-    ]
+    left = _Reasons.of(
+        left_out(found.flags, request.since, request.until, drafted_before, picked_ids)
+    )
     # The flags of every flagged session (hundreds of thousands, in a big
     # week) are let go before the picked sessions' rows are read, and those
     # are read before the model loads (``_draft_rows``): none of the three is
@@ -284,10 +282,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
     # config catches what leaked, the next run drafts it; a declined one is
     # not drafted, and the ledger holds the drafted.
     not_written = drafted.quarantined_ids | set(drafted.declined)
-    not_drafted = sorted(
-        [*left, *_unwritten(picked_ids, drafted)],
-        key=lambda item: (NOT_DRAFTED_REASONS.index(item[1]), item[0]),
-    )
+    not_drafted = left.plus(_Reasons.of(_unwritten(picked_ids, drafted)))
     warnings = readability(stats, str(export.path)) if picked_ids else []
     if selection.in_window == 0:
         newest = source.latest_timestamp(export)
@@ -322,7 +317,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
             if draft_name(session_hash(f.session_id)) in cases
         },
         rows_read=_by_dialect(rows_read),
-        not_drafted=dict(Counter(reason for _session, reason in not_drafted)),
+        not_drafted=not_drafted.counts(),
         not_drafted_manifest=f"{run_files}{output.NOT_DRAFTED_SUFFIX}",
         stale_staging_removed=stale_removed,
         parts_not_inlined=dict(sorted(stats.markers.items())),
@@ -343,7 +338,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
         frozenset(kinds),
         triage_html(summary, cases),
         runs_index_html,
-        not_drafted,
+        not_drafted.lines(),
     )
     if problem:
         summary = replace(summary, warning="; ".join(filter(None, [summary.warning, problem])))
@@ -351,12 +346,49 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
 
 
 def _unwritten(picked: list[str], drafted: Drafted) -> Iterable[tuple[str, str]]:
-    """The picked sessions that were not written, by hash, and why."""
+    """The picked sessions that were not written, and why."""
     for session_id in picked:
         if session_id in drafted.quarantined_ids:
-            yield session_hash(session_id), "quarantined"
+            yield session_id, "quarantined"
         elif session_id in drafted.declined:
-            yield session_hash(session_id), drafted.declined[session_id]
+            yield session_id, drafted.declined[session_id]
+
+
+@dataclass(frozen=True)
+class _Reasons:
+    """Flagged sessions not drafted, as session hashes and reasons, held
+    compact: a big week leaves hundreds of thousands out, and they are kept
+    while the model is loaded."""
+
+    hashes: np.ndarray
+    """Each session's hash, as 16 ASCII bytes."""
+    codes: np.ndarray
+    """Each one's reason, as its place in ``NOT_DRAFTED_REASONS``."""
+
+    @classmethod
+    def of(cls, sessions: Iterable[tuple[str, str]]) -> _Reasons:
+        """From (session id, reason) pairs."""
+        code = {reason: n for n, reason in enumerate(NOT_DRAFTED_REASONS)}
+        hashes, codes = bytearray(), bytearray()
+        for session_id, reason in sessions:
+            hashes += session_hash(session_id).encode("ascii")
+            codes.append(code[reason])
+        return cls(np.frombuffer(bytes(hashes), "S16"), np.frombuffer(bytes(codes), np.uint8))
+
+    def plus(self, other: _Reasons) -> _Reasons:
+        """Both, by reason and then hash (the same on every engine)."""
+        hashes = np.concatenate([self.hashes, other.hashes])
+        codes = np.concatenate([self.codes, other.codes])
+        order = np.lexsort((hashes, codes))
+        return _Reasons(hashes[order], codes[order])
+
+    def counts(self) -> dict[str, int]:
+        found = np.bincount(self.codes, minlength=len(NOT_DRAFTED_REASONS))
+        return {r: int(n) for r, n in zip(NOT_DRAFTED_REASONS, found.tolist(), strict=True)}
+
+    def lines(self) -> Iterator[tuple[str, str]]:
+        for n in range(len(self.codes)):
+            yield self.hashes[n].decode("ascii"), NOT_DRAFTED_REASONS[self.codes[n]]
 
 
 def _signatures(selection: Any, detector: Any, not_written: set[str]) -> tuple[SignatureGroup, ...]:

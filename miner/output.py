@@ -52,10 +52,11 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write beside ``path``, then rename over it: a reader sees the old file or
-    the new one, never half of either. A replaced file keeps its mode; a new
-    one gets the umask's (mkstemp would make it 0600)."""
+def _write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Write beside ``path`` (``data``: bytes, or chunks written as they
+    come), then rename over it: a reader sees the old file or the new one,
+    never half of either. A replaced file keeps its mode; a new one gets the
+    umask's (mkstemp would make it 0600)."""
     try:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
@@ -63,7 +64,10 @@ def _write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
@@ -248,7 +252,7 @@ def write_run(
     try:
         (out / RUNS_DIR).mkdir(exist_ok=True)
         name = run_stem(run_name)
-        manifest = b"".join(
+        manifest = (
             orjson.dumps({"session": session, "reason": reason}) + b"\n"
             for session, reason in not_drafted
         )
