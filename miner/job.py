@@ -28,10 +28,11 @@ from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case, record_redaction
 from miner.engine.base import Engine, Progress, no_progress
 from miner.errors import InputError, UsageError
-from miner.fixtures import apply_fixtures, fixture_values
-from miner.leaks import LeakGuard, json_strings
+from miner.fixtures import apply_fixtures
 from miner.model import SIGNALS
-from miner.redact import detector_for, redact_sessions, require_model
+from miner.redaction.detector import require_model
+from miner.redaction.guard import json_strings
+from miner.redaction.policy import RedactionPolicy, policy_for
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
     left_out,
@@ -108,11 +109,15 @@ class Drafted:
 
 
 def draft_sessions(
-    events: pd.DataFrame, context: DraftContext, progress: Progress = no_progress
+    events: pd.DataFrame,
+    context: DraftContext,
+    policy: RedactionPolicy,
+    progress: Progress = no_progress,
 ) -> Drafted:
     """The picked sessions' rows -> drafted cases: build, redact, fixtures,
-    draft, leak guard. Pure apart from building the Detector once per process,
-    so it runs in this process or on a Spark executor alike."""
+    draft, leak guard, all by ``policy``. Pure, so it runs in this process or
+    on a Spark executor alike (each executor builds its policy once per
+    process: ``policy_for``)."""
     config = context.config
     out = Drafted()
     sessions = []
@@ -126,11 +131,7 @@ def draft_sessions(
     def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
         return progress(items, total, "redacting (distinct strings)")
 
-    redacted = redact_sessions(sessions, detector_for(config), config, redaction_progress)
-    guard = LeakGuard(
-        config.redaction.phone_regions,
-        {*fixture_values(config.fixtures), config.fixtures.eval_user},
-    )
+    redacted = policy.redact(sessions, redaction_progress)
     for item in progress(redacted, len(redacted), "drafting (cases)"):
         out.replaced.update(item.replaced)
         session = apply_fixtures(item.session, config.fixtures)
@@ -144,7 +145,7 @@ def draft_sessions(
         )
         source = [_relative(f, context.traces) for f in item.session.source_files]
         case = draft_case(session, prov, config, source)
-        leaks = guard.scan(json_strings(case.files), item.originals)
+        leaks = policy.leaks(json_strings(case.files), item.originals)
         if leaks:
             # Not written: the summary says which types leaked, never the values.
             out.quarantined.update(leaks)
@@ -157,9 +158,10 @@ def draft_sessions(
 
 def _draft_rows(context: DraftContext, events: pd.DataFrame, progress: Progress) -> Drafted:
     """The engine's work: the picked sessions' rows, once read, drafted. The
-    heap the read freed goes back first (the model loads next)."""
+    heap the read freed goes back first (the model loads next, in
+    ``policy_for``: once per process)."""
     _release_freed_memory()
-    return draft_sessions(events, context, progress)
+    return draft_sessions(events, context, policy_for(context.config), progress)
 
 
 def _release_freed_memory() -> None:
@@ -276,7 +278,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
         progress,
     ):
         drafted.merge(part)
-    detector = detector_for(config)
+    policy = policy_for(config)
     cases, stats = drafted.cases, drafted.stats
     # A quarantined or declined session stays out of the ledger: once the
     # config catches what leaked, the next run drafts it; a declined one is
@@ -302,12 +304,12 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
         sessions_in_window=selection.in_window,
         flagged={s: selection.flagged[s] for s in SIGNALS},
         flagged_by_rule=by_rule,
-        signatures=_signatures(selection, detector, not_written),
+        signatures=_signatures(selection, policy, not_written),
         sampled=len(cases),
         entities_replaced=dict(sorted(drafted.replaced.items())),
         quarantined_cases=len(drafted.quarantined_ids),
         quarantined_entities=dict(sorted(drafted.quarantined.items())),
-        nlp_model=detector.model,
+        nlp_model=policy.model,
         cases=tuple(sorted(cases)),
         # Which failure signature each drafted case is of (hashes only), for
         # the triage page and the review queue.
@@ -391,7 +393,9 @@ class _Reasons:
             yield self.hashes[n].decode("ascii"), NOT_DRAFTED_REASONS[self.codes[n]]
 
 
-def _signatures(selection: Any, detector: Any, not_written: set[str]) -> tuple[SignatureGroup, ...]:
+def _signatures(
+    selection: Any, policy: RedactionPolicy, not_written: set[str]
+) -> tuple[SignatureGroup, ...]:
     """Each failure signature with its size and how many were drafted, biggest
     first. The masked text goes through redaction too: masking is a heuristic."""
     drafted: Counter[str] = Counter(
@@ -400,7 +404,7 @@ def _signatures(selection: Any, detector: Any, not_written: set[str]) -> tuple[S
     kinds = sorted(selection.signatures.items(), key=lambda item: (-item[1], item[0]))
     texts = [k for k, _n in kinds]
     safe = []
-    for text, found in zip(texts, detector.detect(texts), strict=True):
+    for text, found in zip(texts, policy.detect(texts), strict=True):
         for entity, value in found:
             text = text.replace(value, f"<{entity}>")
         safe.append(text)
