@@ -98,6 +98,7 @@ def _row(session: str, second: int, kind: str, content: dict, **extra) -> dict:
 def test_a_session_whose_user_message_is_not_whole_makes_no_case():
     from miner.config import load_config
     from miner.job import DraftContext, draft_sessions
+    from miner.redaction.policy import policy_for
 
     answer = {"response": "text: 'Checking ORD-1 now.'"}
     rows = pd.DataFrame(
@@ -126,7 +127,7 @@ def test_a_session_whose_user_message_is_not_whole_makes_no_case():
         signals_of=dict.fromkeys(ids, frozenset({"error"})),
         reasons_of=dict.fromkeys(ids, ()),
     )
-    drafted = draft_sessions(rows, context)
+    drafted = draft_sessions(rows, context, policy_for(context.config))
     assert drafted.declined == {"cut": "truncated", "photo": "content_offloaded"}
     [case] = drafted.cases.values()
     [spec] = [v for k, v in case.items() if k.endswith(".spec.json")]
