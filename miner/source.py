@@ -28,7 +28,6 @@ from miner.errors import InputError
 from miner.traces import ANALYTICS_COLUMNS, REQUIRED_COLUMNS, utc_frame
 from miner.window import Window
 
-
 #: pyarrow's words for a file that is not Parquet, and ours (whole sentences).
 _NOT_PARQUET = (
     (
