@@ -18,6 +18,7 @@ import click
 import typer
 
 from miner.errors import FindingsError, InputError, MinerError, OutputError, UsageError
+from miner.summary import NOT_DRAFTED_REASONS, RunSummary
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -223,6 +224,12 @@ def draft(
             "needs miner[spark])."
         ),
     ] = "embedded",
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Print the run summary as JSON (as runs/<name>.json holds it)."
+        ),
+    ] = False,
 ) -> None:
     """Draft eval cases from the sessions that went wrong in a time window.
 
@@ -236,8 +243,10 @@ def draft(
         miner draft --since 7d --out drafts/
     """
     from miner import source
+    from miner.engine.registry import engine_named
     from miner.job import DraftRequest, run_draft
 
+    chosen = engine_named(engine)
     config = _config(pipeline)
     trace_path = _source(traces) if traces else config.sources.traces
     if trace_path is None:
@@ -263,13 +272,19 @@ def draft(
         max_cases=max_cases or config.sampling.max_cases,
         seed=config.sampling.seed if seed is None else seed,
         lock_timeout=lock_timeout,
-        engine=_engine(engine),
+        engine=chosen,
     )
     summary = run_draft(request, progress=_progress)
-    _print_summary(summary, out)
-    if strict and summary["quarantined"]["cases"]:
+    if as_json:
+        import orjson
+
+        typer.echo(orjson.dumps(summary.as_json(), option=orjson.OPT_INDENT_2).decode())
+        _print_warnings(summary)
+    else:
+        _print_summary(summary, out)
+    if strict and summary.quarantined_cases:
         raise FindingsError(
-            f"--strict: the leak guard quarantined {summary['quarantined']['cases']} case(s)"
+            f"--strict: the leak guard quarantined {summary.quarantined_cases} case(s)"
         )
 
 
@@ -299,10 +314,9 @@ def sql_(
 
         miner sql --dialect bigquery --table myproj.analytics.agent_events --since 7d
     """
-    from miner import source
     from miner.engine.query import DIALECTS
     from miner.engine.warehouse import PLUGIN_COLUMNS, selection_for_table
-    from miner.sample import negative_feedback
+    from miner.sample import read_negative_feedback
 
     if dialect not in DIALECTS:
         raise UsageError(f"--dialect {dialect!r}: expected one of {', '.join(DIALECTS)}")
@@ -311,18 +325,7 @@ def sql_(
     config = _config(pipeline)
     end = parse_time(until, datetime.now(UTC), "--until")
     start = parse_time(since, end, "--since")
-    rules = config.feedback
-    negative = negative_feedback(
-        source.read_feedback(
-            config.sources.feedback,
-            columns=[rules.session_column, rules.invocation_column, rules.score_column],
-            required=[rules.score_column],
-            one_of=[rules.session_column, rules.invocation_column],
-        )
-        if config.sources.feedback
-        else None,
-        rules,
-    )
+    negative = read_negative_feedback(config.sources.feedback, config.feedback)
     grace = config.sampling.session_grace
     typer.echo(
         selection_for_table(
@@ -337,12 +340,6 @@ def sql_(
     )
 
 
-def _engine(value: str) -> str:
-    if value not in ("embedded", "spark"):
-        raise UsageError(f"--engine {value!r}: expected embedded or spark")
-    return value
-
-
 def _source(value: str) -> Path | str:
     """A --traces value: a URI stays a string (Path would fold its //)."""
     from miner.config import is_remote
@@ -350,34 +347,48 @@ def _source(value: str) -> Path | str:
     return value if is_remote(value) else Path(value)
 
 
-def _print_summary(summary: dict[str, Any], out: Path) -> None:
-    window = summary["window"]
-    typer.echo(f"window            {window['since']} .. {window['until']}")
-    scanned, in_window = summary["sessions_scanned"], summary["sessions_in_window"]
+def _print_summary(summary: RunSummary, out: Path) -> None:
+    typer.echo(f"window            {_when(summary.since)} .. {_when(summary.until)}")
+    scanned, in_window = summary.sessions_scanned, summary.sessions_in_window
     typer.echo(f"sessions scanned  {scanned} ({in_window} in window)")
-    flagged = ", ".join(f"{k} {v}" for k, v in summary["flagged"].items())
+    flagged = ", ".join(f"{k} {v}" for k, v in summary.flagged.items())
     typer.echo(f"flagged           {flagged}")
-    typer.echo(f"already drafted   {summary['skipped_already_drafted']} skipped")
-    typer.echo(f"sampled           {summary['sampled']}")
-    rows = ", ".join(f"{d} {sum(k.values())}" for d, k in summary.get("rows_read", {}).items())
+    typer.echo(f"already drafted   {summary.skipped_already_drafted} skipped")
+    typer.echo(f"sampled           {summary.sampled}")
+    left = ", ".join(
+        f"{reason} {summary.not_drafted[reason]}"
+        for reason in NOT_DRAFTED_REASONS
+        if summary.not_drafted.get(reason)
+    )
+    if left:
+        typer.echo(f"not drafted       {left}")
+    rows = ", ".join(f"{d} {sum(k.values())}" for d, k in summary.rows_read.items())
     typer.echo(f"rows read         {rows or 'none'} (by plugin dialect, scanned for signals)")
-    replaced = ", ".join(f"{k} {v}" for k, v in summary["entities_replaced"].items()) or "none"
-    typer.echo(f"entities replaced {replaced} (NER: {summary['nlp_model']})")
-    typer.echo(f"files written     {summary['case_files_written']} case files under {out}")
-    quarantine = summary["quarantined"]
-    if quarantine["cases"]:
-        kinds = ", ".join(f"{k} {v}" for k, v in quarantine["entities"].items())
+    replaced = ", ".join(f"{k} {v}" for k, v in summary.entities_replaced.items()) or "none"
+    typer.echo(f"entities replaced {replaced} (NER: {summary.nlp_model})")
+    typer.echo(f"files written     {summary.case_files_written} case files under {out}")
+    _print_warnings(summary)
+    if summary.triage_page:
+        typer.echo(f"triage page       {summary.triage_page}")
+    if summary.sampled:
+        typer.echo(f"next              miner review {out}")
+
+
+def _print_warnings(summary: RunSummary) -> None:
+    """The run's warnings, on stderr (also under --json, whose stdout is the record)."""
+    if summary.quarantined_cases:
+        kinds = ", ".join(f"{k} {v}" for k, v in summary.quarantined_entities.items())
         typer.echo(
-            f"Warning: quarantined {quarantine['cases']} case(s), not written: personal data "
-            f"left after redaction ({kinds}); add a recognizer, identifier or key rule",
+            f"Warning: quarantined {summary.quarantined_cases} case(s), not written: personal "
+            f"data left after redaction ({kinds}); add a recognizer, identifier or key rule",
             err=True,
         )
-    if "warning" in summary:
-        typer.echo(f"Warning: {summary['warning']}", err=True)
-    if "triage_page" in summary:
-        typer.echo(f"triage page       {summary['triage_page']}")
-    if summary["sampled"]:
-        typer.echo(f"next              miner review {out}")
+    if summary.warning:
+        typer.echo(f"Warning: {summary.warning}", err=True)
+
+
+def _when(moment: datetime | None) -> str:
+    return moment.isoformat() if moment else ""
 
 
 @app.command()

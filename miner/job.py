@@ -9,14 +9,16 @@ input stops the run with no output at all.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from miner import output, source
@@ -24,7 +26,7 @@ from miner.case import draft_name
 from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case, record_redaction
-from miner.engine import duck
+from miner.engine.base import Engine, Progress, no_progress
 from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures
 from miner.model import SIGNALS
@@ -34,24 +36,22 @@ from miner.redaction.policy import RedactionPolicy, policy_for
 from miner.redaction.surfaced import normalised
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
-    SCAN_EVENT_TYPES,
-    Flagged,
-    NegativeFeedback,
-    negative_feedback,
+    left_out,
     pick_sessions,
+    read_negative_feedback,
     rules_fired,
-    select,
     session_hash,
     signature_hash,
 )
-from miner.traces import DRAFT_COLUMNS, ReadStats, build_sessions, readability
-
-#: A progress wrapper: (iterable, total or 0, label) -> iterable.
-Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
-
-
-def no_progress(items: Iterable[Any], _total: int, _label: str) -> Iterable[Any]:
-    return items
+from miner.summary import NOT_DRAFTED_REASONS, RunSummary, SignatureGroup
+from miner.traces import (
+    DRAFT_COLUMNS,
+    ReadStats,
+    build_sessions,
+    incomplete_input,
+    readability,
+)
+from miner.window import Window
 
 
 @dataclass(frozen=True)
@@ -66,17 +66,17 @@ class DraftRequest:
     per_signal: int
     max_cases: int
     seed: int
+    engine: Engine
+    """Where the selection and the drafting run (``miner.engine.registry``);
+    the drafts, ledger and summary are written here whatever the engine."""
     lock_timeout: float = 0
     """Seconds to wait for another run's lock on ``out`` before giving up."""
-    engine: str = "embedded"
-    """``embedded`` (this process) or ``spark`` (the scan and the redaction as
-    Spark jobs; the drafts, ledger and summary are written here either way)."""
 
 
 @dataclass(frozen=True)
 class DraftContext:
-    """What drafting a session needs besides its rows: shipped to Spark
-    executors as it is."""
+    """What drafting a session needs besides its rows: shipped to the
+    engine's workers (Spark's executors) as it is."""
 
     config: PipelineConfig
     traces: Path | str
@@ -95,6 +95,8 @@ class Drafted:
     replaced: Counter[str] = field(default_factory=Counter)
     quarantined: Counter[str] = field(default_factory=Counter)
     quarantined_ids: set[str] = field(default_factory=set)
+    declined: dict[str, str] = field(default_factory=dict)
+    """Sessions that make no case (``incomplete_input``): id -> why."""
     stats: ReadStats = field(default_factory=ReadStats)
 
     def merge(self, other: Drafted) -> Drafted:
@@ -102,6 +104,7 @@ class Drafted:
         self.replaced.update(other.replaced)
         self.quarantined.update(other.quarantined)
         self.quarantined_ids |= other.quarantined_ids
+        self.declined.update(other.declined)
         self.stats.merge(other.stats)
         return self
 
@@ -118,7 +121,13 @@ def draft_sessions(
     process: ``policy_for``)."""
     config = context.config
     out = Drafted()
-    sessions = build_sessions(events, config.agent.app_name, out.stats)
+    sessions = []
+    for session in build_sessions(events, config.agent.app_name, out.stats):
+        cut = incomplete_input(session)
+        if cut:
+            out.declined[session.session_id] = cut
+        else:
+            sessions.append(session)
 
     def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
         return progress(items, total, "redacting (distinct strings)")
@@ -152,18 +161,12 @@ def draft_sessions(
     return out
 
 
-def _flag_embedded(
-    export: source.Export,
-    config: PipelineConfig,
-    scan: tuple[datetime, datetime],
-    window: tuple[datetime, datetime],
-    negative: NegativeFeedback,
-) -> Flagged:
-    """The selection on this machine: DuckDB runs the selection query over
-    the export (``--engine spark`` is the way to more cores or machines)."""
-    with duck.connect(config.scan, str(export.path)) as con:
-        duck.export_rows(con, export, *scan, SCAN_EVENT_TYPES)
-        return select(con.table, negative, config.signals, *window, where=str(export.path))
+def _draft_rows(context: DraftContext, events: pd.DataFrame, progress: Progress) -> Drafted:
+    """The engine's work: the picked sessions' rows, once read, drafted. The
+    heap the read freed goes back first (the model loads next, in
+    ``policy_for``: once per process)."""
+    _release_freed_memory()
+    return draft_sessions(events, context, policy_for(context.config), progress)
 
 
 def _release_freed_memory() -> None:
@@ -198,8 +201,8 @@ def run_clock() -> datetime:
         ) from None
 
 
-def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[str, Any]:
-    """Run the draft job; returns the run summary (also saved under ``out/runs/``).
+def run_draft(request: DraftRequest, progress: Progress = no_progress) -> RunSummary:
+    """Run the draft job; returns the run's record (also saved under ``out/runs/``).
 
     One run at a time per output folder: the run holds ``out``'s lock from
     reading the ledger to writing it, so two runs never draft the same session
@@ -213,34 +216,20 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> dict[s
         return _draft(request, progress, removed)
 
 
-def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dict[str, Any]:
+def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> RunSummary:
     config = request.config
     # Checked first, so a missing NLP model stops the run before any scanning;
     # loaded after the scan, so the scan's peak memory and the model's do not add up.
     require_model(config)
     export = source.open_export(request.traces)
 
-    rules = config.feedback
-    negative = negative_feedback(
-        source.read_feedback(
-            request.feedback,
-            columns=[rules.session_column, rules.invocation_column, rules.score_column],
-            required=[rules.score_column],
-            one_of=[rules.session_column, rules.invocation_column],
-        )
-        if request.feedback
-        else None,
-        rules,
-    )
+    negative = read_negative_feedback(request.feedback, config.feedback)
     grace = config.sampling.session_grace
     scan_start, scan_end = request.since - grace, request.until + grace
     window = (request.since, request.until)
-    if request.engine == "spark":
-        from miner.spark import spark_flags
-
-        found = spark_flags(request.traces, (scan_start, scan_end), window, negative, config)
-    else:
-        found = _flag_embedded(export, config, (scan_start, scan_end), window, negative)
+    found = request.engine.flag(
+        export, config, Window(scan_start, scan_end), Window(*window), negative
+    )
     rows_read, sessions_scanned = found.rows_read, found.sessions
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
@@ -258,19 +247,15 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     )
     by_rule = rules_fired(found.flags, request.since, request.until)
     picked_ids = [f.session_id for f in selection.picked]
+    left = _Reasons.of(
+        left_out(found.flags, request.since, request.until, drafted_before, picked_ids)
+    )
     # The flags of every flagged session (hundreds of thousands, in a big
     # week) are let go before the picked sessions' rows are read, and those
-    # are read before the model loads: none of the three is held while the
-    # next one is built (the engine reading the rows, the model).
+    # are read before the model loads (``_draft_rows``): none of the three is
+    # held while the next one is built (the engine reading the rows, the model).
     del found
     _release_freed_memory()
-    events = (
-        source.read_sessions(export, DRAFT_COLUMNS, scan_start, scan_end, picked_ids, config.scan)
-        if picked_ids and request.engine != "spark"
-        else None
-    )
-    _release_freed_memory()
-    policy = policy_for(config)
     signals_of = {f.session_id: f.signals for f in selection.picked}
     reasons_of = {
         f.session_id: tuple((r.signal, r.rule, r.invocation) for r in f.reasons)
@@ -288,47 +273,24 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         reasons_of=reasons_of,
     )
     drafted = Drafted()
-    if picked_ids and request.engine == "spark":
-        from miner.spark import spark_draft
-
-        drafted = spark_draft(request.traces, scan_start, scan_end, picked_ids, context)
-    elif events is not None:
-        drafted = draft_sessions(events, context, policy, progress)
-    cases, replaced, stats = drafted.cases, drafted.replaced, drafted.stats
-    quarantined, quarantined_ids = drafted.quarantined, drafted.quarantined_ids
+    for part in request.engine.map_sessions(
+        export,
+        config,
+        Window(scan_start, scan_end),
+        picked_ids,
+        DRAFT_COLUMNS,
+        functools.partial(_draft_rows, context),
+        progress,
+    ):
+        drafted.merge(part)
+    policy = policy_for(config)
+    cases, stats = drafted.cases, drafted.stats
+    # A quarantined or declined session stays out of the ledger: once the
+    # config catches what leaked, the next run drafts it; a declined one is
+    # not drafted, and the ledger holds the drafted.
+    not_written = drafted.quarantined_ids | set(drafted.declined)
+    not_drafted = left.plus(_Reasons.of(_unwritten(picked_ids, drafted)))
     warnings = readability(stats, str(export.path)) if picked_ids else []
-
-    summary: dict[str, Any] = {
-        "window": {"since": request.since.isoformat(), "until": request.until.isoformat()},
-        "traces": str(export.path),
-        "seed": request.seed,
-        "sessions_scanned": sessions_scanned,
-        "sessions_in_window": selection.in_window,
-        "flagged": {s: selection.flagged[s] for s in SIGNALS},
-        "flagged_by_rule": by_rule,
-        "signatures": _signatures(selection, policy, quarantined_ids),
-        "skipped_already_drafted": selection.already_drafted,
-        "sampled": len(cases),
-        "entities_replaced": dict(sorted(replaced.items())),
-        "quarantined": {
-            "cases": len(quarantined_ids),
-            "entities": dict(sorted(quarantined.items())),
-        },
-        "nlp_model": policy.model,
-        "cases": sorted(cases),
-        # Which failure signature each drafted case is of (hashes only), for
-        # the triage page and the review queue.
-        "case_signatures": {
-            draft_name(session_hash(f.session_id)): signature_hash(f.signature)
-            for f in selection.picked
-            if draft_name(session_hash(f.session_id)) in cases
-        },
-    }
-    summary["rows_read"] = _by_dialect(rows_read)
-    if stale_removed:
-        summary["stale_staging_removed"] = stale_removed
-    if stats.markers:
-        summary["parts_not_inlined"] = dict(sorted(stats.markers.items()))
     if selection.in_window == 0:
         newest = source.latest_timestamp(export)
         warnings.insert(
@@ -336,41 +298,113 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
             "no sessions start in the window"
             + (f"; the export's newest event is {newest.isoformat()}" if newest else ""),
         )
-    if warnings:
-        summary["warning"] = "; ".join(warnings)
-    # A quarantined session stays out of the ledger: once the config catches
-    # what leaked, the next run drafts it.
-    ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in quarantined_ids}
-    summary["case_files_written"] = sum(len(written) for written in cases.values())
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
-    summary["triage_page"] = str(
-        request.out / output.RUNS_DIR / f"{output.run_stem(run_name)}.html"
+    run_files = request.out / output.RUNS_DIR / output.run_stem(run_name)
+    summary = RunSummary(
+        since=request.since,
+        until=request.until,
+        traces=str(export.path),
+        seed=request.seed,
+        sessions_scanned=sessions_scanned,
+        sessions_in_window=selection.in_window,
+        flagged={s: selection.flagged[s] for s in SIGNALS},
+        flagged_by_rule=by_rule,
+        signatures=_signatures(selection, policy, not_written),
+        sampled=len(cases),
+        entities_replaced=dict(sorted(drafted.replaced.items())),
+        quarantined_cases=len(drafted.quarantined_ids),
+        quarantined_entities=dict(sorted(drafted.quarantined.items())),
+        nlp_model=policy.model,
+        cases=tuple(sorted(cases)),
+        # Which failure signature each drafted case is of (hashes only), for
+        # the triage page and the review queue.
+        case_signatures={
+            draft_name(session_hash(f.session_id)): signature_hash(f.signature)
+            for f in selection.picked
+            if draft_name(session_hash(f.session_id)) in cases
+        },
+        rows_read=_by_dialect(rows_read),
+        not_drafted=not_drafted.counts(),
+        not_drafted_manifest=f"{run_files}{output.NOT_DRAFTED_SUFFIX}",
+        stale_staging_removed=stale_removed,
+        parts_not_inlined=dict(sorted(stats.markers.items())),
+        warning="; ".join(warnings),
+        case_files_written=sum(len(written) for written in cases.values()),
+        triage_page=f"{run_files}.html",
     )
+    ledger = drafted_before | {session_hash(s) for s in picked_ids if s not in not_written}
     kinds = {
-        signature_hash(f.signature) for f in selection.picked if f.session_id not in quarantined_ids
+        signature_hash(f.signature) for f in selection.picked if f.session_id not in not_written
     }
     problem = output.write_run(
         request.out,
         cases,
         frozenset(ledger),
-        summary,
+        summary.as_json(),
         run_name,
         frozenset(kinds),
         triage_html(summary, cases),
         runs_index_html,
+        not_drafted.lines(),
     )
     if problem:
-        summary["warning"] = "; ".join(filter(None, [summary.get("warning"), problem]))
+        summary = replace(summary, warning="; ".join(filter(None, [summary.warning, problem])))
     return summary
 
 
+def _unwritten(picked: list[str], drafted: Drafted) -> Iterable[tuple[str, str]]:
+    """The picked sessions that were not written, and why."""
+    for session_id in picked:
+        if session_id in drafted.quarantined_ids:
+            yield session_id, "quarantined"
+        elif session_id in drafted.declined:
+            yield session_id, drafted.declined[session_id]
+
+
+@dataclass(frozen=True)
+class _Reasons:
+    """Flagged sessions not drafted, as session hashes and reasons, held
+    compact: a big week leaves hundreds of thousands out, and they are kept
+    while the model is loaded."""
+
+    hashes: np.ndarray
+    """Each session's hash, as 16 ASCII bytes."""
+    codes: np.ndarray
+    """Each one's reason, as its place in ``NOT_DRAFTED_REASONS``."""
+
+    @classmethod
+    def of(cls, sessions: Iterable[tuple[str, str]]) -> _Reasons:
+        """From (session id, reason) pairs."""
+        code = {reason: n for n, reason in enumerate(NOT_DRAFTED_REASONS)}
+        hashes, codes = bytearray(), bytearray()
+        for session_id, reason in sessions:
+            hashes += session_hash(session_id).encode("ascii")
+            codes.append(code[reason])
+        return cls(np.frombuffer(bytes(hashes), "S16"), np.frombuffer(bytes(codes), np.uint8))
+
+    def plus(self, other: _Reasons) -> _Reasons:
+        """Both, by reason and then hash (the same on every engine)."""
+        hashes = np.concatenate([self.hashes, other.hashes])
+        codes = np.concatenate([self.codes, other.codes])
+        order = np.lexsort((hashes, codes))
+        return _Reasons(hashes[order], codes[order])
+
+    def counts(self) -> dict[str, int]:
+        found = np.bincount(self.codes, minlength=len(NOT_DRAFTED_REASONS))
+        return {r: int(n) for r, n in zip(NOT_DRAFTED_REASONS, found.tolist(), strict=True)}
+
+    def lines(self) -> Iterator[tuple[str, str]]:
+        for n in range(len(self.codes)):
+            yield self.hashes[n].decode("ascii"), NOT_DRAFTED_REASONS[self.codes[n]]
+
+
 def _signatures(
-    selection: Any, policy: RedactionPolicy, quarantined: set[str]
-) -> list[dict[str, Any]]:
+    selection: Any, policy: RedactionPolicy, not_written: set[str]
+) -> tuple[SignatureGroup, ...]:
     """Each failure signature with its size and how many were drafted, biggest
     first. The masked text goes through redaction too: masking is a heuristic."""
     drafted: Counter[str] = Counter(
-        f.signature for f in selection.picked if f.session_id not in quarantined
+        f.signature for f in selection.picked if f.session_id not in not_written
     )
     kinds = sorted(selection.signatures.items(), key=lambda item: (-item[1], item[0]))
     texts = [k for k, _n in kinds]
@@ -379,10 +413,10 @@ def _signatures(
         for entity, value in found:
             text = text.replace(value, f"<{entity}>")
         safe.append(text)
-    return [
-        {"signature": text, "hash": signature_hash(kind), "sessions": n, "drafted": drafted[kind]}
+    return tuple(
+        SignatureGroup(text, signature_hash(kind), n, drafted[kind])
         for text, (kind, n) in zip(safe, kinds, strict=True)
-    ]
+    )
 
 
 def _by_dialect(rows: Counter[tuple[str, str]]) -> dict[str, dict[str, int]]:

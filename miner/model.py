@@ -40,6 +40,10 @@ class Turn:
     markers: tuple[str, ...] = ()
     """Stand-ins the plugin wrote for parts it did not inline ([BINARY DATA],
     [MEDIA OFFLOADED], [OFFLOADED]), dropped from the texts."""
+    user_cut: str = ""
+    """Why the user's message is not in the export as sent: ``truncated``
+    (the plugin cut it) or ``content_offloaded`` (a part of it offloaded or
+    not inlined); empty when it is whole."""
 
 
 @dataclass(frozen=True)

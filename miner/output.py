@@ -52,10 +52,11 @@ def _new_file_mode() -> int:
     return 0o666 & ~umask
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write beside ``path``, then rename over it: a reader sees the old file or
-    the new one, never half of either. A replaced file keeps its mode; a new
-    one gets the umask's (mkstemp would make it 0600)."""
+def _write_atomic(path: Path, data: bytes | Iterable[bytes]) -> None:
+    """Write beside ``path`` (``data``: bytes, or chunks written as they
+    come), then rename over it: a reader sees the old file or the new one,
+    never half of either. A replaced file keeps its mode; a new one gets the
+    umask's (mkstemp would make it 0600)."""
     try:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
@@ -63,7 +64,10 @@ def _write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            if isinstance(data, bytes):
+                handle.write(data)
+            else:
+                handle.writelines(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
@@ -247,6 +251,10 @@ def _ledger_hashes(ledger: Path, key: str = "sessions") -> frozenset[str]:
     return frozenset(values)
 
 
+#: A run's manifest of the flagged sessions it did not draft, beside its summary.
+NOT_DRAFTED_SUFFIX = ".not-drafted.jsonl"
+
+
 def run_stem(run_name: str) -> str:
     """A run's summary and triage page name, without suffix (under ``runs/``).
     The pid too: two runs in the same second must not overwrite each other."""
@@ -262,8 +270,11 @@ def write_run(
     signatures: frozenset[str] = frozenset(),
     triage_html: str | None = None,
     runs_index: Callable[[list[tuple[str, dict[str, Any] | None]]], str] | None = None,
+    not_drafted: Iterable[tuple[str, str]] = (),
 ) -> str | None:
-    """Write the case folders (name -> {file name: JSON value}), ledger and summary.
+    """Write the case folders (name -> {file name: JSON value}), ledger and
+    summary, and beside the summary the flagged sessions not drafted
+    (session hash, reason) as JSON Lines (``NOT_DRAFTED_SUFFIX``).
 
     Call with ``out``'s lock held. Nothing is left half-written: files are
     staged and each case folder is renamed into place whole; the ledger is
@@ -303,6 +314,11 @@ def write_run(
     try:
         (out / RUNS_DIR).mkdir(exist_ok=True)
         name = run_stem(run_name)
+        manifest = (
+            orjson.dumps({"session": session, "reason": reason}) + b"\n"
+            for session, reason in not_drafted
+        )
+        _write_atomic(out / RUNS_DIR / f"{name}{NOT_DRAFTED_SUFFIX}", manifest)
         _write_atomic(out / RUNS_DIR / f"{name}.json", _dumps(summary))
         if triage_html is not None:
             _write_atomic(out / RUNS_DIR / f"{name}.html", triage_html.encode("utf-8"))

@@ -1,7 +1,8 @@
-"""The triage pages: each run's summary as one self-contained HTML file
-(``runs/<name>.html``, beside the JSON), and ``runs/index.html`` listing every
-run, for the person who looks at what the week's run found. No script, no
-external resource: they open from disk or a CI artifact anywhere.
+"""The triage pages: each run's record (``miner.summary.RunSummary``) as one
+self-contained HTML file (``runs/<name>.html``, beside the JSON), and
+``runs/index.html`` listing every run, for the person who looks at what the
+week's run found. No script, no external resource: they open from disk or
+a CI artifact anywhere.
 
 A run's page links each drafted case to its three files and shows what
 flagged it (signals, rules, the turn), its failure signature and its first
@@ -12,11 +13,13 @@ it is user input: everything shown is escaped.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from html import escape
 from typing import Any
 from urllib.parse import quote
 
 from miner.case import case_file_names, first_user_message, flags, signals
+from miner.summary import NOT_DRAFTED_MEANING, NOT_DRAFTED_REASONS, RunSummary
 
 #: The first user message is cut to this many characters on the pages.
 MESSAGE_SHOWN = 240
@@ -87,72 +90,82 @@ def _table(headers: list[str], rows: list[list[Any]], css: str = "") -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def triage_html(
-    summary: dict[str, Any], cases: Mapping[str, Mapping[str, Any]] | None = None
-) -> str:
-    """The run summary as a page: flagged per signal and rule, the signature
-    groups with their sizes and drafted cases, each drafted case (``cases``:
-    folder name -> {file name: JSON value}) with links to its files, what was
-    quarantined and skipped."""
-    window = summary.get("window", {})
-    flagged = summary.get("flagged", {})
-    by_rule = summary.get("flagged_by_rule", {})
+def triage_html(summary: RunSummary, cases: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """The run's record as a page: flagged per signal and rule, the signature
+    groups with their sizes and drafted cases, why the other flagged sessions
+    were not drafted, each drafted case (``cases``: folder name -> {file
+    name: JSON value}) with links to its files, what was quarantined."""
+    since, until = _when(summary.since), _when(summary.until)
     signal_rows = [
         [
             f"<code>{escape(signal)}</code>",
             count,
-            "<br>".join(f"{escape(rule)} ({n})" for rule, n in by_rule.get(signal, {}).items()),
-        ]
-        for signal, count in flagged.items()
-    ]
-    case_signature = summary.get("case_signatures", {})
-    cases_of: dict[str, list[str]] = {}
-    for name, kind in sorted(case_signature.items()):
-        cases_of.setdefault(kind, []).append(name)
-    text_of = {g.get("hash"): g["signature"] for g in summary.get("signatures", [])}
-    groups = [
-        [
-            f"<code>{escape(g['signature'])}</code>",
-            g["sessions"],
-            g["drafted"],
-            " ".join(
-                f'<a href="#{escape(name)}">{escape(name)}</a>'
-                for name in cases_of.get(g.get("hash"), [])
+            "<br>".join(
+                f"{escape(rule)} ({n})"
+                for rule, n in summary.flagged_by_rule.get(signal, {}).items()
             ),
         ]
-        for g in summary.get("signatures", [])
+        for signal, count in summary.flagged.items()
     ]
-    quarantine = summary.get("quarantined", {})
-    quarantined = [[escape(entity), n] for entity, n in quarantine.get("entities", {}).items()]
+    cases_of: dict[str, list[str]] = {}
+    for name, kind in sorted(summary.case_signatures.items()):
+        cases_of.setdefault(kind, []).append(name)
+    text_of = {g.hash: g.signature for g in summary.signatures}
+    groups = [
+        [
+            f"<code>{escape(g.signature)}</code>",
+            g.sessions,
+            g.drafted,
+            " ".join(
+                f'<a href="#{escape(name)}">{escape(name)}</a>' for name in cases_of.get(g.hash, [])
+            ),
+        ]
+        for g in summary.signatures
+    ]
+    not_drafted = [
+        [f"<code>{escape(reason)}</code>", n, escape(NOT_DRAFTED_MEANING[reason])]
+        for reason in NOT_DRAFTED_REASONS
+        if (n := summary.not_drafted.get(reason, 0))
+    ]
+    quarantined = [[escape(entity), n] for entity, n in summary.quarantined_entities.items()]
     if cases:
-        signature_of = {n: text_of.get(h, "") for n, h in case_signature.items()}
+        signature_of = {n: text_of.get(h, "") for n, h in summary.case_signatures.items()}
         case_rows = _case_rows(cases, signature_of)
     else:  # a page rebuilt from the summary alone: the names, with links
         case_rows = [
             [f'<a href="../{quote(name)}/"><code>{escape(name)}</code></a>', "", "", "", ""]
-            for name in summary.get("cases", [])
+            for name in summary.cases
         ]
-    warning = summary.get("warning")
+    manifest = summary.not_drafted_manifest.rsplit("/", 1)[-1]
     parts = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>miner triage {escape(str(window.get('since', '')))}</title>",
+        f"<title>miner triage {escape(since)}</title>",
         f"<style>{_STYLE}</style></head><body>",
         '<p><a href="index.html">all runs</a></p>',
         "<h1>miner triage</h1>",
-        f"<p>Window {escape(str(window.get('since', '')))} to "
-        f"{escape(str(window.get('until', '')))}; "
-        f"{summary.get('sessions_in_window', 0)} sessions in the window, "
-        f"{summary.get('sampled', 0)} drafted, "
-        f"{summary.get('skipped_already_drafted', 0)} skipped as drafted before, "
-        f"{quarantine.get('cases', 0)} quarantined.</p>",
-        f'<p class="warn" id="warning">{escape(warning)}</p>' if warning else "",
+        f"<p>Window {escape(since)} to {escape(until)}; "
+        f"{summary.sessions_in_window} sessions in the window, "
+        f"{summary.sampled} drafted, "
+        f"{summary.skipped_already_drafted} skipped as drafted before, "
+        f"{summary.quarantined_cases} quarantined.</p>",
+        f'<p class="warn" id="warning">{escape(summary.warning)}</p>' if summary.warning else "",
         '<h2 id="signals">Flagged sessions per signal</h2>',
         _table(["signal", "sessions", "rules that fired (sessions)"], signal_rows, "signal"),
         '<h2 id="signatures">Failure signatures</h2>',
         "<p>Sessions grouped by signals, tool path and masked error; the pick goes "
         "round-robin across them.</p>",
         _table(["signature (masked)", "sessions", "drafted", "drafted cases"], groups, "signature"),
+        '<h2 id="not-drafted">Flagged, not drafted</h2>',
+        "<p>Why each flagged session of the window that is not a case was left out"
+        + (
+            f'; the sessions, by hash: <a href="{quote(manifest)}"><code>{escape(manifest)}'
+            "</code></a>"
+            if manifest and not_drafted
+            else ""
+        )
+        + ".</p>",
+        _table(["reason", "sessions", "meaning"], not_drafted, "not-drafted"),
         '<h2 id="drafted">Drafted cases</h2>',
         "<p>Review them with <code>miner review --serve</code> (docs/review.md), or edit "
         "the files.</p>",
@@ -168,32 +181,36 @@ def triage_html(
     return "\n".join(p for p in parts if p) + "\n"
 
 
+def _when(moment: datetime | None) -> str:
+    return moment.isoformat() if moment else ""
+
+
 def runs_index_html(runs: list[tuple[str, dict[str, Any] | None]]) -> str:
     """``runs/index.html``: every run (name, summary or None if unreadable),
     newest first, with what it drafted, so a run that drafted nothing does not
     hide the one that did."""
     rows = []
-    for name, summary in runs:
+    total = 0
+    for name, value in runs:
+        summary = RunSummary.from_json(value)
         link = f'<a href="{quote(name)}.html"><code>{escape(name)}</code></a>'
         if summary is None:
             rows.append([f"<code>{escape(name)}</code>", "", 0, 0, "unreadable summary", ""])
             continue
-        window = summary.get("window", {})
-        drafted = summary.get("cases", [])
+        total += len(summary.cases)
         rows.append(
             [
                 link,
-                escape(f"{window.get('since', '')} to {window.get('until', '')}"),
-                int(summary.get("sessions_in_window", 0)),
-                len(drafted),
+                escape(f"{_when(summary.since)} to {_when(summary.until)}"),
+                summary.sessions_in_window,
+                len(summary.cases),
                 " ".join(
                     f'<a href="{quote(name)}.html#{escape(case)}">{escape(case)}</a>'
-                    for case in drafted
+                    for case in summary.cases
                 ),
-                escape(summary.get("warning", "")),
+                escape(summary.warning),
             ]
         )
-    total = sum(len((s or {}).get("cases", [])) for _n, s in runs)
     parts = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',

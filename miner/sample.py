@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,7 @@ from miner.engine.query import FLAG_COLUMNS, NOT_UTF8, counts_sql, scan_types, s
 from miner.errors import PayloadError
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
-from miner.source import refuse_rows_without_session
+from miner.source import read_feedback, refuse_rows_without_session
 
 #: Event types the selection reads (besides any row with status ERROR), in
 #: every plugin's names (the Go plugin's TOOL_START, EVENT...).
@@ -114,6 +115,20 @@ def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> N
         return frozenset(str(v) for v in rows[column].dropna() if str(v))
 
     return NegativeFeedback(ids(rules.session_column), ids(rules.invocation_column))
+
+
+def read_negative_feedback(path: Path | None, rules: FeedbackConfig) -> NegativeFeedback:
+    """The negative ratings of the feedback export at ``path`` (none without
+    one), read with the ``[feedback]`` columns and rule."""
+    if path is None:
+        return negative_feedback(None, rules)
+    table = read_feedback(
+        path,
+        columns=[rules.session_column, rules.invocation_column, rules.score_column],
+        required=[rules.score_column],
+        one_of=[rules.session_column, rules.invocation_column],
+    )
+    return negative_feedback(table, rules)
 
 
 def signature_of(
@@ -442,8 +457,7 @@ def pick_sessions(
     sessions become objects only once picked."""
     rows = _Rows.of(flags)
     in_window = rows.starting_in(since, until)
-    some = np.array([bool(sets) for sets in rows.signal_sets] or [False])
-    bad = in_window[some[rows.signal_codes[in_window]]]
+    bad = rows.flagged(in_window)
     # Each signal: which rows carry it.
     carries = {
         signal: np.isin(
@@ -570,6 +584,11 @@ class _Rows:
         inside = [i for i, f in enumerate(self.source) if since <= f.start < until]
         return np.array(inside, np.int64)
 
+    def flagged(self, rows: np.ndarray) -> np.ndarray:
+        """Those of ``rows`` some signal fired on."""
+        some = np.array([bool(sets) for sets in self.signal_sets] or [False])
+        return rows[some[self.signal_codes[rows]]]
+
     def rules_fired(self, rows: np.ndarray) -> Counter[tuple[str, str]]:
         if isinstance(self.source, FlagTable):
             return self.source.rules_fired(rows)
@@ -577,3 +596,31 @@ class _Rows:
         for i in rows:
             found.update({(r.signal, r.rule) for r in self.source[i].reasons})
         return found
+
+
+def left_out(
+    flags: Mapping[str, SessionFlags],
+    since: datetime,
+    until: datetime,
+    drafted: frozenset[str],
+    picked: Iterable[str],
+) -> Iterator[tuple[str, str]]:
+    """Each flagged session of the window the pick left out, as its session
+    id and why (``miner.summary.NOT_DRAFTED_REASONS``): ``already_drafted``
+    (its hash is in ``drafted``, the ledger), ``duplicate`` (a session of its
+    failure signature was picked), else ``over_quota`` (the quotas ran out
+    before its turn). In the flags' order."""
+    rows = _Rows.of(flags)
+    flagged = rows.flagged(rows.starting_in(since, until))
+    chosen = set(picked)
+    picked_kinds = {int(rows.signature_codes[i]) for i in flagged.tolist() if rows.ids[i] in chosen}
+    for i in flagged.tolist():
+        session_id = rows.ids[i]
+        if session_id in chosen:
+            continue
+        if drafted and session_hash(session_id) in drafted:
+            yield session_id, "already_drafted"
+        elif int(rows.signature_codes[i]) in picked_kinds:
+            yield session_id, "duplicate"
+        else:
+            yield session_id, "over_quota"

@@ -3,24 +3,18 @@ InputError naming the file and the column; none quotes file contents.
 
 The export (one file, a folder, or a hive ``dt=YYYY-MM-DD/`` tree, on disk
 or behind ``s3://`` / ``gs://``) is opened as a pyarrow dataset and every
-file's footer is checked. The picked sessions are read by DuckDB
-(``read_sessions``): only the columns asked for, the window pushed down to
-the ``dt`` partitions and to row-group statistics; the selection runs in
-``miner.engine``. Other readers (``scan_events``, the score's runs) scan
-the pyarrow dataset batch by batch.
+file's footer is checked. The engines (``miner.engine``) read it for the
+selection and the picked sessions; the readers here (``scan_events``, the
+score's runs) scan the pyarrow dataset batch by batch.
 """
 
 from __future__ import annotations
 
-import itertools
-import os
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 import pyarrow as pa
@@ -29,15 +23,10 @@ import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from miner.config import ScanConfig, is_remote
-from miner.engine.sql import listed, name, text
+from miner.config import is_remote
 from miner.errors import InputError
 from miner.traces import ANALYTICS_COLUMNS, REQUIRED_COLUMNS, utc_frame
 from miner.window import Window
-
-if TYPE_CHECKING:
-    from miner.engine.duck import Duck
-
 
 #: pyarrow's words for a file that is not Parquet, and ours (whole sentences).
 _NOT_PARQUET = (
@@ -280,133 +269,6 @@ def scan_batches(
         raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
 
 
-def read_sessions(
-    export: Export,
-    columns: Iterable[str],
-    start: datetime,
-    end: datetime,
-    session_ids: Iterable[str],
-    scan: ScanConfig,
-) -> pd.DataFrame:
-    """Every row in the window of the given sessions (``columns`` the export
-    has, plus ``source_file``), read by the embedded engine under ``[scan]``:
-    a local export by DuckDB's own Parquet reader, a remote one fetched once
-    (``copy_remote``)."""
-    from miner.engine.duck import connect
-
-    present = export.present(columns)
-    ids = sorted(set(session_ids))
-    window = Window(start, end)
-    with connect(scan, str(export.path)) as duck:
-        if export.local:
-            table = _local_session_rows(duck, export, present, window, ids)
-        else:
-            rows = copy_remote(duck, export, present, window, session_ids=ids)
-            wanted = f"session_id IN ({listed(ids)})" if ids else "false"
-            table = duck.table(f"SELECT * FROM {rows} WHERE {wanted}")
-    return utc_frame(table)
-
-
-def _local_session_rows(
-    duck: Duck, export: Export, present: list[str], window: Window, ids: list[str]
-) -> pa.Table:
-    """The rows in ``window`` of the sessions ``ids`` of a local export:
-    ``present`` and ``source_file``, in the export's file and row order.
-    Two reads: the ids' column alone finds each row's file and row number,
-    then each file gives only those rows (the row numbers prune its row
-    groups), so the payload columns are decoded for the sessions' own row
-    groups, not for the whole window (5 s against 0.4 s for 20 sessions of
-    the 4.6M-row bench export)."""
-    _refuse_orphans(duck, export, window)
-    table = duckdb_table(export, row_numbers=True)
-    in_window = window.sql(days=iso_day_partitions(export))
-    wanted = f"session_id IN ({listed(ids)})" if ids else "false"
-    found: dict[str, list[int]] = {}
-    for row in duck.table(
-        f"SELECT miner_source_file AS file, file_row_number AS n FROM {table} "
-        f"WHERE {in_window} AND {wanted}"
-    ).to_pylist():
-        found.setdefault(row["file"], []).append(int(row["n"]))
-    parts = [
-        f"SELECT {order} AS miner_file_order, * "
-        f"FROM {duckdb_table(export, row_numbers=True, files=[file])} "
-        f"WHERE file_row_number IN ({', '.join(str(n) for n in sorted(found[file]))})"
-        for order, file in enumerate(export.dataset.files)
-        if file in found
-    ]
-    if not parts:
-        names = ", ".join(name(c) for c in present)
-        return duck.table(
-            f"SELECT {names}, miner_source_file AS source_file FROM {table} WHERE false"
-        )
-    rows = duck.table(
-        f"SELECT * FROM ({' UNION ALL BY NAME '.join(parts)}) miner_found "
-        "ORDER BY miner_file_order, file_row_number"
-    )
-    columns = {
-        c: rows.column(c) if c in rows.column_names else pa.nulls(rows.num_rows, pa.string())
-        for c in present
-    }
-    return pa.table({**columns, "source_file": rows.column("miner_source_file")})
-
-
-def duckdb_table(
-    export: Export, row_numbers: bool = False, files: Iterable[str] | None = None
-) -> str:
-    """A local export as DuckDB's FROM item: hive ``dt=`` partitions, files of
-    different columns united by name, each row's file kept as
-    ``miner_source_file`` (a name of our own: an export may have a column
-    called filename); with ``row_numbers``, each row's place in its file
-    (``file_row_number``); with ``files``, those of its files only."""
-    listed_files = ", ".join(text(f) for f in (export.dataset.files if files is None else files))
-    numbered = ", file_row_number = true" if row_numbers else ""
-    return (
-        f"read_parquet([{listed_files}], hive_partitioning = true, union_by_name = true, "
-        f"hive_types_autocast = false, filename = 'miner_source_file'{numbered})"
-    )
-
-
-def _refuse_orphans(duck: Duck, export: Export, window: Window) -> None:
-    """Stop on rows in ``window`` without a session id, naming their files."""
-    orphans = duck.table(
-        f"SELECT miner_source_file AS file, count(*) AS n FROM {duckdb_table(export)} "
-        f"WHERE {window.sql(days=iso_day_partitions(export))} AND session_id IS NULL "
-        "GROUP BY 1 ORDER BY 1"
-    ).to_pylist()
-    refuse_rows_without_session(export.path, [(str(o["file"]), int(o["n"])) for o in orphans])
-
-
-def copy_remote(
-    duck: Duck,
-    export: Export,
-    present: list[str],
-    window: Window,
-    kinds: Sequence[str] | None = None,
-    session_ids: Sequence[str] | None = None,
-) -> str:
-    """A remote export's rows in ``window`` (``scan_batches``: of ``kinds``
-    or with status ERROR, of ``session_ids``, when given) as DuckDB's FROM
-    item: read once by pyarrow (its filesystems hold the credentials chain
-    and push the window down) into a Parquet file in the engine's private
-    spill folder, which the queries then read."""
-    batches = scan_batches(export, present, window.since, window.until, kinds, session_ids)
-    first = next(batches, None)
-    if first is None:
-        schema = export.dataset.schema
-        empty = pa.table(
-            {c: pa.array([], schema.field(c).type) for c in present}
-            | {"source_file": pa.array([], pa.string())}
-        )
-        duck.con.register("remote_rows", empty)
-    else:
-        stream = pa.RecordBatchReader.from_batches(first.schema, itertools.chain([first], batches))
-        duck.con.register("remote_rows", stream)
-    local = os.path.join(duck.spill, "remote-rows.parquet")
-    duck.execute(f"COPY remote_rows TO {text(local)} (FORMAT parquet)")
-    duck.con.unregister("remote_rows")
-    return f"read_parquet({text(local)})"
-
-
 def refuse_rows_without_session(export: Path | str, orphans: Sequence[tuple[str, int]]) -> None:
     """InputError naming the file and the count when rows in the window have
     a null ``session_id``: such a row belongs to no case, and dropping it in
@@ -421,20 +283,6 @@ def refuse_rows_without_session(export: Path | str, orphans: Sequence[tuple[str,
         f"{file}: {count:,} row{'s' if count != 1 else ''} with a null session_id{others}"
         f"{where}; every row must belong to a session"
     )
-
-
-_DT = re.compile(r"(?:^|/)dt=([^/]*)/")
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def iso_day_partitions(export: Export) -> bool:
-    """Every file sits under a ``dt=YYYY-MM-DD/`` folder: only then may the
-    window prune partitions by comparing dt as text (``dt=20261120`` would
-    compare wrongly; such exports are filtered by timestamp alone)."""
-    if "dt" not in export.columns:
-        return False
-    days = [_DT.search(path) for path in export.dataset.files]
-    return all(day is not None and _ISO_DAY.fullmatch(day.group(1)) for day in days)
 
 
 def event_types(export: Export, start: datetime, end: datetime) -> set[str]:

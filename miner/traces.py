@@ -143,6 +143,7 @@ def _turns(
     replies: dict[str, str] = {}
     errors: dict[str, list[str]] = {}
     truncated: dict[str, bool] = {}
+    user_cut: dict[str, str] = {}
     markers: dict[str, list[str]] = {}
     calls: dict[str, list[dict[str, Any]]] = {}
     by_span: dict[str, dict[str, Any]] = {}
@@ -182,6 +183,8 @@ def _turns(
         if event.markers:
             markers[invocation].extend(event.markers)
             stats.markers.update(event.markers)
+        if kind == "USER_MESSAGE_RECEIVED" and event.markers:
+            user_cut[invocation] = "content_offloaded"
         if kind in ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE"):
             if event.text is None:
                 stats.missing_text[kind] += 1
@@ -189,6 +192,8 @@ def _turns(
             stats.with_text[kind] += 1
             if event.text.endswith(TRUNCATION_MARKERS):
                 truncated[invocation] = True
+                if kind == "USER_MESSAGE_RECEIVED":
+                    user_cut[invocation] = "truncated"
             if kind == "USER_MESSAGE_RECEIVED":
                 users[invocation] = event.text
             else:
@@ -254,6 +259,7 @@ def _turns(
             errors=tuple(dict.fromkeys(errors[inv])),
             truncated=truncated.get(inv, False),
             markers=tuple(dict.fromkeys(markers[inv])),
+            user_cut=user_cut.get(inv, ""),
         )
         for inv in order
         # Rows without an invocation that carry nothing (session-level rows) are not turns.
@@ -262,6 +268,14 @@ def _turns(
     stats.turns += len(turns)
     stats.turns_without_reply += sum(1 for t in turns if not t.reply_text)
     return turns, metadata, user_id
+
+
+def incomplete_input(session: Session) -> str | None:
+    """Why a user message of the session is not in the export as sent (the
+    first turn's ``Turn.user_cut`` that says), or None. Such a session makes
+    no case: a case replays what the user sent, and the agent would be
+    answering something else."""
+    return next((turn.user_cut for turn in session.turns if turn.user_cut), None)
 
 
 def build_sessions(

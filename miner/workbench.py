@@ -32,6 +32,7 @@ from miner.errors import InputError
 from miner.load import ARG_RULES, MATCH_TYPES, OPT_OUT_TAG, UNREADABLE, Finding, load_cases
 from miner.promote import refusal_reason
 from miner.redaction.policy import RedactionPolicy
+from miner.summary import RunSummary
 
 #: A case's statuses, in the queue's order.
 STATUSES = ("refused", "in review", "drafted", "ready", "promoted")
@@ -210,12 +211,13 @@ def _list(value: Any) -> list[dict[str, Any]]:
 def signature_texts(drafts: Path) -> dict[str, str]:
     """Each drafted case's failure signature (masked text), from the run summaries."""
     out: dict[str, str] = {}
-    for _name, summary in reversed(output.read_run_summaries(drafts)):
+    for _name, value in reversed(output.read_run_summaries(drafts)):
+        summary = RunSummary.from_json(value)
         if summary is None:
             continue
-        text_of = {g.get("hash"): g.get("signature", "") for g in summary.get("signatures", [])}
-        for case, kind in (summary.get("case_signatures") or {}).items():
-            out[case] = str(text_of.get(kind, ""))
+        text_of = {g.hash: g.signature for g in summary.signatures}
+        for case, kind in summary.case_signatures.items():
+            out[case] = text_of.get(kind, "")
     return out
 
 

@@ -87,7 +87,7 @@ def test_the_rules_match_alike_in_duckdb_and_arrow():
 @pytest.fixture(scope="module")
 def spark():
     os.environ["MINER_SPARK_MASTER"] = "local[1]"
-    from miner.spark import session
+    from miner.engine.spark import session
 
     active = session()
     yield active

@@ -16,6 +16,7 @@ from miner.model import SessionFlags
 from miner.sample import (
     NegativeFeedback,
     flag_sessions,
+    left_out,
     negative_feedback,
     pick_sessions,
     session_hash,
@@ -363,3 +364,34 @@ def test_a_flags_tables_signature_without_tools_or_error():
     # An error's cause: the trajectory up to the failing tool, the tool, the message.
     assert table["c"].signature == "x>y | y raised: order <N> of <W> failed"
     assert table["d"].signature == "no tools | error raised: ORDER <N>"
+
+
+def test_each_flagged_session_the_pick_left_out_has_its_reason():
+    end = T0 + timedelta(days=1)
+    flags = {
+        # One outage: six sessions of one signature (a run of 5 takes 1 of it).
+        **{
+            f"o{i}": SessionFlags(f"o{i}", T0, frozenset({"error"}), signature="outage")
+            for i in range(6)
+        },
+        **{
+            f"c{i}": SessionFlags(f"c{i}", T0, frozenset({"complaint"}), signature=f"c {i}")
+            for i in range(6)
+        },
+        "later": SessionFlags("later", end, frozenset({"error"}), signature="later"),
+    }
+    drafted = frozenset({session_hash("c0")})
+    selection = pick_sessions(flags, T0, end, drafted, per_signal=3, max_cases=5, seed=1)
+    picked = [p.session_id for p in selection.picked]
+    reasons = dict(left_out(flags, T0, end, drafted, picked))
+    # Every flagged session of the window is picked or has a reason; the one
+    # after the window is neither.
+    assert len(picked) == 4 and set(reasons) == set(flags) - set(picked) - {"later"}
+    assert reasons.pop("c0") == "already_drafted"
+    assert sorted(s for s, r in reasons.items() if r == "duplicate") == sorted(
+        f"o{i}" for i in range(6) if f"o{i}" not in picked
+    )
+    assert sorted(s for s, r in reasons.items() if r == "over_quota") == sorted(
+        f"c{i}" for i in range(1, 6) if f"c{i}" not in picked
+    )
+    assert len(reasons) == 7

@@ -20,7 +20,9 @@ import pytest
 from miner import source
 from miner.config import ScanConfig, load_config
 from miner.engine import duck
+from miner.engine.embedded import EmbeddedEngine, read_sessions
 from miner.sample import SCAN_EVENT_TYPES, Flagged, negative_feedback, select
+from miner.window import Window
 from tests.conftest import PIPELINE, TRACES, WINDOW, miner
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -102,7 +104,7 @@ def test_the_flags_are_built_after_the_engine_lets_its_memory_go(monkeypatch):
     """The draft's peak: the engine's buffers (the events it holds) and the
     flags' build must not be alive at once, so the flags table is built from
     the engine's rows only once the connection is closed."""
-    from miner import job, sample
+    from miner import sample
 
     open_connections = []
     connect = duck.connect
@@ -127,8 +129,8 @@ def test_the_flags_are_built_after_the_engine_lets_its_memory_go(monkeypatch):
     monkeypatch.setattr(sample.FlagTable, "__init__", noted)
     config = load_config(PIPELINE)
     nobody = negative_feedback(None, config.feedback)
-    found = job._flag_embedded(
-        source.open_export(TRACES), config, (START, END), (START, END), nobody
+    found = EmbeddedEngine().flag(
+        source.open_export(TRACES), config, Window(START, END), Window(START, END), nobody
     )
     assert built_while_open == []
     assert len(found.flags) == found.table.num_rows > 0
@@ -217,7 +219,7 @@ def test_the_picked_sessions_are_read_whole_and_only_them():
     columns = ["timestamp", "event_type", "session_id", "content"]
     every = _rows(source.scan_batches(export, columns, START, END))
     picked = sorted({key[0] for key in every})[:3]
-    frame = source.read_sessions(export, columns, START, END, picked, ScanConfig())
+    frame = read_sessions(export, columns, START, END, picked, ScanConfig())
     got = _rows(pa.Table.from_pandas(frame, preserve_index=False).to_batches())
     assert got == Counter({k: n for k, n in every.items() if k[0] in picked})
     assert str(frame["timestamp"].dt.tz) == "UTC"

@@ -15,7 +15,7 @@ from tests.conftest import PIPELINE, WINDOW, miner
 @pytest.fixture(scope="module")
 def spark():
     os.environ["MINER_SPARK_MASTER"] = "local[2]"
-    from miner.spark import session
+    from miner.engine.spark import session
 
     active = session()
     yield active
@@ -63,32 +63,38 @@ def test_an_unknown_engine_is_a_usage_error(tmp_path):
 
 def test_spark_sql_flags_what_duckdb_flags_on_the_sample_and_every_plugin(spark):
     # The same definitions, transpiled to Spark SQL, give the same flags,
-    # counts and signatures on the sample and on the three golden exports.
+    # counts and signatures on the sample and on the three golden exports,
+    # each engine asked through the same interface.
     from datetime import UTC, datetime
 
     from miner.config import load_config
+    from miner.engine.embedded import EmbeddedEngine
+    from miner.engine.spark import SparkEngine
     from miner.sample import negative_feedback
-    from miner.spark import spark_flags
-    from tests.test_scan_engine import EXPORTS, _as_seen, selected
+    from miner.source import open_export
+    from miner.window import Window
+    from tests.test_scan_engine import EXPORTS, _as_seen
 
     config = load_config(PIPELINE)
     nobody = negative_feedback(None, config.feedback)
-    window = (datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 12, 1, tzinfo=UTC))
-    for export in EXPORTS:
-        embedded = selected(export, *window)
-        assert embedded.flags, export
-        assert _as_seen(spark_flags(export, window, window, nobody, config)) == _as_seen(
-            embedded
-        ), export
+    window = Window(datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 12, 1, tzinfo=UTC))
+    for path in EXPORTS:
+        export = open_export(path)
+        embedded = EmbeddedEngine().flag(export, config, window, window, nobody)
+        assert embedded.flags, path
+        found = SparkEngine().flag(export, config, window, window, nobody)
+        assert _as_seen(found) == _as_seen(embedded), path
 
 
 def test_spark_gives_each_signals_golden_hits(spark, tmp_path):
-    from miner.spark import spark_flags
+    from miner.engine.spark import SparkEngine
+    from miner.source import open_export
+    from miner.window import Window
     from tests import signal_cases
 
     for name in signal_cases.NAMES:
         config, negative = signal_cases.setup(name)
-        export = signal_cases.export(name, tmp_path / name)
-        window = signal_cases.WINDOW
-        found = spark_flags(export, window, window, negative, config)
+        export = open_export(signal_cases.export(name, tmp_path / name))
+        window = Window(*signal_cases.WINDOW)
+        found = SparkEngine().flag(export, config, window, window, negative)
         assert signal_cases.hits(name, found.flags) == signal_cases.expected(name), name

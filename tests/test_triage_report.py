@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 from miner.report import triage_html
+from miner.summary import RunSummary, SignatureGroup
 from tests.conftest import PIPELINE, WINDOW, miner
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -73,12 +74,10 @@ def test_each_run_writes_a_triage_page_that_renders_its_groups(drafted, tmp_path
 
 
 def test_the_page_escapes_what_it_shows(tmp_path):
-    summary = {
-        "window": {"since": "a", "until": "b"},
-        "flagged": {"error": 1},
-        "signatures": [{"signature": "<script>alert(1)</script>", "sessions": 1, "drafted": 0}],
-        "cases": [],
-    }
+    summary = RunSummary(
+        flagged={"error": 1},
+        signatures=(SignatureGroup("<script>alert(1)</script>", "0" * 16, 1, 0),),
+    )
     page = tmp_path / "page.html"
     page.write_text(triage_html(summary))
     dom = _rendered(page, tmp_path)
@@ -89,7 +88,7 @@ def test_the_page_escapes_what_it_shows(tmp_path):
 def test_a_warning_is_shown(tmp_path):
     warning = "no sessions start in the window"
     page = tmp_path / "page.html"
-    page.write_text(triage_html({"warning": warning}))
+    page.write_text(triage_html(RunSummary(warning=warning)))
     assert warning in _rendered(page, tmp_path)
 
 
@@ -176,7 +175,7 @@ def test_a_first_user_message_with_markup_renders_as_text(tmp_path):
         }
     }
     page = tmp_path / "page.html"
-    page.write_text(triage_html({"cases": [name]}, cases))
+    page.write_text(triage_html(RunSummary(cases=(name,)), cases))
     dom = _rendered(page, tmp_path)
     assert "<img" not in dom and "<script>document" not in dom and "<b>complaint" not in dom
     assert "&lt;img src=x onerror=" in dom and "&lt;i&gt;rule&lt;/i&gt;" in dom

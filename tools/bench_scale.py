@@ -115,8 +115,9 @@ def _scan_rates(export: Path) -> tuple[float, float, int, int]:
     from miner import source
     from miner.config import ScanConfig, load_config
     from miner.engine import duck
-    from miner.job import _flag_embedded
+    from miner.engine.embedded import EmbeddedEngine
     from miner.sample import SCAN_EVENT_TYPES, NegativeFeedback
+    from miner.window import Window
 
     opened = source.open_export(export)
     since, until = (datetime.fromisoformat(t) for t in _window()[1::2])
@@ -148,7 +149,7 @@ def _scan_rates(export: Path) -> tuple[float, float, int, int]:
 
     def selection() -> tuple[float, int]:
         begin = time.perf_counter()
-        found = _flag_embedded(opened, config, scan, (since, until), nobody)
+        found = EmbeddedEngine().flag(opened, config, Window(*scan), Window(since, until), nobody)
         return time.perf_counter() - begin, sum(found.rows_read.values())
 
     (t_plain, rows, inside), (t_plain2, _r, _i) = plain(), plain()

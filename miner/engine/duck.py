@@ -155,7 +155,7 @@ def selection_rows(
     the window, the scan leaves it out."""
     import pyarrow as pa
 
-    from miner.source import copy_remote, duckdb_table, iso_day_partitions
+    from miner.engine.parquet import copy_remote, duckdb_table, iso_day_partitions
 
     present = export.present(ROW_COLUMNS)
     schema = export.dataset.schema

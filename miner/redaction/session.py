@@ -5,7 +5,6 @@ replaced everywhere in the session.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -46,12 +45,6 @@ class Redacted:
     into the case's provenance, so ``miner check`` reads the same decision."""
     surfaced: tuple[Surfaced, ...] = ()
     """Values the policy is unsure of, left as written for the reviewer."""
-
-
-def output_digest(text: str) -> str:
-    """The digest of a string miner wrote and vetted; ``miner check`` trusts a
-    string whose digest the case's provenance lists, and reads any other."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def redact_sessions(

@@ -16,6 +16,7 @@ workbench call these functions and do their own reading and writing.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -75,10 +76,13 @@ def normalised(text: str, values: Iterable[str]) -> str:
 def vetted_digest(text: str, values: Iterable[str]) -> str:
     """The digest the draft lists in ``provenance.redaction.vetted`` for a
     string it wrote, and the one the check looks up."""
-    # Imported here: the session pass imports this module for ``Surfaced``.
-    from miner.redaction.session import output_digest
-
     return output_digest(normalised(text, values))
+
+
+def output_digest(text: str) -> str:
+    """The digest of a string miner wrote and vetted; ``miner check`` trusts a
+    string whose digest the case's provenance lists, and reads any other."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 # Reading a sidecar --------------------------------------------------------------

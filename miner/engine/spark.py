@@ -3,12 +3,12 @@ cannot scan.
 
 The selection is the same SQL the embedded engine runs, transpiled to Spark
 SQL by sqlglot (``miner.engine.query.render``) and run by Spark over the
-export; the picked sessions are drafted by ``draft_sessions`` on the
-executors - Presidio is built once per executor process (``detector_for``
-caches it). The driver collects the flags and the drafted cases and writes
-drafts, ledger and summary exactly as the embedded engine does. Drafted
-cases travel from executors as pickled bytes of
-miner's own records.
+export; the job's work on the picked sessions (drafting them: redaction,
+fixtures, the leak guard) runs on the executors - Presidio is built once
+per executor process (``detector_for`` caches it). The driver collects the
+flags and the work's results (pickled bytes of miner's own records), and
+the job writes drafts, ledger and summary exactly as with the embedded
+engine.
 
 The session: an active ``SparkSession`` if there is one (``spark-submit``,
 Dataproc, a notebook), else a local one (``local[*]``, or ``MINER_SPARK_MASTER``).
@@ -20,19 +20,24 @@ from __future__ import annotations
 import os
 import pickle
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, TypeVar
 
 import pyarrow as pa
 
+from miner.config import PipelineConfig
+from miner.engine.base import Progress, SessionWork, no_progress
 from miner.engine.events import ROW_COLUMNS
 from miner.engine.query import events_sql, render, rows_sql
 from miner.errors import UsageError
 from miner.sample import SCAN_EVENT_TYPES, Flagged, NegativeFeedback, select
-from miner.traces import DRAFT_COLUMNS, utc_frame
+from miner.source import Export
+from miner.traces import utc_frame
 from miner.window import Window
+
+T = TypeVar("T")
 
 
 def session() -> Any:
@@ -80,6 +85,56 @@ def _local_name(path: str) -> str:
     return path.removeprefix("file://")
 
 
+class SparkEngine:
+    """Spark: an active session, or a local one (``session``)."""
+
+    name: ClassVar[str] = "spark"
+
+    def flag(
+        self,
+        export: Export,
+        config: PipelineConfig,
+        scan: Window,
+        window: Window,
+        negative: NegativeFeedback,
+    ) -> Flagged:
+        return spark_flags(
+            export.path, (scan.since, scan.until), (window.since, window.until), negative, config
+        )
+
+    def map_sessions(
+        self,
+        export: Export,
+        config: PipelineConfig,
+        scan: Window,
+        session_ids: Sequence[str],
+        columns: Sequence[str],
+        work: SessionWork[T],
+        progress: Progress = no_progress,
+    ) -> list[T]:
+        """``work`` on the executors, over the sessions partitioned by id
+        (each session's rows in one call); its results come back pickled.
+        ``progress`` is not shown: the work runs in other processes."""
+        if not session_ids:
+            return []
+        from pyspark.sql import functions as F
+
+        spark = session()
+        frame = _rows(spark, export.path, tuple(columns), scan.since, scan.until)
+        frame = frame.where(F.col("session_id").isin(list(session_ids)))
+
+        def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+            tables = [pa.Table.from_batches([b]) for b in batches if b.num_rows]
+            if tables:
+                rows = utc_frame(pa.concat_tables(tables))
+                rows["source_file"] = rows["source_file"].map(_local_name)
+                done = work(rows, no_progress)
+                yield pa.RecordBatch.from_pydict({"payload": [pickle.dumps(done)]})
+
+        parts = frame.repartition("session_id").mapInArrow(run, "payload binary").collect()
+        return [pickle.loads(part.payload) for part in parts]
+
+
 def spark_flags(
     source: Path | str,
     scan: tuple[datetime, datetime],
@@ -114,36 +169,3 @@ def spark_flags(
         return select(run, negative, config.signals, *window, str(source))
     finally:
         events.unpersist()
-
-
-def spark_draft(
-    source: Path | str,
-    start: datetime,
-    end: datetime,
-    picked: list[str],
-    context: Any,
-) -> Any:
-    """``draft_sessions`` for the picked sessions, on the executors."""
-    from pyspark.sql import functions as F
-
-    from miner.job import Drafted, draft_sessions
-    from miner.redaction.policy import policy_for
-
-    spark = session()
-    frame = _rows(spark, source, DRAFT_COLUMNS, start, end).where(F.col("session_id").isin(picked))
-
-    def draft(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        tables = [pa.Table.from_batches([b]) for b in batches if b.num_rows]
-        if tables:
-            rows = utc_frame(pa.concat_tables(tables))
-            rows["source_file"] = rows["source_file"].map(_local_name)
-            done = draft_sessions(rows, context, policy_for(context.config))
-        else:
-            done = Drafted()
-        yield pa.RecordBatch.from_pydict({"payload": [pickle.dumps(done)]})
-
-    parts = frame.repartition("session_id").mapInArrow(draft, "payload binary").collect()
-    merged = Drafted()
-    for part in parts:
-        merged.merge(pickle.loads(part.payload))
-    return merged

@@ -1,0 +1,71 @@
+"""What the draft job needs from an engine, and nothing else: ``Engine``.
+
+An engine runs the selection over an opened export (``flag``: the flags
+relation and the run's counts) and hands the picked sessions' rows to a
+piece of work where the rows are (``map_sessions``: in this process, or on
+Spark's executors). The job (``miner.job``) talks to this protocol only; the
+CLI picks the class by name from ``miner.engine.registry``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar, Protocol, TypeVar
+
+import pandas as pd
+
+from miner.config import PipelineConfig
+from miner.sample import Flagged, NegativeFeedback
+from miner.source import Export
+from miner.window import Window
+
+#: A progress wrapper: (iterable, total or 0, label) -> iterable.
+Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
+
+
+def no_progress(items: Iterable[Any], _total: int, _label: str) -> Iterable[Any]:
+    return items
+
+
+T = TypeVar("T")
+
+#: Work over some picked sessions' rows (each session's rows all in one call,
+#: ``source_file`` included, UTC timestamps): it must be picklable, as Spark
+#: ships it to its executors.
+SessionWork = Callable[[pd.DataFrame, Progress], T]
+
+
+class Engine(Protocol):
+    """An engine the draft job runs on."""
+
+    name: ClassVar[str]
+    """What ``--engine`` calls it."""
+
+    def flag(
+        self,
+        export: Export,
+        config: PipelineConfig,
+        scan: Window,
+        window: Window,
+        negative: NegativeFeedback,
+    ) -> Flagged:
+        """The selection over ``export``'s rows in ``scan`` (the window and
+        the sessions' grace): the flags of the sessions that start in
+        ``window`` and the run's counts."""
+        ...
+
+    def map_sessions(
+        self,
+        export: Export,
+        config: PipelineConfig,
+        scan: Window,
+        session_ids: Sequence[str],
+        columns: Sequence[str],
+        work: SessionWork[T],
+        progress: Progress = no_progress,
+    ) -> list[T]:
+        """``work`` over the rows in ``scan`` of ``session_ids`` (``columns``
+        the export has, plus ``source_file``), where they are read; one
+        result per call. ``progress`` is shown where this process runs the
+        work."""
+        ...

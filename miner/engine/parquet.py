@@ -1,0 +1,83 @@
+"""A trace export (``miner.source.Export``) as DuckDB's FROM item: a local
+export read by DuckDB's own Parquet reader (hive ``dt=`` partitions, files
+of different columns united by name, each row's file kept), a remote one
+copied once into the engine's private spill folder."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+import pyarrow as pa
+
+from miner import source
+from miner.engine.sql import text
+from miner.source import Export
+from miner.window import Window
+
+if TYPE_CHECKING:  # typing only: the engine imports this module, not the reverse
+    from miner.engine.duck import Duck
+
+
+def duckdb_table(
+    export: Export, row_numbers: bool = False, files: Iterable[str] | None = None
+) -> str:
+    """A local export as DuckDB's FROM item: hive ``dt=`` partitions, files of
+    different columns united by name, each row's file kept as
+    ``miner_source_file`` (a name of our own: an export may have a column
+    called filename); with ``row_numbers``, each row's place in its file
+    (``file_row_number``); with ``files``, those of its files only."""
+    listed_files = ", ".join(text(f) for f in (export.dataset.files if files is None else files))
+    numbered = ", file_row_number = true" if row_numbers else ""
+    return (
+        f"read_parquet([{listed_files}], hive_partitioning = true, union_by_name = true, "
+        f"hive_types_autocast = false, filename = 'miner_source_file'{numbered})"
+    )
+
+
+_DT = re.compile(r"(?:^|/)dt=([^/]*)/")
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def iso_day_partitions(export: Export) -> bool:
+    """Every file sits under a ``dt=YYYY-MM-DD/`` folder: only then may the
+    window prune partitions by comparing dt as text (``dt=20261120`` would
+    compare wrongly; such exports are filtered by timestamp alone)."""
+    if "dt" not in export.columns:
+        return False
+    days = [_DT.search(path) for path in export.dataset.files]
+    return all(day is not None and _ISO_DAY.fullmatch(day.group(1)) for day in days)
+
+
+def copy_remote(
+    duck: Duck,
+    export: Export,
+    present: list[str],
+    window: Window,
+    kinds: Sequence[str] | None = None,
+    session_ids: Sequence[str] | None = None,
+) -> str:
+    """A remote export's rows in ``window`` (``scan_batches``: of ``kinds``
+    or with status ERROR, of ``session_ids``, when given) as DuckDB's FROM
+    item: read once by pyarrow (its filesystems hold the credentials chain
+    and push the window down) into a Parquet file in the engine's private
+    spill folder, which the queries then read."""
+    batches = source.scan_batches(export, present, window.since, window.until, kinds, session_ids)
+    first = next(batches, None)
+    if first is None:
+        schema = export.dataset.schema
+        empty = pa.table(
+            {c: pa.array([], schema.field(c).type) for c in present}
+            | {"source_file": pa.array([], pa.string())}
+        )
+        duck.con.register("remote_rows", empty)
+    else:
+        stream = pa.RecordBatchReader.from_batches(first.schema, itertools.chain([first], batches))
+        duck.con.register("remote_rows", stream)
+    local = os.path.join(duck.spill, "remote-rows.parquet")
+    duck.execute(f"COPY remote_rows TO {text(local)} (FORMAT parquet)")
+    duck.con.unregister("remote_rows")
+    return f"read_parquet({text(local)})"
