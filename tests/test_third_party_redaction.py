@@ -30,9 +30,31 @@ RECALL_FLOOR = {
 DESTROYED_CEILING = 0.0443  # 47 of 1062 measured: 4.426% (2026-12-02, towns and regions)
 
 
+#: Issue 36 on the test split, through the policy (replace, keep, surface).
+#: Targets: 0 silent leaks of any type, at most 1 reviewer decision per case,
+#: at most 2% of look-alikes replaced. Where a ceiling is above its target
+#: the target is not met (docs/redaction.md, "Measured" says which).
+SILENT_LEAKS_CEILING = 90  # of 4600 measured (2026-12-03; 158 before surfacing)
+DECISIONS_PER_CASE_CEILING = 1.0  # 0.43 measured (87 in 201 cases)
+LOOKALIKES_REPLACED_CEILING = 0.0547  # 47 of 861 measured: 5.46%
+
+
 @pytest.fixture(scope="module")
 def report() -> Report:
     return third_party_report("test")
+
+
+def test_silent_leaks_on_the_test_split_stay_under_the_ceiling(report):
+    assert report.silent() <= SILENT_LEAKS_CEILING, report.policy_table()
+
+
+def test_reviewer_decisions_per_case_stay_at_most_one(report):
+    assert report.cases >= 200
+    assert 0 < report.decisions_per_case() <= DECISIONS_PER_CASE_CEILING, report.policy_table()
+
+
+def test_look_alikes_replaced_stay_under_the_ceiling(report):
+    assert report.lookalikes_replaced() <= LOOKALIKES_REPLACED_CEILING, report.policy_table()
 
 
 def test_the_test_split_is_big_and_varied_enough_to_mean_something(report):
