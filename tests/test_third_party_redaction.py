@@ -30,9 +30,31 @@ RECALL_FLOOR = {
 DESTROYED_CEILING = 0.0443  # 47 of 1062 measured: 4.426% (2026-12-02, towns and regions)
 
 
+#: Issue 36 on the test split, through the policy (replace, keep, surface).
+#: Targets: 0 silent leaks of any type, at most 1 reviewer decision per case,
+#: at most 2% of look-alikes replaced. Where a ceiling is above its target
+#: the target is not met (docs/redaction.md, "Measured" says which).
+SILENT_LEAKS_CEILING = 90  # of 4600 measured (2026-12-03; 158 before surfacing)
+DECISIONS_PER_CASE_CEILING = 1.0  # 0.43 measured (87 in 201 cases)
+LOOKALIKES_REPLACED_CEILING = 0.0547  # 47 of 861 measured: 5.46%
+
+
 @pytest.fixture(scope="module")
 def report() -> Report:
     return third_party_report("test")
+
+
+def test_silent_leaks_on_the_test_split_stay_under_the_ceiling(report):
+    assert report.silent() <= SILENT_LEAKS_CEILING, report.policy_table()
+
+
+def test_reviewer_decisions_per_case_stay_at_most_one(report):
+    assert report.cases >= 200
+    assert 0 < report.decisions_per_case() <= DECISIONS_PER_CASE_CEILING, report.policy_table()
+
+
+def test_look_alikes_replaced_stay_under_the_ceiling(report):
+    assert report.lookalikes_replaced() <= LOOKALIKES_REPLACED_CEILING, report.policy_table()
 
 
 def test_the_test_split_is_big_and_varied_enough_to_mean_something(report):
@@ -102,3 +124,48 @@ def test_the_commerce_splits_share_no_carrier_product_type_or_brand():
     for field in ("shipping_carriers", "product_types", "brand_names"):
         assert getattr(dev, field) and getattr(test, field)
         assert not set(getattr(dev, field)) & set(getattr(test, field)), field
+
+
+def test_the_hard_case_splits_share_no_airport_carrier_product_type_or_tier():
+    from tools.support_corpus import _Lists
+
+    dev, test = _Lists("dev"), _Lists("test")
+    for field in ("airports", "carriers", "product_types", "tiers"):
+        assert getattr(dev, field) and getattr(test, field)
+        assert not set(getattr(dev, field)) & set(getattr(test, field)), field
+
+
+def test_the_hard_case_corpus_plants_the_shapes_issue_36_names():
+    import re
+
+    from tools.support_corpus import build_support_corpus
+
+    corpus = build_support_corpus("dev", per_locale=4)
+    planted = [
+        (text[start:end], kind) for text, labels in corpus.labels.items()
+        for start, end, kind in labels
+    ]  # fmt: skip
+    kinds = {kind for _value, kind in planted}
+    assert {"PERSON", "EMAIL_ADDRESS", "PHONE_NUMBER", "NATIONAL_ID", "PASSPORT"} <= kinds
+    assert {"NEGATIVE:airport", "NEGATIVE:IATA code", "NEGATIVE:company"} <= kinds
+    people = [value for value, kind in planted if kind == "PERSON"]
+    assert any(v.islower() for v in people) and any(v.isupper() for v in people)
+    assert any("//" in v for v, kind in planted if kind == "EMAIL_ADDRESS")
+    assert any(re.fullmatch(r"\d{8,}", v) for v, kind in planted if kind == "PHONE_NUMBER")
+
+
+def test_a_planted_value_is_replaced_surfaced_or_a_silent_leak():
+    from tools.redaction_report import Report, _score
+
+    text = "ring FARMER or call 0057300123 about the Elsa chair"
+    labels = [(5, 11, "PERSON"), (20, 30, "PHONE_NUMBER"), (41, 51, "NEGATIVE:product")]
+    report = Report()
+    # The phone replaced; FARMER and "Elsa" surfaced (left as written).
+    _score(report, text, labels, [(20, 30, "PHONE_NUMBER")], shown=[(5, 11), (41, 45)])
+    assert report.caught == {"PHONE_NUMBER": 1}
+    assert report.surfaced == {"PERSON": 1}
+    assert report.silent() == 0
+    assert report.negatives_surfaced == {"product": 1} and not report.destroyed
+    silent = Report()
+    _score(silent, text, labels, [])
+    assert silent.silent() == 2 and silent.silent("PERSON") == 1

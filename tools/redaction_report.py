@@ -12,6 +12,25 @@ stand for the spans they replaced), and then:
   (the type in the placeholder) and overall;
 - a hard negative is **destroyed** when any character of it was replaced.
 
+Issue 36's three figures come from the same alignment. A value the
+redaction **surfaced** (``Redacted.surfaced``: left as written, put before
+the reviewer) covers every occurrence of its exact text, on word
+boundaries, in the session. Then:
+
+- a planted value is **replaced** as above, **surfaced** when its letters and
+  digits are covered by replaced spans and surfaced values together, and a
+  **silent leak** otherwise (neither: nothing tells the reviewer);
+- a look-alike (``LOOKALIKE_KINDS``: products, companies, carriers,
+  airports, IATA codes, places, plans, jobs, dates that are no birth date)
+  is **replaced** when any character of it was, **surfaced** (a decision,
+  not a replacement) when a surfaced value covers it, else kept;
+- **decisions per case**: each session is a case, and one decision covers
+  every occurrence of a surfaced value in it: the distinct values surfaced
+  per session, averaged over the sessions.
+
+``python -m tools.redaction_report figures`` prints the one table of these
+per corpus and split that docs/redaction.md carries.
+
 ``python -m tools.redaction_report held-out`` prints the same corpus filled
 from Faker locales no rule was tuned on (``HELD_OUT_LOCALES``), for the dev
 and the test templates, with a line per locale. ``held-out tune`` prints only
@@ -29,7 +48,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +57,15 @@ import pandas as pd
 
 from miner.model import Session
 from tools.pii_corpus import NEG
+
+#: The non-personal kinds issue 36 counts as look-alikes (words that look
+#: personal and are not): the share of these replaced must stay under 2%.
+#: Codes a corpus labels too (SKUs, tracking numbers, statuses, locale tags)
+#: are reported beside them but not counted.
+LOOKALIKE_KINDS = frozenset((
+    "product", "company", "organisation", "carrier", "airport", "IATA code", "city",
+    "country", "region", "nationality", "plan", "job", "date",
+))  # fmt: skip
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = ROOT / "pipelines" / "support_agent.toml"
@@ -63,6 +91,88 @@ class Report:
     caught_by_locale: Counter[tuple[str, str]] = field(default_factory=Counter)
     negatives_by_locale: Counter[str] = field(default_factory=Counter)
     destroyed_by_locale: Counter[str] = field(default_factory=Counter)
+    surfaced: Counter[str] = field(default_factory=Counter)
+    """Planted values not replaced whole but covered by surfaced values, per type."""
+    negatives_surfaced: Counter[str] = field(default_factory=Counter)
+    """Non-personal words a surfaced value covers (and none replaced): a decision."""
+    cases: int = 0
+    decisions: int = 0
+    """Distinct surfaced values summed over the sessions (one decision each)."""
+    decisions_as: Counter[str] = field(default_factory=Counter)
+    """Decisions by the entity the policy surfaced them as."""
+    silent_examples: list[tuple[str, str]] = field(default_factory=list)
+
+    def silent(self, kind: str | None = None) -> int:
+        """Planted values neither replaced nor surfaced."""
+        kinds = [kind] if kind else list(self.planted)
+        return sum(self.planted[k] - self.caught[k] - self.surfaced[k] for k in kinds)
+
+    def decisions_per_case(self) -> float:
+        return self.decisions / self.cases if self.cases else 0.0
+
+    def lookalikes(self) -> tuple[int, int, int]:
+        """(look-alike words, replaced, surfaced) over ``LOOKALIKE_KINDS``."""
+        kinds = [k for k in self.negatives if k in LOOKALIKE_KINDS]
+        return (
+            sum(self.negatives[k] for k in kinds),
+            sum(self.destroyed[k] for k in kinds),
+            sum(self.negatives_surfaced[k] for k in kinds),
+        )
+
+    def lookalikes_replaced(self) -> float:
+        words, replaced, _surfaced = self.lookalikes()
+        return replaced / words if words else 0.0
+
+    def figures(self) -> str:
+        """Issue 36's figures as one Markdown row's cells: silent leaks of
+        planted, decisions per case, look-alikes replaced."""
+        words, replaced, _ = self.lookalikes()
+        planted = sum(self.planted.values())
+        return (
+            f"{self.silent()} of {planted} | {self.decisions_per_case():.2f} "
+            f"({self.decisions} in {self.cases}) | {replaced} of {words} "
+            f"({self.lookalikes_replaced():.2%})"
+        )
+
+    def policy_table(self) -> str:
+        """Per planted type: replaced, surfaced, silent; per non-personal
+        kind: replaced, surfaced; and decisions per case by entity."""
+        lines = [
+            "| planted type | planted | replaced | surfaced | silent leaks |",
+            "|---|---:|---:|---:|---:|",
+        ]
+        for kind in sorted(self.planted):
+            lines.append(
+                f"| {kind} | {self.planted[kind]} | {self.caught[kind]} | "
+                f"{self.surfaced[kind]} | {self.silent(kind)} |"
+            )
+        lines.append(
+            f"| **all** | {sum(self.planted.values())} | {sum(self.caught.values())} | "
+            f"{sum(self.surfaced.values())} | {self.silent()} |"
+        )
+        lines += [
+            "",
+            "| non-personal kind | look-alike | words | replaced | surfaced |",
+            "|---|---|---:|---:|---:|",
+        ]
+        for kind in sorted(self.negatives):
+            lines.append(
+                f"| {kind} | {'yes' if kind in LOOKALIKE_KINDS else 'no'} | "
+                f"{self.negatives[kind]} | {self.destroyed[kind]} | "
+                f"{self.negatives_surfaced[kind]} |"
+            )
+        words, replaced, surfaced = self.lookalikes()
+        lines.append(
+            f"| **look-alikes** | | {words} | {replaced} ({self.lookalikes_replaced():.2%}) | "
+            f"{surfaced} |"
+        )
+        as_ = ", ".join(f"{e} {n}" for e, n in sorted(self.decisions_as.items())) or "none"
+        lines += [
+            "",
+            f"decisions per case: {self.decisions_per_case():.2f} "
+            f"({self.decisions} in {self.cases} sessions; by entity: {as_})",
+        ]
+        return "\n".join(lines)
 
     def recall(self, kind: str | None = None) -> float:
         planted = self.planted[kind] if kind else sum(self.planted.values())
@@ -165,10 +275,24 @@ def measure(
     config = load_config(pipeline)
     sessions = build_sessions(pd.DataFrame(rows), config.agent.app_name)
     redacted = policy_for(config).redact(sessions)
+    return score_sessions(sessions, redacted, labels)
+
+
+def score_sessions(
+    sessions: list[Session], redacted: list[Any], labels: dict[str, list[tuple[int, int, str]]]
+) -> Report:
+    """The report of ``redacted`` (``Redacted`` results, one per session of
+    ``sessions``) against ``labels``."""
     report = Report()
     for before, after in zip(sessions, redacted, strict=True):
         locale = before.initial_state.get("locale")
         locale = locale if isinstance(locale, str) else ""
+        surfaced = getattr(after, "surfaced", ())
+        values = {s.value for s in surfaced}
+        report.cases += 1
+        report.decisions += len(values)
+        report.decisions_as.update(s.entity for s in surfaced)
+        occurs = _occurrences(values)
         pairs = zip(places(before), places(after.session), strict=True)
         for (place, original), (_place, output) in pairs:
             if not isinstance(original, str) or original not in labels:
@@ -176,8 +300,17 @@ def measure(
             spans = replaced_spans(original, str(output))
             if spans is None:  # cannot align: count everything as leaked
                 spans = []
-            _score(report, original, labels[original], spans, place, locale)
+            shown = [m.span() for m in occurs.finditer(original)] if occurs else []
+            _score(report, original, labels[original], spans, place, locale, shown)
     return report
+
+
+def _occurrences(values: set[str]) -> re.Pattern[str] | None:
+    """Where surfaced values occur: exact text, on word boundaries."""
+    if not values:
+        return None
+    alternation = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)")
 
 
 def places(session: Session) -> Iterator[tuple[str, Any]]:
@@ -206,11 +339,16 @@ def _score(
     spans: list[tuple[int, int, str]],
     place: str = "text",
     locale: str = "",
+    shown: Sequence[tuple[int, int]] = (),
 ) -> None:
     covered = [False] * len(text)
     for start, end, _entity in spans:
         for i in range(start, end):
             covered[i] = True
+    surfaced = [False] * len(text)
+    for start, end in shown:
+        for i in range(start, end):
+            surfaced[i] = not covered[i]
     planted = [(s, e, k) for s, e, k in labels if not k.startswith(NEG)]
     for start, end, kind in labels:
         if kind.startswith(NEG):
@@ -223,6 +361,8 @@ def _score(
                 for entity in sorted({e for s, t, e in spans if s < end and start < t}):
                     report.destroyed_as[negative, entity] += 1
                 report.destroyed_examples.append(f"{text[start:end]!r} in {text!r} {spans}")
+            elif any(surfaced[start:end]):
+                report.negatives_surfaced[negative] += 1
             continue
         report.planted[kind] += 1
         report.planted_in[place] += 1
@@ -231,8 +371,12 @@ def _score(
             report.caught[kind] += 1
             report.caught_in[place] += 1
             report.caught_by_locale[locale, kind] += 1
+        elif all(covered[i] or surfaced[i] for i in range(start, end) if text[i].isalnum()):
+            report.surfaced[kind] += 1
+            report.missed_examples.append((kind, f"surfaced {text[start:end]!r} in {text!r}"))
         else:
             report.missed_examples.append((kind, f"{text[start:end]!r} in {text!r}"))
+            report.silent_examples.append((kind, f"{text[start:end]!r} in {text!r}"))
     for start, end, entity in spans:
         report.replaced[entity] += 1
         if any(start < e and s < end for s, e, _k in planted):
@@ -289,9 +433,100 @@ def commerce_report(split: str) -> Report:
     return measure(corpus.rows, corpus.labels)
 
 
+def support_report(split: str, locales: tuple[str, ...] | None = None) -> Report:
+    """Issue 36's hard cases (tools/support_corpus.py): a shop's, a bank's,
+    an airline's and a telecom's chats, one split, the corpus's seven
+    locales unless ``locales`` is given (``HELD_OUT_LOCALES``)."""
+    from tools.support_corpus import build_support_corpus
+    from tools.third_party_corpus import LOCALES
+
+    corpus = build_support_corpus(split, locales=locales or LOCALES)
+    return measure(corpus.rows, corpus.labels)
+
+
+#: Exports the project ships, for reviewer decisions where nothing is
+#: labelled: the sample (a real ADK agent) and the three plugins' golden ones.
+SHIPPED_EXPORTS = {
+    "shipped sample": ROOT / "sample_traces" / "traces",
+    "golden export, Python plugin": ROOT / "tests" / "golden" / "python" / "export.parquet",
+    "golden export, Java plugin": ROOT / "tests" / "golden" / "java" / "export.parquet",
+    "golden export, Go plugin": ROOT / "tests" / "golden" / "go" / "export.parquet",
+}
+
+
+def export_report(export: Path, pipeline: Path = PIPELINE) -> Report:
+    """Decisions on an unlabelled export: every session of it redacted as
+    a case (the draft picks some of them; this reads them all)."""
+    return measure(pd.read_parquet(export).to_dict("records"), {}, pipeline)
+
+
+def figure_runs() -> Iterator[tuple[str, str, Report]]:
+    """(corpus, split, report) for the one table of figures: the tune split
+    (dev) beside the report splits (test, held-out locales)."""
+    from tools.third_party_corpus import HELD_OUT_LOCALES
+
+    for split in ("dev", "test"):
+        yield "presidio-evaluator templates, 7 locales", split, third_party_report(split)
+    for split in ("dev", "test"):
+        yield (
+            "presidio-evaluator templates",
+            f"held-out locales, {split} templates",
+            (third_party_report(split, HELD_OUT_LOCALES)),
+        )
+    for split in ("dev", "test"):
+        yield "shop (faker-ecommerce)", split, commerce_report(split)
+    for split in ("dev", "test"):
+        yield "shop, bank, airline, telecom (hard cases)", split, support_report(split)
+    yield (
+        "shop, bank, airline, telecom (hard cases)",
+        "held-out locales, test lists",
+        (support_report("test", HELD_OUT_LOCALES)),
+    )
+    for name, export in SHIPPED_EXPORTS.items():
+        yield name, "all sessions (no labels)", export_report(export)
+
+
+def figures_table(runs: Iterator[tuple[str, str, Report]]) -> str:
+    lines = [
+        "| corpus | split | silent leaks | decisions per case | look-alikes replaced |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for corpus, split, report in runs:
+        if not report.planted and not report.negatives:
+            lines.append(
+                f"| {corpus} | {split} | - | {report.decisions_per_case():.2f} "
+                f"({report.decisions} in {report.cases}) | - |"
+            )
+        else:
+            lines.append(f"| {corpus} | {split} | {report.figures()} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     runs: list[tuple[str, Report]] = []
+    if args[:1] == ["figures"]:
+        kept: list[tuple[str, str, Report]] = []
+
+        def collect() -> Iterator[tuple[str, str, Report]]:
+            for run in figure_runs():
+                kept.append(run)
+                yield run
+
+        print(figures_table(collect()), "\n")
+        for corpus, split, report in kept:
+            print(f"## {corpus}, {split}\n\n{report.policy_table()}\n")
+            if "-v" in sys.argv and not split.startswith(("test", "held-out")):
+                for kind, value in report.silent_examples:
+                    print("silent", kind, value)
+        return
+    if args[:1] == ["support"]:
+        for split in ("dev", "test"):
+            report = support_report(split)
+            print(f"## hard cases, {split}\n\n{report.table()}\n\n{report.policy_table()}\n")
+            if split == "dev":
+                _examples(report)
+        return
     if args[:2] in (["held-out", "tune"], ["held-out", "report"]):
         for split, locales in held_out_sets()[args[1]]:
             report = third_party_report(split, locales)
@@ -316,7 +551,7 @@ def main() -> None:
         seed = int(args[0]) if args and args[0].isdigit() else 7
         runs.append((f"project's own corpus (regression test, seed {seed})", corpus_report(seed)))
     for title, report in runs:
-        print(f"## {title}\n\n{report.table()}\n")
+        print(f"## {title}\n\n{report.table()}\n\n{report.policy_table()}\n")
         _examples(report)
 
 

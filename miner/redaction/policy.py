@@ -22,6 +22,7 @@ from miner.redaction.detector import Detector, detector_for
 from miner.redaction.guard import LeakGuard
 from miner.redaction.keys import KeyRules
 from miner.redaction.session import Redacted, redact_sessions
+from miner.redaction.unsure import Unsure
 
 #: A progress wrapper: (iterable, total) -> iterable.
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
@@ -42,6 +43,10 @@ class RedactionPolicy:
     - ``leaks(strings, originals)``: the leak guard's hits per entity type;
     - ``allows(value)``: whether a value is one miner writes itself (a
       fixture value or the eval user), in any case.
+
+    Each span gets one verdict: replaced (the session pass), kept (the key
+    rules, the allow list, the detector's filters) or surfaced (``unsure``:
+    what no sure rule took and may be personal, left for the reviewer).
     """
 
     def __init__(self, config: PipelineConfig, detector: Detector) -> None:
@@ -58,6 +63,8 @@ class RedactionPolicy:
         )
         self._allowed_folded = frozenset(v.lower() for v in self.allowed)
         self.guard = LeakGuard(config.redaction.phone_regions, self.allowed)
+        #: What the policy surfaces instead of deciding (miner/redaction/unsure.py).
+        self.unsure = Unsure()
 
     @property
     def model(self) -> str:

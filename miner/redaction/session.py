@@ -23,6 +23,7 @@ from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
+from miner.redaction.unsure import surfaced_in
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -78,10 +79,11 @@ def _redact_one(
     placeholder = _numbered(entity_of, part_of)
     kept = tuple(sorted(set(things)))
     if not placeholder:
-        return Redacted(session, Counter(), {}, kept)
+        return Redacted(session, Counter(), {}, kept, surfaced_in(session, policy.unsure))
     replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
     redacted = map_session(session, replacer.leaf)
-    return Redacted(redacted, replacer.replaced, dict(entity_of), kept)
+    surfaced = surfaced_in(redacted, policy.unsure)
+    return Redacted(redacted, replacer.replaced, dict(entity_of), kept, surfaced)
 
 
 def _collect(

@@ -1,0 +1,267 @@
+"""What the redaction policy is unsure of: spans it neither replaces nor
+keeps, but leaves as written and puts before the reviewer (a *surface*
+verdict; docs/redaction.md, "How the policy decides").
+
+Read on a string after replacement (placeholders in it are skipped), so a
+span here is something no sure rule took. Four kinds, each a shape that
+leaked silently before (issue 36):
+
+- a word a name list knows, in lower case or in capitals ("ring FARMER on
+  the intercom", "it's teófila again"): gender-guesser's first names and
+  the US census's surnames, the lists the project already reads, less the
+  words English writes often (wordfreq) unless a naming cue stands before;
+- a number of 8 or more digits that no known format or thing cue explains
+  (the real agent's bare phone "00573…" in an escalation summary);
+- an e-mail address in another shape: an airline's GDS form
+  (``NAME//DOMAIN.TLD``) or ``name (at) domain.tld``;
+- a street typed in lower case, read by the address rules as if capitalised.
+
+Every threshold is a field of ``Unsure`` so a deployment can tune it
+(``redaction.unsure`` in the pipeline config is not added yet: the defaults
+are the measured ones).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from miner.model import Session
+from miner.redaction.surfaced import Surfaced
+from miner.redaction.walk import session_texts
+
+_PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
+_WORD = re.compile(r"(?<![\w<])[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
+_DIGITS = re.compile(r"(?<![\w.,/:+-])(?:\+|00)?\d(?:[ .-]?\d){7,}(?![\w/:-]|[.,]\d)")
+_DATE = re.compile(
+    r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}.*)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
+)
+_EMAIL_SHAPE = re.compile(
+    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*"
+    r"(?://|[ \t]?(?:\(at\)|\[at\]|@)[ \t]?)"
+    r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w.-]*\w)"
+)
+#: Words before a number that say what thing it numbers: not a person's.
+_THING_NUMBER_CUE = re.compile(
+    r"(?i)\b(?:tracking|track|orders?|sku|ticket|invoice|ref|reference|booking|case|parcel"
+    r"|shipment|awb|waybill|serial|flight|receipt|transaction|batch|lot|model|version|build)"
+    r"\W{0,3}(?:no\.?|nr\.?|number|#|id|code)?\W{0,3}$"
+)
+#: Keys whose string values number things.
+_THING_KEY = re.compile(
+    r"(?i)track|sku|order|ticket|invoice|ref|serial|transaction|receipt|batch|version|build|"
+    r"time|date|trace|span|event|session|request|amount|price|total"
+)
+#: A cue before a lower-case name: the project's name cues and a few more.
+_NAME_CUE = re.compile(
+    r"(?i:\b(?:it's|it is|i'm|i am|this is|ask for|name is|name of|name's|call me|speak (?:to|with)"
+    r"|talk to|ring|recipient|pax|passenger|customer|client|for mr\.?|for mrs\.?|for ms\.?)"
+    r"[ \t]+)$"
+)
+#: Up to three capitalised words, the way a name is written after a cue.
+_CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'’-]*){0,2}")
+
+
+@dataclass(frozen=True)
+class Unsure:
+    """What is surfaced, and how eagerly (each field measured on the dev
+    splits: docs/redaction.md, "How to tune it")."""
+
+    lower_case_zipf: float = 4.5
+    """A lower-case word a name list knows is surfaced unless English writes
+    it this often or more (wordfreq Zipf; "mark" 5.1 stays, "derek" 4.0 and "teófila" 0 go)."""
+    capitals_zipf: float = 3.5
+    """Likewise for a word in capitals in a text that is not all capitals."""
+    capitals_min: int = 4
+    """Letters of a word in capitals before it is read (IATA codes are 3)."""
+    digits_min: int = 8
+    """Digits of a number no format or cue explains before it is surfaced."""
+    capitalised_zipf: float = 3.0
+    """A capitalised word a name list knows that nothing replaced is surfaced
+    when English writes it less often than this (0: never)."""
+    names: bool = True
+    numbers: bool = True
+    emails: bool = True
+    streets: bool = True
+
+    def spans(self, text: str, key: str | None = None) -> Iterator[tuple[int, int, str]]:
+        """(start, end, entity it may be) of each unsure span of ``text``, a
+        string as redaction wrote it (placeholders are never part of one)."""
+        seen = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+        if self.emails:
+            for m in _EMAIL_SHAPE.finditer(seen):
+                yield m.start(), m.end(), "EMAIL_ADDRESS"
+        if self.numbers and not (key and _THING_KEY.search(key)):
+            yield from self._numbers(seen)
+        if self.streets:
+            yield from _lower_case_streets(seen)
+        if self.names:
+            yield from _joined(text, self._names(seen))
+
+    def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:
+        for m in _DIGITS.finditer(text):
+            number = m.group(0)
+            digits = sum(c.isdigit() for c in number)
+            if digits < self.digits_min or _DATE.fullmatch(number):
+                continue
+            if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
+                continue
+            yield m.start(), m.end(), "PHONE_NUMBER" if digits <= 15 else "NATIONAL_ID"
+
+    def _names(self, text: str) -> Iterator[tuple[int, int, str]]:
+        from miner.redaction.lexicon.names import an_english_word, complete_name
+
+        shouted = not any(c.islower() for c in text)
+        run_end = -1  # a lower-case name runs on over the name words after it
+        for m in _WORD.finditer(text):
+            word = _POSSESSIVE.sub("", m.group(0))
+            folded = word.casefold()
+            if len(word) < 3 or folded in _stop_words():
+                continue
+            if (
+                word.islower()
+                and text[run_end : m.start()] == " "
+                and (known_name(word) or not an_english_word(folded, 3.0))
+            ):
+                yield m.start(), m.end(), "PERSON"
+                run_end = m.end()
+                continue
+            cued = _NAME_CUE.search(text, max(0, m.start() - 25), m.start()) is not None
+            if word.islower():
+                if (cued and (a_first_name(word) or not an_english_word(folded, 3.0))) or (
+                    a_first_name(word) and not an_english_word(folded, self.lower_case_zipf)
+                ):
+                    yield m.start(), m.end(), "PERSON"
+                    run_end = m.end()
+            elif word.isupper() and not shouted:
+                if len(word) < self.capitals_min and not cued:
+                    continue
+                listed = known_name(word) and not an_english_word(folded, self.capitals_zipf)
+                if listed or (cued and (known_name(word) or not an_english_word(folded, 3.0))):
+                    yield m.start(), m.end(), "PERSON"
+            elif word.isupper():  # a text all in capitals: only names English rarely writes
+                if known_name(word) and not an_english_word(folded, self.lower_case_zipf):
+                    yield m.start(), m.end(), "PERSON"
+            elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
+                run = _CAPITALISED_RUN.match(text, m.start())
+                words = run.group(0).split() if run else [word]
+                while words and (
+                    words[-1].casefold() in _stop_words() or an_english_word(words[-1], 4.5)
+                ):
+                    words.pop()
+                if words and not an_english_word(words[0].casefold(), 4.5):
+                    yield m.start(), m.start() + len(" ".join(words)), "PERSON"
+            elif (
+                self.capitalised_zipf
+                and word[:1].isupper()
+                and known_name(word)
+                and not an_english_word(folded, max(self.capitalised_zipf, 3.0))
+                and not _a_place(word)
+            ):
+                # With the particles and initials around it ("Le Goff").
+                yield (*complete_name(text, m.start(), m.start() + len(word)), "PERSON")
+
+
+_POSSESSIVE = re.compile(r"['’]s?$")
+
+
+def _joined(text: str, spans: Iterator[tuple[int, int, str]]) -> Iterator[tuple[int, int, str]]:
+    """Name spans next to each other (a blank between) as one value: the
+    reviewer decides "Emmanuelle Le Goff" once, not word by word."""
+    current: list[int] | None = None
+    for start, end, _entity in sorted(spans):
+        if current and start <= current[1] + 1 and not text[current[1] : start].strip():
+            current[1] = max(current[1], end)
+            continue
+        if current:
+            yield current[0], current[1], "PERSON"
+        current = [start, end]
+    if current:
+        yield current[0], current[1], "PERSON"
+
+
+def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street typed in lower case ("via roma, 21", "44 norris light"):
+    the address rules read a copy with every word capitalised, and a span
+    they find that was written without a capital is one."""
+    from miner.redaction.lexicon.addresses import find_addresses
+
+    if not any(c.islower() for c in text):
+        return
+    titled = text.title()
+    for start, end in find_addresses(titled):
+        written = text[start:end]
+        if any(c.isupper() for c in written) or not any(c.isalpha() for c in written):
+            continue
+        if _DATE.match(written):  # "2026-11-13, it's": a date, read as a number and a street
+            continue
+        while end > start and text[end - 1] in " \t\n,.;":
+            end -= 1
+        yield start, end, "STREET_ADDRESS"
+
+
+def _a_place(word: str) -> bool:
+    from miner.redaction.lexicon.names import country_names, region_names, town_names
+
+    folded = word.casefold()
+    return folded in town_names() or folded in region_names() or folded in country_names()
+
+
+def a_first_name(word: str) -> bool:
+    """Whether the first-name list knows ``word``, in any casing."""
+    from miner.redaction.lexicon.dates import unaccented
+
+    folded = word.casefold()
+    return folded in _first_names() or unaccented(folded) in _first_names()
+
+
+def known_name(word: str) -> bool:
+    """Whether a first-name or surname list knows ``word``, in any casing."""
+    from miner.redaction.lexicon.dates import unaccented
+
+    folded = word.casefold()
+    plain = unaccented(folded)
+    return folded in _first_names() or plain in _first_names() or plain in _surnames()
+
+
+@functools.cache
+def _first_names() -> frozenset[str]:
+    from miner.redaction.lexicon.dates import unaccented
+    from miner.redaction.lexicon.names import first_names
+
+    folded = {name.casefold() for name in first_names()}
+    return frozenset(folded | {unaccented(name) for name in folded})
+
+
+@functools.cache
+def _surnames() -> frozenset[str]:
+    """The US census's surnames (the ``names`` package's copy), folded."""
+    from importlib.resources import files
+
+    with (files("names") / "dist.all.last").open(encoding="ascii") as census:
+        return frozenset(line.split()[0].casefold() for line in census if line.strip())
+
+
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+def surfaced_in(session: Session, unsure: Unsure) -> tuple[Surfaced, ...]:
+    """The values ``unsure`` surfaces in a redacted ``session``: one per
+    distinct value as written (the first sighting's entity), the longest
+    span first where two overlap."""
+    found: dict[str, str] = {}
+    for key, leaf in session_texts(session):
+        if not isinstance(leaf, str) or not leaf.strip():
+            continue
+        end = -1
+        for start, stop, entity in sorted(unsure.spans(leaf, key), key=lambda s: (s[0], -s[1])):
+            if start >= end:
+                found.setdefault(leaf[start:stop], entity)
+                end = stop
+    return tuple(Surfaced(entity, value) for value, entity in found.items())

@@ -1,0 +1,131 @@
+"""The policy's surface verdict (miner/redaction/unsure.py) on the shapes
+issue 36 found leaking silently, and on look-alikes it must leave alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from miner.redaction.unsure import Unsure
+
+
+def surfaced(text: str, key: str | None = None) -> dict[str, str]:
+    return {text[s:e]: entity for s, e, entity in Unsure().spans(text, key)}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("hi, it's teófila again. the webcam arrived broken", "teófila"),
+        ("no signal since monday, it's arthur from the VIP plan", "arthur"),
+        ("Please ring FARMER on the intercom", "FARMER"),
+        ("Deutsche Post says the recipient SAUER is not known", "SAUER"),
+        ("Customer Máxima Quiroga (C-25003) escalated", "Máxima Quiroga"),
+    ],
+)
+def test_a_name_in_lower_case_or_capitals_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+def test_a_bare_phone_in_an_escalation_summary_is_surfaced():
+    text = "Customer <PERSON_1> (C-1042, <EMAIL_ADDRESS_1>, 00573001234567)"
+    assert surfaced(text) == {"00573001234567": "PHONE_NUMBER"}
+
+
+def test_an_airline_s_gds_e_mail_is_surfaced():
+    assert surfaced("SSR CTCE ADRIENDENIS//FREE.FR")["ADRIENDENIS//FREE.FR"] == "EMAIL_ADDRESS"
+
+
+def test_a_street_in_lower_case_is_surfaced():
+    assert surfaced("the bill goes to 44 norris light").get("44 norris light") == ("STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I bought the headphones at Best Buy last week",
+        "Tracking 1234567890123 has not moved",
+        "order number 2026110512 was delivered",
+        "I ordered it on 2026-11-13 and it expires 2031-05-02",
+        "Flight MAN-BEG tomorrow, stuck at Shannon Airport",
+        "will you mark it as a gift?",
+        "Your <PERSON_1> ticket",
+    ],
+)
+def test_look_alikes_and_explained_numbers_are_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+def test_a_number_under_a_key_that_names_a_thing_is_not_surfaced():
+    assert surfaced("1Z9999990123456784", key="tracking_number") == {}
+    assert surfaced("0612345678", key="note") == {"0612345678": "PHONE_NUMBER"}
+
+
+def test_placeholders_are_never_part_of_a_surfaced_value():
+    text = "<PERSON_1> <PERSON_2> called 00447700900123 for <PERSON_1>"
+    for value in surfaced(text):
+        assert "<" not in value and ">" not in value
+
+
+# Through the real policy (Presidio, the pinned spaCy model, the session pass):
+# each value gets exactly one verdict, and a surfaced one stays as written.
+
+
+@pytest.fixture(scope="module")
+def policy():
+    from miner.config import load_config
+    from miner.redaction.policy import policy_for
+    from tests.conftest import PIPELINE
+
+    return policy_for(load_config(PIPELINE))
+
+
+def redacted(policy, user: str, summary: str = "", reply: str = "ok"):
+    from datetime import UTC, datetime
+
+    from miner.model import Session, ToolCall, Turn
+
+    calls = (ToolCall(name="escalate", agent="a", args={"summary": summary}, result={}),)
+    turn = Turn(
+        invocation_id="i", user_text=user, reply_text=reply, tool_calls=calls if summary else ()
+    )
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    session = Session("s", "support_agent", "u-1", now, now, {}, (turn,))
+    [result] = policy.redact([session])
+    return result
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("hi, it's teófila again. the Maite webcam arrived broken", "teófila"),
+        ("no signal in Almería since the 2026-11-09, it's máxima from the VIP plan", "máxima"),
+        ("Deutsche Post says the recipient SAUER is not known", "SAUER"),
+    ],
+)
+def test_a_name_in_lower_case_or_capitals_is_never_left_silently(policy, text, value):
+    result = redacted(policy, text)
+    written = result.session.turns[0].user_text
+    surfaced = {(s.entity, s.value) for s in result.surfaced}
+    assert value not in written or ("PERSON", value) in surfaced
+
+
+def test_a_shop_s_name_is_neither_replaced_nor_surfaced(policy):
+    text = "I bought the headphones at Best Buy last week"
+    result = redacted(policy, text)
+    assert result.session.turns[0].user_text == text
+    assert result.surfaced == ()
+
+
+def test_a_bare_phone_in_an_escalation_summary_is_replaced_or_surfaced(policy):
+    summary = "Customer Ramona Okafor (C-1042, customer.one@example.com, 0057300123456)"
+    result = redacted(policy, "please escalate", summary=summary)
+    written = result.session.turns[0].tool_calls[0].args["summary"]
+    surfaced = {s.value for s in result.surfaced}
+    assert "0057300123456" not in written or "0057300123456" in surfaced
+
+
+def test_a_surfaced_value_is_one_decision_however_often_it_occurs(policy):
+    result = redacted(
+        policy, "ring FARMER on the intercom", reply="I will ask the courier to ring FARMER"
+    )
+    assert [s.value for s in result.surfaced].count("FARMER") == 1
