@@ -106,10 +106,10 @@ class Duck:
                 "TMPDIR to a folder on a larger disk"
             )
         needed = _asked(str(exc))
-        figure = f" it needed {_mib(needed)}" if needed else ""
+        figure = f" to more than {_mib(needed)}" if needed else ""
         return (
             f"[scan] memory_limit = {self.scan.memory_limit!r} is too small to scan "
-            f"{self.where} ({reason(exc)});{figure} raise it"
+            f"{self.where} ({reason(exc)}); raise it{figure}"
         )
 
     def _spilled(self) -> int:
