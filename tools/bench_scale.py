@@ -25,6 +25,7 @@ Usage: ``python -m tools.bench_scale [--rows 1000000,5000000,20000000]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import resource
 import shutil
@@ -99,15 +100,18 @@ def plain_scan(export: Path) -> tuple[float, int]:
     return time.perf_counter() - begin, rows
 
 
-def measure(data: Path, dialect: str, shape: str, rows: int) -> None:
-    """One line of figures for an export of ``rows`` rows."""
+def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False) -> None:
+    """One line of figures for an export of ``rows`` rows; with ``keep``, the
+    exports already in ``data`` are measured as they are, and kept."""
     small, big = data / f"{dialect}-{shape}-small", data / f"{dialect}-{shape}-{rows}"
-    for folder in (small, big):
+    built = 0.0
+    for folder, size in ((small, SMALL_ROWS), (big, rows)):
+        if keep and folder.exists():
+            continue
         shutil.rmtree(folder, ignore_errors=True)
-    scale_export.write(small, SMALL_ROWS, dialect, shape)
-    begin = time.perf_counter()
-    scale_export.write(big, rows, dialect, shape)
-    built = time.perf_counter() - begin
+        begin = time.perf_counter()
+        scale_export.write(folder, size, dialect, shape)
+        built = time.perf_counter() - begin
     print(f"{dialect} {shape}: {scale_export.describe(big)} (built in {built:.0f} s)", flush=True)
     t_plain, scanned = plain_scan(big)
     try:
@@ -125,8 +129,9 @@ def measure(data: Path, dialect: str, shape: str, rows: int) -> None:
             "(target <= 2)",
             flush=True,
         )
-    shutil.rmtree(big, ignore_errors=True)
-    shutil.rmtree(small, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(big, ignore_errors=True)
+        shutil.rmtree(small, ignore_errors=True)
 
 
 def end_to_end(data: Path) -> None:
@@ -166,13 +171,20 @@ def main() -> None:
     parser.add_argument("--dialects", default="python")
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--no-end-to-end", action="store_true")
+    parser.add_argument(
+        "--keep", action="store_true", help="reuse the exports in --data and keep them"
+    )
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(dir=args.data) as tmp:
-        data = Path(tmp)
+    with contextlib.ExitStack() as stack:
+        data = (
+            args.data
+            if args.keep and args.data
+            else Path(stack.enter_context(tempfile.TemporaryDirectory(dir=args.data)))
+        )
         for dialect in args.dialects.split(","):
             for shape in args.shapes.split(","):
                 for rows in (int(r) for r in args.rows.split(",")):
-                    measure(data, dialect, shape, rows)
+                    measure(data, dialect, shape, rows, args.keep)
         if not args.no_end_to_end:
             end_to_end(data)
 
