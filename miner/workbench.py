@@ -31,7 +31,7 @@ from miner.config import PipelineConfig
 from miner.errors import InputError
 from miner.load import ARG_RULES, MATCH_TYPES, OPT_OUT_TAG, UNREADABLE, Finding, load_cases
 from miner.promote import refusal_reason
-from miner.redact import Detector
+from miner.redaction.policy import RedactionPolicy
 
 #: A case's statuses, in the queue's order.
 STATUSES = ("refused", "in review", "drafted", "ready", "promoted")
@@ -138,14 +138,14 @@ class Checker:
     results are kept per content digest, so an unchanged case is not rechecked."""
 
     config: PipelineConfig
-    detector: Detector | None
+    policy: RedactionPolicy | None
     _seen: dict[tuple[str, ...], tuple[Finding, ...]] = field(default_factory=dict)
 
     def findings(self, case: CaseFiles) -> tuple[Finding, ...]:
         key = (case.name, *case.digests)
         if key not in self._seen:
             texts = output.read_case_files([case.paths[0].parent])
-            self._seen[key] = load_cases(texts, self.config, self.detector).findings
+            self._seen[key] = load_cases(texts, self.config, self.policy).findings
         return self._seen[key]
 
 
@@ -534,5 +534,56 @@ def save(drafts: Path, name: str, decided: Decisions, seen: tuple[str, ...]) -> 
     if not isinstance(cases, list) or len(cases) != 1 or not isinstance(cases[0], dict):
         raise NotEditable(f"{case.paths[0]}: the page edits an eval set of one case")
     values = applied(case, decided)
+    expected = dict(zip(case.paths, seen, strict=True))
+    output.replace_json_files(dict(zip(case.paths, values, strict=True)), expected)
+
+
+# Surfaced values: the spans redaction put before the reviewer -------------------
+
+
+@dataclass(frozen=True)
+class ToDecide:
+    """A surfaced value no reviewer has decided yet, as the page offers it."""
+
+    entity: str
+    value: str
+    occurrences: int
+    """In the case's three files, outside the sidecar's provenance."""
+    placeholder: str
+    """What *replace* would put in its place."""
+
+
+def surfaced_to_decide(case: CaseFiles) -> list[ToDecide]:
+    """The case's undecided surfaced values, with what replacing each would write."""
+    from miner.redaction import surfaced as surfacing
+
+    values = case.values
+    strings = surfacing.case_strings(values)
+    return [
+        ToDecide(
+            s.entity,
+            s.value,
+            sum(len(surfacing.occurrences(t, s.value)) for t in strings),
+            surfacing.next_placeholder(values, s.entity),
+        )
+        for s in surfacing.case_undecided(values)
+    ]
+
+
+def decide_surfaced(
+    drafts: Path, name: str, value: str, verdict: str, seen: tuple[str, ...]
+) -> None:
+    """Replace or keep one surfaced value across the case's three files
+    (``miner.redaction.surfaced.decide``), unless a file changed on disk since
+    the page was loaded (``seen``): then ConflictError, and nothing is written."""
+    from miner.redaction import surfaced as surfacing
+
+    case = read_case(drafts, name)
+    if not all(isinstance(v, dict) for v in case.values):
+        raise NotEditable(f"{case.paths[0].parent}: a case file is not a JSON object; fix it first")
+    open_values = {s.value for s in surfaced_to_decide(case)}
+    if verdict not in surfacing.VERDICTS or value not in open_values:
+        raise NotEditable(f"{case.paths[1]}: no such surfaced value left to decide")
+    values = surfacing.decide(case.values, value, verdict)  # type: ignore[arg-type]
     expected = dict(zip(case.paths, seen, strict=True))
     output.replace_json_files(dict(zip(case.paths, values, strict=True)), expected)

@@ -51,7 +51,7 @@ def test_an_unreadable_cache_is_computed(tmp_path, monkeypatch):
 
 
 def test_the_redaction_lists_are_kept_as_computed(tmp_path, monkeypatch):
-    from miner import names
+    from miner.redaction.lexicon import names
 
     monkeypatch.setenv("MINER_CACHE_DIR", str(tmp_path))
     computed = names.region_names.__wrapped__()  # type: ignore[attr-defined]
