@@ -64,8 +64,12 @@ config-doc: setup ## Regenerate docs/config.md from the config's models (a test 
 bench: dev ## Benchmark redaction throughput against a baseline measured in the same run
 	$(BIN)/python -m tools.bench
 
-bench-scale: dev ## Build a 4M-row export and measure the scan, draft memory and draft time against in-run baselines
-	$(BIN)/python -m tools.bench_scale
+#: Every shape and dialect at 1M, 5M and 20M rows (hours, and 60 GiB of disk
+#: for the wide 20M export): override, e.g. BENCH_SCALE_ARGS="--rows 1000000".
+BENCH_SCALE_ARGS ?= --rows 1000000,5000000,20000000 --shapes real,wide,small-files,one-file --dialects python,java,go
+
+bench-scale: dev ## Build exports of a real agent's shape (1M-20M rows) and measure draft memory and time against in-run baselines
+	$(BIN)/python -m tools.bench_scale $(BENCH_SCALE_ARGS)
 
 redaction-report: dev ## Redaction recall per type and place, non-personal words replaced: third-party dev and test splits, and the regression corpus; then whether `miner check` accepts the reviewed drafts of both splits
 	$(BIN)/python -m tools.redaction_report

@@ -197,8 +197,8 @@ class ScanConfig(_Table):
 
     memory_limit: Annotated[
         str, Field(pattern=r"(?i)^\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$")
-    ] = "256MiB"
-    """Most memory DuckDB may hold while running the selection ("256MiB",
+    ] = "160MiB"
+    """Most memory DuckDB may hold while running the selection ("160MiB",
     "2GB"); past it, it spills to a temporary folder."""
     threads: Annotated[int, Field(ge=1, le=256)] | None = None
     """Engine threads; unset, one per core."""

@@ -46,7 +46,7 @@ _NOT_PARQUET = (
 _REASON_CHARS = 200
 
 
-def _reason(exc: BaseException) -> str:
+def read_reason(exc: BaseException) -> str:
     """What a pyarrow error says, as a whole sentence: ours for a file that
     is not Parquet, else pyarrow's innermost clause (it names the problem,
     never cell values), cut at a word, never inside one."""
@@ -65,7 +65,7 @@ def _reason(exc: BaseException) -> str:
 
 def unreadable_file(path: Path | str, exc: BaseException) -> str:
     """``<file>: <reason>`` for a file pyarrow cannot read as Parquet."""
-    reason = _reason(exc)
+    reason = read_reason(exc)
     if reason.startswith("not a Parquet file"):
         return f"{path}: {reason}"
     return f"{path}: not a readable Parquet file ({reason})"
@@ -140,7 +140,7 @@ def open_export(path: Path | str) -> Export:
         try:
             filesystem, location = pafs.FileSystem.from_uri(str(path))
         except (pa.ArrowInvalid, OSError, ValueError) as exc:
-            raise InputError(f"{_shown(path)}: cannot open ({_reason(exc)})") from None
+            raise InputError(f"{_shown(path)}: cannot open ({read_reason(exc)})") from None
     elif not Path(path).exists():
         raise InputError(f"{path}: no such file or folder")
     try:
@@ -178,7 +178,7 @@ def open_export(path: Path | str) -> Export:
     try:
         unified = pa.unify_schemas(schemas, promote_options="permissive")
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-        raise InputError(f"{path}: files disagree on column types ({_reason(exc)})") from None
+        raise InputError(f"{path}: files disagree on column types ({read_reason(exc)})") from None
     dataset = ds.dataset(
         location, schema=unified, filesystem=filesystem, format="parquet", partitioning="hive"
     )
@@ -242,7 +242,7 @@ def scan_batches(
             columns=["__filename"], filter=window & ds.field("session_id").is_null()
         )
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+        raise InputError(f"{export.path}: cannot read rows ({read_reason(exc)})") from None
     counts = Counter(orphans.column("__filename").to_pylist())
     refuse_rows_without_session(export.path, sorted(counts.items()))
     expr = window & ds.field("session_id").is_valid()
@@ -266,7 +266,7 @@ def scan_batches(
             names = ["source_file" if n == "__filename" else n for n in batch.schema.names]
             yield batch.rename_columns(names)
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+        raise InputError(f"{export.path}: cannot read rows ({read_reason(exc)})") from None
 
 
 def refuse_rows_without_session(export: Path | str, orphans: Sequence[tuple[str, int]]) -> None:
@@ -292,7 +292,7 @@ def event_types(export: Export, start: datetime, end: datetime) -> set[str]:
             columns=["event_type"], filter=Window(start, end).arrow(export.dataset.schema)
         )
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+        raise InputError(f"{export.path}: cannot read rows ({read_reason(exc)})") from None
     return {str(v) for v in pc.unique(table.column("event_type")).to_pylist() if v is not None}
 
 
@@ -305,7 +305,7 @@ def latest_timestamp(export: Export) -> datetime | None:
                 value = pd.Timestamp(pc.max(batch.column(0)).as_py())
                 newest = value if newest is None or value > newest else newest
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{export.path}: cannot read rows ({_reason(exc)})") from None
+        raise InputError(f"{export.path}: cannot read rows ({read_reason(exc)})") from None
     if newest is None:
         return None
     return (newest.tz_localize("UTC") if newest.tzinfo is None else newest).to_pydatetime()

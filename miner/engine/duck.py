@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -19,7 +20,8 @@ import pyarrow as pa
 from miner import window
 from miner.config import ScanConfig
 from miner.engine.events import GO_ROW, ROW_COLUMNS
-from miner.engine.query import events_sql, rows_sql
+from miner.engine.query import Stepped, events_sql, rows_sql
+from miner.engine.sql import name
 from miner.errors import ConfigError, InputError, MinerError
 from miner.window import Window
 
@@ -53,8 +55,23 @@ class Duck:
         self._run(lambda: self.con.execute(sql))
 
     def table(self, sql: str) -> pa.Table:
-        """The query's rows, as Arrow."""
-        return self._run(lambda: self.con.sql(sql).to_arrow_table())
+        """The query's rows, as Arrow. A ``Stepped`` query runs a step at a
+        time, each into a temporary table dropped afterwards: a table spills
+        under ``memory_limit``, where DuckDB's materialised CTEs and its
+        window and ordered aggregates over them do not (the selection stopped
+        out of memory at 64 MiB on 1M rows, and ran in steps)."""
+        if not isinstance(sql, Stepped) or not sql.steps:
+            return self._run(lambda: self.con.sql(sql).to_arrow_table())
+        made: list[str] = []
+        try:
+            for step, body in sql.steps:
+                self.execute(f"CREATE OR REPLACE TEMP TABLE {name(step)} AS {body}")
+                made.append(step)
+            final = sql.final
+            return self._run(lambda: self.con.sql(final).to_arrow_table())
+        finally:
+            for step in reversed(made):
+                self.con.execute(f"DROP TABLE IF EXISTS {name(step)}")
 
     def frame(self, sql: str) -> pd.DataFrame:
         """The query's rows, as a DataFrame with UTC timestamps."""
@@ -68,12 +85,63 @@ class Duck:
         try:
             return run()
         except duckdb.OutOfMemoryException as exc:
-            raise ConfigError(
-                f"[scan] memory_limit = {self.scan.memory_limit!r} is too small to scan "
-                f"{self.where} ({reason(exc)}); raise it"
-            ) from None
+            raise ConfigError(self._out_of_memory(exc)) from None
+        except duckdb.IOException as exc:
+            if _disk_full(exc):
+                raise ConfigError(self._out_of_memory(exc)) from None
+            raise _input_error(self.where, exc) from None
         except (duckdb.Error, pa.ArrowException) as exc:
             raise _input_error(self.where, exc) from None
+
+    def _out_of_memory(self, exc: BaseException) -> str:
+        """What to change when the engine could neither hold nor spill: the
+        spill folder's disk was full (the knob is ``TMPDIR``, and the figure
+        what was spilled when it filled), or, should an operator hold more
+        than ``memory_limit`` without spilling, the figure it asked for."""
+        spilled = self._spilled()
+        if _disk_full(exc) or spilled:
+            return (
+                f"[scan] the scan of {self.where} spilled {_mib(spilled)} to {self.spill} and "
+                f"its disk is full ({reason(exc)}); free at least that much there, or set "
+                "TMPDIR to a folder on a larger disk"
+            )
+        needed = _asked(str(exc))
+        figure = f" to more than {_mib(needed)}" if needed else ""
+        return (
+            f"[scan] memory_limit = {self.scan.memory_limit!r} is too small to scan "
+            f"{self.where} ({reason(exc)}); raise it{figure}"
+        )
+
+    def _spilled(self) -> int:
+        """Bytes in the spill folder now."""
+        total = 0
+        for folder, _dirs, files in os.walk(self.spill):
+            for file in files:
+                with contextlib.suppress(OSError):
+                    total += os.path.getsize(os.path.join(folder, file))
+        return total
+
+
+def _disk_full(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "no space left" in text or "disk is full" in text or "not enough space" in text
+
+
+_SIZE = re.compile(r"size (\d+(?:\.\d+)?) (KiB|MiB|GiB|bytes?) \((\d+(?:\.\d+)?) (KiB|MiB|GiB)/")
+_UNITS = {"byte": 1, "bytes": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
+
+
+def _asked(message: str) -> int:
+    """The memory an out-of-memory error says was in use plus asked for."""
+    found = _SIZE.search(message)
+    if found is None:
+        return 0
+    asked, unit, used, used_unit = found.groups()
+    return int(float(asked) * _UNITS[unit] + float(used) * _UNITS[used_unit])
+
+
+def _mib(size: int) -> str:
+    return f"{size / 2**20:,.0f} MiB"
 
 
 def _input_error(where: str, exc: BaseException) -> MinerError:

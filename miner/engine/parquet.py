@@ -38,7 +38,7 @@ def duckdb_table(
     )
 
 
-_DT = re.compile(r"(?:^|/)dt=([^/]*)/")
+DAY_PARTITION = re.compile(r"(?:^|/)dt=([^/]*)/")
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
@@ -48,7 +48,7 @@ def iso_day_partitions(export: Export) -> bool:
     compare wrongly; such exports are filtered by timestamp alone)."""
     if "dt" not in export.columns:
         return False
-    days = [_DT.search(path) for path in export.dataset.files]
+    days = [DAY_PARTITION.search(path) for path in export.dataset.files]
     return all(day is not None and _ISO_DAY.fullmatch(day.group(1)) for day in days)
 
 

@@ -108,14 +108,30 @@ def _starts() -> tuple[str, str]:
     )
 
 
-def _with(ctes: Sequence[tuple[str, str]], query: str) -> str:
-    with_ = ",\n".join(f"{cte} AS (\n{body}\n)" for cte, body in ctes)
-    return f"WITH {with_}\n{query}"
+class Stepped(str):
+    """A ``WITH`` query (its text, as any engine runs it) that also keeps its
+    parts: the named steps in order and the final query over them. The
+    embedded engine runs each step into a table of its own
+    (``miner.engine.duck``): DuckDB holds a CTE read twice, a window or an
+    ordered aggregate over it, in buffers it cannot spill."""
+
+    steps: tuple[tuple[str, str], ...]
+    final: str
+
+    def __new__(cls, steps: Sequence[tuple[str, str]], final: str) -> Stepped:
+        with_ = ",\n".join(f"{cte} AS (\n{body}\n)" for cte, body in steps)
+        made = super().__new__(cls, f"WITH {with_}\n{final}")
+        made.steps, made.final = tuple(steps), final
+        return made
+
+
+def _with(ctes: Sequence[tuple[str, str]], query: str) -> Stepped:
+    return Stepped(ctes, query)
 
 
 def selection_sql(
     rows: str | None, signals: Sequence[Signal], since: datetime, until: datetime
-) -> str:
+) -> Stepped:
     """The flags relation (``FLAG_COLUMNS``) over ``rows`` (``rows_sql``);
     with ``rows`` None, over a relation named ``events`` the engine holds
     (``events_sql``)."""
@@ -219,7 +235,7 @@ def _signals_fired(signals: Sequence[Signal]) -> str:
     return f"concat_ws('+', {', '.join(fired)})" if fired else "CAST(NULL AS VARCHAR)"
 
 
-def counts_sql(since: datetime, until: datetime) -> str:
+def counts_sql(since: datetime, until: datetime) -> Stepped:
     """What the run reports and checks (``COUNT_COLUMNS``, a row per
     ``COUNT_PARTS`` item), over the ``events`` the engine holds."""
     null_text, null_time, null_n = (

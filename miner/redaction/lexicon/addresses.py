@@ -9,6 +9,7 @@ import re
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
+from miner.derived import kept
 from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
 
 
@@ -268,6 +269,7 @@ _LOWER_CASE_TYPES_BEFORE = (
 )
 
 
+@kept
 def _lower_case_suffixes() -> str:
     """Street words typed in lower case: the commonest, and the USPS
     suffixes English seldom writes as words (wordfreq's Zipf under 4, fewer

