@@ -340,8 +340,7 @@ def replace_json_files(values: Mapping[Path, Any], expected: Mapping[Path, str])
             now = "missing"
         if now != wanted:
             raise ConflictError(
-                f"{path}: changed on disk since the page was loaded; nothing was saved "
-                "(reload to see the change)"
+                f"{path}: changed on disk since the page was loaded; nothing was saved"
             )
     staged: list[tuple[str, Path]] = []
     try:

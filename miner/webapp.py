@@ -212,7 +212,7 @@ def _case_page(
         match_types=MATCH_TYPES,
         arg_rules=ARG_RULES,
         previous=order[at - 1] if at > 0 else None,
-        next=order[at + 1] if 0 <= at < len(order) - 1 else None,
+        next=_after(order, name, set(order)),  # a saved case sorts elsewhere: wrap round
         suffix=("?" + urlencode(query)) if query else "",
         notice=notice,
         problem=problem,
