@@ -23,6 +23,7 @@ import json
 import logging
 import secrets
 import socket
+import threading
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -44,6 +45,7 @@ from miner.config import PipelineConfig
 from miner.errors import ConflictError, MinerError, UsageError
 from miner.load import ARG_RULES, MATCH_TYPES
 from miner.redact import Detector
+from miner.score import rouge_tokens
 
 log = logging.getLogger("miner.review")
 
@@ -501,6 +503,9 @@ def serve(
     sock.bind((host, port))
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
+    # The case page's "what the score will check" stems words with nltk, whose
+    # import takes seconds: done while the reviewer opens the queue.
+    threading.Thread(target=rouge_tokens, args=("warming",), daemon=True).start()
     announce(f"http://{shown}:{bound}/{token}/")
     config = uvicorn.Config(
         create_app(bench, token, hosts),

@@ -467,7 +467,18 @@ def _as_checked(case: CaseFiles) -> LoadedCase:
                 part["text"] = part["text"].removeprefix(ANSWER_MARK)
     spec = dict(case.spec)
     for key in ("requiredFacts", "forbiddenClaims", "mustNotCall"):
-        spec[key] = [v for v in spec.get(key) or [] if isinstance(v, str) and MARKER not in v]
+        values = spec.get(key)
+        spec[key] = (
+            [v for v in values if isinstance(v, str) and MARKER not in v]
+            if isinstance(values, list)
+            else []
+        )
+    # A sidecar broken by hand is the loader's to report; the preview reads
+    # what it can of it rather than fail the page.
+    spec["argRules"] = {
+        str(t): rules for t, rules in _obj(spec.get("argRules")).items() if isinstance(rules, dict)
+    }
+    spec["match"] = spec.get("match") if spec.get("match") in MATCH_TYPES else "IN_ORDER"
     return LoadedCase(
         str(eval_case.get("eval_id", "")),
         eval_case,

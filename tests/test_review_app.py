@@ -607,3 +607,16 @@ def test_a_discard_cut_short_leaves_the_case_whole_or_gone(bench, monkeypatch):
     folder.rename(staged)
     assert all(".miner-staging" not in str(p) for p, _t in output.read_case_files([work.drafts]))
     assert output.remove_stale_staging(work.drafts) == 1 and not staged.exists()
+
+
+def test_a_sidecar_broken_by_hand_still_shows_its_page_and_findings(bench):
+    work, client = bench
+    name = _name("s02-refund-returned-error")
+    [spec_path] = (work.drafts / name).glob("*.spec.json")
+    spec = load_json(spec_path)
+    spec.update(argRules=["lookup_order"], requiredFacts="ORD-10001", match="SOMETIMES")
+    spec["provenance"]["observed"]["turns"][0]["toolUses"] = [{"args": 3}, "lookup_order"]
+    spec_path.write_text(json.dumps(spec, indent=2))
+    page = client.get(_url(f"case/{name}"))
+    assert page.status_code == 200
+    assert '<li data-kind="' in page.text and 'id="checks"' in page.text
