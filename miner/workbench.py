@@ -455,6 +455,8 @@ class Preview:
     """The ROUGE-1 a turn needs (0: overlap is reported, never gated)."""
     passes: bool
     """The flagged session would pass: the case may have frozen the bug."""
+    unreviewed: bool = False
+    """Some reference answer still carries the draft's ``REVIEW: `` prefix."""
 
 
 def _as_checked(case: CaseFiles) -> LoadedCase:
@@ -526,7 +528,8 @@ def preview(case: CaseFiles, threshold: float) -> Preview | None:
                 checks=turn_result.checks,
             )
         )
-    return Preview(tuple(turns), threshold, result.passed)
+    unreviewed = any(text.startswith(ANSWER_MARK) for text in _answers(case))
+    return Preview(tuple(turns), threshold, result.passed, unreviewed)
 
 
 # The reviewer's decisions -------------------------------------------------------

@@ -527,6 +527,9 @@ def test_the_page_shows_what_the_score_will_check_on_the_flagged_session(bench):
     work, client = bench
     name = _name("s02-refund-returned-error")
     page = client.get(_url(f"case/{name}"))
+    # As drafted, the reference is what the agent said: the page says so.
+    drafted = page.text.split('id="checks-verdict"', 1)[1].split("</p>", 1)[0]
+    assert "passes this case: as drafted, the reference is what the agent said" in drafted
     fields = _reviewed_fields(page.text, "refund_declined_reported")
     saved = _post(client, f"case/{name}", fields).text
     checks = saved.split('<section id="checks">', 1)[1].split("</section>", 1)[0]
