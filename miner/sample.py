@@ -12,21 +12,23 @@ starts just before ``until`` is read whole (and one that started before
 The window is written once, in ``miner.engine.query``.
 
 The pick is reproducible and diverse. Each flagged session has a failure
-signature: its signals, the shape of its tool trajectory (the distinct tools
-in call order) and its first error message with numbers, ids, e-mails, quoted
-text and capitalised words masked ("issue_refund raised: gateway declined
-refund to card <N> for <W>"). Quotas are filled signal by signal in the
-registry's order, ``per_signal`` each and ``max_cases`` in all, and within a
-signal round-robin across its signatures: signatures not drafted in an
-earlier run first, then the biggest groups, then by hash; inside a group the
-sessions go by a rank hashed from the seed and the session id, so the same
-export and seed give the same sessions whatever the order of files or rows.
-One outage with a thousand identical sessions takes one slot per round, not
-all of them, and at most a fifth of ``max_cases`` in all (``per_signature``:
-4 of 20), whichever signals' quotas it could fill. A session is picked once,
-keeps all its signals, and counts against the quota of the signal that
-picked it. The ledger remembers the hashes of the signatures drafted, so
-next week prefers kinds not seen yet.
+cause (its signature): for a session with an error, the trajectory that led
+to it (the distinct tools in call order, up to the failing tool), the
+failing tool and its first error message with numbers, ids, e-mails, quoted
+text and capitalised words masked ("lookup_order>issue_refund | issue_refund
+raised: gateway declined refund to card <N> for <W>"), whatever signals it
+carries; for any other session, its signals and its tool trajectory. Quotas
+are filled signal by signal in the registry's order, ``per_signal`` each and
+``max_cases`` in all, and within a signal round-robin across its signatures:
+signatures not drafted in an earlier run first, then the biggest groups,
+then by hash; inside a group the sessions go by a rank hashed from the seed
+and the session id, so the same export and seed give the same sessions
+whatever the order of files or rows. One outage with a thousand identical
+sessions takes one slot per round, not all of them, and at most a fifth of
+``max_cases`` in all (``per_signature``: 4 of 20), whichever signals' quotas
+it could fill. A session is picked once, keeps all its signals, and counts
+against the quota of the signal that picked it. The ledger remembers the
+hashes of the signatures drafted, so next week prefers kinds not seen yet.
 """
 
 from __future__ import annotations
@@ -114,15 +116,29 @@ def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> N
     return NegativeFeedback(ids(rules.session_column), ids(rules.invocation_column))
 
 
-def signature_of(signals: frozenset[str], path: str | None, error: str | None) -> str:
-    """A session's failure signature: its signals, its tool path (the
-    distinct tools of its earliest calls in call order, joined by ``>``) and
-    its earliest error message, masked. (``FlagTable`` writes the same for a
-    whole flags table at once; a test holds the two equal.)"""
-    parts = ["+".join(sorted(signals)), path or "no tools"]
+def signature_of(
+    signals: frozenset[str], path: str | None, error: str | None, error_tool: str | None = None
+) -> str:
+    """A session's failure cause. A session with an error is grouped by the
+    error: the trajectory that led to it (the distinct tools of its earliest
+    calls in call order, joined by ``>``, up to the failing tool), the
+    failing tool and the error message masked, whatever signals it carries
+    (an outage's sessions that also complained or escalated are one cause).
+    Any other session is grouped by its signals and its tool path.
+    (``FlagTable`` writes the same for a whole flags table at once; a test
+    holds the two equal.)"""
     if error:
-        parts.append(mask(error))
-    return " | ".join(parts)
+        return _error_cause(path, error_tool, mask(error))
+    return " | ".join(["+".join(sorted(signals)), path or "no tools"])
+
+
+def _error_cause(path: str | None, tool: str | None, masked: str) -> str:
+    """An error's cause: the trajectory up to the failing tool, the tool, the
+    masked message (what the calls after the failure did is its effect)."""
+    tools = path.split(">") if path else []
+    if tool and tool in tools:
+        tools = tools[: tools.index(tool) + 1]
+    return " | ".join([">".join(tools) or "no tools", f"{tool or 'error'} raised: {masked}"])
 
 
 def _signals(feedback: NegativeFeedback, signals_config: Any) -> list[Signal]:
@@ -221,23 +237,23 @@ def _codes(encoded: pa.DictionaryArray) -> np.ndarray:
 
 def _signatures(table: pa.Table, listed: pa.DictionaryArray) -> tuple[np.ndarray, list[str]]:
     """``signature_of`` for every row of a flags table, as codes into the
-    distinct signatures: each distinct error is masked once."""
-    errors = pc.dictionary_encode(table.column("error").combine_chunks())
-    masked = pa.array(
-        [None if e is None else mask(e) for e in errors.dictionary.to_pylist()], pa.string()
-    )
-    error = pc.take(masked, errors.indices)
+    distinct causes: each distinct error, tool and path is read once."""
     # The signals sorted as ``signature_of`` sorts them, whatever the engine's order.
     ordered = [_joined(s) for s in listed.dictionary.to_pylist()]
     signals = pc.take(pa.array(ordered, pa.string()), listed.indices)
-    path = table.column("path")
-    tools = pc.if_else(pc.or_kleene(pc.is_null(path), pc.equal(path, "")), "no tools", path)
-    # ``signature_of``: the error part only where there is an error.
-    with_error = pc.binary_join_element_wise(signals, tools, error, " | ")
-    without = pc.binary_join_element_wise(signals, tools, " | ")
-    has_error = pc.fill_null(pc.not_equal(table.column("error"), ""), False)
-    joined = pc.dictionary_encode(pc.if_else(has_error, with_error, without).combine_chunks())
-    return _codes(joined), [sys.intern(k) for k in joined.dictionary.to_pylist()]
+    parts = [signals, *(table.column(c).combine_chunks() for c in ("path", "error", "error_tool"))]
+    keys = pc.dictionary_encode(
+        pc.binary_join_element_wise(*(pc.fill_null(p.cast(pa.string()), "") for p in parts), "\x1f")
+    )
+    causes: dict[str, int] = {}
+    codes = [
+        causes.setdefault(
+            sys.intern(signature_of(_shared(joined), path or None, error or None, tool or None)),
+            len(causes),
+        )
+        for joined, path, error, tool in (k.split("\x1f") for k in keys.dictionary.to_pylist())
+    ]
+    return np.array(codes, np.int64)[_codes(keys)], list(causes)
 
 
 @dataclass(frozen=True)

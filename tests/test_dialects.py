@@ -166,22 +166,17 @@ def test_after_a_raised_tool_error_the_go_turn_goes_on_to_an_answer(drafts):
     assert re.fullmatch(r"REVIEW: Sorry, \S+, the refund did not go through\. .*", replies("go")[1])
 
 
-def _without_no_answer(signature: str) -> str:
-    signals, rest = signature.split(" | ", 1)
-    return " | ".join(["+".join(s for s in signals.split("+") if s != "no_answer"), rest])
-
-
-def test_the_same_sessions_have_the_same_failure_signatures_in_every_dialect(drafts):
+def test_the_same_sessions_have_the_same_failure_causes_in_every_dialect(drafts):
     # Go names a tool call only in attributes, which the scan reads on Go's
-    # TOOL_START rows alone: its signatures name the same tools as the others'.
-    # Every no_answer here is a turn a raised error ended: Go's goes on.
+    # TOOL_START rows alone: its causes name the same tools as the others'.
+    # Go's turn goes on after a raised error (no no_answer there, as in the
+    # other two): an error's cause leaves the signals out, so the causes agree.
     signatures = {
         d: sorted((s["signature"], s["sessions"]) for s in summary["signatures"])
         for d, (_out, summary) in drafts.items()
     }
-    assert signatures["java"] == signatures["python"]
-    assert sum("no_answer" in s for s, _n in signatures["java"]) == 2
-    assert signatures["go"] == sorted((_without_no_answer(s), n) for s, n in signatures["java"])
+    assert signatures["java"] == signatures["python"] == signatures["go"]
+    assert sum(" raised: " in s for s, _n in signatures["go"]) == 2
     assert all(" | no tools" not in s for s, _n in signatures["go"])
 
 

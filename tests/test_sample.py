@@ -249,11 +249,15 @@ def test_a_rated_session_is_flagged_whatever_rows_it_has():
     assert (reason.signal, reason.rule) == ("thumbs_down", "a negative rating of the session")
 
 
-def test_one_failure_copied_400_times_takes_at_most_4_of_20_picks(tmp_path, monkeypatch):
+def test_one_outage_in_400_sessions_of_four_signal_mixes_takes_at_most_4_of_20_picks(tmp_path):
     # A skewed week: the sample's sessions thirty times over (varied ids and
     # strings), beside one outage - the raised-refund session - copied 400
-    # times. The outage could fill a slot in each of its four signals' quotas
-    # every round; it takes a fifth of the run at most.
+    # times, as four mixes of signals: the whole session (error, complaint,
+    # escalation), its first turn alone (error), without the escalation call
+    # (error, complaint), without the complaint (error, escalation). Each mix
+    # could fill slots of its own signals' quotas; grouped by cause (the
+    # failing tool, the masked error, the calls that led to it) the outage is
+    # one group, and takes a fifth of the run at most.
     import pyarrow.dataset as ds
     import pyarrow.parquet as pq
 
@@ -263,26 +267,49 @@ def test_one_failure_copied_400_times_takes_at_most_4_of_20_picks(tmp_path, monk
 
     export = tmp_path / "export"
     replicate_export(export, 30)
+    # Three agent versions: the same failures, each through its own tools,
+    # so the week holds 16 causes besides the outage.
+    for i, part in enumerate(sorted(export.glob("*.parquet"))):
+        table = pq.read_table(part)
+        content = table.column("content")
+        for tool in ("lookup_order", "issue_refund", "lookup_invoice", "lookup_customer"):
+            content = pc.replace_substring(
+                content, f'"tool": "{tool}"', f'"tool": "{tool}_v{i % 3}"'
+            )
+        pq.write_table(
+            table.set_column(table.schema.get_field_index("content"), "content", content), part
+        )
     sample = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["dt"])
     outage = sample.filter(pc.equal(sample.column("session_id"), "s03-tool-raised"))
+    kind, ts = outage.column("event_type"), outage.column("timestamp")
+    failed = pc.max(pc.filter(ts, pc.equal(kind, "INVOCATION_ERROR")))
+    escalate = pc.match_substring(outage.column("content"), '"tool": "escalate"')
+    second_message = pc.and_(pc.equal(kind, "USER_MESSAGE_RECEIVED"), pc.greater(ts, failed))
+    mixes = [
+        outage,
+        outage.filter(pc.less_equal(ts, failed)),
+        outage.filter(pc.invert(pc.fill_null(escalate, False))),
+        outage.filter(pc.invert(second_message)),
+    ]
     copies = []
     for i in range(400):
-        ids = pc.binary_join_element_wise(outage.column("session_id"), f"-outage-{i}", "")
-        copies.append(
-            outage.set_column(outage.schema.get_field_index("session_id"), "session_id", ids)
-        )
+        mix = mixes[i % 4]
+        ids = pc.binary_join_element_wise(mix.column("session_id"), f"-outage-{i}", "")
+        copies.append(mix.set_column(mix.schema.get_field_index("session_id"), "session_id", ids))
     pq.write_table(pa.concat_tables(copies), export / "outage.parquet")
     since, until = datetime(2026, 11, 20, tzinfo=UTC), datetime(2026, 11, 28, tzinfo=UTC)
     found = selected(export, since, until)
-    kind = found.flags["s03-tool-raised-outage-0"].signature
-    assert sum(f.signature == kind for f in found.flags.values()) == 430
+    outage_flags = [f for sid, f in found.flags.items() if "-outage-" in sid]
+    assert len(outage_flags) == 400
+    assert len({f.signals for f in outage_flags}) == 4  # four signal mixes...
+    assert len({f.signature for f in outage_flags}) == 1  # ...of one cause
+    assert len(outage_flags) > len(found.flags) / 2  # most of the week's flagged sessions
     pick = pick_sessions(found.flags, since, until, frozenset(), 20, 20, seed=7)
     assert len(pick.picked) == 20
-    assert 1 <= sum(f.signature == kind for f in pick.picked) <= 4
-    # Without the cap, the outage would take more of the run.
-    monkeypatch.setattr("miner.sample.per_signature", lambda max_cases: max_cases)
-    uncapped = pick_sessions(found.flags, since, until, frozenset(), 20, 20, seed=7)
-    assert sum(f.signature == kind for f in uncapped.picked) > 4
+    assert 1 <= sum("-outage-" in f.session_id for f in pick.picked) <= 4
+    assert len({f.signature for f in pick.picked}) >= 10
+    # The run's groups show the outage as one line with its count.
+    assert pick.signatures[outage_flags[0].signature] >= 400
 
 
 @pytest.mark.parametrize("export", ["sample", "go", "java", "python"])
@@ -301,7 +328,9 @@ def test_a_flags_tables_signatures_and_counts_are_the_per_session_ones(export):
     assert any(row["error"] for row in rows)
     for row in rows:
         flags = found.flags[row["session_id"]]
-        assert flags.signature == signature_of(flags.signals, row["path"], row["error"])
+        assert flags.signature == signature_of(
+            flags.signals, row["path"], row["error"], row["error_tool"]
+        )
     walked: dict[str, dict[str, int]] = {}
     for f in found.flags.values():
         for signal, rule in {(r.signal, r.rule) for r in f.reasons}:
@@ -324,9 +353,13 @@ def test_a_flags_tables_signature_without_tools_or_error():
                 "hits": [hit] * 4,
                 "path": [None, "", "x>y", None],
                 "error": [None, "", "order 12 of Ann failed", "ORDER 12"],
+                "error_tool": [None, None, "y", None],
             }
         )
     )
     for row, f in zip(table.table.to_pylist(), table.values(), strict=True):
-        assert f.signature == signature_of(f.signals, row["path"], row["error"])
+        assert f.signature == signature_of(f.signals, row["path"], row["error"], row["error_tool"])
     assert table["a"].signature == "error+loop | no tools"
+    # An error's cause: the trajectory up to the failing tool, the tool, the message.
+    assert table["c"].signature == "x>y | y raised: order <N> of <W> failed"
+    assert table["d"].signature == "no tools | error raised: ORDER <N>"

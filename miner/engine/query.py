@@ -5,8 +5,9 @@
   starts in the window (``FLAG_COLUMNS``): its start, the signals that fired
   (sorted, joined by ``+``), its hits (a list of ``signal, rule,
   invocation_id``), its tool path (the distinct tools of its 50 earliest
-  calls, in the order of their first calls, joined by ``>``) and its
-  earliest error message (signatures, ``miner.sample.signature_of``). This
+  calls, in the order of their first calls, joined by ``>``), its
+  earliest error message and the tool whose call raised the earliest tool
+  error (failure causes, ``miner.sample.signature_of``). This
   is the query ``miner sql`` prints for the warehouse.
 - ``counts_sql``, what the run reports and checks (``COUNT_PARTS``): rows
   read by dialect and event type as written; sessions read, and those that
@@ -31,7 +32,7 @@ from miner.signals import Signal
 from miner.window import Window
 
 #: The flags relation's columns, in order.
-FLAG_COLUMNS = ("session_id", "start", "signals", "hits", "path", "error")
+FLAG_COLUMNS = ("session_id", "start", "signals", "hits", "path", "error", "error_tool")
 COUNT_PARTS = ("rows", "sessions", "in_window", "orphans", "bad")
 #: ``counts_sql``'s columns, in order.
 COUNT_COLUMNS = ("part", "dialect", "session_id", "invocation_id", "name", "ts", "n", "source_file")
@@ -169,12 +170,21 @@ def selection_sql(
             "WHERE error_message <> '' "
             "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id",
         ),
+        (
+            # The tool whose call raised the earliest tool error: a cause's failing tool.
+            "miner_error_tools",
+            "SELECT session_id, arg_min(tool, ts) AS error_tool FROM events "
+            "WHERE error_message <> '' AND tool <> '' "
+            "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id",
+        ),
     ]
     return _with(
         ctes,
-        "SELECT f.session_id, f.start, f.signals, f.hits, p.path, e.error FROM miner_flagged f "
+        "SELECT f.session_id, f.start, f.signals, f.hits, p.path, e.error, t.error_tool "
+        "FROM miner_flagged f "
         "LEFT JOIN miner_paths p ON p.session_id = f.session_id "
-        "LEFT JOIN miner_errors e ON e.session_id = f.session_id",
+        "LEFT JOIN miner_errors e ON e.session_id = f.session_id "
+        "LEFT JOIN miner_error_tools t ON t.session_id = f.session_id",
     )
 
 
