@@ -451,10 +451,10 @@ def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     """The one loader over ``paths``; the personal-data check needs Presidio."""
     from miner import output
     from miner.load import load_cases
-    from miner.redact import detector_for
+    from miner.redaction.policy import policy_for
 
-    detector = detector_for(config) if personal_data else None
-    return load_cases(output.read_case_files(paths), config, detector)
+    policy = policy_for(config) if personal_data else None
+    return load_cases(output.read_case_files(paths), config, policy)
 
 
 def _refused(eval_id: str, reasons: Any) -> str:
@@ -603,7 +603,7 @@ def review(
 
 
 def _serve(drafts: Path, host: str, port: int, suite: Path | None, config: Any) -> None:
-    from miner.redact import detector_for
+    from miner.redaction.policy import policy_for
     from miner.webapp import LOOPBACK, Workbench, serve
     from miner.workbench import Checker
 
@@ -613,8 +613,8 @@ def _serve(drafts: Path, host: str, port: int, suite: Path | None, config: Any) 
             "read and edit these cases",
             err=True,
         )
-    detector = detector_for(config)
-    bench = Workbench(drafts, config, Checker(config, detector), suite, detector)
+    policy = policy_for(config)
+    bench = Workbench(drafts, config, Checker(config, policy), suite, policy)
     try:
         serve(bench, host, port, announce=lambda url: typer.echo(f"miner review: {url}"))
     except OSError as exc:
@@ -645,10 +645,10 @@ def promote(
         miner promote drafts/ --suite evals/support
     """
     from miner.promote import promote_drafts
-    from miner.redact import detector_for
+    from miner.redaction.policy import policy_for
 
     config = _config(pipeline)
-    result = promote_drafts(drafts, suite, config, detector_for(config), lock_timeout)
+    result = promote_drafts(drafts, suite, config, policy_for(config), lock_timeout)
     if result.finished:
         typer.echo(f"finished  {result.finished} file(s) an interrupted promote had journalled")
     if result.suite_problems:

@@ -20,7 +20,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from miner.errors import ConfigError, UsageError
-from miner.recognizers import DEFAULT_PHONE_REGIONS
+from miner.redaction.lexicon.formats import DEFAULT_PHONE_REGIONS
 from miner.signals import signals_config_model
 
 #: Keys whose values are personal whatever the detector says. A key matches
@@ -51,7 +51,7 @@ DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
 #: needs and the domain part of e-mail addresses (measured: make
 #: redaction-report). DRIVER_LICENSE is the default regions' licences by
 #: Presidio's country recognizers after a driver word, PASSPORT a passport
-#: number after its cue (``miner.recognizers``).
+#: number after its cue (``miner.redaction.lexicon.formats``).
 DEFAULT_ENTITIES: tuple[str, ...] = (
     "PERSON",
     "EMAIL_ADDRESS",

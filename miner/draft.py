@@ -229,8 +229,8 @@ def record_redaction(files: dict[str, Any], not_personal: tuple[str, ...]) -> No
     phrases it decided name things, and the digest of every string of the
     case (all vetted by redaction and the leak guard). ``miner check`` does not
     guess again on a string miner wrote; an edited or pasted one it reads."""
-    from miner.leaks import json_strings
-    from miner.redact import output_digest
+    from miner.redaction.guard import json_strings
+    from miner.redaction.session import output_digest
 
     spec = next(v for k, v in files.items() if k.endswith(SPEC))
     # Provenance is the check's to skip, not to read: its strings (source

@@ -15,7 +15,8 @@ from typing import Any
 
 from miner.config import FixturesConfig
 from miner.model import Session
-from miner.redact import PLACEHOLDER, map_session, session_texts
+from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.walk import map_session, session_texts
 
 
 def fixture_mapping(session: Session, rules: FixturesConfig) -> dict[str, str]:

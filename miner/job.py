@@ -26,10 +26,11 @@ from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case, record_redaction
 from miner.engine import duck
 from miner.errors import InputError, UsageError
-from miner.fixtures import apply_fixtures, fixture_values
-from miner.leaks import LeakGuard, json_strings
+from miner.fixtures import apply_fixtures
 from miner.model import SIGNALS
-from miner.redact import detector_for, redact_sessions, require_model
+from miner.redaction.detector import require_model
+from miner.redaction.guard import json_strings
+from miner.redaction.policy import RedactionPolicy, policy_for
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
     SCAN_EVENT_TYPES,
@@ -105,11 +106,15 @@ class Drafted:
 
 
 def draft_sessions(
-    events: pd.DataFrame, context: DraftContext, progress: Progress = no_progress
+    events: pd.DataFrame,
+    context: DraftContext,
+    policy: RedactionPolicy,
+    progress: Progress = no_progress,
 ) -> Drafted:
     """The picked sessions' rows -> drafted cases: build, redact, fixtures,
-    draft, leak guard. Pure apart from building the Detector once per process,
-    so it runs in this process or on a Spark executor alike."""
+    draft, leak guard, all by ``policy``. Pure, so it runs in this process or
+    on a Spark executor alike (each executor builds its policy once per
+    process: ``policy_for``)."""
     config = context.config
     out = Drafted()
     sessions = build_sessions(events, config.agent.app_name, out.stats)
@@ -117,11 +122,7 @@ def draft_sessions(
     def redaction_progress(items: Iterable[Any], total: int) -> Iterable[Any]:
         return progress(items, total, "redacting (distinct strings)")
 
-    redacted = redact_sessions(sessions, detector_for(config), config, redaction_progress)
-    guard = LeakGuard(
-        config.redaction.phone_regions,
-        {*fixture_values(config.fixtures), config.fixtures.eval_user},
-    )
+    redacted = policy.redact(sessions, redaction_progress)
     for item in progress(redacted, len(redacted), "drafting (cases)"):
         out.replaced.update(item.replaced)
         session = apply_fixtures(item.session, config.fixtures)
@@ -135,7 +136,7 @@ def draft_sessions(
         )
         source = [_relative(f, context.traces) for f in item.session.source_files]
         case = draft_case(session, prov, config, source)
-        leaks = guard.scan(json_strings(case.files), item.originals)
+        leaks = policy.leaks(json_strings(case.files), item.originals)
         if leaks:
             # Not written: the summary says which types leaked, never the values.
             out.quarantined.update(leaks)
@@ -264,7 +265,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         else None
     )
     _release_freed_memory()
-    detector = detector_for(config)
+    policy = policy_for(config)
     signals_of = {f.session_id: f.signals for f in selection.picked}
     reasons_of = {
         f.session_id: tuple((r.signal, r.rule, r.invocation) for r in f.reasons)
@@ -287,7 +288,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
 
         drafted = spark_draft(request.traces, scan_start, scan_end, picked_ids, context)
     elif events is not None:
-        drafted = draft_sessions(events, context, progress)
+        drafted = draft_sessions(events, context, policy, progress)
     cases, replaced, stats = drafted.cases, drafted.replaced, drafted.stats
     quarantined, quarantined_ids = drafted.quarantined, drafted.quarantined_ids
     warnings = readability(stats, str(export.path)) if picked_ids else []
@@ -300,7 +301,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
         "sessions_in_window": selection.in_window,
         "flagged": {s: selection.flagged[s] for s in SIGNALS},
         "flagged_by_rule": by_rule,
-        "signatures": _signatures(selection, detector, quarantined_ids),
+        "signatures": _signatures(selection, policy, quarantined_ids),
         "skipped_already_drafted": selection.already_drafted,
         "sampled": len(cases),
         "entities_replaced": dict(sorted(replaced.items())),
@@ -308,7 +309,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
             "cases": len(quarantined_ids),
             "entities": dict(sorted(quarantined.items())),
         },
-        "nlp_model": detector.model,
+        "nlp_model": policy.model,
         "cases": sorted(cases),
         # Which failure signature each drafted case is of (hashes only), for
         # the triage page and the review queue.
@@ -358,7 +359,9 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> dic
     return summary
 
 
-def _signatures(selection: Any, detector: Any, quarantined: set[str]) -> list[dict[str, Any]]:
+def _signatures(
+    selection: Any, policy: RedactionPolicy, quarantined: set[str]
+) -> list[dict[str, Any]]:
     """Each failure signature with its size and how many were drafted, biggest
     first. The masked text goes through redaction too: masking is a heuristic."""
     drafted: Counter[str] = Counter(
@@ -367,7 +370,7 @@ def _signatures(selection: Any, detector: Any, quarantined: set[str]) -> list[di
     kinds = sorted(selection.signatures.items(), key=lambda item: (-item[1], item[0]))
     texts = [k for k, _n in kinds]
     safe = []
-    for text, found in zip(texts, detector.detect(texts), strict=True):
+    for text, found in zip(texts, policy.detect(texts), strict=True):
         for entity, value in found:
             text = text.replace(value, f"<{entity}>")
         safe.append(text)

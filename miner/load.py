@@ -49,10 +49,10 @@ from miner.case import (
     tool_places,
 )
 from miner.config import PipelineConfig
-from miner.fixtures import fixture_values
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
-from miner.leaks import LeakGuard
-from miner.redact import PLACEHOLDER, Detector, output_digest
+from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.policy import RedactionPolicy
+from miner.redaction.session import output_digest
 
 MATCH_TYPES = ("EXACT", "IN_ORDER", "ANY_ORDER")
 STILL_MARKED = "still marked REVIEW"
@@ -219,12 +219,13 @@ def _check_spec(spec: Any, base: tuple, doc: Document, file: Path, out: _Collect
 def load_cases(
     files: Iterable[tuple[Path, str]],
     config: PipelineConfig | None = None,
-    detector: Detector | None = None,
+    policy: RedactionPolicy | None = None,
 ) -> Loaded:
     """Load eval sets, sidecars and tool fixtures (``(path, text)`` pairs) into cases.
 
     ``config`` enables the suite-rot check (its tool list) and is needed, with
-    ``detector``, for the personal-data check.
+    ``policy`` (the redaction policy the draft used), for the personal-data
+    check.
     """
     out = _Collector()
     docs: dict[Path, Document] = {}
@@ -287,8 +288,8 @@ def load_cases(
 
     if config is not None and config.agent.tools:
         _suite_rot(paired, specs, docs, case_where, set(config.agent.tools), out)
-    if config is not None and detector is not None:
-        _personal_data(docs, config, detector, out, case_where)
+    if config is not None and policy is not None:
+        _personal_data(docs, policy, out, case_where)
     _frozen_bugs(paired, docs, case_where, config, out)
     return Loaded(cases=tuple(paired), findings=tuple(_sorted(out.findings)))
 
@@ -532,14 +533,10 @@ MAX_CHECKED_STRING = 200_000
 
 def _personal_data(
     docs: dict[Path, Document],
-    config: PipelineConfig,
-    detector: Detector,
+    policy: RedactionPolicy,
     out: _Collector,
     case_where: dict[str, list[tuple[Path, tuple]]],
 ) -> None:
-    allowed = {v.lower() for v in fixture_values(config.fixtures)} | {
-        config.fixtures.eval_user.lower()
-    }
     places: list[tuple[Path, Document, StringAt, str]] = []
     for file, doc in docs.items():
         ids = {where[1]: eid for eid, ws in case_where.items() for f, where in ws if f == file}
@@ -570,16 +567,12 @@ def _personal_data(
         if output_digest(p[2].value) not in decided.get(p[3], ((), frozenset()))[1]
     ]  # fmt: skip
     texts = list(dict.fromkeys(_masked(s.value) for _f, _d, s, _l in places))
-    found = dict(zip(texts, detector.detect(texts), strict=True))
+    found = dict(zip(texts, policy.detect(texts), strict=True))
     # The draft's leak guard too: shapes (e-mails, Luhn-valid cards, IBANs,
     # formatted phones) that do not depend on the detector.
-    guard = LeakGuard(
-        config.redaction.phone_regions,
-        {*fixture_values(config.fixtures), config.fixtures.eval_user},
-    )
     for file, doc, s, label in places:
         detected = {entity for entity, _value in found[_masked(s.value)]}
-        for entity in guard.scan([s.value]):
+        for entity in policy.leaks([s.value]):
             if entity in detected:
                 continue  # reported below, with its offset
             out.add(
@@ -592,7 +585,7 @@ def _personal_data(
             )
         things = decided.get(label, ((), frozenset()))[0]
         for entity, value in found[_masked(s.value)]:
-            if value.lower() in allowed or PLACEHOLDER.fullmatch(value):
+            if policy.allows(value) or PLACEHOLDER.fullmatch(value):
                 continue
             if any(value.casefold() in thing for thing in things):
                 continue  # inside a product name the draft read under items

@@ -36,7 +36,7 @@ from miner.config import PipelineConfig
 from miner.draft import validate_eval_set
 from miner.errors import InputError
 from miner.load import UNREADABLE, Finding, load_cases
-from miner.redact import Detector
+from miner.redaction.policy import RedactionPolicy
 
 
 def suite_name(folder: Path) -> str:
@@ -124,19 +124,19 @@ def promote_drafts(
     drafts: list[Path],
     folder: Path,
     config: PipelineConfig,
-    detector: Detector | None,
+    policy: RedactionPolicy | None,
     lock_timeout: float = 0,
 ) -> Promotion:
     with output.locked(folder, lock_timeout, "miner promote"):
         finished = output.finish_promote_journal(folder)
-        return _promote(drafts, folder, config, detector, finished)
+        return _promote(drafts, folder, config, policy, finished)
 
 
 def _promote(
     drafts: list[Path],
     folder: Path,
     config: PipelineConfig,
-    detector: Detector | None,
+    policy: RedactionPolicy | None,
     finished: int,
 ) -> Promotion:
     name = suite_identity(folder)
@@ -152,7 +152,7 @@ def _promote(
     draft_files = output.read_case_files(drafts)
     # The suite first: a duplicate id is the draft's fault, not the suite's.
     case_files = [*output.read_case_files(suite_files), *draft_files]
-    loaded = load_cases(case_files, config, detector)
+    loaded = load_cases(case_files, config, policy)
     in_suite = {p.resolve() for p in suite_files}
     problems = tuple(
         f for f in loaded.findings if f.file.resolve() in in_suite and f.kind in UNREADABLE

@@ -127,6 +127,7 @@ def spark_draft(
     from pyspark.sql import functions as F
 
     from miner.job import Drafted, draft_sessions
+    from miner.redaction.policy import policy_for
 
     spark = session()
     frame = _rows(spark, source, DRAFT_COLUMNS, start, end).where(F.col("session_id").isin(picked))
@@ -136,7 +137,7 @@ def spark_draft(
         if tables:
             rows = utc_frame(pa.concat_tables(tables))
             rows["source_file"] = rows["source_file"].map(_local_name)
-            done = draft_sessions(rows, context)
+            done = draft_sessions(rows, context, policy_for(context.config))
         else:
             done = Drafted()
         yield pa.RecordBatch.from_pydict({"payload": [pickle.dumps(done)]})

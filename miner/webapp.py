@@ -44,7 +44,7 @@ from miner import workbench
 from miner.config import PipelineConfig
 from miner.errors import ConflictError, MinerError, UsageError
 from miner.load import ARG_RULES, MATCH_TYPES
-from miner.redact import Detector
+from miner.redaction.policy import RedactionPolicy
 from miner.score import rouge_tokens
 
 log = logging.getLogger("miner.review")
@@ -60,7 +60,7 @@ class Workbench:
     config: PipelineConfig
     checker: workbench.Checker
     suite: Path | None
-    detector: Detector | None
+    policy: RedactionPolicy | None
     snapshots: workbench.Snapshots = field(default_factory=workbench.Snapshots)
     """The files as pages showed them: a refused save says what changed since."""
 
@@ -384,7 +384,7 @@ async def promote_cases(request: Request) -> Response:
     if not folders:
         result = None
     else:
-        result = promote_drafts(folders, bench.suite, bench.config, bench.detector)
+        result = promote_drafts(folders, bench.suite, bench.config, bench.policy)
     promoted = len(result.promoted) if result else 0
     refused = len(result.refused) if result else 0
     log.info("promote: %d promoted, %d refused", promoted, refused)

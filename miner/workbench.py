@@ -33,7 +33,7 @@ from miner.config import PipelineConfig
 from miner.errors import ConflictError, InputError
 from miner.load import ARG_RULES, MATCH_TYPES, OPT_OUT_TAG, UNREADABLE, Finding, load_cases
 from miner.promote import refusal_reason
-from miner.redact import Detector
+from miner.redaction.policy import RedactionPolicy
 from miner.score import Check, fact_checks, rouge1_f, score_run
 from miner.signals.error import Error, ErrorConfig, result_failed
 
@@ -142,14 +142,14 @@ class Checker:
     results are kept per content digest, so an unchanged case is not rechecked."""
 
     config: PipelineConfig
-    detector: Detector | None
+    policy: RedactionPolicy | None
     _seen: dict[tuple[str, ...], tuple[Finding, ...]] = field(default_factory=dict)
 
     def findings(self, case: CaseFiles) -> tuple[Finding, ...]:
         key = (case.name, *case.digests)
         if key not in self._seen:
             texts = output.read_case_files([case.paths[0].parent])
-            self._seen[key] = load_cases(texts, self.config, self.detector).findings
+            self._seen[key] = load_cases(texts, self.config, self.policy).findings
         return self._seen[key]
 
 

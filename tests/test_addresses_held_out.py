@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from miner.addresses import find_addresses
 from miner.config import load_config
-from miner.redact import detector_for
+from miner.redaction.detector import detector_for
+from miner.redaction.lexicon.addresses import find_addresses
 from tests.conftest import PIPELINE
 
 
@@ -145,7 +145,7 @@ def test_a_czech_town_with_na_or_pod_is_one_town():
 
 
 def test_a_postcode_with_letters_or_a_space_written_alone_follows_its_address(detector):
-    from miner.redact import redact_sessions
+    from miner.redaction.policy import RedactionPolicy
     from tests.test_redact import session, turn
 
     config = load_config(PIPELINE)
@@ -154,7 +154,7 @@ def test_a_postcode_with_letters_or_a_space_written_alone_follows_its_address(de
         turn("ok", "I could not verify K1M 2C5."),
         turn("Also Tržní 17\n602 00 Brno", "Is it 602 00?"),
     )
-    [out] = redact_sessions([conversation], detector, config)
+    [out] = RedactionPolicy(config, detector).redact([conversation])
     replies = [t.reply_text for t in out.session.turns]
     assert "K1M" not in replies[1] and "2C5" not in replies[1], replies
     assert "602" not in replies[2] and "00" not in replies[2], replies

@@ -10,7 +10,7 @@ import pytest
 from miner.config import load_config
 from miner.load import load_cases
 from miner.output import read_case_files
-from miner.redact import output_digest
+from miner.redaction.session import output_digest
 from miner.sample import session_hash
 from tests.conftest import PIPELINE, copy_drafts, load_json, miner, scripted_review
 

@@ -44,7 +44,7 @@ def test_building_the_detector_prints_nothing_of_transformers():
     # it then printed an advisory on every command that redacts.
     code = (
         "from pathlib import Path; from miner.config import load_config;\n"
-        "from miner.redact import detector_for;\n"
+        "from miner.redaction.detector import detector_for;\n"
         f"detector_for(load_config(Path({str(PIPELINE)!r})))"
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from miner.leaks import LeakGuard
+from miner.redaction.guard import LeakGuard
 
 
 def test_an_original_number_is_found_whatever_its_separators_and_only_then():

@@ -7,17 +7,17 @@ import re
 
 import pytest
 
-from miner.addresses import find_addresses, house_numbers_alone
-from miner.dates import dob_cue_regexes
-from miner.names import (
+from miner.redaction.lexicon.addresses import find_addresses, house_numbers_alone
+from miner.redaction.lexicon.dates import dob_cue_regexes
+from miner.redaction.lexicon.formats import DEFAULT_PHONE_REGIONS, phone_spans, read_escaped_breaks
+from miner.redaction.lexicon.names import (
     NAME_CUE_REGEX,
     a_town,
     date_words,
     find_first_names,
     names_no_person,
 )
-from miner.recognizers import DEFAULT_PHONE_REGIONS, phone_spans, read_escaped_breaks
-from miner.wordmatch import WORD_START
+from miner.redaction.lexicon.wordmatch import WORD_START
 
 
 def _addresses(text: str) -> list[str]:
@@ -443,7 +443,7 @@ def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():
 
 
 def test_a_name_grows_over_the_words_of_the_name_around_it():
-    from miner.names import complete_name, grown_name
+    from miner.redaction.lexicon.names import complete_name, grown_name
 
     def grown(text: str, word: str) -> str:
         start = text.index(word)
@@ -469,7 +469,7 @@ def test_a_name_grows_over_the_words_of_the_name_around_it():
 
 
 def test_a_name_is_never_completed_over_a_line_break():
-    from miner.names import complete_name
+    from miner.redaction.lexicon.names import complete_name
 
     text = "Gian Tolentino\nCDI Corp. \nRotonda Puglisi, 295"
     start = text.index("Rotonda")
@@ -483,7 +483,7 @@ def test_a_name_is_never_completed_over_a_line_break():
 
 
 def test_a_degree_ends_at_a_full_stop():
-    from miner.names import complete_name
+    from miner.redaction.lexicon.names import complete_name
 
     text = "Hello, this is Univ.Prof. Denis Radisch B.Sc.. Who are you?"
     start = text.index("Denis")
@@ -508,7 +508,7 @@ def test_the_calendar_words_come_from_cldr_with_the_spellings_people_type():
 
 
 def test_a_line_without_casing_is_cased_as_a_name_is_written_for_ner():
-    from miner.names import cased_for_ner
+    from miner.redaction.lexicon.names import cased_for_ner
 
     cases = {
         "why is cayetano so impulsive?": "why is Cayetano so impulsive?",
@@ -530,7 +530,7 @@ def test_a_line_without_casing_is_cased_as_a_name_is_written_for_ner():
 
 
 def test_the_parts_of_a_name_that_name_the_person_alone():
-    from miner.names import name_parts
+    from miner.redaction.lexicon.names import name_parts
 
     assert name_parts("Emmanuelle Le Goff") == ["Emmanuelle", "Goff", "Le Goff"]
     assert name_parts("Mason van den Velde") == ["Mason", "Velde", "van den Velde"]

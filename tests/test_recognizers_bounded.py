@@ -9,8 +9,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from miner.dates import dates_before_birth_cues, dob_cue_regexes
-from miner.names import _LIST_BEFORE, _list_member_before
+from miner.redaction.lexicon.dates import dates_before_birth_cues, dob_cue_regexes
+from miner.redaction.lexicon.names import _LIST_BEFORE, _list_member_before
 
 #: Pieces a list of names is made of, and what breaks one.
 _PIECES = st.sampled_from(

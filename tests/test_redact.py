@@ -10,7 +10,8 @@ import pytest
 from miner.config import load_config
 from miner.fixtures import apply_fixtures
 from miner.model import Session, ToolCall, Turn
-from miner.redact import detector_for, redact_sessions
+from miner.redaction.detector import detector_for
+from miner.redaction.policy import RedactionPolicy
 from tests.conftest import PIPELINE
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
@@ -43,7 +44,7 @@ def turn(user: str, reply: str = "ok", *calls: ToolCall) -> Turn:
 
 
 def redact_one(s: Session, detector, config) -> tuple[Session, dict]:
-    [result] = redact_sessions([s], detector, config)
+    [result] = RedactionPolicy(config, detector).redact([s])
     return result.session, dict(result.replaced)
 
 
@@ -335,7 +336,7 @@ def test_overlapping_hits_are_replaced_as_one_span(detector):
 
 
 def test_pieces_go_to_spacy_in_batches_bounded_by_count_and_characters():
-    from miner.redact import BATCH_CHARS, _batches
+    from miner.redaction.detector import BATCH_CHARS, _batches
 
     texts = ["a" * 4000] * 9 + ["short"] * 5 + ["b" * (BATCH_CHARS + 1)] + ["c"] * 3
     batches = list(_batches(texts, 4))
@@ -351,7 +352,8 @@ def test_pieces_go_to_spacy_in_batches_bounded_by_count_and_characters():
 def test_the_nlp_worker_keeps_order_stays_one_batch_ahead_and_passes_errors_on():
     import threading
 
-    from miner.redact import READ_AHEAD, _read_ahead
+    from miner.redaction.runtime import READ_AHEAD
+    from miner.redaction.runtime import read_ahead as _read_ahead
 
     submitted: list[int] = []
     callers: set[str] = set()
@@ -385,7 +387,7 @@ def test_spacy_in_its_thread_finds_what_presidio_called_plainly_finds(detector, 
     # hits as Presidio's own batch engine, one call in this thread.
     from presidio_analyzer import BatchAnalyzerEngine
 
-    from miner.redact import _batches, _chunks
+    from miner.redaction.detector import _batches, _chunks
 
     lines = [
         "Hi, I'm Alex Morgan from Leeds, call me on +44 20 7946 0958.",
@@ -425,7 +427,7 @@ def test_spacy_in_its_thread_finds_what_presidio_called_plainly_finds(detector, 
 
 
 def test_a_long_text_is_read_in_pieces_that_never_cut_a_value_in_two(detector, config):
-    from miner.redact import CHUNK, _chunks
+    from miner.redaction.detector import CHUNK, _chunks
 
     filler = "the parcel was late and the box was damaged on arrival " * 8
     values = ["alex.morgan@example.com", "+44 20 7946 0958", "4111 1111 1111 1111"]
@@ -610,7 +612,7 @@ def test_replacing_in_groups_gives_what_one_anonymizer_call_gave(detector):
 
     from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
 
-    from miner import redact
+    from miner.redaction import detector as redact
 
     r = random.Random(20)
     words, spans, at = [], [], 0

@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from miner.config import load_config
 from miner.errors import OutputError
-from miner.redact import detector_for
+from miner.redaction.policy import policy_for
 from miner.sample import session_hash
 from miner.webapp import Workbench, create_app
 from miner.workbench import Checker
@@ -96,8 +96,8 @@ def bench(drafted, tmp_path):
 
     shutil.copytree(out / "runs", drafts / "runs")
     config = load_config(PIPELINE)
-    detector = detector_for(config)
-    work = Workbench(drafts, config, Checker(config, detector), tmp_path / "suite", detector)
+    policy = policy_for(config)
+    work = Workbench(drafts, config, Checker(config, policy), tmp_path / "suite", policy)
     client = TestClient(
         create_app(work, TOKEN, ["127.0.0.1", "localhost"]), base_url="http://127.0.0.1"
     )

@@ -1,4 +1,4 @@
-"""miner.wordmatch finds what the regex alternations it replaced found.
+"""miner.redaction.lexicon.wordmatch finds what the regex alternations it replaced found.
 
 redact.py and leaks.py used to build one alternation of every value,
 ``(?<!\\w)(?:v1|v2|...)(?!\\w)``; on a long text with thousands of values
@@ -16,9 +16,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from miner.leaks import _original_patterns
-from miner.redact import value_matcher
-from miner.wordmatch import WORD_START, WholeWords, fold
+from miner.redaction.guard import _original_patterns
+from miner.redaction.lexicon.wordmatch import WORD_START, WholeWords, fold, value_matcher
 
 # -- the oracles: the alternations as they were in miner/ ---------------------
 # (with a word start after an escaped line break, WORD_START, as miner has it since)

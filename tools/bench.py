@@ -109,10 +109,12 @@ def _sessions(export: Path, limit: int):
 
 def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
     from miner.config import load_config
-    from miner.redact import detector_for, redact_sessions, session_texts
+    from miner.redaction.policy import policy_for
+    from miner.redaction.walk import session_texts
 
     config = load_config(PIPELINE)
-    detector = detector_for(config)
+    policy = policy_for(config)
+    detector = policy.detector
     sessions = _sessions(export, sessions_wanted)
     texts = [
         leaf
@@ -128,7 +130,7 @@ def bench_redaction(export: Path, sessions_wanted: int, repeats: int) -> None:
             analyzer.analyze(text=text, language="en", entities=entities, score_threshold=0.5)
 
     def ours() -> None:
-        redact_sessions(sessions, detector, config)
+        policy.redact(sessions)
 
     base_times, our_times = [], []
     for _ in range(repeats):
@@ -319,26 +321,23 @@ def _redact_long(parts_file: str, size: int, alone: bool, queue) -> None:  # typ
     import json
 
     from miner.config import load_config
-    from miner.fixtures import fixture_values
-    from miner.leaks import LeakGuard
     from miner.model import Session, Turn
-    from miner.redact import detector_for, redact_sessions
+    from miner.redaction.policy import policy_for
 
     texts = [text for text, _labels in _first(json.loads(Path(parts_file).read_text()), size)]
     config = load_config(PIPELINE)
-    detector = detector_for(config)
-    redact_sessions([_one_turn(Session, Turn, "warm up, Alex Morgan")], detector, config)
+    policy = policy_for(config)
+    policy.redact([_one_turn(Session, Turn, "warm up, Alex Morgan")])
     messages = texts if alone else [SEPARATOR.join(texts)]
     sessions = [_one_turn(Session, Turn, m, f"long-{i}") for i, m in enumerate(messages)]
-    guard = LeakGuard(config.redaction.phone_regions, fixture_values(config.fixtures))
     _reset_peak_memory()
     start, cpu = time.perf_counter(), time.process_time()
     # What of a draft grows with the text: redaction, then the leak guard's
     # look at what is about to be written (as draft_sessions runs them).
-    redacted = redact_sessions(sessions, detector, config)
+    redacted = policy.redact(sessions)
     out = [r.session.turns[0].user_text for r in redacted]
     for r, text in zip(redacted, out, strict=True):
-        guard.scan([text], r.originals)
+        policy.leaks([text], r.originals)
     took, cpu = time.perf_counter() - start, time.process_time() - cpu
     queue.put((took, cpu, _peak_memory_kib(), out if alone else out[0].split(SEPARATOR)))
 

@@ -37,8 +37,8 @@ from typing import Any
 
 import pandas as pd
 
-from miner.addresses import STREET_SUFFIXES
-from miner.recognizers import luhn_ok
+from miner.redaction.lexicon.addresses import STREET_SUFFIXES
+from miner.redaction.lexicon.formats import luhn_ok
 
 NEG = "NEGATIVE"
 

@@ -159,12 +159,12 @@ def measure(
     rows: list[dict], labels: dict[str, list[tuple[int, int, str]]], pipeline: Path = PIPELINE
 ) -> Report:
     from miner.config import load_config
-    from miner.redact import detector_for, redact_sessions
+    from miner.redaction.policy import policy_for
     from miner.traces import build_sessions
 
     config = load_config(pipeline)
     sessions = build_sessions(pd.DataFrame(rows), config.agent.app_name)
-    redacted = redact_sessions(sessions, detector_for(config), config)
+    redacted = policy_for(config).redact(sessions)
     report = Report()
     for before, after in zip(sessions, redacted, strict=True):
         locale = before.initial_state.get("locale")
@@ -182,7 +182,7 @@ def measure(
 
 def places(session: Session) -> Iterator[tuple[str, Any]]:
     """(place, leaf) for the leaves ``session_texts`` reads, named by where they sit."""
-    from miner.redact import _leaves
+    from miner.redaction.walk import json_leaves as _leaves
 
     for _key, leaf in _leaves(session.initial_state):
         yield "state", leaf

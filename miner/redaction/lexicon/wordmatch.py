@@ -154,3 +154,25 @@ def _case_class(char: str) -> str:
             return stands_for
     _class_patterns.append((re.compile(re.escape(char), re.IGNORECASE), char))
     return char
+
+
+def value_matcher(values: Iterable[str]) -> tuple[WholeWords, dict[str, str], dict[str, str]]:
+    """Where ``values`` occur in a text, and the value each match is: the
+    matcher, the exact lookup (as written, or in capitals: the name "Will"
+    leaves "will" alone) and the folded one (values of several words and
+    e-mails, in any case: "ALEX MORGAN"). Longer values are looked up first.
+
+    The matcher is not one regex alternation of every value: that is
+    quadratic on a long text with thousands of them (``WholeWords``)."""
+    exact: dict[str, str] = {}
+    folded: dict[str, str] = {}
+    in_any_case: list[str] = []
+    for value in sorted(values, key=len, reverse=True):
+        if " " in value.strip() or "@" in value:
+            folded.setdefault(fold(value), value)
+            in_any_case.append(value)
+        else:
+            exact.setdefault(value, value)
+            if value.upper() != value and any(c.isalpha() for c in value):
+                exact.setdefault(value.upper(), value)
+    return WholeWords(exact=exact, any_case=in_any_case), exact, folded

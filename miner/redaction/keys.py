@@ -1,0 +1,144 @@
+"""The key rules: which JSON keys make their values personal, and as what
+entity; which name a thing (a product, a carrier) rather than a person.
+"""
+
+from __future__ import annotations
+
+import re
+
+from miner.config import PipelineConfig
+
+
+def _key_words(key: str) -> set[str]:
+    """``billingEmail`` / ``billing_email`` -> {"billing", "email", "billing_email"}."""
+    snake = _snake(key)
+    return {snake, *snake.split("_")}
+
+
+#: Words that, beside "name" in a key, say the name is not a person's.
+# fmt: off
+_NOT_A_PERSON = frozenset((
+    "agent", "tool", "app", "file", "product", "item", "company", "event", "function",
+    "model", "plan", "service", "field", "table", "column", "host", "domain", "store",
+    "brand", "category", "bucket", "project", "dataset", "branch", "node", "session",
+))
+# fmt: on
+
+
+#: Sibling keys that make a bare ``name`` a person's: an object with an e-mail
+#: or a phone is a contact, not a product.
+_CONTACT_WORDS = frozenset(
+    ("email", "phone", "mobile", "first_name", "last_name", "dob", "birthday", "ssn", "address")
+)
+
+
+class KeyRules:
+    """Which JSON keys make their values personal, and as what entity."""
+
+    def __init__(self, config: PipelineConfig) -> None:
+        self._identifier = {k.lower(): i.entity for i in config.identifiers for k in i.keys}
+        self._personal = {k.lower() for k in config.redaction.personal_keys}
+        self._person_objects = {k.lower() for k in config.redaction.person_objects}
+
+    def _names_a_person(self, key: str, words: set[str]) -> bool:
+        """Whether a key with "name" in it holds a person's name."""
+        if words & _NOT_A_PERSON:
+            return False  # agent_name, product_name
+        snake = _snake(key)
+        if snake != "name" and (snake in self._personal or words & self._person_objects):
+            return True  # full_name, customer_name, recipientName
+        # A bare (or display_) name: a person's only in a person-shaped object.
+        parent = getattr(key, "parent", None)
+        if parent and (_key_words(parent) & self._person_objects):
+            return True
+        siblings: frozenset[str] = getattr(key, "siblings", frozenset())
+        return any(_key_words(k) & _CONTACT_WORDS for k in siblings)
+
+    def entity(self, key: str) -> str | None:
+        if key.lower() in self._identifier:
+            return self._identifier[key.lower()]
+        words = _key_words(key)
+        if "name" in words and not self._names_a_person(key, words):
+            words = {w for w in words if w != "name" and not w.endswith("_name")}
+        if words & self._personal:
+            for word, entity in (
+                ("email", "EMAIL_ADDRESS"),
+                ("phone", "PHONE_NUMBER"),
+                ("mobile", "PHONE_NUMBER"),
+                ("address", "STREET_ADDRESS"),
+                ("street", "STREET_ADDRESS"),
+                ("card", "CREDIT_CARD"),
+                ("iban", "IBAN_CODE"),
+                ("name", "PERSON"),
+            ):
+                if word in words:
+                    return entity
+            return "PERSONAL"
+        return None
+
+    def names_a_thing(self, key: str, value: str = "") -> bool:
+        """A key whose value is a product, a plan, an agent, a carrier...: NER
+        hits on that value in free text are not people. Needs evidence: the key
+        holds things (``carrier``, ``sku``, ``status``: ``_THING_KEYS``) and
+        ``value`` is written as one (``_A_THING_VALUE``), a name key says so
+        (``product_name``), or the object looks like an item (a sku, a price,
+        under ``items``); a bare ``name`` with no evidence either way is
+        neither."""
+        words = _key_words(key)
+        if words & _THING_KEYS:
+            return bool(_A_THING_VALUE.fullmatch(value.strip()))
+        if "name" not in words or self._names_a_person(key, words):
+            return False
+        if words & _NOT_A_PERSON:
+            return True
+        parent = getattr(key, "parent", None)
+        siblings: frozenset[str] = getattr(key, "siblings", frozenset())
+        return bool(
+            (parent and _key_words(parent) & _THING_WORDS)
+            or any(_key_words(k) & _THING_WORDS for k in siblings)
+        )
+
+
+#: Keys whose value is a thing whatever it reads like: a carrier ("Poste
+#: Italiane", "Yamato Transport"), a status ("Shipped"), a SKU ("JEN-5506-DM"),
+#: a brand or model. Keys that hold a person's name or contact are personal
+#: keys and are decided before this.
+_THING_KEYS = frozenset(
+    ["carrier", "courier", "shipper", "sku", "status", "tracking", "brand", "model", "category"]
+)
+#: How such a key's value is written when it is a thing: one token ("Shipped",
+#: "JEN-5506-DM", "DHL"), or up to three capitalised words ("Poste Italiane").
+#: A sentence ("left with John at the door") is not: a name in it is a person's.
+_A_THING_VALUE = re.compile(r"[^\s]{1,40}|(?:[A-Z][\w&'.-]*)(?: [A-Z][\w&'.-]*){1,2}")
+
+#: Keys that make an object an item: its ``name`` is a product's.
+_THING_WORDS = frozenset(
+    [
+        "item",
+        "items",
+        "product",
+        "products",
+        "line",
+        "lines",
+        "sku",
+        "price",
+        "quantity",
+        "qty",
+        "unit_price",
+        "category",
+        "brand",
+        "model",
+        "size",
+        "colour",
+        "color",
+        "variant",
+        "plan",
+        "catalog",
+        "catalogue",
+        "stock",
+    ]
+)
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower()

@@ -1,0 +1,303 @@
+"""Known formats: phones, cards, IBANs, SSNs, passports and national ids, their
+regexes, the checks that validate them (Luhn, mod-97, libphonenumber, the
+national checksums) and the tables of which Presidio country recognizers run
+for which region. Plain Python: the recognizers (``miner.redaction.recognizers``)
+and the leak guard both read these.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import re
+from collections.abc import Iterator
+from typing import Any
+
+#: Regions whose national formats (no leading +) phone detection understands.
+#: Numbers written with +country code are found whatever the list.
+DEFAULT_PHONE_REGIONS: tuple[str, ...] = (
+    "US", "GB", "IE", "FR", "DE", "ES", "IT", "NL", "IN", "AU", "BR", "MX", "JP", "SG", "ZA",
+)  # fmt: skip
+
+
+#: A line break written as the two characters \\n or \\r: a document quoted
+#: inside a JSON string (a tool's result often is one). NER and the
+#: recognizers read it as a break, so a name or a street starts its line.
+_ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nr]")
+
+
+def read_escaped_breaks(text: str) -> str:
+    """``text`` with each escaped line break read as a real one (" \\n":
+    the same length, so spans found in it index ``text``)."""
+    return _ESCAPED_BREAK.sub(" \n", text) if "\\" in text else text
+
+
+SSN_CUE_REGEX = (
+    r"(?i:\b(?:ssn|social security(?: number| no\.?| #)?|social)\b)[\s:#\-is]{0,8}"
+    r"(?P<value>\b\d{3}([- .]?)\d{2}\2\d{4}\b)"
+)
+
+
+#: 13-19 digits in groups of 4 (Visa, Mastercard, Discover, JCB, UnionPay) or
+#: 4-6-5 / 4-6-4 (Amex, Diners), one separator style throughout, or none.
+CARD_REGEX = (
+    r"\b(?:\d{4}([ -]?)\d{4}\1\d{4}(?:\1\d{1,4}(?:\1\d{1,3})?)?"
+    r"|\d{4}([ -]?)\d{6}\2\d{4,5})\b"
+)
+
+
+#: Card families by their first digit (ISO/IEC 7812 major industry
+#: identifiers 2-6: airlines and travel (Amex, Diners, JCB), banking
+#: (Visa, Mastercard, Maestro, Discover, UnionPay)). A number of 13-19
+#: digits (12 for Maestro, 5 and 6) starting so (or JCB's 1800), Luhn-valid, is a card: the
+#: issue found Maestro, JCB 2131 and 3597 numbers that an IIN table refused.
+_CARD_FIRST_DIGITS = frozenset("23456")
+
+
+#: A passport number after its name: 6-9 capitals and digits, one digit at least.
+PASSPORT_CUE_REGEX = (
+    r"(?i:\bpassport(?:\s+(?:number|no\.?|#))?(?:\s+is)?)[\s:#]{1,3}"
+    r"(?P<value>(?=[A-Z]{0,3}\d)[A-Z0-9]{6,9})\b"
+)
+
+
+#: National ids that python-stdnum validates, by region, as module names.
+#: An id with letters (codice fiscale, DNI/NIE, PAN, CURP, RFC, PPS) is unlike
+#: other numbers and scores on its own; an all-digit one (NIR, BSN, CPF,
+#: Aadhaar, Steuer-ID, TFN, My Number) needs a context word, as a bare digit
+#: run is as often an order or tracking number. The UK NI number has no stdnum
+#: module: its shape (two letters, six digits, a letter) is checked here,
+#: wider than Presidio's, which refuses the ZZ prefix forms and examples use.
+#: Other ids are Presidio's own (``COUNTRY_RECOGNIZERS``).
+NATIONAL_ID_CHECKSUMS: dict[str, tuple[str, ...]] = {
+    "IT": ("stdnum.it.codicefiscale",),
+    "ES": ("stdnum.es.dni", "stdnum.es.nie"),
+    "IN": ("stdnum.in_.pan", "stdnum.in_.aadhaar"),
+    "FR": ("stdnum.fr.nir",),
+    "NL": ("stdnum.nl.bsn",),
+    "BR": ("stdnum.br.cpf",),
+    "DE": ("stdnum.de.idnr",),
+    "AU": ("stdnum.au.tfn",),
+    "JP": ("stdnum.jp.in_",),
+    "MX": ("stdnum.mx.curp", "stdnum.mx.rfc"),
+    "IE": ("stdnum.ie.pps",),
+}
+
+#: Presidio's own recognizers of a region's national ids, passports and
+#: driving licences that stdnum does not check (off in Presidio's default
+#: registry), each with the entity type miner reports it as. ``+context``:
+#: scored 0.3 here, so that only a context word ("nric", "fin") lifts it over
+#: the threshold, because it has no checksum and Presidio scores its shape 0.5
+#: alone: one ticket or booking reference of that shape (S1234567A) would go.
+#: Left out, measured on tracking, ticket and booking numbers: the NHS number,
+#: the Steuer-ID, the German ID card and passport and the South African
+#: passport and driving licence, which Presidio scores 1.0 once its check
+#: passes (a check digit, or a letter), so one reference number in ten or
+#: eleven of their shape, or every T12345678 and 12345678AB, would go
+#: (stdnum and a context word find the Steuer-ID, the passport cue finds
+#: passports); and those whose base score cannot pass the
+#: threshold even after a context word (Presidio adds 0.35 to at most 0.1):
+#: the AU TFN and Medicare number, Aadhaar and the UK, IN, ES, IT and US
+#: passports.
+COUNTRY_RECOGNIZERS: dict[str, tuple[tuple[str, str], ...]] = {
+    "US": (("UsLicenseRecognizer", "DRIVER_LICENSE"), ("UsItinRecognizer", "NATIONAL_ID")),
+    "GB": (("UkDrivingLicenceRecognizer", "DRIVER_LICENSE"),),
+    "IN": (("InVoterRecognizer", "NATIONAL_ID"),),
+    "IT": (("ItDriverLicenseRecognizer", "DRIVER_LICENSE"),),
+    "DE": (
+        ("DeSocialSecurityRecognizer", "NATIONAL_ID"),
+        ("DeFuehrerscheinRecognizer", "DRIVER_LICENSE"),
+    ),
+    "SG": (("SgFinRecognizer", "NATIONAL_ID+context"),),
+    "ZA": (("ZaIdNumberRecognizer", "NATIONAL_ID"),),
+}  # fmt: skip
+
+#: Context words that replace a country recognizer's own: Presidio's US
+#: licence words include "license" and "permit", and a software agent's
+#: "license key X1234567" is not a driving licence.
+COUNTRY_CONTEXT = {"UsLicenseRecognizer": ["driver", "driving", "cdl"]}
+
+
+#: Case-insensitive: a lower-case message writes "13857685r"; the checksum decides.
+_NATIONAL_ID_CANDIDATE = re.compile(
+    r"(?i)\b(?:[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]|[XYZ]?\d{7,8}-?[A-Z]|[A-Z]{5}\d{4}[A-Z]"
+    r"|[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z0-9]\d|[A-Z&]{3,4}\d{6}[A-Z0-9]{3}|\d{7}[A-W][A-IW]?"
+    r"|\d{3}\.\d{3}\.\d{3}-\d{2}|\d(?:[ ]?\d){7,14})\b"
+)
+
+
+_NI_NUMBER = re.compile(r"\b[A-Z]{2} ?\d{2} ?\d{2} ?\d{2} ?[A-Z]\b")
+
+
+NATIONAL_ID_CONTEXT = [
+    "id", "identity", "national", "insurance", "social", "security", "ssn", "nir", "bsn",
+    "cpf", "aadhaar", "fiscal", "fiscale", "dni", "nie", "tax", "steuer", "burgerservicenummer",
+    "sécurité", "securite", "número", "numero", "tfn", "pps", "curp", "rfc",
+]  # fmt: skip
+
+
+def find_national_ids(
+    text: str, regions: tuple[str, ...] | None = None
+) -> Iterator[tuple[int, int, bool]]:
+    """(start, end, has letters) of ids that a national-id checksum of one of
+    ``regions`` (all of ``NATIONAL_ID_CHECKSUMS`` when None) validates."""
+    for m in _NI_NUMBER.finditer(text):
+        yield m.start(), m.end(), True
+    modules = _checksums(regions)
+    for m in _NATIONAL_ID_CANDIDATE.finditer(text):
+        value = m.group(0)
+        if any(module.is_valid(value) for module in modules):
+            yield m.start(), m.end(), any(c.isalpha() for c in value)
+
+
+@functools.cache
+def _checksums(regions: tuple[str, ...] | None) -> tuple[Any, ...]:
+    return tuple(
+        importlib.import_module(name)
+        for region, names in NATIONAL_ID_CHECKSUMS.items()
+        if regions is None or region in regions
+        for name in names
+    )
+
+
+def luhn_ok(digits: str) -> bool:
+    from stdnum import luhn
+
+    return bool(luhn.is_valid(digits))
+
+
+def is_card_number(text: str) -> bool:
+    """Luhn-valid, 13-19 digits (12 for Maestro) of a card family."""
+    digits = re.sub(r"[ -]", "", text)
+    if not digits.isdigit() or not (
+        digits[0] in _CARD_FIRST_DIGITS
+        or digits.startswith(("1800", "0604"))  # JCB's 15-digit 1800, Maestro's 0604
+    ):
+        return False
+    if not (13 <= len(digits) <= 19 or (len(digits) == 12 and digits[0] in "056")):
+        return False
+    return luhn_ok(digits)
+
+
+IBAN_REGEX = r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b"
+
+
+def iban_ok(text: str) -> bool:
+    """An IBAN by python-stdnum: the mod-97 checksum and the registry's
+    structure of the country's account number (spaces allowed)."""
+    from stdnum import iban
+
+    return bool(iban.is_valid(text, check_country=False))
+
+
+_PHONE_SEPARATED = re.compile(r"^\+|[\s().\-/]")
+
+
+def phone_is_formatted(text: str) -> bool:
+    """A number written the way people write phones: a leading + or separators.
+
+    A bare run of 10 digits is as likely a tracking or account number; it
+    counts as a phone only with a context word (Presidio's enhancer adds it)."""
+    return bool(_PHONE_SEPARATED.search(text.strip()))
+
+
+#: Dates and times, which libphonenumber reads as numbers ("31.347508+00").
+_DATE_TIME = re.compile(
+    r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
+    r"|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[+-]\d{2}:\d{2})?"
+    r"|\b\d{1,2}([/.-])\d{1,2}\1\d{4}\b|\b\d{1,2}/\d{1,2}/\d{2}\b"
+)
+
+
+#: A number written as people write phones: a country code, a trunk "(0)",
+#: an area code in brackets, groups of digits split by one kind of
+#: separator, an extension ("x9773", "ext. 12").
+_PHONE_SHAPE = re.compile(
+    r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?)?(?:\(0\)[ ]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,15}"
+    r"(?:[ .-]{1,2}\d{1,8}){0,5}(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
+)
+
+
+_CARD_GROUPS = re.compile(r"\d{4}(?:([ -])\d{4}){2,3}")
+
+
+_IP_GROUPS = re.compile(r"\d{1,3}(?:\.\d{1,3}){3}")
+
+
+#: Words before a number that make it something else than a phone.
+_NOT_A_PHONE_BEFORE = re.compile(
+    r"(?i:tracking|track|parcel|shipment|waybill|consignment|order|invoice|account|acct"
+    r"|reference|ref|sku|item|serial|ticket|booking|case|iban|card)\W*(?:number|no\.?|n[º°]|id|#)?"
+    r"\W{0,3}$"
+)
+
+
+#: Words that make a bare number a phone, up to three words before it
+#: ("call me at 0183157312"). Presidio's own context enhancer gave these
+#: numbers nothing in the third-party corpus (it looks only at a few tokens).
+_PHONE_CUE_BEFORE = re.compile(
+    r"(?i:\b(?:phone|telephone|tel|cell|mobile|call|reach|text|whatsapp|contact|callback|ring"
+    r"|sms|messages?|fax|landline|dial|registered|office|desk)\b)\W*(?:\w+\W+){0,3}$"
+)
+
+
+def phone_spans(text: str, regions: tuple[str, ...]) -> Iterator[tuple[int, int, float]]:
+    """(start, end, score) of numbers that are phones by their shape and by
+    libphonenumber. A formatted number libphonenumber validates in any of
+    ``regions`` (or by its +country code) scores 0.75; one it does not know
+    but that has a phone's shape (7-15 digits in groups, maybe an extension:
+    the generators' numbers use area codes no one was given) 0.6; a bare run
+    of digits that validates 0.6 after a cue word ("call me at 0183157312"),
+    when it starts a line of a multi-line text (a signature block) or starts
+    with the international 00, else 0.4. Dates, times, card-shaped groups and IP addresses are
+    not phones, nor a number after "tracking", "order", "account"..."""
+    if sum(ch.isdigit() for ch in text) < 6:
+        return
+    import phonenumbers
+
+    # Blanked, not removed, so spans still index the original text.
+    blanked = _DATE_TIME.sub(lambda m: " " * len(m.group(0)), text)
+    for m in _PHONE_SHAPE.finditer(blanked):
+        start, end = m.span()
+        number = m.group(0)
+        main = number[: m.start("ext") - start] if m.group("ext") else number
+        digits = sum(ch.isdigit() for ch in main)
+        if not 6 <= digits <= 15 or _NOT_A_PHONE_BEFORE.search(text, max(0, start - 30), start):
+            continue
+        if _CARD_GROUPS.fullmatch(main) or _IP_GROUPS.fullmatch(main):
+            continue
+        formatted = phone_is_formatted(main)
+        valid = _validates(phonenumbers, number, regions)
+        if formatted and digits >= 7:
+            yield start, end, 0.75 if valid else 0.6
+        elif valid:  # bare digits, or six in groups ("33 17 13"): with a cue
+            cue = _PHONE_CUE_BEFORE.search(text, max(0, start - 40), start)
+            alone = "\n" in text and _starts_a_line(text, start)
+            yield start, end, 0.6 if cue or alone or number.startswith("00") else 0.4
+
+
+def _validates(phonenumbers: Any, number: str, regions: tuple[str, ...]) -> bool:
+    if number.startswith("00"):  # the international prefix most countries dial
+        number = "+" + number[2:]
+    for region in (None,) if number.startswith("+") else regions:
+        try:
+            parsed = phonenumbers.parse(number, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(parsed):
+            return True
+    return False
+
+
+def _starts_a_line(text: str, start: int) -> bool:
+    return not text[text.rfind("\n", 0, start) + 1 : start].strip()
+
+
+def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[tuple[int, int]]:
+    """Spans of numbers that libphonenumber validates in any of ``regions``
+    (what the leak guard looks for; ``phone_spans`` is what redaction finds)."""
+    import phonenumbers
+
+    for start, end, _score in phone_spans(text, regions):
+        if _validates(phonenumbers, text[start:end], regions):
+            yield start, end

@@ -1,0 +1,83 @@
+"""The redaction policy: the one object that decides what is personal.
+
+Built once per command from the pipeline config (``policy_for``) and handed to
+every stage that needs the decision: ``draft`` redacts and guards with it,
+``check`` and ``promote`` read cases with it, the workbench checks with it. So
+the detector, the key rules, the identifier patterns, the allowed values
+(what the fixtures stage writes) and the leak guard exist once, and the draft
+and the check cannot disagree about them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any
+
+from miner.config import PipelineConfig
+from miner.fixtures import fixture_values
+from miner.model import Session
+from miner.redaction.detector import Detector, detector_for
+from miner.redaction.guard import LeakGuard
+from miner.redaction.keys import KeyRules
+from miner.redaction.session import Redacted, redact_sessions
+
+#: A progress wrapper: (iterable, total) -> iterable.
+Progress = Callable[[Iterable[Any], int], Iterable[Any]]
+
+
+def policy_for(config: PipelineConfig) -> RedactionPolicy:
+    """The policy for ``config``: checks the spaCy model is installed and
+    shares the process's detector for the same redaction setup (building one
+    loads spaCy: seconds). The rest of the policy is cheap to build."""
+    return RedactionPolicy(config, detector_for(config))
+
+
+class RedactionPolicy:
+    """What is personal in one pipeline's sessions, and what is allowed.
+
+    - ``redact(sessions)``: the session pass, one ``Redacted`` per session;
+    - ``detect(texts)``: the detector's (entity, value) hits of each text;
+    - ``leaks(strings, originals)``: the leak guard's hits per entity type;
+    - ``allows(value)``: whether a value is one miner writes itself (a
+      fixture value or the eval user), in any case.
+    """
+
+    def __init__(self, config: PipelineConfig, detector: Detector) -> None:
+        self.config = config
+        self.detector = detector
+        self.keys = KeyRules(config)
+        #: (entity, pattern) of each configured identifier.
+        self.identifier_patterns: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+            (i.entity, re.compile(i.pattern)) for i in config.identifiers
+        )
+        #: What miner itself writes into a case: not personal wherever it stands.
+        self.allowed: frozenset[str] = frozenset(
+            {*fixture_values(config.fixtures), config.fixtures.eval_user}
+        )
+        self._allowed_folded = frozenset(v.lower() for v in self.allowed)
+        self.guard = LeakGuard(config.redaction.phone_regions, self.allowed)
+
+    @property
+    def model(self) -> str:
+        """What NER runs on, for the run summary: "<package> <version>"."""
+        return self.detector.model
+
+    def redact(
+        self, sessions: list[Session], progress: Progress = lambda it, _n: it
+    ) -> list[Redacted]:
+        """Redact every session (distinct strings are analysed once, in batches)."""
+        return redact_sessions(sessions, self, progress)
+
+    def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
+        """(entity, value) found in each text, in order (``Detector.detect``)."""
+        return self.detector.detect(texts)
+
+    def leaks(self, strings: Iterable[str], originals: Mapping[str, str] = {}) -> Counter[str]:
+        """Entity type -> leak guard hits over ``strings``; empty when clean."""
+        return self.guard.scan(strings, originals)
+
+    def allows(self, value: str) -> bool:
+        """Whether ``value`` is one miner writes itself, in any case."""
+        return value.lower() in self._allowed_folded

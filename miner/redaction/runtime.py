@@ -1,0 +1,137 @@
+"""The NLP runtime's tuning: which spaCy pipes run, whose BLAS does the
+matrix products, how Presidio is imported, and the thread that runs the model
+ahead of the recognizers. None of it changes a hit; all of it is speed or
+memory (docs/performance.md, "Long texts").
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+#: spaCy pipes whose output neither Presidio nor miner reads: the parse, the
+#: tags and the morphology (Presidio reads a Doc's entities, tokens and lemmas;
+#: miner's recognizers the entities). The lemmatizer goes too: it lemmatizes
+#: by the tags, and the lemmas are put back by ``_LOWER_CASE_LEMMAS``.
+_UNREAD_PIPES = ("parser", "tagger", "morphologizer", "attribute_ruler", "lemmatizer", "senter")
+
+#: The pipe that gives each token its lower case as its lemma.
+_LOWER_CASE_LEMMAS = "miner_lower_case_lemmas"
+
+
+def only_what_is_read(nlp: Any) -> None:
+    """Disable the pipes of ``nlp`` whose output nobody reads, and the shared
+    embedding that fed only them (en_core_web_sm's NER embeds the text with a
+    tok2vec of its own); then give tokens their lower case as lemmas.
+
+    Lemmas are read once: Presidio's context enhancer looks for a
+    recognizer's context words ("phone", "iban", "passport") as substrings of
+    the lemmas around a hit. Most inflected words hold their lemma ("phones",
+    "called"; not "living"), and the lower case keeps some the lemma lost
+    ("moved", whose lemma is "move"): on the third-party report's dev and
+    test splits recall and replaced words are the same as with the tagger's
+    lemmas, and redaction takes 30% less CPU on a 1 MiB message
+    (docs/performance.md, "Long texts")."""
+    from spacy.language import Language
+
+    if not Language.has_factory(_LOWER_CASE_LEMMAS):
+
+        @Language.component(_LOWER_CASE_LEMMAS)
+        def lower_case_lemmas(doc: Any) -> Any:
+            for token in doc:
+                token.lemma_ = token.lower_
+            return doc
+
+    for name in _UNREAD_PIPES:
+        if name in nlp.pipe_names:
+            nlp.disable_pipe(name)
+    for name, pipe in list(nlp.pipeline):
+        listeners = getattr(pipe, "listening_components", None)
+        if listeners is not None and not set(listeners) & set(nlp.pipe_names):
+            nlp.disable_pipe(name)  # a shared embedding nobody enabled listens to
+    if _LOWER_CASE_LEMMAS not in nlp.pipe_names:
+        nlp.add_pipe(_LOWER_CASE_LEMMAS, last=True)
+
+
+def numpy_matrix_products(nlp: Any) -> None:
+    """Let numpy's BLAS, on one thread, do the matrix products of the
+    pipes' layers instead of blis.
+
+    The blis that thinc ships picks its generic reference kernel on this
+    project's machines (an AMD EPYC it does not recognise; ``BLIS_ARCH_DEBUG=1``
+    says "generic", and ``BLIS_ARCH_TYPE`` is ignored by that build), and
+    numpy's OpenBLAS runs the same products in a third of the time. One BLAS
+    thread: a second one spun on the core the recognizers use and cost a
+    quarter more CPU for no less wall time (docs/performance.md, "Long
+    texts"). The NER's transition loop still calls blis through thinc's C
+    interface, which Python cannot repoint. The model's hits are the same on
+    the bench's long message and the redaction report's splits."""
+    from thinc.api import NumpyOps
+    from threadpoolctl import threadpool_limits
+
+    ops = NumpyOps(use_blis=False)
+    for _name, pipe in nlp.pipeline:
+        model = getattr(pipe, "model", None)
+        if model is not None and hasattr(model, "walk"):
+            for node in model.walk():
+                node.ops = ops
+    threadpool_limits(1, user_api="blas")
+
+
+@contextlib.contextmanager
+def without_transformers() -> Iterator[None]:
+    """Import Presidio as if transformers were not installed.
+
+    Presidio imports transformers, when it is there, for engines miner never
+    builds (its transformer NLP engine, Hugging Face recognizers); each such
+    import is guarded, and falls back when transformers is missing. Where it
+    is installed (the test tools' presidio-evaluator brings it, and so do many
+    ML environments) the import took 1.9 s of a 300-session draft's 9 s and
+    printed a "PyTorch was not found" advisory on every command. Blocked for
+    the length of Presidio's import only: other code in the process still
+    imports transformers as usual."""
+    if "transformers" in sys.modules:  # already imported: nothing to save
+        yield
+        return
+    sys.modules["transformers"] = None  # type: ignore[assignment]  # import raises ImportError
+    try:
+        yield
+    finally:
+        if sys.modules.get("transformers", ...) is None:
+            del sys.modules["transformers"]
+
+
+def read_ahead(nlp: Callable[[list[str]], Any], batches: Iterable[list[str]]) -> Iterator[Any]:
+    """``nlp(batch)`` for each batch, in order, computed one batch ahead in a
+    worker thread while the caller reads the previous result.
+
+    spaCy's NER releases the GIL for most of its work (its matrix products
+    and the transition loop: about 80% of its time on a long message, by
+    py-spy with and without ``--gil``), and Presidio's recognizers are pure
+    Python: so the model runs on one core while the recognizers run on the
+    other, on the same model in the same memory (forked workers each hold a
+    copy of the model). One worker only: the model is never used by two
+    threads at once, and the results are those of one thread, in order. At
+    most two batches are held beyond the one being read."""
+    with ThreadPoolExecutor(max_workers=NLP_WORKERS, thread_name_prefix="miner-nlp") as worker:
+        ahead: deque[Future[Any]] = deque()
+        try:
+            for batch in batches:
+                ahead.append(worker.submit(nlp, batch))
+                if len(ahead) > READ_AHEAD:
+                    yield ahead.popleft().result()
+            while ahead:
+                yield ahead.popleft().result()
+        finally:
+            for pending in ahead:
+                pending.cancel()
+
+
+#: Threads running spaCy, and batches they may finish before the
+#: recognizers read them.
+NLP_WORKERS = 1
+READ_AHEAD = 1

@@ -1,0 +1,328 @@
+"""The session pass: every personal value of a session found (key rules,
+identifier patterns, the detector), linked to its parts, numbered, and
+replaced everywhere in the session.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from miner.model import Session
+from miner.redaction.detector import NER_TYPES, Detector
+from miner.redaction.keys import KeyRules
+from miner.redaction.lexicon.addresses import (
+    SHORT_NUMBER,
+    address_parts,
+    house_numbers_alone,
+)
+from miner.redaction.lexicon.formats import read_escaped_breaks
+from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
+from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
+from miner.redaction.surfaced import Surfaced
+from miner.redaction.walk import map_session, session_texts
+
+if TYPE_CHECKING:
+    from miner.redaction.policy import RedactionPolicy
+
+
+@dataclass(frozen=True)
+class Redacted:
+    """A session with placeholders instead of personal data."""
+
+    session: Session
+    replaced: Counter[str]
+    """Occurrences replaced, per entity type."""
+    originals: dict[str, str]
+    """Every personal value found in the session -> its entity type, for the
+    leak guard. Held in memory only: never logged, never written."""
+    not_personal: tuple[str, ...] = ()
+    """What the draft decided names a thing (product names under ``items``,
+    a ``product_name``): NER hits inside them are not people or places. Written
+    into the case's provenance, so ``miner check`` reads the same decision."""
+    surfaced: tuple[Surfaced, ...] = ()
+    """Values the policy is unsure of, left as written for the reviewer."""
+
+
+def output_digest(text: str) -> str:
+    """The digest of a string miner wrote and vetted; ``miner check`` trusts a
+    string whose digest the case's provenance lists, and reads any other."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def redact_sessions(
+    sessions: list[Session],
+    policy: RedactionPolicy,
+    progress: Callable[[Iterable[Any], int], Iterable[Any]] = lambda it, _n: it,
+) -> list[Redacted]:
+    """Redact every session by ``policy`` (``RedactionPolicy.redact``).
+    Distinct strings are analysed once, in batches."""
+    distinct = list(
+        dict.fromkeys(
+            leaf
+            for s in sessions
+            for _k, leaf in session_texts(s)
+            if isinstance(leaf, str) and leaf.strip()
+        )
+    )
+    found = dict(zip(distinct, progress(policy.detect(distinct), len(distinct)), strict=True))
+    return [_redact_one(s, found, policy) for s in sessions]
+
+
+def _redact_one(
+    session: Session, found: dict[str, list[tuple[str, str]]], policy: RedactionPolicy
+) -> Redacted:
+    """One session's pass: collect its personal values, link each to the
+    values it is part of, number the placeholders, replace every occurrence."""
+    leaves = list(session_texts(session))
+    entity_of, things = _collect(leaves, found, policy)
+    part_of = _link_parts(entity_of)
+    _link_grown_names(leaves, entity_of, part_of)
+    placeholder = _numbered(entity_of, part_of)
+    kept = tuple(sorted(set(things)))
+    if not placeholder:
+        return Redacted(session, Counter(), {}, kept)
+    replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
+    redacted = map_session(session, replacer.leaf)
+    return Redacted(redacted, replacer.replaced, dict(entity_of), kept)
+
+
+def _collect(
+    leaves: list[tuple[str | None, Any]],
+    found: dict[str, list[tuple[str, str]]],
+    policy: RedactionPolicy,
+) -> tuple[dict[str, str], list[str]]:
+    """Every personal value of the session -> its entity, first sighting wins,
+    key rules and identifier patterns before the detector; and the values of
+    name keys that name a thing, case-folded."""
+    entity_of: dict[str, str] = {}
+    things: list[str] = []
+    for key, leaf in leaves:
+        if not key or leaf in (None, "", True, False):
+            continue
+        entity = policy.keys.entity(key)
+        if entity:
+            entity_of.setdefault(str(leaf).strip(), entity)
+        elif isinstance(leaf, str) and policy.keys.names_a_thing(key, leaf):
+            things.append(leaf.strip().casefold())
+    for _key, leaf in leaves:
+        if isinstance(leaf, str):
+            for entity, pattern in policy.identifier_patterns:
+                for m in pattern.finditer(leaf):
+                    entity_of.setdefault(m.group(0), entity)
+    for _key, leaf in leaves:
+        if isinstance(leaf, str) and leaf in found:
+            for entity, value in found[leaf]:
+                # "Orion" in "I returned the Orion X5 Blender" is the product the
+                # tool result names, not a person.
+                if entity in NER_TYPES and any(value.casefold() in t for t in things):
+                    continue
+                entity_of.setdefault(value, entity)
+    entity_of.pop("", None)
+    return entity_of, things
+
+
+def _link_parts(entity_of: dict[str, str]) -> dict[str, str]:
+    """Part -> the value it is part of, each part added to ``entity_of``.
+
+    A person found by full name is also found by each part of it: "Done,
+    Rahul." after "I'm Rahul Mehta" (the small NER model misses a lone first
+    name); an address by its numbers of three digits or more, a house number
+    or postcode repeated alone ("the parcel for 71210"), and by its street
+    line."""
+    part_of: dict[str, str] = {}
+    for value, entity in list(entity_of.items()):
+        for part in _parts(value, entity):
+            if part != value and entity_of.get(part, entity) == entity and part not in part_of:
+                # Found alone too ("Done, Rahul."): still the whole value's part.
+                part_of[part] = value
+                entity_of.pop(part, None)
+                entity_of[part] = entity
+    return part_of
+
+
+def _parts(value: str, entity: str) -> list[str]:
+    """The parts of a value that name what it names when written alone."""
+    if entity == "PERSON" and " " in value:
+        return name_parts(value)
+    if entity == "STREET_ADDRESS":
+        return address_parts(value)
+    return []
+
+
+def _link_grown_names(
+    leaves: list[tuple[str | None, Any]], entity_of: dict[str, str], part_of: dict[str, str]
+) -> None:
+    """A name found elsewhere in the session and written here with more of it
+    ("Zurita" after "Dear", here "Ramona Sarabia Zurita"; "Tore" and
+    "Arvidsson" around a middle initial) grows as a detected name does;
+    what it grew to shares its placeholder, and its new words are its parts."""
+    for grown, seed in _grown_names(leaves, entity_of).items():
+        entity_of[grown] = "PERSON"
+        part_of[grown] = seed
+        seed_words = {word.casefold() for word in seed.split()}
+        for part in name_parts(grown):
+            # The seed's own words in another case stay the seed's: linked
+            # to the grown name, "Araujo" -> "GABRIELLY ARAUJO" -> "ARAUJO"
+            # -> "Araujo" would go round.
+            if part not in entity_of and part.casefold() not in seed_words:
+                entity_of[part] = "PERSON"
+                part_of[part] = grown
+
+
+def _grown_names(leaves: list[tuple[str | None, Any]], entity_of: dict[str, str]) -> dict[str, str]:
+    """Each longer name that a person value of the session grows to where it
+    is written (``grown_name``), -> the value it grew from."""
+    people = [v for v, entity in entity_of.items() if entity == "PERSON"]
+    if not people:
+        return {}
+    matcher, exact, folded = value_matcher(people)
+    grown: dict[str, str] = {}
+    for _key, leaf in leaves:
+        if not isinstance(leaf, str):
+            continue
+        text = read_escaped_breaks(leaf)
+        for start, end in matcher.spans(leaf):
+            s, e = grown_name(text, start, end)
+            if (s, e) != (start, end) and leaf[s:e] not in entity_of:
+                seed = leaf[start:end]
+                grown.setdefault(leaf[s:e], exact.get(seed) or folded[fold(seed)])
+    return grown
+
+
+def _numbered(entity_of: dict[str, str], part_of: dict[str, str]) -> dict[str, str]:
+    """Value -> its placeholder, numbered per type in order of first sighting;
+    the parts of a name share the placeholder of the whole name. A value in
+    capitals found on its own ("ZELDA") shares the placeholder of the same
+    value as written elsewhere ("Zelda")."""
+    capitals_of = {
+        value: value.title()
+        for value, entity in entity_of.items()
+        if value.isupper() and entity_of.get(value.title()) == entity and value.title() != value
+    }
+    counters: Counter[str] = Counter()
+    placeholder: dict[str, str] = {}
+    for value, entity in entity_of.items():
+        if value not in part_of and value not in capitals_of:
+            counters[entity] += 1
+            placeholder[value] = f"<{entity}_{counters[entity]}>"
+    for value in [*part_of, *capitals_of]:
+        # ZELDA -> Zelda -> Zelda Quux; ANTON -> ANTON VALDEZ -> Anton Valdez.
+        same = value
+        while same not in placeholder:
+            same = part_of.get(same) or capitals_of[same]
+        placeholder[value] = placeholder[same]
+    return placeholder
+
+
+class _Replacer:
+    """Replaces every occurrence of a session's values in its leaves, the
+    longest value at each place so an e-mail address goes before the name
+    inside it. Values of several words (and e-mails) match in any case
+    ("ALEX MORGAN", "alex morgan"); a single word matches as written or in
+    capitals, so the name "Will" leaves "will" alone."""
+
+    def __init__(
+        self,
+        entity_of: dict[str, str],
+        placeholder: dict[str, str],
+        keys: KeyRules,
+        detector: Detector,
+    ) -> None:
+        self.replaced: Counter[str] = Counter()
+        """Occurrences replaced, per entity type."""
+        self._entity_of = entity_of
+        self._placeholder = placeholder
+        self._keys = keys
+        self._detector = detector
+        self._house_numbers = {
+            number: value
+            for value, entity in entity_of.items()
+            if entity == "STREET_ADDRESS"
+            for number in SHORT_NUMBER.findall(value)
+        }
+        self._occurrence, self._exact, self._folded = value_matcher(placeholder)
+        # In a line written all in lower case ("hi, this is nicola", above a
+        # signature in capitals), a one-word name found elsewhere in the session
+        # is matched in lower case too.
+        lowered = {
+            v.lower(): v for v in self._exact.values() if entity_of[v] == "PERSON" and v.isalpha()
+        }
+        self._in_lower_text = WholeWords(exact=lowered)
+        # One that English does not write as a word (under 10 per million words:
+        # "valérie", "rivera"; not "mark", "rose", "green") is matched in lower
+        # case in any line ("could not verify valérie").
+        self._in_any_text = WholeWords(
+            exact=[low for low in lowered if not an_english_word(low, 4.0)]
+        )
+        for low, value in lowered.items():
+            self._exact.setdefault(low, value)
+
+    def _canonical(self, text: str) -> str | None:
+        return (
+            self._exact.get(text) or self._folded.get(fold(text)) or self._house_numbers.get(text)
+        )
+
+    def _lookup(self, text: str) -> str:
+        value = self._canonical(text.strip())
+        if value is not None:
+            return self._placeholder[value]
+        # Presidio's anonymizer merged adjacent hits ("Zelda" + "Quux") into one
+        # span: replace each value inside it, so no detected character survives.
+        return self._occurrence.sub(
+            lambda found: self._placeholder[self._canonical(found) or ""], text
+        )
+
+    def leaf(self, key: str | None, leaf: Any) -> Any:
+        """``leaf`` (under ``key``) with its values replaced."""
+        entity = self._keys.entity(key) if key else None
+        if entity and leaf not in (None, "", True, False):
+            self.replaced[entity] += 1
+            return self._placeholder.get(str(leaf).strip(), f"<{entity}>")
+        if not isinstance(leaf, str):
+            return leaf
+        if leaf.strip() in self._house_numbers:
+            self.replaced["STREET_ADDRESS"] += 1
+            return self._placeholder[self._house_numbers[leaf.strip()]]
+        spans = self._spans(leaf)
+        if not spans:
+            return leaf
+        self.replaced.update(entity for _s, _e, entity in spans)
+        return self._detector.replace(leaf, spans, self._lookup)
+
+    def _spans(self, leaf: str) -> list[tuple[int, int, str]]:
+        """(start, end, entity) of the values in ``leaf``, in order, disjoint."""
+        matches = list(self._occurrence.spans(leaf))
+        if self._in_any_text:
+            matches += self._in_any_text.spans(leaf)
+        if self._in_lower_text:
+            for start, line in _lower_case_lines(leaf):
+                matches += ((start + s, start + e) for s, e in self._in_lower_text.spans(line))
+        # A short house number where a value stands, not a count or a date
+        # ("I have noted 15 on your file"; not "I ordered 15 mugs").
+        if self._house_numbers:
+            matches += house_numbers_alone(leaf, self._house_numbers)
+        spans: list[tuple[int, int, str]] = []
+        for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
+            value = self._canonical(leaf[start:end])
+            if value is not None and not (spans and start < spans[-1][1]):
+                spans.append((start, end, self._entity_of[value]))
+        return spans
+
+
+_LINE = re.compile(r"[^\n]+")
+
+
+def _lower_case_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(offset, line) of the lines of ``text`` written without a capital
+    (a break escaped as ``\\n`` ends a line too)."""
+    if not any(c.isupper() for c in text):
+        yield 0, text
+        return
+    for m in _LINE.finditer(read_escaped_breaks(text)):
+        if not any(c.isupper() for c in m.group(0)):
+            yield m.start(), text[m.start() : m.end()]
