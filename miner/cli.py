@@ -555,19 +555,30 @@ def review(
         ),
     ] = None,
     pipeline: PipelineOpt = None,
+    as_json: Annotated[
+        bool,
+        typer.Option("--json", help="JSON Lines, one finding a line (docs/review.md)."),
+    ] = False,
 ) -> None:
-    """List what is left to review: one path:line:col line per REVIEW marker.
+    """List what is left to review: one path:line:col line per REVIEW marker
+    and per span surfaced as possible personal data (its entity type and
+    length, never its text).
 
     Grouped by case, with a count. A file that is not valid JSON, or case
     files whose ids no longer pair (an eval id renamed in one file of three),
     are listed too: a broken edit is not a finished one. Exits 0 when nothing
-    is left. With --serve, a local web app instead: the queue of cases, each
-    case's session as a chat beside a form for every decision, the findings
-    of `miner check`, saving the three files and promoting (docs/review.md).
+    is left, 1 when something is (an unreadable file also prints an Error
+    line). With --json, one JSON object a line instead (file, line, col,
+    length, kind, case; entity for personal-data). With --serve, a local web
+    app instead: the queue of cases, each case's session as a chat beside a
+    form for every decision, the findings of `miner check`, saving the three
+    files and promoting (docs/review.md).
 
     Example:
 
         miner review drafts/
+
+        miner review --json drafts/ > left.jsonl
 
         miner review --serve drafts/ --suite evals/support
     """
@@ -581,25 +592,46 @@ def review(
             raise InputError(f"{paths[0]}: no such folder")
         _serve(paths[0], host, port, suite, _config(pipeline))
         return
-    from miner.load import UNREADABLE, load_cases
+    from miner.load import LEFT_TO_REVIEW, UNREADABLE, load_cases, review_record
 
     loaded = load_cases(output.read_case_files(paths))
-    markers = [f for f in loaded.findings if f.kind == "review"]
+    left = [f for f in loaded.findings if f.kind in LEFT_TO_REVIEW]
     broken = [f for f in loaded.findings if f.kind in UNREADABLE]
+    if as_json:
+        import orjson
+
+        for finding in loaded.findings:
+            if finding.kind in LEFT_TO_REVIEW or finding.kind in UNREADABLE:
+                typer.echo(orjson.dumps(review_record(finding)).decode())
+    else:
+        _list_left(left, broken)
+    if broken:
+        _fail(len(broken), "files or cases that cannot be read as they are")
+    if left:
+        # Unfinished drafts are the normal state of a drafts folder, not an
+        # error: the listing and its count say it all; the exit code gates CI.
+        raise typer.Exit(code=1)
+
+
+def _list_left(left: list[Any], broken: list[Any]) -> None:
     by_case: dict[str, list[Any]] = {}
-    for finding in markers:
+    for finding in left:
         by_case.setdefault(finding.case, []).append(finding)
     for case, found in by_case.items():
         typer.echo(f"{case} ({len(found)} to review)")
-        for finding in found:
-            typer.echo(f"  {finding.file}:{finding.line}:{finding.col}: {finding.json_path}")
+        for f in found:
+            place = f"  {f.file}:{f.line}:{f.col}: {f.json_path}"
+            if f.kind == "review":
+                typer.echo(place)
+            else:
+                typer.echo(f"{place}: possible {f.entity}, {f.length} characters, surfaced")
     for finding in broken:
         typer.echo(str(finding))
-    typer.echo(f"{len(markers)} REVIEW markers left in {len(by_case)} cases")
-    if broken:
-        _fail(len(broken), "files or cases that cannot be read as they are")
-    if markers:
-        _fail(len(markers), "REVIEW markers left")
+    markers = sum(1 for f in left if f.kind == "review")
+    typer.echo(
+        f"{markers} REVIEW markers and {len(left) - markers} surfaced spans left "
+        f"in {len(by_case)} cases"
+    )
 
 
 def _serve(drafts: Path, host: str, port: int, suite: Path | None, config: Any) -> None:

@@ -23,6 +23,7 @@ from miner.case import MARKER, SPEC, case_file_names, draft_name
 from miner.config import PipelineConfig
 from miner.errors import MinerError
 from miner.model import Session
+from miner.redaction.surfaced import Surfaced
 
 _UUID = re.compile(
     r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$"
@@ -224,13 +225,20 @@ def draft_case(
     )
 
 
-def record_redaction(files: dict[str, Any], not_personal: tuple[str, ...]) -> None:
+def record_redaction(
+    files: dict[str, Any], not_personal: tuple[str, ...], surfaced: tuple[Surfaced, ...] = ()
+) -> None:
     """Write the redaction's decisions into the sidecar's provenance: the
-    phrases it decided name things, and the digest of every string of the
-    case (all vetted by redaction and the leak guard). ``miner check`` does not
-    guess again on a string miner wrote; an edited or pasted one it reads."""
+    phrases it decided name things, the values it surfaced for the reviewer
+    (``kept`` starts empty: the reviewer's to fill), and the digest of every
+    string of the case (all vetted by redaction and the leak guard). ``miner
+    check`` does not guess again on a string miner wrote; an edited or pasted
+    one it reads. The digests are taken with every placeholder and surfaced
+    value as one token (``miner.redaction.surfaced.vetted_digest``), so a
+    surfaced value the reviewer replaces with a placeholder leaves its string
+    vetted."""
     from miner.redaction.guard import json_strings
-    from miner.redaction.session import output_digest
+    from miner.redaction.surfaced import vetted_digest
 
     spec = next(v for k, v in files.items() if k.endswith(SPEC))
     # Provenance is the check's to skip, not to read: its strings (source
@@ -246,8 +254,14 @@ def record_redaction(files: dict[str, Any], not_personal: tuple[str, ...]) -> No
     # edit of it makes another string, which the check reads.
     marker = f"{MARKER}: "
     strings += [s.removeprefix(marker) for s in strings if s.startswith(marker)]
-    vetted = sorted({output_digest(s) for s in strings if s.strip()})
-    spec["provenance"]["redaction"] = {"notPersonal": list(not_personal), "vetted": vetted}
+    values = [s.value for s in surfaced]
+    vetted = sorted({vetted_digest(s, values) for s in strings if s.strip()})
+    spec["provenance"]["redaction"] = {
+        "notPersonal": list(not_personal),
+        "surfaced": [s.as_json() for s in dict.fromkeys(surfaced)],
+        "kept": [],
+        "vetted": vetted,
+    }
 
 
 def validate_eval_set(evalset: dict[str, Any], set_id: str) -> None:

@@ -31,6 +31,7 @@ from miner.model import SIGNALS
 from miner.redaction.detector import require_model
 from miner.redaction.guard import json_strings
 from miner.redaction.policy import RedactionPolicy, policy_for
+from miner.redaction.surfaced import normalised
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
     SCAN_EVENT_TYPES,
@@ -136,13 +137,17 @@ def draft_sessions(
         )
         source = [_relative(f, context.traces) for f in item.session.source_files]
         case = draft_case(session, prov, config, source)
-        leaks = policy.leaks(json_strings(case.files), item.originals)
+        # A surfaced value is left as written for the reviewer: not a leak.
+        surfaced = [s.value for s in item.surfaced]
+        strings = json_strings(case.files)
+        checked = (normalised(s, surfaced) for s in strings) if surfaced else strings
+        leaks = policy.leaks(checked, item.originals)
         if leaks:
             # Not written: the summary says which types leaked, never the values.
             out.quarantined.update(leaks)
             out.quarantined_ids.add(item.session.session_id)
             continue
-        record_redaction(case.files, item.not_personal)
+        record_redaction(case.files, item.not_personal, item.surfaced)
         out.cases[case.set_id] = case.files
     return out
 

@@ -51,6 +51,26 @@ class Document:
         col = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
         return line, col
 
+    def raw_span(self, s: StringAt, start: int, end: int) -> tuple[int, int]:
+        """The file offsets of ``s.value[start:end]``: the decoded string's
+        offsets counted through the escapes it is written with on disk
+        (``\\n`` is two characters there, ``\\u00e9`` six)."""
+        raw, at, decoded = self.text, s.start + 1, 0
+        found_start = at if start == 0 else -1
+        while decoded < end and at < s.end - 1:
+            if raw[at] != "\\":
+                at += 1
+            elif raw[at + 1] != "u":
+                at += 2
+            elif 0xD800 <= int(raw[at + 2 : at + 6], 16) < 0xDC00 and raw.startswith("\\u", at + 6):
+                at += 12  # a surrogate pair: one character of the decoded string
+            else:
+                at += 6
+            decoded += 1
+            if decoded == start:
+                found_start = at
+        return found_start, at
+
     def where(self, path: Path) -> tuple[int, int]:
         """Line and column of the value at ``path``, or of its nearest parent."""
         while path not in self.offsets and path:

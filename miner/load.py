@@ -18,7 +18,11 @@ listing every reason at once, each with ``file:line:col``:
   does not have (per ``[agent] tools`` in the pipeline config);
 - ``pii``: personal data that is not a fixture value, found by the same
   Presidio setup as the redact stage (a reviewer may paste real data back).
-  The message names the entity type, never the value.
+  The message names the entity type, never the value;
+- ``personal-data``: every occurrence of a value the draft surfaced for the
+  reviewer (``provenance.redaction.surfaced``) and the reviewer has not
+  decided yet (``miner.redaction.surfaced``), with its length and entity type,
+  never its text. Needs no config: ``miner review`` lists them too.
 
 Numbers are normalised on load (a float with no fraction becomes an int), so
 3 and 3.0 compare equal everywhere later.
@@ -50,9 +54,9 @@ from miner.case import (
 )
 from miner.config import PipelineConfig
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
+from miner.redaction import surfaced as surfacing
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.policy import RedactionPolicy
-from miner.redaction.session import output_digest
 
 MATCH_TYPES = ("EXACT", "IN_ORDER", "ANY_ORDER")
 STILL_MARKED = "still marked REVIEW"
@@ -71,6 +75,10 @@ class Finding:
     json_path: str
     kind: str
     message: str
+    length: int = 0
+    """Characters on disk the finding spans (a marker, a surfaced value); 0: a place."""
+    entity: str = ""
+    """A ``personal-data`` finding's possible entity type."""
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.col}: {self.case} {self.json_path}: {self.message}"
@@ -84,6 +92,8 @@ class Finding:
             "jsonPath": self.json_path,
             "kind": self.kind,
             "message": self.message,
+            **({"length": self.length} if self.length else {}),
+            **({"entity": self.entity} if self.entity else {}),
         }
 
 
@@ -127,6 +137,8 @@ class _Collector:
         kind: str,
         message: str,
         offset: int | None = None,
+        length: int = 0,
+        entity: str = "",
     ) -> None:
         if doc is None:
             line, col = 1, 1
@@ -134,7 +146,9 @@ class _Collector:
             line, col = doc.line_col(offset)
         else:
             line, col = doc.where(path)
-        self.findings.append(Finding(doc_file, line, col, case, path_text(path), kind, message))
+        self.findings.append(
+            Finding(doc_file, line, col, case, path_text(path), kind, message, length, entity)
+        )
 
 
 def _marker_offset(doc: Document, s: StringAt) -> int:
@@ -288,6 +302,7 @@ def load_cases(
 
     if config is not None and config.agent.tools:
         _suite_rot(paired, specs, docs, case_where, set(config.agent.tools), out)
+    _surfaced(docs, case_where, out)
     if config is not None and policy is not None:
         _personal_data(docs, policy, out, case_where)
     _frozen_bugs(paired, docs, case_where, config, out)
@@ -352,6 +367,29 @@ def _tools_pairing(
 UNREADABLE = frozenset(("json", "pairing", "duplicate", "tools", "shape"))
 
 
+#: What is left for a reviewer to decide, by the kind ``miner review`` names it.
+LEFT_TO_REVIEW = {"review": "review-marker", "personal-data": "personal-data"}
+
+
+def review_record(finding: Finding) -> dict[str, Any]:
+    """One line of ``miner review --json`` (docs/review.md, "For machines"):
+    a marker, a surfaced span, or a file or case that cannot be read
+    (``unreadable``, with the loader's ``problem`` and its message)."""
+    record: dict[str, Any] = {
+        "file": str(finding.file),
+        "line": finding.line,
+        "col": finding.col,
+        "length": finding.length,
+        "kind": LEFT_TO_REVIEW.get(finding.kind, "unreadable"),
+        "case": finding.case,
+    }
+    if finding.kind == "personal-data":
+        record["entity"] = finding.entity
+    elif finding.kind not in LEFT_TO_REVIEW:
+        record |= {"problem": finding.kind, "message": finding.message}
+    return record
+
+
 def _sorted(findings: list[Finding]) -> list[Finding]:
     unique = {(f.file, f.line, f.col, f.case, f.kind, f.message): f for f in findings}
     return sorted(unique.values(), key=lambda f: (str(f.file), f.line, f.col, f.kind))
@@ -362,7 +400,10 @@ def _markers(doc: Document, file: Path, out: _Collector, case_for: Any, within: 
         if s.path[: len(within)] != within or MARKER not in s.value:
             continue
         at = _marker_offset(doc, s)
-        out.add(file, doc, s.path, case_for(s.path), "review", STILL_MARKED, offset=at)
+        out.add(
+            file, doc, s.path, case_for(s.path), "review", STILL_MARKED, offset=at,
+            length=len(MARKER),
+        )  # fmt: skip
 
 
 def _load_eval_set(
@@ -397,7 +438,10 @@ def _load_eval_set(
             out.add(path, doc, where, eval_id, "id", NOT_DESCRIPTIVE)
         for s in whole_set:  # a marker outside the cases refuses each of them
             at = _marker_offset(doc, s)
-            out.add(path, doc, s.path, eval_id, "review", STILL_MARKED, offset=at)
+            out.add(
+                path, doc, s.path, eval_id, "review", STILL_MARKED, offset=at,
+                length=len(MARKER),
+            )  # fmt: skip
         loaded.append(
             LoadedCase(eval_id, normalise_numbers(raw_cases[i]), str(set_label), path, None, None)
         )
@@ -498,17 +542,23 @@ def _structural(path: tuple) -> bool:
     return last in _STRUCTURAL_FIELDS and parent not in ("args", "state", "result")
 
 
-def _masked(text: str) -> str:
-    """Placeholders blanked out (same length), so NER does not read them as names."""
+def _masked(text: str, values: tuple[str, ...] = ()) -> str:
+    """Placeholders blanked out (same length), so NER does not read them as
+    names; and the case's surfaced and kept values, which the surfaced-value
+    findings report or the reviewer decided to keep."""
+    for value in values:
+        for start, end in surfacing.occurrences(text, value):
+            text = text[:start] + " " * (end - start) + text[end:]
     return PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _redaction_decisions(
     docs: dict[Path, Document],
-) -> dict[str, tuple[tuple[str, ...], frozenset[str]]]:
+) -> dict[str, tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]]:
     """Eval id -> (phrases the draft decided name things, digests of the
-    strings it wrote), from each sidecar's ``provenance.redaction``."""
-    decided: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {}
+    strings it wrote, its surfaced and kept values), from each sidecar's
+    ``provenance.redaction``."""
+    decided: dict[str, tuple[tuple[str, ...], frozenset[str], tuple[str, ...]]] = {}
     for file, doc in docs.items():
         if not file.name.endswith(SPEC):
             continue
@@ -523,8 +573,73 @@ def _redaction_decisions(
                 t.casefold() for t in made.get("notPersonal") or [] if isinstance(t, str)
             )
             vetted = frozenset(v for v in made.get("vetted") or [] if isinstance(v, str))
-            decided[spec["evalId"]] = (things, vetted)
+            decided[spec["evalId"]] = (things, vetted, surfacing.known_values(spec))
     return decided
+
+
+def _case_strings(
+    docs: dict[Path, Document], case_where: dict[str, list[tuple[Path, tuple]]]
+) -> dict[str, list[tuple[Path, Document, StringAt]]]:
+    """Eval id -> every string value a reviewer decides on in its files: its
+    eval case (and its eval set's own fields), its sidecar but for
+    ``provenance``, its tool fixtures."""
+    found: dict[str, list[tuple[Path, Document, StringAt]]] = defaultdict(list)
+    for file, doc in docs.items():
+        if file.name.endswith(EVALSET):
+            ids = {w[1]: eid for eid, ws in case_where.items() for f, w in ws if f == file}
+            for s in doc.strings:
+                if s.is_key:
+                    continue
+                owner = _case_of(s.path, ids, "")
+                for eval_id in [owner] if owner else ids.values():
+                    found[eval_id].append((file, doc, s))
+        elif file.name.endswith((SPEC, TOOLS)):
+            listed = isinstance(doc.data, list)
+            items = doc.data if listed else [doc.data]
+            for s in doc.strings:
+                base = 1 if listed else 0
+                if s.is_key or len(s.path) <= base:
+                    continue
+                item = items[int(s.path[0])] if listed else items[0]
+                holder = item.get("evalId") if isinstance(item, dict) else None
+                inside_provenance = s.path[base] == surfacing.PROVENANCE
+                if isinstance(holder, str) and not (file.name.endswith(SPEC) and inside_provenance):
+                    found[holder].append((file, doc, s))
+    return found
+
+
+def _surfaced(
+    docs: dict[Path, Document],
+    case_where: dict[str, list[tuple[Path, tuple]]],
+    out: _Collector,
+) -> None:
+    """Every occurrence of a surfaced value no reviewer has decided, at its
+    place on disk with its length and entity (never its text)."""
+    open_values: dict[str, list[surfacing.Surfaced]] = {}
+    for file, doc in docs.items():
+        if file.name.endswith(SPEC):
+            for spec in doc.data if isinstance(doc.data, list) else [doc.data]:
+                if isinstance(spec, dict) and isinstance(spec.get("evalId"), str):
+                    kept = set(surfacing.kept_in(spec))
+                    listed = [s for s in surfacing.surfaced_in(spec) if s.value not in kept]
+                    if listed:
+                        open_values[spec["evalId"]] = listed
+    if not open_values:
+        return
+    strings = _case_strings(docs, case_where)
+    for eval_id, values in open_values.items():
+        for entry in values:
+            message = (
+                f"surfaced for review: possible {entry.entity}; replace it with a placeholder, "
+                "or keep it in provenance.redaction.kept"
+            )
+            for file, doc, s in strings.get(eval_id, []):
+                for start, end in surfacing.occurrences(s.value, entry.value):
+                    at, stop = doc.raw_span(s, start, end)
+                    out.add(
+                        file, doc, s.path, eval_id, "personal-data", message, offset=at,
+                        length=stop - at, entity=entry.entity,
+                    )  # fmt: skip
 
 
 #: Longest string the personal-data check reads; longer ones are a finding.
@@ -559,20 +674,27 @@ def _personal_data(
                 continue
             places.append((file, doc, s, label))
     decided = _redaction_decisions(docs)
+    nothing: tuple[tuple[str, ...], frozenset[str], tuple[str, ...]] = ((), frozenset(), ())
     # A string miner wrote is the draft's decision, vetted by the same
     # redaction and leak guard: not read with NER again (it would guess again,
     # on text whose context the placeholders changed). Any other is read.
     places = [
         p for p in places
-        if output_digest(p[2].value) not in decided.get(p[3], ((), frozenset()))[1]
+        if surfacing.vetted_digest(p[2].value, decided.get(p[3], nothing)[2])
+        not in decided.get(p[3], nothing)[1]
     ]  # fmt: skip
-    texts = list(dict.fromkeys(_masked(s.value) for _f, _d, s, _l in places))
+    masked = {
+        (s.value, label): _masked(s.value, decided.get(label, nothing)[2])
+        for _f, _d, s, label in places
+    }
+    texts = list(dict.fromkeys(masked.values()))
     found = dict(zip(texts, policy.detect(texts), strict=True))
     # The draft's leak guard too: shapes (e-mails, Luhn-valid cards, IBANs,
     # formatted phones) that do not depend on the detector.
     for file, doc, s, label in places:
-        detected = {entity for entity, _value in found[_masked(s.value)]}
-        for entity in policy.leaks([s.value]):
+        text = masked[(s.value, label)]
+        detected = {entity for entity, _value in found[text]}
+        for entity in policy.leaks([text]):
             if entity in detected:
                 continue  # reported below, with its offset
             out.add(
@@ -583,8 +705,8 @@ def _personal_data(
                 "pii",
                 f"possible personal data ({entity}, leak guard) that is not a fixture value",
             )
-        things = decided.get(label, ((), frozenset()))[0]
-        for entity, value in found[_masked(s.value)]:
+        things = decided.get(label, nothing)[0]
+        for entity, value in found[text]:
             if policy.allows(value) or PLACEHOLDER.fullmatch(value):
                 continue
             if any(value.casefold() in thing for thing in things):

@@ -8,10 +8,12 @@ suite takes the folder's name. A folder with two eval sets is refused.
 
 A case is promoted only when the loader has nothing against it (markers,
 schema, pairing of its three files, duplicates - including against the suite
-itself -, ids, suite rot, personal data); the others stay where they are and
-their reasons are reported. A suite whose own files do not pair (a sidecar
-without its case, an eval set missing beside its sidecars) is refused whole:
-promote never guesses which file is right and never drops one.
+itself -, ids, suite rot, personal data, surfaced values not yet decided;
+the suite's sidecar is written without ``provenance.redaction.surfaced``);
+the others stay where they are and their reasons are reported. A suite
+whose own files do not pair (a sidecar without its case, an eval set missing
+beside its sidecars) is refused whole: promote never guesses which file is
+right and never drops one.
 
 Crash safety: promote holds the suite's lock, and before it writes anything it
 writes a journal (``.miner-promote.json``) with the three new suite files and
@@ -37,6 +39,7 @@ from miner.draft import validate_eval_set
 from miner.errors import InputError
 from miner.load import UNREADABLE, Finding, load_cases
 from miner.redaction.policy import RedactionPolicy
+from miner.redaction.surfaced import for_suite
 
 
 def suite_name(folder: Path) -> str:
@@ -65,6 +68,9 @@ def refusal_reason(findings: tuple[Finding, ...]) -> str:
     for kind, found in by_kind.items():
         if kind == "review":
             parts.append(f"{len(found)} REVIEW marker{'s' if len(found) > 1 else ''} left")
+        elif kind == "personal-data":
+            spans = f"{len(found)} surfaced span{'s' if len(found) > 1 else ''}"
+            parts.append(f"{spans} of possible personal data to decide")
         else:
             more = f" (and {len(found) - 1} more {kind} findings)" if len(found) > 1 else ""
             parts.append(found[0].message + more)
@@ -101,7 +107,9 @@ def merge(suite: output.Suite | None, name: str, cases: list[LoadedCase]) -> out
         }
     )
     eval_set["eval_cases"] = [*eval_set.get("eval_cases", []), *(c.case for c in cases)]
-    specs = [*(suite.specs if suite else []), *(c.spec for c in cases)]
+    # A suite never holds a surfaced value's text: the list goes, and so does a
+    # replaced value from the rest of the provenance (the observed session).
+    specs = [*(suite.specs if suite else []), *(for_suite(c.spec) for c in cases)]
     tools = [*(suite.tools if suite else []), *(c.tools for c in cases if c.tools)]
     validate_eval_set(eval_set, name)
     return output.Suite(name, eval_set, specs, tools)

@@ -1,8 +1,9 @@
 """``miner review --serve``: the review workbench as a local web app.
 
 Starlette routes render Jinja2 templates (``miner/templates/``) from what
-``miner.workbench`` reads off disk; the only JavaScript is the keyboard and
-the "selection as a required fact" helper. Security, all tested:
+``miner.workbench`` reads off disk; the only JavaScript is the keyboard, the
+"selection as a required fact" helper and the marking of form fields that
+hold a surfaced value. Security, all tested:
 
 - it binds to 127.0.0.1 unless told otherwise, and answers only under
   ``/<token>/``, a random token printed in its URL: anything else is a 404, so
@@ -32,6 +33,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup, escape
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -75,6 +77,31 @@ _templates = Environment(
     trim_blocks=True,
     lstrip_blocks=True,
 )
+
+
+def _surfaced_marks(text: str, values: list[workbench.ToDecide]) -> Markup:
+    """``text``, escaped, with every occurrence of a surfaced value marked."""
+    from miner.redaction.surfaced import occurrences
+
+    spans = sorted((a, b, v.entity) for v in values for a, b in occurrences(text, v.value))
+    parts, at = [], 0
+    for start, end, entity in spans:
+        if start < at:
+            continue  # inside a longer value already marked
+        parts += [
+            escape(text[at:start]),
+            Markup('<mark class="surfaced" title="surfaced: possible {}">{}</mark>').format(
+                entity, text[start:end]
+            ),
+        ]
+        at = end
+    return Markup("").join([*parts, escape(text[at:])])
+
+
+# The surfaced-value panel (templates/surfaced.html) asks for these itself, so
+# the case page's own code needs no change for it.
+_templates.filters["surfaced"] = _surfaced_marks
+_templates.globals["surfaced_to_decide"] = workbench.surfaced_to_decide
 
 
 def _page(request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
@@ -361,6 +388,29 @@ async def discard_case(request: Request) -> Response:
     return RedirectResponse(_with_notice(target, "discarded", request), status_code=303)
 
 
+async def decide_surfaced(request: Request) -> Response:
+    """One surfaced value replaced or kept across the case's three files."""
+    bench = _bench(request)
+    name = request.path_params["name"]
+    form = await request.form()
+    seen = tuple(str(form.get(f"digest-{i}", "")) for i in range(3))
+    value, verdict = form.get("value"), form.get("verdict")
+    if not isinstance(value, str) or not isinstance(verdict, str):
+        raise UsageError("form fields value and verdict: required")
+    try:
+        workbench.decide_surfaced(bench.drafts, name, value, verdict, seen)
+    except ConflictError as exc:
+        log.info("decide %s: refused, a file changed on disk", name)
+        return _case_page(request, name, status=409, problem=str(exc))
+    except workbench.NotEditable as exc:
+        log.info("decide %s: refused, nothing to decide or a file the page cannot write", name)
+        return _case_page(request, name, status=400, problem=str(exc))
+    log.info("decide %s: %s", name, "replaced" if verdict == "replace" else "kept")
+    query = _query(request)
+    suffix = "?" + urlencode(query) if query else ""
+    return RedirectResponse(request.url.path.removesuffix("/surfaced") + suffix, status_code=303)
+
+
 async def promote_cases(request: Request) -> Response:
     from miner.promote import promote_drafts, refusal_reason
 
@@ -455,6 +505,7 @@ def create_app(bench: Workbench, token: str, hosts: list[str]) -> Starlette:
         Route("/case/{name}", case_page, methods=["GET"]),
         Route("/case/{name}", save_case, methods=["POST"]),
         Route("/case/{name}/discard", discard_case, methods=["POST"]),
+        Route("/case/{name}/surfaced", decide_surfaced, methods=["POST"]),
         Route("/promote", promote_cases, methods=["POST"]),
         Route("/files/{path:path}", raw_file),
     ]
@@ -501,6 +552,9 @@ def serve(
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    # Listening before the URL is printed: a browser opened on it at once
+    # (a test, a script) waits in the backlog instead of being refused.
+    sock.listen(128)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     # The case page's "what the score will check" stems words with nltk, whose

@@ -806,3 +806,54 @@ def discard(
                 "nothing was discarded"
             )
         output.discard_draft(drafts, case_folder(drafts, name), session, reason.strip())
+
+
+# Surfaced values: the spans redaction put before the reviewer -------------------
+
+
+@dataclass(frozen=True)
+class ToDecide:
+    """A surfaced value no reviewer has decided yet, as the page offers it."""
+
+    entity: str
+    value: str
+    occurrences: int
+    """In the case's three files, outside the sidecar's provenance."""
+    placeholder: str
+    """What *replace* would put in its place."""
+
+
+def surfaced_to_decide(case: CaseFiles) -> list[ToDecide]:
+    """The case's undecided surfaced values, with what replacing each would write."""
+    from miner.redaction import surfaced as surfacing
+
+    values = case.values
+    strings = surfacing.case_strings(values)
+    return [
+        ToDecide(
+            s.entity,
+            s.value,
+            sum(len(surfacing.occurrences(t, s.value)) for t in strings),
+            surfacing.next_placeholder(values, s.entity),
+        )
+        for s in surfacing.case_undecided(values)
+    ]
+
+
+def decide_surfaced(
+    drafts: Path, name: str, value: str, verdict: str, seen: tuple[str, ...]
+) -> None:
+    """Replace or keep one surfaced value across the case's three files
+    (``miner.redaction.surfaced.decide``), unless a file changed on disk since
+    the page was loaded (``seen``): then ConflictError, and nothing is written."""
+    from miner.redaction import surfaced as surfacing
+
+    case = read_case(drafts, name)
+    if not all(isinstance(v, dict) for v in case.values):
+        raise NotEditable(f"{case.paths[0].parent}: a case file is not a JSON object; fix it first")
+    open_values = {s.value for s in surfaced_to_decide(case)}
+    if verdict not in surfacing.VERDICTS or value not in open_values:
+        raise NotEditable(f"{case.paths[1]}: no such surfaced value left to decide")
+    values = surfacing.decide(case.values, value, verdict)  # type: ignore[arg-type]
+    expected = dict(zip(case.paths, seen, strict=True))
+    output.replace_json_files(dict(zip(case.paths, values, strict=True)), expected)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -115,3 +118,37 @@ def start_workbench(drafts: Path, *extra: str | Path) -> tuple[subprocess.Popen,
         server.terminate()
         raise AssertionError(line)
     return server, line.split(": ", 1)[1].strip()
+
+
+#: What the wrapped redaction surfaces, in every session that holds the word.
+SURFACE = {"desk": "PERSON", "Monday": "DATE_OF_BIRTH", "carrier": "PERSON"}
+
+
+@pytest.fixture(scope="session")
+def surfaced_drafts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real draft of the sample whose redaction surfaced ``SURFACE``'s words,
+    as the redaction policy returns surfaced values (``Redacted.surfaced``):
+    what comes after redaction is miner's own code."""
+    from miner.redaction.policy import RedactionPolicy
+    from miner.redaction.surfaced import Surfaced
+
+    real = RedactionPolicy.redact
+
+    def redact_and_surface(self: RedactionPolicy, *args: Any, **kwargs: Any) -> list[Any]:
+        out = []
+        for item in real(self, *args, **kwargs):
+            text = json.dumps(dataclasses.asdict(item.session), default=str)
+            found = tuple(
+                Surfaced(entity, word)
+                for word, entity in SURFACE.items()
+                if re.search(rf"\b{word}\b", text)
+            )
+            out.append(dataclasses.replace(item, surfaced=found))
+        return out
+
+    drafts = tmp_path_factory.mktemp("surfaced") / "drafts"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(RedactionPolicy, "redact", redact_and_surface)
+        result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", drafts)
+    assert result.exit_code == 0, result.output
+    return drafts

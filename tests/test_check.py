@@ -10,7 +10,7 @@ import pytest
 from miner.config import load_config
 from miner.load import load_cases
 from miner.output import read_case_files
-from miner.redaction.session import output_digest
+from miner.redaction.surfaced import vetted_digest
 from miner.sample import session_hash
 from tests.conftest import PIPELINE, copy_drafts, load_json, miner, scripted_review
 
@@ -54,7 +54,8 @@ def test_a_fresh_draft_gets_one_finding_per_marker_at_its_line_and_column(draft)
         text = Path(file).read_text().splitlines()[int(line) - 1]
         assert text[int(col) - 1 :].startswith("REVIEW"), entry
         assert json_path.startswith("$")
-    assert f"{expected} REVIEW markers left in 1 cases" in result.output
+    assert f"{expected} REVIEW markers and 0 surfaced spans left in 1 cases" in result.output
+    assert result.stderr == ""  # an unfinished draft is not an error: exit 1, no "Error:"
 
 
 def test_check_refuses_a_fresh_draft_only_for_its_markers(draft):
@@ -341,7 +342,7 @@ def test_check_agrees_with_the_draft_and_still_catches_a_pasted_name(tmp_path):
     evalset = next(folder.glob("*.evalset.json"))
     answer = load_json(evalset)["eval_cases"][0]["conversation"][0]["final_response"]
     body = answer["parts"][0]["text"].removeprefix("REVIEW: ")
-    assert body != answer["parts"][0]["text"] and output_digest(body) in decided["vetted"]
+    assert body != answer["parts"][0]["text"] and vetted_digest(body, ()) in decided["vetted"]
     # The reviewer rewrites every answer (so the check reads them afresh):
     # the products stay products, the draft's decision, not a new guess.
     scripted_review(

@@ -7,6 +7,7 @@ opened; the promoted suite then passes `miner check`, replays and scores."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -303,3 +304,67 @@ def test_a_refused_save_keeps_the_typed_form_and_a_discard_holds_next_week(serve
     assert load_json(drafts / "miner-ledger.json")["discarded"][hashed]["reason"].startswith(
         "the customer was joking"
     )
+
+
+def test_surfaced_values_decided_each_way_in_the_browser_then_promoted(
+    surfaced_drafts, page, tmp_path
+):
+    # A draft whose redaction surfaced "Monday" and "carrier" in this session
+    # (tests/conftest.py: surfaced_drafts), reviewed with no JSON file opened.
+    drafts = tmp_path / "drafts"
+    copy_drafts(surfaced_drafts, drafts)
+    suite = tmp_path / "suite"
+    name = _name("s04-complaint")
+    server, url = start_workbench(drafts, "--suite", suite)
+    try:
+        page.goto(f"{url}case/{name}", timeout=120_000)
+        expect(page.locator("#surfaced-count")).to_have_text("2")
+        # Highlighted in the chat and, through the field that holds it, in the form.
+        expect(page.locator("#chat mark.surfaced", has_text="Monday")).to_have_count(1)
+        expect(page.locator("#chat mark.surfaced", has_text="carrier")).to_have_count(1)
+        expect(page.locator("#answer-0")).to_have_class(re.compile(r"\bholds-surfaced\b"))
+        expect(page.locator("#answer-1")).to_have_class(re.compile(r"\bholds-surfaced\b"))
+        expect(page.locator("#eval_id")).not_to_have_class(re.compile("holds-surfaced"))
+
+        page.locator("li.to-decide[data-entity=DATE_OF_BIRTH] button.replace").click()
+        expect(page.locator("#surfaced-count")).to_have_text("1")
+        expect(page.locator("#answer-0")).to_have_value(re.compile(r"on <DATE_OF_BIRTH_1>\.$"))
+        expect(page.locator("#chat mark.surfaced", has_text="Monday")).to_have_count(0)
+        # Deciding reloads the page: not while the form holds unsaved edits.
+        page.fill("#protects", "typed, not saved")
+        expect(page.locator("li.to-decide[data-entity=PERSON] button.keep")).to_be_disabled()
+        page.reload()
+        page.locator("li.to-decide[data-entity=PERSON] button.keep").click()
+        expect(page.locator("#surfaced")).to_have_count(0)
+        expect(page.locator('#findings li[data-kind="personal-data"]')).to_have_count(0)
+        expect(page.locator("#answer-1")).to_have_value(re.compile(r"\bcarrier\b"))
+
+        page.fill("#eval_id", "missing_delivery_is_traced_not_denied")
+        page.fill("#description", "A delivery the customer never got is traced, not denied.")
+        page.fill("#protects", "a customer who got nothing is not told the order arrived")
+        page.fill("#answer-0", "I am sorry it has not reached you: I am opening a trace.")
+        page.check("#reviewed-0")
+        page.fill("#answer-1", "The carrier will report on the trace within two days.")
+        page.check("#reviewed-1")
+        page.check("#mustnotcall_decided")
+        page.fill("#required_facts", "trace")
+        page.fill("#forbidden_claims", "was delivered on")
+        page.select_option("#failure_class", "policy")
+        page.select_option("#priority", "p1")
+        page.click("#save")
+        expect(page.locator("#notice")).to_have_text("Saved the three files.")
+        expect(page.locator("#finding-count")).to_have_text("0")
+        page.click("#promote")
+        expect(page.locator("#outcome li.promoted")).to_have_text(
+            "promoted missing_delivery_is_traced_not_denied"
+        )
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+    assert miner("check", suite, "--pipeline", PIPELINE).exit_code == 0
+    written = "".join(p.read_text() for p in suite.glob("*.json"))
+    assert not re.search(r"\bMonday\b", written)  # replaced, the observed session too
+    [spec] = load_json(suite / "suite.spec.json")
+    assert spec["provenance"]["redaction"]["kept"] == ["carrier"]
+    assert "surfaced" not in spec["provenance"]["redaction"]

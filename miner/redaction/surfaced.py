@@ -1,14 +1,244 @@
-"""The values redaction is unsure of: left as written and put before the
-reviewer (the surfaced-span contract, docs/redaction.md)."""
+"""The values redaction is unsure of (surfaced): left as written in a draft
+and put before the reviewer (the contract: docs/review.md, "Personal data
+surfaced for review").
+
+Redaction returns them per session as ``Surfaced(entity, value)``; the draft
+records them in the sidecar's ``provenance.redaction.surfaced`` beside an
+empty ``kept`` list. A value is **decided** when ``kept`` lists it (exact
+string) or when it no longer occurs in any string of the case's three files
+outside the sidecar's ``provenance`` (a placeholder took its place). Every
+occurrence of an undecided value is a ``personal-data`` finding.
+
+Everything here is data in, data out: the loader, the draft, promote and the
+workbench call these functions and do their own reading and writing.
+"""
 
 from __future__ import annotations
 
+import functools
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any, Literal
+
+from miner.redaction.placeholders import PLACEHOLDER
+
+#: Where the sidecar keeps them: ``provenance.redaction.{surfaced,kept}``.
+PROVENANCE = "provenance"
+REDACTION = "redaction"
+SURFACED = "surfaced"
+KEPT = "kept"
+
+#: What every placeholder and every surfaced value become before a string's
+#: vetted digest is taken, so a string whose value was replaced by any
+#: placeholder is still the string the draft vetted.
+NORMAL_TOKEN = "<*>"
+
+Verdict = Literal["replace", "keep"]
+VERDICTS: tuple[Verdict, ...] = ("replace", "keep")
 
 
 @dataclass(frozen=True)
 class Surfaced:
-    """One distinct value, exactly as written, that may be personal."""
+    """One value redaction was unsure of, as written, and what it may be."""
 
     entity: str
     value: str
+
+    def as_json(self) -> dict[str, str]:
+        return {"entity": self.entity, "value": self.value}
+
+
+@functools.lru_cache(maxsize=4096)
+def _matcher(value: str) -> re.Pattern[str]:
+    # Exact text on word boundaries: "Anna" is not found inside "Annabel".
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+
+
+def occurrences(text: str, value: str) -> list[tuple[int, int]]:
+    """(start, end) of every occurrence of ``value`` in ``text``, exact text
+    on word boundaries."""
+    if not value:
+        return []
+    return [m.span() for m in _matcher(value).finditer(text)]
+
+
+def normalised(text: str, values: Iterable[str]) -> str:
+    """``text`` with every placeholder and every one of ``values`` (the case's
+    surfaced and kept values) replaced by ``NORMAL_TOKEN``."""
+    for value in sorted({v for v in values if v}, key=len, reverse=True):
+        text = _matcher(value).sub(NORMAL_TOKEN, text)
+    return PLACEHOLDER.sub(NORMAL_TOKEN, text)
+
+
+def vetted_digest(text: str, values: Iterable[str]) -> str:
+    """The digest the draft lists in ``provenance.redaction.vetted`` for a
+    string it wrote, and the one the check looks up."""
+    # Imported here: the session pass imports this module for ``Surfaced``.
+    from miner.redaction.session import output_digest
+
+    return output_digest(normalised(text, values))
+
+
+# Reading a sidecar --------------------------------------------------------------
+
+
+def _redaction(spec: Any) -> dict[str, Any]:
+    provenance = spec.get(PROVENANCE) if isinstance(spec, dict) else None
+    made = provenance.get(REDACTION) if isinstance(provenance, dict) else None
+    return made if isinstance(made, dict) else {}
+
+
+def surfaced_in(spec: Any) -> tuple[Surfaced, ...]:
+    """The sidecar's surfaced values (entries that are not ``{entity, value}``
+    strings are skipped: the check cannot act on them)."""
+    found = _redaction(spec).get(SURFACED)
+    out = []
+    for entry in found if isinstance(found, list) else []:
+        if isinstance(entry, dict):
+            entity, value = entry.get("entity"), entry.get("value")
+            if isinstance(entity, str) and isinstance(value, str) and value:
+                out.append(Surfaced(entity, value))
+    return tuple(dict.fromkeys(out))
+
+
+def kept_in(spec: Any) -> tuple[str, ...]:
+    """The values the reviewer decided to keep as written."""
+    found = _redaction(spec).get(KEPT)
+    return tuple(v for v in found if isinstance(v, str)) if isinstance(found, list) else ()
+
+
+def known_values(spec: Any) -> tuple[str, ...]:
+    """Surfaced and kept values: what ``normalised`` replaces for this case."""
+    return (*(s.value for s in surfaced_in(spec)), *kept_in(spec))
+
+
+def reviewed_strings(value: Any, in_sidecar: bool = False) -> Iterator[tuple[tuple, str]]:
+    """(JSON path, text) of every string value a reviewer decides on: every
+    string of the file but a sidecar's ``provenance`` (keys are schema)."""
+
+    def walk(node: Any, path: tuple) -> Iterator[tuple[tuple, str]]:
+        if isinstance(node, str):
+            yield path, node
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                if not (in_sidecar and not path and key == PROVENANCE):
+                    yield from walk(child, (*path, key))
+        elif isinstance(node, list):
+            for index, child in enumerate(node):
+                yield from walk(child, (*path, index))
+
+    yield from walk(value, ())
+
+
+def undecided(spec: Any, strings: Iterable[str]) -> tuple[Surfaced, ...]:
+    """The sidecar's surfaced values that are not kept and still occur in
+    ``strings`` (the case's strings outside the sidecar's provenance)."""
+    kept = set(kept_in(spec))
+    open_ = [s for s in surfaced_in(spec) if s.value not in kept]
+    if not open_:
+        return ()
+    texts = list(strings)
+    return tuple(s for s in open_ if any(occurrences(t, s.value) for t in texts))
+
+
+# Deciding one value, across a case's three files --------------------------------
+
+
+CaseValues = tuple[Any, Any, Any]
+"""A draft's eval set, sidecar and tool fixtures, as JSON values."""
+
+
+def case_strings(files: CaseValues) -> list[str]:
+    """Every string of a draft's three files a reviewer decides on."""
+    evalset, spec, tools = files
+    return [
+        *(t for _p, t in reviewed_strings(evalset)),
+        *(t for _p, t in reviewed_strings(spec, in_sidecar=True)),
+        *(t for _p, t in reviewed_strings(tools)),
+    ]
+
+
+def case_undecided(files: CaseValues) -> tuple[Surfaced, ...]:
+    """The undecided surfaced values of a draft's three files."""
+    return undecided(files[1], case_strings(files))
+
+
+def next_placeholder(files: Sequence[Any], entity: str) -> str:
+    """``<ENTITY_N>`` with N one more than any placeholder of that entity in the
+    case (keys and provenance included, so no number is given twice)."""
+    used = [
+        int(m.group(2))
+        for m in PLACEHOLDER.finditer(json.dumps(list(files), ensure_ascii=False))
+        if m.group(1) == entity
+    ]
+    return f"<{entity}_{max(used, default=0) + 1}>"
+
+
+def _replaced(node: Any, value: str, placeholder: str, skip: tuple | None, path: tuple) -> Any:
+    if path == skip:
+        return node
+    if isinstance(node, str):
+        return _matcher(value).sub(lambda _m: placeholder, node)
+    if isinstance(node, dict):
+        return {k: _replaced(v, value, placeholder, skip, (*path, k)) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_replaced(v, value, placeholder, skip, (*path, i)) for i, v in enumerate(node)]
+    return node
+
+
+def decide(files: CaseValues, value: str, verdict: Verdict) -> CaseValues:
+    """A draft's three files with one surfaced value decided (new values; the
+    given ones are not changed).
+
+    - ``replace``: one placeholder, the next free number for its entity in the
+      case, in place of every occurrence in the three files (the observed
+      session in the sidecar's provenance too), and the entry dropped from
+      ``surfaced``;
+    - ``keep``: the value moved from ``surfaced`` to ``kept``.
+
+    A value the sidecar does not list as surfaced is a ValueError."""
+    evalset, spec, tools = json.loads(json.dumps(list(files)))
+    entry = next((s for s in surfaced_in(spec) if s.value == value), None)
+    if entry is None or verdict not in VERDICTS:
+        raise ValueError("not a surfaced value of this case, or not a verdict")
+    redaction = spec[PROVENANCE][REDACTION]
+    remaining = [
+        e
+        for e in redaction.get(SURFACED) or []
+        if not (isinstance(e, dict) and e.get("value") == value)
+    ]
+    if verdict == "keep":
+        kept = [v for v in redaction.get(KEPT) or [] if isinstance(v, str)]
+        redaction[KEPT] = [*kept, value] if value not in kept else kept
+        redaction[SURFACED] = remaining
+        return evalset, spec, tools
+    placeholder = next_placeholder((evalset, spec, tools), entry.entity)
+    # The redaction record itself keeps its lists (and the digests) as they are.
+    skip = (PROVENANCE, REDACTION)
+    evalset = _replaced(evalset, value, placeholder, None, ())
+    tools = _replaced(tools, value, placeholder, None, ())
+    spec = _replaced(spec, value, placeholder, skip, ())
+    spec[PROVENANCE][REDACTION][SURFACED] = remaining
+    return evalset, spec, tools
+
+
+def for_suite(spec: Any) -> Any:
+    """A sidecar as a suite holds it: without ``provenance.redaction.surfaced``,
+    and with every replaced surfaced value (listed, not kept, gone from the
+    reviewed strings) also gone from the rest of its provenance. ``kept``
+    stays. Call it on a decided case only (promote refuses the others)."""
+    if SURFACED not in _redaction(spec):
+        return spec
+    spec = json.loads(json.dumps(spec))
+    kept = set(kept_in(spec))
+    for entry in surfaced_in(spec):
+        if entry.value in kept:
+            continue
+        placeholder = next_placeholder([spec], entry.entity)
+        provenance = {k: v for k, v in spec[PROVENANCE].items() if k != REDACTION}
+        scrubbed = _replaced(provenance, entry.value, placeholder, None, ())
+        spec[PROVENANCE] = {**spec[PROVENANCE], **scrubbed}
+    spec[PROVENANCE][REDACTION].pop(SURFACED, None)
+    return spec
