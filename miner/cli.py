@@ -450,11 +450,12 @@ PathsArg = Annotated[
 def _load(paths: list[Path], config: Any, personal_data: bool = True) -> Any:
     """The one loader over ``paths``; the personal-data check needs Presidio."""
     from miner import output
-    from miner.load import load_cases
+    from miner.load import holding_cases, load_cases
     from miner.redaction.policy import policy_for
 
+    files = output.read_case_files(paths)  # before Presidio loads: a typo fails fast
     policy = policy_for(config) if personal_data else None
-    return load_cases(output.read_case_files(paths), config, policy)
+    return holding_cases(load_cases(files, config, policy), paths)
 
 
 def _refused(eval_id: str, reasons: Any) -> str:
@@ -592,9 +593,9 @@ def review(
             raise InputError(f"{paths[0]}: no such folder")
         _serve(paths[0], host, port, suite, _config(pipeline))
         return
-    from miner.load import LEFT_TO_REVIEW, UNREADABLE, load_cases, review_record
+    from miner.load import LEFT_TO_REVIEW, UNREADABLE, holding_cases, load_cases, review_record
 
-    loaded = load_cases(output.read_case_files(paths))
+    loaded = holding_cases(load_cases(output.read_case_files(paths)), paths)
     left = [f for f in loaded.findings if f.kind in LEFT_TO_REVIEW]
     broken = [f for f in loaded.findings if f.kind in UNREADABLE]
     if as_json:
@@ -705,7 +706,11 @@ def coverage(
     pipeline: PipelineOpt = None,
     out: Annotated[
         Path | None,
-        typer.Option(help="Folder for coverage.csv and coverage.html (default: the suite)."),
+        typer.Option(
+            help="Folder to write coverage.csv and coverage.html into, outside the suite "
+            "(default: print only).",
+            file_okay=False,
+        ),
     ] = None,
     results: Annotated[
         Path | None, typer.Option(help="A `miner score --json` report: adds pass rates by tag.")
@@ -714,16 +719,26 @@ def coverage(
     """The coverage matrix: the agent's tools against the failure classes.
 
     Counts cases per cell from their tags and the tools they use or must not
-    call; lists the empty cells first, as the next cases to write. Writes
-    coverage.csv and coverage.html; with --results, adds pass rates by tag.
+    call; lists the empty cells first, as the next cases to write. With --out,
+    also writes coverage.csv and coverage.html there (never into the suite it
+    reads); with --results, adds pass rates by tag.
 
     Example:
 
-        miner coverage evals/support
+        miner coverage evals/support --out reports/
     """
     from miner import output
     from miner.coverage import coverage_matrix, render_csv, render_html, render_table
 
+    # A suite folder and everything under it; beside a suite file, its folder.
+    read = (suite if suite.is_dir() else suite.parent).resolve()
+    if out is not None and (
+        out.resolve() == read or (suite.is_dir() and out.resolve().is_relative_to(read))
+    ):
+        raise UsageError(
+            f"--out {out}: inside the suite folder {read}; coverage never writes into "
+            "the folder it reads (pick another, e.g. reports/)"
+        )
     config = _config(pipeline)
     loaded = _reviewed(_load([suite], config, personal_data=False), [suite], "coverage")
     cov = coverage_matrix(list(loaded.cases), list(config.agent.tools), config.coverage.classes)
@@ -742,10 +757,10 @@ def coverage(
         typer.echo("pass rates by tag:")
         for tag, (passed, total) in rates.items():
             typer.echo(f"  {tag:<24} {passed}/{total}")
-    target = out or (suite if suite.is_dir() else suite.parent)
-    output.write_text_atomic(target / "coverage.csv", render_csv(cov))
-    output.write_text_atomic(target / "coverage.html", render_html(cov, rates))
-    typer.echo(f"wrote {target / 'coverage.csv'} and {target / 'coverage.html'}")
+    if out is not None:
+        output.write_text_atomic(out / "coverage.csv", render_csv(cov))
+        output.write_text_atomic(out / "coverage.html", render_html(cov, rates))
+        typer.echo(f"wrote {out / 'coverage.csv'} and {out / 'coverage.html'}")
 
 
 @app.command()

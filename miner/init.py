@@ -64,6 +64,20 @@ _PIECES = re.compile(r"[A-Za-z]+|\d+|.")
 _MIN_BARE_DIGITS = 8
 #: Characters a regex reads as syntax outside a class (``-`` is not one).
 _REGEX_SPECIAL = re.compile(r"[.^$*+?{}\[\]\\|()]")
+#: A state value that is an e-mail address or a phone number: redaction
+#: replaces it, so the config needs made-up fixtures of each kind.
+_CONTACT_SHAPES = (
+    ("EMAIL_ADDRESS", re.compile(r"^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$")),
+    ("PHONE_NUMBER", re.compile(r"^\+?(?=(?:\D*\d){7,15}\D*$)[\d\s().-]{7,24}$")),
+)
+#: Made-up contact fixtures: example.com is reserved for examples (RFC 2606),
+#: 555-01xx numbers for fiction; never a customer's.
+CONTACT_FIXTURES = {
+    "EMAIL_ADDRESS": ("customer.one@example.com", "customer.two@example.com",
+                      "customer.three@example.com"),
+    "PHONE_NUMBER": ("+1 555 0100 001", "+1 555 0100 002", "+1 555 0100 003"),
+}  # fmt: skip
+_CONTACT_WORDS = {"EMAIL_ADDRESS": "e-mail addresses", "PHONE_NUMBER": "phone numbers"}
 #: Rating columns by name, most specific first.
 _RATING_COLUMNS = ("score", "rating", "thumbs", "vote", "feedback", "sentiment", "label")
 _NEGATIVE_WORDS = re.compile(r"down|negative|bad|dislike|unhelpful|poor|thumbs_down|^no$", re.I)
@@ -113,6 +127,8 @@ class Discovery:
     tools: Counter[str] = field(default_factory=Counter)
     transfers: Counter[str] = field(default_factory=Counter)
     state_keys: Counter[str] = field(default_factory=Counter)
+    contact_keys: dict[str, set[str]] = field(default_factory=lambda: defaultdict(set))
+    """Entity type -> state keys holding values of that kind (names only)."""
     signed_in_key: str | None = None
     identifiers: tuple[Identifier, ...] = ()
     feedback: Feedback | None = None
@@ -197,6 +213,9 @@ def _read_row(row: Any, found: Discovery, seen: _Seen, sessions: dict[str, Any])
                 found.state_keys[key] += 1
                 if _id_like(value):
                     seen.state_values[key].add(value)
+                for entity, shape in _CONTACT_SHAPES:
+                    if shape.match(value):
+                        found.contact_keys[entity].add(key)
     calls = [(event.tool, event.args)] if event.tool else []
     calls += [(name, args) for name, args in event.calls]
     for name, args in calls:
@@ -364,6 +383,8 @@ def read_feedback_columns(path: Path) -> Feedback:
     import pyarrow as pa
     import pyarrow.dataset as ds
 
+    from miner.source import unreadable_file
+
     if not path.exists():
         raise InputError(f"{path}: no such file or folder")
     try:
@@ -376,7 +397,7 @@ def read_feedback_columns(path: Path) -> Feedback:
         if score is not None:
             values = dataset.to_table(columns=[score]).column(0).drop_null().to_pylist()[:100_000]
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{path}: not a readable Parquet file ({type(exc).__name__})") from None
+        raise InputError(unreadable_file(path, exc)) from None
     max_score: float | None = None
     negative: tuple[str, ...] = ()
     numbers = sorted({v for v in values if isinstance(v, int | float) and not isinstance(v, bool)})
@@ -434,11 +455,18 @@ def _relative(target: str | Path, config: Path) -> str:
     return str(absolute) if relative.startswith(f"..{os.sep}..") else relative
 
 
+def drafts_folder(config: Path) -> Path:
+    """Where a config's drafts go: ``drafts/<config name>/``, a folder of its
+    own (the sample's demo drafts into ``drafts/support_agent/``), so two
+    agents' drafts, ledgers and reviews never mix."""
+    return Path("drafts") / config.stem
+
+
 def draft_command(found: Discovery, out: Path) -> str:
     """The command that drafts the export ``found`` was learned from: its own
     days, not ``--since 7d``, since an export read today may end weeks ago."""
     since = f" --since {found.first_day}" if found.first_day else ""
-    return f"miner draft --pipeline {out}{since} --until latest"
+    return f"miner draft --pipeline {out}{since} --until latest --out {drafts_folder(out)}"
 
 
 #: Said in the config and on stderr when the export holds no tool call.
@@ -565,12 +593,27 @@ def _fixtures_table(found: Discovery) -> list[str]:
         else:
             lines.append("# The rows carry no session state (the Go plugin logs none): cases")
             lines.append("# start from an empty state and signed_in_key finds nothing.")
-    if found.identifiers:
-        lines += ["", "# Made-up values of each id's shape, handed out in order in each case.", ""]
-        lines.append("[fixtures.values]")
-        for ident in found.identifiers:
-            values = ident.examples[1:] if ident is signed_in else ident.examples[:3]
-            lines.append(f"{ident.entity} = {_strings(values, len(ident.entity) + 3)}")
+    lines += ["", "# Made-up values, handed out in order in each case: of each id's shape,"]
+    lines += ["# and e-mail addresses and phone numbers.", "", "[fixtures.values]"]
+    for ident in found.identifiers:
+        values = ident.examples[1:] if ident is signed_in else ident.examples[:3]
+        lines.append(f"{ident.entity} = {_strings(values, len(ident.entity) + 3)}")
+    lines += _contact_fixtures(found)
+    return lines
+
+
+def _contact_fixtures(found: Discovery) -> list[str]:
+    """E-mail and phone fixtures: redaction replaces those in the starting
+    state too, and a fixture keeps the case replayable where a
+    ``<EMAIL_ADDRESS_1>`` stand-in would not be."""
+    lines = []
+    for entity, values in CONTACT_FIXTURES.items():
+        keys = sorted(found.contact_keys.get(entity, ()))
+        if keys:
+            lines.append(
+                f"# The session state holds {_CONTACT_WORDS[entity]} under {', '.join(keys)}."
+            )
+        lines.append(f"{entity} = {_strings(values, len(entity) + 3)}")
     return lines
 
 

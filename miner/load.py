@@ -53,6 +53,7 @@ from miner.case import (
     tool_places,
 )
 from miner.config import PipelineConfig
+from miner.errors import InputError
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
 from miner.redaction import surfaced as surfacing
 from miner.redaction.placeholders import PLACEHOLDER
@@ -111,6 +112,22 @@ class Loaded:
     def passing(self) -> tuple[LoadedCase, ...]:
         refused = self.refused
         return tuple(c for c in self.cases if c.eval_id not in refused)
+
+
+def holding_cases(loaded: Loaded, paths: Iterable[Path]) -> Loaded:
+    """``loaded``, when its files held a case or something to report about
+    one. Case files with no case in them (``"eval_cases": []``) are refused
+    like an empty folder (``output.read_case_files``): a gate that read
+    nothing must not pass."""
+    if loaded.cases or loaded.findings:
+        return loaded
+    raise no_cases(paths)
+
+
+def no_cases(paths: Iterable[Path]) -> InputError:
+    """The error for case files that hold no case."""
+    shown = " ".join(str(p) for p in paths)
+    return InputError(f"{shown}: no case in these case files (every eval set is empty)")
 
 
 def normalise_numbers(value: Any) -> Any:

@@ -27,7 +27,7 @@ import orjson
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from miner.case import CASE_SUFFIXES, case_file_names
+from miner.case import CASE_SUFFIXES, EVALSET, SPEC, TOOLS, case_file_names
 from miner.errors import (
     BusyError,
     ConflictError,
@@ -73,70 +73,132 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-LOCK_NAME = ".miner.lock"
+#: The lock file older versions of miner kept inside a locked folder; removed when found.
+LEGACY_LOCK_NAME = ".miner.lock"
 
 
 @contextlib.contextmanager
 def locked(folder: Path, timeout: float, purpose: str) -> Iterator[None]:
-    """Hold ``folder``'s lock (``.miner.lock``, an flock) while the block runs.
+    """Hold ``folder``'s lock while the block runs: an flock on the folder itself.
 
-    Another miner process holding it makes this wait up to ``timeout``
-    seconds, then raise BusyError naming the holder (pid, what, since when).
-    The lock goes with the process, so a killed run never leaves it held. A
-    folder this call created is removed again if the block left nothing but
-    the lock in it (a run refused for bad input leaves no output)."""
-    created = not folder.exists()
-    path = folder / LOCK_NAME
+    Nothing is written into the folder (a suite is committed; a lock file in
+    it would be too), and the kernel releases the lock when the process ends,
+    however it ends (SIGKILL included), so nothing is ever left held. Another
+    miner process holding it makes this wait up to ``timeout`` seconds, then
+    raise BusyError naming the holder (pid, what, since when) from the note
+    ``holder_note`` keeps outside the folder. A folder this call created is
+    removed again if the block left it empty (a run refused for bad input
+    leaves no output)."""
+    descriptor, created = _acquire(folder, timeout)
+    note = holder_note(folder)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise OutputError(f"{folder}: cannot create folder ({exc.strerror})") from None
-    handle = _acquire(path, timeout)
-    try:
-        handle.seek(0)
-        handle.truncate()
-        started = datetime.now(UTC).isoformat(timespec="seconds")
-        handle.write(f"pid {os.getpid()} ({purpose}, since {started})\n")
-        handle.flush()
+        _remove_legacy_lock(folder)
+        _write_note(note, purpose)
         yield
     finally:
-        if created and [p.name for p in folder.iterdir()] == [LOCK_NAME]:
-            # Unlinked while held: a waiter then finds its file is not the one
-            # at the path any more and starts over (see _acquire).
-            path.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            note.unlink()
+        if created:
+            # Removed while held: a waiter then finds its descriptor is not the
+            # folder at the path any more and starts over (see _acquire).
             with contextlib.suppress(OSError):
-                folder.rmdir()
-        handle.close()  # releases the flock
+                folder.rmdir()  # only if empty
+        os.close(descriptor)  # releases the flock
 
 
-def _acquire(path: Path, timeout: float) -> Any:
+def _acquire(folder: Path, timeout: float) -> tuple[int, bool]:
+    """An open descriptor of ``folder`` holding its flock, and whether this
+    call created the folder."""
     deadline = time.monotonic() + max(timeout, 0)
+    created = False
     while True:
         try:
-            handle = open(path, "a+")  # noqa: SIM115 - held until the caller closes it
+            folder.mkdir(parents=True)
+            created = True
+        except FileExistsError:
+            pass
         except OSError as exc:
-            raise OutputError(f"{path}: cannot open the lock file ({exc.strerror})") from None
+            raise OutputError(f"{folder}: cannot create folder ({exc.strerror})") from None
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            descriptor = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        except FileNotFoundError:
+            continue  # its creator removed it, empty, before we opened it: again
+        except OSError as exc:
+            raise OutputError(
+                f"{folder}: cannot open the folder to lock it ({exc.strerror})"
+            ) from None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            handle.seek(0)
-            lines = handle.read().strip().splitlines()
-            holder = lines[-1] if lines else "another miner process"
-            handle.close()
+            os.close(descriptor)
             if time.monotonic() >= deadline:
                 raise BusyError(
-                    f"{path}: held by {holder}; wait for it to finish, or pass "
+                    f"{folder}: held by {_holder(folder)}; wait for it to finish, or pass "
                     "--lock-timeout SECONDS to wait"
                 ) from None
             time.sleep(0.2)
             continue
+        except OSError as exc:
+            os.close(descriptor)
+            raise OutputError(
+                f"{folder}: cannot lock the folder ({exc.strerror}); miner needs a file "
+                "system with flock on folders (a local disk)"
+            ) from None
         try:
-            same = os.fstat(handle.fileno()).st_ino == os.stat(path).st_ino
+            here = os.stat(folder)
+            mine = os.fstat(descriptor)
+            same = (here.st_dev, here.st_ino) == (mine.st_dev, mine.st_ino)
         except FileNotFoundError:
             same = False
         if same:
-            return handle
-        handle.close()  # the holder removed that file before we got it: again
+            return descriptor, created
+        os.close(descriptor)  # the holder removed that folder before we got it: again
+
+
+def holder_note(folder: Path) -> Path:
+    """Where a lock's holder says who it is: a file per folder (by its real
+    path) in this user's runtime or temporary folder, never in the folder."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    key = hashlib.sha256(str(folder.resolve()).encode("utf-8")).hexdigest()[:32]
+    return Path(base) / f"miner-{os.getuid()}" / "locks" / f"{key}.holder"
+
+
+def _write_note(note: Path, purpose: str) -> None:
+    """Best effort: the note only names the holder in a waiter's message."""
+    started = datetime.now(UTC).isoformat(timespec="seconds")
+    with contextlib.suppress(OSError):
+        note.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _write_atomic(note, f"pid {os.getpid()} ({purpose}, since {started})\n".encode())
+
+
+def _holder(folder: Path) -> str:
+    """The holder's own words, when its note is there and its process alive."""
+    unknown = "another miner process"
+    try:
+        line = holder_note(folder).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return unknown  # another user's run, or one too new to have written it
+    words = line.split()
+    if len(words) < 2 or words[0] != "pid" or not words[1].isdigit():
+        return unknown
+    try:
+        os.kill(int(words[1]), 0)
+    except PermissionError:
+        return line  # alive, another user's process
+    except (OSError, OverflowError):
+        return unknown  # a killed holder's note: its process is gone
+    return line
+
+
+def _remove_legacy_lock(folder: Path) -> None:
+    """An older miner's ``.miner.lock`` in the folder, when no process holds it."""
+    path = folder / LEGACY_LOCK_NAME
+    try:
+        with open(path, "rb") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            path.unlink()
+    except OSError:
+        pass  # none there, or an older miner still holds it
 
 
 def remove_stale_staging(out: Path) -> int:
@@ -375,21 +437,36 @@ def read_run_summaries(out: Path) -> list[tuple[str, dict[str, Any] | None]]:
     return runs
 
 
+def case_paths(path: Path) -> list[Path]:
+    """The case files a path holds: itself when it is one, else every eval
+    set, sidecar and tool-fixture file under it (hidden folders skipped)."""
+    if path.is_dir():
+        return [
+            p
+            for p in sorted(path.rglob("*.json"))
+            if p.name.endswith(CASE_SUFFIXES)
+            and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        ]
+    return [path] if path.is_file() and path.name.endswith(CASE_SUFFIXES) else []
+
+
 def read_case_files(paths: Iterable[Path]) -> list[tuple[Path, str]]:
-    """Eval sets, sidecars and tool fixtures under ``paths`` (files or folders)."""
+    """Eval sets, sidecars and tool fixtures under ``paths`` (files or folders).
+
+    The one definition of "a folder of cases" every command that reads cases
+    uses: a path that holds none (an empty or mistyped folder, a file that is
+    not a case file) is an InputError, so a gate never passes on nothing."""
     found: list[Path] = []
     for path in paths:
-        if path.is_dir():
-            found.extend(
-                p
-                for p in sorted(path.rglob("*.json"))
-                if p.name.endswith(CASE_SUFFIXES)
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
-        elif path.is_file():
-            found.append(path)
-        else:
+        if not path.exists():
             raise InputError(f"{path}: no such file or folder")
+        held = case_paths(path)
+        if not held:
+            kinds = f"*{EVALSET}, *{SPEC} or *{TOOLS}"
+            if path.is_dir():
+                raise InputError(f"{path}: no case file in this folder ({kinds}); nothing to read")
+            raise InputError(f"{path}: not a case file (expected {kinds})")
+        found.extend(held)
     files = []
     for path in dict.fromkeys(found):
         try:

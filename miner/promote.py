@@ -37,7 +37,7 @@ from miner.case import CASE_SUFFIXES, LoadedCase
 from miner.config import PipelineConfig
 from miner.draft import validate_eval_set
 from miner.errors import InputError
-from miner.load import UNREADABLE, Finding, load_cases
+from miner.load import UNREADABLE, Finding, load_cases, no_cases
 from miner.redaction.policy import RedactionPolicy
 from miner.redaction.surfaced import for_suite
 
@@ -156,7 +156,7 @@ def _promote(
             "(say, git checkout) - promote never guesses which cases the suite holds"
         )
     if finished:  # the journal removed some drafts: the rest are still to do
-        drafts = [d for d in drafts if d.exists()]
+        drafts = [d for d in drafts if output.case_paths(d)]
     draft_files = output.read_case_files(drafts)
     # The suite first: a duplicate id is the draft's fault, not the suite's.
     case_files = [*output.read_case_files(suite_files), *draft_files]
@@ -168,6 +168,12 @@ def _promote(
     if problems:
         return Promotion((), {}, tuple(paths), finished, problems)
     candidates = [c for c in loaded.cases if c.eval_set_file.resolve() not in in_suite]
+    if (
+        draft_files
+        and not candidates
+        and not any(f.file in dict(draft_files) for f in loaded.findings)
+    ):
+        raise no_cases(drafts)
     refused: dict[str, tuple[Finding, ...]] = {}
     for case in candidates:
         reasons = tuple(f for f in loaded.findings if f.case == case.eval_id)

@@ -32,16 +32,87 @@ import pyarrow.parquet as pq
 from miner.config import ScanConfig, is_remote
 from miner.engine.sql import listed, name, text
 from miner.errors import InputError
-from miner.traces import REQUIRED_COLUMNS, utc_frame
+from miner.traces import ANALYTICS_COLUMNS, REQUIRED_COLUMNS, utc_frame
 from miner.window import Window
 
 if TYPE_CHECKING:
     from miner.engine.duck import Duck
 
 
+#: pyarrow's words for a file that is not Parquet, and ours (whole sentences).
+_NOT_PARQUET = (
+    (
+        "magic bytes not found",
+        "not a Parquet file: it does not end in a Parquet footer (a file of another "
+        "kind saved as .parquet, or one cut short)",
+    ),
+    ("file size is 0 bytes", "not a Parquet file: it is empty (0 bytes)"),
+    (
+        "smaller than the size reported by footer",
+        "not a Parquet file: its footer claims more bytes than the file has (a file "
+        "cut short, or another kind of file)",
+    ),
+)
+#: The longest part of a pyarrow message miner repeats.
+_REASON_CHARS = 200
+
+
 def _reason(exc: BaseException) -> str:
-    """First line of a pyarrow error: it names the problem, never cell values."""
-    return str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+    """What a pyarrow error says, as a whole sentence: ours for a file that
+    is not Parquet, else pyarrow's innermost clause (it names the problem,
+    never cell values), cut at a word, never inside one."""
+    message = str(exc).strip()
+    if not message:
+        return type(exc).__name__
+    for needle, sentence in _NOT_PARQUET:
+        if needle in message.lower():
+            return sentence
+    # "Error creating dataset. Could not read schema from 'x'...: <the reason>"
+    inner = message.splitlines()[0].rsplit("': ", 1)[-1].strip()
+    if len(inner) <= _REASON_CHARS:
+        return inner
+    return inner[:_REASON_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + " ..."
+
+
+def unreadable_file(path: Path | str, exc: BaseException) -> str:
+    """``<file>: <reason>`` for a file pyarrow cannot read as Parquet."""
+    reason = _reason(exc)
+    if reason.startswith("not a Parquet file"):
+        return f"{path}: {reason}"
+    return f"{path}: not a readable Parquet file ({reason})"
+
+
+def _first_unreadable(folder: Path) -> Path | None:
+    """The first file of a local export folder that pyarrow cannot read as
+    Parquet (the dataset reads only one file's footer to start)."""
+    for path in sorted(folder.rglob("*")):
+        parts = path.relative_to(folder).parts
+        if not path.is_file() or any(p.startswith((".", "_")) for p in parts):
+            continue  # pyarrow's dataset skips these too
+        try:
+            pq.read_schema(path)
+        except (pa.ArrowInvalid, OSError):
+            return path
+    return None
+
+
+def _missing_columns(file: str, names: Sequence[str]) -> str | None:
+    """Why a file is not an ADK analytics export, naming every missing column
+    at once (one run, not one per column); None when it has the required ones."""
+    if all(c in names for c in REQUIRED_COLUMNS):
+        return None
+    missing = [c for c in REQUIRED_COLUMNS if c not in names]
+    missing += [c for c in ANALYTICS_COLUMNS if c not in names and c not in missing]
+    shown = ", ".join(missing[:_SHOWN_COLUMNS]) + (", ..." if len(missing) > _SHOWN_COLUMNS else "")
+    required = ", ".join(REQUIRED_COLUMNS)
+    return (
+        f"{file}: not an ADK analytics export: missing {shown} ({len(missing)} of "
+        f"{len(ANALYTICS_COLUMNS)} columns; {required} are required)"
+    )
+
+
+#: Missing columns named in that message before "...".
+_SHOWN_COLUMNS = 6
 
 
 @dataclass(frozen=True)
@@ -86,9 +157,10 @@ def open_export(path: Path | str) -> Export:
     try:
         dataset = ds.dataset(location, filesystem=filesystem, format="parquet", partitioning="hive")
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(
-            f"{_shown(path)}: not a readable Parquet export ({_reason(exc)})"
-        ) from None
+        culprit = (
+            _first_unreadable(Path(path)) if not is_remote(path) and Path(path).is_dir() else None
+        )
+        raise InputError(unreadable_file(culprit or _shown(path), exc)) from None
     if not dataset.files:
         raise InputError(f"{path}: no Parquet files found")
     schemas = [dataset.schema]
@@ -98,12 +170,10 @@ def open_export(path: Path | str) -> Export:
             # whole parsed footer alive (20 MiB for a file of 764 row groups).
             schema = pq.read_schema(fragment.path, filesystem=dataset.filesystem)
         except (pa.ArrowInvalid, OSError) as exc:
-            raise InputError(
-                f"{fragment.path}: not a readable Parquet file ({_reason(exc)})"
-            ) from None
-        for column in REQUIRED_COLUMNS:
-            if column not in schema.names:
-                raise InputError(f"{fragment.path}: missing required column '{column}'")
+            raise InputError(unreadable_file(fragment.path, exc)) from None
+        missing = _missing_columns(fragment.path, schema.names)
+        if missing:
+            raise InputError(missing)
         if not pa.types.is_timestamp(schema.field("timestamp").type):
             raise InputError(
                 f"{fragment.path}: column 'timestamp' is {schema.field('timestamp').type}, "
@@ -404,7 +474,9 @@ def read_feedback(
         dataset = ds.dataset(path, format="parquet")
         missing = [c for c in required if c not in dataset.schema.names]
         if missing:
-            raise InputError(f"{path}: missing required feedback column '{missing[0]}'")
+            named = ", ".join(f"'{c}'" for c in missing)
+            plural = "s" if len(missing) > 1 else ""
+            raise InputError(f"{path}: missing required feedback column{plural} {named}")
         if one_of and not any(c in dataset.schema.names for c in one_of):
             wanted = "' or '".join(one_of)
             raise InputError(
@@ -414,7 +486,7 @@ def read_feedback(
         present = [c for c in columns if c in dataset.schema.names]
         return dataset.to_table(columns=present).to_pandas()
     except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"{path}: not a readable Parquet file ({_reason(exc)})") from None
+        raise InputError(unreadable_file(path, exc)) from None
 
 
 def run_exports(paths: Iterable[Path]) -> list[tuple[str, Path]]:

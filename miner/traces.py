@@ -62,6 +62,15 @@ DRAFT_COLUMNS: tuple[str, ...] = (
 
 REQUIRED_COLUMNS: tuple[str, ...] = ("timestamp", "event_type", "session_id")
 
+#: Every column of the plugin's analytics table, in its order (google-adk's
+#: ``bigquery_agent_analytics_plugin._get_events_schema``); only the required
+#: ones must be in an export.
+ANALYTICS_COLUMNS: tuple[str, ...] = (
+    "timestamp", "event_id", "event_type", "agent", "session_id", "invocation_id", "user_id",
+    "trace_id", "span_id", "parent_span_id", "content", "content_parts", "attributes",
+    "latency_ms", "status", "error_message", "is_truncated",
+)  # fmt: skip
+
 
 #: The event types a drafted case is made of.
 _CASE_KINDS = frozenset(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
 import os
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +43,29 @@ def drafted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Result]:
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
     assert result.exit_code == 0, result.output
     return out, result
+
+
+@contextlib.contextmanager
+def lock_held(folder: Path, purpose: str) -> Iterator[subprocess.Popen[str]]:
+    """Another real process holding ``folder``'s lock (``miner.output.locked``)
+    while the block runs; SIGKILLed when it ends, as a crashed run would be."""
+    code = (
+        "import sys, time\n"
+        "from pathlib import Path\n"
+        "from miner.output import locked\n"
+        "with locked(Path(sys.argv[1]), 0, sys.argv[2]):\n"
+        "    print('held', flush=True)\n"
+        "    time.sleep(600)\n"
+    )
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code, str(folder), purpose], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def case_files(out: Path, suffix: str) -> list[Path]:

@@ -12,7 +12,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 import pytest
 
-from tests.conftest import PIPELINE, PLANTED, TRACES, WINDOW, miner
+from tests.conftest import PIPELINE, PLANTED, TRACES, WINDOW, lock_held, miner
 
 
 def _export_copy(tmp_path: Path) -> Path:
@@ -41,7 +41,62 @@ def test_corrupt_parquet_file_is_named(tmp_path):
     (export / "2026-11-23.parquet").write_bytes(b"PAR1 this is not parquet at all")
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
-    _assert_refused(result, 3, "2026-11-23.parquet", "not a readable Parquet file", out=out)
+    line = _assert_refused(result, 3, "2026-11-23.parquet", "not a Parquet file", out=out)
+    assert line == (
+        f"Error: {export / '2026-11-23.parquet'}: not a Parquet file: it does not end in a "
+        "Parquet footer (a file of another kind saved as .parquet, or one cut short)"
+    )
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_a_text_file_saved_as_parquet_gets_a_whole_sentence_naming_it(tmp_path, first):
+    # The first file of a folder is the one pyarrow's dataset reads to start:
+    # its error named the folder and was cut mid-word ("...Either the )").
+    export = _export_copy(tmp_path)
+    name = "0000-notes.parquet" if first else "9999-notes.parquet"
+    (export / name).write_text("session_id,event_type\ns1,USER_MESSAGE_RECEIVED\n" * 20)
+    out = tmp_path / "out"
+    for command in (
+        ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
+        ["init", "--traces", export, "--out", out / "mine.toml"],
+    ):
+        line = _assert_refused(miner(*command), 3, out=out)
+        assert line == (
+            f"Error: {export / name}: not a Parquet file: it does not end in a Parquet footer "
+            "(a file of another kind saved as .parquet, or one cut short)"
+        )
+
+
+def test_an_empty_file_and_a_cut_one_are_named_as_such(tmp_path):
+    export = _export_copy(tmp_path)
+    out = tmp_path / "out"
+    whole = (export / "2026-11-24.parquet").read_bytes()
+    (export / "2026-11-24.parquet").write_bytes(whole[: len(whole) // 2] + b"PAR1")
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    _assert_refused(result, 3, "2026-11-24.parquet: not a Parquet file: its footer", out=out)
+    (export / "2026-11-24.parquet").write_bytes(b"")
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
+    _assert_refused(result, 3, "2026-11-24.parquet: not a Parquet file: it is empty", out=out)
+
+
+def test_a_parquet_file_that_is_not_an_analytics_export_names_every_missing_column(tmp_path):
+    # The feedback export given as traces: one line, every missing column at
+    # once, not one per run.
+    export = tmp_path / "export"
+    export.mkdir()
+    path = export / "part-0.parquet"
+    pq.write_table(pa.table({"session_id": ["s1"], "score": [-1], "text": ["bad"]}), path)
+    out = tmp_path / "out"
+    for command in (
+        ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
+        ["init", "--traces", export, "--out", out / "mine.toml"],
+    ):
+        line = _assert_refused(miner(*command), 3, out=out)
+        assert line == (
+            f"Error: {path}: not an ADK analytics export: missing timestamp, event_type, "
+            "event_id, agent, invocation_id, user_id, ... (16 of 17 columns; timestamp, "
+            "event_type, session_id are required)"
+        )
 
 
 def test_missing_required_column_is_named(tmp_path):
@@ -51,7 +106,10 @@ def test_missing_required_column_is_named(tmp_path):
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out)
     _assert_refused(
-        result, 3, "2026-11-24.parquet", "missing required column 'session_id'", out=out
+        result,
+        3,
+        "2026-11-24.parquet: not an ADK analytics export: missing session_id (1 of 17 columns",
+        out=out,
     )
 
 
@@ -300,18 +358,23 @@ def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(tmp_path, sc
 
 
 def test_a_draft_into_a_folder_another_run_holds_names_the_holder(tmp_path):
-    import fcntl
-
     out = tmp_path / "out"
     out.mkdir()
-    with open(out / ".miner.lock", "a+") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        held.write("pid 4242 (miner draft, since 2026-11-30T06:00:00+00:00)\n")
-        held.flush()
+    with lock_held(out, "miner draft") as holder:
         result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
     assert result.exit_code == 6
-    assert "held by pid 4242 (miner draft" in result.stderr and "--lock-timeout" in result.stderr
-    assert not list(out.glob("draft_*"))
+    assert f"held by pid {holder.pid} (miner draft, since " in result.stderr
+    assert "--lock-timeout" in result.stderr
+    assert list(out.iterdir()) == []
+    # The holder was killed: the folder is free, and a draft leaves no lock in it.
+    result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
+    assert result.exit_code == 0, result.output
+    assert sorted({p.name.split("_")[0] for p in out.iterdir()}) == [
+        "draft",
+        "miner-ledger.json",
+        "runs",
+    ]
+    assert [p for p in out.rglob(".*")] == []
 
 
 def test_concurrent_drafts_into_one_folder_keep_every_ledger_entry(tmp_path):
@@ -346,6 +409,7 @@ def test_concurrent_drafts_into_one_folder_keep_every_ledger_entry(tmp_path):
     drafted = sum(s["sampled"] for s in summaries)
     ledger = json.loads((out / "miner-ledger.json").read_text())["sessions"]
     assert len(ledger) == drafted == len(list(out.glob("draft_*"))) == 9
+    assert list(out.rglob(".*")) == []  # no lock, no staging left behind
 
 
 def test_a_killed_runs_staging_folder_is_removed_by_the_next_run(tmp_path):

@@ -375,3 +375,70 @@ def test_check_finds_no_personal_data_in_any_fresh_draft_of_the_sample(drafted, 
     result = _check(*folders)
     assert len(folders) >= 9
     assert "possible personal data" not in result.output, result.output
+
+
+def _empty_folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    return folder
+
+
+def _no_case_files(tmp_path: Path) -> Path:
+    folder = tmp_path / "cases"
+    (folder / "runs").mkdir(parents=True)
+    (folder / "notes.json").write_text("{}")
+    (folder / "runs" / "index.html").write_text("<p>runs</p>")
+    return folder
+
+
+def _empty_eval_set(tmp_path: Path) -> Path:
+    folder = tmp_path / "cases"
+    folder.mkdir()
+    (folder / "suite.evalset.json").write_text('{"eval_set_id": "suite", "eval_cases": []}')
+    (folder / "suite.spec.json").write_text("[]")
+    return folder
+
+
+def _not_a_case_file(tmp_path: Path) -> Path:
+    path = tmp_path / "coverage.csv"
+    path.write_text("tool,happy_path\n")
+    return path
+
+
+GATES = {
+    "check": lambda path, tmp: ["check", path],
+    "review": lambda path, tmp: ["review", path],
+    "promote": lambda path, tmp: ["promote", path, "--suite", tmp / "suite"],
+    "coverage": lambda path, tmp: ["coverage", path, "--out", tmp / "matrix"],
+    "score": lambda path, tmp: ["score", "--suite", path, "--traces", tmp / "runs"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(GATES))
+@pytest.mark.parametrize(
+    ("make", "problem"),
+    [
+        (_empty_folder, "no case file in this folder"),
+        (_no_case_files, "no case file in this folder"),
+        (_empty_eval_set, "no case in these case files"),
+        (_not_a_case_file, "not a case file"),
+    ],
+)
+def test_every_gate_refuses_a_path_that_holds_no_case(command, make, problem, tmp_path):
+    # A mistyped or emptied folder must never pass a CI gate as "0 of 0".
+    path = make(tmp_path)
+    (tmp_path / "runs").mkdir()
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    result = miner(*GATES[command](path, tmp_path), "--pipeline", PIPELINE)
+    assert result.exit_code == 3, result.output
+    assert result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"Error: {path}: {problem}"), line
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+def test_a_second_path_that_holds_no_case_is_refused_too(reviewed, tmp_path):
+    empty = _empty_folder(tmp_path)
+    result = miner("check", reviewed, empty, "--pipeline", PIPELINE)
+    assert result.exit_code == 3
+    assert result.stderr.startswith(f"Error: {empty}: no case file in this folder")

@@ -145,9 +145,10 @@ def test_without_pipeline_several_configs_are_never_guessed_between(tmp_path, mo
 @pytest.mark.parametrize("name", ["miner.toml", "pipelines/my_agent.toml"])
 def test_without_pipeline_the_one_config_here_is_used_and_named(name, tmp_path, monkeypatch):
     result = _pipeline_here(tmp_path, monkeypatch, name)
-    assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines() == [f"pipeline          {name} (the one config here)"]
-    assert result.stdout.strip() == "0 findings; 0 of 0 cases would load"
+    # The config is found and named; then the empty folder is refused (exit 3), not passed.
+    assert result.exit_code == 3, result.output
+    assert result.stderr.splitlines()[0] == f"pipeline          {name} (the one config here)"
+    assert result.stderr.splitlines()[1].startswith("Error: cases: no case file in this folder")
 
 
 def test_a_reader_that_stops_reading_ends_the_command_quietly(drafted):

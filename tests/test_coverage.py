@@ -57,9 +57,10 @@ def test_coverage_of_a_known_suite(tmp_path):
     )
     (suite / "suite.spec.json").write_text(json.dumps([s for _, s in cases]))
 
-    result = miner("coverage", suite, "--pipeline", PIPELINE)
+    reports = tmp_path / "reports"
+    result = miner("coverage", suite, "--pipeline", PIPELINE, "--out", reports)
     assert result.exit_code == 0, result.output
-    with (suite / "coverage.csv").open() as handle:
+    with (reports / "coverage.csv").open() as handle:
         rows = {r["tool"]: r for r in csv.DictReader(handle)}
     assert rows["lookup_order"]["happy_path"] == "1"
     assert rows["lookup_order"]["authorisation"] == "1"
@@ -76,8 +77,43 @@ def test_coverage_of_a_known_suite(tmp_path):
     assert "  escalate x tool_failure" in lines
     assert "  lookup_order x happy_path" not in lines
     assert "1 cases have no class tag: untagged_case" in result.output
-    page = (suite / "coverage.html").read_text()
+    page = (reports / "coverage.html").read_text()
     assert "<table>" in page and "escalate &times; tool_failure" in page
+    # The suite it read is left as it was.
+    assert sorted(p.name for p in suite.iterdir()) == ["suite.evalset.json", "suite.spec.json"]
+
+
+def test_coverage_prints_the_matrix_and_writes_nothing_without_out(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "suite.evalset.json").write_text(
+        json.dumps({"eval_set_id": "suite", "eval_cases": [_case("order_status_happy", [])]})
+    )
+    (suite / "suite.spec.json").write_text(
+        json.dumps([_spec("order_status_happy", ["happy_path"])])
+    )
+    before = sorted(p.name for p in tmp_path.rglob("*"))
+    result = miner("coverage", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 0, result.output
+    assert "Next cases to write (" in result.stdout and "wrote" not in result.stdout
+    assert sorted(p.name for p in tmp_path.rglob("*")) == before
+
+
+def test_coverage_refuses_to_write_into_the_suite_it_reads(tmp_path):
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "suite.evalset.json").write_text(
+        json.dumps({"eval_set_id": "suite", "eval_cases": [_case("order_status_happy", [])]})
+    )
+    (suite / "suite.spec.json").write_text(
+        json.dumps([_spec("order_status_happy", ["happy_path"])])
+    )
+    for out in (suite, suite / "reports"):
+        result = miner("coverage", suite, "--pipeline", PIPELINE, "--out", out)
+        assert result.exit_code == 2, result.output
+        [line] = result.stderr.splitlines()
+        assert line.startswith(f"Error: --out {out}: inside the suite folder"), line
+    assert sorted(p.name for p in suite.iterdir()) == ["suite.evalset.json", "suite.spec.json"]
 
 
 def test_coverage_adds_pass_rates_by_tag_from_a_score_report(tmp_path):
@@ -91,10 +127,11 @@ def test_coverage_adds_pass_rates_by_tag_from_a_score_report(tmp_path):
     )
     report = tmp_path / "score.json"
     report.write_text(json.dumps({"byTag": {"happy_path": {"passed": 4, "total": 5}}}))
-    result = miner("coverage", suite, "--pipeline", PIPELINE, "--results", report)
+    reports = tmp_path / "reports"
+    result = miner("coverage", suite, "--pipeline", PIPELINE, "--results", report, "--out", reports)
     assert result.exit_code == 0, result.output
     assert "  happy_path               4/5" in result.output
-    assert "<td>4/5</td>" in (suite / "coverage.html").read_text()
+    assert "<td>4/5</td>" in (reports / "coverage.html").read_text()
     report.write_text("{}")
     bad = miner("coverage", suite, "--pipeline", PIPELINE, "--results", report)
     assert bad.exit_code == 3 and "not a `miner score --json` report" in bad.stderr

@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from miner.config import load_config
+from miner.init import CONTACT_FIXTURES
 from tests.conftest import FEEDBACK, ROOT, TRACES, case_files, miner
 
 GOLDEN = ROOT / "tests" / "golden"
@@ -90,6 +91,29 @@ def test_init_on_the_sample_matches_the_hand_written_config(tmp_path):
     assert written.signals.escalation == shipped.signals.escalation  # type: ignore[attr-defined]
 
 
+def test_the_signed_in_customers_email_and_phone_become_fixtures_not_stand_ins(tmp_path):
+    # The sample's starting state holds customer_email and phone: a replayed
+    # agent needs values there, not <EMAIL_ADDRESS_1> / <PHONE_NUMBER_1>.
+    config = tmp_path / "pipelines" / "mine.toml"
+    assert _init(TRACES, config, "--feedback", FEEDBACK).exit_code == 0
+    text = config.read_text()
+    assert "# The session state holds e-mail addresses under customer_email." in text
+    assert "# The session state holds phone numbers under phone." in text
+    values = load_config(config).fixtures.values
+    assert values["EMAIL_ADDRESS"] == CONTACT_FIXTURES["EMAIL_ADDRESS"]
+    assert values["PHONE_NUMBER"] == CONTACT_FIXTURES["PHONE_NUMBER"]
+    assert _draft(config, tmp_path / "drafts").exit_code == 0
+    states = [
+        json.loads(p.read_text())["eval_cases"][0]["session_input"]["state"]
+        for p in case_files(tmp_path / "drafts", ".evalset.json")
+    ]
+    assert len(states) >= 9
+    for state in states:
+        assert state["customer_email"] == "customer.one@example.com", state
+        assert state["phone"] == "+1 555 0100 001", state
+        assert state["customer_id"] == load_config(config).fixtures.eval_customer
+
+
 @pytest.fixture
 def other_agent(tmp_path) -> Path:
     """The golden Python export as another team's agent would write it."""
@@ -142,6 +166,8 @@ def test_init_writes_pipelines_app_toml_by_default_and_never_overwrites(tmp_path
     assert f"next              miner draft --pipeline {Path('pipelines/support_agent.toml')}" in (
         first.output
     )
+    # Into a folder of its own, named after the config, never a shared drafts/.
+    assert first.output.rstrip().endswith("--until latest --out drafts/support_agent")
     again = miner("init", "--traces", GOLDEN / "python" / "export.parquet")
     assert again.exit_code == 5
     assert again.output.strip().splitlines() == [

@@ -25,6 +25,8 @@ def test_demo_installs_the_runtime_only(tmp_path):
     assert "pip install --quiet -e .\n" in steps
     assert "[dev]" not in steps and "pyspark" not in steps.replace("(the Spark test)", "")
     assert "miner draft --pipeline pipelines/support_agent.toml" in steps
+    # The demo's drafts have a folder of their own, as `miner init`'s next command gives.
+    assert steps.rstrip().endswith("--out drafts/support_agent")
 
 
 def test_test_says_what_it_installs_and_hides_no_apt_output(tmp_path):
@@ -34,6 +36,10 @@ def test_test_says_what_it_installs_and_hides_no_apt_output(tmp_path):
     installs = [line for line in steps.splitlines() if "apt-get install" in line]
     assert installs and all("--no-upgrade" in line for line in installs)
     assert "chromium" in steps and "openjdk-17" in steps
+    # --no-upgrade keeps the named packages as they are, not their dependencies:
+    # apt may upgrade installed libraries, and the message must not say otherwise.
+    assert "not upgraded" not in steps and steps.count("may also upgrade") == 2
+    assert "(about 1.5 GB more)" in steps
 
 
 def test_every_target_states_what_it_needs():

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
 
+import pytest
 from google.adk.evaluation.eval_set import EvalSet
 
 from miner.sample import session_hash
-from tests.conftest import PIPELINE, copy_drafts, load_json, miner, scripted_review
+from tests.conftest import PIPELINE, copy_drafts, load_json, lock_held, miner, scripted_review
 
 
 def _drafts(drafted, tmp_path, *sessions):
@@ -203,16 +207,55 @@ def test_a_renamed_suite_folder_is_still_the_same_suite(drafted, tmp_path):
     assert len(ids) == 2
 
 
-def test_promote_waits_for_or_names_the_holder_of_the_suite_lock(drafted, tmp_path):
-    import fcntl
-
+def test_promote_names_the_holder_of_the_suite_lock_and_leaves_no_lock_file(drafted, tmp_path):
     suite, second = _promoted_suite(drafted, tmp_path)
-    with open(suite / ".miner.lock", "a+") as held:
-        fcntl.flock(held, fcntl.LOCK_EX)
-        held.truncate(0)
-        held.write("pid 4242 (miner promote, since 2026-11-30T10:00:00+00:00)\n")
-        held.flush()
+    suite_files = sorted(p.name for p in suite.iterdir())
+    with lock_held(suite, "miner promote") as holder:
         result = miner("promote", second, "--suite", suite, "--pipeline", PIPELINE)
-    assert result.exit_code == 6
-    assert "held by pid 4242 (miner promote" in result.stderr and "--lock-timeout" in result.stderr
-    assert len(list(second.iterdir())) == 3
+        assert result.exit_code == 6
+        assert f"held by pid {holder.pid} (miner promote, since " in result.stderr
+        assert "--lock-timeout" in result.stderr
+        assert len(list(second.iterdir())) == 3
+    # The holder was SIGKILLed: its lock went with it, and nothing of it is in the suite.
+    assert sorted(p.name for p in suite.iterdir()) == suite_files
+    result = miner("promote", second, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in suite.iterdir()) == suite_files
+    assert not any(p.name.startswith(".") for p in [*suite.iterdir(), *second.parent.iterdir()])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_a_promote_killed_while_it_holds_the_lock_leaves_nothing_held(drafted, tmp_path, sig):
+    suite, second = _promoted_suite(drafted, tmp_path)
+    suite_files = sorted(p.name for p in suite.iterdir())
+    code = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from miner.output import locked\n"
+        "with locked(Path(sys.argv[1]), 0, 'miner promote'):\n"
+        "    print('held', flush=True)\n"
+        "    sys.stdin.readline()\n"
+    )
+    run = subprocess.Popen(
+        [sys.executable, "-c", code, str(suite)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert run.stdout is not None and run.stdout.readline() == "held\n"
+    run.send_signal(sig)
+    assert run.wait() == -sig
+    assert sorted(p.name for p in suite.iterdir()) == suite_files
+    result = miner("promote", second, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in suite.iterdir()) == suite_files
+
+
+def test_an_older_miners_lock_file_in_the_suite_is_removed(drafted, tmp_path):
+    suite, second = _promoted_suite(drafted, tmp_path)
+    (suite / ".miner.lock").write_text(
+        "pid 4242 (miner promote, since 2026-11-30T10:00:00+00:00)\n"
+    )
+    result = miner("promote", second, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 0, result.output
+    assert not (suite / ".miner.lock").exists()

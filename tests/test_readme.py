@@ -4,8 +4,12 @@ command it gives is the one CI runs."""
 from __future__ import annotations
 
 import re
+import shlex
+from pathlib import Path
 
-from tests.conftest import ROOT
+from miner.init import drafts_folder
+from miner.sample import session_hash
+from tests.conftest import FEEDBACK, PIPELINE, ROOT, TRACES, miner, scripted_review
 
 README = (ROOT / "README.md").read_text()
 
@@ -46,3 +50,65 @@ def test_every_docs_file_is_linked_from_the_readme():
     docs = sorted(p.name for p in (ROOT / "docs").glob("*.md"))
     unlinked = [name for name in docs if f"docs/{name}" not in README]
     assert unlinked == [], "add a line for it to the README's Documentation table"
+
+
+def _commands(section: str) -> list[list[str]]:
+    """The `miner` commands of a README section's sh blocks, as written."""
+    text = README.split(f"## {section}", 1)[1].split("\n## ", 1)[0]
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            words = shlex.split(line, comments=True)
+            if words[:1] == ["miner"]:
+                commands.append(words[1:])
+    return commands
+
+
+def test_the_loops_commands_name_the_config_and_the_drafts_folder_init_gives():
+    loop = _commands("The weekly loop")
+    assert [c[0] for c in loop] == ["draft", "check", "promote", "coverage", "replay", "score"]
+    drafts = f"{drafts_folder(Path('pipelines/my_agent.toml'))}/"
+    for command in loop:
+        assert command[command.index("--pipeline") + 1] == "pipelines/my_agent.toml", command
+        if command[0] in ("draft", "check", "promote"):
+            assert drafts in command, command
+
+
+def test_after_init_the_readmes_commands_run_as_written(tmp_path, monkeypatch):
+    # A clone that ran `make demo` holds the sample's config; init adds the
+    # user's. The README's init, the `next` it prints, and the loop's commands
+    # then run as written: none stops at "2 pipeline configs here".
+    (tmp_path / "pipelines").mkdir()
+    (tmp_path / "pipelines" / "support_agent.toml").write_text(PIPELINE.read_text())
+    (tmp_path / "sample_traces").symlink_to(ROOT / "sample_traces")
+    (tmp_path / "exports").mkdir()
+    (tmp_path / "exports" / "agent_events").symlink_to(TRACES)
+    (tmp_path / "exports" / "feedback.parquet").symlink_to(FEEDBACK)
+    monkeypatch.chdir(tmp_path)
+    [init] = _commands("Your own agent")[:1]
+    assert init[0] == "init"
+    done = miner(*init)
+    assert done.exit_code == 0, done.output
+    [next_line] = [line for line in done.stdout.splitlines() if line.startswith("next")]
+    printed = shlex.split(next_line)[1:]
+    assert printed[0] == "miner"
+    done = miner(*printed[1:])
+    assert done.exit_code == 0, done.output
+    assert re.search(r"files written     [1-9]\d* case files under drafts/my_agent\n", done.stdout)
+    assert not Path("drafts/support_agent").exists()  # not into the demo's folder
+
+    steps = {c[0]: c for c in _commands("The weekly loop")}
+    assert miner(*steps["draft"]).exit_code == 0  # the next week: nothing drafted twice
+    check = miner(*steps["check"])
+    assert check.exit_code == 1 and "REVIEW" in check.stdout  # what is left to review
+    [reviewed] = [
+        f for f in Path("drafts/my_agent").iterdir()
+        if f.name == f"draft_{session_hash('s02-refund-returned-error')}"
+    ]  # fmt: skip
+    scripted_review(reviewed, "refund_failure_not_reported_as_success", ["tool_failure"])
+    promote = miner(*steps["promote"])
+    assert "promoted  refund_failure_not_reported_as_success" in promote.stdout, promote.output
+    coverage = miner(*steps["coverage"])
+    assert coverage.exit_code == 0, coverage.output
+    assert "Next cases to write" in coverage.stdout
+    assert "pipeline configs here" not in check.output + promote.output + coverage.output

@@ -360,7 +360,7 @@ def test_an_empty_suite_is_an_error_not_a_pass(tmp_path):
     run = tmp_path / "run"
     _write_run(run, [("x", [("hi", [], "hello")])])
     result = miner("score", "--suite", suite, "--traces", run, "--pipeline", PIPELINE)
-    assert result.exit_code == 3 and "no cases" in result.stderr
+    assert result.exit_code == 3 and f"{suite}: no case in these case files" in result.stderr
 
 
 def test_reasons_say_what_failed_and_what_was_seen():
