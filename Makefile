@@ -10,7 +10,7 @@ DEV    := $(VENV)/.installed-dev
 APT    := DEBIAN_FRONTEND=noninteractive apt-get install -y --no-upgrade
 
 .DEFAULT_GOAL := help
-.PHONY: help setup dev demo test lint browser java config-doc bench bench-scale redaction-report signals-report replay-demo sample-traces golden-exports clean
+.PHONY: help setup dev demo test lint browser java config-doc bench bench-scale redaction-report signals-report seed-review-report replay-demo sample-traces golden-exports clean
 
 help: ## List the targets (prerequisites in brackets)
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-16s %s\n", $$1, $$2}'
@@ -73,6 +73,9 @@ redaction-report: dev ## Redaction recall per type and place, non-personal words
 
 signals-report: dev ## Complaint detector precision/recall: third-party dev and test splits, the project's turns
 	$(BIN)/python -m tools.signals_report
+
+seed-review-report: dev ## Seed-reviewed cases of the sample and the golden exports against the same facts in more words: pass counts with overlap gated at 0.8 and as now
+	$(BIN)/python -m tools.seed_review_report
 
 replay-demo: dev ## Draft, review, promote, then replay the buggy and the fixed sample agent and score them
 	$(BIN)/python -m tools.replay_demo

@@ -811,7 +811,7 @@ def score(
         runs.append((label, build_sessions(events, config.agent.app_name, stats)))
         for warning in readability(stats, str(path)):
             typer.echo(f"Warning: {path}: {warning}", err=True)
-    report = score_suite(cases, runs, config.score.rouge_threshold)
+    report = score_suite(cases, runs, config.score.response_match_threshold)
     if as_json:
         import orjson
 
@@ -850,14 +850,15 @@ def replay(
     user turns in order; every tool call is answered from the case's tool
     fixtures (argRules decide what matches), and each run is recorded by
     ADK's own analytics plugin into <out>/run-<n>/<case>.parquet, ready for
-    `miner score --suite <suite> --traces <out>`. The model is whatever the
-    agent is configured with.
+    `miner score --suite <suite> --traces <out>`. Runs already in <out> are
+    kept: new ones are numbered after them. ADK's log lines go to
+    <out>/run-<n>/_adk.log. The model is whatever the agent is configured with.
 
-    Example:
+    Example (the sample's agents: sample_traces/agent.py):
 
-        miner replay --agent my_package.agent:root_agent --suite evals/support --runs 5
+        miner replay --agent sample_traces.agent:fixed_agent --suite evals/support --runs 5
     """
-    from miner.replay import load_agent, replay_suite
+    from miner.replay import ADK_LOG, load_agent, replay_suite
 
     config = _config(pipeline)
     loaded = _load([suite], config, personal_data=False)
@@ -865,9 +866,11 @@ def replay(
     if not cases:
         raise InputError(f"{suite}: no case that loads cleanly to replay (see miner check)")
     results = replay_suite(load_agent(agent), cases, runs, out, live_tools, progress=_progress)
+    numbers = sorted({r.run for r in results})
     summary = {
         "cases": len(cases),
         "runs": runs,
+        "runFolders": [str(out / f"run-{n}") for n in numbers],
         "callsServed": sum(r.served for r in results),
         "callsWithoutFixture": [
             {"evalId": r.eval_id, "run": r.run, "tools": r.unserved} for r in results if r.unserved
@@ -881,7 +884,8 @@ def replay(
 
         typer.echo(orjson.dumps(summary, option=orjson.OPT_INDENT_2).decode())
         return
-    typer.echo(f"replayed          {len(cases)} cases x {runs} runs into {out}")
+    folders = f"run-{numbers[0]}" + (f"..run-{numbers[-1]}" if len(numbers) > 1 else "")
+    typer.echo(f"replayed          {len(cases)} cases x {runs} runs into {out} ({folders})")
     typer.echo(f"calls served      {summary['callsServed']} from fixtures")
     missing = sum(len(r.unserved) for r in results)
     typer.echo(f"without fixture   {missing}" + (" (ran live)" if live_tools and missing else ""))
@@ -890,12 +894,18 @@ def replay(
             typer.echo(f"  {r.eval_id} [run {r.run}]: {', '.join(r.unserved)}")
     typer.echo(f"turns unanswered  {summary['turnsWithoutAnswer']}")
     typer.echo(f"time per case     {summary['secondsPerCase']} s")
+    typer.echo(f"ADK's log lines   {out}/run-<n>/{ADK_LOG}")
 
 
 def _print_score(report: Any) -> None:
     for eval_id, runs in report.per_case().items():
         for run in runs:
-            typer.echo(f"{'PASS' if run.passed else 'FAIL'}  {eval_id}  [{run.run}]")
+            overlap = [c.score for t in run.turns for c in t.checks if c.name == "rouge1"]
+            shown = ", ".join(f"{o:.3f}" for o in overlap if o is not None)
+            typer.echo(
+                f"{'PASS' if run.passed else 'FAIL'}  {eval_id}  [{run.run}]"
+                + (f"  rouge1 {shown}" if shown else "")
+            )
             for turn in run.turns:
                 for check in turn.checks:
                     if not check.passed:

@@ -310,8 +310,11 @@ class CoverageConfig(_Table):
 class ScoreConfig(_Table):
     """How ``miner score`` (and the frozen-bug guard of ``miner check``) judges a run."""
 
-    rouge_threshold: Annotated[float, Field(ge=0, le=1)] = 0.8
-    """ROUGE-1 F-measure a turn's answer needs (ADK's default; 0 = report only)."""
+    response_match_threshold: Annotated[float, Field(ge=0, le=1)] | None = None
+    """ROUGE-1 F-measure (ADK's response_match_score) every turn's answer needs.
+    Unset: overlap is reported, never checked, and a case's required facts,
+    forbidden claims, trajectory and must-not-call decide it. A case's sidecar
+    ``responseMatchThreshold`` wins over this."""
 
 
 class PipelineConfig(_Table):

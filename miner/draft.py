@@ -276,3 +276,19 @@ def validate_eval_set(evalset: dict[str, Any], set_id: str) -> None:
         raise MinerError(
             f"{set_id}: drafted eval set fails ADK's EvalSet schema at {where}"
         ) from None
+
+
+def validate_test_config(config: dict[str, Any]) -> None:
+    """Refuse, as a bug of miner's, a test_config.json ADK's own ``EvalConfig``
+    rejects or whose trajectory criterion its evaluator cannot read."""
+    from google.adk.evaluation.eval_config import EvalConfig, get_eval_metrics_from_config
+    from google.adk.evaluation.eval_metrics import ToolTrajectoryCriterion
+    from pydantic import ValidationError
+
+    try:
+        for metric in get_eval_metrics_from_config(EvalConfig.model_validate(config)):
+            if metric.metric_name == "tool_trajectory_avg_score" and metric.criterion:
+                ToolTrajectoryCriterion.model_validate(metric.criterion.model_dump())
+    except ValidationError as exc:
+        where = "; ".join(".".join(str(p) for p in e["loc"]) for e in exc.errors()[:3])
+        raise MinerError(f"test_config.json fails ADK's EvalConfig schema at {where}") from None

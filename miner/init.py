@@ -521,6 +521,7 @@ def render(found: Discovery, traces: str | Path, out: Path) -> str:
     lines += _escalation_table(found)
     lines += _identifier_tables(found)
     lines += _fixtures_table(found)
+    lines += _score_table()
     return "\n".join(lines) + "\n"
 
 
@@ -615,6 +616,20 @@ def _contact_fixtures(found: Discovery) -> list[str]:
             )
         lines.append(f"{entity} = {_strings(values, len(entity) + 3)}")
     return lines
+
+
+def _score_table() -> list[str]:
+    return [
+        "",
+        "# How `miner score` judges a replayed run. A case's required facts, forbidden",
+        "# claims, trajectory and must-not-call decide it; word overlap with the reference",
+        "# answer (ROUGE-1, ADK's response_match_score) is reported for every turn and",
+        "# checked only if you set a threshold here (one case: responseMatchThreshold in",
+        "# its sidecar). promote writes the same criteria into the suite's test_config.json",
+        "# for `adk eval`. docs/replay.md.",
+        "[score]",
+        "# response_match_threshold = 0.8   # ADK's default; unset: overlap is a report",
+    ]
 
 
 def default_out(found: Discovery) -> Path:

@@ -244,6 +244,13 @@ def _check_spec(spec: Any, base: tuple, doc: Document, file: Path, out: _Collect
             bad((key,), f"{key}: expected a list of strings")
     if "protects" in spec and not isinstance(spec["protects"], str):
         bad(("protects",), "protects: expected a string")
+    threshold = spec.get("responseMatchThreshold")
+    if threshold is not None and (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, int | float)
+        or not 0 <= threshold <= 1
+    ):
+        bad(("responseMatchThreshold",), "responseMatchThreshold: expected a number from 0 to 1")
     return eval_id if isinstance(eval_id, str) and eval_id else None
 
 
@@ -511,7 +518,7 @@ def _frozen_bugs(
     flagged as bad, unless its sidecar opts out with a tag and a reason."""
     from miner.score import score_run  # imported late: it loads nltk
 
-    threshold = config.score.rouge_threshold if config else 0.8
+    threshold = config.score.response_match_threshold if config else None
     for case in cases:
         spec = case.spec or {}
         observed = case.observed

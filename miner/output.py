@@ -530,17 +530,23 @@ def _suite_values(suite: Suite) -> tuple[Any, Any, Any]:
 JOURNAL_NAME = ".miner-promote.json"
 
 
-def commit_promotion(folder: Path, suite: Suite, remove: list[tuple[Path, str]]) -> None:
-    """Write the journal, then the suite files, then remove the promoted drafts
+def commit_promotion(
+    folder: Path,
+    suite: Suite,
+    remove: list[tuple[Path, str]],
+    beside: dict[str, Any] | None = None,
+) -> None:
+    """Write the journal, then the suite files (and ``beside``: more JSON files
+    by name, such as ADK's test_config.json), then remove the promoted drafts
     whose content is still the promoted one (sha256), then the journal."""
+    files = {
+        path.name: _dumps(value).decode("utf-8")
+        for path, value in zip(suite_paths(folder, suite.name), _suite_values(suite), strict=True)
+    }
+    files.update({name: _dumps(value).decode("utf-8") for name, value in (beside or {}).items()})
     journal = {
         "suite": suite.name,
-        "files": {
-            path.name: _dumps(value).decode("utf-8")
-            for path, value in zip(
-                suite_paths(folder, suite.name), _suite_values(suite), strict=True
-            )
-        },
+        "files": files,
         "remove": [{"path": str(path.resolve()), "sha256": digest} for path, digest in remove],
     }
     try:
@@ -615,6 +621,18 @@ def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
             raise
     except OSError as exc:
         raise OutputError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+def write_json_if_changed(path: Path, value: Any) -> bool:
+    """Write ``value`` as JSON (atomically) unless the file already holds it."""
+    data = _dumps(value)
+    try:
+        if path.exists() and path.read_bytes() == data:
+            return False
+        _write_atomic(path, data)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write ({exc.strerror})") from None
+    return True
 
 
 def write_text_atomic(path: Path, text: str) -> None:

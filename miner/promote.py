@@ -2,7 +2,9 @@
 
 A suite is a folder holding ``<name>.evalset.json`` (one ADK eval set with
 every case), ``<name>.spec.json`` (a JSON list of sidecars) and
-``<name>.tools.json`` (a list of tool fixtures). Its name is the one its eval
+``<name>.tools.json`` (a list of tool fixtures), and ADK's ``test_config.json``
+(the criteria ``adk eval`` uses: those ``miner score`` gates on, rewritten by
+every promote as the suite and ``[score]`` change). Its name is the one its eval
 set file already has (so a renamed folder stays the same suite); a new
 suite takes the folder's name. A folder with two eval sets is refused.
 
@@ -16,7 +18,7 @@ beside its sidecars) is refused whole: promote never guesses which file is
 right and never drops one.
 
 Crash safety: promote holds the suite's lock, and before it writes anything it
-writes a journal (``.miner-promote.json``) with the three new suite files and
+writes a journal (``.miner-promote.json``) with the new suite files and
 the draft files it will then remove, each with the digest of the content that
 went into the suite. It then replaces the suite files, removes those drafts
 whose content is still what was promoted, and deletes the journal. A promote
@@ -35,11 +37,12 @@ from typing import Any
 from miner import output
 from miner.case import CASE_SUFFIXES, LoadedCase
 from miner.config import PipelineConfig
-from miner.draft import validate_eval_set
+from miner.draft import validate_eval_set, validate_test_config
 from miner.errors import InputError
 from miner.load import UNREADABLE, Finding, load_cases, no_cases
 from miner.redaction.policy import RedactionPolicy
 from miner.redaction.surfaced import for_suite
+from miner.score import ADK_TEST_CONFIG, adk_test_config
 
 
 def suite_name(folder: Path) -> str:
@@ -128,6 +131,13 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def _adk(suite: output.Suite, config: PipelineConfig) -> dict[str, Any]:
+    """The suite's ADK test_config.json: the criteria ``miner score`` gates on."""
+    adk_config = adk_test_config(suite.specs, config.score.response_match_threshold)
+    validate_test_config(adk_config)
+    return adk_config
+
+
 def promote_drafts(
     drafts: list[Path],
     folder: Path,
@@ -188,7 +198,11 @@ def _promote(
             for path in _fully_promoted_files(candidates, {c.eval_id for c in passing})
             if path in text_of
         ]
-        output.commit_promotion(folder, suite, remove)
+        output.commit_promotion(folder, suite, remove, {ADK_TEST_CONFIG: _adk(suite, config)})
+    elif suite_files:  # nothing new, but the criteria follow the config
+        current = output.read_suite(folder, name)
+        if current is not None:
+            output.write_json_if_changed(folder / ADK_TEST_CONFIG, _adk(current, config))
     return Promotion(
         promoted=tuple(c.eval_id for c in passing),
         refused=refused,

@@ -21,7 +21,11 @@ ADK's ``Runner``. Two plugins ride along:
 Each finished case is written at once to ``<out>/run-<n>/<eval_id>.parquet``
 (atomically), with session id ``<eval_id>__run<n>``: stopping the command
 leaves every finished run usable, and ``miner score --traces <out>`` scores
-each ``run-<n>`` folder as one run.
+each ``run-<n>`` folder as one run. A replay into an ``--out`` that already
+holds runs numbers its own after them (run-4.. after run-1..3), so an earlier
+replay is never written over. What ADK logs while the agent runs (its
+context-cache notice, "Skipping missing token usage metadata") goes to
+``<out>/run-<n>/_adk.log``, not the terminal.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ import asyncio
 import contextlib
 import importlib
 import json
+import logging
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -39,7 +45,7 @@ from typing import Any
 from unittest import mock
 
 from miner.case import LoadedCase, expected_turns
-from miner.errors import UsageError
+from miner.errors import OutputError, UsageError
 from miner.score import args_match
 
 #: The suffix naming a replayed session's run: ``<eval_id>__run<n>``.
@@ -281,6 +287,70 @@ def as_export(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+_RUN_FOLDER = re.compile(r"run-(\d+)")
+
+#: ADK's loggers, whose notices go to the run's log file during a replay.
+ADK_LOGGERS = ("google_adk", "google_genai")
+#: The log file in each run folder. The leading underscore: Parquet dataset
+#: readers (pyarrow, Spark) skip such files, so the folder stays an export.
+ADK_LOG = "_adk.log"
+
+
+def first_free_run(out: Path) -> int:
+    """The number after the last ``run-<n>`` folder in ``out`` (1 if none)."""
+    taken = [
+        int(m.group(1))
+        for p in (out.iterdir() if out.is_dir() else [])
+        if p.is_dir() and (m := _RUN_FOLDER.fullmatch(p.name))
+    ]
+    return max(taken, default=0) + 1
+
+
+class _Held(logging.Handler):
+    """Keeps log lines until the case they belong to is written."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+    def take(self) -> list[str]:
+        lines, self.lines = self.lines, []
+        return lines
+
+
+@contextlib.contextmanager
+def _adk_logs_held() -> Iterator[_Held]:
+    """ADK's log records go to a held list instead of the terminal."""
+    held = _Held()
+    loggers = [logging.getLogger(name) for name in ADK_LOGGERS]
+    saved = [(lg.propagate, lg.level) for lg in loggers]
+    for lg in loggers:
+        lg.addHandler(held)
+        lg.propagate = False
+        if lg.level == logging.NOTSET:
+            lg.setLevel(logging.INFO)
+    try:
+        yield held
+    finally:
+        for lg, (propagate, level) in zip(loggers, saved, strict=True):
+            lg.removeHandler(held)
+            lg.propagate, lg.level = propagate, level
+
+
+def _append_log(path: Path, lines: list[str]) -> None:
+    if not lines:
+        return
+    try:
+        with path.open("a", encoding="utf-8") as log:
+            log.write("".join(f"{line}\n" for line in lines))
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write ({exc.strerror})") from None
+
+
 def replay_suite(
     agent: Any,
     cases: Iterable[LoadedCase],
@@ -290,21 +360,28 @@ def replay_suite(
     write: Callable[[Path, list[dict[str, Any]]], None] | None = None,
     progress: Callable[[Iterable[Any], int, str], Iterable[Any]] = lambda it, _n, _l: it,
 ) -> list[CaseReplay]:
-    """Replay every case ``runs`` times; each finished case is written at once."""
+    """Replay every case ``runs`` times into the run folders after those
+    ``out`` already holds; each finished case is written at once, then the
+    ADK log lines of its run are appended to that run's ``_adk.log``."""
     from miner import output
 
     write = write or output.write_rows
     cases = list(cases)
-    work = [(run, case) for run in range(1, runs + 1) for case in cases]
+    first = first_free_run(out)
+    work = [(run, case) for run in range(first, first + runs) for case in cases]
 
     async def replay_all() -> list[CaseReplay]:
         done: list[CaseReplay] = []
-        with recording_plugin() as (recorder, rows):
+        with _adk_logs_held() as logs, recording_plugin() as (recorder, rows):
             for run, case in progress(work, len(work), "replaying (cases)"):
                 replay = await _replay_case(agent, case, run, recorder, live_tools)
-                write(out / f"run-{run}" / f"{case.eval_id}.parquet", as_export(rows()))
+                folder = out / f"run-{run}"
+                write(folder / f"{case.eval_id}.parquet", as_export(rows()))
+                _append_log(folder / ADK_LOG, logs.take())
                 done.append(replay)
             await recorder.shutdown()
+            if done:
+                _append_log(out / f"run-{done[-1].run}" / ADK_LOG, logs.take())
         return done
 
     return asyncio.run(replay_all())

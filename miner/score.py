@@ -16,14 +16,21 @@ The checks (docs/formats.md describes the sidecar fields they read):
   acts; an earlier clarifying turn's wording does not matter).
 - ``rouge1``: ROUGE-1 F-measure of the answer against the reference, computed
   as ADK's ``response_match_score`` does (ADK 2.13's Unicode-aware tokenizer
-  over rouge-score's, Porter stemming); passes at ``[score] rouge_threshold``
-  (default 0.8, ADK's default; 0 turns it into a report only).
+  over rouge-score's, Porter stemming). Always reported; it gates a turn only
+  where the team set a threshold: the sidecar's ``responseMatchThreshold`` for
+  one case, else ``[score] response_match_threshold`` for the suite. The seed
+  article's advice: overlap rewards repeating the reference's words, so the
+  facts, claims and calls decide a case, and overlap is a report by default.
 
 A run passes when every check of every turn passes. Turns pair up by order.
+``preview`` shows one case against one set of observed turns (the workbench's
+"what will be checked"); ``adk_test_config`` writes the ADK criteria that
+match what these checks gate on.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections import Counter
@@ -32,7 +39,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from miner.case import Call, LoadedCase, ObservedTurn, expected_turns
+from miner.case import MARKER, Call, LoadedCase, ObservedTurn, expected_turns
 from miner.model import Session
 
 _MISSING = object()
@@ -44,6 +51,8 @@ class Check:
     passed: bool
     reason: str = ""
     score: float | None = None
+    threshold: float | None = None
+    """The score a gating check needs; None for a check that only reports."""
 
 
 @dataclass(frozen=True)
@@ -162,20 +171,36 @@ def must_not_call_check(forbidden: set[str], got: list[Call]) -> Check:
     return Check("must_not_call", not hits, "; ".join(f"called {h}" for h in hits))
 
 
-def fact_checks(answer: str, required: list[str], forbidden: list[str]) -> list[Check]:
+def facts_found(answer: str, facts: list[str]) -> list[tuple[str, bool]]:
+    """Each fact with whether the answer contains it (case-insensitive
+    substring): the one definition of "a fact appears" (required facts and
+    forbidden claims alike)."""
     text = answer.lower()
+    return [(f, f.lower() in text) for f in facts]
+
+
+def fact_checks(answer: str, required: list[str], forbidden: list[str]) -> list[Check]:
     checks = []
     if required:
-        missing = [f for f in required if f.lower() not in text]
+        missing = [f for f, found in facts_found(answer, required) if not found]
         checks.append(
             Check("required_facts", not missing, ", ".join(f"missing: {f}" for f in missing))
         )
     if forbidden:
-        found = [f for f in forbidden if f.lower() in text]
+        made = [f for f, found in facts_found(answer, forbidden) if found]
         checks.append(
-            Check("forbidden_claims", not found, ", ".join(f"forbidden: {f}" for f in found))
+            Check("forbidden_claims", not made, ", ".join(f"forbidden: {f}" for f in made))
         )
     return checks
+
+
+def overlap_check(answer: str, reference: str, threshold: float | None) -> Check:
+    """ROUGE-1 of the answer against the reference: a gate at ``threshold``,
+    a report (always passing) without one."""
+    score = rouge1_f(answer, reference)
+    passed = threshold is None or score >= threshold
+    reason = "" if passed else f"{score:.3f} < {threshold}"
+    return Check("rouge1", passed, reason, score, threshold)
 
 
 # ---------------------------------------------------------------- ROUGE-1
@@ -255,37 +280,195 @@ def session_turns(session: Session) -> list[ObservedTurn]:
     ]
 
 
-def score_run(
-    case: LoadedCase, run: list[ObservedTurn], label: str, rouge_threshold: float
-) -> RunResult:
+def case_threshold(case: LoadedCase, suite_threshold: float | None) -> float | None:
+    """The overlap a case's turns need: its sidecar's ``responseMatchThreshold``,
+    else the suite's ``[score] response_match_threshold``; None: overlap only
+    reports."""
+    own = (case.spec or {}).get("responseMatchThreshold")
+    if isinstance(own, int | float) and not isinstance(own, bool):
+        return float(own)
+    return suite_threshold
+
+
+def _decided(values: Any) -> list[str]:
+    """A sidecar list's entries a reviewer has decided (no REVIEW marker)."""
+    items = values if isinstance(values, list) else []
+    return [v for v in items if isinstance(v, str) and MARKER not in v]
+
+
+def check_turn(
+    case: LoadedCase, index: int, got: ObservedTurn, threshold: float | None
+) -> list[Check]:
+    """Every check of turn ``index`` (0-based) of a case against what a run did."""
     spec = case.spec or {}
-    rules = spec.get("argRules") or {}
-    match = spec.get("match", "IN_ORDER")
-    forbidden_tools = set(spec.get("mustNotCall") or [])
     want_turns = expected_turns(case.case)
+    want = want_turns[index]
+    last = index == len(want_turns) - 1
+    checks = [
+        trajectory_check(
+            list(want.calls),
+            list(got.calls),
+            spec.get("match", "IN_ORDER"),
+            spec.get("argRules") or {},
+        ),  # fmt: skip
+        must_not_call_check(set(_decided(spec.get("mustNotCall"))), list(got.calls)),
+        *fact_checks(
+            got.answer,
+            _decided(spec.get("requiredFacts")) if last else [],
+            _decided(spec.get("forbiddenClaims")),
+        ),
+        overlap_check(got.answer, _reference(want.answer), threshold),
+    ]
+    return checks
+
+
+def _reference(answer: str) -> str:
+    """The reference answer, without the draft's ``REVIEW: `` prefix (a
+    preview of an unreviewed draft compares against the observed text)."""
+    return answer.removeprefix(f"{MARKER}: ")
+
+
+def score_run(
+    case: LoadedCase,
+    run: list[ObservedTurn],
+    label: str,
+    response_match_threshold: float | None = None,
+) -> RunResult:
+    """One run of a case: every check of every turn. ``response_match_threshold``
+    is the suite's; a case's own sidecar threshold wins."""
+    threshold = case_threshold(case, response_match_threshold)
     results = []
-    for i, want in enumerate(want_turns):
+    for i in range(len(expected_turns(case.case))):
         if i >= len(run):
             results.append(TurnResult(i + 1, (Check("turn", False, "the run has no such turn"),)))
             continue
-        got = run[i]
-        checks = [trajectory_check(list(want.calls), list(got.calls), match, rules)]
-        checks.append(must_not_call_check(forbidden_tools, list(got.calls)))
-        last = i == len(want_turns) - 1
-        checks.extend(
-            fact_checks(
-                got.answer,
-                list(spec.get("requiredFacts") or []) if last else [],
-                list(spec.get("forbiddenClaims") or []),
-            )
-        )
-        score = rouge1_f(got.answer, want.answer)
-        passed = score >= rouge_threshold
-        reason = "" if passed else f"{score:.3f} < {rouge_threshold}"
-        checks.append(Check("rouge1", passed, reason, score))
-        results.append(TurnResult(i + 1, tuple(checks)))
+        results.append(TurnResult(i + 1, tuple(check_turn(case, i, run[i], threshold))))
     trajectory = tuple(tuple(str(c) for c in t.calls) for t in run)
     return RunResult(case.eval_id, label, tuple(results), trajectory)
+
+
+# ---------------------------------------------------------------- the reviewer's preview
+
+
+@dataclass(frozen=True)
+class TurnPreview:
+    """One turn as the reviewer should see it before promoting: the reference
+    beside what was observed, and what each check would say."""
+
+    index: int
+    """1-based, as ``miner score`` numbers turns."""
+    user: str
+    reference: str
+    """The reference answer (a draft's ``REVIEW: `` prefix removed)."""
+    observed: str | None
+    """The observed answer; None when the observed session has no such turn."""
+    expected_calls: tuple[str, ...]
+    observed_calls: tuple[str, ...]
+    required_facts: tuple[tuple[str, bool], ...]
+    """(fact, found in the observed answer); the last turn only, as scored."""
+    forbidden_claims: tuple[tuple[str, bool], ...]
+    """(claim, made in the observed answer)."""
+    overlap: float | None
+    """ROUGE-1 of the observed answer against the reference."""
+    threshold: float | None
+    """The overlap this turn needs; None: overlap is reported, not checked."""
+    checks: tuple[Check, ...]
+    """Exactly what ``miner score`` would say about this turn."""
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.checks)
+
+
+@dataclass(frozen=True)
+class CasePreview:
+    eval_id: str
+    turns: tuple[TurnPreview, ...]
+    undecided: tuple[str, ...]
+    """Sidecar fields still holding a REVIEW marker: not checked yet."""
+
+    @property
+    def passed(self) -> bool:
+        return all(t.passed for t in self.turns)
+
+    def as_dict(self) -> dict[str, Any]:
+        """For the workbench's JSON API: camelCase, as the sidecar is."""
+        return {
+            "evalId": self.eval_id,
+            "passed": self.passed,
+            "undecided": list(self.undecided),
+            "turns": [
+                {
+                    "turn": t.index,
+                    "user": t.user,
+                    "reference": t.reference,
+                    "observed": t.observed,
+                    "expectedCalls": list(t.expected_calls),
+                    "observedCalls": list(t.observed_calls),
+                    "requiredFacts": [{"fact": f, "found": ok} for f, ok in t.required_facts],
+                    "forbiddenClaims": [{"claim": f, "made": hit} for f, hit in t.forbidden_claims],
+                    "overlap": t.overlap,
+                    "threshold": t.threshold,
+                    "passed": t.passed,
+                    "checks": [_check_dict(c) for c in t.checks],
+                }
+                for t in self.turns
+            ],
+        }
+
+
+def preview(
+    case: LoadedCase,
+    observed: list[ObservedTurn],
+    response_match_threshold: float | None = None,
+) -> CasePreview:
+    """What ``miner score`` would check on ``observed`` (a run, or the flagged
+    session of a draft: ``case.observed``), turn by turn, with the evidence a
+    reviewer reads: the reference beside the observed answer, each required
+    fact found or not, each forbidden claim made or not, and the overlap.
+    Pure: no files, no ADK. Entries still holding a REVIEW marker are left out
+    of the checks and their fields named in ``undecided``."""
+    spec = case.spec or {}
+    threshold = case_threshold(case, response_match_threshold)
+    want_turns = expected_turns(case.case)
+    result = score_run(case, observed, "preview", response_match_threshold)
+    turns = []
+    for i, want in enumerate(want_turns):
+        got = observed[i] if i < len(observed) else None
+        answer = got.answer if got else ""
+        last = i == len(want_turns) - 1
+        reference = _reference(want.answer)
+        turns.append(
+            TurnPreview(
+                index=i + 1,
+                user=want.user,
+                reference=reference,
+                observed=got.answer if got else None,
+                expected_calls=tuple(map(str, want.calls)),
+                observed_calls=tuple(map(str, got.calls)) if got else (),
+                required_facts=tuple(
+                    facts_found(answer, _decided(spec.get("requiredFacts")) if last else [])
+                ),
+                forbidden_claims=tuple(facts_found(answer, _decided(spec.get("forbiddenClaims")))),
+                overlap=rouge1_f(answer, reference) if got else None,
+                threshold=threshold,
+                checks=result.turns[i].checks,
+            )
+        )
+    undecided = tuple(
+        key
+        for key in ("requiredFacts", "forbiddenClaims", "mustNotCall")
+        if MARKER in json.dumps(spec.get(key, []))
+    )
+    return CasePreview(case.eval_id, tuple(turns), undecided)
+
+
+def _check_dict(c: Check) -> dict[str, Any]:
+    out: dict[str, Any] = {"check": c.name, "passed": c.passed, "reason": c.reason}
+    if c.score is not None:
+        out["score"] = c.score
+        out["threshold"] = c.threshold
+    return out
 
 
 _RUN = re.compile(r"__run\d+$")
@@ -383,15 +566,7 @@ class Report:
                     "turns": [
                         {
                             "turn": t.index,
-                            "checks": [
-                                {
-                                    "check": c.name,
-                                    "passed": c.passed,
-                                    "reason": c.reason,
-                                    **({"score": c.score} if c.score is not None else {}),
-                                }
-                                for c in t.checks
-                            ],
+                            "checks": [_check_dict(c) for c in t.checks],
                         }
                         for t in r.turns
                     ],
@@ -413,7 +588,7 @@ class Report:
 def score_suite(
     cases: list[LoadedCase],
     runs: list[tuple[str, list[Session]]],
-    rouge_threshold: float,
+    response_match_threshold: float | None = None,
 ) -> Report:
     """Score every run export (label, sessions) against the suite's cases."""
     results: list[RunResult] = []
@@ -427,9 +602,60 @@ def score_suite(
             for n, session in enumerate(found, start=1):
                 name = label if len(found) == 1 else f"{label}#{n}"
                 results.append(
-                    score_run(by_id[eval_id], session_turns(session), name, rouge_threshold)
+                    score_run(
+                        by_id[eval_id], session_turns(session), name, response_match_threshold
+                    )
                 )
     scored = {r.eval_id for r in results}
     missing = tuple(c.eval_id for c in cases if c.eval_id not in scored)
     tags = {c.eval_id: list((c.spec or {}).get("tags") or []) for c in cases}
     return Report(tuple(results), tags, unmatched, missing, ambiguous)
+
+
+# ---------------------------------------------------------------- ADK's test_config.json
+
+#: The file ``adk eval`` (and ADK's ``AgentEvaluator``) reads beside an eval set.
+ADK_TEST_CONFIG = "test_config.json"
+
+_LOOSER = {"EXACT": 0, "IN_ORDER": 1, "ANY_ORDER": 2}
+
+
+def adk_test_config(
+    specs: Iterable[dict[str, Any]], response_match_threshold: float | None
+) -> dict[str, Any]:
+    """ADK 2.13's eval config (``EvalConfig``) whose criteria are what
+    ``miner score`` gates a suite on, as far as ADK can say it:
+
+    - ``trajectory`` -> ``tool_trajectory_avg_score`` at 1.0 (every turn),
+      with the suite's match type; where cases differ, the loosest of them,
+      since ADK takes one per suite. ADK compares arguments whole, so
+      ``ignore_args`` is set when any case relaxes an argument (argRules other
+      than EXACT): names only, and miner remains the check on arguments.
+    - ``rouge1`` -> ``response_match_score`` at the suite's threshold, only
+      when the suite sets one (a case's own threshold has no ADK equivalent).
+    - ``required_facts``, ``forbidden_claims``, ``must_not_call``: no ADK
+      criterion (its rubric-based ones are judged by a model); only ``miner
+      score`` checks them.
+
+    Without this file ``adk eval`` would gate on ``response_match_score`` 0.8
+    and an EXACT trajectory, which a seed-reviewed suite is not written for.
+    """
+    specs = [s for s in specs if isinstance(s, dict)]
+    matches = {s.get("match", "IN_ORDER") for s in specs} & set(_LOOSER) or {"IN_ORDER"}
+    relaxed = any(
+        rule != "EXACT"
+        for s in specs
+        for args in (s.get("argRules") or {}).values()
+        if isinstance(args, dict)
+        for rule in args.values()
+    )
+    criteria: dict[str, Any] = {
+        "tool_trajectory_avg_score": {
+            "threshold": 1.0,
+            "match_type": max(matches, key=_LOOSER.__getitem__),
+            "ignore_args": relaxed,
+        }
+    }
+    if response_match_threshold is not None:
+        criteria["response_match_score"] = response_match_threshold
+    return {"criteria": criteria}

@@ -39,10 +39,11 @@ def test_every_key_is_documented_with_its_meaning():
 def test_a_changed_default_shows_in_the_reference(monkeypatch):
     from miner.config import ScoreConfig
 
-    field = ScoreConfig.model_fields["rouge_threshold"]
+    field = ScoreConfig.model_fields["response_match_threshold"]
     monkeypatch.setattr(field, "default", 0.7)
-    assert "| `rouge_threshold` | number (>= 0, <= 1) | `0.7` |" in render()
-    assert "| `rouge_threshold` | number (>= 0, <= 1) | `0.8` |" in DOC.read_text()
+    row = "| `response_match_threshold` | number, optional (>= 0, <= 1) |"
+    assert f"{row} `0.7` |" in render()
+    assert f"{row} unset |" in DOC.read_text()
 
 
 def test_the_sample_config_points_at_the_reference():

@@ -91,6 +91,24 @@ def test_init_on_the_sample_matches_the_hand_written_config(tmp_path):
     assert written.signals.escalation == shipped.signals.escalation  # type: ignore[attr-defined]
 
 
+def test_init_writes_a_commented_score_table_that_leaves_overlap_a_report(tmp_path):
+    config = tmp_path / "sample.toml"
+    assert _init(TRACES, config, "--feedback", FEEDBACK).exit_code == 0
+    text = config.read_text()
+    table = text.split("\n[score]\n", 1)[1]
+    assert (
+        table.splitlines()[0]
+        == "# response_match_threshold = 0.8   # ADK's default; unset: overlap is a report"
+    )
+    assert load_config(config).score.response_match_threshold is None
+    # Uncommented, it is a key the config knows.
+    enabled = tmp_path / "strict.toml"
+    enabled.write_text(
+        text.replace("# response_match_threshold = 0.8", "response_match_threshold = 0.8")
+    )
+    assert load_config(enabled).score.response_match_threshold == 0.8
+
+
 def test_the_signed_in_customers_email_and_phone_become_fixtures_not_stand_ins(tmp_path):
     # The sample's starting state holds customer_email and phone: a replayed
     # agent needs values there, not <EMAIL_ADDRESS_1> / <PHONE_NUMBER_1>.

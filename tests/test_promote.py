@@ -131,8 +131,9 @@ def test_a_promote_interrupted_between_files_is_finished_by_the_next(
     monkeypatch.setattr(output, "_write_atomic", real)
     again = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
     # The journalled promote is finished first; then the draft is gone, so the
-    # second pass finds nothing left to promote.
-    assert "finished  6 file(s) an interrupted promote had journalled" in again.output
+    # second pass finds nothing left to promote. Seven files: the suite's
+    # three and its ADK test_config.json, and the draft's three removed.
+    assert "finished  7 file(s) an interrupted promote had journalled" in again.output
     assert not draft.exists() and not (suite / ".miner-promote.json").exists()
     assert [s["evalId"] for s in load_json(suite / "suite.spec.json")] == [
         "refund_failure_not_reported_as_success"
@@ -202,6 +203,7 @@ def test_a_renamed_suite_folder_is_still_the_same_suite(drafted, tmp_path):
         "suite.evalset.json",
         "suite.spec.json",
         "suite.tools.json",
+        "test_config.json",
     ]
     ids = [c["eval_id"] for c in load_json(moved / "suite.evalset.json")["eval_cases"]]
     assert len(ids) == 2

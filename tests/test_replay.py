@@ -15,16 +15,17 @@ import pytest
 from miner.sample import session_hash
 from tests.conftest import PIPELINE, ROOT, load_json, miner, scripted_review
 
-FIXED_ANSWER = (
-    "I could not issue the refund for ORD-10001: refunds above 200 need a human. "
-    "A colleague will contact you."
-)
+#: s02's reference as the seed advises: short, fact-dense, in the agent's voice.
+SEED_REFERENCE = "Refund for ORD-10001 not issued: over 200 needs a human."
+#: Its facts: the order and the limit, each with one spelling.
+SEED_FACTS = ["ORD-10001", "200"]
 
 
 @pytest.fixture(scope="module")
 def suite(drafted, tmp_path_factory) -> Path:
-    """The sample's s02 (a refund over the limit reported as issued), reviewed:
-    the answer it should have given, and the claim it must never make."""
+    """The sample's s02 (a refund over the limit reported as issued), reviewed
+    as the seed advises: a short reference, its facts as required facts, and
+    the claim it must never make."""
     out, _ = drafted
     work = tmp_path_factory.mktemp("replay")
     case = work / "review" / f"draft_{session_hash('s02-refund-returned-error')}"
@@ -33,12 +34,14 @@ def suite(drafted, tmp_path_factory) -> Path:
         case,
         "refund_over_limit_is_not_reported_as_issued",
         ["tool_failure", "p0"],
-        requiredFacts=["200"],
+        requiredFacts=SEED_FACTS,
         forbiddenClaims=["has been issued"],
     )
     evalset_path = next(case.glob("*.evalset.json"))
     evalset = load_json(evalset_path)
-    evalset["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]["text"] = FIXED_ANSWER
+    evalset["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]["text"] = (
+        SEED_REFERENCE
+    )
     evalset_path.write_text(json.dumps(evalset, indent=2))
     suite = work / "support"
     promoted = miner("promote", case.parent, "--suite", suite, "--pipeline", PIPELINE)
@@ -47,8 +50,12 @@ def suite(drafted, tmp_path_factory) -> Path:
 
 
 def _replay(suite: Path, agent: str, out: Path, *extra: str):
+    # The shipped sample agents, or the tests' changed versions of them.
+    module = (
+        "sample_traces.agent" if agent in ("buggy_agent", "fixed_agent") else "tests.replay_agent"
+    )
     return miner(
-        "replay", "--agent", f"tests.replay_agent:{agent}", "--suite", suite, "--out", out,
+        "replay", "--agent", f"{module}:{agent}", "--suite", suite, "--out", out,
         "--pipeline", PIPELINE, "--json", *extra,
     )  # fmt: skip
 
@@ -77,13 +84,59 @@ def test_the_buggy_agent_fails_the_reviewed_check_and_the_fixed_one_passes(suite
         for c in t["checks"]
         if not c["passed"]
     }
-    assert "forbidden_claims" in failed and "trajectory" not in failed
+    # It fails on what the seed says decides a case: the facts and the claim.
+    assert failed == {"required_facts", "forbidden_claims"}
 
     fixed = _replay(suite, "fixed_agent", tmp_path / "fixed")
     assert fixed.exit_code == 0, fixed.output
     scored = _score(suite, tmp_path / "fixed")
     assert scored.exit_code == 0, scored.output
-    assert json.loads(scored.stdout)["passRate"] == {"passed": 1, "total": 1}
+    report = json.loads(scored.stdout)
+    assert report["passRate"] == {"passed": 1, "total": 1}
+    # The same facts in more words than the reference: overlap is reported,
+    # below ADK's default 0.8, and does not gate.
+    [rouge] = [c for c in report["runs"][0]["turns"][0]["checks"] if c["check"] == "rouge1"]
+    assert rouge["passed"] and rouge["score"] < 0.8 and rouge["threshold"] is None
+
+
+def test_a_suite_threshold_makes_overlap_gate_again(suite, tmp_path):
+    # The team's choice, per suite: the wordier fixed agent then fails on rouge1.
+    config = tmp_path / "pipeline.toml"
+    config.write_text(PIPELINE.read_text() + "\n[score]\nresponse_match_threshold = 0.8\n")
+    assert _replay(suite, "fixed_agent", tmp_path / "runs").exit_code == 0
+    scored = miner("score", "--suite", suite, "--traces", tmp_path / "runs", "--pipeline", config)
+    assert scored.exit_code == 1
+    assert "turn 1 rouge1: 0.645 < 0.8" in scored.output
+
+
+def test_a_second_replay_goes_beside_the_first_and_adk_notices_go_to_its_log(
+    suite, tmp_path, monkeypatch
+):
+    from google.adk import runners
+
+    # ADK gives its context-cache notice once per process and app.
+    monkeypatch.setattr(runners, "_UNCACHED_TRANSFER_APPS", set())
+    runs = tmp_path / "runs"
+    first = _replay(suite, "buggy_agent", runs)
+    assert first.exit_code == 0, first.output
+    [written] = (runs / "run-1").glob("*.parquet")
+    before = written.read_bytes()
+    second = _replay(suite, "fixed_agent", runs, "--runs", "2")
+    assert second.exit_code == 0, second.output
+    assert json.loads(second.stdout)["runFolders"] == [str(runs / "run-2"), str(runs / "run-3")]
+    assert sorted(p.name for p in runs.iterdir()) == ["run-1", "run-2", "run-3"]
+    assert written.read_bytes() == before  # never written over
+    # ADK's notices are in each run's log, not on the terminal.
+    for result in (first, second):
+        assert "Skipping missing token usage metadata" not in result.stderr
+        assert "context_cache_config" not in result.stderr
+    assert "Skipping missing token usage metadata" in (runs / "run-2" / "_adk.log").read_text()
+    assert "context_cache_config" in (runs / "run-1" / "_adk.log").read_text()
+    # And score reads the three runs: the buggy one fails, the fixed two pass.
+    report = json.loads(_score(suite, runs).stdout)
+    assert [(r["run"], r["passed"]) for r in report["runs"]] == [
+        ("runs/run-1", False), ("runs/run-2", True), ("runs/run-3", True)
+    ]  # fmt: skip
 
 
 def test_replayed_runs_are_plugin_rows_named_after_case_and_run(suite, tmp_path):
@@ -229,7 +282,7 @@ def test_agent_modules_are_found_in_the_working_folder_as_adk_finds_them(suite, 
     team = tmp_path / "team"
     (team / "support_bot").mkdir(parents=True)
     (team / "support_bot" / "__init__.py").write_text("")
-    shutil.copy(ROOT / "tests" / "replay_agent.py", team / "support_bot" / "agent.py")
+    shutil.copy(ROOT / "sample_traces" / "agent.py", team / "support_bot" / "agent.py")
     (team / "support_bot" / "broken.py").write_text("import left_pad_for_agents\n")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
@@ -255,3 +308,36 @@ def test_agent_modules_are_found_in_the_working_folder_as_adk_finds_them(suite, 
         "Error: --agent 'support_bot.broken:root_agent': support_bot.broken imports "
         "left_pad_for_agents, which is not installed"
     )
+
+
+def test_the_readmes_replay_and_score_commands_work_as_written(suite, tmp_path):
+    # The README's loop, steps 5 and 6, run from a folder laid out as the repo
+    # root is (the sample's agent and config) once steps 1-4 have built
+    # evals/my_agent: the commands exactly as the README writes them.
+    import re
+    import shlex
+
+    readme = (ROOT / "README.md").read_text()
+    [replay] = re.findall(r"^\s*(miner replay --pipeline .*)$", readme, re.M)
+    [score] = re.findall(r"^\s*(miner score --pipeline pipelines/my_agent.toml .*)$", readme, re.M)
+    root = tmp_path / "repo"
+    (root / "pipelines").mkdir(parents=True)
+    (root / "sample_traces").symlink_to(ROOT / "sample_traces")
+    # What `miner init --out pipelines/my_agent.toml` writes for the sample.
+    shutil.copy(PIPELINE, root / "pipelines" / "my_agent.toml")
+    shutil.copytree(suite, root / "evals" / "my_agent")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's miner; the agent is found in cwd
+
+    def run(command: str) -> subprocess.CompletedProcess:
+        args = [*_installed_miner(), *shlex.split(command)[1:]]
+        return subprocess.run(args, cwd=root, env=env, capture_output=True, text=True)
+
+    replayed = run(replay)
+    assert replayed.returncode == 0, replayed.stderr
+    # ADK's notices went to the runs' logs, not the terminal.
+    assert "Skipping missing token usage" not in replayed.stderr
+    assert "context_cache_config" not in replayed.stderr
+    assert sorted(p.name for p in (root / "runs").iterdir()) == ["run-1", "run-2", "run-3"]
+    scored = run(score)
+    assert scored.returncode == 0, scored.stdout + scored.stderr
+    assert "pass rate 3/3" in scored.stdout

@@ -256,7 +256,7 @@ def _reviewed_fields(page: str, eval_id: str) -> list[tuple[str, str]]:
         **{f"reviewed-{i}": "on" for i in range(turns)},
         mustnotcall=["escalate"],
         required_facts="ORD-10001",
-        forbidden_claims="has been refunded\nrefund issued",
+        forbidden_claims="has been refunded\nhas been issued",
         failure_class="tool_failure",
         priority="p0",
     )  # fmt: skip
@@ -278,7 +278,7 @@ def test_a_reviewed_form_renames_the_case_in_all_three_files_and_passes_check(be
     assert spec["evalId"] == "refund_declined_reported"
     assert spec["mustNotCall"] == ["escalate"]
     assert spec["requiredFacts"] == ["ORD-10001"]
-    assert spec["forbiddenClaims"] == ["has been refunded", "refund issued"]
+    assert spec["forbiddenClaims"] == ["has been refunded", "has been issued"]
     assert spec["tags"][-2:] == ["tool_failure", "p0"]
     assert "provenance" in spec  # kept, as drafted
     # Today's formats: what the draft wrote, key order included.

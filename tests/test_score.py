@@ -162,6 +162,96 @@ def test_each_turn_is_checked_on_its_own():
     assert _failed(short) == [(2, "turn", "the run has no such turn")]
 
 
+# The seed's advice: a short, fact-dense reference; the facts decide.
+WORDY = (
+    "I have checked order 8812 for you, and I am sorry to say that it is not linked to "
+    "the account you are signed in with, which means I am not able to process a refund "
+    "for it here. If you think this is a mistake, please reply with the account e-mail."
+)
+
+
+def test_overlap_is_reported_but_does_not_gate_without_a_threshold():
+    # The same facts in many more words: ROUGE-1 is low, and the case passes.
+    run = [ObservedTurn("Refund order 8812", WORDY, (LOOKUP,))]
+    result = score_run(_refund_not_owned(), run, "r")
+    assert result.passed
+    [rouge] = [c for t in result.turns for c in t.checks if c.name == "rouge1"]
+    assert rouge.score is not None and rouge.score < 0.5 and rouge.threshold is None
+    # The facts still decide: without the id, it fails on required_facts only.
+    vague = [ObservedTurn("Refund order 8812", WORDY.replace("8812", "that"), (LOOKUP,))]
+    assert _failed(score_run(_refund_not_owned(), vague, "r")) == [
+        (1, "required_facts", "missing: 8812")
+    ]
+
+
+def test_a_suite_threshold_gates_overlap_and_a_cases_own_threshold_wins():
+    run = [ObservedTurn("Refund order 8812", WORDY, (LOOKUP,))]
+    [(turn, check, reason)] = _failed(score_run(_refund_not_owned(), run, "r", 0.8))
+    assert (turn, check) == (1, "rouge1") and reason.endswith(" < 0.8")
+    lenient = _refund_not_owned()
+    assert lenient.spec is not None
+    lenient.spec["responseMatchThreshold"] = 0.1
+    assert score_run(lenient, run, "r", 0.8).passed
+    strict = _refund_not_owned()
+    assert strict.spec is not None
+    strict.spec["responseMatchThreshold"] = 0.9
+    assert [c for _, c, _ in _failed(score_run(strict, run, "r", None))] == ["rouge1"]
+
+
+def test_the_preview_shows_what_score_checks_and_the_evidence():
+    from miner.score import preview
+
+    case = _refund_not_owned()
+    answer = "Refund issued for your order; " + WORDY.replace("8812", "it")
+    observed = [ObservedTurn("Refund order 8812", answer, (LOOKUP, REFUND))]
+    shown = preview(case, observed)
+    [turn] = shown.turns
+    assert turn.reference == GOOD and turn.observed == answer
+    assert turn.expected_calls == ("lookup_order(order_id='8812')",)
+    assert turn.observed_calls == tuple(map(str, (LOOKUP, REFUND)))
+    assert turn.required_facts == (("8812", False),)
+    assert turn.forbidden_claims == (("has been refunded", False), ("refund issued", True))
+    assert turn.overlap == rouge1_f(answer, GOOD) and turn.threshold is None
+    # Its checks are score's own, one definition each.
+    assert turn.checks == score_run(case, observed, "r").turns[0].checks
+    assert {c.name for c in turn.checks if not c.passed} == {
+        "must_not_call", "required_facts", "forbidden_claims"
+    }  # fmt: skip
+    data = shown.as_dict()
+    assert data["passed"] is False
+    assert data["turns"][0]["requiredFacts"] == [{"fact": "8812", "found": False}]
+    assert json.loads(json.dumps(data)) == data  # plain JSON for the workbench
+
+
+def test_the_preview_of_a_draft_leaves_undecided_fields_out_of_the_checks():
+    from miner.score import preview
+
+    case = _refund_not_owned()
+    assert case.spec is not None
+    case.spec["requiredFacts"] = ["REVIEW: facts the answer must contain"]
+    case.case["conversation"][0]["final_response"]["parts"][0]["text"] = "REVIEW: " + GOOD
+    shown = preview(case, [ObservedTurn("Refund order 8812", GOOD, (LOOKUP,))])
+    assert shown.undecided == ("requiredFacts",)
+    [turn] = shown.turns
+    assert turn.required_facts == () and turn.reference == GOOD and turn.overlap == 1.0
+    assert "required_facts" not in {c.name for c in turn.checks}
+    # A run shorter than the case: the missing turn is shown, and fails.
+    two = _refund_not_owned()
+    two.case["conversation"] *= 2
+    short = preview(two, [ObservedTurn("Refund order 8812", GOOD, (LOOKUP,))])
+    assert [t.observed for t in short.turns] == [GOOD, None] and not short.passed
+
+
+def test_a_bad_case_threshold_is_a_sidecar_finding(tmp_path):
+    suite = _suite(tmp_path)
+    specs = json.loads((suite / "suite.spec.json").read_text())
+    specs[0]["responseMatchThreshold"] = "high"
+    (suite / "suite.spec.json").write_text(json.dumps(specs))
+    result = miner("check", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 1
+    assert "responseMatchThreshold: expected a number from 0 to 1" in result.output
+
+
 PAIRS = [
     ("The cat sat on the mat.", "The cat sat on the mat."),
     (

@@ -1,12 +1,14 @@
 """`make replay-demo`: the regression loop on the sample, step by step.
 
 1. draft the sample's flagged sessions;
-2. review one (s02: a refund over the limit the agent said it had issued),
-   as a reviewer would: the answer it should give, the claim it must not make;
+2. review one (s02: a refund over the limit the agent said it had issued)
+   as the seed article advises: a short reference in the agent's voice, its
+   order id and limit as required facts, the claim it must not make;
 3. promote it into a suite;
-4. replay the suite against the agent as it was (scripted to repeat the bug):
-   the reviewed check fails;
-5. replay it against the fixed agent: it passes.
+4. replay the suite against the agent as it was (sample_traces/agent.py's
+   buggy_agent, scripted to repeat the bug): it fails on its facts and claim;
+5. replay it against the fixed agent, which gives the same facts in more
+   words: it passes (word overlap is reported, not gated).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 from miner.sample import session_hash
 from tests.conftest import PIPELINE, WINDOW, load_json, miner, scripted_review
-from tests.test_replay import FIXED_ANSWER
+from tests.test_replay import SEED_FACTS, SEED_REFERENCE
 
 
 def step(title: str, *args: str | Path) -> str:
@@ -38,17 +40,20 @@ def main() -> None:
     shutil.copytree(case, review)
     scripted_review(
         review, "refund_over_limit_is_not_reported_as_issued", ["tool_failure", "p0"],
-        requiredFacts=["200"], forbiddenClaims=["has been issued"],
+        requiredFacts=SEED_FACTS, forbiddenClaims=["has been issued"],
     )  # fmt: skip
     evalset = next(review.glob("*.evalset.json"))
     data = load_json(evalset)
-    data["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]["text"] = FIXED_ANSWER
+    data["eval_cases"][0]["conversation"][0]["final_response"]["parts"][0]["text"] = SEED_REFERENCE
     evalset.write_text(json.dumps(data, indent=2))
-    print(f"\nreviewed {review.name}: answer {FIXED_ANSWER!r}, must not claim 'has been issued'")
+    print(
+        f"\nreviewed {review.name} as the seed advises: reference {SEED_REFERENCE!r}, "
+        f"required facts {SEED_FACTS}, must not claim 'has been issued'"
+    )
     step("promoted", "promote", review.parent, "--suite", suite, "--pipeline", PIPELINE)
     for agent, expect in (("buggy_agent", "fails"), ("fixed_agent", "passes")):
         runs = work / "runs" / agent
-        step("replayed", "replay", "--agent", f"tests.replay_agent:{agent}", "--suite", suite,
+        step("replayed", "replay", "--agent", f"sample_traces.agent:{agent}", "--suite", suite,
              "--out", runs, "--pipeline", PIPELINE)  # fmt: skip
         step(f"the {agent} {expect}", "score", "--suite", suite, "--traces", runs,
              "--pipeline", PIPELINE)  # fmt: skip
