@@ -247,7 +247,7 @@ def _case_page(
         problem=problem,
         suite=bench.suite,
         marker=workbench.MARKER,
-        preview=workbench.preview(case, bench.config.score.rouge_threshold),
+        preview=workbench.preview(case, bench.config.score.response_match_threshold),
         changes=changes,
     )
 

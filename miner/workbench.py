@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from miner import output
+from miner import output, score
 from miner.case import (
     EVALSET,
     MARKER,
@@ -34,7 +34,7 @@ from miner.errors import ConflictError, InputError
 from miner.load import ARG_RULES, MATCH_TYPES, OPT_OUT_TAG, UNREADABLE, Finding, load_cases
 from miner.promote import refusal_reason
 from miner.redaction.policy import RedactionPolicy
-from miner.score import Check, fact_checks, rouge1_f, score_run
+from miner.score import Check
 from miner.signals.error import Error, ErrorConfig, result_failed
 
 #: A case's statuses, in the queue's order.
@@ -451,8 +451,8 @@ class Preview:
     """The case as saved, scored against the session that flagged it."""
 
     turns: tuple[TurnPreview, ...]
-    threshold: float
-    """The ROUGE-1 a turn needs (0: overlap is reported, never gated)."""
+    threshold: float | None
+    """The ROUGE-1 a turn needs; None: overlap is reported, never gated."""
     passes: bool
     """The flagged session would pass: the case may have frozen the bug."""
     unreviewed: bool = False
@@ -492,44 +492,35 @@ def _as_checked(case: CaseFiles) -> LoadedCase:
     )
 
 
-def _holds(answer: str, phrase: str) -> bool:
-    # The score's own matcher: a required fact is found when its check passes.
-    return fact_checks(answer, [phrase], [])[0].passed
-
-
-def preview(case: CaseFiles, threshold: float) -> Preview | None:
-    """What ``miner score`` will check, shown on the flagged session: each
-    turn's reference beside the observed answer, the overlap, each required
-    fact and forbidden claim found or not (in both), and the score's checks.
+def preview(case: CaseFiles, suite_threshold: float | None) -> Preview | None:
+    """What ``miner score`` will check, shown on the flagged session
+    (``score.preview``): each turn's reference beside the observed answer, the
+    overlap, each required fact and forbidden claim found or not (in the
+    observed answer, and here also in the reference), and the score's checks.
     None for a case with no observed session (not mined)."""
     observed = provenance_turns(case.spec)
     if observed is None:
         return None
     checked = _as_checked(case)
-    spec = checked.spec or {}
-    result = score_run(checked, observed, "flagged session", threshold)
-    expected = checked.turns
+    shown = score.preview(checked, observed, suite_threshold)
     turns = []
-    for index, (want, turn_result) in enumerate(zip(expected, result.turns, strict=True)):
-        got = observed[index].answer if index < len(observed) else ""
-        last = index == len(expected) - 1
-        required = list(spec["requiredFacts"]) if last else []
+    for turn in shown.turns:
+        facts = dict(score.facts_found(turn.reference, [f for f, _ in turn.required_facts]))
+        claims = dict(score.facts_found(turn.reference, [c for c, _ in turn.forbidden_claims]))
         turns.append(
             TurnPreview(
-                turn=f"t{index + 1}",
-                reference=want.answer,
-                observed=got,
-                overlap=rouge1_f(got, want.answer),
-                required=tuple(Phrase(f, _holds(want.answer, f), _holds(got, f)) for f in required),
-                forbidden=tuple(
-                    Phrase(c, _holds(want.answer, c), _holds(got, c))
-                    for c in spec["forbiddenClaims"]
-                ),
-                checks=turn_result.checks,
+                turn=f"t{turn.index}",
+                reference=turn.reference,
+                observed=turn.observed or "",
+                overlap=turn.overlap or 0.0,
+                required=tuple(Phrase(f, facts[f], found) for f, found in turn.required_facts),
+                forbidden=tuple(Phrase(c, claims[c], made) for c, made in turn.forbidden_claims),
+                checks=turn.checks,
             )
         )
     unreviewed = any(text.startswith(ANSWER_MARK) for text in _answers(case))
-    return Preview(tuple(turns), threshold, result.passed, unreviewed)
+    threshold = score.case_threshold(checked, suite_threshold)
+    return Preview(tuple(turns), threshold, shown.passed, unreviewed)
 
 
 # The reviewer's decisions -------------------------------------------------------
