@@ -86,16 +86,19 @@ def _texts(parts: Any) -> list[str]:
 
 def provenance_turns(spec: dict[str, Any]) -> list[ObservedTurn] | None:
     """The flagged session a mined case came from, as the draft recorded it."""
-    observed = ((spec.get("provenance") or {}).get("observed") or {}).get("turns")
+    observed = _dict(_dict(spec.get("provenance")).get("observed")).get("turns")
     if not isinstance(observed, list):
         return None
     return [
         ObservedTurn(
-            t.get("user", ""),
-            t.get("answer", ""),
-            tuple(Call(u["name"], u.get("args") or {}) for u in t.get("toolUses", [])),
+            str(t.get("user", "")),
+            str(t.get("answer", "")),
+            tuple(
+                Call(str(u.get("name", "")), _dict(u.get("args")))
+                for u in _dicts(t.get("toolUses"))
+            ),
         )
-        for t in observed
+        for t in _dicts(observed)
     ]
 
 

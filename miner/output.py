@@ -218,8 +218,10 @@ _SESSION_HASH = re.compile(r"[0-9a-f]{16}")
 
 
 def read_ledger(out: Path) -> frozenset[str]:
-    """Session hashes drafted into ``out`` before: the ledger plus the case folders there."""
+    """Session hashes drafted into ``out`` before: the ledger (drafted and
+    discarded) plus the case folders there."""
     hashes = set(_ledger_hashes(out / LEDGER_NAME))
+    hashes.update(read_discarded(out))
     if out.is_dir():
         hashes.update(p.name.removeprefix("draft_") for p in out.glob("draft_*") if p.is_dir())
     return frozenset(hashes)
@@ -234,13 +236,8 @@ def _ledger_hashes(ledger: Path, key: str = "sessions") -> frozenset[str]:
     """The hashes under ``key`` in a ledger file (none when there is no file yet)."""
     if not ledger.exists():
         return frozenset()
-    try:
-        data = orjson.loads(ledger.read_bytes())
-    except orjson.JSONDecodeError as exc:
-        raise InputError(f"{ledger}: invalid JSON ({exc.args[0]})") from None
-    except OSError as exc:
-        raise InputError(f"{ledger}: cannot read ({exc.strerror})") from None
-    values = data.get(key, [] if key != "sessions" else None) if isinstance(data, dict) else None
+    data = _ledger_document(ledger)
+    values = data.get(key, [] if key != "sessions" else None)
     if not isinstance(values, list) or not all(
         isinstance(h, str) and _SESSION_HASH.fullmatch(h) for h in values
     ):
@@ -253,6 +250,79 @@ def _ledger_hashes(ledger: Path, key: str = "sessions") -> frozenset[str]:
 
 #: A run's manifest of the flagged sessions it did not draft, beside its summary.
 NOT_DRAFTED_SUFFIX = ".not-drafted.jsonl"
+
+
+#: The ledger's record of drafts a reviewer discarded: session hash ->
+#: {"reason": the reviewer's words, "at": UTC time}.
+DISCARDED = "discarded"
+
+
+def read_discarded(out: Path) -> dict[str, dict[str, str]]:
+    """The drafts discarded from ``out`` (session hash -> reason and time)."""
+    ledger = out / LEDGER_NAME
+    data = _ledger_document(ledger)
+    found = data.get(DISCARDED, {})
+    if not isinstance(found, dict) or not all(
+        isinstance(h, str)
+        and _SESSION_HASH.fullmatch(h)
+        and isinstance(entry, dict)
+        and all(isinstance(entry.get(k), str) for k in ("reason", "at"))
+        for h, entry in found.items()
+    ):
+        raise InputError(
+            f'{ledger}: not a miner ledger ({DISCARDED} is not {{"<16 hex digits>": '
+            '{"reason": ..., "at": ...}})'
+        )
+    return found
+
+
+def _ledger_document(ledger: Path) -> dict[str, Any]:
+    """The ledger file as JSON (empty when there is none yet)."""
+    if not ledger.exists():
+        return {}
+    try:
+        data = orjson.loads(ledger.read_bytes())
+    except orjson.JSONDecodeError as exc:
+        raise InputError(f"{ledger}: invalid JSON ({exc.args[0]})") from None
+    except OSError as exc:
+        raise InputError(f"{ledger}: cannot read ({exc.strerror})") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{ledger}: not a miner ledger (not a JSON object)")
+    return data
+
+
+def _ledger_bytes(sessions: Iterable[str], signatures: Iterable[str], discarded: Any) -> bytes:
+    document: dict[str, Any] = {"sessions": sorted(sessions), "signatures": sorted(signatures)}
+    if discarded:
+        document[DISCARDED] = dict(sorted(discarded.items()))
+    return _dumps(document)
+
+
+def discard_draft(out: Path, folder: Path, session: str, reason: str) -> None:
+    """Remove the drafted case ``folder`` (directly inside ``out``) for good,
+    and record its session in ``out``'s ledger as discarded with ``reason``,
+    so no later run drafts it again. Call with ``out``'s lock held.
+
+    The ledger is replaced first: a crash after it leaves the case folder whole
+    (discarding it again finishes the job). The folder is then renamed to a
+    staging name, which nothing reads as a case, and removed; a crash during the
+    removal leaves only that staging folder, which the next run clears
+    (``remove_stale_staging``)."""
+    ledger = out / LEDGER_NAME
+    discarded = dict(read_discarded(out))
+    at = datetime.now(UTC).isoformat(timespec="seconds")
+    discarded[session] = {"reason": reason, "at": at}
+    sessions = _ledger_hashes(ledger) | {session}
+    try:
+        _write_atomic(
+            ledger, _ledger_bytes(sessions, _ledger_hashes(ledger, "signatures"), discarded)
+        )
+        doomed = out / f".miner-staging-discarded-{folder.name}"
+        shutil.rmtree(doomed, ignore_errors=True)
+        os.rename(folder, doomed)
+    except OSError as exc:
+        raise OutputError(f"{out}: cannot discard {folder.name} ({exc.strerror})") from None
+    shutil.rmtree(doomed, ignore_errors=True)
 
 
 def run_stem(run_name: str) -> str:
@@ -300,9 +370,8 @@ def write_run(
             os.rename(staging / name, target)
         merged = ledger | _ledger_hashes(out / LEDGER_NAME)
         kinds = signatures | _ledger_hashes(out / LEDGER_NAME, "signatures")
-        _write_atomic(
-            out / LEDGER_NAME, _dumps({"sessions": sorted(merged), "signatures": sorted(kinds)})
-        )
+        discarded = read_discarded(out)  # a reviewer's discards stay recorded
+        _write_atomic(out / LEDGER_NAME, _ledger_bytes(merged, kinds, discarded))
     except OSError as exc:
         written = sum(1 for name in cases if (out / name).is_dir())
         raise OutputError(
@@ -349,8 +418,7 @@ def replace_json_files(values: Mapping[Path, Any], expected: Mapping[Path, str])
             now = "missing"
         if now != wanted:
             raise ConflictError(
-                f"{path}: changed on disk since the page was loaded; nothing was saved "
-                "(reload to see the change)"
+                f"{path}: changed on disk since the page was loaded; nothing was saved"
             )
     staged: list[tuple[str, Path]] = []
     try:

@@ -24,12 +24,13 @@ import json
 import logging
 import secrets
 import socket
+import threading
 import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from jinja2 import Environment, PackageLoader, StrictUndefined
 from markupsafe import Markup, escape
@@ -46,6 +47,7 @@ from miner.config import PipelineConfig
 from miner.errors import ConflictError, MinerError, UsageError
 from miner.load import ARG_RULES, MATCH_TYPES
 from miner.redaction.policy import RedactionPolicy
+from miner.score import rouge_tokens
 
 log = logging.getLogger("miner.review")
 
@@ -61,7 +63,12 @@ class Workbench:
     checker: workbench.Checker
     suite: Path | None
     policy: RedactionPolicy | None
+    snapshots: workbench.Snapshots = field(default_factory=workbench.Snapshots)
+    """The files as pages showed them: a refused save says what changed since."""
 
+
+#: How long a discard waits for a draft run writing into the same folder.
+DISCARD_LOCK_TIMEOUT = 5.0
 
 _templates = Environment(
     loader=PackageLoader("miner", "templates"),
@@ -174,27 +181,46 @@ async def queue_page(request: Request) -> Response:
         suffix=("?" + urlencode(query)) if query else "",
         suite=bench.suite,
         ready=sum(r.status == "ready" for r in rows),
+        notice=NOTICES.get(request.query_params.get("done", ""), ""),
     )
 
 
+def _order(request: Request) -> list[str]:
+    """The queue's cases still to review, in the page's filter and sort."""
+    bench = _bench(request)
+    rows = _filtered(workbench.queue(bench.drafts, bench.checker), _query(request))
+    return [r.name for r in rows if r.status != "promoted"]
+
+
+def _after(order: list[str], name: str, left: set[str]) -> str | None:
+    """The case to review after ``name``: the next one of ``order`` still in
+    ``left``, else the first one left."""
+    at = order.index(name) if name in order else -1
+    later = [n for n in order[at + 1 :] if n in left]
+    anywhere = [n for n in order if n in left and n != name]
+    return (later or anywhere)[0] if later or anywhere else None
+
+
 def _case_page(
-    request: Request, name: str, status: int = 200, notice: str = "", problem: str = ""
+    request: Request,
+    name: str,
+    status: int = 200,
+    notice: str = "",
+    problem: str = "",
+    typed: workbench.Decisions | None = None,
+    changes: list[workbench.Change] | None = None,
 ) -> HTMLResponse:
     bench = _bench(request)
     case = workbench.read_case(bench.drafts, name)
+    bench.snapshots.remember(case)
     findings = bench.checker.findings(case)
     query = _query(request)
-    order = [
-        r.name
-        for r in _filtered(workbench.queue(bench.drafts, bench.checker), query)
-        if r.status != "promoted"
-    ]
+    order = _order(request)
     at = order.index(name) if name in order else -1
-    decided = workbench.decisions(case, bench.config.coverage.classes)
+    decided = typed or workbench.decisions(case, bench.config.coverage.classes)
+    chat = workbench.chat(case, workbench.failure_rules(bench.config))
     tools = list(
-        dict.fromkeys(
-            [*bench.config.agent.tools, *(c.tool for t in workbench.chat(case) for c in t.calls)]
-        )
+        dict.fromkeys([*bench.config.agent.tools, *(c.tool for t in chat for c in t.calls)])
     )
     return _page(
         request,
@@ -202,7 +228,7 @@ def _case_page(
         status=status,
         name=name,
         case=case,
-        chat=workbench.chat(case),
+        chat=chat,
         flags=workbench.flags(case.spec),
         findings=findings,
         relative=lambda p: p.relative_to(bench.drafts.resolve()),
@@ -215,19 +241,30 @@ def _case_page(
         match_types=MATCH_TYPES,
         arg_rules=ARG_RULES,
         previous=order[at - 1] if at > 0 else None,
-        next=order[at + 1] if 0 <= at < len(order) - 1 else None,
+        next=_after(order, name, set(order)),  # a saved case sorts elsewhere: wrap round
         suffix=("?" + urlencode(query)) if query else "",
         notice=notice,
         problem=problem,
         suite=bench.suite,
         marker=workbench.MARKER,
+        preview=workbench.preview(case, bench.config.score.response_match_threshold),
+        changes=changes,
     )
+
+
+#: What a page says after a redirect (``?done=...``); never text from the request.
+NOTICES = {
+    "saved": "Saved the three files.",
+    "discarded": (
+        "Discarded the draft: its session is recorded in the drafts folder's ledger, "
+        "so no later run drafts it again."
+    ),
+}
 
 
 async def case_page(request: Request) -> Response:
     name = request.path_params["name"]
-    saved = request.query_params.get("saved")
-    return _case_page(request, name, notice="Saved the three files." if saved else "")
+    return _case_page(request, name, notice=NOTICES.get(request.query_params.get("done", ""), ""))
 
 
 def _lines(text: str) -> list[str]:
@@ -290,16 +327,65 @@ async def save_case(request: Request) -> Response:
     decided = decisions_from_form(form, workbench.turn_count(case))
     try:
         workbench.save(bench.drafts, name, decided, seen)
-    except ConflictError as exc:
+    except ConflictError:
         log.info("save %s: refused, a file changed on disk", name)
-        return _case_page(request, name, status=409, problem=str(exc))
+        return _conflict_page(request, name, decided, seen)
     except workbench.NotEditable as exc:
         log.info("save %s: refused, a file the form cannot write into", name)
         return _case_page(request, name, status=400, problem=str(exc))
     log.info("save %s: written", name)
-    query = _query(request)
-    suffix = "&" + urlencode(query) if query else ""
-    return RedirectResponse(f"{request.url.path}?saved=1{suffix}", status_code=303)
+    return RedirectResponse(_with_notice(request.url.path, "saved", request), status_code=303)
+
+
+def _with_notice(path: str, done: str, request: Request) -> str:
+    return f"{path}?{urlencode({'done': done, **_query(request)})}"
+
+
+def _conflict_page(
+    request: Request, name: str, typed: workbench.Decisions, seen: tuple[str, ...]
+) -> HTMLResponse:
+    """The case page again, its form holding what was typed (merged with the
+    disk's change to what was not touched), the changes listed, and the
+    digests of the files as they are now: saving again writes the form."""
+    bench = _bench(request)
+    now = workbench.read_case(bench.drafts, name)
+    classes = bench.config.coverage.classes
+    then = bench.snapshots.recall(now, seen)
+    merged, changes = workbench.merge(
+        workbench.decisions(then, classes) if then else None,
+        workbench.decisions(now, classes),
+        typed,
+    )
+    files = ", ".join(workbench.changed_files(now, seen)) or "a case file"
+    problem = (
+        f"{files}: changed on disk since the page was loaded; nothing was saved. "
+        "The form keeps what you typed; what changed on disk is listed below. "
+        "Save again to write the form."
+    )
+    return _case_page(request, name, 409, problem=problem, typed=merged, changes=changes)
+
+
+async def discard_case(request: Request) -> Response:
+    bench = _bench(request)
+    name = request.path_params["name"]
+    form = await request.form()
+    seen = tuple(str(form.get(f"digest-{i}", "")) for i in range(3))
+    reason = form.get("reason", "")
+    order = _order(request)
+    try:
+        workbench.discard(
+            bench.drafts, name, reason if isinstance(reason, str) else "", seen,
+            DISCARD_LOCK_TIMEOUT,
+        )  # fmt: skip
+    except (ConflictError, workbench.NotEditable) as exc:
+        log.info("discard %s: refused (%s)", name, type(exc).__name__)
+        status = 409 if isinstance(exc, ConflictError) else 400
+        return _case_page(request, name, status=status, problem=str(exc))
+    log.info("discard %s: done", name)
+    after = _after(order, name, set(workbench.case_names(bench.drafts)))
+    root = str(request.scope.get("root_path", "")).rstrip("/")
+    target = f"{root}/case/{quote(after)}" if after else f"{root}/"
+    return RedirectResponse(_with_notice(target, "discarded", request), status_code=303)
 
 
 async def decide_surfaced(request: Request) -> Response:
@@ -340,6 +426,7 @@ async def promote_cases(request: Request) -> Response:
         )
     form = await request.form()
     only = form.get("case")
+    order = _order(request)
     if isinstance(only, str) and only:
         folders = [workbench.case_folder(bench.drafts, only)]
     else:
@@ -351,6 +438,13 @@ async def promote_cases(request: Request) -> Response:
     promoted = len(result.promoted) if result else 0
     refused = len(result.refused) if result else 0
     log.info("promote: %d promoted, %d refused", promoted, refused)
+    left = set(workbench.case_names(bench.drafts))
+    wanted = form.get("next")  # the case page's next case, in its filter and sort
+    if isinstance(wanted, str) and wanted in left:
+        after: str | None = wanted
+    else:
+        after = _after(order, only if isinstance(only, str) else "", left)
+    query = _query(request)
     return _page(
         request,
         "promoted.html",
@@ -358,6 +452,8 @@ async def promote_cases(request: Request) -> Response:
         reasons={k: refusal_reason(v) for k, v in (result.refused if result else {}).items()},
         problem="",
         suite=bench.suite,
+        next=after,
+        suffix=("?" + urlencode(query)) if query else "",
     )
 
 
@@ -408,6 +504,7 @@ def create_app(bench: Workbench, token: str, hosts: list[str]) -> Starlette:
         Route("/", queue_page),
         Route("/case/{name}", case_page, methods=["GET"]),
         Route("/case/{name}", save_case, methods=["POST"]),
+        Route("/case/{name}/discard", discard_case, methods=["POST"]),
         Route("/case/{name}/surfaced", decide_surfaced, methods=["POST"]),
         Route("/promote", promote_cases, methods=["POST"]),
         Route("/files/{path:path}", raw_file),
@@ -460,6 +557,9 @@ def serve(
     sock.listen(128)
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
+    # The case page's "what the score will check" stems words with nltk, whose
+    # import takes seconds: done while the reviewer opens the queue.
+    threading.Thread(target=rouge_tokens, args=("warming",), daemon=True).start()
     announce(f"http://{shown}:{bound}/{token}/")
     config = uvicorn.Config(
         create_app(bench, token, hosts),

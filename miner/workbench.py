@@ -12,26 +12,30 @@ it was read (``output.replace_json_files``). Findings come from the one loader
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from miner import output
+from miner import output, score
 from miner.case import (
     EVALSET,
     MARKER,
     SPEC,
     TOOLS,
     Flag,
+    LoadedCase,
     first_user_message,
     flags,
+    provenance_turns,
     signals,
 )
 from miner.config import PipelineConfig
-from miner.errors import InputError
+from miner.errors import ConflictError, InputError
 from miner.load import ARG_RULES, MATCH_TYPES, OPT_OUT_TAG, UNREADABLE, Finding, load_cases
 from miner.promote import refusal_reason
 from miner.redaction.policy import RedactionPolicy
+from miner.score import Check
+from miner.signals.error import Error, ErrorConfig, result_failed
 from miner.summary import RunSummary
 
 #: A case's statuses, in the queue's order.
@@ -247,10 +251,18 @@ def queue(drafts: Path, checker: Checker, suite: Path | None = None) -> list[Que
                 first_message=first_user_message(case.case),
                 markers=markers,
                 tools=tuple(tools),
-                tags=tuple(t for t in spec.get("tags") or [] if isinstance(t, str)),
+                tags=real_tags(spec),
             )
         )
     return rows + promoted_rows(suite, signature_of)
+
+
+def real_tags(spec: dict[str, Any]) -> tuple[str, ...]:
+    """A sidecar's tags, without the draft's ``REVIEW: add the failure class...``
+    placeholder (a sentence for the reviewer, not a tag to filter by)."""
+    return tuple(
+        t for t in spec.get("tags") or [] if isinstance(t, str) and not t.startswith(MARKER)
+    )
 
 
 def _broken_row(name: str, reason: str) -> QueueRow:
@@ -283,7 +295,7 @@ def promoted_rows(suite: Path | None, signature_of: dict[str, str]) -> list[Queu
                     first_message=_observed_first(spec),
                     markers=0,
                     tools=tuple(sorted({n for n in _observed_tools(spec)})),
-                    tags=tuple(t for t in spec.get("tags") or [] if isinstance(t, str)),
+                    tags=real_tags(spec),
                 )
             )
     return rows
@@ -314,8 +326,12 @@ class ChatCall:
     outcome: str
     """The result as indented JSON, or the error message."""
     failed: bool
+    """The call raised (a TOOL_ERROR row): ``outcome`` is the error message."""
     handoff: str | None
     """The agent this call hands over to (a transfer, or a new agent taking over)."""
+    returned_failure: bool = False
+    """The call returned a result that reports a failure (``{"status": "error"}``,
+    an ``error`` key: the ``error`` signal's rule), logged by ADK as a success."""
 
 
 @dataclass(frozen=True)
@@ -332,10 +348,20 @@ def _pretty(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False)
 
 
-def chat(case: CaseFiles) -> list[ChatTurn]:
+def failure_rules(config: PipelineConfig) -> ErrorConfig:
+    """What the ``error`` signal counts as a tool that returned a failure."""
+    rules = getattr(config.signals, Error.name, None)
+    return rules if isinstance(rules, ErrorConfig) else ErrorConfig()
+
+
+def chat(case: CaseFiles, failures: ErrorConfig | None = None) -> list[ChatTurn]:
     """The observed session (``provenance.observed``) turn by turn, with each
     tool call's result or error from the tool fixtures, the turn's errors and
-    the agent handoffs; turns that flagged the session carry their flags."""
+    the agent handoffs; turns that flagged the session carry their flags. A
+    call failed when it raised, or when its result reports a failure under
+    ``failures`` (the pipeline's ``[signals.error]``, so the chat marks what
+    the signal counted)."""
+    rules = failures if failures is not None else ErrorConfig()
     calls_of: dict[str, list[dict[str, Any]]] = {}
     for call in _list(case.tools.get("calls")):
         calls_of.setdefault(str(call.get("invocationId", "")), []).append(call)
@@ -362,8 +388,11 @@ def chat(case: CaseFiles) -> list[ChatTurn]:
             agent = by or agent
             failed = "error" in use
             outcome = str(use["error"]) if failed else _pretty(use.get("result"))
+            returned = not failed and result_failed(use.get("result"), rules)
             shown.append(
-                ChatCall(tool, by, _pretty(use.get("args") or {}), outcome, failed, handoff)
+                ChatCall(
+                    tool, by, _pretty(use.get("args") or {}), outcome, failed, handoff, returned
+                )
             )
         turns.append(
             ChatTurn(
@@ -389,6 +418,111 @@ def observed_args(case: CaseFiles) -> dict[tuple[str, str], list[str]]:
                 if text not in shown:
                     shown.append(text)
     return seen
+
+
+# What the score will check ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A required fact or forbidden claim, and whether each answer holds it."""
+
+    text: str
+    in_reference: bool
+    in_observed: bool
+
+
+@dataclass(frozen=True)
+class TurnPreview:
+    turn: str
+    reference: str
+    """The case's reference answer, without the draft's ``REVIEW: `` prefix."""
+    observed: str
+    """What the agent said in the flagged session."""
+    overlap: float
+    """ROUGE-1 F-measure of the observed answer against the reference."""
+    required: tuple[Phrase, ...]
+    """Checked in the last turn only."""
+    forbidden: tuple[Phrase, ...]
+    checks: tuple[Check, ...]
+    """``miner score``'s checks of the observed turn against the case."""
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The case as saved, scored against the session that flagged it."""
+
+    turns: tuple[TurnPreview, ...]
+    threshold: float | None
+    """The ROUGE-1 a turn needs; None: overlap is reported, never gated."""
+    passes: bool
+    """The flagged session would pass: the case may have frozen the bug."""
+    unreviewed: bool = False
+    """Some reference answer still carries the draft's ``REVIEW: `` prefix."""
+
+
+def _as_checked(case: CaseFiles) -> LoadedCase:
+    """The case as ``miner score`` will read it once reviewed: answers without
+    their ``REVIEW: `` prefix, no placeholder among the facts, claims or tools."""
+    eval_case = json.loads(json.dumps(case.case))
+    for turn in _list(eval_case.get("conversation")):
+        for part in _list(_obj(turn.get("final_response")).get("parts")):
+            if isinstance(part.get("text"), str):
+                part["text"] = part["text"].removeprefix(ANSWER_MARK)
+    spec = dict(case.spec)
+    for key in ("requiredFacts", "forbiddenClaims", "mustNotCall"):
+        values = spec.get(key)
+        spec[key] = (
+            [v for v in values if isinstance(v, str) and MARKER not in v]
+            if isinstance(values, list)
+            else []
+        )
+    # A sidecar broken by hand is the loader's to report; the preview reads
+    # what it can of it rather than fail the page.
+    spec["argRules"] = {
+        str(t): rules for t, rules in _obj(spec.get("argRules")).items() if isinstance(rules, dict)
+    }
+    spec["match"] = spec.get("match") if spec.get("match") in MATCH_TYPES else "IN_ORDER"
+    return LoadedCase(
+        str(eval_case.get("eval_id", "")),
+        eval_case,
+        str(case.evalset.get("eval_set_id", "")),
+        case.paths[0],
+        spec,
+        case.paths[1],
+        case.tools,
+    )
+
+
+def preview(case: CaseFiles, suite_threshold: float | None) -> Preview | None:
+    """What ``miner score`` will check, shown on the flagged session
+    (``score.preview``): each turn's reference beside the observed answer, the
+    overlap, each required fact and forbidden claim found or not (in the
+    observed answer, and here also in the reference), and the score's checks.
+    None for a case with no observed session (not mined)."""
+    observed = provenance_turns(case.spec)
+    if observed is None:
+        return None
+    checked = _as_checked(case)
+    shown = score.preview(checked, observed, suite_threshold)
+    turns = []
+    for turn in shown.turns:
+        facts = dict(score.facts_found(turn.reference, [f for f, _ in turn.required_facts]))
+        claims = dict(score.facts_found(turn.reference, [c for c, _ in turn.forbidden_claims]))
+        turns.append(
+            TurnPreview(
+                turn=f"t{turn.index}",
+                reference=turn.reference,
+                observed=turn.observed or "",
+                overlap=turn.overlap or 0.0,
+                required=tuple(Phrase(f, facts[f], found) for f, found in turn.required_facts),
+                forbidden=tuple(Phrase(c, claims[c], made) for c, made in turn.forbidden_claims),
+                checks=turn.checks,
+            )
+        )
+    unreviewed = any(text.startswith(ANSWER_MARK) for text in _answers(case))
+    threshold = score.case_threshold(checked, suite_threshold)
+    return Preview(tuple(turns), threshold, shown.passed, unreviewed)
 
 
 # The reviewer's decisions -------------------------------------------------------
@@ -538,6 +672,133 @@ def save(drafts: Path, name: str, decided: Decisions, seen: tuple[str, ...]) -> 
     values = applied(case, decided)
     expected = dict(zip(case.paths, seen, strict=True))
     output.replace_json_files(dict(zip(case.paths, values, strict=True)), expected)
+
+
+# A save refused because the files changed -----------------------------------
+
+
+class Snapshots:
+    """The case files as pages showed them, by digest (the last few hundred),
+    so a save refused for a change on disk can say what changed since."""
+
+    def __init__(self, keep: int = 512) -> None:
+        self._values: dict[str, Any] = {}
+        self._keep = keep
+
+    def remember(self, case: CaseFiles) -> None:
+        for key, value in zip(case.digests, case.values, strict=True):
+            self._values.pop(key, None)
+            self._values[key] = value
+        while len(self._values) > self._keep:
+            del self._values[next(iter(self._values))]
+
+    def recall(self, case: CaseFiles, digests: tuple[str, ...]) -> CaseFiles | None:
+        """``case`` as it was when its files had ``digests``, if remembered."""
+        if not all(d in self._values for d in digests) or len(digests) != 3:
+            return None
+        values = tuple(json.loads(json.dumps(self._values[d])) for d in digests)
+        return CaseFiles(case.name, case.paths, (values[0], values[1], values[2]), case.digests)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A decision that changed on disk since the page was loaded."""
+
+    decision: str
+    loaded: str
+    """As the page showed it (empty when no longer known)."""
+    on_disk: str
+    typed: str
+    kept: str
+    """What the form now holds: "disk" (you had not touched it), "yours"
+    (both changed it: yours is kept, save again to write it) or "same"."""
+
+
+def changed_files(case: CaseFiles, seen: tuple[str, ...]) -> list[str]:
+    """The names of the case's files whose content is no longer what was seen."""
+    return [p.name for p, d, s in zip(case.paths, case.digests, seen, strict=False) if d != s]
+
+
+def _flat(decided: Decisions) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        f.name.replace("_", " "): getattr(decided, f.name)
+        for f in fields(decided)
+        if f.name != "answers"
+    }
+    for index, answer in enumerate(decided.answers, start=1):
+        out[f"reference answer t{index}"] = answer
+    return out
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, Answer):
+        return value.text + ("" if value.reviewed else f" ({MARKER}: not ticked reviewed)")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return "\n".join(f"{tool}.{arg}: {rule}" for (tool, arg), rule in value.items())
+    if isinstance(value, list):
+        return "\n".join(str(v) for v in value)
+    return str(value)
+
+
+def merge(
+    loaded: Decisions | None, on_disk: Decisions, typed: Decisions
+) -> tuple[Decisions, list[Change]]:
+    """The form after a save refused for a change on disk: what the reviewer
+    typed, plus the disk's change to every decision the reviewer had not
+    touched, and each decision the disk changed. Without the loaded version
+    (the workbench restarted), every decision the form and the disk disagree
+    on is listed and the form's is kept."""
+    before = _flat(loaded) if loaded is not None else None
+    disk, form = _flat(on_disk), _flat(typed)
+    merged, changes = dict(form), []
+    for key in dict.fromkeys([*disk, *form]):
+        now, mine = disk.get(key), form.get(key)
+        was = before.get(key) if before is not None else None
+        if before is not None and now == was:
+            continue  # not changed on disk
+        if before is None and now == mine:
+            continue
+        if now == mine:
+            kept = "same"
+        elif before is not None and mine == was and key in disk:
+            merged[key], kept = now, "disk"
+        else:
+            kept = "yours"
+        changes.append(
+            Change(key, _shown(was) if was is not None else "", _shown(now), _shown(mine), kept)
+        )
+    answers = [merged[k] for k in merged if k.startswith("reference answer t")]
+    values: dict[str, Any] = {f.name: merged.get(f.name.replace("_", " ")) for f in fields(typed)}
+    values["answers"] = answers
+    return Decisions(**values), changes
+
+
+# Discarding a draft -------------------------------------------------------------
+
+
+def discard(
+    drafts: Path, name: str, reason: str, seen: tuple[str, ...], lock_timeout: float
+) -> None:
+    """Remove a draft not worth a case, its session recorded as discarded (with
+    ``reason``) in the drafts folder's ledger, which ``miner draft`` reads: no
+    later run drafts it again. Refused when a file changed since the page was
+    loaded (ConflictError) or without a reason."""
+    if not reason.strip():
+        raise NotEditable("say why the draft is discarded: the ledger keeps the reason")
+    case = read_case(drafts, name)
+    session = name.removeprefix("draft_")
+    if not name.startswith("draft_") or len(session) != 16:
+        raise NotEditable(f"{case.paths[0].parent}: not a drafted case folder (draft_<hash>)")
+    with output.locked(drafts, lock_timeout, "miner review --serve (discard)"):
+        changed = changed_files(read_case(drafts, name), seen)
+        if changed:
+            raise ConflictError(
+                f"{', '.join(changed)}: changed on disk since the page was loaded; "
+                "nothing was discarded"
+            )
+        output.discard_draft(drafts, case_folder(drafts, name), session, reason.strip())
 
 
 # Surfaced values: the spans redaction put before the reviewer -------------------

@@ -427,7 +427,8 @@ def test_a_killed_runs_staging_folder_is_removed_by_the_next_run(tmp_path):
 def test_a_ledger_of_the_wrong_shape_is_refused(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
-    for bad in ('"abc"', '{"sessions": "abc"}', '{"sessions": [1, 2]}', "{"):
+    discards = '{"sessions": [], "discarded": {"abc": {"reason": "dup", "at": "now"}}}'
+    for bad in ('"abc"', '{"sessions": "abc"}', '{"sessions": [1, 2]}', "{", discards):
         (out / "miner-ledger.json").write_text(bad)
         result = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", out)
         assert result.exit_code == 3, bad

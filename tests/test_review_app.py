@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import logging
 import subprocess
@@ -17,6 +18,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from miner.config import load_config
+from miner.errors import OutputError
 from miner.redaction.policy import policy_for
 from miner.sample import session_hash
 from miner.webapp import Workbench, create_app
@@ -336,6 +338,15 @@ def test_a_file_changed_on_disk_since_the_page_loaded_is_never_overwritten(bench
     assert f"{spec_path.name}: changed on disk since the page was loaded" in refused.text
     assert spec_path.read_bytes() == hand_text
     assert all(p.read_bytes() == data for p, data in others.items())
+    # The form keeps what was typed, and lists the decision the disk changed:
+    # both sides changed `protects`, so the typed one stays in the form.
+    kept = Form(refused.text).fields
+    assert ("eval_id", "from_the_page") in kept
+    assert ("protects", "a refund the gateway declined is reported as not done") in kept
+    changes = refused.text.split('id="changes"', 1)[1].split("</table>", 1)[0]
+    assert changes.count("<tr data-decision=") == 1
+    assert 'data-decision="protects" data-kept="yours"' in changes
+    assert "edited by hand in an editor" in changes
     # The hand edit shows on reload, and a save from the reloaded page goes through.
     again = client.get(_url(f"case/{name}"))
     assert 'value="edited by hand in an editor"' in again.text
@@ -434,3 +445,181 @@ def test_serve_on_a_missing_folder_names_it_before_asking_for_a_config(tmp_path,
     result = miner("review", "--serve", missing)
     assert result.exit_code == 3
     assert result.output.strip() == f"Error: {missing}: no such folder"
+
+
+def test_a_save_refused_for_a_hand_edit_takes_the_edit_into_what_was_not_typed(bench):
+    work, client = bench
+    name = _name("s02-refund-returned-error")
+    [spec_path] = (work.drafts / name).glob("*.spec.json")
+    page = client.get(_url(f"case/{name}"))
+    hand = load_json(spec_path)
+    hand["protects"] = "edited by hand"
+    hand["forbiddenClaims"] = ["refund issued"]
+    spec_path.write_text(json.dumps(hand, indent=2) + "\n")
+    typed = Form(page.text).with_values(eval_id="typed_on_the_page", failure_class="policy")
+    refused = _post(client, f"case/{name}", typed)
+    assert refused.status_code == 409
+    form = Form(refused.text).fields
+    # Typed: kept. Untouched on the page, changed on disk: the disk's, listed.
+    assert ("eval_id", "typed_on_the_page") in form and ("failure_class", "policy") in form
+    assert ("protects", "edited by hand") in form
+    assert ("forbidden_claims", "refund issued") in form
+    changes = refused.text.split('id="changes"', 1)[1].split("</table>", 1)[0]
+    for decision in ("protects", "forbidden claims"):
+        assert f'data-decision="{decision}" data-kept="disk"' in changes
+    # Saving the page again writes both: the hand edit is not lost.
+    saved = _post(client, f"case/{name}", form)
+    assert saved.status_code == 200 and "Saved the three files" in saved.text
+    spec = load_json(spec_path)
+    assert spec["evalId"] == "typed_on_the_page" and "policy" in spec["tags"]
+    assert spec["protects"] == "edited by hand" and spec["forbiddenClaims"] == ["refund issued"]
+
+
+def test_a_tool_that_returned_a_failure_is_marked_in_the_chat(bench):
+    work, client = bench
+    name = _name("s02-refund-returned-error")
+    page = client.get(_url(f"case/{name}")).text
+    chat = page.split('<section id="chat">', 1)[1].split("</section>", 1)[0]
+    calls = chat.split('<div class="call')[1:]
+    by_tool = {c.split("<strong>", 1)[1].split("</strong>", 1)[0]: c for c in calls}
+    # issue_refund returned {"status": "error", ...}: ADK logged it as a success.
+    assert by_tool["issue_refund"].startswith(' failed"')
+    assert "failed: returned an error" in by_tool["issue_refund"]
+    # lookup_order returned {"status": "shipped"}: not a failure.
+    assert (
+        by_tool["lookup_order"].startswith('">') and "failure-mark" not in by_tool["lookup_order"]
+    )
+    # A raised error (TOOL_ERROR) and an `error` key are marked too.
+    [tools_path] = (work.drafts / name).glob("*.tools.json")
+    tools = load_json(tools_path)
+    tools["calls"][0]["result"] = {"error": "gateway timeout"}
+    tools["calls"][1].pop("result")
+    tools["calls"][1]["error"] = "ConnectionError: refused"
+    tools_path.write_text(json.dumps(tools, indent=2))
+    chat = client.get(_url(f"case/{name}")).text.split('<section id="chat">', 1)[1]
+    assert "failed: returned an error" in chat and "failed: raised an error" in chat
+    assert chat.count('<div class="call failed">') == 2
+
+
+def test_the_promote_button_is_disabled_with_nothing_ready(bench):
+    work, client = bench
+    queue = client.get(_url()).text
+    assert '<button type="submit" id="promote-ready" disabled>' in queue
+    name = _name("s02-refund-returned-error")
+    page = client.get(_url(f"case/{name}"))
+    _post(client, f"case/{name}", _reviewed_fields(page.text, "refund_declined_reported"))
+    queue = client.get(_url()).text
+    assert '<button type="submit" id="promote-ready">' in queue
+
+
+def test_the_tag_filter_lists_tags_not_the_review_sentence(bench):
+    work, client = bench
+    queue = client.get(_url()).text
+    tags = queue.split('<select name="tag">', 1)[1].split("</select>", 1)[0]
+    options = [o.split("</option>", 1)[0] for o in tags.split("<option>")[1:]]
+    drafted = {t for f in work.drafts.glob("draft_*/*.spec.json") for t in load_json(f)["tags"]}
+    assert any(t.startswith("REVIEW") for t in drafted)  # the drafts do carry it
+    assert options == sorted(t for t in drafted if not t.startswith("REVIEW"))
+    assert "lookup_order" in options
+
+
+def test_the_page_shows_what_the_score_will_check_on_the_flagged_session(bench):
+    work, client = bench
+    name = _name("s02-refund-returned-error")
+    page = client.get(_url(f"case/{name}"))
+    # As drafted, the reference is what the agent said: the page says so.
+    drafted = page.text.split('id="checks-verdict"', 1)[1].split("</p>", 1)[0]
+    assert "passes this case: as drafted, the reference is what the agent said" in drafted
+    fields = _reviewed_fields(page.text, "refund_declined_reported")
+    saved = _post(client, f"case/{name}", fields).text
+    checks = saved.split('<section id="checks">', 1)[1].split("</section>", 1)[0]
+    spec = load_json(next((work.drafts / name).glob("*.spec.json")))
+    observed = spec["provenance"]["observed"]["turns"][-1]["answer"]
+    from miner.score import rouge1_f
+
+    reference = "Sorry, the refund for ORD-10001 did not go through (0)."
+    assert html.escape(reference, quote=False) in checks
+    assert html.escape(observed, quote=False) in checks
+    assert f"<strong>{rouge1_f(observed, reference):.3f}</strong>" in checks
+    # Each required fact and forbidden claim, found or not, in both answers,
+    # as the score's own fact check finds them.
+    required = checks.split('class="facts required"', 1)[1].split("</table>", 1)[0]
+    assert '<td><code>ORD-10001</code></td>\n<td class="found">found</td>' in required
+    forbidden = checks.split('class="facts forbidden"', 1)[1].split("</table>", 1)[0]
+    for claim in ("has been refunded", "has been issued"):
+        said = claim in observed.lower()
+        assert (
+            f'<td><code>{claim}</code></td>\n<td class="absent">absent</td>\n'
+            f'<td class="{"said" if said else "absent"}">'
+        ) in forbidden
+    # And the verdict: what the frozen-bug guard decides.
+    check = miner("check", work.drafts / name, "--pipeline", PIPELINE)
+    verdict = checks.split('id="checks-verdict"', 1)[1].split("</p>", 1)[0]
+    assert ("fails this case" in verdict) == (check.exit_code == 0)
+
+
+def test_discarding_a_draft_needs_a_reason_and_records_it_in_the_ledger(bench):
+    work, client = bench
+    name = _name("s04-complaint")
+    folder = work.drafts / name
+    before = _case_texts(folder)
+    page = client.get(_url(f"case/{name}")).text
+    digests = [(k, v) for k, v in Form(page).fields if k.startswith("digest-")]
+    refused = _post(client, f"case/{name}/discard", [*digests, ("reason", "  ")])
+    assert refused.status_code == 400 and "say why" in refused.text
+    assert _case_texts(folder) == before
+    # A file changed since the page loaded: nothing discarded.
+    [spec_path] = folder.glob("*.spec.json")
+    spec_path.write_text(spec_path.read_text().replace("REVIEW: one", "REVIEW: 1"))
+    stale = _post(client, f"case/{name}/discard", [*digests, ("reason", "not a bug")])
+    assert stale.status_code == 409 and folder.is_dir()
+    page = client.get(_url(f"case/{name}")).text
+    digests = [(k, v) for k, v in Form(page).fields if k.startswith("digest-")]
+    done = _post(client, f"case/{name}/discard", [*digests, ("reason", HOSTILE)])
+    assert done.status_code == 200 and "Discarded the draft" in done.text
+    assert not folder.exists()
+    assert not [p for p in work.drafts.iterdir() if p.name.startswith(".miner-staging")]
+    ledger = load_json(work.drafts / "miner-ledger.json")
+    entry = ledger["discarded"][session_hash("s04-complaint")]
+    assert entry["reason"] == HOSTILE and entry["at"].endswith("+00:00")
+    assert session_hash("s04-complaint") in ledger["sessions"]
+    assert f'data-name="{name}"' not in client.get(_url()).text
+
+
+def test_a_discard_cut_short_leaves_the_case_whole_or_gone(bench, monkeypatch):
+    from miner import output
+
+    work, _client = bench
+    folder = work.drafts / _name("s04-complaint")
+    before = _case_texts(folder)
+
+    def crash(*args):
+        raise OSError(28, "No space left on device")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(output.os, "rename", crash)
+        with pytest.raises(OutputError):
+            output.discard_draft(work.drafts, folder, session_hash("s04-complaint"), "dup")
+    assert _case_texts(folder) == before  # recorded, not removed: discarding again finishes
+    assert (
+        session_hash("s04-complaint") in load_json(work.drafts / "miner-ledger.json")["discarded"]
+    )
+    # Killed while removing: only a staging folder is left, which no reader
+    # takes for a case and the next draft run clears.
+    staged = work.drafts / f".miner-staging-discarded-{folder.name}"
+    folder.rename(staged)
+    assert all(".miner-staging" not in str(p) for p, _t in output.read_case_files([work.drafts]))
+    assert output.remove_stale_staging(work.drafts) == 1 and not staged.exists()
+
+
+def test_a_sidecar_broken_by_hand_still_shows_its_page_and_findings(bench):
+    work, client = bench
+    name = _name("s02-refund-returned-error")
+    [spec_path] = (work.drafts / name).glob("*.spec.json")
+    spec = load_json(spec_path)
+    spec.update(argRules=["lookup_order"], requiredFacts="ORD-10001", match="SOMETIMES")
+    spec["provenance"]["observed"]["turns"][0]["toolUses"] = [{"args": 3}, "lookup_order"]
+    spec_path.write_text(json.dumps(spec, indent=2))
+    page = client.get(_url(f"case/{name}"))
+    assert page.status_code == 200
+    assert '<li data-kind="' in page.text and 'id="checks"' in page.text

@@ -18,7 +18,15 @@ import pytest
 from playwright.sync_api import Page, expect, sync_playwright
 
 from miner.sample import session_hash
-from tests.conftest import PIPELINE, ROOT, copy_drafts, load_json, miner, start_workbench
+from tests.conftest import (
+    PIPELINE,
+    ROOT,
+    WINDOW,
+    copy_drafts,
+    load_json,
+    miner,
+    start_workbench,
+)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -175,6 +183,127 @@ def test_markup_in_trace_text_renders_as_text_in_the_browser(served, page):
         assert page.locator("main script").count() == 0
     expect(page.locator("#chat .bubble.user").first).to_contain_text(HOSTILE)
     expect(page.locator("#answer-0")).to_have_value(HOSTILE)
+
+
+def test_a_reviewer_stays_in_the_workbench_with_the_keyboard(served, page):
+    url, drafts, suite, _server = served
+    name = _name("s02-refund-returned-error")
+    page.goto(url, timeout=120_000)
+    # Nothing is ready: promoting is not offered. Tags are tags.
+    expect(page.locator("#promote-ready")).to_be_disabled()
+    tags = page.locator("select[name=tag] option").all_inner_texts()
+    assert "lookup_order" in tags and not [t for t in tags if "REVIEW" in t]
+
+    page.goto(f"{url}case/{name}")
+    # issue_refund returned {"status": "error"}: marked failed; lookup_order is not.
+    refund = page.locator(".call", has=page.locator("strong", has_text="issue_refund"))
+    expect(refund).to_have_class("call failed")
+    expect(refund.locator(".failure-mark")).to_have_text("failed: returned an error")
+    lookup = page.locator(".call", has=page.locator("strong", has_text="lookup_order")).first
+    expect(lookup).to_have_class("call")
+    expect(page.locator("#keys")).to_contain_text("Ctrl+S")
+
+    # What the score will check: the reference beside the observed answer.
+    observed = page.locator("#chat .bubble.agent").last.inner_text().removeprefix("agent\n")
+    expect(page.locator("#check-t1 .observed")).to_have_text(observed)
+    page.fill("#eval_id", "refund_over_limit_is_not_reported_as_issued")
+    page.fill("#description", "A refund over the limit is not reported as issued.")
+    page.fill("#protects", "a refund the agent could not issue is never reported as issued")
+    page.fill("#answer-0", FIXED_ANSWER)
+    page.check("#reviewed-0")
+    page.fill("#required_facts", "ORD-10001\nhuman")
+    page.check("#mustnotcall_decided")
+    page.select_option("#failure_class", "tool_failure")
+    page.select_option("#priority", "p0")
+    page.fill("#forbidden_claims", "has been issued")
+    # Ctrl+S saves, the cursor still in a field.
+    page.keyboard.press("Control+s")
+    expect(page.locator("#notice")).to_have_text("Saved the three files.")
+    expect(page.locator("#finding-count")).to_have_text("0")
+    expect(page.locator("#check-t1 .reference")).to_have_text(FIXED_ANSWER)
+    facts = page.locator("#check-t1 table.required tbody tr")
+    expect(facts.nth(0)).to_contain_text("ORD-10001")
+    expect(facts.nth(1).locator("td").nth(1)).to_have_text("found")
+    human_in_observed = "human" in observed.lower()
+    expect(facts.nth(1).locator("td").nth(2)).to_have_text(
+        "found" if human_in_observed else "missing"
+    )
+    claim = page.locator("#check-t1 table.forbidden tbody tr").first
+    expect(claim.locator("td").nth(1)).to_have_text("absent")
+    expect(claim.locator("td").nth(2)).to_have_text("said")  # the bug this case catches
+    expect(page.locator("#check-t1 li[data-check=forbidden_claims]")).to_have_class("fail")
+    expect(page.locator("#checks-verdict")).to_contain_text("fails this case")
+    expect(page.locator("#check-t1 .overlap strong")).not_to_have_text("1.000")
+
+    # After a save, the next case is one key away.
+    following = str(page.locator("#next").get_attribute("href")).split("/case/", 1)[1]
+    page.keyboard.press("n")
+    expect(page.locator("h1 .hint")).to_have_text(following.split("?", 1)[0])
+    page.keyboard.press("q")
+    expect(page.locator("#promote-ready")).to_be_enabled()
+
+    # After a promote too.
+    page.goto(f"{url}case/{name}")
+    page.click("#promote")
+    expect(page.locator("#outcome li.promoted")).to_have_count(1)
+    page.keyboard.press("n")
+    expect(page.locator("h1 .hint")).to_have_text(following.split("?", 1)[0])
+    assert not (drafts / name).exists() and (suite / "suite.evalset.json").exists()
+
+
+def test_a_refused_save_keeps_the_typed_form_and_a_discard_holds_next_week(served, page, tmp_path):
+    url, drafts, _suite, _server = served
+    name = _name("s02-refund-returned-error")
+    [spec_path] = (drafts / name).glob("*.spec.json")
+    page.goto(f"{url}case/{name}", timeout=120_000)
+    page.fill("#eval_id", "typed_in_the_browser")
+    page.fill("#answer-0", FIXED_ANSWER)
+    # Meanwhile, a hand edit in an editor (text with markup: shown as text).
+    hand = load_json(spec_path)
+    hand["protects"] = f"edited by hand {HOSTILE}"
+    spec_path.write_text(json.dumps(hand, indent=2) + "\n")
+    page.keyboard.press("Control+s")
+    expect(page.locator("#problem")).to_contain_text("changed on disk since the page was loaded")
+    expect(page.locator("#eval_id")).to_have_value("typed_in_the_browser")
+    expect(page.locator("#answer-0")).to_have_value(FIXED_ANSWER)
+    expect(page.locator("#protects")).to_have_value(f"edited by hand {HOSTILE}")
+    change = page.locator("#changes tr[data-decision=protects]")
+    expect(change).to_have_attribute("data-kept", "disk")
+    expect(change.locator("td").nth(2)).to_have_text(f"edited by hand {HOSTILE}")
+    assert page.locator("main img").count() == 0 and page.locator("main script").count() == 0
+    assert page.title().startswith("miner review")
+    assert load_json(spec_path) == hand  # nothing written
+    # Saving again writes the form: the typed values and the hand edit.
+    page.keyboard.press("Control+s")
+    expect(page.locator("#notice")).to_have_text("Saved the three files.")
+    spec = load_json(spec_path)
+    assert spec["evalId"] == "typed_in_the_browser"
+    assert spec["protects"] == f"edited by hand {HOSTILE}"
+
+    # Discard a draft not worth a case, with a reason.
+    doomed = _name("s04-complaint")
+    page.goto(f"{url}case/{doomed}")
+    page.click("#discard-button")  # no reason: the browser asks for one
+    assert (drafts / doomed).is_dir()
+    page.fill("#discard-reason", "the customer was joking; nothing to protect")
+    page.click("#discard-button")
+    expect(page.locator("#notice")).to_contain_text("Discarded the draft")
+    assert not (drafts / doomed).exists()
+    ledger = load_json(drafts / "miner-ledger.json")
+    hashed = session_hash("s04-complaint")
+    assert ledger["discarded"][hashed]["reason"] == "the customer was joking; nothing to protect"
+
+    # Next week's run over the same export drafts it again no more.
+    runs_before = set((drafts / "runs").glob("*.json"))
+    again = _run("draft", *WINDOW, "--out", drafts)
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert not (drafts / doomed).exists()
+    [summary] = set((drafts / "runs").glob("*.json")) - runs_before
+    assert load_json(summary)["cases"] == []
+    assert load_json(summary)["skipped_already_drafted"] >= 1
+    assert load_json(drafts / "miner-ledger.json")["discarded"][hashed]["reason"].startswith(
+        "the customer was joking"
+    )
 
 
 def test_surfaced_values_decided_each_way_in_the_browser_then_promoted(

@@ -18,9 +18,9 @@ from miner.config import PipelineConfig, ScanConfig
 from miner.engine import duck
 from miner.engine.base import Progress, SessionWork, no_progress
 from miner.engine.parquet import DAY_PARTITION, copy_remote, duckdb_table, iso_day_partitions
-from miner.engine.sql import listed, name
-from miner.sample import SCAN_EVENT_TYPES, Flagged, NegativeFeedback, select
+from miner.engine.sql import listed
 from miner.errors import InputError
+from miner.sample import SCAN_EVENT_TYPES, Flagged, NegativeFeedback, select
 from miner.source import Export, read_reason, refuse_rows_without_session
 from miner.traces import utc_frame
 from miner.window import Window
