@@ -323,9 +323,13 @@ def test_a_crash_while_writing_leaves_only_whole_case_folders(tmp_path, monkeypa
     assert "already drafted   2 skipped" in again.output
 
 
-def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(tmp_path, scratch_config):
-    # Detection is told not to look for e-mails (and no key rule names them):
-    # the guard's independent e-mail check must keep those cases unwritten.
+def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(
+    tmp_path, scratch_config, monkeypatch
+):
+    # Detection is told not to look for e-mails (and no key rule names them),
+    # and the unsure pass surfaces nothing (the guard is the backstop behind
+    # both): the guard's independent e-mail check must keep those cases unwritten.
+    monkeypatch.setattr("miner.redaction.session.surfaced_in", lambda session, unsure: ())
     blind = scratch_config(
         replace=(
             "score_threshold = 0.5",
@@ -355,6 +359,46 @@ def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(tmp_path, sc
     result = miner("draft", "--pipeline", blind, *WINDOW, "--out", strict_out, "--strict")
     assert result.exit_code == 1
     assert "--strict: the leak guard quarantined" in result.stderr
+
+
+def test_what_detection_was_made_to_miss_is_surfaced_or_quarantined_never_silent(
+    tmp_path, scratch_config
+):
+    # Detection is told not to look for e-mails (and no key rule names them):
+    # each e-mail must reach the reviewer as a surfaced value of its case, or
+    # the guard's independent e-mail check must keep its case unwritten.
+    import re
+
+    from miner.redaction.surfaced import surfaced_in
+
+    blind = scratch_config(
+        replace=(
+            "score_threshold = 0.5",
+            "score_threshold = 0.5\n"
+            'entities = ["PERSON", "PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "STREET_ADDRESS"]\n'
+            'undetected_ok = ["EMAIL_ADDRESS"]\n'
+            'personal_keys = ["phone", "name", "address", "card"]',
+        )
+    )
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", blind, *WINDOW, "--out", out)
+    assert result.exit_code == 0, result.output
+    [run] = (out / "runs").glob("*.json")
+    quarantined = json.loads(run.read_text()).get("quarantined") or {}
+    if quarantined.get("cases"):
+        assert set(quarantined["entities"]) == {"EMAIL_ADDRESS"}
+    email = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+    seen = 0
+    for folder in out.glob("draft_*"):
+        [spec_file] = folder.glob("*.spec.json")
+        spec = json.loads(spec_file.read_text())
+        surfaced = {s.value for s in surfaced_in(spec) if s.entity == "EMAIL_ADDRESS"}
+        spec.pop("provenance")
+        texts = [json.dumps(spec), *(p.read_text() for p in folder.iterdir() if p != spec_file)]
+        for found in email.findall("\n".join(texts)):
+            seen += 1
+            assert found in surfaced  # before the reviewer, not silent
+    assert seen or quarantined.get("cases")  # the sample's e-mails went somewhere
 
 
 def test_a_draft_into_a_folder_another_run_holds_names_the_holder(tmp_path):
