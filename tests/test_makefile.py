@@ -10,8 +10,10 @@ from tests.conftest import ROOT
 
 def _dry_run(target: str, tmp_path) -> str:
     # A venv that does not exist yet: make prints every step a fresh clone runs.
+    # (--no-print-directory: under `make test` this make is nested, and would
+    # frame its steps in "Entering directory" lines.)
     done = subprocess.run(
-        ["make", "-n", target, f"VENV={tmp_path / 'venv'}"],
+        ["make", "-n", "--no-print-directory", target, f"VENV={tmp_path / 'venv'}"],
         cwd=ROOT,
         capture_output=True,
         text=True,
