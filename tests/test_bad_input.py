@@ -323,14 +323,10 @@ def test_a_crash_while_writing_leaves_only_whole_case_folders(tmp_path, monkeypa
     assert "already drafted   2 skipped" in again.output
 
 
-def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(
-    tmp_path, scratch_config, monkeypatch
-):
-    # Detection is told not to look for e-mails (and no key rule names them),
-    # and the unsure pass surfaces nothing (the guard is the backstop behind
-    # both): the guard's independent e-mail check must keep those cases unwritten.
-    monkeypatch.setattr("miner.redaction.session.surfaced_in", lambda session, unsure: ())
-    blind = scratch_config(
+def _blind_to_emails(scratch_config):
+    """The sample's config with detection told not to look for e-mails, and
+    no key rule naming them."""
+    return scratch_config(
         replace=(
             "score_threshold = 0.5",
             "score_threshold = 0.5\n"
@@ -339,6 +335,16 @@ def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(
             'personal_keys = ["phone", "name", "address", "card"]',
         )
     )
+
+
+def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(
+    tmp_path, scratch_config, monkeypatch
+):
+    # Detection is told not to look for e-mails (and no key rule names them),
+    # and the unsure pass surfaces nothing (the guard is the backstop behind
+    # both): the guard's independent e-mail check must keep those cases unwritten.
+    monkeypatch.setattr("miner.redaction.session.surfaced_in", lambda session, unsure: ())
+    blind = _blind_to_emails(scratch_config)
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", blind, *WINDOW, "--out", out)
     assert result.exit_code == 0, result.output
@@ -371,15 +377,7 @@ def test_what_detection_was_made_to_miss_is_surfaced_or_quarantined_never_silent
 
     from miner.redaction.surfaced import surfaced_in
 
-    blind = scratch_config(
-        replace=(
-            "score_threshold = 0.5",
-            "score_threshold = 0.5\n"
-            'entities = ["PERSON", "PHONE_NUMBER", "CREDIT_CARD", "US_SSN", "STREET_ADDRESS"]\n'
-            'undetected_ok = ["EMAIL_ADDRESS"]\n'
-            'personal_keys = ["phone", "name", "address", "card"]',
-        )
-    )
+    blind = _blind_to_emails(scratch_config)
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", blind, *WINDOW, "--out", out)
     assert result.exit_code == 0, result.output
