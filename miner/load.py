@@ -644,8 +644,7 @@ def _surfaced(
         if file.name.endswith(SPEC):
             for spec in doc.data if isinstance(doc.data, list) else [doc.data]:
                 if isinstance(spec, dict) and isinstance(spec.get("evalId"), str):
-                    kept = set(surfacing.kept_in(spec))
-                    listed = [s for s in surfacing.surfaced_in(spec) if s.value not in kept]
+                    listed = surfacing.not_kept(spec)
                     if listed:
                         open_values[spec["evalId"]] = listed
     if not open_values:

@@ -23,7 +23,7 @@ from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.unsure import surfaced_in
+from miner.redaction.unsure import unsure_values
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -79,10 +79,10 @@ def _redact_one(
     placeholder = _numbered(entity_of, part_of)
     kept = tuple(sorted(set(things)))
     if not placeholder:
-        return Redacted(session, Counter(), {}, kept, surfaced_in(session, policy.unsure))
+        return Redacted(session, Counter(), {}, kept, unsure_values(session, policy.unsure))
     replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
     redacted = map_session(session, replacer.leaf)
-    surfaced = surfaced_in(redacted, policy.unsure)
+    surfaced = unsure_values(redacted, policy.unsure)
     return Redacted(redacted, replacer.replaced, dict(entity_of), kept, surfaced)
 
 

@@ -136,11 +136,16 @@ def reviewed_strings(value: Any, in_sidecar: bool = False) -> Iterator[tuple[tup
     yield from walk(value, ())
 
 
+def not_kept(spec: Any) -> list[Surfaced]:
+    """The sidecar's surfaced values no reviewer has kept."""
+    kept = set(kept_in(spec))
+    return [s for s in surfaced_in(spec) if s.value not in kept]
+
+
 def undecided(spec: Any, strings: Iterable[str]) -> tuple[Surfaced, ...]:
     """The sidecar's surfaced values that are not kept and still occur in
     ``strings`` (the case's strings outside the sidecar's provenance)."""
-    kept = set(kept_in(spec))
-    open_ = [s for s in surfaced_in(spec) if s.value not in kept]
+    open_ = not_kept(spec)
     if not open_:
         return ()
     texts = list(strings)

@@ -251,7 +251,7 @@ def _stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
-def surfaced_in(session: Session, unsure: Unsure) -> tuple[Surfaced, ...]:
+def unsure_values(session: Session, unsure: Unsure) -> tuple[Surfaced, ...]:
     """The values ``unsure`` surfaces in a redacted ``session``: one per
     distinct value as written (the first sighting's entity), the longest
     span first where two overlap."""
