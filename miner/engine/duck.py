@@ -62,14 +62,14 @@ class Duck:
         window and ordered aggregates over them do not (the selection stopped
         out of memory at 64 MiB on 1M rows, and ran in steps)."""
         if not isinstance(sql, Stepped) or not sql.steps:
-            return self._run(lambda: self.con.sql(sql).to_arrow_table())
+            return self._run(lambda: _streamed(self.con, sql))
         made: list[str] = []
         try:
             for step, body in sql.steps:
                 self.execute(f"CREATE OR REPLACE TEMP TABLE {name(step)} AS {body}")
                 made.append(step)
             final = sql.final
-            return self._run(lambda: self.con.sql(final).to_arrow_table())
+            return self._run(lambda: _streamed(self.con, final))
         finally:
             for step in reversed(made):
                 self.con.execute(f"DROP TABLE IF EXISTS {name(step)}")
@@ -125,6 +125,18 @@ class Duck:
                 with contextlib.suppress(OSError):
                     total += os.path.getsize(os.path.join(folder, file))
         return total
+
+
+#: Rows a query's result is handed over at a time (``_streamed``).
+RESULT_BATCH_ROWS = 65_536
+
+
+def _streamed(con: Any, sql: str) -> pa.Table:
+    """The query's rows, handed over a batch at a time: collected whole,
+    DuckDB holds the result in buffers it cannot spill (the flags of a
+    million sessions are 300 MiB, over ``memory_limit``)."""
+    reader = con.sql(sql).to_arrow_reader(RESULT_BATCH_ROWS)
+    return pa.Table.from_batches(list(reader), reader.schema)
 
 
 #: Free bytes under the spill folder below which an allocation that failed
