@@ -881,7 +881,13 @@ def replay(
     if not cases:
         raise InputError(f"{suite}: no case that loads cleanly to replay (see miner check)")
     results = replay_suite(
-        load_agent(agent), cases, runs, out, live_tools, progress=_progress, lock_timeout=lock_timeout
+        load_agent(agent),
+        cases,
+        runs,
+        out,
+        live_tools,
+        progress=_progress,
+        lock_timeout=lock_timeout,
     )
     numbers = sorted({r.run for r in results})
     summary = {
