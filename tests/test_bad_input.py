@@ -39,13 +39,11 @@ def _assert_refused(result, code: int, *needles: str, out: Path) -> str:
 def _draft_and_init_refusals(export: Path, out: Path) -> list[str]:
     """The one-line errors of `miner draft` and `miner init` on ``export``
     (each exits 3 and writes nothing)."""
-    return [
-        _assert_refused(miner(*command), 3, out=out)
-        for command in (
-            ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
-            ["init", "--traces", export, "--out", out / "mine.toml"],
-        )
-    ]
+    commands: tuple[list[str | Path], ...] = (
+        ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
+        ["init", "--traces", export, "--out", out / "mine.toml"],
+    )
+    return [_assert_refused(miner(*command), 3, out=out) for command in commands]
 
 
 def test_corrupt_parquet_file_is_named(tmp_path):
