@@ -382,7 +382,8 @@ _DATE_TIME = re.compile(
 #: an area code in brackets, groups of digits split by one kind of
 #: separator, an extension ("x9773", "ext. 12").
 _PHONE_SHAPE = re.compile(
-    r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,15}"
+    r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
+    r"(?:\(\d{1,5}\)[ .-]?)?\d{1,15}"
     r"(?:[ .-]{1,2}\d{1,8}){0,5}(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
 )
 
