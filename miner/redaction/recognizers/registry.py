@@ -22,7 +22,7 @@ from miner.redaction.recognizers.card import CardRecognizer
 from miner.redaction.recognizers.country import country_recognizers
 from miner.redaction.recognizers.cue_pattern import CuePatternRecognizer
 from miner.redaction.recognizers.first_name import FirstNameRecognizer
-from miner.redaction.recognizers.iban import IbanRecognizer
+from miner.redaction.recognizers.iban import CheckDigitIbanRecognizer
 from miner.redaction.recognizers.national_id import NationalIdRecognizer
 from miner.redaction.recognizers.phone import ValidatedPhoneRecognizer
 from miner.redaction.recognizers.spacy_ner import PlaceAwareSpacyRecognizer
@@ -61,7 +61,7 @@ def build_recognizers(
             supported_language=language,
             name="SpeltOutEmailRecognizer",
         ),
-        IbanRecognizer(
+        CheckDigitIbanRecognizer(
             supported_entity="IBAN_CODE",
             patterns=[Pattern("iban", IBAN_REGEX, 0.5)],
             supported_language=language,
