@@ -181,9 +181,11 @@ def _case_of(path: tuple, ids: dict[int, str], fallback: str) -> str:
 
 
 def _adk_schema_errors(data: Any) -> list[tuple[tuple, str]]:
-    from google.adk.evaluation.eval_set import EvalSet
     from pydantic import ValidationError
 
+    from miner.loading import adk_eval_set
+
+    EvalSet = adk_eval_set()  # noqa: N806  (ADK's class)
     try:
         EvalSet.model_validate(data)
     except ValidationError as exc:

@@ -13,6 +13,7 @@ from typing import Any
 
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
+from miner.loading import for_the_whole_run
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import cased_for_ner
 from miner.redaction.placeholders import PLACEHOLDER
@@ -49,7 +50,8 @@ def require_model(config: PipelineConfig) -> None:
 
 @functools.lru_cache(maxsize=4)
 def _detector(redaction: RedactionConfig, identifiers: tuple[IdentifierConfig, ...]) -> Detector:
-    return Detector(redaction, identifiers)
+    with for_the_whole_run():
+        return Detector(redaction, identifiers)
 
 
 class Detector:
