@@ -20,6 +20,7 @@ from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
     numpy_matrix_products,
     only_what_is_read,
+    presidio_patterns_unchecked,
     read_ahead,
     without_transformers,
 )
@@ -61,7 +62,7 @@ class Detector:
     def __init__(self, rc: RedactionConfig, identifiers: tuple[IdentifierConfig, ...] = ()) -> None:
         # Imported here: Presidio and spaCy take seconds to import, and
         # `miner --help` should not pay for them.
-        with without_transformers():
+        with without_transformers(), presidio_patterns_unchecked():
             from presidio_analyzer import (
                 AnalyzerEngine,
                 Pattern,
@@ -83,18 +84,20 @@ class Detector:
         only_what_is_read(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
         numpy_matrix_products(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
         registry = RecognizerRegistry(supported_languages=[rc.language])
-        registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
-        # Replaced by miner's own (miner/redaction/recognizers/ says why each one).
-        for name in (
-            "SpacyRecognizer",
-            "EmailRecognizer",
-            "PhoneRecognizer",
-            "CreditCardRecognizer",
-        ):
-            registry.remove_recognizer(name)
-        registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
-        for recognizer in build_recognizers(rc.language, rc.phone_regions, nlp_engine):
-            registry.add_recognizer(recognizer)
+        with presidio_patterns_unchecked():
+            registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
+            # Replaced by miner's own (miner/redaction/recognizers/ says why each one).
+            for name in (
+                "SpacyRecognizer",
+                "EmailRecognizer",
+                "PhoneRecognizer",
+                "CreditCardRecognizer",
+            ):
+                registry.remove_recognizer(name)
+            registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
+            for recognizer in build_recognizers(rc.language, rc.phone_regions, nlp_engine):
+                registry.add_recognizer(recognizer)
+        # The config's identifiers are checked as Presidio checks a pattern.
         for ident in identifiers:
             registry.add_recognizer(
                 PatternRecognizer(

@@ -105,6 +105,41 @@ def without_transformers() -> Iterator[None]:
             del sys.modules["transformers"]
 
 
+@contextlib.contextmanager
+def presidio_patterns_unchecked() -> Iterator[None]:
+    """Make Presidio's patterns without compiling each one to check it.
+
+    Presidio's ``Pattern`` compiles its regex (with the ``regex`` package,
+    whose parser is Python) when it is made, only to see that it compiles,
+    and drops the result; a recognizer compiles it again, with its own
+    flags, the first time it runs. Importing Presidio makes the patterns of
+    every predefined recognizer, most of them for entities miner never asks
+    for (the URL recognizer's alone is a list of every top-level domain):
+    those checks were 9% of a 20-case draft's CPU (docs/performance.md,
+    "Where the fixed cost of a run goes"). Within the block that check
+    compiles nothing; every other ``regex.compile`` compiles as usual, and a
+    pattern that does not compile still fails, when its recognizer first
+    runs. miner's own patterns are compiled by its tests."""
+    import regex
+
+    compile_regex = regex.compile
+
+    def compile_unless_checking(pattern: Any, flags: int = 0, *args: Any, **kwargs: Any) -> Any:
+        caller = sys._getframe(1)
+        if (
+            caller.f_code.co_name == "__validate_regex"
+            and caller.f_globals.get("__name__") == "presidio_analyzer.pattern"
+        ):
+            return None  # the check drops what it compiled
+        return compile_regex(pattern, flags, *args, **kwargs)
+
+    regex.compile = compile_unless_checking
+    try:
+        yield
+    finally:
+        regex.compile = compile_regex
+
+
 def read_ahead(nlp: Callable[[list[str]], Any], batches: Iterable[list[str]]) -> Iterator[Any]:
     """``nlp(batch)`` for each batch, in order, computed one batch ahead in a
     worker thread while the caller reads the previous result.
