@@ -18,6 +18,7 @@ from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import cased_for_ner
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
+    load_what_is_read,
     numpy_matrix_products,
     only_what_is_read,
     presidio_patterns_unchecked,
@@ -69,20 +70,16 @@ class Detector:
                 PatternRecognizer,
                 RecognizerRegistry,
             )
-            from presidio_analyzer.nlp_engine import NlpEngineProvider
+            from presidio_analyzer.nlp_engine import SpacyNlpEngine
             from presidio_anonymizer import AnonymizerEngine
 
             from miner.redaction.recognizers.email import OfflineEmailRecognizer
             from miner.redaction.recognizers.registry import build_recognizers
 
-        nlp_engine = NlpEngineProvider(
-            nlp_configuration={
-                "nlp_engine_name": "spacy",
-                "models": [{"lang_code": rc.language, "model_name": rc.nlp_model}],
-            }
-        ).create_engine()
-        only_what_is_read(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
-        numpy_matrix_products(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
+        nlp_engine = SpacyNlpEngine(models=[{"lang_code": rc.language, "model_name": rc.nlp_model}])
+        nlp_engine.nlp = {rc.language: load_what_is_read(rc.nlp_model)}
+        only_what_is_read(nlp_engine.nlp[rc.language])
+        numpy_matrix_products(nlp_engine.nlp[rc.language])
         registry = RecognizerRegistry(supported_languages=[rc.language])
         with presidio_patterns_unchecked():
             registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])

@@ -23,6 +23,16 @@ _UNREAD_PIPES = ("parser", "tagger", "morphologizer", "attribute_ruler", "lemmat
 _LOWER_CASE_LEMMAS = "miner_lower_case_lemmas"
 
 
+def load_what_is_read(model: str) -> Any:
+    """The spaCy pipeline ``model`` without the pipes nobody reads: their
+    weights are not read from disk at all (``only_what_is_read`` then finds
+    them gone). Loaded here rather than by Presidio's engine provider, which
+    loads every pipe (and asks spaCy for a GPU)."""
+    import spacy
+
+    return spacy.load(model, exclude=list(_UNREAD_PIPES))
+
+
 def only_what_is_read(nlp: Any) -> None:
     """Disable the pipes of ``nlp`` whose output nobody reads, and the shared
     embedding that fed only them (en_core_web_sm's NER embeds the text with a
