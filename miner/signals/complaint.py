@@ -355,8 +355,46 @@ class Complaint(Signal):
 
     def steps(self) -> list[tuple[str, str]]:
         """``complaint_scored``: every user message scored by the rule table
-        (its rules named), read by each part of ``sql``."""
-        return [("complaint_scored", self._scored())]
+        (its rules named), read by each part of ``sql``. With the rules, the
+        parts of the session cues too, each a step (``_cue_steps``): inlined
+        in the hits, DuckDB held a window and an ``unnest`` beside the other
+        signals' hits, and ran out of 160 MiB at 20M rows."""
+        scored = [("complaint_scored", self._scored())]
+        return scored + self._cue_steps() if self.config.rules else scored
+
+    def _cue_steps(self) -> list[tuple[str, str]]:
+        """A session's strongest message below the threshold
+        (``complaint_best``) and the sessions each cue holds for
+        (``complaint_ids``, ``complaint_apologies``, ``complaint_asks``)."""
+        threshold = self.config.threshold
+        answers = "FROM events WHERE kind = 'AGENT_RESPONSE' AND text <> ''"
+        ids = (
+            "SELECT DISTINCT session_id FROM (SELECT DISTINCT session_id, lower(said) AS said, "
+            "coalesce(invocation_id, '') AS turn FROM (SELECT session_id, invocation_id, "
+            f"unnest(regexp_extract_all(text, {literal(ID)})) AS said FROM complaint_scored) i) t "
+            # Two turns at least: the (id, turn) pairs are distinct.
+            "GROUP BY session_id, said HAVING count(*) >= 2"
+        )
+        apologies = (
+            f"SELECT session_id {answers} AND regexp_matches(text, {literal(APOLOGY)}) "
+            "GROUP BY session_id HAVING count(*) >= 2"
+        )
+        asks = (
+            "SELECT DISTINCT session_id FROM (SELECT session_id, "
+            f"unnest(regexp_extract_all(text, {literal(ASK)}, 1)) AS thing {answers}) a "
+            "GROUP BY session_id, lower(thing) HAVING count(*) >= 2"
+        )
+        best = (
+            "SELECT session_id, invocation_id, score, rules FROM (SELECT *, row_number() OVER "
+            "(PARTITION BY session_id ORDER BY score DESC, ts, invocation_id) AS place "
+            f"FROM complaint_scored WHERE score > 0 AND score < {threshold}) b WHERE place = 1"
+        )
+        return [
+            ("complaint_best", best),
+            ("complaint_ids", ids),
+            ("complaint_apologies", apologies),
+            ("complaint_asks", asks),
+        ]
 
     def _scored(self) -> str:
         # A rule runs only on the messages that its case's alternation of
@@ -393,8 +431,9 @@ class Complaint(Signal):
     def sql(self) -> str:
         """Over ``complaint_scored`` (``steps``): the messages at the threshold
         are hits, each naming its rules; below it, the session's strongest
-        message (the earliest of equals) plus ``CUE_WEIGHT`` per session cue
-        may reach it, and is one more hit naming its rules and the cues."""
+        message (the earliest of equals, ``complaint_best``) plus
+        ``CUE_WEIGHT`` per session cue (the other ``_cue_steps``) may reach
+        it, and is one more hit naming its rules and the cues."""
         threshold = self.config.threshold
         hits = (
             "SELECT session_id, invocation_id, rules AS rule FROM complaint_scored "
@@ -403,28 +442,6 @@ class Complaint(Signal):
         if not self.config.rules:
             return hits
         (restated, _), (apologised, _), (asked, _) = SESSION_CUES
-        answers = "FROM events WHERE kind = 'AGENT_RESPONSE' AND text <> ''"
-        ids = (
-            "SELECT DISTINCT session_id FROM (SELECT session_id, invocation_id, "
-            f"unnest(regexp_extract_all(text, {literal(ID)})) AS said FROM complaint_scored) i "
-            "GROUP BY session_id, lower(said) "
-            # Two turns at least: a cheaper test than counting distinct ones.
-            "HAVING min(coalesce(invocation_id, '')) < max(coalesce(invocation_id, ''))"
-        )
-        apologies = (
-            f"SELECT session_id {answers} AND regexp_matches(text, {literal(APOLOGY)}) "
-            "GROUP BY session_id HAVING count(*) >= 2"
-        )
-        asks = (
-            "SELECT DISTINCT session_id FROM (SELECT session_id, "
-            f"unnest(regexp_extract_all(text, {literal(ASK)}, 1)) AS thing {answers}) a "
-            "GROUP BY session_id, lower(thing) HAVING count(*) >= 2"
-        )
-        best = (
-            "SELECT session_id, invocation_id, score, rules FROM (SELECT *, row_number() OVER "
-            "(PARTITION BY session_id ORDER BY score DESC, ts, invocation_id) AS place "
-            f"FROM complaint_scored WHERE score > 0 AND score < {threshold}) b WHERE place = 1"
-        )
         cues = (
             "CASE WHEN i.session_id IS NULL THEN 0 ELSE 1 END"
             " + CASE WHEN p.session_id IS NULL THEN 0 ELSE 1 END"
@@ -440,9 +457,9 @@ class Complaint(Signal):
             f"{hits} UNION ALL "
             f"SELECT s.session_id, b.invocation_id, {rule} AS rule "
             "FROM (SELECT DISTINCT session_id FROM complaint_scored) s "
-            f"LEFT JOIN ({best}) b ON b.session_id = s.session_id "
-            f"LEFT JOIN ({ids}) i ON i.session_id = s.session_id "
-            f"LEFT JOIN ({apologies}) p ON p.session_id = s.session_id "
-            f"LEFT JOIN ({asks}) k ON k.session_id = s.session_id "
+            "LEFT JOIN complaint_best b ON b.session_id = s.session_id "
+            "LEFT JOIN complaint_ids i ON i.session_id = s.session_id "
+            "LEFT JOIN complaint_apologies p ON p.session_id = s.session_id "
+            "LEFT JOIN complaint_asks k ON k.session_id = s.session_id "
             f"WHERE ({cues}) > 0 AND coalesce(b.score, 0) + {CUE_WEIGHT} * ({cues}) >= {threshold}"
         )
