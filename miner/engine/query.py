@@ -142,9 +142,13 @@ def selection_sql(
             if not step.startswith(f"{signal.name}_"):
                 raise ValueError(f"signal {signal.name}: step {step!r} clashes")
             ctes.append((step, body))
+    # Each signal's hits are a step: in one query, DuckDB runs every
+    # signal's aggregates and joins at once, and their buffers together
+    # outgrew 160 MiB at 20M rows where each alone spills.
+    ctes += [(_hits_step(s), s.sql()) for s in signals]
     hits = " UNION ALL ".join(
         f"SELECT {text(s.name)} AS signal, session_id, invocation_id, rule "
-        f"FROM ({s.sql()}) {name('q_' + s.name)}"
+        f"FROM {name(_hits_step(s))}"
         for s in signals
     ) or (
         "SELECT CAST(NULL AS VARCHAR) AS signal, CAST(NULL AS VARCHAR) AS session_id, "
@@ -207,6 +211,11 @@ def selection_sql(
         "LEFT JOIN miner_errors e ON e.session_id = f.session_id "
         "LEFT JOIN miner_error_tools t ON t.session_id = f.session_id",
     )
+
+
+def _hits_step(signal: Signal) -> str:
+    """The step holding ``signal``'s hits (``Signal.sql``)."""
+    return f"miner_hits_{signal.name}"
 
 
 def turns_sql(signals: Sequence[Signal]) -> str:
