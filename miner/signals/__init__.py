@@ -86,11 +86,14 @@ class Signal:
         raise NotImplementedError
 
     def steps(self) -> list[tuple[str, str]]:
-        """Named relations ``sql`` reads more than once, in order, as (name,
-        SELECT): the selection computes each once, before the hits, as a
-        step of its own (``miner.engine.query.Stepped``: DuckDB holds a
-        common table expression read twice in memory it cannot spill).
-        Each name starts with the signal's name and an underscore."""
+        """Named relations ``sql`` reads, in order, as (name, SELECT): the
+        selection computes each once, before the hits, as a step of its own
+        (``miner.engine.query.Stepped``: DuckDB holds a common table
+        expression read twice in memory it cannot spill, and runs the
+        operators of one query side by side, each with its own buffers).
+        A relation read more than once, or one with its own window or
+        aggregate, is a step. Each name starts with the signal's name and an
+        underscore."""
         return []
 
     def turn_columns(self) -> dict[str, str]:
