@@ -55,7 +55,8 @@ def _name_affixes() -> tuple[str, str, str]:
     and a particle inside it ("de", "van den", "Le"), from nameparser's
     lists (Latin script; a title no longer than four letters or with a dot,
     as the long ones are jobs: "actor", "banker"), plus any capitalised
-    abbreviation with a dot ("Dott.", "Univ.Prof.", "B.Sc.")."""
+    abbreviation with a dot ("Dott.", "Univ.Prof.", "B.Sc.") or with a
+    feminine ending in brackets ("Sr(a).")."""
     from nameparser.config import CONSTANTS
 
     def latin(words: Any) -> list[str]:
@@ -67,7 +68,9 @@ def _name_affixes() -> tuple[str, str, str]:
                if len(d) > 1]  # fmt: skip
     listed = rf"(?i:{'|'.join(map(re.escape, titles))})\.?"
     abbreviation = rf"[{_UP}][{_LO}]{{0,4}}\.(?:-?[{_UP}]?[{_LO}]{{1,4}}\.?)?"
-    title = rf"(?:{listed}|{abbreviation})"
+    # A title for either sex, its feminine ending in brackets ("Sr(a).", "Dr(a).").
+    inclusive = rf"[{_UP}][{_LO}]{{0,4}}\([{_LO}]{{1,2}}\)\.?"
+    title = rf"(?:{inclusive}|{listed}|{abbreviation})"
     listed_degree = rf"(?=[{_UP}])(?i:{'|'.join(map(re.escape, degrees))})\.?"
     degree = rf"(?:{listed_degree}|(?:[{_UP}][{_LO}]{{0,3}}\.){{2,3}})"
     particle = rf"(?:{'|'.join(map(re.escape, latin(CONSTANTS.prefixes)))})"
