@@ -212,3 +212,14 @@ def test_a_bad_unsure_key_is_refused_in_one_line_naming_file_and_key(scratch_con
         load_config(path)
     message = str(refused.value)
     assert message.startswith(f"{path}: {needle}") and "\n" not in message
+
+
+def test_a_surfaced_street_s_name_written_alone_elsewhere_is_surfaced_too(policy):
+    result = redacted(
+        policy,
+        "Please deliver to 8 Hauglandgropa, the door code is 1234",
+        summary="could not verify Hauglandgropa",
+    )
+    surfaced = {(s.entity, s.value) for s in result.surfaced}
+    assert ("STREET_ADDRESS", "8 Hauglandgropa") in surfaced
+    assert ("STREET_ADDRESS", "Hauglandgropa") in surfaced

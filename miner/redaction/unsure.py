@@ -84,7 +84,7 @@ class Unsure:
             yield from _lower_case_streets(seen)
             yield from _numbered_words(seen)
         if self.config.names:
-            yield from _joined(text, self._names(seen))
+            yield from _joined(text, self._names(seen, text))
 
     def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:
         for m in _DIGITS.finditer(text):
@@ -96,8 +96,12 @@ class Unsure:
                 continue
             yield m.start(), m.end(), "PHONE_NUMBER" if digits <= 15 else "NATIONAL_ID"
 
-    def _names(self, text: str) -> Iterator[tuple[int, int, str]]:
-        from miner.redaction.lexicon.names import an_english_word, complete_name
+    def _names(self, text: str, written: str) -> Iterator[tuple[int, int, str]]:
+        from miner.redaction.lexicon.names import (
+            LOWER_CASE_TITLE_BEFORE,
+            an_english_word,
+            complete_name,
+        )
 
         shouted = not any(c.islower() for c in text)
         run_end = -1  # a lower-case name runs on over the name words after it
@@ -122,10 +126,10 @@ class Unsure:
                         a_first_name(word)
                         and not an_english_word(folded, self.config.lower_case_zipf)
                     )
-                    or _beside_a_name(text, m.start(), m.end(), word)
+                    or _beside_a_name(text, written, m.start(), m.end(), word)
                 ):
                     # With a title before it ("miss shannon andrews").
-                    title = _LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                    title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
                     yield title.start() if title else m.start(), m.end(), "PERSON"
                     run_end = m.end()
             elif word.isupper() and not shouted:
@@ -160,20 +164,21 @@ class Unsure:
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
-#: A title typed in lower case before a name ("miss", "mrs.", "dr", "sr(a).").
-_LOWER_CASE_TITLE_BEFORE = re.compile(
-    r"(?<![\w.])(?:mr|mrs|ms|miss|mx|dr|prof|sr|sra|srta|sr\(a\)|dr\(a\)|herr|frau|mme|mlle|m)"
-    r"\.?[ \t]+\Z"
-)
 _LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_]+(?:-[^\W\d_]+)*)[ ]\Z")
 _LOWER_WORD_AFTER = re.compile(r"[ ]([^\W\d_]+(?:-[^\W\d_]+)*)(?:['’]s?)?(?![\w'’-])")
 
 
-def _beside_a_name(text: str, start: int, end: int, word: str) -> bool:
+_PERSON_BEFORE = re.compile(r"<PERSON_\d+>[ ]\Z")
+_PERSON_AFTER = re.compile(r"[ ]<PERSON_\d+>")
+
+
+def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> bool:
     """A lower-case word next to another that makes the two a name ("ailén
     cortés", "august bärer"): one of them a name a list knows that English
     does not write (wordfreq Zipf under 3), the other such a name too, a
-    word English does not write, or a first name."""
+    word English does not write, or a first name; or a word English does
+    not write beside a name replaced already. ``text`` is ``written`` with
+    its placeholders blanked."""
     from miner.redaction.lexicon.names import an_english_word
 
     def rare_name(w: str) -> bool:
@@ -186,6 +191,11 @@ def _beside_a_name(text: str, start: int, end: int, word: str) -> bool:
             and (a_first_name(w) or not an_english_word(w.casefold(), 3.0))
         )
 
+    if _PERSON_BEFORE.search(written, max(0, start - 20), start) or _PERSON_AFTER.match(
+        written, end
+    ):
+        # Beside a name replaced already ("ailén <PERSON_1>"): its other word.
+        return not an_english_word(word.casefold(), 3.0) or rare_name(word)
     before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
     after = _LOWER_WORD_AFTER.match(text, end)
     for other in (m.group(1) for m in (before, after) if m):
@@ -326,12 +336,33 @@ def unsure_values(session: Session, unsure: Unsure) -> tuple[Surfaced, ...]:
     distinct value as written (the first sighting's entity), the longest
     span first where two overlap."""
     found: dict[str, str] = {}
-    for key, leaf in session_texts(session):
-        if not isinstance(leaf, str) or not leaf.strip():
-            continue
+    leaves = [
+        (key, leaf)
+        for key, leaf in session_texts(session)
+        if isinstance(leaf, str) and leaf.strip()
+    ]
+    for key, leaf in leaves:
         end = -1
         for start, stop, entity in sorted(unsure.spans(leaf, key), key=lambda s: (s[0], -s[1])):
             if start >= end:
                 found.setdefault(leaf[start:stop], entity)
                 end = stop
+    for street in [value for value, entity in found.items() if entity == "STREET_ADDRESS"]:
+        # Its name written alone elsewhere ("could not verify Klášterecká"):
+        # the same street, surfaced too.
+        for name in _street_names(street):
+            alone = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
+                found.setdefault(name, "STREET_ADDRESS")
     return tuple(Surfaced(entity, value) for value, entity in found.items())
+
+
+def _street_names(street: str) -> list[str]:
+    """The words of a surfaced street line without its house number."""
+    from miner.redaction.lexicon.addresses import address_parts
+
+    return [
+        part
+        for part in address_parts(street)
+        if part != street and not any(c.isdigit() for c in part) and len(part) >= 4
+    ]

@@ -24,12 +24,17 @@ DEFAULT_PHONE_REGIONS: tuple[str, ...] = (
 #: inside a JSON string (a tool's result often is one). NER and the
 #: recognizers read it as a break, so a name or a street starts its line.
 _ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nr]")
+#: The same in a text put all in capitals after it was escaped ("SMITH\\N24 RUE...").
+_ESCAPED_BREAK_SHOUTED = re.compile(r"(?<!\\)\\[nrNR]")
 
 
 def read_escaped_breaks(text: str) -> str:
     """``text`` with each escaped line break read as a real one (" \\n":
     the same length, so spans found in it index ``text``)."""
-    return _ESCAPED_BREAK.sub(" \n", text) if "\\" in text else text
+    if "\\" not in text:
+        return text
+    shouted = not any(c.islower() for c in text)
+    return (_ESCAPED_BREAK_SHOUTED if shouted else _ESCAPED_BREAK).sub(" \n", text)
 
 
 SSN_CUE_REGEX = (

@@ -92,6 +92,15 @@ _A_DEGREE = re.compile(_DEGREE)
 _TITLE_BEFORE = re.compile(rf"(?<![\w.])(?=[{_UP}]){_TITLE}[ \t]+\Z")
 
 
+#: A title typed in lower case before a name typed so ("miss shannon
+#: andrews", "sr(a). delfina farias"): the commonest only, as lower-case
+#: abbreviations end words too.
+LOWER_CASE_TITLE_BEFORE = re.compile(
+    r"(?<![\w.])(?:mr|mrs|ms|miss|mx|dr|prof|sr|sra|srta|sr\(a\)|dr\(a\)|herr|frau|mme|mlle)"
+    r"\.?[ \t]+\Z"
+)
+
+
 #: A middle initial between two words of a name ("Tore T Arvidsson", "Fjalar Á
 #: Marselíusarson"); a vowel only with its dot, as alone it is a word in a
 #: town's name ("Sant'Angelo A Cupolo", "Villanueva Y Geltrú").
@@ -584,7 +593,8 @@ def _listed(name: str, names: frozenset[str]) -> bool:
 def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span grown over what belongs to it: a capitalised word glued
     to it each side and the particles between ("Flavio de Mayo", "Mason van
-    den Velde"), titles before it ("Dr", "Dipl.-Ing.") and degrees after it
+    den Velde"), titles before it ("Dr", "Dipl.-Ing."; "miss" before a name
+    in lower case) and degrees after it
     ("B.Sc.", "MBA"); never over a line break."""
     before = _NAME_BEFORE.search(text, max(0, start - 60), start)
     if (
@@ -594,6 +604,10 @@ def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     ):
         start = before.start(1)
     while title := _TITLE_BEFORE.search(text, max(0, start - 30), start):
+        start = title.start()
+    if text[start : start + 1].islower() and (
+        title := LOWER_CASE_TITLE_BEFORE.search(text, max(0, start - 12), start)
+    ):
         start = title.start()
     after = _NAME_AFTER.match(text, end)
     if after and after.group(1).title() not in NOT_NAMES:
