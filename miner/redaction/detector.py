@@ -17,6 +17,7 @@ from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import cased_for_ner
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
+    ner_holding_the_gil,
     numpy_matrix_products,
     only_what_is_read,
     read_ahead,
@@ -79,6 +80,7 @@ class Detector:
             }
         ).create_engine()
         only_what_is_read(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
+        ner_holding_the_gil(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
         numpy_matrix_products(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
         registry = RecognizerRegistry(supported_languages=[rc.language])
         registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
