@@ -70,6 +70,7 @@ class Detector:
             from presidio_analyzer.nlp_engine import NlpEngineProvider
             from presidio_anonymizer import AnonymizerEngine
 
+            from miner.redaction.recognizers.context import IndexedContextEnhancer
             from miner.redaction.recognizers.email import OfflineEmailRecognizer
             from miner.redaction.recognizers.registry import build_recognizers
 
@@ -105,7 +106,10 @@ class Detector:
                 )
             )
         analyzer = AnalyzerEngine(
-            nlp_engine=nlp_engine, registry=registry, supported_languages=[rc.language]
+            nlp_engine=nlp_engine,
+            registry=registry,
+            supported_languages=[rc.language],
+            context_aware_enhancer=IndexedContextEnhancer(),
         )
         meta = nlp_engine.nlp[rc.language].meta  # type: ignore[attr-defined]
         #: What NER runs on, for the run summary: "<package> <version>".
