@@ -801,3 +801,39 @@ def test_a_street_named_before_a_street_word_is_found_by_its_name_alone(detector
     )
     noted = out.turns[1].reply_text
     assert re.fullmatch(r"I have noted <STREET_ADDRESS_\d+> on your file\.", noted)
+
+
+def test_the_indexed_context_enhancer_reads_the_words_presidio_reads(detector):
+    # Bisection over token ends and a keyword set: the same surrounding words
+    # as Presidio's walk, at every character a hit could start at.
+    from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+
+    from miner.redaction.recognizers.context import IndexedContextEnhancer
+
+    text = (
+        "Both my phones:  2025550143 (home),\nand my passport no. X1234567 expires; call Dr. Okafor"
+    )
+    ((_cased, artifacts),) = detector._analyzer.nlp_engine.process_batch([text], "en")
+    presidio, indexed = LemmaContextAwareEnhancer(), IndexedContextEnhancer()
+    assert isinstance(detector._analyzer.context_aware_enhancer, IndexedContextEnhancer)
+    for start in range(len(text)):
+        word = text[start : start + 5]
+        theirs = presidio._extract_surrounding_words(artifacts, word, start)
+        ours = indexed._extract_surrounding_words(artifacts, word, start)
+        assert sorted(ours) == sorted(theirs), start
+    assert "phones" in indexed._extract_surrounding_words(artifacts, "20255", text.index("2025"))
+
+
+def test_a_titled_copy_needs_no_lower_case_street_lines():
+    # unsure reads a titled copy of a text for streets typed in lower case,
+    # without the lower-case street lines: they find nothing it keeps there.
+    from miner.redaction.lexicon.addresses import find_addresses
+    from miner.redaction.unsure import _lower_case_streets
+
+    text = (
+        "send it to 44 rue victor hugo, 75016 paris please. or via roma, 21 - "
+        "also 293 jennifer greens st. and 673 wilson viaduct\nthe corner of main and 5th"
+    )
+    titled = text.title()
+    assert sorted(find_addresses(titled, lower_case=False)) == sorted(find_addresses(titled))
+    assert len(list(_lower_case_streets(text))) >= 3
