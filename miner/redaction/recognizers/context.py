@@ -28,11 +28,18 @@ class IndexedContextEnhancer(LemmaContextAwareEnhancer):  # type: ignore[misc]
         if token_index == len(ends):
             # Presidio's error, without the hit's text (trace data).
             raise ValueError("a hit starts after the last token of its text")
+        # Presidio types the keywords a list; it only tests membership in them.
         before = self._add_n_words_backward(
-            token_index, self.context_prefix_count, nlp_artifacts.lemmas, keywords
+            token_index,
+            self.context_prefix_count,
+            nlp_artifacts.lemmas,
+            keywords,  # type: ignore[arg-type]
         )
         after = self._add_n_words_forward(
-            token_index, self.context_suffix_count, nlp_artifacts.lemmas, keywords
+            token_index,
+            self.context_suffix_count,
+            nlp_artifacts.lemmas,
+            keywords,  # type: ignore[arg-type]
         )
         return list({*before, *after})
 
