@@ -565,10 +565,45 @@ def test_spacy_runs_only_what_presidio_and_miner_read(detector):
     # the parser, tagger, attribute ruler, lemmatizer and the tagger's shared
     # embedding are not run (docs/performance.md, "Long texts").
     nlp = detector._analyzer.nlp_engine.nlp["en"]
-    assert nlp.pipe_names == ["ner", "miner_lower_case_lemmas"]
+    assert nlp.pipe_names == ["miner_ner", "miner_lower_case_lemmas"]
     doc = nlp("Alex Morgan phoned the Leeds office twice")
     assert [e.text for e in doc.ents][:1] == ["Alex Morgan"]
     assert [t.lemma_ for t in doc] == [t.lower_ for t in doc]
+
+
+def test_the_ner_driven_with_the_gil_held_finds_what_spacys_own_loop_finds(detector):
+    # miner_ner runs the model's weights step by step from Python; spaCy's own
+    # loop (the disabled "ner" pipe) must give the same entities, in batches of
+    # documents that end at different steps, cased as NER reads them.
+    from miner.redaction.lexicon.names import cased_for_ner
+
+    nlp = detector._analyzer.nlp_engine.nlp["en"]
+    lines = [
+        "Hi, this is Priya Raman from Leeds; my colleague Tomasz Nowak in Gdansk wrote too.",
+        "DELIVER TO HANNAH SCHMIDT, 14 KASTANIENALLEE, BERLIN. ASK FOR THE CONCIERGE.",
+        "it's teófila again, the parcel for mr garcía is still in valencia",
+        "",
+        "Dr. Amara Okafor of Lagos and Acme Ltd signed on 12 March in Nairobi, Kenya.",
+        "Order 4471 shipped. Nothing else to say here at all.",
+    ]
+    texts = [cased_for_ner(" ".join(lines[i:] + lines[:i]) * (i + 1)) for i in range(len(lines))]
+
+    def entities() -> list[list[tuple[int, int, str]]]:
+        return [
+            [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+            for doc in nlp.pipe([*texts, *lines], batch_size=4)
+        ]
+
+    ours = entities()
+    nlp.enable_pipe("ner")
+    nlp.disable_pipe("miner_ner")
+    try:
+        spacys = entities()
+    finally:
+        nlp.disable_pipe("ner")
+        nlp.enable_pipe("miner_ner")
+    assert ours == spacys
+    assert sum(map(len, ours)) > 40
 
 
 def test_the_model_multiplies_with_numpy_on_one_blas_thread_and_finds_the_same(detector):
@@ -787,3 +822,39 @@ def test_a_street_named_before_a_street_word_is_found_by_its_name_alone(detector
     )
     noted = out.turns[1].reply_text
     assert re.fullmatch(r"I have noted <STREET_ADDRESS_\d+> on your file\.", noted)
+
+
+def test_the_indexed_context_enhancer_reads_the_words_presidio_reads(detector):
+    # Bisection over token ends and a keyword set: the same surrounding words
+    # as Presidio's walk, at every character a hit could start at.
+    from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+
+    from miner.redaction.recognizers.context import IndexedContextEnhancer
+
+    text = (
+        "Both my phones:  2025550143 (home),\nand my passport no. X1234567 expires; call Dr. Okafor"
+    )
+    ((_cased, artifacts),) = detector._analyzer.nlp_engine.process_batch([text], "en")
+    presidio, indexed = LemmaContextAwareEnhancer(), IndexedContextEnhancer()
+    assert isinstance(detector._analyzer.context_aware_enhancer, IndexedContextEnhancer)
+    for start in range(len(text)):
+        word = text[start : start + 5]
+        theirs = presidio._extract_surrounding_words(artifacts, word, start)
+        ours = indexed._extract_surrounding_words(artifacts, word, start)
+        assert sorted(ours) == sorted(theirs), start
+    assert "phones" in indexed._extract_surrounding_words(artifacts, "20255", text.index("2025"))
+
+
+def test_a_titled_copy_needs_no_lower_case_street_lines():
+    # unsure reads a titled copy of a text for streets typed in lower case,
+    # without the lower-case street lines: they find nothing it keeps there.
+    from miner.redaction.lexicon.addresses import find_addresses
+    from miner.redaction.unsure import _lower_case_streets
+
+    text = (
+        "send it to 44 rue victor hugo, 75016 paris please. or via roma, 21 - "
+        "also 293 jennifer greens st. and 673 wilson viaduct\nthe corner of main and 5th"
+    )
+    titled = text.title()
+    assert sorted(find_addresses(titled, lower_case=False)) == sorted(find_addresses(titled))
+    assert len(list(_lower_case_streets(text))) >= 3

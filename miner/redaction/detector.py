@@ -19,6 +19,7 @@ from miner.redaction.lexicon.names import cased_for_ner
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
     load_what_is_read,
+    ner_holding_the_gil,
     numpy_matrix_products,
     only_what_is_read,
     presidio_patterns_unchecked,
@@ -73,6 +74,7 @@ class Detector:
             from presidio_analyzer.nlp_engine import SpacyNlpEngine
             from presidio_anonymizer import AnonymizerEngine
 
+            from miner.redaction.recognizers.context import IndexedContextEnhancer
             from miner.redaction.recognizers.email import OfflineEmailRecognizer
             from miner.redaction.recognizers.registry import build_recognizers
 
@@ -80,6 +82,7 @@ class Detector:
         nlp = load_what_is_read(rc.nlp_model)
         nlp_engine.nlp = {rc.language: nlp}  # type: ignore[assignment]  # what load() sets
         only_what_is_read(nlp)
+        ner_holding_the_gil(nlp)
         numpy_matrix_products(nlp)
         registry = RecognizerRegistry(supported_languages=[rc.language])
         with presidio_patterns_unchecked():
@@ -107,7 +110,10 @@ class Detector:
                 )
             )
         analyzer = AnalyzerEngine(
-            nlp_engine=nlp_engine, registry=registry, supported_languages=[rc.language]
+            nlp_engine=nlp_engine,
+            registry=registry,
+            supported_languages=[rc.language],
+            context_aware_enhancer=IndexedContextEnhancer(),
         )
         meta = nlp.meta
         #: What NER runs on, for the run summary: "<package> <version>".

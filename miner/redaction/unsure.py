@@ -230,7 +230,10 @@ def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
     if not any(c.islower() for c in text):
         return
     titled = text.title()
-    for start, end in find_addresses(titled):
+    # The lower-case street lines cannot match in a titled text: each starts
+    # at a word's start, where title() put a capital (or a titlecase letter,
+    # which isupper() denies: then they are read).
+    for start, end in find_addresses(titled, lower_case=_TITLECASE.search(titled) is not None):
         written = text[start:end]
         if any(c.isupper() for c in written) or not any(c.isalpha() for c in written):
             continue
@@ -279,6 +282,13 @@ def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
             yield start, after.end(), "STREET_ADDRESS"
         elif before:
             yield before.start(), m.end(), "STREET_ADDRESS"
+
+
+#: Letters whose title case is not a capital ("ǅ"): title() gives them in
+#: place of one.
+_TITLECASE = re.compile(
+    "[" + "".join(c for c in map(chr, range(0x2000)) if c.istitle() and not c.isupper()) + "]"
+)
 
 
 def _a_place(word: str) -> bool:

@@ -393,15 +393,16 @@ _ADDRESSES = {lower: _AddressPatterns.compile(lower) for lower in (False, True)}
 _FIRST_OF_TWO_STREETS = re.compile(rf"(?<![\w.])(?:{_CAP}[ \t]+){{1,3}}(?i:and|&)[ \t]+$")
 
 
-def find_addresses(text: str) -> Iterator[tuple[int, int]]:
+def find_addresses(text: str, lower_case: bool = True) -> Iterator[tuple[int, int]]:
     """Spans of street addresses: a street line in one of the formats above,
     and the unit, postcode, town and state parts that follow it (on the same
     line after a comma, or on the next lines). A street typed in lower case
-    ("293 jennifer greens st.") is read by the lines a street word anchors."""
+    ("293 jennifer greens st.") is read by the lines a street word anchors,
+    unless ``lower_case`` is false (a caller that knows none can be found)."""
     found = [(start, end, _ADDRESSES[False]) for start, end in _starts(text, _ADDRESSES[False])]
     found += [
         (start, end, _ADDRESSES[True])
-        for start, end in _starts(text, _ADDRESSES[True])
+        for start, end in (_starts(text, _ADDRESSES[True]) if lower_case else ())
         if not any(c.isupper() for c in text[start:end])
     ]
     for start, end, patterns in sorted(found, key=lambda f: f[:2]):
