@@ -88,6 +88,7 @@ class Detector:
             "EmailRecognizer",
             "PhoneRecognizer",
             "CreditCardRecognizer",
+            "IbanRecognizer",
         ):
             registry.remove_recognizer(name)
         registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
