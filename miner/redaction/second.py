@@ -11,8 +11,8 @@ whole text, so its cost follows the number of surfaced values and not the
 size of the trace; run over everything it costs 3-6 times spaCy's CPU.
 
 Its verdict on a value (``SecondOpinion.verdict``): **replace** when every
-occurrence it read is labelled personal (a name, street, e-mail, phone or
-id) on every token with a probability of at least ``replace_score``; else
+occurrence it read is labelled personal (a name, street name, e-mail or
+phone: ``PERSONAL_LABELS``) on every token with a probability of at least ``replace_score``; else
 the value stays surfaced, for the reviewer. There is no *keep* verdict: a
 value the model labels nothing over every token with a probability of
 0.999 or more was a planted name or address often enough on the dev splits
