@@ -606,7 +606,7 @@ def review(
         return
     from miner.load import LEFT_TO_REVIEW, UNREADABLE, holding_cases, load_cases, review_record
 
-    loaded = holding_cases(load_cases(output.read_case_files(paths)), paths)
+    loaded = holding_cases(load_cases(output.read_case_files(paths), schema=False), paths)
     left = [f for f in loaded.findings if f.kind in LEFT_TO_REVIEW]
     broken = [f for f in loaded.findings if f.kind in UNREADABLE]
     if as_json:

@@ -57,7 +57,8 @@ def test_a_surfaced_lower_case_name_the_model_confirms_is_replaced(policy, first
     [before] = first_pass_only.redact([chat(line)])
     assert before.surfaced == (Surfaced("PERSON", "derek"),)
     [after] = policy.redact([chat(line)])
-    assert after.session.turns[0].user_text == "hi, it's <PERSON_1> again. the parcel still has not come"
+    replaced = "hi, it's <PERSON_1> again. the parcel still has not come"
+    assert after.session.turns[0].user_text == replaced
     assert after.surfaced == ()
     assert after.replaced == Counter({"PERSON": 1})
     # The leak guard reads it as a replaced value from now on.
