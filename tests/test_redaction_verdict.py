@@ -89,8 +89,8 @@ def test_a_lone_word_tagged_person_that_no_list_knows_is_surfaced():
     assert verdict("Escalated to Quaxby.", "Quaxby", NER, {"PERSON"}) == "surface"
 
 
-def test_what_spacy_tags_as_an_organisation_or_a_place_is_kept_unless_a_first_name():
-    assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "keep"
+def test_what_spacy_tags_as_an_organisation_or_a_place_is_surfaced():
+    assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "surface"
     # A first name spaCy calls a building: the reviewer's.
     assert verdict("rebooked to Shannon.", "Shannon", {"FirstNameRecognizer"}, {"FAC"}) == (
         "surface"
