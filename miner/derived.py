@@ -5,12 +5,16 @@ once per installation and kept on disk.
 Deriving them took a fifth of a 20-case draft (reading GeoNames, CLDR,
 libphonenumber's region names, the census surnames, wordfreq) and imported
 tens of MiB of data the run then never read. ``kept`` stores a list's value
-as JSON under the cache folder, named by a key of miner's own source and the
-data packages' versions: a change to either computes it afresh. A cache that
-cannot be read or written is computed, as without one.
+as JSON under the cache folder, named by a key of the source of the kept
+function's folder (the rules read nothing of miner's outside it) and the
+data packages' versions: a change to either computes it afresh, a change
+elsewhere in miner does not. A cache that cannot be read or written is
+computed, as without one.
 
 The folder is ``$MINER_CACHE_DIR``, else ``$XDG_CACHE_HOME/miner``, else
 ``~/.cache/miner``; ``MINER_CACHE_DIR=""`` turns the cache off.
+``python -m miner.derived`` computes every list into it (``make setup`` does,
+so the first run of a new installation does not).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import functools
 import hashlib
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Callable
 from importlib import metadata
@@ -44,11 +49,17 @@ def cache_folder() -> Path | None:
     return Path(base) / "miner"
 
 
+#: Every kept function, by the order its module defined it.
+KEPT: list[Callable[[], object]] = []
+
+
 @functools.cache
-def cache_key() -> str:
-    """miner's source and the data packages' versions, hashed."""
+def cache_key(module: str = __name__) -> str:
+    """The source of ``module``'s folder and of this file, and the data
+    packages' versions, hashed."""
     digest = hashlib.sha256()
-    for source in sorted(Path(__file__).resolve().parent.rglob("*.py")):
+    folder = Path(sys.modules[module].__file__ or __file__).resolve().parent
+    for source in sorted({*folder.rglob("*.py"), Path(__file__).resolve()}):
         digest.update(source.name.encode())
         digest.update(source.read_bytes())
     for package in DATA_PACKAGES:
@@ -71,13 +82,15 @@ def kept(function: Callable[[], Value]) -> Callable[[], Value]:
         folder = cache_folder()
         if folder is None:
             return function()
-        path = folder / f"{function.__module__}.{function.__qualname__}-{cache_key()}.json"
+        key = cache_key(function.__module__)
+        path = folder / f"{function.__module__}.{function.__qualname__}-{key}.json"
         with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
             return _decoded(json.loads(path.read_text(encoding="utf-8")))  # type: ignore[no-any-return]
         value = function()
         _store(path, value)
         return value
 
+    KEPT.append(cached)
     return cached
 
 
@@ -112,3 +125,26 @@ def _decoded(value: Any) -> Any:
     if "set" in value:
         return frozenset(value["set"])
     return tuple(_decoded(v) for v in value["tuple"])
+
+
+def compute_all() -> int:
+    """Compute every list the redaction rules keep into the cache folder;
+    how many there are."""
+    import miner.redaction.lexicon.addresses
+    import miner.redaction.lexicon.dates
+    import miner.redaction.lexicon.names  # noqa: F401  (each defines kept lists)
+
+    lists = [f for f in KEPT if f.__module__.startswith("miner.")]
+    for function in lists:
+        function()
+    return len(lists)
+
+
+if __name__ == "__main__":
+    # This file as the module the rules import, whose KEPT they fill (run
+    # with -m, it is also __main__, a module of its own).
+    from miner import derived
+
+    where = derived.cache_folder()
+    count = derived.compute_all()
+    print(f"{count} word lists kept in {where}" if where else "no cache (MINER_CACHE_DIR='')")

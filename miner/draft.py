@@ -266,11 +266,12 @@ def record_redaction(
 
 def validate_eval_set(evalset: dict[str, Any], set_id: str) -> None:
     """Refuse, as a bug of miner's, an eval set that ADK's own model rejects."""
-    from google.adk.evaluation.eval_set import EvalSet
     from pydantic import ValidationError
 
+    from miner.loading import adk_eval_set
+
     try:
-        EvalSet.model_validate(evalset)
+        adk_eval_set().model_validate(evalset)
     except ValidationError as exc:
         where = "; ".join(".".join(str(p) for p in e["loc"]) for e in exc.errors()[:3])
         raise MinerError(

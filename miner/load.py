@@ -181,9 +181,11 @@ def _case_of(path: tuple, ids: dict[int, str], fallback: str) -> str:
 
 
 def _adk_schema_errors(data: Any) -> list[tuple[tuple, str]]:
-    from google.adk.evaluation.eval_set import EvalSet
     from pydantic import ValidationError
 
+    from miner.loading import adk_eval_set
+
+    EvalSet = adk_eval_set()  # noqa: N806  (ADK's class)
     try:
         EvalSet.model_validate(data)
     except ValidationError as exc:
@@ -258,12 +260,14 @@ def load_cases(
     files: Iterable[tuple[Path, str]],
     config: PipelineConfig | None = None,
     policy: RedactionPolicy | None = None,
+    schema: bool = True,
 ) -> Loaded:
     """Load eval sets, sidecars and tool fixtures (``(path, text)`` pairs) into cases.
 
     ``config`` enables the suite-rot check (its tool list) and is needed, with
     ``policy`` (the redaction policy the draft used), for the personal-data
-    check.
+    check. ``schema=False`` skips the ``schema`` check, and with it importing
+    google-adk (seconds): for ``miner review``, which lists no schema finding.
     """
     out = _Collector()
     docs: dict[Path, Document] = {}
@@ -285,7 +289,7 @@ def load_cases(
     for path, doc in docs.items():
         name = path.name
         if name.endswith(EVALSET):
-            cases.extend(_load_eval_set(path, doc, out, case_where))
+            cases.extend(_load_eval_set(path, doc, out, case_where, schema))
         elif name.endswith(SPEC):
             items = doc.data if isinstance(doc.data, list) else [doc.data]
             for i, spec in enumerate(items):
@@ -431,7 +435,11 @@ def _markers(doc: Document, file: Path, out: _Collector, case_for: Any, within: 
 
 
 def _load_eval_set(
-    path: Path, doc: Document, out: _Collector, case_where: dict[str, list[tuple[Path, tuple]]]
+    path: Path,
+    doc: Document,
+    out: _Collector,
+    case_where: dict[str, list[tuple[Path, tuple]]],
+    schema: bool = True,
 ) -> list[LoadedCase]:
     data = doc.data
     if not isinstance(data, dict):
@@ -446,7 +454,7 @@ def _load_eval_set(
     for i, case in enumerate(raw_cases):
         if isinstance(case, dict) and isinstance(case.get("eval_id"), str):
             ids[i] = case["eval_id"]
-    for loc, message in _adk_schema_errors(data):
+    for loc, message in _adk_schema_errors(data) if schema else []:
         where = tuple(p for p in loc if isinstance(p, int | str))
         owner = _case_of(where, ids, "")
         # An error outside any case (the set's own fields) refuses every case of the file.

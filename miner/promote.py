@@ -189,6 +189,14 @@ def _promote(
         reasons = tuple(f for f in loaded.findings if f.case == case.eval_id)
         if reasons:
             refused[case.eval_id] = reasons
+    # A draft file's finding that no candidate owns (a sidecar or fixtures whose
+    # case is gone) refuses what it names: promote never passes what check fails.
+    named = {c.eval_id for c in candidates}
+    drafted = {p.resolve() for p, _ in draft_files}
+    for finding in loaded.findings:
+        if finding.case not in named and finding.file.resolve() in drafted:
+            owner = finding.case if finding.case not in ("", "-") else str(finding.file)
+            refused[owner] = (*refused.get(owner, ()), finding)
     passing = [c for c in candidates if c.eval_id not in refused]
     if passing:
         suite = merge(output.read_suite(folder, name), name, passing)

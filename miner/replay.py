@@ -359,14 +359,32 @@ def replay_suite(
     live_tools: bool = False,
     write: Callable[[Path, list[dict[str, Any]]], None] | None = None,
     progress: Callable[[Iterable[Any], int, str], Iterable[Any]] = lambda it, _n, _l: it,
+    lock_timeout: float = 0,
 ) -> list[CaseReplay]:
     """Replay every case ``runs`` times into the run folders after those
     ``out`` already holds; each finished case is written at once, then the
-    ADK log lines of its run are appended to that run's ``_adk.log``."""
+    ADK log lines of its run are appended to that run's ``_adk.log``.
+
+    ``out`` is locked while the replay runs (``output.locked``): two replays
+    into one folder would otherwise both take the first free run number and
+    write into each other's runs."""
     from miner import output
 
     write = write or output.write_rows
     cases = list(cases)
+    with output.locked(out, lock_timeout, "miner replay"):
+        return _replay_into(agent, cases, runs, out, live_tools, write, progress)
+
+
+def _replay_into(
+    agent: Any,
+    cases: list[LoadedCase],
+    runs: int,
+    out: Path,
+    live_tools: bool,
+    write: Callable[[Path, list[dict[str, Any]]], None],
+    progress: Callable[[Iterable[Any], int, str], Iterable[Any]],
+) -> list[CaseReplay]:
     first = first_free_run(out)
     work = [(run, case) for run in range(first, first + runs) for case in cases]
 

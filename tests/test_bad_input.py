@@ -36,6 +36,16 @@ def _assert_refused(result, code: int, *needles: str, out: Path) -> str:
     return line
 
 
+def _draft_and_init_refusals(export: Path, out: Path) -> list[str]:
+    """The one-line errors of `miner draft` and `miner init` on ``export``
+    (each exits 3 and writes nothing)."""
+    commands: tuple[list[str | Path], ...] = (
+        ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
+        ["init", "--traces", export, "--out", out / "mine.toml"],
+    )
+    return [_assert_refused(miner(*command), 3, out=out) for command in commands]
+
+
 def test_corrupt_parquet_file_is_named(tmp_path):
     export = _export_copy(tmp_path)
     (export / "2026-11-23.parquet").write_bytes(b"PAR1 this is not parquet at all")
@@ -55,12 +65,7 @@ def test_a_text_file_saved_as_parquet_gets_a_whole_sentence_naming_it(tmp_path, 
     export = _export_copy(tmp_path)
     name = "0000-notes.parquet" if first else "9999-notes.parquet"
     (export / name).write_text("session_id,event_type\ns1,USER_MESSAGE_RECEIVED\n" * 20)
-    out = tmp_path / "out"
-    for command in (
-        ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
-        ["init", "--traces", export, "--out", out / "mine.toml"],
-    ):
-        line = _assert_refused(miner(*command), 3, out=out)
+    for line in _draft_and_init_refusals(export, tmp_path / "out"):
         assert line == (
             f"Error: {export / name}: not a Parquet file: it does not end in a Parquet footer "
             "(a file of another kind saved as .parquet, or one cut short)"
@@ -86,12 +91,7 @@ def test_a_parquet_file_that_is_not_an_analytics_export_names_every_missing_colu
     export.mkdir()
     path = export / "part-0.parquet"
     pq.write_table(pa.table({"session_id": ["s1"], "score": [-1], "text": ["bad"]}), path)
-    out = tmp_path / "out"
-    for command in (
-        ["draft", "--pipeline", PIPELINE, *WINDOW, "--traces", export, "--out", out],
-        ["init", "--traces", export, "--out", out / "mine.toml"],
-    ):
-        line = _assert_refused(miner(*command), 3, out=out)
+    for line in _draft_and_init_refusals(export, tmp_path / "out"):
         assert line == (
             f"Error: {path}: not an ADK analytics export: missing timestamp, event_type, "
             "event_id, agent, invocation_id, user_id, ... (16 of 17 columns; timestamp, "

@@ -11,7 +11,7 @@ import pytest
 
 from miner.cli import SIGPIPE_EXIT, app, parse_time
 from miner.errors import UsageError
-from tests.conftest import PIPELINE, ROOT, WINDOW, miner
+from tests.conftest import PIPELINE, ROOT, WINDOW, copy_drafts, miner
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
@@ -37,6 +37,25 @@ def test_python_dash_m_miner_runs_and_help_skips_the_heavy_imports():
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "draft" in done.stdout
+
+
+def test_review_lists_what_is_left_without_the_heavy_imports(drafted, tmp_path):
+    # Nothing it lists needs Presidio, spaCy or google-adk (seconds each):
+    # ADK's schema findings are check's and promote's, not review's.
+    drafts = tmp_path / "drafts"
+    copy_drafts(drafted[0], drafts, 2)
+    code = (
+        "import sys, runpy; sys.argv = ['miner', 'review', sys.argv[1]];\n"
+        "try:\n runpy.run_module('miner', run_name='__main__')\n"
+        "except SystemExit as e: assert e.code == 1, e.code\n"
+        "heavy = {'presidio_analyzer', 'spacy', 'google.adk.evaluation', 'google.genai'}\n"
+        "assert not heavy & set(sys.modules), heavy & set(sys.modules)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(drafts)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("REVIEW markers and 0 surfaced spans left in 2 cases")
 
 
 def test_building_the_detector_prints_nothing_of_transformers():

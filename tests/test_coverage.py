@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import re
+from pathlib import Path
 
 from tests.conftest import PIPELINE, miner
 
@@ -31,6 +32,19 @@ def _spec(eval_id: str, tags: list[str], must_not_call: tuple[str, ...] = ()) ->
         "mustNotCall": list(must_not_call),
         "tags": tags,
     }
+
+
+def _one_case_suite(tmp_path) -> Path:
+    """A suite of one reviewed case, tagged happy_path, that calls no tool."""
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "suite.evalset.json").write_text(
+        json.dumps({"eval_set_id": "suite", "eval_cases": [_case("order_status_happy", [])]})
+    )
+    (suite / "suite.spec.json").write_text(
+        json.dumps([_spec("order_status_happy", ["happy_path"])])
+    )
+    return suite
 
 
 def test_coverage_of_a_known_suite(tmp_path):
@@ -84,14 +98,7 @@ def test_coverage_of_a_known_suite(tmp_path):
 
 
 def test_coverage_prints_the_matrix_and_writes_nothing_without_out(tmp_path):
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    (suite / "suite.evalset.json").write_text(
-        json.dumps({"eval_set_id": "suite", "eval_cases": [_case("order_status_happy", [])]})
-    )
-    (suite / "suite.spec.json").write_text(
-        json.dumps([_spec("order_status_happy", ["happy_path"])])
-    )
+    suite = _one_case_suite(tmp_path)
     before = sorted(p.name for p in tmp_path.rglob("*"))
     result = miner("coverage", suite, "--pipeline", PIPELINE)
     assert result.exit_code == 0, result.output
@@ -100,14 +107,7 @@ def test_coverage_prints_the_matrix_and_writes_nothing_without_out(tmp_path):
 
 
 def test_coverage_refuses_to_write_into_the_suite_it_reads(tmp_path):
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    (suite / "suite.evalset.json").write_text(
-        json.dumps({"eval_set_id": "suite", "eval_cases": [_case("order_status_happy", [])]})
-    )
-    (suite / "suite.spec.json").write_text(
-        json.dumps([_spec("order_status_happy", ["happy_path"])])
-    )
+    suite = _one_case_suite(tmp_path)
     for out in (suite, suite / "reports"):
         result = miner("coverage", suite, "--pipeline", PIPELINE, "--out", out)
         assert result.exit_code == 2, result.output
@@ -117,14 +117,7 @@ def test_coverage_refuses_to_write_into_the_suite_it_reads(tmp_path):
 
 
 def test_coverage_adds_pass_rates_by_tag_from_a_score_report(tmp_path):
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    (suite / "suite.evalset.json").write_text(
-        json.dumps({"eval_set_id": "suite", "eval_cases": [_case("order_status_happy", [])]})
-    )
-    (suite / "suite.spec.json").write_text(
-        json.dumps([_spec("order_status_happy", ["happy_path"])])
-    )
+    suite = _one_case_suite(tmp_path)
     report = tmp_path / "score.json"
     report.write_text(json.dumps({"byTag": {"happy_path": {"passed": 4, "total": 5}}}))
     reports = tmp_path / "reports"

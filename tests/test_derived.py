@@ -1,9 +1,13 @@
 """The derived word lists kept on disk: the same value as computed, and
-computed afresh when miner's source or a data package changes."""
+computed afresh when the rules' source or a data package changes."""
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
+import subprocess
+import sys
 
 from miner import derived
 
@@ -22,7 +26,7 @@ def test_a_kept_list_is_read_back_equal_and_computed_once(tmp_path, monkeypatch)
     assert first == second == (frozenset({"Köln", "metz"}), "a|b")
     assert len(calls) == 1
     [kept] = tmp_path.glob("*.json")
-    assert derived.cache_key() in kept.name
+    assert derived.cache_key(__name__) in kept.name
     assert json.loads(kept.read_text(encoding="utf-8")) == {
         "tuple": [{"set": ["Köln", "metz"]}, "a|b"]
     }
@@ -32,7 +36,7 @@ def test_another_key_computes_afresh(tmp_path, monkeypatch):
     monkeypatch.setenv("MINER_CACHE_DIR", str(tmp_path))
     derived.kept(lambda: frozenset({"old"}))()
     # As when miner's source or a data package's version changes.
-    monkeypatch.setattr(derived, "cache_key", lambda: "another")
+    monkeypatch.setattr(derived, "cache_key", lambda _module: "another")
     assert derived.kept(lambda: frozenset({"new"}))() == frozenset({"new"})
 
 
@@ -57,3 +61,39 @@ def test_the_redaction_lists_are_kept_as_computed(tmp_path, monkeypatch):
     computed = names.region_names.__wrapped__()  # type: ignore[attr-defined]
     assert names.region_names() == computed
     assert derived.kept(names.region_names.__wrapped__)() == computed  # type: ignore[attr-defined]
+
+
+def test_the_key_is_the_kept_functions_folder_not_the_rest_of_miner(tmp_path, monkeypatch):
+    """A change to miner outside the rules' folder keeps the lists; a change
+    inside computes them afresh."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "__init__.py").write_text("")
+    (rules / "words.py").write_text("WORDS = 1\n")
+    (tmp_path / "elsewhere.py").write_text("X = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("rules.words")
+    key = derived.cache_key.__wrapped__  # uncached: each call reads the files again
+    before = key("rules.words")
+    (tmp_path / "elsewhere.py").write_text("X = 2\n")
+    assert key("rules.words") == before
+    (rules / "words.py").write_text("WORDS = 2\n")
+    assert key("rules.words") != before
+
+
+def test_setup_computes_every_list_and_a_later_run_reads_them(tmp_path):
+    """``python -m miner.derived`` (make setup) writes each kept list; run
+    again, it reads them all back and rewrites none."""
+    env = {**os.environ, "MINER_CACHE_DIR": str(tmp_path)}
+
+    def setup() -> dict[str, int]:
+        done = subprocess.run(
+            [sys.executable, "-m", "miner.derived"], env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        kept = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("*.json")}
+        assert len(kept) == int(done.stdout.split()[0]) >= 7
+        return kept
+
+    first = setup()
+    assert setup() == first

@@ -100,6 +100,20 @@ def test_a_refusal_names_each_kind_of_finding_once(drafted, tmp_path):
     )
 
 
+def test_a_sidecar_whose_case_is_gone_is_refused_not_passed(drafted, tmp_path):
+    [draft] = _drafts(drafted, tmp_path, "s02-refund-returned-error")
+    scripted_review(draft, "refund_error_is_reported", ["tool_failure", "p0"])
+    next(draft.glob("*.evalset.json")).unlink()
+    next(draft.glob("*.tools.json")).unlink()
+    suite = tmp_path / "suite"
+    result = miner("promote", draft, "--suite", suite, "--pipeline", PIPELINE)
+    assert result.exit_code == 1
+    [refused] = [line for line in result.output.splitlines() if line.startswith("refused")]
+    assert refused == "refused   refund_error_is_reported: sidecar has no eval case"
+    assert not suite.exists()
+    assert next(draft.glob("*.spec.json")).exists()
+
+
 def test_nothing_to_promote_writes_no_suite(drafted, tmp_path):
     [draft] = _drafts(drafted, tmp_path, "s04-complaint")
     suite = tmp_path / "suite"

@@ -610,6 +610,27 @@ def test_the_model_multiplies_with_numpy_on_one_blas_thread_and_finds_the_same(d
     assert with_numpy == with_blis and len(with_numpy) >= 4
 
 
+def test_presidios_patterns_are_not_compiled_to_be_checked_and_still_run(detector):
+    import regex
+    from presidio_analyzer import Pattern, PatternRecognizer
+
+    from miner.redaction.runtime import presidio_patterns_unchecked
+
+    with presidio_patterns_unchecked():
+        unchecked = Pattern("unbalanced", "(", 0.5)  # the check compiled nothing
+        assert regex.compile("a+b").fullmatch("aab")  # any other compile compiles
+    with pytest.raises(ValueError):
+        Pattern("unbalanced", "(", 0.5)  # checked again after the block
+    assert unchecked.compiled_regex is None
+    with pytest.raises(regex.error):  # a bad pattern still fails, when it first runs
+        PatternRecognizer("X", patterns=[unchecked]).analyze("text", ["X"])
+    # The predefined recognizers, made in the block, compile their patterns when they run.
+    iban = detector._analyzer.analyze(
+        text="Pay to IBAN GB82 WEST 1234 5698 7654 32 please", language="en", entities=["IBAN_CODE"]
+    )
+    assert [r.entity_type for r in iban] == ["IBAN_CODE"]
+
+
 def test_a_context_word_still_lifts_a_bare_number_to_a_phone(detector, config):
     # The context enhancer finds "phone" in the lower-case lemma of "phones".
     with_context = "Both my phones: 2025550143 is the one to use."

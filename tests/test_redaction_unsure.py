@@ -129,3 +129,47 @@ def test_a_surfaced_value_is_one_decision_however_often_it_occurs(policy):
         policy, "ring FARMER on the intercom", reply="I will ask the courier to ring FARMER"
     )
     assert [s.value for s in result.surfaced].count("FARMER") == 1
+
+
+# The thresholds are the pipeline config's [redaction.unsure] table.
+
+
+def test_the_config_s_unsure_table_sets_what_the_policy_surfaces(scratch_config):
+    from miner.config import load_config
+    from miner.redaction.policy import policy_for
+
+    config = load_config(scratch_config(extra="\n[redaction.unsure]\nnames = false\n"))
+    policy = policy_for(config)
+    assert policy.unsure.config.names is False
+    result = redacted(policy, "Please ring FARMER on the intercom")
+    assert result.surfaced == ()
+    assert result.session.turns[0].user_text == "Please ring FARMER on the intercom"
+
+
+def test_a_lower_zipf_threshold_surfaces_fewer_lower_case_names():
+    from miner.config import UnsureConfig
+
+    text = "thanks, derek will pick it up"
+    assert "derek" in surfaced(text)
+    eager = Unsure(UnsureConfig(lower_case_zipf=3.0))
+    assert not any(text[s:e] == "derek" for s, e, _ in eager.spans(text))
+
+
+@pytest.mark.parametrize(
+    "table, needle",
+    [
+        ("lower_case_zipf = 9", "redaction.unsure.lower_case_zipf: "),
+        ("digits_min = 0", "redaction.unsure.digits_min: "),
+        ("names = 1", "redaction.unsure.names: expected true or false"),
+        ("zipf = 3", "redaction.unsure.zipf: unknown key (known: capitalised_zipf"),
+    ],
+)
+def test_a_bad_unsure_key_is_refused_in_one_line_naming_file_and_key(scratch_config, table, needle):
+    from miner.config import load_config
+    from miner.errors import ConfigError
+
+    path = scratch_config(extra=f"\n[redaction.unsure]\n{table}\n")
+    with pytest.raises(ConfigError) as refused:
+        load_config(path)
+    message = str(refused.value)
+    assert message.startswith(f"{path}: {needle}") and "\n" not in message

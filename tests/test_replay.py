@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from miner.sample import session_hash
-from tests.conftest import PIPELINE, ROOT, load_json, miner, scripted_review
+from tests.conftest import PIPELINE, ROOT, load_json, lock_held, miner, scripted_review
 
 #: s02's reference as the seed advises: short, fact-dense, in the agent's voice.
 SEED_REFERENCE = "Refund for ORD-10001 not issued: over 200 needs a human."
@@ -137,6 +137,19 @@ def test_a_second_replay_goes_beside_the_first_and_adk_notices_go_to_its_log(
     assert [(r["run"], r["passed"]) for r in report["runs"]] == [
         ("runs/run-1", False), ("runs/run-2", True), ("runs/run-3", True)
     ]  # fmt: skip
+
+
+def test_a_replay_into_a_folder_another_replay_holds_waits_its_turn_or_names_it(suite, tmp_path):
+    runs = tmp_path / "runs"
+    with lock_held(runs, "miner replay") as holder:
+        busy = _replay(suite, "fixed_agent", runs)
+        assert busy.exit_code == 6
+        assert f"held by pid {holder.pid} (miner replay, since " in busy.stderr
+        assert not runs.exists() or not any(runs.iterdir())  # no run-1 taken beside it
+    # The holder is gone (killed, as a crashed replay would be): the folder is free.
+    after = _replay(suite, "fixed_agent", runs)
+    assert after.exit_code == 0, after.output
+    assert json.loads(after.stdout)["runFolders"] == [str(runs / "run-1")]
 
 
 def test_replayed_runs_are_plugin_rows_named_after_case_and_run(suite, tmp_path):

@@ -146,6 +146,24 @@ def test_a_memory_limit_too_small_for_the_export_is_a_config_error(scratch_confi
     assert not list((tmp_path / "out").glob("draft_*"))
 
 
+def test_an_operator_out_of_memory_after_spilling_names_memory_limit_not_the_disk():
+    # DuckDB says "failed to pin block" when an operator it cannot spill
+    # outgrows memory_limit after others spilled (the 20M-row selection did):
+    # with room on the disk, the knob is memory_limit, with the figure asked.
+    import duckdb
+
+    failed = duckdb.OutOfMemoryException(
+        "Out of Memory Error: failed to pin block of size 256.0 KiB (159.7 MiB/160.0 MiB used)"
+    )
+    with duck.connect(ScanConfig(memory_limit="160MiB"), "big-export") as con:
+        Path(con.spill, "spilled.block").write_bytes(b"x" * 2**21)
+        message = con._out_of_memory(failed)
+    assert message.startswith("[scan] memory_limit = '160MiB' is too small to scan big-export")
+    assert "having spilled 2 MiB" in message
+    assert message.endswith("raise it to more than 160 MiB")
+    assert "disk is full" not in message
+
+
 def test_a_malformed_memory_limit_names_the_key(scratch_config, tmp_path):
     config = scratch_config('\n[scan]\nmemory_limit = "lots"\n')
     result = miner("draft", "--pipeline", config, "--out", tmp_path / "out")

@@ -503,6 +503,10 @@ def figures_table(runs: Iterator[tuple[str, str, Report]]) -> str:
 
 
 def main() -> None:
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        # The commands are the module's docstring; --help must not start a run.
+        print(__doc__)
+        return
     args = [a for a in sys.argv[1:] if not a.startswith("-")]
     runs: list[tuple[str, Report]] = []
     if args[:1] == ["figures"]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
 from datetime import datetime
@@ -61,14 +62,14 @@ class Duck:
         window and ordered aggregates over them do not (the selection stopped
         out of memory at 64 MiB on 1M rows, and ran in steps)."""
         if not isinstance(sql, Stepped) or not sql.steps:
-            return self._run(lambda: self.con.sql(sql).to_arrow_table())
+            return self._run(lambda: _streamed(self.con, sql))
         made: list[str] = []
         try:
             for step, body in sql.steps:
                 self.execute(f"CREATE OR REPLACE TEMP TABLE {name(step)} AS {body}")
                 made.append(step)
             final = sql.final
-            return self._run(lambda: self.con.sql(final).to_arrow_table())
+            return self._run(lambda: _streamed(self.con, final))
         finally:
             for step in reversed(made):
                 self.con.execute(f"DROP TABLE IF EXISTS {name(step)}")
@@ -96,10 +97,13 @@ class Duck:
     def _out_of_memory(self, exc: BaseException) -> str:
         """What to change when the engine could neither hold nor spill: the
         spill folder's disk was full (the knob is ``TMPDIR``, and the figure
-        what was spilled when it filled), or, should an operator hold more
-        than ``memory_limit`` without spilling, the figure it asked for."""
+        what was spilled when it filled), or an operator held more than
+        ``memory_limit`` without spilling (the knob is ``memory_limit``, the
+        figure what it asked for). DuckDB may say "failed to pin block" for
+        either: the disk is blamed only when it has no room left
+        (``DISK_ROOM``), and what had spilled meanwhile is said either way."""
         spilled = self._spilled()
-        if _disk_full(exc) or spilled:
+        if _disk_full(exc) or _room(self.spill) < DISK_ROOM:
             return (
                 f"[scan] the scan of {self.where} spilled {_mib(spilled)} to {self.spill} and "
                 f"its disk is full ({reason(exc)}); free at least that much there, or set "
@@ -107,9 +111,10 @@ class Duck:
             )
         needed = _asked(str(exc))
         figure = f" to more than {_mib(needed)}" if needed else ""
+        besides = f", having spilled {_mib(spilled)}" if spilled else ""
         return (
             f"[scan] memory_limit = {self.scan.memory_limit!r} is too small to scan "
-            f"{self.where} ({reason(exc)}); raise it{figure}"
+            f"{self.where} ({reason(exc)}{besides}); raise it{figure}"
         )
 
     def _spilled(self) -> int:
@@ -120,6 +125,31 @@ class Duck:
                 with contextlib.suppress(OSError):
                     total += os.path.getsize(os.path.join(folder, file))
         return total
+
+
+#: Rows a query's result is handed over at a time (``_streamed``).
+RESULT_BATCH_ROWS = 65_536
+
+
+def _streamed(con: Any, sql: str) -> pa.Table:
+    """The query's rows, handed over a batch at a time: collected whole,
+    DuckDB holds the result in buffers it cannot spill (the flags of a
+    million sessions are 300 MiB, over ``memory_limit``)."""
+    reader = con.sql(sql).to_arrow_reader(RESULT_BATCH_ROWS)
+    return pa.Table.from_batches(list(reader), reader.schema)
+
+
+#: Free bytes under the spill folder below which an allocation that failed
+#: is the disk's fault (DuckDB spills in blocks of 256 KiB).
+DISK_ROOM = 64 * 2**20
+
+
+def _room(folder: str) -> int:
+    """Free bytes on the disk that holds ``folder``."""
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return 0
 
 
 def _disk_full(exc: BaseException) -> bool:

@@ -137,6 +137,11 @@ def selection_sql(
     (``events_sql``)."""
     ctes = [] if rows is None else [("miner_rows", rows), *EVENTS_CTES]
     ctes.append(("turns", turns_sql(signals)))
+    for signal in signals:
+        for step, body in signal.steps():
+            if not step.startswith(f"{signal.name}_"):
+                raise ValueError(f"signal {signal.name}: step {step!r} clashes")
+            ctes.append((step, body))
     hits = " UNION ALL ".join(
         f"SELECT {text(s.name)} AS signal, session_id, invocation_id, rule "
         f"FROM ({s.sql()}) {name('q_' + s.name)}"

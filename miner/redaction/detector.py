@@ -13,12 +13,15 @@ from typing import Any
 
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
+from miner.loading import for_the_whole_run
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import NAME_CUE_REGEX, cased_for_ner
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
+    load_what_is_read,
     numpy_matrix_products,
     only_what_is_read,
+    presidio_patterns_unchecked,
     read_ahead,
     without_transformers,
 )
@@ -50,7 +53,8 @@ def require_model(config: PipelineConfig) -> None:
 
 @functools.lru_cache(maxsize=4)
 def _detector(redaction: RedactionConfig, identifiers: tuple[IdentifierConfig, ...]) -> Detector:
-    return Detector(redaction, identifiers)
+    with for_the_whole_run():
+        return Detector(redaction, identifiers)
 
 
 class Detector:
@@ -60,40 +64,39 @@ class Detector:
     def __init__(self, rc: RedactionConfig, identifiers: tuple[IdentifierConfig, ...] = ()) -> None:
         # Imported here: Presidio and spaCy take seconds to import, and
         # `miner --help` should not pay for them.
-        with without_transformers():
+        with without_transformers(), presidio_patterns_unchecked():
             from presidio_analyzer import (
                 AnalyzerEngine,
                 Pattern,
                 PatternRecognizer,
                 RecognizerRegistry,
             )
-            from presidio_analyzer.nlp_engine import NlpEngineProvider
+            from presidio_analyzer.nlp_engine import SpacyNlpEngine
             from presidio_anonymizer import AnonymizerEngine
 
             from miner.redaction.recognizers.email import OfflineEmailRecognizer
             from miner.redaction.recognizers.registry import build_recognizers
 
-        nlp_engine = NlpEngineProvider(
-            nlp_configuration={
-                "nlp_engine_name": "spacy",
-                "models": [{"lang_code": rc.language, "model_name": rc.nlp_model}],
-            }
-        ).create_engine()
-        only_what_is_read(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
-        numpy_matrix_products(nlp_engine.nlp[rc.language])  # type: ignore[attr-defined]
+        nlp_engine = SpacyNlpEngine(models=[{"lang_code": rc.language, "model_name": rc.nlp_model}])
+        nlp_engine.nlp = {rc.language: load_what_is_read(rc.nlp_model)}
+        only_what_is_read(nlp_engine.nlp[rc.language])
+        numpy_matrix_products(nlp_engine.nlp[rc.language])
         registry = RecognizerRegistry(supported_languages=[rc.language])
-        registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
-        # Replaced by miner's own (miner/redaction/recognizers/ says why each one).
-        for name in (
-            "SpacyRecognizer",
-            "EmailRecognizer",
-            "PhoneRecognizer",
-            "CreditCardRecognizer",
-        ):
-            registry.remove_recognizer(name)
-        registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
-        for recognizer in build_recognizers(rc.language, rc.phone_regions, nlp_engine):
-            registry.add_recognizer(recognizer)
+        with presidio_patterns_unchecked():
+            registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
+            # Replaced by miner's own (miner/redaction/recognizers/ says why each one).
+            for name in (
+                "SpacyRecognizer",
+                "EmailRecognizer",
+                "PhoneRecognizer",
+                "CreditCardRecognizer",
+                "IbanRecognizer",
+            ):
+                registry.remove_recognizer(name)
+            registry.add_recognizer(OfflineEmailRecognizer(supported_language=rc.language))
+            for recognizer in build_recognizers(rc.language, rc.phone_regions, nlp_engine):
+                registry.add_recognizer(recognizer)
+        # The config's identifiers are checked as Presidio checks a pattern.
         for ident in identifiers:
             registry.add_recognizer(
                 PatternRecognizer(

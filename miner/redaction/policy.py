@@ -65,7 +65,7 @@ class RedactionPolicy:
         self._allowed_folded = frozenset(v.lower() for v in self.allowed)
         self.guard = LeakGuard(config.redaction.phone_regions, self.allowed)
         #: What the policy surfaces instead of deciding (miner/redaction/unsure.py).
-        self.unsure = Unsure()
+        self.unsure = Unsure(config.redaction.unsure)
 
     @property
     def model(self) -> str:

@@ -23,6 +23,16 @@ _UNREAD_PIPES = ("parser", "tagger", "morphologizer", "attribute_ruler", "lemmat
 _LOWER_CASE_LEMMAS = "miner_lower_case_lemmas"
 
 
+def load_what_is_read(model: str) -> Any:
+    """The spaCy pipeline ``model`` without the pipes nobody reads: their
+    weights are not read from disk at all (``only_what_is_read`` then finds
+    them gone). Loaded here rather than by Presidio's engine provider, which
+    loads every pipe (and asks spaCy for a GPU)."""
+    import spacy
+
+    return spacy.load(model, exclude=list(_UNREAD_PIPES))
+
+
 def only_what_is_read(nlp: Any) -> None:
     """Disable the pipes of ``nlp`` whose output nobody reads, and the shared
     embedding that fed only them (en_core_web_sm's NER embeds the text with a
@@ -103,6 +113,41 @@ def without_transformers() -> Iterator[None]:
     finally:
         if sys.modules.get("transformers", ...) is None:
             del sys.modules["transformers"]
+
+
+@contextlib.contextmanager
+def presidio_patterns_unchecked() -> Iterator[None]:
+    """Make Presidio's patterns without compiling each one to check it.
+
+    Presidio's ``Pattern`` compiles its regex (with the ``regex`` package,
+    whose parser is Python) when it is made, only to see that it compiles,
+    and drops the result; a recognizer compiles it again, with its own
+    flags, the first time it runs. Importing Presidio makes the patterns of
+    every predefined recognizer, most of them for entities miner never asks
+    for (the URL recognizer's alone is a list of every top-level domain):
+    those checks were 9% of a 20-case draft's CPU (docs/performance.md,
+    "Where the fixed cost of a run goes"). Within the block that check
+    compiles nothing; every other ``regex.compile`` compiles as usual, and a
+    pattern that does not compile still fails, when its recognizer first
+    runs. miner's own patterns are compiled by its tests."""
+    import regex
+
+    compile_regex = regex.compile
+
+    def compile_unless_checking(pattern: Any, flags: int = 0, *args: Any, **kwargs: Any) -> Any:
+        caller = sys._getframe(1)
+        if (
+            caller.f_code.co_name == "__validate_regex"
+            and caller.f_globals.get("__name__") == "presidio_analyzer.pattern"
+        ):
+            return None  # the check drops what it compiled
+        return compile_regex(pattern, flags, *args, **kwargs)
+
+    regex.compile = compile_unless_checking
+    try:
+        yield
+    finally:
+        regex.compile = compile_regex
 
 
 def read_ahead(nlp: Callable[[list[str]], Any], batches: Iterable[list[str]]) -> Iterator[Any]:

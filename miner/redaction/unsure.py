@@ -16,9 +16,8 @@ leaked silently before (issue 36):
   (``NAME//DOMAIN.TLD``) or ``name (at) domain.tld``;
 - a street typed in lower case, read by the address rules as if capitalised.
 
-Every threshold is a field of ``Unsure`` so a deployment can tune it
-(``redaction.unsure`` in the pipeline config is not added yet: the defaults
-are the measured ones).
+Every threshold is a key of ``[redaction.unsure]`` in the pipeline config
+(``miner.config.UnsureConfig``), so a deployment can tune it.
 """
 
 from __future__ import annotations
@@ -26,8 +25,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from miner.config import UnsureConfig
 from miner.model import Session
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
@@ -64,47 +63,33 @@ _NAME_CUE = re.compile(
 _CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'’-]*){0,2}")
 
 
-@dataclass(frozen=True)
 class Unsure:
-    """What is surfaced, and how eagerly (each field measured on the dev
+    """What is surfaced, and how eagerly: ``[redaction.unsure]`` of the
+    pipeline config (``UnsureConfig``; each default measured on the dev
     splits: docs/redaction.md, "How to tune it")."""
 
-    lower_case_zipf: float = 4.5
-    """A lower-case word a name list knows is surfaced unless English writes
-    it this often or more (wordfreq Zipf; "mark" 5.1 stays, "derek" 4.0 and "teófila" 0 go)."""
-    capitals_zipf: float = 3.5
-    """Likewise for a word in capitals in a text that is not all capitals."""
-    capitals_min: int = 4
-    """Letters of a word in capitals before it is read (IATA codes are 3)."""
-    digits_min: int = 8
-    """Digits of a number no format or cue explains before it is surfaced."""
-    capitalised_zipf: float = 3.0
-    """A capitalised word a name list knows that nothing replaced is surfaced
-    when English writes it less often than this (0: never)."""
-    names: bool = True
-    numbers: bool = True
-    emails: bool = True
-    streets: bool = True
+    def __init__(self, config: UnsureConfig | None = None) -> None:
+        self.config = config or UnsureConfig()
 
     def spans(self, text: str, key: str | None = None) -> Iterator[tuple[int, int, str]]:
         """(start, end, entity it may be) of each unsure span of ``text``, a
         string as redaction wrote it (placeholders are never part of one)."""
         seen = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
-        if self.emails:
+        if self.config.emails:
             for m in _EMAIL_SHAPE.finditer(seen):
                 yield m.start(), m.end(), "EMAIL_ADDRESS"
-        if self.numbers and not (key and _THING_KEY.search(key)):
+        if self.config.numbers and not (key and _THING_KEY.search(key)):
             yield from self._numbers(seen)
-        if self.streets:
+        if self.config.streets:
             yield from _lower_case_streets(seen)
-        if self.names:
+        if self.config.names:
             yield from _joined(text, self._names(seen))
 
     def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:
         for m in _DIGITS.finditer(text):
             number = m.group(0)
             digits = sum(c.isdigit() for c in number)
-            if digits < self.digits_min or _DATE.fullmatch(number):
+            if digits < self.config.digits_min or _DATE.fullmatch(number):
                 continue
             if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
                 continue
@@ -131,18 +116,18 @@ class Unsure:
             cued = _NAME_CUE.search(text, max(0, m.start() - 25), m.start()) is not None
             if word.islower():
                 if (cued and (a_first_name(word) or not an_english_word(folded, 3.0))) or (
-                    a_first_name(word) and not an_english_word(folded, self.lower_case_zipf)
+                    a_first_name(word) and not an_english_word(folded, self.config.lower_case_zipf)
                 ):
                     yield m.start(), m.end(), "PERSON"
                     run_end = m.end()
             elif word.isupper() and not shouted:
-                if len(word) < self.capitals_min and not cued:
+                if len(word) < self.config.capitals_min and not cued:
                     continue
-                listed = known_name(word) and not an_english_word(folded, self.capitals_zipf)
+                listed = known_name(word) and not an_english_word(folded, self.config.capitals_zipf)
                 if listed or (cued and (known_name(word) or not an_english_word(folded, 3.0))):
                     yield m.start(), m.end(), "PERSON"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
-                if known_name(word) and not an_english_word(folded, self.lower_case_zipf):
+                if known_name(word) and not an_english_word(folded, self.config.lower_case_zipf):
                     yield m.start(), m.end(), "PERSON"
             elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
                 run = _CAPITALISED_RUN.match(text, m.start())
@@ -154,10 +139,10 @@ class Unsure:
                 if words and not an_english_word(words[0].casefold(), 4.5):
                     yield m.start(), m.start() + len(" ".join(words)), "PERSON"
             elif (
-                self.capitalised_zipf
+                self.config.capitalised_zipf
                 and word[:1].isupper()
                 and known_name(word)
-                and not an_english_word(folded, max(self.capitalised_zipf, 3.0))
+                and not an_english_word(folded, max(self.config.capitalised_zipf, 3.0))
                 and not _a_place(word)
             ):
                 # With the particles and initials around it ("Le Goff").

@@ -85,6 +85,14 @@ class Signal:
         helps)."""
         raise NotImplementedError
 
+    def steps(self) -> list[tuple[str, str]]:
+        """Named relations ``sql`` reads more than once, in order, as (name,
+        SELECT): the selection computes each once, before the hits, as a
+        step of its own (``miner.engine.query.Stepped``: DuckDB holds a
+        common table expression read twice in memory it cannot spill).
+        Each name starts with the signal's name and an underscore."""
+        return []
+
     def turn_columns(self) -> dict[str, str]:
         """Aggregates of a turn's ``events`` rows (grouped by ``session_id,
         invocation_id``) that ``sql`` reads from ``turns``, by column name;

@@ -353,12 +353,12 @@ class Complaint(Signal):
         super().__init__(config, context)
         self.scorer = Scorer(config)
 
-    def sql(self) -> str:
-        """Every user message scored by the rule table: those at the threshold
-        are hits, each naming its rules; below it, the session's strongest
-        message (the earliest of equals) plus ``CUE_WEIGHT`` per session cue
-        may reach it, and is one more hit naming its rules and the cues."""
-        threshold = self.config.threshold
+    def steps(self) -> list[tuple[str, str]]:
+        """``complaint_scored``: every user message scored by the rule table
+        (its rules named), read by each part of ``sql``."""
+        return [("complaint_scored", self._scored())]
+
+    def _scored(self) -> str:
         # A rule runs only on the messages that its case's alternation of
         # every rule matches (RE2 reads it in one pass; most messages match
         # no rule at all): the same hits, a fraction of the regex work.
@@ -384,22 +384,29 @@ class Complaint(Signal):
             f"regexp_replace(text, {literal(QUOTED)}, ' ', 'g') AS unquoted "
             "FROM events WHERE kind = 'USER_MESSAGE_RECEIVED' AND text <> ''"
         )
-        scored = (
+        return (
             f"SELECT session_id, invocation_id, ts, text, {score} AS score, "
             f"concat_ws(', ', {named}) AS rules FROM (SELECT *, {fired} FROM "
             f"(SELECT *, {prefilters} FROM ({messages}) m) p) f"
         )
+
+    def sql(self) -> str:
+        """Over ``complaint_scored`` (``steps``): the messages at the threshold
+        are hits, each naming its rules; below it, the session's strongest
+        message (the earliest of equals) plus ``CUE_WEIGHT`` per session cue
+        may reach it, and is one more hit naming its rules and the cues."""
+        threshold = self.config.threshold
         hits = (
-            "SELECT session_id, invocation_id, rules AS rule FROM scored "
+            "SELECT session_id, invocation_id, rules AS rule FROM complaint_scored "
             f"WHERE score >= {threshold}"
         )
         if not self.config.rules:
-            return f"WITH scored AS ({scored}) {hits}"
+            return hits
         (restated, _), (apologised, _), (asked, _) = SESSION_CUES
         answers = "FROM events WHERE kind = 'AGENT_RESPONSE' AND text <> ''"
         ids = (
             "SELECT DISTINCT session_id FROM (SELECT session_id, invocation_id, "
-            f"unnest(regexp_extract_all(text, {literal(ID)})) AS said FROM scored) i "
+            f"unnest(regexp_extract_all(text, {literal(ID)})) AS said FROM complaint_scored) i "
             "GROUP BY session_id, lower(said) "
             # Two turns at least: a cheaper test than counting distinct ones.
             "HAVING min(coalesce(invocation_id, '')) < max(coalesce(invocation_id, ''))"
@@ -416,7 +423,7 @@ class Complaint(Signal):
         best = (
             "SELECT session_id, invocation_id, score, rules FROM (SELECT *, row_number() OVER "
             "(PARTITION BY session_id ORDER BY score DESC, ts, invocation_id) AS place "
-            f"FROM scored WHERE score > 0 AND score < {threshold}) b WHERE place = 1"
+            f"FROM complaint_scored WHERE score > 0 AND score < {threshold}) b WHERE place = 1"
         )
         cues = (
             "CASE WHEN i.session_id IS NULL THEN 0 ELSE 1 END"
@@ -430,9 +437,9 @@ class Complaint(Signal):
             f"CASE WHEN k.session_id IS NOT NULL THEN {literal(asked)} END)"
         )
         return (
-            f"WITH scored AS ({scored}) {hits} UNION ALL "
+            f"{hits} UNION ALL "
             f"SELECT s.session_id, b.invocation_id, {rule} AS rule "
-            "FROM (SELECT DISTINCT session_id FROM scored) s "
+            "FROM (SELECT DISTINCT session_id FROM complaint_scored) s "
             f"LEFT JOIN ({best}) b ON b.session_id = s.session_id "
             f"LEFT JOIN ({ids}) i ON i.session_id = s.session_id "
             f"LEFT JOIN ({apologies}) p ON p.session_id = s.session_id "

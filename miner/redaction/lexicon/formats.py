@@ -120,7 +120,7 @@ COUNTRY_CONTEXT = {"UsLicenseRecognizer": ["driver", "driving", "cdl"]}
 
 #: Case-insensitive: a lower-case message writes "13857685r"; the checksum decides.
 _NATIONAL_ID_CANDIDATE = re.compile(
-    r"(?i)\b(?:[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]|[XYZ]?\d{7,8}-?[A-Z]|[A-Z]{5}\d{4}[A-Z]"
+    r"(?i)\b(?:[A-Z]{6}\d{2}[A-Z]\d{2}[A-Z]\d{3}[A-Z]|(?:[XYZ]-?)?\d{7,8}-?[A-Z]|[A-Z]{5}\d{4}[A-Z]"
     r"|[A-Z]{4}\d{6}[HM][A-Z]{5}[A-Z0-9]\d|[A-Z&]{3,4}\d{6}[A-Z0-9]{3}|\d{7}[A-W][A-IW]?"
     r"|\d{3}\.\d{3}\.\d{3}-\d{2}|\d(?:[ ]?\d){7,14})\b"
 )
@@ -160,6 +160,119 @@ def _checksums(regions: tuple[str, ...] | None) -> tuple[Any, ...]:
     )
 
 
+#: A stdnum module whose one-line description says it numbers a person
+#: ("personal", "identity", "citizen", "birth", "social security", "tax code
+#: for individuals"), and not also a business, an account or a thing.
+_A_PERSON_S_ID = re.compile(
+    r"(?i)\b(?:personal|person|persoas|identity|identidad|identification|citizen|birth"
+    r"|social (?:security|insurance)|individuals?|national (?:identi|number)|resident"
+    r"|population|foreigner|patient|insurance number)"
+)
+_NOT_A_PERSON_S_ID = re.compile(
+    r"(?i)\bVAT\b|compan|business|organi[sz]ation|enterprise|\bentit(?:y|ies)\b|bank"
+    r"|account|securities|drugs|energy|school|student|pupil|trade|employer|preparer|adoption"
+    r"|jurídica|virtual"
+)
+
+#: What people call an id that its stdnum description does not name: Japan's
+#: Individual Number is "My Number" (マイナンバー) in every English text.
+_ID_ALIASES = {"stdnum.jp.in_": ("My Number", "マイナンバー")}
+
+#: What a person's id is called in English whatever its country: any
+#: person's id stdnum knows may follow.
+_ANY_PERSON_S_ID = (
+    "social security number", "social insurance number", "national identity number",
+    "national identification number", "national id number", "personal identity number",
+    "personal identification number", "personal number", "citizen number", "birth number",
+)  # fmt: skip
+
+
+@functools.cache
+def personal_id_names() -> dict[str, tuple[Any, ...]]:
+    """The name of each person's id python-stdnum knows, folded, and the
+    modules that validate an id of that name: every country module whose
+    description (its docstring's first line: "RČ (Rodné číslo, the Czech
+    birth number).", "PESEL (Polish national identification number).") is
+    not a business's, an account's or a thing's number, named by its
+    abbreviations and its name in its language. An abbreviation of two or
+    three letters is kept as written (capitals: "DNI", not the word "in")."""
+    import pkgutil
+
+    import stdnum
+
+    names: dict[str, list[Any]] = {}
+    for country in pkgutil.iter_modules(stdnum.__path__):
+        if not country.ispkg or len(country.name.rstrip("_")) != 2:
+            continue
+        package = importlib.import_module(f"stdnum.{country.name}")
+        for info in pkgutil.iter_modules(package.__path__):
+            name = f"stdnum.{country.name}.{info.name}"
+            module = importlib.import_module(name)
+            about = (module.__doc__ or "").strip().split("\n")[0]
+            if not _A_PERSON_S_ID.search(about) or _NOT_A_PERSON_S_ID.search(about):
+                continue
+            for called in (*_names_in(about), *_ID_ALIASES.get(name, ())):
+                names.setdefault(called, []).append(module)
+    every = tuple(dict.fromkeys(m for modules in names.values() for m in modules))
+    for called in _ANY_PERSON_S_ID:
+        names[called] = list(every)
+    return {name: tuple(modules) for name, modules in names.items()}
+
+
+def _names_in(about: str) -> list[str]:
+    """The names an id's description gives it: the abbreviations before the
+    bracket ("VNR, SVNR, VSNR") and the first name inside it when it is in
+    the id's own language or a capitalised name ("Rodné číslo",
+    "Sozialversicherungsnummer"), not an English description."""
+    head, _, inside = about.rstrip(".").partition(" (")
+    found = [n.strip() for n in re.split(r",| or ", head) if n.strip()]
+    first = inside.split(",")[0].strip(' "()')
+    if first and not re.search(r"(?i)\b(?:number|identifier|code|id|the)\b", first):
+        found.append(first)
+    return [n for n in found if len(n) >= 2 and not re.search(r"(?i)^(?:id|no)$", n)]
+
+
+@functools.cache
+def _named_id_regex() -> re.Pattern[str]:
+    names = sorted(personal_id_names(), key=len, reverse=True)
+    short = [re.escape(n) for n in names if len(n) <= 3]
+    long = [re.escape(n) for n in names if len(n) > 3]
+    return re.compile(
+        rf"(?<![\w-])(?P<name>(?-i:{'|'.join(short)})|(?i:{'|'.join(long)}))"
+        r"(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
+        r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
+        r"(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d)){4,24}[A-Z0-9]))(?![\w-])"
+    )
+
+
+def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of a person's id written after its own name ("my rodné číslo is
+    186214/9641", "PESEL: 02070803628") that the named id's stdnum check
+    validates: the name and the check together are sure. A value that runs
+    on ("123 456 789 2024") is tried shorter, a group at a time."""
+    names = personal_id_names()
+    for m in _named_id_regex().finditer(text):
+        modules = names.get(m.group("name")) or _folded_names()[m.group("name").casefold()]
+        value = m.group("value")
+        while value:
+            if any(_valid(module, value) for module in modules):
+                yield m.start("value"), m.start("value") + len(value)
+                break
+            value = value.rpartition(" ")[0]
+
+
+@functools.cache
+def _folded_names() -> dict[str, tuple[Any, ...]]:
+    return {name.casefold(): modules for name, modules in personal_id_names().items()}
+
+
+def _valid(module: Any, value: str) -> bool:
+    try:
+        return bool(module.is_valid(value))
+    except Exception:  # a stdnum check that chokes on a shape it did not expect
+        return False
+
+
 def luhn_ok(digits: str) -> bool:
     from stdnum import luhn
 
@@ -183,11 +296,65 @@ IBAN_REGEX = r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b"
 
 
 def iban_ok(text: str) -> bool:
-    """An IBAN by python-stdnum: the mod-97 checksum and the registry's
-    structure of the country's account number (spaces allowed)."""
+    """An IBAN: its ISO 7064 mod-97-10 check digits hold (python-stdnum) and
+    its first two letters are an ISO 3166 country (pycountry). The SWIFT
+    registry's structure of the account number is not asked for: a bank of
+    a country outside the registry (Australia, Canada, Mexico...) writes
+    account numbers in IBAN form too, and one wrong character in 97 passes
+    the check digits."""
     from stdnum import iban
+    from stdnum.iso7064 import mod_97_10
 
-    return bool(iban.is_valid(text, check_country=False))
+    compact = iban.compact(text)
+    if not (compact[:2].isalpha() and compact[2:4].isdigit() and compact.isalnum()):
+        return False
+    if compact[:2] not in _countries():
+        return False
+    return bool(mod_97_10.is_valid(compact[4:] + compact[:4]))
+
+
+@functools.cache
+def _countries() -> frozenset[str]:
+    """ISO 3166 alpha-2 country codes (pycountry)."""
+    import pycountry
+
+    return frozenset(country.alpha_2 for country in pycountry.countries)
+
+
+@functools.cache
+def _offline_tld() -> Any:
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+
+def a_real_domain(domain: str) -> bool:
+    """Whether ``domain`` ends in a public suffix (tldextract's bundled list)."""
+    parts = _offline_tld()(domain)
+    return bool(parts.suffix and parts.domain)
+
+
+#: The ``@`` spelt out: "//" in a GDS record (IATA's SSR CTCE, written in
+#: capitals: "ADRIENDENIS//FREE.FR"; a lower-case "a//b.md" is as often a
+#: path), "(at)" or "[at]" in any case ("jo.smith (at) example.org").
+_SPELT_OUT = re.compile(
+    r"(?<![\w.+/:-])(?:"
+    r"(?P<gds>[A-Z0-9][A-Z0-9._%+-]*//(?P<gds_domain>[A-Z0-9-]+(?:\.[A-Z0-9-]+)*\.[A-Z]{2,}))"
+    r"|(?P<at>[A-Za-z0-9][A-Za-z0-9._%+-]*[ \t]?(?:\(at\)|\[at\])[ \t]?"
+    r"(?P<at_domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}))"
+    r")(?![\w.-]*\w)"
+)
+
+
+def spelt_out_emails(text: str) -> list[tuple[int, int]]:
+    """Spans of e-mail addresses whose ``@`` is spelt out (``_SPELT_OUT``)
+    and whose domain ends in a real public suffix."""
+    found = []
+    for m in _SPELT_OUT.finditer(text):
+        kind = "gds" if m.group("gds") else "at"
+        if a_real_domain(m.group(f"{kind}_domain")):
+            found.append(m.span())
+    return found
 
 
 _PHONE_SEPARATED = re.compile(r"^\+|[\s().\-/]")
@@ -205,15 +372,18 @@ def phone_is_formatted(text: str) -> bool:
 _DATE_TIME = re.compile(
     r"\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?"
     r"|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[+-]\d{2}:\d{2})?"
-    r"|\b\d{1,2}([/.-])\d{1,2}\1\d{4}\b|\b\d{1,2}/\d{1,2}/\d{2}\b"
+    # Not the groups of a phone: "+61-2-5800-1909", "+61.3.7255.8281".
+    r"|(?<![+\d][.-])(?<!\+)\b\d{1,2}([/.-])\d{1,2}\1\d{4}\b(?![.-]\d)|\b\d{1,2}/\d{1,2}/\d{2}\b"
 )
 
 
-#: A number written as people write phones: a country code, a trunk "(0)",
+#: A number written as people write phones: a country code (with its "+",
+#: or before an area code in brackets: "1 (813) 493-8386"), a trunk "(0)",
 #: an area code in brackets, groups of digits split by one kind of
 #: separator, an extension ("x9773", "ext. 12").
 _PHONE_SHAPE = re.compile(
-    r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?)?(?:\(0\)[ ]?)?(?:\(\d{1,5}\)[ .-]?)?\d{1,15}"
+    r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
+    r"(?:\(\d{1,5}\)[ .-]?)?\d{1,15}"
     r"(?:[ .-]{1,2}\d{1,8}){0,5}(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
 )
 

@@ -4,18 +4,11 @@ network unless told not to)."""
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
-import tldextract
 from presidio_analyzer.predefined_recognizers import EmailRecognizer
 
-
-@functools.cache
-def _offline_tld() -> Any:
-    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+from miner.redaction.lexicon.formats import a_real_domain
 
 
 class OfflineEmailRecognizer(EmailRecognizer):  # type: ignore[misc]
     def validate_result(self, pattern_text: str) -> bool:
-        return bool(_offline_tld()(pattern_text).fqdn)
+        return a_real_domain(pattern_text)

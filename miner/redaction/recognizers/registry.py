@@ -11,6 +11,7 @@ from miner.redaction.lexicon.addresses import UK_POSTCODE_REGEX
 from miner.redaction.lexicon.dates import dob_cue_regexes
 from miner.redaction.lexicon.formats import (
     CARD_REGEX,
+    IBAN_REGEX,
     NATIONAL_ID_CONTEXT,
     PASSPORT_CUE_REGEX,
     SSN_CUE_REGEX,
@@ -21,9 +22,11 @@ from miner.redaction.recognizers.card import CardRecognizer
 from miner.redaction.recognizers.country import country_recognizers
 from miner.redaction.recognizers.cue_pattern import CuePatternRecognizer
 from miner.redaction.recognizers.first_name import FirstNameRecognizer
+from miner.redaction.recognizers.iban import CheckDigitIbanRecognizer
 from miner.redaction.recognizers.national_id import NationalIdRecognizer
 from miner.redaction.recognizers.phone import ValidatedPhoneRecognizer
 from miner.redaction.recognizers.spacy_ner import PlaceAwareSpacyRecognizer
+from miner.redaction.recognizers.spelt_out_email import SpeltOutEmailRecognizer
 
 _CASED = re.DOTALL | re.MULTILINE
 
@@ -32,8 +35,8 @@ def build_recognizers(
     language: str, phone_regions: tuple[str, ...], nlp_engine: Any = None
 ) -> list[Any]:
     """miner's recognizers, to add to a registry (after removing Presidio's
-    ``SpacyRecognizer``, ``PhoneRecognizer``, ``CreditCardRecognizer`` and
-    ``EmailRecognizer``)."""
+    ``SpacyRecognizer``, ``PhoneRecognizer``, ``CreditCardRecognizer``,
+    ``IbanRecognizer`` and ``EmailRecognizer``)."""
     ner_entities = nlp_engine.get_supported_entities() if nlp_engine is not None else None
     return [
         PlaceAwareSpacyRecognizer(
@@ -52,6 +55,18 @@ def build_recognizers(
             patterns=[Pattern("card", CARD_REGEX, 0.3)],
             supported_language=language,
             global_regex_flags=_CASED,
+        ),
+        SpeltOutEmailRecognizer(
+            supported_entities=["EMAIL_ADDRESS"],
+            supported_language=language,
+            name="SpeltOutEmailRecognizer",
+        ),
+        CheckDigitIbanRecognizer(
+            supported_entity="IBAN_CODE",
+            patterns=[Pattern("iban", IBAN_REGEX, 0.5)],
+            supported_language=language,
+            global_regex_flags=_CASED,
+            name="CheckDigitIbanRecognizer",
         ),
         CuePatternRecognizer(
             supported_entity="US_SSN",
