@@ -624,7 +624,7 @@ def test_presidios_patterns_are_not_compiled_to_be_checked_and_still_run(detecto
     assert unchecked.compiled_regex is None
     with pytest.raises(regex.error):  # a bad pattern still fails, when it first runs
         PatternRecognizer("X", patterns=[unchecked]).analyze("text", ["X"])
-    # The predefined recognizers, made in the block, compile their patterns when they run.
+    # The recognizers made in the block compile their patterns when they run.
     iban = detector._analyzer.analyze(
         text="Pay to IBAN GB82 WEST 1234 5698 7654 32 please", language="en", entities=["IBAN_CODE"]
     )

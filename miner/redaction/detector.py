@@ -78,9 +78,10 @@ class Detector:
             from miner.redaction.recognizers.registry import build_recognizers
 
         nlp_engine = SpacyNlpEngine(models=[{"lang_code": rc.language, "model_name": rc.nlp_model}])
-        nlp_engine.nlp = {rc.language: load_what_is_read(rc.nlp_model)}
-        only_what_is_read(nlp_engine.nlp[rc.language])
-        numpy_matrix_products(nlp_engine.nlp[rc.language])
+        nlp = load_what_is_read(rc.nlp_model)
+        nlp_engine.nlp = {rc.language: nlp}  # type: ignore[assignment]  # what load() sets
+        only_what_is_read(nlp)
+        numpy_matrix_products(nlp)
         registry = RecognizerRegistry(supported_languages=[rc.language])
         with presidio_patterns_unchecked():
             registry.load_predefined_recognizers(nlp_engine=nlp_engine, languages=[rc.language])
@@ -109,7 +110,7 @@ class Detector:
         analyzer = AnalyzerEngine(
             nlp_engine=nlp_engine, registry=registry, supported_languages=[rc.language]
         )
-        meta = nlp_engine.nlp[rc.language].meta  # type: ignore[attr-defined]
+        meta = nlp.meta
         #: What NER runs on, for the run summary: "<package> <version>".
         self.model = f"{rc.nlp_model} {meta.get('version', '?')}"
         self._analyzer = analyzer
