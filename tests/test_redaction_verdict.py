@@ -85,17 +85,11 @@ def test_a_full_name_or_a_known_first_name_tagged_person_is_sure():
     assert verdict("thank you Rosalind.", "Rosalind", NER, {"PERSON"}) == "replace"
 
 
-def test_a_lone_word_tagged_person_that_no_list_knows_is_surfaced():
-    assert verdict("Escalated to Quaxby.", "Quaxby", NER, {"PERSON"}) == "surface"
-
-
-def test_what_spacy_tags_as_an_organisation_or_a_place_is_surfaced():
-    assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "surface"
-    # A first name spaCy calls a building: the reviewer's.
-    assert verdict("rebooked to Shannon.", "Shannon", {"FirstNameRecognizer"}, {"FAC"}) == (
-        "surface"
-    )
-    assert verdict("sold by Quaxby.", "Quaxby", NER, {"ORG", "PERSON"}) == "surface"
+def test_without_a_cue_or_the_words_of_a_thing_a_name_hit_is_replaced_as_before():
+    # Surfacing these instead raised silent leaks and decisions on the
+    # presidio-evaluator splits (docs/redaction.md): they stay replaced.
+    assert verdict("Escalated to Quaxby.", "Quaxby", NER, {"PERSON"}) == "replace"
+    assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
 
 
 def test_a_first_name_and_a_surname_are_sure_whatever_spacy_calls_them():
@@ -181,9 +175,9 @@ def test_an_unsure_name_glued_to_an_escaped_break_is_replaced(policy):
     assert "Quintus" not in result.session.turns[0].user_text
 
 
-def test_a_lone_word_the_policy_is_unsure_of_is_surfaced_not_replaced(policy):
-    # A first name alone, that spaCy calls an organisation: neither sure.
-    text = "Escalated to Rowena."
-    result = redacted(policy, text)
-    assert result.session.turns[0].user_text == text
-    assert ("PERSON", "Rowena") in {(s.entity, s.value) for s in result.surfaced}
+def test_a_three_letter_code_outside_a_route_is_surfaced_not_replaced(policy):
+    text = "Please ask TXL about the transfer."
+    result = redacted(policy, text, result={"desk": "TXL"})
+    if "TXL" in {s.value for s in result.surfaced}:  # the model took it for a name
+        assert result.session.turns[0].user_text == text
+    assert "TXL" in result.session.turns[0].tool_calls[0].result["desk"]
