@@ -48,6 +48,16 @@ def redact_one(s: Session, detector, config) -> tuple[Session, dict]:
     return result.session, dict(result.replaced)
 
 
+def left_unseen(s: Session, detector, config, value: str) -> bool:
+    """Whether ``value`` is left in the redacted ``s`` and not surfaced for
+    the reviewer (a silent leak): a name the policy is unsure of may be
+    surfaced instead of replaced."""
+    [result] = RedactionPolicy(config, detector).redact([s])
+    texts = [f"{t.user_text}\n{t.reply_text}" for t in result.session.turns]
+    surfaced = {item.value for item in result.surfaced}
+    return any(value in text for text in texts) and not any(value in v for v in surfaced)
+
+
 def test_amounts_dates_and_plain_numbers_survive(detector, config):
     text = "Refund 45.99 for order 8812 placed on 2026-11-02, tracking 4505577104."
     out, replaced = redact_one(session(turn(text)), detector, config)
@@ -417,12 +427,20 @@ def test_spacy_in_its_thread_finds_what_presidio_called_plainly_finds(detector, 
     merged = detector._values(
         text,
         [
-            (o + r.start, o + r.end, r.score, r.entity_type)
+            (
+                o + r.start,
+                o + r.end,
+                r.score,
+                r.entity_type,
+                r.recognition_metadata["recognizer_name"],
+            )
             for o, piece_hits in zip(offsets, hits, strict=True)
             for r in piece_hits
         ],
+        [],
     )
-    assert found == merged
+    # The same values (spaCy's labels, left out here, decide only verdicts).
+    assert found == [(d.entity, d.value) for d in merged if d.verdict != "keep"]
     assert {"Alex Morgan", "dana.ruiz@example.org", "+44 20 7946 0958"} <= {v for _e, v in found}
 
 
@@ -506,12 +524,9 @@ def test_a_name_english_does_not_write_goes_in_lower_case_from_any_line(detector
 
 
 def test_the_names_listed_with_a_known_first_name_are_names(detector, config):
-    out, _ = redact_one(
-        session(turn("It was founded by our 3 founders: Keudel, Lorch and Adolph.")),
-        detector,
-        config,
-    )
-    assert not re.search(r"Keudel|Lorch|Adolph", out.turns[0].user_text), out.turns[0].user_text
+    s = session(turn("It was founded by our 3 founders: Keudel, Lorch and Adolph."))
+    for name in ("Keudel", "Lorch", "Adolph"):
+        assert not left_unseen(s, detector, config, name), name
 
 
 def test_a_town_the_model_calls_a_person_stays_when_its_neighbours_say_place(detector, config):
@@ -532,8 +547,8 @@ def test_a_town_the_model_calls_a_person_stays_when_the_gazetteer_knows_it(detec
     out, replaced = redact_one(session(turn(text)), detector, config)
     assert out.turns[0].user_text == text, replaced
     # A town that is a surname in the US census (Metz) is still a person.
-    out, _ = redact_one(session(turn("Please tell Metz the parcel arrived.")), detector, config)
-    assert "Metz" not in out.turns[0].user_text
+    s = session(turn("Please tell Metz the parcel arrived."))
+    assert not left_unseen(s, detector, config, "Metz")
 
 
 def test_carriers_and_tracking_numbers_are_not_people_or_phones(detector, config):

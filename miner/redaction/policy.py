@@ -24,6 +24,7 @@ from miner.redaction.keys import KeyRules
 from miner.redaction.second import SecondOpinion
 from miner.redaction.session import Redacted, redact_sessions
 from miner.redaction.unsure import Unsure
+from miner.redaction.verdict import Detection
 
 #: A progress wrapper: (iterable, total) -> iterable.
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
@@ -89,6 +90,10 @@ class RedactionPolicy:
     def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
         """(entity, value) found in each text, in order (``Detector.detect``)."""
         return self.detector.detect(texts)
+
+    def detections(self, texts: list[str]) -> Iterator[list[Detection]]:
+        """Each text's detections with their verdicts (``Detector.detections``)."""
+        return self.detector.detections(texts)
 
     def leaks(self, strings: Iterable[str], originals: Mapping[str, str] = {}) -> Counter[str]:
         """Entity type -> leak guard hits over ``strings``; empty when clean."""

@@ -341,19 +341,30 @@ def _stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
-def unsure_values(session: Session, unsure: Unsure) -> tuple[Surfaced, ...]:
+def unsure_values(
+    session: Session, unsure: Unsure, things: tuple[str, ...] = ()
+) -> tuple[Surfaced, ...]:
     """The values ``unsure`` surfaces in a redacted ``session``: one per
     distinct value as written (the first sighting's entity), the longest
-    span first where two overlap."""
+    span first where two overlap; none inside an occurrence of ``things``
+    (phrases the policy decided name things, case-folded)."""
     found: dict[str, str] = {}
     leaves = [
         (key, leaf)
         for key, leaf in session_texts(session)
         if isinstance(leaf, str) and leaf.strip()
     ]
+    named = (
+        re.compile("|".join(re.escape(t) for t in sorted(things, key=len, reverse=True)), re.I)
+        if things
+        else None
+    )
     for key, leaf in leaves:
+        inside = [m.span() for m in named.finditer(leaf)] if named else []
         end = -1
         for start, stop, entity in sorted(unsure.spans(leaf, key), key=lambda s: (s[0], -s[1])):
+            if any(s <= start and stop <= e for s, e in inside):
+                continue
             if start >= end:
                 found.setdefault(leaf[start:stop], entity)
                 end = stop
