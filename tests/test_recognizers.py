@@ -212,8 +212,23 @@ def test_tracking_numbers_dates_addresses_and_cards_are_not_phones(text):
     assert [value for value, score in _phones(text) if score >= 0.5] == []
 
 
-def test_a_bare_digit_run_without_a_cue_needs_context():
-    assert _phones("the code was 0183157312 yesterday") == [("0183157312", 0.4)]
+def test_a_bare_digit_run_without_a_cue_or_a_dialling_prefix_needs_context():
+    assert _phones("the code was 2025550143 yesterday") == [("2025550143", 0.4)]
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("Customer (C-1, 0183157312) escalated", "0183157312"),
+        ("the line is 0033229331892 and the bill", "0033229331892"),
+    ],
+)
+def test_a_bare_number_dialled_with_a_trunk_0_or_00_is_a_phone(text, number):
+    assert _phones(text) == [(number, 0.6)]
+
+
+def test_a_dialled_number_after_a_thing_word_is_no_phone():
+    assert _phones("order 0183157312 shipped") == []
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,16 @@ def redact_one(s: Session, detector, config) -> tuple[Session, dict]:
     return result.session, dict(result.replaced)
 
 
+def left_unseen(s: Session, detector, config, value: str) -> bool:
+    """Whether ``value`` is left in the redacted ``s`` and not surfaced for
+    the reviewer (a silent leak): a name the policy is unsure of may be
+    surfaced instead of replaced."""
+    [result] = RedactionPolicy(config, detector).redact([s])
+    texts = [f"{t.user_text}\n{t.reply_text}" for t in result.session.turns]
+    surfaced = {item.value for item in result.surfaced}
+    return any(value in text for text in texts) and not any(value in v for v in surfaced)
+
+
 def test_amounts_dates_and_plain_numbers_survive(detector, config):
     text = "Refund 45.99 for order 8812 placed on 2026-11-02, tracking 4505577104."
     out, replaced = redact_one(session(turn(text)), detector, config)
@@ -417,12 +427,20 @@ def test_spacy_in_its_thread_finds_what_presidio_called_plainly_finds(detector, 
     merged = detector._values(
         text,
         [
-            (o + r.start, o + r.end, r.score, r.entity_type)
+            (
+                o + r.start,
+                o + r.end,
+                r.score,
+                r.entity_type,
+                r.recognition_metadata["recognizer_name"],
+            )
             for o, piece_hits in zip(offsets, hits, strict=True)
             for r in piece_hits
         ],
+        [],
     )
-    assert found == merged
+    # The same values (spaCy's labels, left out here, decide only verdicts).
+    assert found == [(d.entity, d.value) for d in merged if d.verdict != "keep"]
     assert {"Alex Morgan", "dana.ruiz@example.org", "+44 20 7946 0958"} <= {v for _e, v in found}
 
 
@@ -506,12 +524,9 @@ def test_a_name_english_does_not_write_goes_in_lower_case_from_any_line(detector
 
 
 def test_the_names_listed_with_a_known_first_name_are_names(detector, config):
-    out, _ = redact_one(
-        session(turn("It was founded by our 3 founders: Keudel, Lorch and Adolph.")),
-        detector,
-        config,
-    )
-    assert not re.search(r"Keudel|Lorch|Adolph", out.turns[0].user_text), out.turns[0].user_text
+    s = session(turn("It was founded by our 3 founders: Keudel, Lorch and Adolph."))
+    for name in ("Keudel", "Lorch", "Adolph"):
+        assert not left_unseen(s, detector, config, name), name
 
 
 def test_a_town_the_model_calls_a_person_stays_when_its_neighbours_say_place(detector, config):
@@ -532,8 +547,8 @@ def test_a_town_the_model_calls_a_person_stays_when_the_gazetteer_knows_it(detec
     out, replaced = redact_one(session(turn(text)), detector, config)
     assert out.turns[0].user_text == text, replaced
     # A town that is a surname in the US census (Metz) is still a person.
-    out, _ = redact_one(session(turn("Please tell Metz the parcel arrived.")), detector, config)
-    assert "Metz" not in out.turns[0].user_text
+    s = session(turn("Please tell Metz the parcel arrived."))
+    assert not left_unseen(s, detector, config, "Metz")
 
 
 def test_carriers_and_tracking_numbers_are_not_people_or_phones(detector, config):
@@ -565,10 +580,45 @@ def test_spacy_runs_only_what_presidio_and_miner_read(detector):
     # the parser, tagger, attribute ruler, lemmatizer and the tagger's shared
     # embedding are not run (docs/performance.md, "Long texts").
     nlp = detector._analyzer.nlp_engine.nlp["en"]
-    assert nlp.pipe_names == ["ner", "miner_lower_case_lemmas"]
+    assert nlp.pipe_names == ["miner_ner", "miner_lower_case_lemmas"]
     doc = nlp("Alex Morgan phoned the Leeds office twice")
     assert [e.text for e in doc.ents][:1] == ["Alex Morgan"]
     assert [t.lemma_ for t in doc] == [t.lower_ for t in doc]
+
+
+def test_the_ner_driven_with_the_gil_held_finds_what_spacys_own_loop_finds(detector):
+    # miner_ner runs the model's weights step by step from Python; spaCy's own
+    # loop (the disabled "ner" pipe) must give the same entities, in batches of
+    # documents that end at different steps, cased as NER reads them.
+    from miner.redaction.lexicon.names import cased_for_ner
+
+    nlp = detector._analyzer.nlp_engine.nlp["en"]
+    lines = [
+        "Hi, this is Priya Raman from Leeds; my colleague Tomasz Nowak in Gdansk wrote too.",
+        "DELIVER TO HANNAH SCHMIDT, 14 KASTANIENALLEE, BERLIN. ASK FOR THE CONCIERGE.",
+        "it's teófila again, the parcel for mr garcía is still in valencia",
+        "",
+        "Dr. Amara Okafor of Lagos and Acme Ltd signed on 12 March in Nairobi, Kenya.",
+        "Order 4471 shipped. Nothing else to say here at all.",
+    ]
+    texts = [cased_for_ner(" ".join(lines[i:] + lines[:i]) * (i + 1)) for i in range(len(lines))]
+
+    def entities() -> list[list[tuple[int, int, str]]]:
+        return [
+            [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+            for doc in nlp.pipe([*texts, *lines], batch_size=4)
+        ]
+
+    ours = entities()
+    nlp.enable_pipe("ner")
+    nlp.disable_pipe("miner_ner")
+    try:
+        spacys = entities()
+    finally:
+        nlp.disable_pipe("ner")
+        nlp.enable_pipe("miner_ner")
+    assert ours == spacys
+    assert sum(map(len, ours)) > 40
 
 
 def test_the_model_multiplies_with_numpy_on_one_blas_thread_and_finds_the_same(detector):
@@ -787,3 +837,39 @@ def test_a_street_named_before_a_street_word_is_found_by_its_name_alone(detector
     )
     noted = out.turns[1].reply_text
     assert re.fullmatch(r"I have noted <STREET_ADDRESS_\d+> on your file\.", noted)
+
+
+def test_the_indexed_context_enhancer_reads_the_words_presidio_reads(detector):
+    # Bisection over token ends and a keyword set: the same surrounding words
+    # as Presidio's walk, at every character a hit could start at.
+    from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+
+    from miner.redaction.recognizers.context import IndexedContextEnhancer
+
+    text = (
+        "Both my phones:  2025550143 (home),\nand my passport no. X1234567 expires; call Dr. Okafor"
+    )
+    ((_cased, artifacts),) = detector._analyzer.nlp_engine.process_batch([text], "en")
+    presidio, indexed = LemmaContextAwareEnhancer(), IndexedContextEnhancer()
+    assert isinstance(detector._analyzer.context_aware_enhancer, IndexedContextEnhancer)
+    for start in range(len(text)):
+        word = text[start : start + 5]
+        theirs = presidio._extract_surrounding_words(artifacts, word, start)
+        ours = indexed._extract_surrounding_words(artifacts, word, start)
+        assert sorted(ours) == sorted(theirs), start
+    assert "phones" in indexed._extract_surrounding_words(artifacts, "20255", text.index("2025"))
+
+
+def test_a_titled_copy_needs_no_lower_case_street_lines():
+    # unsure reads a titled copy of a text for streets typed in lower case,
+    # without the lower-case street lines: they find nothing it keeps there.
+    from miner.redaction.lexicon.addresses import find_addresses
+    from miner.redaction.unsure import _lower_case_streets
+
+    text = (
+        "send it to 44 rue victor hugo, 75016 paris please. or via roma, 21 - "
+        "also 293 jennifer greens st. and 673 wilson viaduct\nthe corner of main and 5th"
+    )
+    titled = text.title()
+    assert sorted(find_addresses(titled, lower_case=False)) == sorted(find_addresses(titled))
+    assert len(list(_lower_case_streets(text))) >= 3

@@ -104,3 +104,9 @@ def test_a_phone_in_groups_that_look_like_a_date_is_replaced_whole(policy, text,
 
 def test_a_date_is_still_no_phone(policy):
     assert "PHONE_NUMBER" not in found(policy, "I ordered it on 12-03-2024, call me").values()
+
+
+def test_a_title_for_either_sex_is_replaced_with_the_name(policy):
+    text = "Maybe the booking is under Sr(a). Valentina Quiroga, can you check?"
+    values = found(policy, text)
+    assert values.get("Sr(a). Valentina Quiroga") == "PERSON", values

@@ -26,6 +26,19 @@ def test_a_name_in_lower_case_or_capitals_is_surfaced(text, value):
     assert surfaced(text).get(value) == "PERSON"
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("please follow up with jannick ravnsbæk next week", "jannick ravnsbæk"),
+        ("the assistant to maëlys quéré, and the rest", "maëlys quéré"),
+        ("songwriter mrs keira whitcombe employs lingo", "mrs keira whitcombe"),
+        ("the parcel for jean-baptiste never came", "jean-baptiste"),
+    ],
+)
+def test_a_name_in_lower_case_is_surfaced_whole_with_its_title(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
 def test_a_bare_phone_in_an_escalation_summary_is_surfaced():
     text = "Customer <PERSON_1> (C-1042, <EMAIL_ADDRESS_1>, 00573001234567)"
     assert surfaced(text) == {"00573001234567": "PHONE_NUMBER"}
@@ -37,6 +50,32 @@ def test_an_airline_s_gds_e_mail_is_surfaced():
 
 def test_a_street_in_lower_case_is_surfaced():
     assert surfaced("the bill goes to 44 norris light").get("44 norris light") == ("STREET_ADDRESS")
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("We meet at Acme Ltd, 146 Dobrovského, Strmilov", "146 Dobrovského"),
+        ("Olga Nováková\nKlášterecká 128\n418 04 Úpice", "Klášterecká 128"),
+        ("WE MEET AT ACME, 8 HAUGLANDBAKKEN, TROMSØ", "8 HAUGLANDBAKKEN"),
+        ("the parcel is for Largo de Esteves 12, Oliveira", "Largo de Esteves 12"),
+    ],
+)
+def test_a_house_number_beside_a_word_english_does_not_write_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I ordered 3 blue mugs in March 2024",
+        "Windows 11 keeps crashing since version 24",
+        "Flight 2034 to Rome is late, gate 12",
+        "we were 5 in Berlin 2 weeks ago",
+    ],
+)
+def test_a_number_beside_english_words_months_or_towns_is_no_street(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()
 
 
 @pytest.mark.parametrize(
@@ -173,3 +212,14 @@ def test_a_bad_unsure_key_is_refused_in_one_line_naming_file_and_key(scratch_con
         load_config(path)
     message = str(refused.value)
     assert message.startswith(f"{path}: {needle}") and "\n" not in message
+
+
+def test_a_surfaced_street_s_name_written_alone_elsewhere_is_surfaced_too(policy):
+    result = redacted(
+        policy,
+        "Please deliver to 8 Hauglandgropa, the door code is 1234",
+        summary="could not verify Hauglandgropa",
+    )
+    surfaced = {(s.entity, s.value) for s in result.surfaced}
+    assert ("STREET_ADDRESS", "8 Hauglandgropa") in surfaced
+    assert ("STREET_ADDRESS", "Hauglandgropa") in surfaced

@@ -27,16 +27,16 @@ RECALL_FLOOR = {
     "STREET_ADDRESS": 0.930,
 }
 #: Share of non-personal look-alikes replaced, at most.
-DESTROYED_CEILING = 0.0443  # 47 of 1062 measured: 4.426% (2026-12-02, towns and regions)
+DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, ids read)
 
 
 #: Issue 36 on the test split, through the policy (replace, keep, surface).
 #: Targets: 0 silent leaks of any type, at most 1 reviewer decision per case,
 #: at most 2% of look-alikes replaced. Where a ceiling is above its target
 #: the target is not met (docs/redaction.md, "Measured" says which).
-SILENT_LEAKS_CEILING = 90  # of 4600 measured (2026-12-03; 158 before surfacing)
-DECISIONS_PER_CASE_CEILING = 1.0  # 0.43 measured (87 in 201 cases)
-LOOKALIKES_REPLACED_CEILING = 0.0547  # 47 of 861 measured: 5.46%
+SILENT_LEAKS_CEILING = 88  # of 4600 measured (2026-12-03; 90, then 158, before)
+DECISIONS_PER_CASE_CEILING = 1.0  # 0.46 measured (92 in 201) without the second model
+LOOKALIKES_REPLACED_CEILING = 0.0558  # 48 of 861: 5.57%, the second model reading ids (47 without)
 
 
 @pytest.fixture(scope="module")

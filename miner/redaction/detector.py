@@ -15,16 +15,18 @@ from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, Redact
 from miner.errors import ModelMissingError
 from miner.loading import for_the_whole_run
 from miner.redaction.lexicon.formats import read_escaped_breaks
-from miner.redaction.lexicon.names import cased_for_ner
+from miner.redaction.lexicon.names import NAME_CUE_REGEX, cased_for_ner
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
     load_what_is_read,
+    ner_holding_the_gil,
     numpy_matrix_products,
     only_what_is_read,
     presidio_patterns_unchecked,
     read_ahead,
     without_transformers,
 )
+from miner.redaction.verdict import Detection, verdict_of
 
 
 def detector_for(config: PipelineConfig) -> Detector:
@@ -73,6 +75,7 @@ class Detector:
             from presidio_analyzer.nlp_engine import SpacyNlpEngine
             from presidio_anonymizer import AnonymizerEngine
 
+            from miner.redaction.recognizers.context import IndexedContextEnhancer
             from miner.redaction.recognizers.email import OfflineEmailRecognizer
             from miner.redaction.recognizers.registry import build_recognizers
 
@@ -80,6 +83,7 @@ class Detector:
         nlp = load_what_is_read(rc.nlp_model)
         nlp_engine.nlp = {rc.language: nlp}  # type: ignore[assignment]  # what load() sets
         only_what_is_read(nlp)
+        ner_holding_the_gil(nlp)
         numpy_matrix_products(nlp)
         registry = RecognizerRegistry(supported_languages=[rc.language])
         with presidio_patterns_unchecked():
@@ -107,7 +111,10 @@ class Detector:
                 )
             )
         analyzer = AnalyzerEngine(
-            nlp_engine=nlp_engine, registry=registry, supported_languages=[rc.language]
+            nlp_engine=nlp_engine,
+            registry=registry,
+            supported_languages=[rc.language],
+            context_aware_enhancer=IndexedContextEnhancer(),
         )
         meta = nlp.meta
         #: What NER runs on, for the run summary: "<package> <version>".
@@ -130,7 +137,14 @@ class Detector:
         )
 
     def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
-        """(entity, value) found in each text, in order; NLP work batched.
+        """(entity, value) found in each text, in order: what ``detections``
+        replaces or surfaces (a kept thing is not personal)."""
+        for found in self.detections(texts):
+            yield [(d.entity, d.value) for d in found if d.verdict != "keep"]
+
+    def detections(self, texts: list[str]) -> Iterator[list[Detection]]:
+        """The detections of each text, in order, each with its verdict
+        (``miner/redaction/verdict.py``); NLP work batched.
 
         Overlapping hits become one value spanning them all, typed by the
         strongest: every character any recognizer flagged is replaced. A text
@@ -141,6 +155,8 @@ class Detector:
             for i, text in enumerate(texts)
             for offset, chunk in _chunks(read_escaped_breaks(text))
         ]
+        from presidio_analyzer import RecognizerResult
+
         analyzer = self._analyzer
         nlp_engine = analyzer.nlp_engine
 
@@ -155,37 +171,56 @@ class Detector:
             ]
 
         results = (
-            analyzer.analyze(
-                text=piece,
-                language=self._language,
-                nlp_artifacts=artifacts,
-                entities=self._entities,
-                score_threshold=self._threshold,
-                allow_list=self._allow_list,
-                allow_list_match="regex",
+            (
+                analyzer.analyze(
+                    text=piece,
+                    language=self._language,
+                    nlp_artifacts=artifacts,
+                    entities=self._entities,
+                    score_threshold=self._threshold,
+                    allow_list=self._allow_list,
+                    allow_list_match="regex",
+                ),
+                # spaCy's own labels (ORG, PRODUCT, FAC...), which Presidio
+                # maps or drops on its copies of the entities.
+                [(e.start_char, e.end_char, e.label_) for e in artifacts.tokens.ents],
             )
             for batch in read_ahead(
                 nlp, _batches([chunk for _i, _offset, chunk in pieces], self._batch_size)
             )
             for piece, artifacts in batch
         )
-        found: list[tuple[int, int, float, str]] = []
+        found: list[tuple[int, int, float, str, str]] = []
+        labels: list[tuple[int, int, str]] = []
         current = 0
-        for (index, offset, _chunk), hits in zip(pieces, results, strict=True):
+        for (index, offset, _chunk), (hits, ents) in zip(pieces, results, strict=True):
             if index != current:
-                yield self._values(texts[current], found)
-                found, current = [], index
-            found.extend((offset + r.start, offset + r.end, r.score, r.entity_type) for r in hits)
+                yield self._values(texts[current], found, labels)
+                found, labels, current = [], [], index
+            found.extend(
+                (
+                    offset + r.start,
+                    offset + r.end,
+                    r.score,
+                    r.entity_type,
+                    r.recognition_metadata.get(RecognizerResult.RECOGNIZER_NAME_KEY, ""),
+                )
+                for r in hits
+            )
+            labels.extend((offset + s, offset + e, label) for s, e, label in ents)
         if texts:
-            yield self._values(texts[current], found)
+            yield self._values(texts[current], found, labels)
 
     def _values(
-        self, original: str, found: list[tuple[int, int, float, str]]
-    ) -> list[tuple[str, str]]:
+        self,
+        original: str,
+        found: list[tuple[int, int, float, str, str]],
+        labels: list[tuple[int, int, str]],
+    ) -> list[Detection]:
         # Spans were found in the text as read (escaped breaks as breaks, same
         # length); the values are the original's characters.
         text = read_escaped_breaks(original)
-        spans: list[list[Any]] = []  # [start, end, score, entity]
+        spans: list[list[Any]] = []  # [start, end, score, entity, {recognizer}]
         # Allowed phrases in the text, in order and disjoint (finditer's), so
         # the one a hit could sit inside is the last to start at or before it.
         things = [m.span() for m in self._things.finditer(text)] if self._things else []
@@ -195,7 +230,7 @@ class Detector:
             at = bisect.bisect_right(thing_starts, start) - 1
             return at >= 0 and end <= things[at][1]
 
-        for r_start, r_end, score, entity in sorted(found):
+        for r_start, r_end, score, entity, recognizer in sorted(found):
             start, end = _trim(text, r_start, r_end, entity)
             if not _plausible(entity, text[start:end]):
                 continue
@@ -209,9 +244,25 @@ class Detector:
                 last[1] = max(last[1], end)
                 if score > last[2]:
                     last[2], last[3] = score, entity
+                last[4].add(recognizer)
             else:
-                spans.append([start, end, score, entity])
-        return [(entity, original[start:end]) for start, end, _score, entity in spans]
+                spans.append([start, end, score, entity, {recognizer}])
+        # Presidio keeps one of two hits on the same characters, the higher
+        # score: a cue's name that spaCy found too comes back as spaCy's. The
+        # cue is evidence all the same.
+        cued = {m.start("value") for m in _NAME_CUE.finditer(text)} if spans else set()
+        detections = []
+        for start, end, _score, entity, recognizers in spans:
+            if start in cued:
+                recognizers.add("NameCueRecognizer")
+            on_it = frozenset(label for s, e, label in labels if s < end and start < e)
+            verdict, thing = verdict_of(text, start, end, entity, frozenset(recognizers), on_it)
+            detections.append(
+                Detection(
+                    entity, original[start:end], verdict, original[start : start + len(thing)]
+                )
+            )
+        return detections
 
     def replace(
         self, text: str, spans: list[tuple[int, int, str]], lookup: Callable[[str], str]
@@ -369,6 +420,8 @@ def _plausible(entity: str, value: str) -> bool:
 
 _LANGUAGE_TAG = re.compile(r"[a-z]{2,3}[-_][A-Za-z]{2}")
 
+
+_NAME_CUE = re.compile(NAME_CUE_REGEX)
 
 #: NER types a product or agent name is mistaken for.
 NER_TYPES = frozenset(("PERSON", "LOCATION", "NRP"))

@@ -21,8 +21,10 @@ from miner.model import Session
 from miner.redaction.detector import Detector, detector_for
 from miner.redaction.guard import LeakGuard
 from miner.redaction.keys import KeyRules
+from miner.redaction.second import SecondOpinion
 from miner.redaction.session import Redacted, redact_sessions
 from miner.redaction.unsure import Unsure
+from miner.redaction.verdict import Detection
 
 #: A progress wrapper: (iterable, total) -> iterable.
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
@@ -65,6 +67,10 @@ class RedactionPolicy:
         self.guard = LeakGuard(config.redaction.phone_regions, self.allowed)
         #: What the policy surfaces instead of deciding (miner/redaction/unsure.py).
         self.unsure = Unsure(config.redaction.unsure)
+        #: The second model asked about what is surfaced (miner/redaction/second.py).
+        self.second: SecondOpinion | None = (
+            SecondOpinion() if config.redaction.second_model else None
+        )
 
     @property
     def model(self) -> str:
@@ -75,11 +81,19 @@ class RedactionPolicy:
         self, sessions: list[Session], progress: Progress = lambda it, _n: it
     ) -> list[Redacted]:
         """Redact every session (distinct strings are analysed once, in batches)."""
-        return redact_sessions(sessions, self, progress)
+        redacted = redact_sessions(sessions, self, progress)
+        # The one hook of the second model: it decides some surfaced values.
+        if self.second is None:
+            return redacted
+        return self.second.decide(sessions, redacted)
 
     def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
         """(entity, value) found in each text, in order (``Detector.detect``)."""
         return self.detector.detect(texts)
+
+    def detections(self, texts: list[str]) -> Iterator[list[Detection]]:
+        """Each text's detections with their verdicts (``Detector.detections``)."""
+        return self.detector.detections(texts)
 
     def leaks(self, strings: Iterable[str], originals: Mapping[str, str] = {}) -> Counter[str]:
         """Entity type -> leak guard hits over ``strings``; empty when clean."""

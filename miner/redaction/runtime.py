@@ -67,6 +67,99 @@ def only_what_is_read(nlp: Any) -> None:
         nlp.add_pipe(_LOWER_CASE_LEMMAS, last=True)
 
 
+def ner_holding_the_gil(nlp: Any) -> None:
+    """Run the entity recognizer's greedy parse with the GIL held
+    (``EntityRecognizerHoldingTheGil``): the model's own pipe is disabled and
+    this one, named ``miner_ner``, takes its place and its weights."""
+    from spacy.language import Language
+
+    if not Language.has_factory(_NER_HOLDING_THE_GIL):
+
+        @Language.factory(_NER_HOLDING_THE_GIL)
+        def make(nlp: Any, name: str) -> EntityRecognizerHoldingTheGil:
+            return EntityRecognizerHoldingTheGil(nlp.get_pipe("ner"))
+
+    if "ner" in nlp.pipe_names and _NER_HOLDING_THE_GIL not in nlp.pipe_names:
+        nlp.add_pipe(_NER_HOLDING_THE_GIL, after="ner")
+        nlp.disable_pipe("ner")
+
+
+#: The pipe that runs the NER's weights by ``EntityRecognizerHoldingTheGil``.
+_NER_HOLDING_THE_GIL = "miner_ner"
+
+
+class EntityRecognizerHoldingTheGil:
+    """spaCy's entity recognizer, its greedy parse driven from Python.
+
+    spaCy's own parse loop (``Parser.greedy_parse``) releases the GIL, but the
+    spaCy wheels built for Python 3.11 take it back inside every call of the
+    parser state's accessors (``StateC::B``, ``safe_get``: each calls
+    ``PyGILState_Ensure`` and ``PyGILState_Release``, seen in their machine
+    code), hundreds of times per token while the valid moves are checked:
+    three tenths of the NER's CPU went to taking and giving back a free lock,
+    and each take waited for the thread running the recognizers. Driven from
+    Python, one step of every unfinished document at a time, the same calls
+    find the GIL already held and cost a lookup.
+
+    Each step computes what spaCy's C loop does (``predict_states``), in the
+    same order of float operations: the precomputed features summed, their
+    bias, the maxout, the output layer by BLIS's sgemm (the C loop's own;
+    numpy's BLAS rounds differently), its bias, unseen moves set to the lowest
+    score; then spaCy's ``transition_states`` takes the best valid move. The
+    entities are those of ``nlp.pipe`` with spaCy's loop, character for
+    character (tests/test_redact.py; on the 1 MiB bench message)."""
+
+    def __init__(self, ner: Any) -> None:
+        from thinc.api import NumpyOps
+
+        self.ner = ner
+        self._blis = NumpyOps(use_blis=True)
+
+    @property
+    def model(self) -> Any:
+        """The recognizer's model (``numpy_matrix_products`` repoints its ops)."""
+        return self.ner.model
+
+    def __call__(self, doc: Any) -> Any:
+        self.ner.set_annotations([doc], self.predict([doc]))
+        return doc
+
+    def pipe(self, docs: Iterable[Any], *, batch_size: int = 128) -> Iterator[Any]:
+        from spacy.util import minibatch
+
+        for batch in minibatch(docs, size=batch_size):
+            self.ner.set_annotations(batch, self.predict(batch))
+            yield from batch
+
+    def predict(self, docs: list[Any]) -> Any:
+        """The parse states of ``docs``, as ``Parser.predict`` gives them."""
+        ner = self.ner
+        if ner.cfg["beam_width"] != 1 or not any(len(doc) for doc in docs):
+            return ner.predict(docs)
+        ner._ensure_labels_are_added(docs)
+        batch = ner.moves.init_batch(docs)
+        steps = ner.model.predict(docs)
+        states = [state for state in batch if not state.is_final()]
+        while states:
+            states = ner.transition_states(states, self._scores(steps, states))
+        steps.clear_memory()
+        return batch
+
+    def _scores(self, steps: Any, states: list[Any]) -> Any:
+        """Every move's score for each state (spaCy's ``predict_states``)."""
+        import numpy
+
+        hiddens = steps.state2vec.predict(steps.get_token_ids(states))
+        if steps.attrs["has_upper"]:
+            upper = steps.vec2scores
+            scores = self._blis.gemm(hiddens, upper.get_param("W"), trans2=True)
+            scores += upper.get_param("b")
+        else:
+            scores = numpy.ascontiguousarray(hiddens, dtype="f")
+        scores[:, steps._class_mask == 0] = scores.min()
+        return scores
+
+
 def numpy_matrix_products(nlp: Any) -> None:
     """Let numpy's BLAS, on one thread, do the matrix products of the
     pipes' layers instead of blis.

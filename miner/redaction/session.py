@@ -24,6 +24,7 @@ from miner.redaction.lexicon.names import an_english_word, grown_name, name_part
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import unsure_values
+from miner.redaction.verdict import Detection
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -63,39 +64,111 @@ def redact_sessions(
             if isinstance(leaf, str) and leaf.strip()
         )
     )
-    found = dict(zip(distinct, progress(policy.detect(distinct), len(distinct)), strict=True))
+    found = dict(zip(distinct, progress(policy.detections(distinct), len(distinct)), strict=True))
     return [_redact_one(s, found, policy) for s in sessions]
 
 
 def _redact_one(
-    session: Session, found: dict[str, list[tuple[str, str]]], policy: RedactionPolicy
+    session: Session, found: dict[str, list[Detection]], policy: RedactionPolicy
 ) -> Redacted:
     """One session's pass: collect its personal values, link each to the
-    values it is part of, number the placeholders, replace every occurrence."""
+    values it is part of, number the placeholders, replace every occurrence;
+    then what it is unsure of, left as written."""
     leaves = list(session_texts(session))
-    entity_of, things = _collect(leaves, found, policy)
+    entity_of, things, unsure_of = _collect(leaves, found, policy)
+    for value, entity in unsure_of.items():
+        # A name one of whose words is a sure name is the same person's.
+        if entity == "PERSON" and any(p in entity_of for p in name_parts(value) if p != value):
+            entity_of.setdefault(value, entity)
+    _with_parts(leaves, unsure_of)
+    for value in _unseen_by_review(leaves, [v for v in unsure_of if v not in entity_of]):
+        entity_of[value] = unsure_of[value]
     part_of = _link_parts(entity_of)
     _link_grown_names(leaves, entity_of, part_of)
     placeholder = _numbered(entity_of, part_of)
     kept = tuple(sorted(set(things)))
-    if not placeholder:
-        return Redacted(session, Counter(), {}, kept, unsure_values(session, policy.unsure))
-    replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
-    redacted = map_session(session, replacer.leaf)
-    surfaced = unsure_values(redacted, policy.unsure)
-    return Redacted(redacted, replacer.replaced, dict(entity_of), kept, surfaced)
+    redacted, replaced = session, Counter[str]()
+    if placeholder:
+        replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
+        redacted = map_session(session, replacer.leaf)
+        replaced = replacer.replaced
+    surfaced = _surfaced(redacted, unsure_of, entity_of, kept, policy)
+    return Redacted(redacted, replaced, dict(entity_of), kept, surfaced)
+
+
+def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> None:
+    """The parts of an unsure name that stand alone in the session are unsure
+    too: "Beike" after "Karin Beike" is left as written only if surfaced."""
+    parts = {
+        part: value
+        for value, entity in unsure_of.items()
+        if entity == "PERSON" and " " in value
+        for part in name_parts(value)
+        if part != value and part not in unsure_of
+    }
+    if not parts:
+        return
+    matcher = WholeWords(exact=parts)
+    for _key, leaf in leaves:
+        if isinstance(leaf, str):
+            for s, e in matcher.spans(leaf):
+                unsure_of.setdefault(leaf[s:e], "PERSON")
+
+
+def _unseen_by_review(leaves: list[tuple[str | None, Any]], values: list[str]) -> set[str]:
+    """Unsure values written where a reviewer's tools would not find them
+    (``surfaced.occurrences``: on word boundaries, so not glued to an escaped
+    ``\\n`` in a string): replaced, since a surfaced value must be seen."""
+    if not values:
+        return set()
+    from miner.redaction.surfaced import occurrences
+
+    unseen: set[str] = set()
+    matcher = WholeWords(exact=values)
+    for _key, leaf in leaves:
+        if isinstance(leaf, str):
+            for s, e in matcher.spans(leaf):
+                if (s, e) not in occurrences(leaf, leaf[s:e]):
+                    unseen.add(leaf[s:e])
+    return unseen
+
+
+def _surfaced(
+    redacted: Session,
+    unsure_of: dict[str, str],
+    entity_of: dict[str, str],
+    things: tuple[str, ...],
+    policy: RedactionPolicy,
+) -> tuple[Surfaced, ...]:
+    """What the session's reviewer decides: the detector's unsure values that
+    nothing replaced and that still stand in the redacted session, then what
+    ``unsure`` finds in it outside the phrases that name things."""
+    left = [v for v in unsure_of if v not in entity_of]
+    standing: set[str] = set()
+    if left:
+        matcher = WholeWords(exact=left)
+        for _key, leaf in session_texts(redacted):
+            if isinstance(leaf, str):
+                standing.update(leaf[s:e] for s, e in matcher.spans(leaf))
+    surfaced = {v: unsure_of[v] for v in left if v in standing}
+    for item in unsure_values(redacted, policy.unsure, things):
+        surfaced.setdefault(item.value, item.entity)
+    return tuple(Surfaced(entity, value) for value, entity in surfaced.items())
 
 
 def _collect(
     leaves: list[tuple[str | None, Any]],
-    found: dict[str, list[tuple[str, str]]],
+    found: dict[str, list[Detection]],
     policy: RedactionPolicy,
-) -> tuple[dict[str, str], list[str]]:
+) -> tuple[dict[str, str], list[str], dict[str, str]]:
     """Every personal value of the session -> its entity, first sighting wins,
-    key rules and identifier patterns before the detector; and the values of
-    name keys that name a thing, case-folded."""
+    key rules and identifier patterns before the detector; the phrases that
+    name a thing, case-folded (the values of name keys that name one, and the
+    phrases a kept detection named); and the values the detector is unsure
+    of -> their entity."""
     entity_of: dict[str, str] = {}
     things: list[str] = []
+    unsure_of: dict[str, str] = {}
     for key, leaf in leaves:
         if not key or leaf in (None, "", True, False):
             continue
@@ -109,16 +182,23 @@ def _collect(
             for entity, pattern in policy.identifier_patterns:
                 for m in pattern.finditer(leaf):
                     entity_of.setdefault(m.group(0), entity)
-    for _key, leaf in leaves:
-        if isinstance(leaf, str) and leaf in found:
-            for entity, value in found[leaf]:
-                # "Orion" in "I returned the Orion X5 Blender" is the product the
-                # tool result names, not a person.
-                if entity in NER_TYPES and any(value.casefold() in t for t in things):
-                    continue
-                entity_of.setdefault(value, entity)
+    named_things = list(things)
+    detections = [d for _key, leaf in leaves if isinstance(leaf, str) for d in found.get(leaf, ())]
+    things += (d.thing.casefold() for d in detections if d.verdict == "keep" and d.thing)
+    for d in detections:
+        if d.verdict == "keep":
+            continue
+        # "Orion" in "I returned the Orion X5 Blender" is the product the tool
+        # result names, not a person. (A phrase a kept detection named is
+        # not read so: the same word alone elsewhere may be a person's.)
+        if d.entity in NER_TYPES and any(d.value.casefold() in t for t in named_things):
+            continue
+        if d.verdict == "replace":
+            entity_of.setdefault(d.value, d.entity)
+        else:
+            unsure_of.setdefault(d.value, d.entity)
     entity_of.pop("", None)
-    return entity_of, things
+    return entity_of, things, unsure_of
 
 
 def _link_parts(entity_of: dict[str, str]) -> dict[str, str]:

@@ -82,8 +82,9 @@ class Unsure:
             yield from self._numbers(seen)
         if self.config.streets:
             yield from _lower_case_streets(seen)
+            yield from _numbered_words(seen)
         if self.config.names:
-            yield from _joined(text, self._names(seen))
+            yield from _joined(text, self._names(seen, text))
 
     def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:
         for m in _DIGITS.finditer(text):
@@ -95,8 +96,12 @@ class Unsure:
                 continue
             yield m.start(), m.end(), "PHONE_NUMBER" if digits <= 15 else "NATIONAL_ID"
 
-    def _names(self, text: str) -> Iterator[tuple[int, int, str]]:
-        from miner.redaction.lexicon.names import an_english_word, complete_name
+    def _names(self, text: str, written: str) -> Iterator[tuple[int, int, str]]:
+        from miner.redaction.lexicon.names import (
+            LOWER_CASE_TITLE_BEFORE,
+            an_english_word,
+            complete_name,
+        )
 
         shouted = not any(c.islower() for c in text)
         run_end = -1  # a lower-case name runs on over the name words after it
@@ -115,10 +120,17 @@ class Unsure:
                 continue
             cued = _NAME_CUE.search(text, max(0, m.start() - 25), m.start()) is not None
             if word.islower():
-                if (cued and (a_first_name(word) or not an_english_word(folded, 3.0))) or (
-                    a_first_name(word) and not an_english_word(folded, self.config.lower_case_zipf)
+                if (
+                    (cued and (a_first_name(word) or not an_english_word(folded, 3.0)))
+                    or (
+                        a_first_name(word)
+                        and not an_english_word(folded, self.config.lower_case_zipf)
+                    )
+                    or _beside_a_name(text, written, m.start(), m.end(), word)
                 ):
-                    yield m.start(), m.end(), "PERSON"
+                    # With a title before it ("miss shannon andrews").
+                    title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                    yield title.start() if title else m.start(), m.end(), "PERSON"
                     run_end = m.end()
             elif word.isupper() and not shouted:
                 if len(word) < self.config.capitals_min and not cued:
@@ -152,6 +164,48 @@ class Unsure:
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
+_LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_]+(?:-[^\W\d_]+)*)[ ]\Z")
+_LOWER_WORD_AFTER = re.compile(r"[ ]([^\W\d_]+(?:-[^\W\d_]+)*)(?:['’]s?)?(?![\w'’-])")
+
+
+_PERSON_BEFORE = re.compile(r"<PERSON_\d+>[ ]\Z")
+_PERSON_AFTER = re.compile(r"[ ]<PERSON_\d+>")
+
+
+def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> bool:
+    """A lower-case word next to another that makes the two a name ("ailén
+    cortés", "august bärer"): one of them a name a list knows that English
+    does not write (wordfreq Zipf under 3), the other such a name too, a
+    word English does not write, or a first name; or a word English does
+    not write beside a name replaced already. ``text`` is ``written`` with
+    its placeholders blanked."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    def rare_name(w: str) -> bool:
+        return known_name(w) and not an_english_word(w.casefold(), 3.0)
+
+    def partner(w: str) -> bool:
+        return (
+            len(w) >= 3
+            and w.casefold() not in _stop_words()
+            and (a_first_name(w) or not an_english_word(w.casefold(), 3.0))
+        )
+
+    if _PERSON_BEFORE.search(written, max(0, start - 20), start) or _PERSON_AFTER.match(
+        written, end
+    ):
+        # Beside a name replaced already ("ailén <PERSON_1>"): its other word.
+        return not an_english_word(word.casefold(), 3.0) or rare_name(word)
+    before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
+    after = _LOWER_WORD_AFTER.match(text, end)
+    for other in (m.group(1) for m in (before, after) if m):
+        if not other.islower():
+            continue
+        if (rare_name(word) and partner(other)) or (partner(word) and rare_name(other)):
+            return True
+    return False
+
+
 def _joined(text: str, spans: Iterator[tuple[int, int, str]]) -> Iterator[tuple[int, int, str]]:
     """Name spans next to each other (a blank between) as one value: the
     reviewer decides "Emmanuelle Le Goff" once, not word by word."""
@@ -176,7 +230,10 @@ def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
     if not any(c.islower() for c in text):
         return
     titled = text.title()
-    for start, end in find_addresses(titled):
+    # The lower-case street lines cannot match in a titled text: each starts
+    # at a word's start, where title() put a capital (or a titlecase letter,
+    # which isupper() denies: then they are read).
+    for start, end in find_addresses(titled, lower_case=_TITLECASE.search(titled) is not None):
         written = text[start:end]
         if any(c.isupper() for c in written) or not any(c.isalpha() for c in written):
             continue
@@ -187,6 +244,53 @@ def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
         yield start, end, "STREET_ADDRESS"
 
 
+#: A house number after a word: "Klášterecká 128".
+_NUMBER_AFTER = re.compile(r"[ \t]+\d{1,4}[A-Za-z]?(?![\w/:+-]|[.,]\d)")
+#: A house number before a word: "146 Kulhavého", "8 HELLANDGROPA".
+_NUMBER_BEFORE = re.compile(r"(?<![\w/.,:#+$€£-])(?<!\d )\d{1,4}[A-Za-z]?[ \t]+$")
+#: Words before a street's name, capitalised or particles ("Largo de Esteves 12").
+_WORDS_BEFORE = re.compile(r"(?:(?:[A-ZÀ-Þ][a-zß-ÿ'’.-]*|de|da|do|del|la|di)[ \t]+){1,3}$")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street named without a street word ("146 Kulhavého, Strmilov",
+    "Klášterecká 128", "8 HELLANDGROPA"): a number of at most four digits
+    beside a word English does not write (wordfreq Zipf under 3) that is
+    no town, region or country, month or weekday. Surfaced, not replaced:
+    a product line or a foreign word and a count look the same."""
+    from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
+    from miner.redaction.lexicon.names import an_english_word
+
+    calendar = re.compile(rf"(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})")
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        folded = word.casefold()
+        if len(word) < 4 or folded in _stop_words() or calendar.fullmatch(word):
+            continue
+        after = _NUMBER_AFTER.match(text, m.end())
+        before = None if after else _NUMBER_BEFORE.search(text, max(0, m.start() - 8), m.start())
+        if not (after or before):
+            continue
+        number = (after or before).group(0).strip(" \t,")  # type: ignore[union-attr]
+        if _YEAR.fullmatch(number) or an_english_word(folded, 3.0) or _a_place(word):
+            continue
+        if after:
+            start = m.start()
+            if lead := _WORDS_BEFORE.search(text, max(0, start - 40), start):
+                start = lead.start()
+            yield start, after.end(), "STREET_ADDRESS"
+        elif before:
+            yield before.start(), m.end(), "STREET_ADDRESS"
+
+
+#: Letters whose title case is not a capital ("ǅ"): title() gives them in
+#: place of one.
+_TITLECASE = re.compile(
+    "[" + "".join(c for c in map(chr, range(0x2000)) if c.istitle() and not c.isupper()) + "]"
+)
+
+
 def _a_place(word: str) -> bool:
     from miner.redaction.lexicon.names import country_names, region_names, town_names
 
@@ -195,11 +299,12 @@ def _a_place(word: str) -> bool:
 
 
 def a_first_name(word: str) -> bool:
-    """Whether the first-name list knows ``word``, in any casing."""
+    """Whether the first-name list knows ``word``, in any casing, or each
+    part of a double first name ("christophe-nicolas")."""
     from miner.redaction.lexicon.dates import unaccented
 
-    folded = word.casefold()
-    return folded in _first_names() or unaccented(folded) in _first_names()
+    parts = word.casefold().split("-")
+    return all(part in _first_names() or unaccented(part) in _first_names() for part in parts)
 
 
 def known_name(word: str) -> bool:
@@ -236,17 +341,49 @@ def _stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
-def unsure_values(session: Session, unsure: Unsure) -> tuple[Surfaced, ...]:
+def unsure_values(
+    session: Session, unsure: Unsure, things: tuple[str, ...] = ()
+) -> tuple[Surfaced, ...]:
     """The values ``unsure`` surfaces in a redacted ``session``: one per
     distinct value as written (the first sighting's entity), the longest
-    span first where two overlap."""
+    span first where two overlap; none inside an occurrence of ``things``
+    (phrases the policy decided name things, case-folded)."""
     found: dict[str, str] = {}
-    for key, leaf in session_texts(session):
-        if not isinstance(leaf, str) or not leaf.strip():
-            continue
+    leaves = [
+        (key, leaf)
+        for key, leaf in session_texts(session)
+        if isinstance(leaf, str) and leaf.strip()
+    ]
+    named = (
+        re.compile("|".join(re.escape(t) for t in sorted(things, key=len, reverse=True)), re.I)
+        if things
+        else None
+    )
+    for key, leaf in leaves:
+        inside = [m.span() for m in named.finditer(leaf)] if named else []
         end = -1
         for start, stop, entity in sorted(unsure.spans(leaf, key), key=lambda s: (s[0], -s[1])):
+            if any(s <= start and stop <= e for s, e in inside):
+                continue
             if start >= end:
                 found.setdefault(leaf[start:stop], entity)
                 end = stop
+    for street in [value for value, entity in found.items() if entity == "STREET_ADDRESS"]:
+        # Its name written alone elsewhere ("could not verify Klášterecká"):
+        # the same street, surfaced too.
+        for name in _street_names(street):
+            alone = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
+                found.setdefault(name, "STREET_ADDRESS")
     return tuple(Surfaced(entity, value) for value, entity in found.items())
+
+
+def _street_names(street: str) -> list[str]:
+    """The words of a surfaced street line without its house number."""
+    from miner.redaction.lexicon.addresses import address_parts
+
+    return [
+        part
+        for part in address_parts(street)
+        if part != street and not any(c.isdigit() for c in part) and len(part) >= 4
+    ]

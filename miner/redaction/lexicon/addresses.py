@@ -56,7 +56,8 @@ _PARTICLE = (
 )
 
 
-_NUMBER = r"\d{1,5}[A-Za-z]?(?:\s?[-/]\s?\d{1,4}[A-Za-z]?)?(?:\s?(?:bis|ter))?"
+#: A house number, or "S/N" (sin número, sem número: a house with none).
+_NUMBER = r"(?:\d{1,5}[A-Za-z]?(?:\s?[-/]\s?\d{1,4}[A-Za-z]?)?(?:\s?(?:bis|ter))?|S/N)"
 
 
 _UNIT = (
@@ -196,7 +197,7 @@ def _street_lines(lower: bool) -> list[str]:
     types_before = _LOWER_CASE_TYPES_BEFORE if lower else _STREET_TYPES_BEFORE
     # A number after the name: needed in lower case unless one came before.
     # "n. 4", "nº 4", "N° 4" (Argentina), "#45" (Mexico).
-    number = rf"(?:,?[ \t]+(?:n\.?[ \t]?|n[º°][ \t]?|no\.?[ \t]?|\#[ \t]?)?{_NUMBER}\b\.?)"
+    number = rf"(?:,?[ \t]+(?:[nN]\.?[ \t]?|[nN][º°][ \t]?|no\.?[ \t]?|\#[ \t]?)?{_NUMBER}\b\.?)"
     number_after = rf"(?(number_before)|{number})" if lower else rf"{number}?"
     after = _LOWER_CASE_STREET_AFTER if lower else _STREET_AFTER
     lines = [
@@ -206,7 +207,7 @@ def _street_lines(lower: bool) -> list[str]:
         # Type before the name, maybe a number either side: "Via Roma, 3", "18, rue de Pineau".
         # In lower case, a number either side ("44 rue victor hugo").
         rf"(?P<number_before>\b{_NUMBER},?[ \t]+)?(?<!\w){types_before}[ \t]+"
-        rf"(?:(?:{_PARTICLE}|{_CAP})[ \t]+){{0,4}}(?:{_CAP}){number_after}",
+        rf"(?:(?:{_PARTICLE}|{_CAP})[ \t]+){{0,4}}(?:{_CAP})(?![º°]){number_after}",
         # The street word glued or after: "Schulstraße 59", "Síp utca 17.".
         rf"(?:\b{_NOT_A_DETERMINER}{_CAP}[ \t])?\b(?:[sS]-)?{_NOT_A_DETERMINER}"
         rf"[{_UPPER}][\w'’-]{{2,}}?"
@@ -392,15 +393,16 @@ _ADDRESSES = {lower: _AddressPatterns.compile(lower) for lower in (False, True)}
 _FIRST_OF_TWO_STREETS = re.compile(rf"(?<![\w.])(?:{_CAP}[ \t]+){{1,3}}(?i:and|&)[ \t]+$")
 
 
-def find_addresses(text: str) -> Iterator[tuple[int, int]]:
+def find_addresses(text: str, lower_case: bool = True) -> Iterator[tuple[int, int]]:
     """Spans of street addresses: a street line in one of the formats above,
     and the unit, postcode, town and state parts that follow it (on the same
     line after a comma, or on the next lines). A street typed in lower case
-    ("293 jennifer greens st.") is read by the lines a street word anchors."""
+    ("293 jennifer greens st.") is read by the lines a street word anchors,
+    unless ``lower_case`` is false (a caller that knows none can be found)."""
     found = [(start, end, _ADDRESSES[False]) for start, end in _starts(text, _ADDRESSES[False])]
     found += [
         (start, end, _ADDRESSES[True])
-        for start, end in _starts(text, _ADDRESSES[True])
+        for start, end in (_starts(text, _ADDRESSES[True]) if lower_case else ())
         if not any(c.isupper() for c in text[start:end])
     ]
     for start, end, patterns in sorted(found, key=lambda f: f[:2]):
@@ -560,6 +562,9 @@ _NAMED_BEFORE_STREET_WORD = re.compile(
 )
 
 
+_NAME_BEFORE_NUMBER = re.compile(rf"(\D+?),?[ \t]+(?:[nN][º°][ \t]?)?{_NUMBER}\.?")
+
+
 def _names_a_street(name: str) -> bool:
     """Whether ``name`` is a street's name whole: a street line itself
     ("rue Costa", "Via Rossi") or ending in a USPS suffix ("Jaimes Light")."""
@@ -577,6 +582,10 @@ def _street_parts(address: str) -> Iterator[str]:
     # A street named before a street word that names it already ("rue
     # Costa street", "Jaimes Light St."): the name is written alone too.
     if (named := _NAMED_BEFORE_STREET_WORD.match(lines[0])) and _names_a_street(named.group(1)):
+        yield named.group(1)
+    # A street line with its number after the name ("Plzeňská 4", "Via Roma,
+    # 3"): the name is written alone too.
+    if (named := _NAME_BEFORE_NUMBER.match(lines[0])) and any(c.isalpha() for c in named.group(1)):
         yield named.group(1)
     if house := _HOUSE_NUMBER.match(lines[0]):
         street = lines[0][house.end() :]

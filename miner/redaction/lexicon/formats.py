@@ -24,12 +24,17 @@ DEFAULT_PHONE_REGIONS: tuple[str, ...] = (
 #: inside a JSON string (a tool's result often is one). NER and the
 #: recognizers read it as a break, so a name or a street starts its line.
 _ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nr]")
+#: The same in a text put all in capitals after it was escaped ("SMITH\\N24 RUE...").
+_ESCAPED_BREAK_SHOUTED = re.compile(r"(?<!\\)\\[nrNR]")
 
 
 def read_escaped_breaks(text: str) -> str:
     """``text`` with each escaped line break read as a real one (" \\n":
     the same length, so spans found in it index ``text``)."""
-    return _ESCAPED_BREAK.sub(" \n", text) if "\\" in text else text
+    if "\\" not in text:
+        return text
+    shouted = not any(c.islower() for c in text)
+    return (_ESCAPED_BREAK_SHOUTED if shouted else _ESCAPED_BREAK).sub(" \n", text)
 
 
 SSN_CUE_REGEX = (
@@ -419,8 +424,9 @@ def phone_spans(text: str, regions: tuple[str, ...]) -> Iterator[tuple[int, int,
     the generators' numbers use area codes no one was given) 0.6; a bare run
     of digits that validates 0.6 after a cue word ("call me at 0183157312"),
     when it starts a line of a multi-line text (a signature block) or starts
-    with the international 00, else 0.4. Dates, times, card-shaped groups and IP addresses are
-    not phones, nor a number after "tracking", "order", "account"..."""
+    with the international 00 or a trunk 0 (nine digits or more), else 0.4.
+    Dates, times, card-shaped groups and IP addresses are not phones, nor a
+    number after "tracking", "order", "account"..."""
     if sum(ch.isdigit() for ch in text) < 6:
         return
     import phonenumbers
@@ -443,7 +449,11 @@ def phone_spans(text: str, regions: tuple[str, ...]) -> Iterator[tuple[int, int,
         elif valid:  # bare digits, or six in groups ("33 17 13"): with a cue
             cue = _PHONE_CUE_BEFORE.search(text, max(0, start - 40), start)
             alone = "\n" in text and _starts_a_line(text, start)
-            yield start, end, 0.6 if cue or alone or number.startswith("00") else 0.4
+            # With the international 00, or a national number with its trunk
+            # 0 ("0255183330"): that is how phones are written, not order or
+            # tracking numbers (a number after those words is none).
+            dialled = number.startswith("0") and digits >= 9
+            yield start, end, 0.6 if cue or alone or dialled else 0.4
 
 
 def _validates(phonenumbers: Any, number: str, regions: tuple[str, ...]) -> bool:

