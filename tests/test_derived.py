@@ -97,3 +97,31 @@ def test_setup_computes_every_list_and_a_later_run_reads_them(tmp_path):
 
     first = setup()
     assert setup() == first
+
+
+def test_word_classes_are_lemminflects_and_a_warm_run_never_loads_it(tmp_path):
+    """The verdict's parts of speech, read from the kept lists, are
+    lemminflect's own for every form its lexicon holds (and for words it does
+    not know); with the lists kept, the lookup does not import lemminflect
+    (113 MiB resident)."""
+    env = {**os.environ, "MINER_CACHE_DIR": str(tmp_path)}
+    check = (
+        "import sys\n"
+        "from miner.redaction.lexicon.wordclass import word_classes\n"
+        "cold = 'lemminflect' in sys.modules\n"
+        "from lemminflect import Lemmatizer, getAllLemmas\n"
+        "forms = [*Lemmatizer()._getLemmaDict(), 'Chair', 'webcam', 'Quintus', '']\n"
+        "assert len(forms) > 60000\n"
+        "wrong = [f for f in forms if word_classes(f) != frozenset(getAllLemmas(f))]\n"
+        "assert not wrong, wrong[:5]\n"
+        "print(cold)\n"
+    )
+    warm = (
+        "import sys\n"
+        "from miner.redaction.lexicon.wordclass import word_classes\n"
+        "assert word_classes('chair') == {'NOUN', 'VERB'}\n"
+        "assert 'lemminflect' not in sys.modules\n"
+    )
+    for code in (check, warm):
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr

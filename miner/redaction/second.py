@@ -134,6 +134,7 @@ class SecondOpinion:
             value.value: self.windows(value.value, leaves)
             for value in redacted.surfaced
             if _count(value.value, leaves) == _count(value.value, before)
+            and not (value.entity == "PERSON" and _names_a_thing(value.value, leaves))
         }
 
     def windows(self, value: str, leaves: Iterable[str]) -> list[Window]:
@@ -152,6 +153,21 @@ class SecondOpinion:
             stop = _word_end(leaf, min(len(leaf), end + self.context))
             windows.append((leaf[begin:stop], start - begin, end - begin))
         return windows
+
+
+def _names_a_thing(value: str, leaves: Iterable[str]) -> bool:
+    """Whether an occurrence of ``value`` has a noun after it, as products and
+    plans are named ("Rosalind reading lamp"): the verdict surfaced it for
+    that, and the model reads any name-like word there as a name, so the
+    reviewer decides it (the look-alikes' figure measured it)."""
+    from miner.redaction.verdict import noun_after
+
+    return any(
+        noun_after(leaf, m.end())
+        for leaf in leaves
+        if value in leaf
+        for m in _occurrence(value).finditer(leaf)
+    )
 
 
 def _strings(session: Session) -> list[str]:

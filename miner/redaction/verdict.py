@@ -35,6 +35,7 @@ Verdict = Literal["replace", "keep", "surface"]
 #: hit (a checksum, a format, a cue) is sure of itself.
 GUESSING = frozenset(("PlaceAwareSpacyRecognizer", "FirstNameRecognizer"))
 
+
 @dataclass(frozen=True)
 class Detection:
     """One detected value of a text, with the detector's evidence and the
@@ -183,12 +184,11 @@ def _a_noun(word: str, kinds: frozenset[str]) -> bool:
     )
 
 
-@functools.lru_cache(maxsize=4096)
 def _kinds(word: str) -> frozenset[str]:
     """The parts of speech lemminflect's lexicon knows ``word`` as."""
-    from lemminflect import getAllLemmas
+    from miner.redaction.lexicon.wordclass import word_classes
 
-    return frozenset(getAllLemmas(word))
+    return word_classes(word)
 
 
 @functools.cache
