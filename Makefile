@@ -24,7 +24,7 @@ $(STAMP): pyproject.toml requirements/model.txt
 	$(BIN)/pip install --quiet -e .
 	# The word lists the redaction rules derive, into miner's cache folder
 	# (MINER_CACHE_DIR): a new installation's first run reads them.
-	$(BIN)/python -m miner.derived
+	$(BIN)/python -m miner.redaction.lexicon
 	touch $@
 
 $(DEV): $(STAMP)

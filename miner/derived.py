@@ -13,8 +13,8 @@ computed, as without one.
 
 The folder is ``$MINER_CACHE_DIR``, else ``$XDG_CACHE_HOME/miner``, else
 ``~/.cache/miner``; ``MINER_CACHE_DIR=""`` turns the cache off.
-``python -m miner.derived`` computes every list into it (``make setup`` does,
-so the first run of a new installation does not).
+``python -m miner.redaction.lexicon`` computes every list into it (``make
+setup`` does, so the first run of a new installation does not).
 """
 
 from __future__ import annotations
@@ -125,27 +125,3 @@ def _decoded(value: Any) -> Any:
     if "set" in value:
         return frozenset(value["set"])
     return tuple(_decoded(v) for v in value["tuple"])
-
-
-def compute_all() -> int:
-    """Compute every list the redaction rules keep into the cache folder;
-    how many there are."""
-    import miner.redaction.lexicon.addresses
-    import miner.redaction.lexicon.dates
-    import miner.redaction.lexicon.names
-    import miner.redaction.lexicon.wordclass  # noqa: F401  (each defines kept lists)
-
-    lists = [f for f in KEPT if f.__module__.startswith("miner.")]
-    for function in lists:
-        function()
-    return len(lists)
-
-
-if __name__ == "__main__":
-    # This file as the module the rules import, whose KEPT they fill (run
-    # with -m, it is also __main__, a module of its own).
-    from miner import derived
-
-    where = derived.cache_folder()
-    count = derived.compute_all()
-    print(f"{count} word lists kept in {where}" if where else "no cache (MINER_CACHE_DIR='')")

@@ -343,7 +343,7 @@ def test_the_leak_guard_quarantines_what_detection_was_made_to_miss(
     # Detection is told not to look for e-mails (and no key rule names them),
     # and the unsure pass surfaces nothing (the guard is the backstop behind
     # both): the guard's independent e-mail check must keep those cases unwritten.
-    monkeypatch.setattr("miner.redaction.session.unsure_values", lambda session, unsure: ())
+    monkeypatch.setattr("miner.redaction.session.unsure_values", lambda *_args: ())
     blind = _blind_to_emails(scratch_config)
     out = tmp_path / "out"
     result = miner("draft", "--pipeline", blind, *WINDOW, "--out", out)

@@ -82,13 +82,16 @@ def test_the_key_is_the_kept_functions_folder_not_the_rest_of_miner(tmp_path, mo
 
 
 def test_setup_computes_every_list_and_a_later_run_reads_them(tmp_path):
-    """``python -m miner.derived`` (make setup) writes each kept list; run
+    """``python -m miner.redaction.lexicon`` (make setup) writes each kept list; run
     again, it reads them all back and rewrites none."""
     env = {**os.environ, "MINER_CACHE_DIR": str(tmp_path)}
 
     def setup() -> dict[str, int]:
         done = subprocess.run(
-            [sys.executable, "-m", "miner.derived"], env=env, capture_output=True, text=True
+            [sys.executable, "-m", "miner.redaction.lexicon"],
+            env=env,
+            capture_output=True,
+            text=True,
         )
         assert done.returncode == 0, done.stderr
         kept = {p.name: p.stat().st_mtime_ns for p in tmp_path.glob("*.json")}

@@ -28,7 +28,7 @@ def test_demo_installs_the_runtime_only(tmp_path):
     assert "[dev]" not in steps and "pyspark" not in steps.replace("(the Spark test)", "")
     assert "miner draft --pipeline pipelines/support_agent.toml" in steps
     # The redaction rules' word lists are derived at setup, not by the first run.
-    assert steps.index("python -m miner.derived") < steps.index("miner draft")
+    assert steps.index("python -m miner.redaction.lexicon") < steps.index("miner draft")
     # The demo's drafts have a folder of their own, as `miner init`'s next command gives.
     assert steps.rstrip().endswith("--out drafts/support_agent")
 
