@@ -30,7 +30,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any
 from miner.errors import ModelMissingError
 from miner.model import Session
 from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.surfaced import occurrences
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -141,12 +142,7 @@ class SecondOpinion:
         """(window, start, end) of the first occurrences of ``value`` (exact
         text, on word boundaries) in ``leaves``: ``context`` characters of
         the string either side, and where the value is in them."""
-        found = (
-            (leaf, m.start(), m.end())
-            for leaf in leaves
-            if value in leaf
-            for m in _occurrence(value).finditer(leaf)
-        )
+        found = _occurrences(value, leaves)
         windows = []
         for leaf, start, end in islice(found, self.occurrences):
             begin = _word_start(leaf, max(0, start - self.context))
@@ -162,12 +158,7 @@ def _names_a_thing(value: str, leaves: Iterable[str]) -> bool:
     reviewer decides it (the look-alikes' figure measured it)."""
     from miner.redaction.verdict import noun_after
 
-    return any(
-        noun_after(leaf, m.end())
-        for leaf in leaves
-        if value in leaf
-        for m in _occurrence(value).finditer(leaf)
-    )
+    return any(noun_after(leaf, end) for leaf, _start, end in _occurrences(value, leaves))
 
 
 def _strings(session: Session) -> list[str]:
@@ -175,7 +166,16 @@ def _strings(session: Session) -> list[str]:
 
 
 def _count(value: str, leaves: Iterable[str]) -> int:
-    return sum(len(_occurrence(value).findall(leaf)) for leaf in leaves if value in leaf)
+    return sum(1 for _ in _occurrences(value, leaves))
+
+
+def _occurrences(value: str, leaves: Iterable[str]) -> Iterator[tuple[str, int, int]]:
+    """(leaf, start, end) of each occurrence of ``value`` in ``leaves``, as
+    the reviewer's tools find it (``surfaced.occurrences``)."""
+    for leaf in leaves:
+        if value in leaf:
+            for start, end in occurrences(leaf, value):
+                yield leaf, start, end
 
 
 def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
@@ -217,10 +217,6 @@ def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
 
 
 @functools.lru_cache(maxsize=4096)
-def _occurrence(value: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
-
-
 def _word_start(text: str, at: int) -> int:
     """``at`` moved forward to the start of a word (not inside one)."""
     while 0 < at < len(text) and not text[at - 1].isspace():
