@@ -12,13 +12,12 @@ import contextlib
 import functools
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from miner import output, source
@@ -36,14 +35,13 @@ from miner.redaction.policy import RedactionPolicy, policy_for
 from miner.redaction.surfaced import normalised
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
-    left_out,
-    pick_sessions,
+    NotDrafted,
+    PickPlan,
     read_negative_feedback,
-    rules_fired,
     session_hash,
     signature_hash,
 )
-from miner.summary import NOT_DRAFTED_REASONS, RunSummary, SignatureGroup
+from miner.summary import RunSummary, SignatureGroup
 from miner.traces import (
     DRAFT_COLUMNS,
     ReadStats,
@@ -227,33 +225,27 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
     grace = config.sampling.session_grace
     scan_start, scan_end = request.since - grace, request.until + grace
     window = (request.since, request.until)
-    found = request.engine.flag(
-        export, config, Window(scan_start, scan_end), Window(*window), negative
+    drafted_before = output.read_ledger(request.out)
+    plan = PickPlan(
+        drafted_before,
+        output.read_ledger_signatures(request.out),
+        per_signal=request.per_signal,
+        max_cases=request.max_cases,
+        seed=request.seed,
+    )
+    # The engine holds the flags of every flagged session (a million, in a
+    # big week) and picks over them: this process gets the picked sessions'
+    # flags, the counts and the left-out sessions' hashes, and hands the heap
+    # the engine's results used back before the picked sessions' rows are
+    # read and the model loads (``_draft_rows``).
+    found = request.engine.pick(
+        export, config, Window(scan_start, scan_end), Window(*window), negative, plan
     )
     rows_read, sessions_scanned = found.rows_read, found.sessions
     if not any(kind in KNOWN_EVENT_TYPES for _dialect, kind in rows_read):
         _refuse_unknown_shape(export, scan_start, scan_end)
-    drafted_before = output.read_ledger(request.out)
-    selection = pick_sessions(
-        found.flags,
-        request.since,
-        request.until,
-        drafted_before,
-        per_signal=request.per_signal,
-        max_cases=request.max_cases,
-        seed=request.seed,
-        drafted_signatures=output.read_ledger_signatures(request.out),
-        sessions_in_window=found.in_window,
-    )
-    by_rule = rules_fired(found.flags, request.since, request.until)
+    selection, by_rule, left = found.selection, found.by_rule, found.left
     picked_ids = [f.session_id for f in selection.picked]
-    left = _Reasons.of(
-        left_out(found.flags, request.since, request.until, drafted_before, picked_ids)
-    )
-    # The flags of every flagged session (hundreds of thousands, in a big
-    # week) are let go before the picked sessions' rows are read, and those
-    # are read before the model loads (``_draft_rows``): none of the three is
-    # held while the next one is built (the engine reading the rows, the model).
     del found
     _release_freed_memory()
     signals_of = {f.session_id: f.signals for f in selection.picked}
@@ -289,7 +281,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
     # config catches what leaked, the next run drafts it; a declined one is
     # not drafted, and the ledger holds the drafted.
     not_written = drafted.quarantined_ids | set(drafted.declined)
-    not_drafted = left.plus(_Reasons.of(_unwritten(picked_ids, drafted)))
+    not_drafted = left.plus(NotDrafted.of(_unwritten(picked_ids, drafted)))
     warnings = readability(stats, str(export.path)) if picked_ids else []
     if selection.in_window == 0:
         newest = source.latest_timestamp(export)
@@ -359,43 +351,6 @@ def _unwritten(picked: list[str], drafted: Drafted) -> Iterable[tuple[str, str]]
             yield session_id, "quarantined"
         elif session_id in drafted.declined:
             yield session_id, drafted.declined[session_id]
-
-
-@dataclass(frozen=True)
-class _Reasons:
-    """Flagged sessions not drafted, as session hashes and reasons, held
-    compact: a big week leaves hundreds of thousands out, and they are kept
-    while the model is loaded."""
-
-    hashes: np.ndarray
-    """Each session's hash, as 16 ASCII bytes."""
-    codes: np.ndarray
-    """Each one's reason, as its place in ``NOT_DRAFTED_REASONS``."""
-
-    @classmethod
-    def of(cls, sessions: Iterable[tuple[str, str]]) -> _Reasons:
-        """From (session id, reason) pairs."""
-        code = {reason: n for n, reason in enumerate(NOT_DRAFTED_REASONS)}
-        hashes, codes = bytearray(), bytearray()
-        for session_id, reason in sessions:
-            hashes += session_hash(session_id).encode("ascii")
-            codes.append(code[reason])
-        return cls(np.frombuffer(bytes(hashes), "S16"), np.frombuffer(bytes(codes), np.uint8))
-
-    def plus(self, other: _Reasons) -> _Reasons:
-        """Both, by reason and then hash (the same on every engine)."""
-        hashes = np.concatenate([self.hashes, other.hashes])
-        codes = np.concatenate([self.codes, other.codes])
-        order = np.lexsort((hashes, codes))
-        return _Reasons(hashes[order], codes[order])
-
-    def counts(self) -> dict[str, int]:
-        found = np.bincount(self.codes, minlength=len(NOT_DRAFTED_REASONS))
-        return {r: int(n) for r, n in zip(NOT_DRAFTED_REASONS, found.tolist(), strict=True)}
-
-    def lines(self) -> Iterator[tuple[str, str]]:
-        for n in range(len(self.codes)):
-            yield self.hashes[n].decode("ascii"), NOT_DRAFTED_REASONS[self.codes[n]]
 
 
 def _signatures(

@@ -38,11 +38,11 @@ import hashlib
 import re
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -52,10 +52,12 @@ import pyarrow.compute as pc
 from miner.config import FeedbackConfig
 from miner.dialects import parse_payload, row_place
 from miner.engine.query import FLAG_COLUMNS, NOT_UTF8, counts_sql, scan_types, selection_sql
+from miner.engine.sql import listed, text
 from miner.errors import PayloadError
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
 from miner.source import read_feedback, refuse_rows_without_session
+from miner.summary import NOT_DRAFTED_REASONS
 
 #: Event types the selection reads (besides any row with status ERROR), in
 #: every plugin's names (the Go plugin's TOOL_START, EVENT...).
@@ -175,12 +177,15 @@ class FlagTable(Mapping[str, SessionFlags]):
     def __init__(self, table: pa.Table) -> None:
         self.table = table.combine_chunks()
         self.ids: list[str] = self.table.column("session_id").to_pylist()
-        listed = pc.dictionary_encode(self.table.column("signals").combine_chunks())
+        causes = _Causes()
+        key = causes.code(self.table)
+        codes = causes.resolved()
         #: Each row's signals, as a code into ``signal_sets`` (a few dozen).
-        self.signal_codes = _codes(listed)
-        self.signal_sets = [_shared(s) for s in listed.dictionary.to_pylist()]
+        self.signal_codes = codes.signal_codes[key]
+        self.signal_sets = codes.signal_sets
         #: Each row's failure signature, as a code into ``signatures``.
-        self.signature_codes, self.signatures = _signatures(self.table, listed)
+        self.signature_codes = codes.signature_codes[key]
+        self.signatures = codes.signatures
         self._index: dict[str, int] | None = None
 
     def __len__(self) -> int:
@@ -250,25 +255,66 @@ def _codes(encoded: pa.DictionaryArray) -> np.ndarray:
     return encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
 
 
-def _signatures(table: pa.Table, listed: pa.DictionaryArray) -> tuple[np.ndarray, list[str]]:
-    """``signature_of`` for every row of a flags table, as codes into the
-    distinct causes: each distinct error, tool and path is read once."""
-    # The signals sorted as ``signature_of`` sorts them, whatever the engine's order.
-    ordered = [_joined(s) for s in listed.dictionary.to_pylist()]
-    signals = pc.take(pa.array(ordered, pa.string()), listed.indices)
-    parts = [signals, *(table.column(c).combine_chunks() for c in ("path", "error", "error_tool"))]
-    keys = pc.dictionary_encode(
-        pc.binary_join_element_wise(*(pc.fill_null(p.cast(pa.string()), "") for p in parts), "\x1f")
-    )
-    causes: dict[str, int] = {}
-    codes = [
-        causes.setdefault(
-            sys.intern(signature_of(_shared(joined), path or None, error or None, tool or None)),
-            len(causes),
+@dataclass(frozen=True)
+class _Codes:
+    """What the pick reads of flagged sessions, by row: each row's signals
+    and failure signature, as codes into the few distinct ones."""
+
+    signal_codes: np.ndarray
+    signal_sets: list[frozenset[str]]
+    signature_codes: np.ndarray
+    signatures: list[str]
+
+    def flagged(self, rows: np.ndarray) -> np.ndarray:
+        """Those of ``rows`` some signal fired on."""
+        some = np.array([bool(sets) for sets in self.signal_sets] or [False])
+        return rows[some[self.signal_codes[rows]]]
+
+
+#: The columns of the flags relation a session's failure cause is read from.
+CAUSE_COLUMNS = ("signals", "path", "error", "error_tool")
+
+
+class _Causes:
+    """The distinct (signals, path, error, error_tool) of flags rows, coded
+    as they come, a batch at a time; then each one's signals and failure
+    signature (``signature_of``), each distinct error, tool and path read
+    once."""
+
+    def __init__(self) -> None:
+        self.keys: dict[str, int] = {}
+
+    def code(self, rows: pa.Table | pa.RecordBatch) -> np.ndarray:
+        """Each row's key, as a code into ``keys``."""
+        if not rows.num_rows:
+            return np.zeros(0, np.int32)
+        parts = [_chunk(rows.column(c)).cast(pa.string()) for c in CAUSE_COLUMNS]
+        keys = pc.dictionary_encode(
+            pc.binary_join_element_wise(*(pc.fill_null(p, "") for p in parts), "\x1f")
         )
-        for joined, path, error, tool in (k.split("\x1f") for k in keys.dictionary.to_pylist())
-    ]
-    return np.array(codes, np.int64)[_codes(keys)], list(causes)
+        known = self.keys
+        local = [known.setdefault(k, len(known)) for k in keys.dictionary.to_pylist()]
+        return np.array(local, np.int32)[_codes(keys)]
+
+    def resolved(self) -> _Codes:
+        """Per key: its signals and its signature, as codes (``_Codes``
+        indexed by key)."""
+        sets: dict[frozenset[str], int] = {}
+        causes: dict[str, int] = {}
+        set_of, cause_of = [], []
+        for key in self.keys:
+            signals, path, error, tool = key.split("\x1f")
+            fired = _shared(signals)
+            cause = sys.intern(signature_of(fired, path or None, error or None, tool or None))
+            set_of.append(sets.setdefault(fired, len(sets)))
+            cause_of.append(causes.setdefault(cause, len(causes)))
+        return _Codes(
+            np.array(set_of, np.int64), list(sets), np.array(cause_of, np.int64), list(causes)
+        )
+
+
+def _chunk(column: pa.Array | pa.ChunkedArray) -> pa.Array:
+    return column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column
 
 
 @dataclass(frozen=True)
@@ -298,6 +344,18 @@ class Flagged:
 Run = Callable[[str], pa.Table]
 
 
+class Queries(Protocol):
+    """What the pick asks of an engine besides ``Run``: a query's rows a
+    batch at a time, and a query's result kept in the engine under a name
+    that later queries read (a table DuckDB spills, a view Spark caches)."""
+
+    def table(self, sql: str) -> pa.Table: ...
+
+    def batches(self, sql: str) -> Iterable[pa.RecordBatch]: ...
+
+    def hold(self, name: str, sql: str) -> None: ...
+
+
 def select(
     run: Run,
     feedback: NegativeFeedback,
@@ -309,6 +367,17 @@ def select(
     """The selection: one query over the ``events`` the engine holds
     (``miner.engine.query.events_sql``) returns the flags relation, kept as
     Arrow (``FlagTable``). ``where`` names the export in errors."""
+    sessions, in_window, counts = _counted(run, since, until, where)
+    table = run(selection_sql(None, _signals(feedback, signals_config), since, until))
+    return Flagged(table.select(list(FLAG_COLUMNS)), sessions, in_window, counts)
+
+
+def _counted(
+    run: Run, since: datetime, until: datetime, where: str
+) -> tuple[int, int, Counter[tuple[str, str]]]:
+    """Sessions read, those starting in the window, and rows read by
+    (dialect, event type) (``counts_sql``); stops on rows without a session
+    and on a payload that is not JSON."""
     counts: Counter[tuple[str, str]] = Counter()
     totals = {"sessions": 0, "in_window": 0}
     orphans: list[tuple[str, int]] = []
@@ -326,10 +395,7 @@ def select(
     refuse_rows_without_session(where, sorted(orphans))
     for item in bad:
         _refuse_payload(item)
-    table = run(selection_sql(None, _signals(feedback, signals_config), since, until))
-    return Flagged(
-        table.select(list(FLAG_COLUMNS)), totals["sessions"], totals["in_window"], counts
-    )
+    return totals["sessions"], totals["in_window"], counts
 
 
 def _reasons(hits: list[dict[str, Any]]) -> tuple[Reason, ...]:
@@ -382,11 +448,6 @@ def _utc(moment: Any) -> datetime:
 _SIGNAL_SETS: dict[str, frozenset[str]] = {}
 
 
-def _joined(signals: str) -> str:
-    """A ``+``-joined list of signals, sorted."""
-    return "+".join(sorted(_shared(signals)))
-
-
 def _shared(signals: str) -> frozenset[str]:
     """One set per distinct ``+``-joined list of signals (a few dozen, and
     one flags record per flagged session)."""
@@ -433,9 +494,31 @@ def _rank(seed: int, session_id: str) -> str:
     return hashlib.sha256(f"{seed}:{session_id}".encode()).hexdigest()
 
 
+def _rank_sql(seed: int) -> str:
+    """SQL: ``_rank``'s digest of each ``session_id``, as 32 bytes (which
+    sort as its hex does)."""
+    return f"unhex(sha256({text(f'{seed}:')} || session_id))"
+
+
+#: SQL: ``session_hash`` of each ``session_id``.
+SESSION_HASH_SQL = "left(sha256('miner-session:' || session_id), 16)"
+
+
 def per_signature(max_cases: int) -> int:
     """The most sessions one failure signature may take of a run's ``max_cases``."""
     return max(1, -(-max_cases // 5))
+
+
+@dataclass(frozen=True)
+class PickPlan:
+    """What the pick takes besides the flags: the ledger's session and
+    signature hashes (earlier runs' drafts), the quotas and the seed."""
+
+    drafted: frozenset[str]
+    drafted_signatures: frozenset[str]
+    per_signal: int
+    max_cases: int
+    seed: int
 
 
 def pick_sessions(
@@ -454,10 +537,46 @@ def pick_sessions(
     ``sessions_in_window``: how many sessions start in the window, when
     ``flags`` holds only the flagged ones (as the selection gives them).
     The pick reads ids, signals and signatures only: a ``FlagTable``'s
-    sessions become objects only once picked."""
+    sessions become objects only once picked. (``select_and_pick`` picks
+    the same over the flags an engine holds.)"""
     rows = _Rows.of(flags)
     in_window = rows.starting_in(since, until)
     bad = rows.flagged(in_window)
+    # (A first run has no ledger: no session to hash against it.)
+    ids = rows.ids
+    hashes = np.array([session_hash(ids[i]) for i in bad.tolist()], "S16") if drafted else None
+    fresh = bad if hashes is None else bad[~_among(hashes, drafted)]
+    sha256 = hashlib.sha256
+    ranks = np.array([sha256(f"{seed}:{ids[i]}".encode()).digest() for i in fresh.tolist()], "S32")
+    plan = PickPlan(drafted, drafted_signatures, per_signal, max_cases, seed)
+    choice = _choose(rows, bad, fresh, ranks, plan)
+    return Selection(
+        picked=tuple(rows.session(i) for i in choice.picked),
+        in_window=len(in_window) if sessions_in_window is None else sessions_in_window,
+        flagged=choice.flagged,
+        already_drafted=len(bad) - len(fresh),
+        signatures=choice.signatures,
+    )
+
+
+def _among(hashes: np.ndarray, drafted: frozenset[str]) -> np.ndarray:
+    """Which of ``hashes`` (16 ASCII bytes each) are in ``drafted``."""
+    return np.isin(hashes, np.array(sorted(drafted), "S16"))
+
+
+@dataclass(frozen=True)
+class _Choice:
+    picked: list[int]
+    """Rows to draft, in pick order."""
+    flagged: dict[str, int]
+    signatures: dict[str, int]
+
+
+def _choose(
+    rows: _Codes, bad: np.ndarray, fresh: np.ndarray, ranks: np.ndarray, plan: PickPlan
+) -> _Choice:
+    """The pick over the flagged rows ``bad`` of the window: ``fresh``, those
+    not drafted before, each with its seeded rank (``ranks``, 32 bytes)."""
     # Each signal: which rows carry it.
     carries = {
         signal: np.isin(
@@ -466,19 +585,13 @@ def pick_sessions(
         for signal in SIGNALS
     }
     flagged = {s: int(carries[s][bad].sum()) for s in SIGNALS}
-    # (A first run has no ledger: no session to hash against it.)
-    ids = rows.ids
-    new = [session_hash(ids[i]) not in drafted for i in bad.tolist()] if drafted else None
-    fresh = bad if new is None else bad[np.array(new, bool)]
     # Rank order: the seeded hash of each session id (bytes sort as the hex does).
-    sha256 = hashlib.sha256
-    ranks = np.array([sha256(f"{seed}:{ids[i]}".encode()).digest() for i in fresh.tolist()], "S32")
     ranked = fresh[np.argsort(ranks, kind="stable")]
     picked: list[int] = []
-    taken = np.zeros(len(rows.ids), bool)
+    taken = np.zeros(len(rows.signal_codes), bool)
     # One kind of failure fills at most a fifth of the run, whatever signals
     # it carries (an outage copied 400 times is one finding, not twenty).
-    cap = per_signature(max_cases)
+    cap = per_signature(plan.max_cases)
     kinds: Counter[int] = Counter()
     for signal in SIGNALS:
         # The signal's sessions not yet picked, in rank order, and their kinds.
@@ -488,13 +601,13 @@ def pick_sessions(
         order = sorted(
             np.flatnonzero(sizes).tolist(),
             key=lambda g: (
-                signature_hash(rows.signatures[g]) in drafted_signatures,
+                signature_hash(rows.signatures[g]) in plan.drafted_signatures,
                 -sizes[g],
-                _rank(seed, rows.signatures[g]),
+                _rank(plan.seed, rows.signatures[g]),
             ),
         )
         members: dict[int, np.ndarray] = {}
-        quota = min(per_signal, max_cases - len(picked))
+        quota = min(plan.per_signal, plan.max_cases - len(picked))
         round_ = 0
         while quota > 0 and any(round_ < sizes[g] and kinds[g] < cap for g in order):
             for g in order:
@@ -517,13 +630,33 @@ def pick_sessions(
         for g in np.argsort(first, kind="stable").tolist()
         if counts[g]
     }
-    return Selection(
-        picked=tuple(rows.session(i) for i in picked),
-        in_window=len(in_window) if sessions_in_window is None else sessions_in_window,
-        flagged=flagged,
-        already_drafted=len(bad) - len(fresh),
-        signatures=signatures,
-    )
+    return _Choice(picked, flagged, signatures)
+
+
+#: A reason ``left`` gives, as its place in ``NOT_DRAFTED_REASONS``.
+_ALREADY_DRAFTED, _DUPLICATE, _OVER_QUOTA = (
+    NOT_DRAFTED_REASONS.index(r) for r in ("already_drafted", "duplicate", "over_quota")
+)
+
+
+def _left(
+    rows: _Codes, flagged: np.ndarray, picked: Sequence[int], drafted: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The rows of ``flagged`` the pick left out, and each one's reason (a
+    place in ``NOT_DRAFTED_REASONS``): ``already_drafted`` (``drafted``, by
+    row of ``flagged``: its hash is in the ledger), ``duplicate`` (a session
+    of its failure signature was picked), else ``over_quota`` (the quotas ran
+    out before its turn). In ``flagged``'s order."""
+    is_picked = np.zeros(len(rows.signal_codes), bool)
+    is_picked[list(picked)] = True
+    picked_kinds = np.zeros(len(rows.signatures), bool)
+    picked_kinds[rows.signature_codes[list(picked)]] = True
+    out = ~is_picked[flagged]
+    left = flagged[out]
+    reasons = np.where(picked_kinds[rows.signature_codes[left]], _DUPLICATE, _OVER_QUOTA)
+    if drafted is not None:
+        reasons = np.where(drafted[out], _ALREADY_DRAFTED, reasons)
+    return left, reasons.astype(np.uint8)
 
 
 def rules_fired(
@@ -531,7 +664,10 @@ def rules_fired(
 ) -> dict[str, dict[str, int]]:
     """{signal: {rule: sessions}} over the sessions that start in the window."""
     rows = _Rows.of(flags)
-    found = rows.rules_fired(rows.starting_in(since, until))
+    return _by_signal(rows.rules_fired(rows.starting_in(since, until)))
+
+
+def _by_signal(found: Mapping[tuple[str, str], int]) -> dict[str, dict[str, int]]:
     out: dict[str, dict[str, int]] = {}
     for (signal, rule), n in sorted(found.items()):
         out.setdefault(signal, {})[rule] = n
@@ -539,37 +675,33 @@ def rules_fired(
 
 
 @dataclass(frozen=True)
-class _Rows:
-    """What the pick reads of flagged sessions, by row: a ``FlagTable``'s
-    columns, or any mapping's values coded the same way."""
+class _Rows(_Codes):
+    """The flagged sessions of a ``FlagTable`` or any mapping, by row: the
+    codes, their ids, and where each row's ``SessionFlags`` comes from."""
 
     ids: list[str]
-    signal_codes: np.ndarray
-    signal_sets: list[frozenset[str]]
-    signature_codes: np.ndarray
-    signatures: list[str]
     source: Any
 
     @classmethod
     def of(cls, flags: Mapping[str, SessionFlags]) -> _Rows:
         if isinstance(flags, FlagTable):
             return cls(
-                flags.ids,
                 flags.signal_codes,
                 flags.signal_sets,
                 flags.signature_codes,
                 flags.signatures,
+                flags.ids,
                 flags,
             )
         values = list(flags.values())
         sets: dict[frozenset[str], int] = {}
         kinds: dict[str, int] = {}
         return cls(
-            [f.session_id for f in values],
             np.array([sets.setdefault(f.signals, len(sets)) for f in values], np.int64),
             list(sets),
             np.array([kinds.setdefault(f.signature, len(kinds)) for f in values], np.int64),
             list(kinds),
+            [f.session_id for f in values],
             values,
         )
 
@@ -583,11 +715,6 @@ class _Rows:
             return self.source.starting_in(since, until)
         inside = [i for i, f in enumerate(self.source) if since <= f.start < until]
         return np.array(inside, np.int64)
-
-    def flagged(self, rows: np.ndarray) -> np.ndarray:
-        """Those of ``rows`` some signal fired on."""
-        some = np.array([bool(sets) for sets in self.signal_sets] or [False])
-        return rows[some[self.signal_codes[rows]]]
 
     def rules_fired(self, rows: np.ndarray) -> Counter[tuple[str, str]]:
         if isinstance(self.source, FlagTable):
@@ -606,21 +733,168 @@ def left_out(
     picked: Iterable[str],
 ) -> Iterator[tuple[str, str]]:
     """Each flagged session of the window the pick left out, as its session
-    id and why (``miner.summary.NOT_DRAFTED_REASONS``): ``already_drafted``
-    (its hash is in ``drafted``, the ledger), ``duplicate`` (a session of its
-    failure signature was picked), else ``over_quota`` (the quotas ran out
-    before its turn). In the flags' order."""
+    id and why (``miner.summary.NOT_DRAFTED_REASONS``, as ``_left`` decides
+    it). In the flags' order."""
     rows = _Rows.of(flags)
     flagged = rows.flagged(rows.starting_in(since, until))
     chosen = set(picked)
-    picked_kinds = {int(rows.signature_codes[i]) for i in flagged.tolist() if rows.ids[i] in chosen}
-    for i in flagged.tolist():
-        session_id = rows.ids[i]
-        if session_id in chosen:
-            continue
-        if drafted and session_hash(session_id) in drafted:
-            yield session_id, "already_drafted"
-        elif int(rows.signature_codes[i]) in picked_kinds:
-            yield session_id, "duplicate"
-        else:
-            yield session_id, "over_quota"
+    ids = rows.ids
+    drafted_rows = (
+        _among(np.array([session_hash(ids[i]) for i in flagged.tolist()], "S16"), drafted)
+        if drafted
+        else None
+    )
+    left, reasons = _left(
+        rows, flagged, [i for i in flagged.tolist() if ids[i] in chosen], drafted_rows
+    )
+    for i, reason in zip(left.tolist(), reasons.tolist(), strict=True):
+        yield ids[i], NOT_DRAFTED_REASONS[reason]
+
+
+@dataclass(frozen=True)
+class NotDrafted:
+    """Flagged sessions not drafted, as session hashes and reasons, held
+    compact: a big week leaves hundreds of thousands out, and they are kept
+    while the model is loaded."""
+
+    hashes: np.ndarray
+    """Each session's hash, as 16 ASCII bytes."""
+    codes: np.ndarray
+    """Each one's reason, as its place in ``NOT_DRAFTED_REASONS``."""
+
+    @classmethod
+    def of(cls, sessions: Iterable[tuple[str, str]]) -> NotDrafted:
+        """From (session id, reason) pairs."""
+        code = {reason: n for n, reason in enumerate(NOT_DRAFTED_REASONS)}
+        hashes, codes = bytearray(), bytearray()
+        for session_id, reason in sessions:
+            hashes += session_hash(session_id).encode("ascii")
+            codes.append(code[reason])
+        return cls(np.frombuffer(bytes(hashes), "S16"), np.frombuffer(bytes(codes), np.uint8))
+
+    def plus(self, other: NotDrafted) -> NotDrafted:
+        """Both, by reason and then hash (the same on every engine)."""
+        hashes = np.concatenate([self.hashes, other.hashes])
+        codes = np.concatenate([self.codes, other.codes])
+        order = np.lexsort((hashes, codes))
+        return NotDrafted(hashes[order], codes[order])
+
+    def counts(self) -> dict[str, int]:
+        found = np.bincount(self.codes, minlength=len(NOT_DRAFTED_REASONS))
+        return {r: int(n) for r, n in zip(NOT_DRAFTED_REASONS, found.tolist(), strict=True)}
+
+    def lines(self) -> Iterator[tuple[str, str]]:
+        for n in range(len(self.codes)):
+            yield self.hashes[n].decode("ascii"), NOT_DRAFTED_REASONS[self.codes[n]]
+
+
+@dataclass(frozen=True)
+class Picked:
+    """The selection and the pick, as an engine ran them over the flags it
+    held (``select_and_pick``): only the picked sessions' flags, the counts,
+    and the hashes of the flagged sessions left out."""
+
+    selection: Selection
+    by_rule: dict[str, dict[str, int]]
+    """{signal: {rule: sessions}} of the window's flagged sessions."""
+    left: NotDrafted
+    """The window's flagged sessions the pick left out, and why."""
+    sessions: int
+    """Sessions read (any start)."""
+    rows_read: Counter[tuple[str, str]]
+    """Rows read by (dialect, event type as written)."""
+
+
+#: The name the engine holds the flags relation under while the pick reads it.
+FLAGS = "miner_flags"
+
+
+def select_and_pick(
+    engine: Queries,
+    feedback: NegativeFeedback,
+    signals_config: Any,
+    since: datetime,
+    until: datetime,
+    plan: PickPlan,
+    where: str = "<rows>",
+) -> Picked:
+    """The selection and the pick, as ``select`` then ``pick_sessions``,
+    ``rules_fired`` and ``left_out`` would give them, without the flags of
+    every flagged session in this process (a million in a big week, 1.1 GiB
+    as a ``FlagTable``): the engine holds the flags relation; what comes back
+    is each flagged session's failure-cause key, seeded rank and session
+    hash (52 bytes a session, streamed in batches), the rules' counts, and
+    the picked sessions' flags."""
+    sessions, in_window, counts = _counted(engine.table, since, until, where)
+    engine.hold(FLAGS, selection_sql(None, _signals(feedback, signals_config), since, until))
+    rows, hashes, ranks = _held_rows(engine, plan.seed)
+    flagged = rows.flagged(np.arange(len(hashes)))
+    drafted = _among(hashes[flagged], plan.drafted) if plan.drafted else None
+    fresh = flagged if drafted is None else flagged[~drafted]
+    choice = _choose(rows, flagged, fresh, ranks[fresh], plan)
+    del ranks
+    left, reasons = _left(rows, flagged, choice.picked, drafted)
+    selection = Selection(
+        picked=_held_sessions(engine, hashes[choice.picked]),
+        in_window=in_window,
+        flagged=choice.flagged,
+        already_drafted=len(flagged) - len(fresh),
+        signatures=choice.signatures,
+    )
+    by_rule = engine.table(
+        "SELECT signal, rule, count(*) AS n FROM (SELECT DISTINCT session_id, hit.signal AS "
+        f"signal, hit.rule AS rule FROM (SELECT session_id, unnest(hits) AS hit FROM {FLAGS}) h"
+        ") r GROUP BY signal, rule"
+    ).to_pylist()
+    return Picked(
+        selection,
+        _by_signal({(r["signal"], r["rule"]): int(r["n"]) for r in by_rule}),
+        NotDrafted(hashes[left], reasons),
+        sessions,
+        counts,
+    )
+
+
+def _held_rows(engine: Queries, seed: int) -> tuple[_Codes, np.ndarray, np.ndarray]:
+    """The flags the engine holds, by row: their codes (``_Codes``), session
+    hashes (16 ASCII bytes) and seeded ranks (32 bytes), read a batch at a time."""
+    causes = _Causes()
+    keys, hashes, ranks = [np.zeros(0, np.int32)], [np.zeros(0, "S16")], [np.zeros(0, "S32")]
+    for batch in engine.batches(
+        f"SELECT {', '.join(CAUSE_COLUMNS)}, {SESSION_HASH_SQL} AS hash, "
+        f"{_rank_sql(seed)} AS rank FROM {FLAGS}"
+    ):
+        keys.append(causes.code(batch))
+        hashes.append(_fixed(batch.column("hash"), 16))
+        ranks.append(_fixed(batch.column("rank"), 32))
+    key = np.concatenate(keys)
+    codes = causes.resolved()
+    rows = _Codes(
+        codes.signal_codes[key], codes.signal_sets, codes.signature_codes[key], codes.signatures
+    )
+    return rows, np.concatenate(hashes), np.concatenate(ranks)
+
+
+def _fixed(column: pa.Array | pa.ChunkedArray, width: int) -> np.ndarray:
+    """A column of strings or bytes of ``width`` bytes each, as numpy ``S{width}``."""
+    values = _chunk(column).cast(pa.binary()).cast(pa.binary(width))
+    data = values.buffers()[1]
+    if data is None:
+        return np.zeros(0, f"S{width}")
+    return np.frombuffer(data, f"S{width}", len(values), values.offset * width).copy()
+
+
+def _held_sessions(engine: Queries, hashes: np.ndarray) -> tuple[SessionFlags, ...]:
+    """The flags of the sessions of ``hashes``, in that order, read from the
+    flags the engine holds."""
+    if not len(hashes):
+        return ()
+    wanted = [h.decode("ascii") for h in hashes.tolist()]
+    found = FlagTable(
+        engine.table(
+            f"SELECT {', '.join(FLAG_COLUMNS)} FROM {FLAGS} "
+            f"WHERE {SESSION_HASH_SQL} IN ({listed(wanted)})"
+        )
+    )
+    row = {session_hash(session_id): i for i, session_id in enumerate(found.ids)}
+    return tuple(found.session(row[h]) for h in wanted)

@@ -21,7 +21,19 @@ from miner import source
 from miner.config import ScanConfig, load_config
 from miner.engine import duck
 from miner.engine.embedded import EmbeddedEngine, read_sessions
-from miner.sample import SCAN_EVENT_TYPES, Flagged, negative_feedback, select
+from miner.sample import (
+    SCAN_EVENT_TYPES,
+    Flagged,
+    NotDrafted,
+    PickPlan,
+    left_out,
+    negative_feedback,
+    pick_sessions,
+    rules_fired,
+    select,
+    session_hash,
+    signature_hash,
+)
 from miner.window import Window
 from tests.conftest import PIPELINE, TRACES, WINDOW, miner
 
@@ -135,6 +147,56 @@ def test_the_flags_are_built_after_the_engine_lets_its_memory_go(monkeypatch):
     assert built_while_open == []
     assert len(found.flags) == found.table.num_rows > 0
     assert built_while_open == [0]
+
+
+def picks_both_ways(engine, export_path: Path = TRACES) -> list:
+    """``engine``'s pick over the flags it holds (``Engine.pick``), and the
+    pick over every flag in Python (``pick_sessions``, ``rules_fired``,
+    ``left_out`` over ``Engine.flag``), each as (selection, rules' counts,
+    left-out lines, sessions, rows read): first run, and again with a ledger
+    of a third of the flagged sessions and of one signature, and tight quotas."""
+    config = load_config(PIPELINE)
+    nobody = negative_feedback(None, config.feedback)
+    export = source.open_export(export_path)
+    window = Window(START, END)
+    found = engine.flag(export, config, window, window, nobody)
+    ids = sorted(found.flags)
+    ledger = frozenset(session_hash(s) for s in ids[::3])
+    kind = frozenset({signature_hash(found.flags[ids[1]].signature)})
+    nothing = NotDrafted.of([])
+    seen = []
+    for drafted, kinds, per_signal, cases in [
+        (frozenset(), frozenset(), 3, 20),
+        (ledger, kind, 1, 2),
+    ]:
+        plan = PickPlan(drafted, kinds, per_signal, cases, seed=11)
+        held = engine.pick(export, config, window, window, nobody, plan)
+        expected = pick_sessions(
+            found.flags, START, END, drafted, per_signal, cases, 11, kinds, found.in_window
+        )
+        picked = [f.session_id for f in expected.picked]
+        left = NotDrafted.of(left_out(found.flags, START, END, drafted, picked))
+        seen.append(
+            (
+                (held.selection, held.by_rule, list(held.left.plus(nothing).lines())),
+                (expected, rules_fired(found.flags, START, END), list(left.plus(nothing).lines())),
+                (held.sessions, held.rows_read),
+                (found.sessions, found.rows_read),
+            )
+        )
+    return seen
+
+
+def test_the_engine_picks_over_the_flags_it_holds_what_the_pick_over_every_flag_picks():
+    # Only the picked sessions' flags come back from the engine; the pick,
+    # the rules' counts and the reasons of those left out are the same.
+    first, again = picks_both_ways(EmbeddedEngine())
+    for held, expected, counts, expected_counts in (first, again):
+        assert held == expected and counts == expected_counts
+    (selection, _rules, left), _, _, _ = again
+    assert len(selection.picked) == 2 and selection.already_drafted > 0
+    reasons = {reason for _hash, reason in first[0][2] + left}
+    assert reasons == {"already_drafted", "duplicate", "over_quota"}
 
 
 def test_a_memory_limit_too_small_for_the_export_is_a_config_error(scratch_config, tmp_path):

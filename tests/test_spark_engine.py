@@ -98,3 +98,15 @@ def test_spark_gives_each_signals_golden_hits(spark, tmp_path):
         window = Window(*signal_cases.WINDOW)
         found = SparkEngine().flag(export, config, window, window, negative)
         assert signal_cases.hits(name, found.flags) == signal_cases.expected(name), name
+
+
+def test_spark_picks_over_the_flags_it_holds_what_the_pick_over_every_flag_picks(spark):
+    # The engine-side pick (its queries transpiled to Spark SQL: the session
+    # hashes, the seeded ranks, the rules' counts) picks what Python picks
+    # over every flag Spark returns, with a ledger and without.
+    from miner.engine.spark import SparkEngine
+    from tests.test_scan_engine import picks_both_ways
+
+    for held, expected, counts, expected_counts in picks_both_ways(SparkEngine()):
+        assert held == expected and counts == expected_counts
+        assert held[0].picked

@@ -1,10 +1,12 @@
 """What the draft job needs from an engine, and nothing else: ``Engine``.
 
 An engine runs the selection over an opened export (``flag``: the flags
-relation and the run's counts) and hands the picked sessions' rows to a
-piece of work where the rows are (``map_sessions``: in this process, or on
-Spark's executors). The job (``miner.job``) talks to this protocol only; the
-CLI picks the class by name from ``miner.engine.registry``.
+relation and the run's counts; ``pick``: the selection and the pick over
+the flags it holds, only the picked sessions' flags coming back) and hands
+the picked sessions' rows to a piece of work where the rows are
+(``map_sessions``: in this process, or on Spark's executors). The job
+(``miner.job``) talks to this protocol only; the CLI picks the class by
+name from ``miner.engine.registry``.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 import pandas as pd
 
 from miner.config import PipelineConfig
-from miner.sample import Flagged, NegativeFeedback
+from miner.sample import Flagged, NegativeFeedback, Picked, PickPlan
 from miner.source import Export
 from miner.window import Window
 
@@ -52,6 +54,20 @@ class Engine(Protocol):
         """The selection over ``export``'s rows in ``scan`` (the window and
         the sessions' grace): the flags of the sessions that start in
         ``window`` and the run's counts."""
+        ...
+
+    def pick(
+        self,
+        export: Export,
+        config: PipelineConfig,
+        scan: Window,
+        window: Window,
+        negative: NegativeFeedback,
+        plan: PickPlan,
+    ) -> Picked:
+        """The selection as ``flag`` runs it, and the pick by ``plan`` over
+        the flags the engine holds (``miner.sample.select_and_pick``): what
+        the draft job reads."""
         ...
 
     def map_sessions(

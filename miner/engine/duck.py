@@ -61,15 +61,34 @@ class Duck:
         under ``memory_limit``, where DuckDB's materialised CTEs and its
         window and ordered aggregates over them do not (the selection stopped
         out of memory at 64 MiB on 1M rows, and ran in steps)."""
+        with self._stepped(sql) as final:
+            return self._run(lambda: _streamed(self.con, final))
+
+    def batches(self, sql: str) -> Iterator[pa.RecordBatch]:
+        """The query's rows, ``RESULT_BATCH_ROWS`` at a time, each let go
+        once read (a query over the ``hold`` tables: no steps)."""
+        reader = iter(self._run(lambda: self.con.sql(sql).to_arrow_reader(RESULT_BATCH_ROWS)))
+        while (batch := self._run(lambda: next(reader, None))) is not None:
+            yield batch
+
+    def hold(self, table: str, sql: str) -> None:
+        """The query's rows kept as the temporary table ``table``, which
+        later queries read (and DuckDB spills under ``memory_limit``)."""
+        with self._stepped(sql) as final:
+            self.execute(f"CREATE OR REPLACE TEMP TABLE {name(table)} AS {final}")
+
+    @contextlib.contextmanager
+    def _stepped(self, sql: str) -> Iterator[str]:
+        """The query's final part, its steps (``Stepped``) made meanwhile."""
         if not isinstance(sql, Stepped) or not sql.steps:
-            return self._run(lambda: _streamed(self.con, sql))
+            yield sql
+            return
         made: list[str] = []
         try:
             for step, body in sql.steps:
                 self.execute(f"CREATE OR REPLACE TEMP TABLE {name(step)} AS {body}")
                 made.append(step)
-            final = sql.final
-            return self._run(lambda: _streamed(self.con, final))
+            yield sql.final
         finally:
             for step in reversed(made):
                 self.con.execute(f"DROP TABLE IF EXISTS {name(step)}")

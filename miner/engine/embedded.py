@@ -21,7 +21,15 @@ from miner.engine.base import Progress, SessionWork, no_progress
 from miner.engine.parquet import DAY_PARTITION, copy_remote, duckdb_table, iso_day_partitions
 from miner.engine.sql import listed
 from miner.errors import InputError
-from miner.sample import SCAN_EVENT_TYPES, Flagged, NegativeFeedback, select
+from miner.sample import (
+    SCAN_EVENT_TYPES,
+    Flagged,
+    NegativeFeedback,
+    Picked,
+    PickPlan,
+    select,
+    select_and_pick,
+)
 from miner.source import Export, read_reason, refuse_rows_without_session
 from miner.traces import utc_frame
 from miner.window import Window
@@ -47,6 +55,21 @@ class EmbeddedEngine:
             duck.export_rows(con, export, scan.since, scan.until, SCAN_EVENT_TYPES)
             return select(
                 con.table, negative, config.signals, window.since, window.until, str(export.path)
+            )
+
+    def pick(
+        self,
+        export: Export,
+        config: PipelineConfig,
+        scan: Window,
+        window: Window,
+        negative: NegativeFeedback,
+        plan: PickPlan,
+    ) -> Picked:
+        with duck.connect(config.scan, str(export.path)) as con:
+            duck.export_rows(con, export, scan.since, scan.until, SCAN_EVENT_TYPES)
+            return select_and_pick(
+                con, negative, config.signals, window.since, window.until, plan, str(export.path)
             )
 
     def map_sessions(

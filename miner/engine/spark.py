@@ -17,10 +17,11 @@ Needs the ``spark`` extra (``pip install 'miner[spark]'``) and Java 17.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar
@@ -32,7 +33,15 @@ from miner.engine.base import Progress, SessionWork, no_progress
 from miner.engine.events import ROW_COLUMNS
 from miner.engine.query import events_sql, render, rows_sql
 from miner.errors import UsageError
-from miner.sample import SCAN_EVENT_TYPES, Flagged, NegativeFeedback, select
+from miner.sample import (
+    SCAN_EVENT_TYPES,
+    Flagged,
+    NegativeFeedback,
+    Picked,
+    PickPlan,
+    select,
+    select_and_pick,
+)
 from miner.source import Export
 from miner.traces import utc_frame
 from miner.window import Window
@@ -98,9 +107,24 @@ class SparkEngine:
         window: Window,
         negative: NegativeFeedback,
     ) -> Flagged:
-        return spark_flags(
-            export.path, (scan.since, scan.until), (window.since, window.until), negative, config
-        )
+        with _held_events(export.path, (scan.since, scan.until)) as spark:
+            return select(
+                spark.table, negative, config.signals, window.since, window.until, str(export.path)
+            )
+
+    def pick(
+        self,
+        export: Export,
+        config: PipelineConfig,
+        scan: Window,
+        window: Window,
+        negative: NegativeFeedback,
+        plan: PickPlan,
+    ) -> Picked:
+        with _held_events(export.path, (scan.since, scan.until)) as spark:
+            return select_and_pick(
+                spark, negative, config.signals, window.since, window.until, plan, str(export.path)
+            )
 
     def map_sessions(
         self,
@@ -135,16 +159,33 @@ class SparkEngine:
         return [pickle.loads(part.payload) for part in parts]
 
 
-def spark_flags(
-    source: Path | str,
-    scan: tuple[datetime, datetime],
-    window: tuple[datetime, datetime],
-    negative: NegativeFeedback,
-    config: Any,
-) -> Flagged:
-    """The selection as Spark SQL: the same query the embedded engine runs,
-    transpiled from DuckDB's dialect by sqlglot, over the export as a
-    temporary view. Only the flags relation comes back to the driver."""
+class _Queries:
+    """Spark SQL as the pick asks it (``miner.sample.Queries``): DuckDB's
+    text transpiled, results collected to the driver as Arrow, held results
+    cached as temporary views."""
+
+    def __init__(self, spark: Any) -> None:
+        self.spark = spark
+        self.held: list[Any] = []
+
+    def table(self, sql: str) -> pa.Table:
+        return self.spark.sql(render(sql, "spark")).toArrow()
+
+    def batches(self, sql: str) -> Iterable[pa.RecordBatch]:
+        return self.table(sql).to_batches()
+
+    def hold(self, name: str, sql: str) -> None:
+        frame = self.spark.sql(render(sql, "spark")).cache()
+        frame.createOrReplaceTempView(name)
+        self.held.append(frame)
+
+
+@contextlib.contextmanager
+def _held_events(source: Path | str, scan: tuple[datetime, datetime]) -> Iterator[_Queries]:
+    """The export's ``events`` in the scan's window as a cached temporary
+    view (the selection is the same SQL the embedded engine runs,
+    transpiled from DuckDB's dialect by sqlglot), and the queries over it;
+    only what they select comes back to the driver."""
     from pyspark.sql import functions as F
 
     spark = session()
@@ -156,16 +197,12 @@ def spark_flags(
     rows = rows_sql(
         "miner_export", present, *scan, SCAN_EVENT_TYPES, source_file="miner_source_file"
     )
-
+    queries = _Queries(spark)
     # The events view, computed once and kept: the selection reads it in
     # several parts, which Spark would otherwise compute again for each.
-    events = spark.sql(render(events_sql(rows), "spark")).cache()
-    events.createOrReplaceTempView("events")
-
-    def run(sql: str) -> pa.Table:
-        return spark.sql(render(sql, "spark")).toArrow()
-
+    queries.hold("events", events_sql(rows))
     try:
-        return select(run, negative, config.signals, *window, str(source))
+        yield queries
     finally:
-        events.unpersist()
+        for held in reversed(queries.held):
+            held.unpersist()
