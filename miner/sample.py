@@ -3,7 +3,10 @@
 The signals are the modules of ``miner.signals`` (error, thumbs_down,
 escalation, complaint, slow, loop, no_answer, in quota order), each a rule
 in SQL; ``select`` runs them as one query in an engine (``miner.engine``)
-and gets back the flags relation; Python touches only the flagged sessions.
+and gets back the flags relation. A draft runs ``select_and_pick``: the
+engine keeps the flags relation, and Python gets each flagged session's
+codes (failure cause, session hash, seeded rank), picks over them, and reads
+back the picked sessions' flags alone.
 
 The window: a session is in ``[since, until)`` when its first event is. Its
 events are read up to ``session_grace`` either side, so a session that
@@ -831,7 +834,10 @@ def select_and_pick(
     flagged = rows.flagged(np.arange(len(hashes)))
     drafted = _among(hashes[flagged], plan.drafted) if plan.drafted else None
     fresh = flagged if drafted is None else flagged[~drafted]
-    choice = _choose(rows, flagged, fresh, ranks[fresh], plan)
+    # (Every row fresh, as on a first run: the ranks as they are, not a copy.)
+    choice = _choose(
+        rows, flagged, fresh, ranks if len(fresh) == len(ranks) else ranks[fresh], plan
+    )
     del ranks
     left, reasons = _left(rows, flagged, choice.picked, drafted)
     selection = Selection(
@@ -857,22 +863,30 @@ def select_and_pick(
 
 def _held_rows(engine: Queries, seed: int) -> tuple[_Codes, np.ndarray, np.ndarray]:
     """The flags the engine holds, by row: their codes (``_Codes``), session
-    hashes (16 ASCII bytes) and seeded ranks (32 bytes), read a batch at a time."""
+    hashes (16 ASCII bytes) and seeded ranks (32 bytes), read a batch at a
+    time into arrays sized first (not batches joined at the end: twice the
+    memory)."""
+    total = int(engine.table(f"SELECT count(*) AS n FROM {FLAGS}").column("n")[0].as_py())
+    key = np.zeros(total, np.int32)
+    hashes, ranks = np.zeros(total, "S16"), np.zeros(total, "S32")
     causes = _Causes()
-    keys, hashes, ranks = [np.zeros(0, np.int32)], [np.zeros(0, "S16")], [np.zeros(0, "S32")]
+    at = 0
     for batch in engine.batches(
         f"SELECT {', '.join(CAUSE_COLUMNS)}, {SESSION_HASH_SQL} AS hash, "
         f"{_rank_sql(seed)} AS rank FROM {FLAGS}"
     ):
-        keys.append(causes.code(batch))
-        hashes.append(_fixed(batch.column("hash"), 16))
-        ranks.append(_fixed(batch.column("rank"), 32))
-    key = np.concatenate(keys)
+        end = at + batch.num_rows
+        key[at:end] = causes.code(batch)
+        hashes[at:end] = _fixed(batch.column("hash"), 16)
+        ranks[at:end] = _fixed(batch.column("rank"), 32)
+        at = end
+    if at != total:
+        raise RuntimeError(f"{FLAGS}: {total} rows counted, {at} read")
     codes = causes.resolved()
     rows = _Codes(
         codes.signal_codes[key], codes.signal_sets, codes.signature_codes[key], codes.signatures
     )
-    return rows, np.concatenate(hashes), np.concatenate(ranks)
+    return rows, hashes, ranks
 
 
 def _fixed(column: pa.Array | pa.ChunkedArray, width: int) -> np.ndarray:
@@ -881,7 +895,7 @@ def _fixed(column: pa.Array | pa.ChunkedArray, width: int) -> np.ndarray:
     data = values.buffers()[1]
     if data is None:
         return np.zeros(0, f"S{width}")
-    return np.frombuffer(data, f"S{width}", len(values), values.offset * width).copy()
+    return np.frombuffer(data, f"S{width}", len(values), values.offset * width)
 
 
 def _held_sessions(engine: Queries, hashes: np.ndarray) -> tuple[SessionFlags, ...]:
