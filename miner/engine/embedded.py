@@ -129,7 +129,7 @@ def _system_allocator() -> Iterator[None]:
     pyarrow's default mimalloc, which keeps the pages of the decoded row
     groups after they are freed (at 1M rows, 60 MiB under the model that
     loads next) where ``malloc_trim`` hands them back
-    (``miner.job._release_freed_memory``). Only meanwhile: the redaction's
+    (``miner.loading.release_freed_memory``). Only meanwhile: the redaction's
     Arrow work, on malloc, held 100 MiB more."""
     before = pa.default_memory_pool()
     pa.set_memory_pool(pa.system_memory_pool())
