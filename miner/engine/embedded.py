@@ -160,8 +160,14 @@ def _file_rows(export: Export, file: str, numbers: np.ndarray, schema: pa.Schema
         pieces = []
         for group in groups:
             at = int(starts[group - 1])
+            # Decoded in this thread: pyarrow's pool threads kept about 20 MiB
+            # of the decoded pages in their own heaps after they were freed,
+            # out of ``malloc_trim``'s reach, under the model that loads next.
             for batch in parquet.iter_batches(
-                batch_size=SESSION_BATCH_ROWS, row_groups=[group - 1], columns=read
+                batch_size=SESSION_BATCH_ROWS,
+                row_groups=[group - 1],
+                columns=read,
+                use_threads=False,
             ):
                 inside = numbers[(numbers >= at) & (numbers < at + batch.num_rows)] - at
                 if len(inside):
