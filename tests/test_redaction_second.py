@@ -125,3 +125,41 @@ def test_a_missing_model_stops_the_run(monkeypatch):
     with pytest.raises(ModelMissingError, match="second_model = false"):
         second._rampart()
     second._rampart.cache_clear()
+
+
+def test_rounds_and_batches_give_the_verdicts_of_reading_every_window_alone():
+    # decide reads each value's windows in rounds, in padded batches, and
+    # stops reading a value one window put under the threshold; the verdicts
+    # are those of every window read alone.
+    opinion = SecondOpinion()
+    leaves = [
+        "hi, it's derek again. derek here, the parcel for derek still has not come",
+        "The Anouk electric toothbrush is broken; Anouk support said to call Anouk",
+        "recipient GUILLOT not known, ring GUILLOT on the intercom, GUILLOT's flat",
+        "I bought the Labbé chair. Ms Labbé from the shop never called back about Labbé",
+        "ship it to mrs okafor please",
+    ]
+    values = ["derek", "Anouk", "GUILLOT", "Labbé", "okafor"]
+    asked = {value: opinion.windows(value, leaves) for value in values}
+    model = second._rampart()
+    alone = {}
+    for value, windows in asked.items():
+        readings = []
+        for window, start, end in windows:
+            model.forget()
+            reading = model.read(window, start, end)
+            if reading is not None:
+                readings.append(reading)
+        alone[value] = readings
+    model.forget()
+    [together] = opinion.readings(model, [asked])
+    verdicts = {v: opinion.verdict(r) for v, r in alone.items()}
+    assert {v: opinion.verdict(r) for v, r in together.items()} == verdicts
+    assert verdicts["derek"] == "PERSON" and verdicts["Anouk"] is None
+    for value, readings in together.items():
+        # The windows read are the first ones, read as alone up to float sums.
+        assert len(readings) == len(alone[value]) or verdicts[value] is None
+        for ours, theirs in zip(readings, alone[value], strict=False):
+            assert ours.entity == theirs.entity
+            assert abs(ours.personal - theirs.personal) < 1e-4
+    assert sum(map(len, together.values())) < sum(map(len, alone.values()))

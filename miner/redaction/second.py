@@ -104,28 +104,48 @@ class SecondOpinion:
         values the model is sure are personal replaced by a new placeholder
         everywhere in its session; the rest stay surfaced. A value the first
         pass cut into (part of it replaced in one string) stays surfaced:
-        replacing the rest would leave the part between as written. The
-        model reads the windows of all sessions in batches."""
+        replacing the rest would leave the part between as written."""
         asked = [self._windows(o, r) for o, r in zip(originals, redacted, strict=True)]
         if not any(asked):
             return list(redacted)  # nothing surfaced: the model is never loaded
-        model = _rampart()
-        model.label_all(w for windows in asked for found in windows.values() for w, _s, _e in found)
+        readings = self.readings(_rampart(), asked)
         decided = []
-        for result, windows in zip(redacted, asked, strict=True):
-            replacing: dict[str, str] = {}
-            for value, found in windows.items():
-                readings = [model.read(window, start, end) for window, start, end in found]
-                entity = self.verdict([r for r in readings if r is not None])
-                if entity:
-                    replacing[value] = entity
+        for result, read in zip(redacted, readings, strict=True):
+            replacing = {
+                value: entity for value, found in read.items() if (entity := self.verdict(found))
+            }
             decided.append(_replaced(result, replacing) if replacing else result)
-        model.forget()
         return decided
 
-    def _windows(
-        self, original: Session, redacted: Redacted
-    ) -> dict[str, list[tuple[str, int, int]]]:
+    def readings(
+        self, model: _Rampart, asked: Sequence[dict[str, list[Window]]]
+    ) -> list[dict[str, list[Reading]]]:
+        """The model's readings of each session's values over their windows.
+
+        The windows are read in rounds, each value's first window in the
+        first, its second in the second...; the windows of a round are read
+        in batches. A value one reading puts under ``replace_score`` stays
+        surfaced whatever the others say (``verdict``), so its later windows
+        are not read: most surfaced values are settled by their first (the
+        model's CPU follows the windows it reads)."""
+        readings: list[dict[str, list[Reading]]] = [{v: [] for v in w} for w in asked]
+        open_ = [(session, value) for session, windows in enumerate(asked) for value in windows]
+        at = 0
+        while open_:
+            now = [(s, v, asked[s][v][at]) for s, v in open_ if at < len(asked[s][v])]
+            model.label_all(window for _s, _v, (window, _start, _end) in now)
+            open_ = []
+            for session, value, (window, start, end) in now:
+                reading = model.read(window, start, end)
+                if reading is not None:
+                    readings[session][value].append(reading)
+                if reading is None or reading.personal >= self.replace_score:
+                    open_.append((session, value))
+            at += 1
+        model.forget()
+        return readings
+
+    def _windows(self, original: Session, redacted: Redacted) -> dict[str, list[Window]]:
         """Surfaced value -> its windows, for the values the first pass left whole."""
         if not redacted.surfaced:
             return {}
@@ -308,7 +328,9 @@ class _Rampart:
 
     def label_all(self, windows: Iterable[str]) -> None:
         """Label ``windows`` in batches of similar length, for ``read``."""
-        encodings = {w: self.tokenizer.encode(w) for w in dict.fromkeys(windows)}
+        encodings = {
+            w: self.tokenizer.encode(w) for w in dict.fromkeys(windows) if w not in self._labelled
+        }
         fitting = sorted(
             (w for w, e in encodings.items() if len(e.ids) <= self.MAX_TOKENS),
             key=lambda w: len(encodings[w].ids),
