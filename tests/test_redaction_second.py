@@ -163,3 +163,29 @@ def test_rounds_and_batches_give_the_verdicts_of_reading_every_window_alone():
             assert ours.entity == theirs.entity
             assert abs(ours.personal - theirs.personal) < 1e-4
     assert sum(map(len, together.values())) < sum(map(len, alone.values()))
+
+
+def test_the_model_s_threads_give_the_probabilities_of_one_thread():
+    # Two threads, for wall time (second.MODEL_THREADS): the same numbers bit for bit.
+    import numpy as np
+    import onnxruntime
+
+    model = second._rampart()
+    assert model.session.get_session_options().intra_op_num_threads == second.MODEL_THREADS > 1
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    one = onnxruntime.InferenceSession(
+        model.session._model_path, options, providers=["CPUExecutionProvider"]
+    )
+    lines = [
+        "hi, it's derek again. the parcel for derek still has not come, ring GUILLOT " * 3,
+        "The Anouk electric toothbrush is broken",
+    ]
+    encodings = [model.tokenizer.encode(line) for line in lines]
+    ours = model._label(encodings)
+    threads, model.session = model.session, one
+    try:
+        theirs = model._label(encodings)
+    finally:
+        model.session = threads
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(ours, theirs, strict=True))
