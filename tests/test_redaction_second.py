@@ -189,3 +189,24 @@ def test_the_model_s_threads_give_the_probabilities_of_one_thread():
     finally:
         model.session = threads
     assert all(np.array_equal(a[1], b[1]) for a, b in zip(ours, theirs, strict=True))
+
+
+def test_a_replaced_value_takes_the_places_the_word_boundary_pattern_finds():
+    # _replaced checks the character before a value by hand; the text is
+    # that of the pattern with a lookbehind, overlapping candidates and all.
+    import random
+    import re
+
+    rng = random.Random(36)
+    for _ in range(500):
+        values = {"".join(rng.choice("ab _-.é") for _ in range(rng.randint(1, 3))) for _ in "xy"}
+        text = "".join(rng.choice("ab _-.é") for _ in range(rng.randint(0, 30)))
+        replacing = dict.fromkeys(sorted(values), "PERSON")
+        found = Redacted(chat(text), Counter(), {}, (), ())
+        [turn] = second._replaced(found, replacing).session.turns
+        numbers = {v: n for n, v in enumerate(replacing, 1)}
+        pattern = re.compile(
+            "|".join(rf"(?<!\w){re.escape(v)}(?!\w)" for v in sorted(values, key=len, reverse=True))
+        )
+        expected = pattern.sub(lambda m, n=numbers: f"<PERSON_{n[m.group(0)]}>", text)
+        assert turn.user_text == expected, (values, text)

@@ -213,21 +213,27 @@ def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
         used[entity] += 1
         placeholder[value] = f"<{entity}_{used[entity]}>"
     # The longest value first, so a name inside a longer surfaced value
-    # does not split it.
+    # does not split it. Each is followed by no word character; the one
+    # before is checked by hand, as surfaced.occurrences does (a pattern
+    # that starts with a lookbehind is tried at every character).
     pattern = re.compile(
-        "|".join(rf"(?<!\w){re.escape(v)}(?!\w)" for v in sorted(replacing, key=len, reverse=True))
+        "|".join(rf"{re.escape(v)}(?!\w)" for v in sorted(replacing, key=len, reverse=True))
     )
     counted: Counter[str] = Counter()
 
     def with_placeholders(_key: str | None, value: Any) -> Any:
         if not isinstance(value, str):
             return value
-
-        def one(m: re.Match[str]) -> str:
+        pieces, done, at = [], 0, 0
+        while m := pattern.search(value, at):
+            start = m.start()
+            if start and _WORD_CHARACTER.match(value, start - 1):
+                at = start + 1
+                continue
             counted[replacing[m.group(0)]] += 1
-            return placeholder[m.group(0)]
-
-        return pattern.sub(one, value)
+            pieces += [value[done:start], placeholder[m.group(0)]]
+            done = at = m.end()
+        return "".join([*pieces, value[done:]]) if pieces else value
 
     session = map_session(redacted.session, with_placeholders)
     return replace(
@@ -237,6 +243,9 @@ def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
         originals={**redacted.originals, **replacing},
         surfaced=tuple(s for s in redacted.surfaced if s.value not in replacing),
     )
+
+
+_WORD_CHARACTER = re.compile(r"\w")
 
 
 @functools.lru_cache(maxsize=4096)
