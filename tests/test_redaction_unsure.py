@@ -110,6 +110,25 @@ def test_a_house_number_after_capitalised_words_one_foreign_is_surfaced(text, va
     assert surfaced(text).get(value) == "STREET_ADDRESS"
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("<STREET_ADDRESS_1> 6a\n5800 Žiri", "6a"),
+        ("Ady <PERSON_1> utca 230.\nH-2368 Tamásifalva", "utca 230."),
+        ("Strada <PERSON_1> Nr. 934", "Nr. 934"),
+    ],
+)
+def test_the_rest_of_a_street_line_after_a_replaced_name_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text", ["<PERSON_1> was 25 then", "<PERSON_1> 25", "sung by <PERSON_1> in 2004"]
+)
+def test_an_age_a_count_or_a_year_after_a_name_is_no_house_number(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
 def test_a_street_whose_name_was_replaced_surfaces_its_other_words():
     text = "and the bill goes to 90, boulevard de de <PERSON_1>"
     assert surfaced(text) == {"90, boulevard de de": "STREET_ADDRESS"}

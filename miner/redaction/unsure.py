@@ -87,8 +87,10 @@ class Unsure:
             filled = _PLACEHOLDER.sub(lambda m: "q" * len(m.group(0)), text)
             for start, end, entity in (*_lower_case_streets(filled), *_numbered_words(seen)):
                 yield from _around_placeholders(text, start, end, entity)
+            yield from _house_numbers_after_placeholders(text)
         if self.config.names:
-            yield from _joined(text, self._names(seen, text))
+            for start, end, entity in _joined(text, self._names(seen, text)):
+                yield from _around_placeholders(text, start, end, entity)
 
     def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:
         for m in _DIGITS.finditer(text):
@@ -176,8 +178,9 @@ class Unsure:
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
             ):
                 # A name no list knows ("Willemine", "Zikmund") or a street's
-                # name written alone ("Andreassenberget").
-                yield (*complete_name(text, m.start(), m.start() + len(word)), "PERSON")
+                # name written alone ("Andreassenberget", "Drumul Ene").
+                start, end = complete_name(text, m.start(), m.start() + len(word))
+                yield start, _words_after_unknown(text, end), "PERSON"
 
 
 _POSSESSIVE = re.compile(r"['’]s?$")
@@ -242,6 +245,30 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
     )
 
 
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_]+(?:['’-][^\W\d_]+)*)(?![\w'’-])")
+
+
+def _words_after_unknown(text: str, end: int) -> int:
+    """The end of the words that go on a name or a street's name no list
+    knows, on its line: up to two words English does not write, or names a
+    list knows ("Drumul Robertina Tudor", "Kraljeva ulica", "Szabadság
+    utca")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for _ in range(2):
+        m = _NEXT_WORD.match(text, end)
+        if not m:
+            break
+        word = m.group(1)
+        folded = word.casefold()
+        if len(word) < 2 or folded in _stop_words():
+            break
+        if an_english_word(folded, 3.0) and not (word[0].isupper() and known_name(word)):
+            break
+        end = m.end()
+    return end
+
+
 def _english_compound(folded: str) -> bool:
     """Two words of English run together, the second of four letters or
     more ("traceback", "zoolander"): a word too new for the lexicon."""
@@ -294,6 +321,41 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
         if (rare_name(word) and partner(other)) or (partner(word) and rare_name(other)):
             return True
     return False
+
+
+#: What follows a name or street replaced in a street line: its house
+#: number, maybe after words ("<PERSON_1> utca 230.", "<PERSON_1> Nr. 15",
+#: "<STREET_ADDRESS_1> 6a"), on the same line.
+_AFTER_PLACEHOLDER = re.compile(
+    r"<(?P<entity>PERSON|STREET_ADDRESS)_\d+>"
+    r"(?P<words>(?:[ \t]+[^\W\d_][^\W\d_.]*\.?){0,2}),?[ \t]+"
+    r"(?P<number>\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?\.?)(?![\w/:+-]|[.,]\d)"
+)
+
+
+def _house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]]:
+    """The rest of a street line whose name was replaced as a person's or a
+    street's: a house number after it ("<STREET_ADDRESS_1> 6a"), or words
+    English does not write and a number after a name ("<PERSON_1> utca
+    230.", a street named after a person; abbreviations such as "Nr." too).
+    Not a year, and not after a name with no word between ("<PERSON_1>
+    25": an age as often)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _AFTER_PLACEHOLDER.finditer(text):
+        words = m.group("words").split()
+        if _YEAR.fullmatch(m.group("number").rstrip(".")):
+            continue
+        if m.group("entity") == "PERSON" and not words:
+            continue
+        if any(
+            not (w.endswith(".") and len(w) <= 4)
+            and (an_english_word(w.casefold(), 3.0) or w.casefold() in _stop_words())
+            for w in words
+        ):
+            continue
+        lead = len(m.group("words")) - len(m.group("words").lstrip())
+        yield m.start("words") + lead if words else m.start("number"), m.end(), "STREET_ADDRESS"
 
 
 _LETTERS = re.compile(r"[^\W\d_]{3}")
