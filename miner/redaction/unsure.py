@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
-from miner.config import UnsureConfig
+from miner.config import DEFAULT_ALLOW, UnsureConfig
 from miner.model import Session
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
@@ -68,12 +68,29 @@ class Unsure:
     pipeline config (``UnsureConfig``; each default measured on the dev
     splits: docs/redaction.md, "How to tune it")."""
 
-    def __init__(self, config: UnsureConfig | None = None) -> None:
+    def __init__(
+        self, config: UnsureConfig | None = None, allow: Iterable[str] = DEFAULT_ALLOW
+    ) -> None:
         self.config = config or UnsureConfig()
+        words = sorted({a.strip() for a in allow if a.strip()}, key=len, reverse=True)
+        #: The allow list's phrases (carriers, payment services...): kept, so
+        #: never surfaced ("paid with Klarna").
+        self._allowed = (
+            re.compile(rf"(?i)(?<!\w)(?:{'|'.join(map(re.escape, words))})(?!\w)")
+            if words
+            else None
+        )
 
     def spans(self, text: str, key: str | None = None) -> Iterator[tuple[int, int, str]]:
         """(start, end, entity it may be) of each unsure span of ``text``, a
-        string as redaction wrote it (placeholders are never part of one)."""
+        string as redaction wrote it (placeholders are never part of one),
+        none inside a phrase of the allow list."""
+        allowed = [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
+        for start, end, entity in self._spans(text, key):
+            if not any(s <= start and end <= e for s, e in allowed):
+                yield start, end, entity
+
+    def _spans(self, text: str, key: str | None) -> Iterator[tuple[int, int, str]]:
         seen = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
         if self.config.emails:
             for m in _EMAIL_SHAPE.finditer(seen):
