@@ -81,6 +81,7 @@ def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
     "text",
     [
         "I live in Ebikon now",  # a place by the word before it
+        "Altstätten is lovely in May",  # a GeoNames town of 5,000 people
         "He moved to Anthonychester last year",  # a town's ending
         "We stayed at Lake Patriciaside",
         "the hotel in Paschoud-près-Boichat",

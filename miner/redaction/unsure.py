@@ -212,7 +212,12 @@ def _an_unknown_word(word: str) -> bool:
     under any part of speech, and that is no town, region, country,
     nationality, month or weekday, nor two English words run together
     ("Traceback"): a name no list knows, or a street's name written alone."""
-    from miner.redaction.lexicon.names import an_english_word, date_words, nationality_words
+    from miner.redaction.lexicon.names import (
+        an_english_word,
+        date_words,
+        nationality_words,
+        smaller_town_names,
+    )
     from miner.redaction.lexicon.wordclass import word_classes
 
     folded = word.casefold()
@@ -221,6 +226,8 @@ def _an_unknown_word(word: str) -> bool:
     if an_english_word(folded, 3.0) or word_classes(folded):
         return False
     if _a_place(word) or folded in nationality_words() or folded in date_words():
+        return False
+    if folded in smaller_town_names():
         return False
     return not _english_compound(folded)
 
