@@ -251,17 +251,17 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
     """Whether the word at [start, end) names a place or a thing by its
     shape or its neighbours: a town's ending or the word before a town's
     name, a place or organisation word around it (``names_no_person``: "in
-    Ebikon", "Iteris Inc"), a company's legal form after it (cleanco's
-    table), or a capitalised English noun after it ("Baytex Energy")."""
+    Ebikon", "Iteris Inc"), or a capitalised English noun after it
+    ("Baytex Energy"). (The verdict's legal forms are not read here: the
+    verdict reads this module.)"""
     from miner.redaction.lexicon.names import names_no_person
     from miner.redaction.lexicon.wordclass import word_classes
-    from miner.redaction.verdict import company_form_after
 
     if _TOWN_ENDING.fullmatch(text, start, end) or _TOWN_WORD_BEFORE.search(
         text, max(0, start - 8), start
     ):
         return True
-    if names_no_person(text, start, end) or company_form_after(text, start):
+    if names_no_person(text, start, end):
         return True
     after = _CAPITALISED_AFTER.match(text, end)
     return bool(
