@@ -137,16 +137,67 @@ def redacted(policy, user: str, result: dict[str, str] | None = None, reply: str
 def test_a_product_named_like_a_person_is_left_as_written_for_the_reviewer(policy):
     result = redacted(
         policy,
-        "the Rosalind reading lamp arrived broken",
+        "Rosalind reading lamp arrived broken",
+        result={"product": "Rosalind reading lamp"},
+    )
+    turn = result.session.turns[0]
+    assert turn.tool_calls[0].result["product"] == "Rosalind reading lamp"
+    assert turn.user_text == "Rosalind reading lamp arrived broken"
+    # Not replaced, not kept unseen: a decision ("Maria account locked" has
+    # a noun after a name too).
+    assert "Rosalind" in {s.value for s in result.surfaced}
+
+
+def test_a_name_the_session_writes_after_an_article_is_a_thing_everywhere_in_it(policy):
+    # "the Rosalind reading lamp" says what "Rosalind" names in this session:
+    # the same word in the tool's result is the same lamp, not a decision.
+    result = redacted(
+        policy,
+        "Rosalind reading lamp arrived broken",
         result={"product": "Rosalind reading lamp"},
         reply="I have asked the courier to collect the Rosalind reading lamp.",
     )
     turn = result.session.turns[0]
     assert turn.tool_calls[0].result["product"] == "Rosalind reading lamp"
     assert "Rosalind reading lamp" in turn.reply_text
-    # Not replaced, not kept unseen: a decision ("Maria account locked" has
-    # a noun after a name too).
-    assert "Rosalind" in {s.value for s in result.surfaced}
+    assert result.surfaced == ()
+    assert "rosalind" in result.not_personal
+
+
+def test_a_name_the_session_shows_to_be_a_place_is_kept_where_it_stands_alone(policy):
+    # Alone, "Shannon" is taken for a person; "Shannon Airport" in the same
+    # session makes the bare value the place, neither replaced nor surfaced.
+    alone = redacted(policy, "please rebook me.", result={"to": "Shannon"})
+    assert alone.session.turns[0].tool_calls[0].result == {"to": "<PERSON_1>"}
+    result = redacted(
+        policy,
+        "I am stuck at Shannon Airport, please rebook me.",
+        result={"to": "Shannon"},
+        reply="You are rebooked to Shannon.",
+    )
+    turn = result.session.turns[0]
+    assert turn.tool_calls[0].result == {"to": "Shannon"}
+    assert turn.reply_text == "You are rebooked to Shannon."
+    assert "shannon" in result.not_personal and result.surfaced == ()
+
+
+def test_a_guessed_name_beside_a_sure_one_of_a_person_stays_replaced(policy):
+    # The thing a session names does not hide a person the cue is sure of.
+    result = redacted(
+        policy,
+        "my name is Rosalind Pike. the Rosalind reading lamp is broken.",
+        reply="Sorry, Rosalind Pike.",
+    )
+    assert "Pike" not in result.session.turns[0].reply_text
+    assert "Rosalind" not in result.session.turns[0].reply_text
+
+
+def test_a_code_kept_on_a_route_is_kept_where_it_stands_alone(policy):
+    alone = redacted(policy, "Please check my booking", result={"origin": "MAN", "to": "SHA"})
+    assert alone.session.turns[0].tool_calls[0].result != {"origin": "MAN", "to": "SHA"}
+    result = redacted(policy, "Flight MAN-SHA tomorrow", result={"origin": "MAN", "to": "SHA"})
+    assert result.session.turns[0].tool_calls[0].result == {"origin": "MAN", "to": "SHA"}
+    assert result.surfaced == ()
 
 
 def test_a_company_with_its_legal_form_is_kept(policy):

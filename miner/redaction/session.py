@@ -24,7 +24,7 @@ from miner.redaction.lexicon.names import an_english_word, grown_name, name_part
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import unsure_values
-from miner.redaction.verdict import Detection
+from miner.redaction.verdict import Detection, stands_as_a_thing
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -92,7 +92,9 @@ def _redact_one(
         replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
         redacted = map_session(session, replacer.leaf)
         replaced = replacer.replaced
-    surfaced = _surfaced(redacted, unsure_of, entity_of, kept, policy)
+    surfaced, places = _surfaced(redacted, unsure_of, entity_of, kept, policy)
+    if places:
+        kept = tuple(sorted({*kept, *places}))
     return Redacted(redacted, replaced, dict(entity_of), kept, surfaced)
 
 
@@ -139,10 +141,12 @@ def _surfaced(
     entity_of: dict[str, str],
     things: tuple[str, ...],
     policy: RedactionPolicy,
-) -> tuple[Surfaced, ...]:
+) -> tuple[tuple[Surfaced, ...], set[str]]:
     """What the session's reviewer decides: the detector's unsure values that
     nothing replaced and that still stand in the redacted session, then what
-    ``unsure`` finds in it outside the phrases that name things."""
+    ``unsure`` finds in it outside the phrases that name things; less the
+    names the session shows to be things or places (``named_as_things``),
+    which are returned, case-folded, as kept."""
     left = [v for v in unsure_of if v not in entity_of]
     standing: set[str] = set()
     if left:
@@ -153,7 +157,12 @@ def _surfaced(
     surfaced = {v: unsure_of[v] for v in left if v in standing}
     for item in unsure_values(redacted, policy.unsure, things):
         surfaced.setdefault(item.value, item.entity)
-    return tuple(Surfaced(entity, value) for value, entity in surfaced.items())
+    names = [v for v, entity in surfaced.items() if entity == "PERSON"]
+    places = named_as_things(session_texts(redacted), names) if names else set()
+    return (
+        tuple(Surfaced(entity, value) for value, entity in surfaced.items() if value not in places),
+        {value.casefold() for value in places},
+    )
 
 
 def _collect(
@@ -185,8 +194,16 @@ def _collect(
     named_things = list(things)
     detections = [d for _key, leaf in leaves if isinstance(leaf, str) for d in found.get(leaf, ())]
     things += (d.thing.casefold() for d in detections if d.verdict == "keep" and d.thing)
+    # A guessed name the session shows to be a thing where it stands whole
+    # ("Shannon Airport", "your branch in Fulda", "the Jennifer coffee
+    # maker", a code on a route) is that thing wherever else it stands
+    # ("to": "Shannon", "branch": "Fulda"): kept, not replaced or surfaced.
+    kept_whole = {d.value for d in detections if d.verdict == "keep" and d.thing == d.value}
+    guesses = {d.value for d in detections if d.guessed and d.verdict != "keep"}
+    as_things = (guesses & kept_whole) | named_as_things(leaves, guesses - kept_whole)
+    things += (value.casefold() for value in as_things)
     for d in detections:
-        if d.verdict == "keep":
+        if d.verdict == "keep" or (d.guessed and d.value in as_things):
             continue
         # "Orion" in "I returned the Orion X5 Blender" is the product the tool
         # result names, not a person. (A phrase a kept detection named is
@@ -199,6 +216,26 @@ def _collect(
             unsure_of.setdefault(d.value, d.entity)
     entity_of.pop("", None)
     return entity_of, things, unsure_of
+
+
+def named_as_things(leaves: Iterable[tuple[str | None, Any]], values: Iterable[str]) -> set[str]:
+    """Those of ``values`` (names only guessed at) that stand somewhere in
+    the session's ``leaves`` where the words around them make a thing or a
+    place of them (``stands_as_a_thing``: "the Jennifer coffee maker",
+    "Shannon Airport", "your branch in Fulda", "MAN-BEG")."""
+    values = set(values)
+    if not values:
+        return set()
+    matcher = WholeWords(exact=values)
+    found: set[str] = set()
+    for _key, leaf in leaves:
+        if not isinstance(leaf, str):
+            continue
+        text = read_escaped_breaks(leaf)
+        for start, end in matcher.spans(leaf):
+            if leaf[start:end] not in found and stands_as_a_thing(text, start, end):
+                found.add(leaf[start:end])
+    return found
 
 
 def _link_parts(entity_of: dict[str, str]) -> dict[str, str]:

@@ -48,6 +48,14 @@ class Detection:
     """For a kept name: the phrase that names the thing ("Elsa dining
     chair"), which the session pass records as not personal; empty when
     only spaCy's label kept it."""
+    guessed: bool = False
+    """A name hit only the guessing recognizers found (``GUESSING``): the
+    session pass may still find it names a thing elsewhere in the session."""
+
+
+def guessed(entity: str, recognizers: frozenset[str]) -> bool:
+    """Whether a hit is a name only the guessing recognizers found."""
+    return entity == "PERSON" and bool(recognizers) and not recognizers - GUESSING
 
 
 def verdict_of(
@@ -61,7 +69,7 @@ def verdict_of(
     """The verdict on the name hit ``text[start:end]`` found by
     ``recognizers``, with spaCy's ``labels`` on its characters; and, for a
     keep, the phrase that names the thing (``Detection.thing``)."""
-    if entity != "PERSON" or recognizers - GUESSING:
+    if not guessed(entity, recognizers):
         return "replace", ""
     value = text[start:end]
     # The capitalised words a name is written with; a lower-case noun inside
@@ -81,7 +89,11 @@ def verdict_of(
     if len(value) <= 3 and value.isupper():
         # A code, not a name in capitals ("MAN", "TAB-SNN"): a route's or
         # flight's ends are kept, any other is the reviewer's.
-        return ("keep" if _ROUTE.search(text, max(0, start - 12), end + 4) else "surface"), ""
+        # A kept code is the same airport wherever else it stands in the
+        # session ("origin": "MAN"): the thing is the code itself.
+        if _ROUTE.search(text, max(0, start - 12), end + 4):
+            return "keep", value
+        return "surface", ""
     # Otherwise replaced, as before the verdict: surfacing spaCy's lone
     # persons instead (a first name alone, a word no list knows) was measured
     # on the presidio-evaluator splits: 23 -> 30 silent leaks on dev, 90 -> 99
@@ -94,6 +106,41 @@ _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*"
 #: Where a three-letter code in capitals is an airport's: "MAN-BEG", "MAN/BEG",
 #: "from MAN", "flight to BEG".
 _ROUTE = re.compile(r"\b[A-Z]{3}[-/–][A-Z]{3}\b|(?i:\b(?:flight|from|to|via)\b)[ \t]+[A-Z]{3}\b")
+
+
+_DETERMINER = re.compile(r"(?i:\b(?:the|a|an|your|our|this|these|those|my new)) $")
+
+
+_STARTS_WITH_DETERMINER = re.compile(r"(?i:the|a|an|your|our|this|that|these|those) ")
+
+
+def after_determiner(text: str, start: int) -> bool:
+    """People are not "the Aurora" or "your Vega": a NER hit after (or
+    starting with) an article or a possessive determiner names a thing."""
+    return bool(
+        _DETERMINER.search(text, max(0, start - 10), start)
+        or _STARTS_WITH_DETERMINER.match(text, start)
+    )
+
+
+def stands_as_a_thing(text: str, start: int, end: int) -> bool:
+    """Whether the guessed name ``text[start:end]`` stands where the words
+    around it make it a thing or a place: after an article or a possessive
+    ("the Jennifer coffee maker", "your Guest plan"), before a place or
+    organisation word ("Shannon Airport"), after a place's preposition
+    ("your branch in Fulda"), a country, region or saint's place
+    (``names_no_person``), or a three-letter code on a route ("MAN-BEG")."""
+    from miner.redaction.lexicon.names import names_no_person
+
+    return (
+        after_determiner(text, start)
+        or names_no_person(text, start, end)
+        or (
+            end - start == 3
+            and text[start:end].isupper()
+            and _ROUTE.search(text, max(0, start - 12), end + 4) is not None
+        )
+    )
 
 
 #: One more word of a company's name, after a blank, a comma or "&".
