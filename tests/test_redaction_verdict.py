@@ -233,3 +233,60 @@ def test_a_three_letter_code_outside_a_route_is_surfaced_not_replaced(policy):
     if "TXL" in {s.value for s in result.surfaced}:  # the model took it for a name
         assert result.session.turns[0].user_text == text
     assert "TXL" in result.session.turns[0].tool_calls[0].result["desk"]
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Anshan Air Base", "Anshan Air Base"),
+        ("Fort Madison Municipal Airport", "Fort Madison Municipal"),
+        ("Gary/Chicago International Airport", "Gary"),
+        ("You are rebooked from CKM (Fletcher Field) to Pauk.", "Fletcher Field"),
+        ("the Rosalind reading lamp", "Rosalind"),
+        ("your branch in Quaxbury will call", "Quaxbury"),
+        ("Flight MAN-SHA tomorrow", "MAN"),
+    ],
+)
+def test_a_name_standing_as_an_airfield_a_place_or_a_thing(text, name):
+    from miner.redaction.verdict import stands_as_a_thing
+
+    start = text.index(name)
+    assert stands_as_a_thing(text, start, start + len(name))
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("I spoke to Gary about the airport", "Gary"),
+        ("Fletcher Field called back", "Fletcher Field"),
+        ("ask MAN about it", "MAN"),
+        ("Rosalind reading lamp", "Rosalind"),
+    ],
+)
+def test_a_name_standing_where_a_person_does(text, name):
+    from miner.redaction.verdict import stands_as_a_thing
+
+    start = text.index(name)
+    assert not stands_as_a_thing(text, start, start + len(name))
+
+
+def test_a_surfaced_name_of_a_person_the_session_replaced_is_replaced_too(policy):
+    from datetime import UTC, datetime
+
+    from miner.model import Session, ToolCall, Turn
+    from miner.redaction.session import redact_sessions
+
+    call = ToolCall(name="lookup", agent="a", args={"customer": "Paul Jackson"}, result={})
+    turn = Turn(
+        invocation_id="i",
+        user_text="no signal in Leeds since the 2026-10-09, it's paul from the Guest plan",
+        reply_text="Sorry about that.",
+        tool_calls=(call,),
+    )
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    session = Session("s", "support_agent", "u-1", now, now, {}, (turn,))
+    [first_pass] = redact_sessions([session], policy)
+    assert "paul" in {s.value for s in first_pass.surfaced}  # a decision without the rule
+    [result] = policy.redact([session])
+    assert "paul" not in result.session.turns[0].user_text
+    assert "paul" not in {s.value for s in result.surfaced}

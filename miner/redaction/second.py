@@ -119,7 +119,7 @@ class SecondOpinion:
                 entity = self.verdict([r for r in readings if r is not None])
                 if entity:
                     replacing[value] = entity
-            decided.append(_replaced(result, replacing) if replacing else result)
+            decided.append(replaced_everywhere(result, replacing) if replacing else result)
         model.forget()
         return decided
 
@@ -178,7 +178,7 @@ def _occurrences(value: str, leaves: Iterable[str]) -> Iterator[tuple[str, int, 
                 yield leaf, start, end
 
 
-def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
+def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
     """``redacted`` with each value of ``replacing`` replaced by the next free
     placeholder of its entity type, in every string of the session."""
     used: Counter[str] = Counter()

@@ -98,6 +98,30 @@ def _redact_one(
     return Redacted(redacted, replaced, dict(entity_of), kept, surfaced)
 
 
+def with_people_decided(redacted: Redacted) -> Redacted:
+    """``redacted`` with each surfaced name that is a word of a person the
+    session replaced, in another case or without its accents ("paul" beside
+    "Paul Jackson", "QUIROGA" beside "Máxima Quiroga"), replaced too: the
+    same person, not a decision (the next free placeholder, as the
+    reviewer's *replace* writes)."""
+    from miner.redaction.lexicon.dates import unaccented
+    from miner.redaction.second import replaced_everywhere
+
+    words = {
+        unaccented(word.casefold())
+        for value, entity in redacted.originals.items()
+        if entity == "PERSON"
+        for word in value.split()
+        if len(word) > 2
+    }
+    same = {
+        s.value: "PERSON"
+        for s in redacted.surfaced
+        if s.entity == "PERSON" and unaccented(s.value.casefold()) in words
+    }
+    return replaced_everywhere(redacted, same) if same else redacted
+
+
 def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> None:
     """The parts of an unsure name that stand alone in the session are unsure
     too: "Beike" after "Karin Beike" is left as written only if surfaced."""

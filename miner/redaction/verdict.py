@@ -135,12 +135,31 @@ def stands_as_a_thing(text: str, start: int, end: int) -> bool:
     return (
         after_determiner(text, start)
         or names_no_person(text, start, end)
+        or _AIRFIELD.search(text, start, end) is not None
+        or _AIRFIELD_AFTER.match(text, end) is not None
+        or _CODE_BEFORE.search(text, max(0, start - 16), start) is not None
         or (
             end - start == 3
             and text[start:end].isupper()
             and _ROUTE.search(text, max(0, start - 12), end + 4) is not None
         )
     )
+
+
+#: What an airfield is called after its name ("Anshan Air Base", "Fort
+#: Madison Municipal Airport", "Gary/Chicago International Airport"):
+#: English's words for one, beside the place words ``names_no_person`` reads.
+_AIRFIELD_WORD = (
+    r"(?:(?:International|Regional|Municipal|County)[ 	]+)?"
+    r"(?:Airport|Air[ 	]+(?:Force[ 	]+)?Base|Airfield|Aerodrome|Heliport|Airstrip|Airpark)\b"
+)
+_AIRFIELD = re.compile(rf"(?<![\w.])[ 	]*{_AIRFIELD_WORD}")
+#: The rest of an airfield's name after a hit: capitalised words joined by
+#: blanks, "/" or "-", then the word for it.
+_AIRFIELD_AFTER = re.compile(rf"(?:[ 	/-]+[A-Z][\w'.-]*){{0,4}}?[ 	]+{_AIRFIELD_WORD}")
+#: A name in brackets after an airport's code on a route is the airport's:
+#: "from CKM (Fletcher Field)", "to MAN (Manchester)".
+_CODE_BEFORE = re.compile(r"\b(?:from|to|via)[ 	]+[A-Z]{3}[ 	]*\([ 	]*$", re.I)
 
 
 #: One more word of a company's name, after a blank, a comma or "&".
