@@ -290,3 +290,22 @@ def test_a_surfaced_name_of_a_person_the_session_replaced_is_replaced_too(policy
     [result] = policy.redact([session])
     assert "paul" not in result.session.turns[0].user_text
     assert "paul" not in {s.value for s in result.surfaced}
+
+
+def test_names_joined_into_one_field_name_a_firm(policy):
+    # Alone in a sentence, three surnames are taken for people...
+    line = "I have asked the courier to collect the lamp sold by Carter, Mitchell and Ingram."
+    alone = redacted(policy, line)
+    assert "Ingram" not in alone.session.turns[0].user_text
+    # ...but a field holding all three, whole, names one seller.
+    result = redacted(policy, line, result={"seller": "Carter, Mitchell and Ingram"})
+    assert result.session.turns[0].user_text == line
+    assert result.session.turns[0].tool_calls[0].result == {"seller": "Carter, Mitchell and Ingram"}
+    assert "carter, mitchell and ingram" in result.not_personal
+
+
+def test_first_names_joined_into_one_field_stay_people(policy):
+    result = redacted(
+        policy, "Anna and Paul called about the lamp", result={"guests": "Anna and Paul"}
+    )
+    assert "Paul" not in result.session.turns[0].tool_calls[0].result["guests"]

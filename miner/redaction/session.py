@@ -225,6 +225,14 @@ def _collect(
     kept_whole = {d.value for d in detections if d.verdict == "keep" and d.thing == d.value}
     guesses = {d.value for d in detections if d.guessed and d.verdict != "keep"}
     as_things = (guesses & kept_whole) | named_as_things(leaves, guesses - kept_whole)
+    # Names joined into one value ("Carter, Mitchell and Ingram", "Guit &
+    # Sas", "Drake-Martin"), the whole of a string of the session: one
+    # field holding them names one firm, not several people.
+    for firm in _joined_names_alone(leaves):
+        members = {v for v in guesses - as_things if _a_word_of(v, firm)}
+        if members:
+            as_things |= members
+            things.append(firm.casefold())
     things += (value.casefold() for value in as_things)
     for d in detections:
         if d.verdict == "keep" or (d.guessed and d.value in as_things):
@@ -240,6 +248,36 @@ def _collect(
             unsure_of.setdefault(d.value, d.entity)
     entity_of.pop("", None)
     return entity_of, things, unsure_of
+
+
+#: Capitalised names (with their particles) joined into one: by a comma, a
+#: conjunction or "&" ("Carter, Mitchell and Ingram", "van den Berg &
+#: Brands", "Visintini, Baroffio e Sauro") or a hyphen ("Drake-Martin").
+_NAME = r"(?:(?:van|von|de|den|der|del|della|di|da|du|le|la|ter|ten)[ \t]+)*[^\W\d_a-z][\w'’.]*"
+_JOINED_NAMES = re.compile(
+    rf"{_NAME}(?:(?:,[ \t]+|[ \t]+(?:and|&|e|y|et|und|en)[ \t]+|,?[ \t]+&[ \t]+|-){_NAME})+"
+)
+
+
+def _joined_names_alone(leaves: Iterable[tuple[str | None, Any]]) -> set[str]:
+    """The strings of the session that are each, whole, names joined into
+    one, not all of them common first names ("Mary-Jane", "Anna and Paul")."""
+    from miner.redaction.lexicon.names import common_in_english
+
+    return {
+        leaf.strip()
+        for _key, leaf in leaves
+        if isinstance(leaf, str)
+        and len(leaf) <= 120
+        and _JOINED_NAMES.fullmatch(leaf.strip())
+        and not all(
+            common_in_english(w) for w in re.findall(r"[^\W\d_]{2,}", leaf) if w[0].isupper()
+        )
+    }
+
+
+def _a_word_of(value: str, phrase: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", phrase) is not None
 
 
 def named_as_things(leaves: Iterable[tuple[str | None, Any]], values: Iterable[str]) -> set[str]:
