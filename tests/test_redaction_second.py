@@ -78,8 +78,7 @@ def test_its_placeholder_follows_the_session_s_own(policy):
 
 
 def test_a_product_named_like_a_person_the_model_does_not_confirm_stays_surfaced(policy):
-    # ("The Anouk electric toothbrush" would be a thing by its article.)
-    line = "My Anouk electric toothbrush I bought is broken"
+    line = "The Anouk electric toothbrush I bought is broken"
     [result] = policy.redact([chat(line)])
     assert result.session.turns[0].user_text == line
     assert result.surfaced == (Surfaced("PERSON", "Anouk"),)

@@ -137,31 +137,17 @@ def redacted(policy, user: str, result: dict[str, str] | None = None, reply: str
 def test_a_product_named_like_a_person_is_left_as_written_for_the_reviewer(policy):
     result = redacted(
         policy,
-        "Rosalind reading lamp arrived broken",
-        result={"product": "Rosalind reading lamp"},
-    )
-    turn = result.session.turns[0]
-    assert turn.tool_calls[0].result["product"] == "Rosalind reading lamp"
-    assert turn.user_text == "Rosalind reading lamp arrived broken"
-    # Not replaced, not kept unseen: a decision ("Maria account locked" has
-    # a noun after a name too).
-    assert "Rosalind" in {s.value for s in result.surfaced}
-
-
-def test_a_name_the_session_writes_after_an_article_is_a_thing_everywhere_in_it(policy):
-    # "the Rosalind reading lamp" says what "Rosalind" names in this session:
-    # the same word in the tool's result is the same lamp, not a decision.
-    result = redacted(
-        policy,
-        "Rosalind reading lamp arrived broken",
+        "the Rosalind reading lamp arrived broken",
         result={"product": "Rosalind reading lamp"},
         reply="I have asked the courier to collect the Rosalind reading lamp.",
     )
     turn = result.session.turns[0]
     assert turn.tool_calls[0].result["product"] == "Rosalind reading lamp"
     assert "Rosalind reading lamp" in turn.reply_text
-    assert result.surfaced == ()
-    assert "rosalind" in result.not_personal
+    # Not replaced, not kept unseen: a decision ("Maria account locked" has
+    # a noun after a name too; and an article before it was measured as no
+    # evidence of a thing: docs/redaction.md).
+    assert "Rosalind" in {s.value for s in result.surfaced}
 
 
 def test_a_name_the_session_shows_to_be_a_place_is_kept_where_it_stands_alone(policy):
@@ -242,8 +228,6 @@ def test_a_three_letter_code_outside_a_route_is_surfaced_not_replaced(policy):
         ("Fort Madison Municipal Airport", "Fort Madison Municipal"),
         ("Gary/Chicago International Airport", "Gary"),
         ("You are rebooked from CKM (Fletcher Field) to Pauk.", "Fletcher Field"),
-        ("the Rosalind reading lamp", "Rosalind"),
-        ("your branch in Quaxbury will call", "Quaxbury"),
         ("Flight MAN-SHA tomorrow", "MAN"),
     ],
 )
@@ -261,6 +245,13 @@ def test_a_name_standing_as_an_airfield_a_place_or_a_thing(text, name):
         ("Fletcher Field called back", "Fletcher Field"),
         ("ask MAN about it", "MAN"),
         ("Rosalind reading lamp", "Rosalind"),
+        # Neither an article nor a place's preposition is evidence enough.
+        ("Please ask John A Smith to call", "Smith"),
+        ("your branch in Quaxbury will call", "Quaxbury"),
+        # A passenger's SURNAME/GIVEN, or a code after "to", is no route
+        # the other mentions of a code follow.
+        ("SSR CTCM 0612345678 for pax KIM/ANA", "KIM"),
+        ("send it to KIM", "KIM"),
     ],
 )
 def test_a_name_standing_where_a_person_does(text, name):
@@ -309,3 +300,22 @@ def test_first_names_joined_into_one_field_stay_people(policy):
         policy, "Anna and Paul called about the lamp", result={"guests": "Anna and Paul"}
     )
     assert "Paul" not in result.session.turns[0].tool_calls[0].result["guests"]
+
+
+@pytest.mark.parametrize("field", ["Jean-Pierre", "Blomqvist, Peter"])
+def test_one_person_written_with_a_hyphen_or_a_comma_stays_a_person(policy, field):
+    # A double first name, or a surname before its first name, is one
+    # person's, not names joined into a firm's.
+    result = redacted(policy, f"{field} just has to sign it.", result={"contact": field})
+    assert result.session.turns[0].tool_calls[0].result["contact"] != field
+
+
+def test_the_firm_someone_works_at_is_kept(policy):
+    line = "I work as a surveyor at White, Higgins and Shaw. Please call back."
+    assert (
+        "Higgins"
+        not in redacted(policy, "I spoke to White, Higgins and Shaw.").session.turns[0].user_text
+    )
+    result = redacted(policy, line)
+    assert result.session.turns[0].user_text == line
+    assert "white, higgins and shaw" in result.not_personal

@@ -75,7 +75,7 @@ def _redact_one(
     values it is part of, number the placeholders, replace every occurrence;
     then what it is unsure of, left as written."""
     leaves = list(session_texts(session))
-    entity_of, things, unsure_of = _collect(leaves, found, policy)
+    entity_of, things, unsure_of, kept_values = _collect(leaves, found, policy)
     for value, entity in unsure_of.items():
         # A name one of whose words is a sure name is the same person's.
         if entity == "PERSON" and any(p in entity_of for p in name_parts(value) if p != value):
@@ -92,9 +92,12 @@ def _redact_one(
         replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
         redacted = map_session(session, replacer.leaf)
         replaced = replacer.replaced
-    surfaced, places = _surfaced(redacted, unsure_of, entity_of, kept, policy)
-    if places:
-        kept = tuple(sorted({*kept, *places}))
+    surfaced, places = _surfaced(redacted, unsure_of, entity_of, kept, kept_values, policy)
+    # The values kept whole are recorded too, case-folded as the phrases are,
+    # so the check reads an edited string as the draft did.
+    kept_values |= places
+    if kept_values:
+        kept = tuple(sorted({*kept, *(v.casefold() for v in kept_values)}))
     return Redacted(redacted, replaced, dict(entity_of), kept, surfaced)
 
 
@@ -164,13 +167,15 @@ def _surfaced(
     unsure_of: dict[str, str],
     entity_of: dict[str, str],
     things: tuple[str, ...],
+    kept_values: set[str],
     policy: RedactionPolicy,
 ) -> tuple[tuple[Surfaced, ...], set[str]]:
     """What the session's reviewer decides: the detector's unsure values that
     nothing replaced and that still stand in the redacted session, then what
     ``unsure`` finds in it outside the phrases that name things; less the
-    names the session shows to be things or places (``named_as_things``),
-    which are returned, case-folded, as kept."""
+    values kept whole (as written: "Fulda" kept says nothing of "FULDA")
+    and the names the session shows to be things or places
+    (``named_as_things``), which are returned."""
     left = [v for v in unsure_of if v not in entity_of]
     standing: set[str] = set()
     if left:
@@ -181,11 +186,15 @@ def _surfaced(
     surfaced = {v: unsure_of[v] for v in left if v in standing}
     for item in unsure_values(redacted, policy.unsure, things):
         surfaced.setdefault(item.value, item.entity)
-    names = [v for v, entity in surfaced.items() if entity == "PERSON"]
+    names = [v for v, entity in surfaced.items() if entity == "PERSON" and v not in kept_values]
     places = named_as_things(session_texts(redacted), names) if names else set()
     return (
-        tuple(Surfaced(entity, value) for value, entity in surfaced.items() if value not in places),
-        {value.casefold() for value in places},
+        tuple(
+            Surfaced(entity, value)
+            for value, entity in surfaced.items()
+            if value not in places and value not in kept_values
+        ),
+        places,
     )
 
 
@@ -193,12 +202,14 @@ def _collect(
     leaves: list[tuple[str | None, Any]],
     found: dict[str, list[Detection]],
     policy: RedactionPolicy,
-) -> tuple[dict[str, str], list[str], dict[str, str]]:
+) -> tuple[dict[str, str], list[str], dict[str, str], set[str]]:
     """Every personal value of the session -> its entity, first sighting wins,
     key rules and identifier patterns before the detector; the phrases that
     name a thing, case-folded (the values of name keys that name one, and the
-    phrases a kept detection named); and the values the detector is unsure
-    of -> their entity."""
+    phrases a kept detection named); the values the detector is unsure of
+    -> their entity; and the values kept as written (a guessed name the
+    session shows to be a thing, ``named_as_things``, or a detection kept
+    whole, as a code on a route)."""
     entity_of: dict[str, str] = {}
     things: list[str] = []
     unsure_of: dict[str, str] = {}
@@ -217,23 +228,30 @@ def _collect(
                     entity_of.setdefault(m.group(0), entity)
     named_things = list(things)
     detections = [d for _key, leaf in leaves if isinstance(leaf, str) for d in found.get(leaf, ())]
-    things += (d.thing.casefold() for d in detections if d.verdict == "keep" and d.thing)
-    # A guessed name the session shows to be a thing where it stands whole
-    # ("Shannon Airport", "your branch in Fulda", "the Jennifer coffee
-    # maker", a code on a route) is that thing wherever else it stands
-    # ("to": "Shannon", "branch": "Fulda"): kept, not replaced or surfaced.
+    things += (
+        d.thing.casefold()
+        for d in detections
+        if d.verdict == "keep" and d.thing and d.thing != d.value
+    )
+    # A guessed name the session shows to be an airfield or an airport's
+    # code where it stands ("Shannon Airport", "MAN-BEG") is that place
+    # wherever else it stands ("to": "Shannon"): kept, not replaced or
+    # surfaced.
     kept_whole = {d.value for d in detections if d.verdict == "keep" and d.thing == d.value}
     guesses = {d.value for d in detections if d.guessed and d.verdict != "keep"}
     as_things = (guesses & kept_whole) | named_as_things(leaves, guesses - kept_whole)
     # Names joined into one value ("Carter, Mitchell and Ingram", "Guit &
-    # Sas", "Drake-Martin"), the whole of a string of the session: one
-    # field holding them names one firm, not several people.
-    for firm in _joined_names_alone(leaves):
+    # Sas"), the whole of a string of the session: one field holding them
+    # names one firm, not several people; so does the place someone works at.
+    for firm in _joined_names_alone(leaves) | _employers(leaves):
         members = {v for v in guesses - as_things if _a_word_of(v, firm)}
         if members:
             as_things |= members
             things.append(firm.casefold())
-    things += (value.casefold() for value in as_things)
+    # Kept as written, not as a case-folded phrase: the phrases keep
+    # ``unsure`` off every casing of them, and "Fulda" kept as a place
+    # says nothing of "FULDA" or "fulda" elsewhere (a person's, maybe).
+    kept_values = as_things | kept_whole
     for d in detections:
         if d.verdict == "keep" or (d.guessed and d.value in as_things):
             continue
@@ -247,15 +265,18 @@ def _collect(
         else:
             unsure_of.setdefault(d.value, d.entity)
     entity_of.pop("", None)
-    return entity_of, things, unsure_of
+    return entity_of, things, unsure_of, kept_values
 
 
-#: Capitalised names (with their particles) joined into one: by a comma, a
-#: conjunction or "&" ("Carter, Mitchell and Ingram", "van den Berg &
-#: Brands", "Visintini, Baroffio e Sauro") or a hyphen ("Drake-Martin").
+#: Capitalised names (with their particles) joined into one by a
+#: conjunction or "&", commas before it ("Carter, Mitchell and Ingram",
+#: "van den Berg & Brands"). Not by a comma alone ("Smith, John" is one
+#: person), nor a hyphen: "Drake-Martin" alone in a field is a firm's
+#: name, but "Jean-Pierre" or "García-López" is a person's (the held-out
+#: tune set's "Jean-Pierre" was kept so).
 _NAME = r"(?:(?:van|von|de|den|der|del|della|di|da|du|le|la|ter|ten)[ \t]+)*[^\W\d_a-z][\w'’.]*"
 _JOINED_NAMES = re.compile(
-    rf"{_NAME}(?:(?:,[ \t]+|[ \t]+(?:and|&|e|y|et|und|en)[ \t]+|,?[ \t]+&[ \t]+|-){_NAME})+"
+    rf"{_NAME}(?:,[ \t]+{_NAME})*,?[ \t]+(?:and|&|e|y|et|und|en)[ \t]+{_NAME}"
 )
 
 
@@ -276,15 +297,37 @@ def _joined_names_alone(leaves: Iterable[tuple[str | None, Any]]) -> set[str]:
     }
 
 
+#: Where a speaker says where they work: "I work as a surveyor at White,
+#: Higgins and Shaw", "working at Rutten Groep". (Not "for": "she works for
+#: Maria Lopez" names a person as often as a firm.)
+_FIRM_WORD = (
+    r"(?:(?:van|von|de|den|der|del|della|di|da|du|le|la|ter|ten)[ \t]+)*[^\W\d_a-z][\w'’-]*"
+)
+_EMPLOYER = re.compile(
+    r"(?i:\bwork(?:s|ed|ing)?(?:[ \t]+as[ \t]+an?[ \t]+[^.;:!?\n<>]{1,60}?)?[ \t]+at)[ \t]+"
+    rf"({_FIRM_WORD}(?:(?:,[ \t]+|[ \t]+(?:and|&|e|y|et|und|en)[ \t]+|[ \t]+){_FIRM_WORD})*)"
+)
+
+
+def _employers(leaves: Iterable[tuple[str | None, Any]]) -> set[str]:
+    """The names of the firms the session says someone works at."""
+    return {
+        m.group(1)
+        for _key, leaf in leaves
+        if isinstance(leaf, str) and "work" in leaf.casefold()
+        for m in _EMPLOYER.finditer(leaf)
+    }
+
+
 def _a_word_of(value: str, phrase: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", phrase) is not None
 
 
 def named_as_things(leaves: Iterable[tuple[str | None, Any]], values: Iterable[str]) -> set[str]:
     """Those of ``values`` (names only guessed at) that stand somewhere in
-    the session's ``leaves`` where the words around them make a thing or a
-    place of them (``stands_as_a_thing``: "the Jennifer coffee maker",
-    "Shannon Airport", "your branch in Fulda", "MAN-BEG")."""
+    the session's ``leaves`` where the words around them make an airfield
+    or an airport's code of them (``stands_as_a_thing``: "Shannon Airport",
+    "MAN-BEG")."""
     values = set(values)
     if not values:
         return set()
