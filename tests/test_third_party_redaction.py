@@ -154,6 +154,24 @@ def test_the_hard_case_corpus_plants_the_shapes_issue_36_names():
     assert any(re.fullmatch(r"\d{8,}", v) for v, kind in planted if kind == "PHONE_NUMBER")
 
 
+def test_a_bare_phone_is_valid_in_every_held_out_locale_even_where_faker_writes_none():
+    """Faker's es_AR numbers never pass libphonenumber; the corpus then
+    draws one from libphonenumber's example (the held-out run hung here)."""
+    import random
+
+    import faker
+    import phonenumbers
+
+    from tools.support_corpus import bare_phone
+    from tools.third_party_corpus import HELD_OUT_LOCALES
+
+    for locale in HELD_OUT_LOCALES:
+        digits = bare_phone(faker.Faker(locale), locale, random.Random(3))
+        region = locale.split("_")[1]
+        written = "+" + digits[2:] if digits.startswith("00") else digits
+        assert phonenumbers.is_valid_number(phonenumbers.parse(written, region)), locale
+
+
 def test_a_planted_value_is_replaced_surfaced_or_a_silent_leak():
     from tools.redaction_report import Report, _score
 

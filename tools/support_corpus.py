@@ -82,19 +82,38 @@ def bare_phone(local: Any, locale: str, r: random.Random) -> str:
     import phonenumbers
 
     region = locale.split("_")[1]
-    while True:
+    for _ in range(_PHONE_TRIES):
         written = local.phone_number()
         try:
             parsed = phonenumbers.parse(written, region)
         except phonenumbers.NumberParseException:
             continue
-        if not phonenumbers.is_valid_number(parsed):
-            continue
-        e164 = phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
-        national = str(parsed.national_number)
-        digits = "00" + e164[1:] if r.random() < 0.5 else "0" + national
-        if len(digits) >= 8:
-            return digits
+        if phonenumbers.is_valid_number(parsed):
+            digits = _dialled(parsed, r)
+            if len(digits) >= 8:
+                return digits
+    # Faker's es_AR numbers never pass libphonenumber: build one from
+    # libphonenumber's own example for the region, its last digits drawn.
+    example = phonenumbers.example_number_for_type(region, phonenumbers.PhoneNumberType.MOBILE)
+    national = str(example.national_number)
+    for _ in range(_PHONE_TRIES):
+        tail = "".join(r.choice("0123456789") for _ in range(4))
+        parsed = phonenumbers.parse(national[:-4] + tail, region)
+        if phonenumbers.is_valid_number(parsed):
+            return _dialled(parsed, r)
+    return _dialled(example, r)
+
+
+#: How many of Faker's numbers to try before libphonenumber's example.
+_PHONE_TRIES = 200
+
+
+def _dialled(parsed: Any, r: random.Random) -> str:
+    """``00`` and the country code, or the trunk ``0`` and the national digits."""
+    import phonenumbers
+
+    e164 = phonenumbers.format_number(parsed, phonenumbers.PhoneNumberFormat.E164)
+    return "00" + e164[1:] if r.random() < 0.5 else "0" + str(parsed.national_number)
 
 
 def build_support_corpus(
