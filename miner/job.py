@@ -8,7 +8,6 @@ input stops the run with no output at all.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 from collections import Counter
@@ -29,6 +28,7 @@ from miner.draft import Provenance, draft_case, record_redaction
 from miner.engine.base import Engine, Progress, no_progress
 from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures
+from miner.loading import release_freed_memory
 from miner.model import SIGNALS
 from miner.redaction.detector import require_model
 from miner.redaction.guard import json_strings
@@ -165,24 +165,8 @@ def _draft_rows(context: DraftContext, events: pd.DataFrame, progress: Progress)
     """The engine's work: the picked sessions' rows, once read, drafted. The
     heap the read freed goes back first (the model loads next, in
     ``policy_for``: once per process)."""
-    _release_freed_memory()
+    release_freed_memory()
     return draft_sessions(events, context, policy_for(context.config), progress)
-
-
-def _release_freed_memory() -> None:
-    """Hand the heap the selection freed back to the system (glibc and
-    Arrow keep it for reuse otherwise, and the model's load then stacks on
-    top of it)."""
-    import ctypes
-    import ctypes.util
-
-    import pyarrow as pa
-
-    # Arrow's allocator (mimalloc) keeps what the flags table freed, too.
-    pa.default_memory_pool().release_unused()
-    libc = ctypes.util.find_library("c")
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(libc).malloc_trim(0)
 
 
 def run_clock() -> datetime:
@@ -255,7 +239,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
     # are read before the model loads (``_draft_rows``): none of the three is
     # held while the next one is built (the engine reading the rows, the model).
     del found
-    _release_freed_memory()
+    release_freed_memory()
     signals_of = {f.session_id: f.signals for f in selection.picked}
     reasons_of = {
         f.session_id: tuple((r.signal, r.rule, r.invocation) for r in f.reasons)

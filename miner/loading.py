@@ -18,6 +18,8 @@ little.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import functools
 import gc
 from collections.abc import Iterator
@@ -46,3 +48,23 @@ def adk_eval_set() -> Any:
     with for_the_whole_run():
         from google.adk.evaluation.eval_set import EvalSet
     return EvalSet
+
+
+def release_freed_memory() -> None:
+    """Hand the heap freed so far back to the system: glibc keeps freed
+    pages for reuse (``malloc_trim`` returns them), and so does Arrow's
+    allocator (mimalloc). Called between stages whose peaks would otherwise
+    stack: the selection and the picked rows' read before the model loads,
+    the first redaction pass before the second model loads, the second model
+    before google-adk's models are imported (docs/performance.md, "What
+    bounds memory")."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+    with contextlib.suppress(OSError, AttributeError):
+        _libc().malloc_trim(0)
+
+
+@functools.cache
+def _libc() -> Any:
+    return ctypes.CDLL(ctypes.util.find_library("c"))

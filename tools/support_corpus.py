@@ -95,6 +95,8 @@ def bare_phone(local: Any, locale: str, r: random.Random) -> str:
     # Faker's es_AR numbers never pass libphonenumber: build one from
     # libphonenumber's own example for the region, its last digits drawn.
     example = phonenumbers.example_number_for_type(region, phonenumbers.PhoneNumberType.MOBILE)
+    if example is None:
+        raise ValueError(f"libphonenumber has no mobile number for {region}")
     national = str(example.national_number)
     for _ in range(_PHONE_TRIES):
         tail = "".join(r.choice("0123456789") for _ in range(4))

@@ -129,7 +129,7 @@ def _system_allocator() -> Iterator[None]:
     pyarrow's default mimalloc, which keeps the pages of the decoded row
     groups after they are freed (at 1M rows, 60 MiB under the model that
     loads next) where ``malloc_trim`` hands them back
-    (``miner.job._release_freed_memory``). Only meanwhile: the redaction's
+    (``miner.loading.release_freed_memory``). Only meanwhile: the redaction's
     Arrow work, on malloc, held 100 MiB more."""
     before = pa.default_memory_pool()
     pa.set_memory_pool(pa.system_memory_pool())
@@ -160,8 +160,14 @@ def _file_rows(export: Export, file: str, numbers: np.ndarray, schema: pa.Schema
         pieces = []
         for group in groups:
             at = int(starts[group - 1])
+            # Decoded in this thread: pyarrow's pool threads kept about 20 MiB
+            # of the decoded pages in their own heaps after they were freed,
+            # out of ``malloc_trim``'s reach, under the model that loads next.
             for batch in parquet.iter_batches(
-                batch_size=SESSION_BATCH_ROWS, row_groups=[group - 1], columns=read
+                batch_size=SESSION_BATCH_ROWS,
+                row_groups=[group - 1],
+                columns=read,
+                use_threads=False,
             ):
                 inside = numbers[(numbers >= at) & (numbers < at + batch.num_rows)] - at
                 if len(inside):

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from miner.config import PipelineConfig
+from miner.config import DEFAULT_ALLOW, PipelineConfig
 from miner.fixtures import fixture_values
 from miner.model import Session
 from miner.redaction.detector import Detector, detector_for
@@ -66,7 +66,7 @@ class RedactionPolicy:
         self._allowed_folded = frozenset(v.lower() for v in self.allowed)
         self.guard = LeakGuard(config.redaction.phone_regions, self.allowed)
         #: What the policy surfaces instead of deciding (miner/redaction/unsure.py).
-        self.unsure = Unsure(config.redaction.unsure)
+        self.unsure = Unsure(config.redaction.unsure, (*DEFAULT_ALLOW, *config.redaction.allow))
         #: The second model asked about what is surfaced (miner/redaction/second.py).
         self.second: SecondOpinion | None = (
             SecondOpinion() if config.redaction.second_model else None
