@@ -228,7 +228,7 @@ def test_a_replaced_value_takes_the_places_the_word_boundary_pattern_finds():
         text = "".join(rng.choice("ab _-.é") for _ in range(rng.randint(0, 30)))
         replacing = dict.fromkeys(sorted(values), "PERSON")
         found = Redacted(chat(text), Counter(), {}, (), ())
-        [turn] = second._replaced(found, replacing).session.turns
+        [turn] = second.replaced_everywhere(found, replacing).session.turns
         numbers = {v: n for n, v in enumerate(replacing, 1)}
         pattern = re.compile(
             "|".join(rf"(?<!\w){re.escape(v)}(?!\w)" for v in sorted(values, key=len, reverse=True))

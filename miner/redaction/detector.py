@@ -26,7 +26,7 @@ from miner.redaction.runtime import (
     read_ahead,
     without_transformers,
 )
-from miner.redaction.verdict import Detection, verdict_of
+from miner.redaction.verdict import Detection, after_determiner, guessed, verdict_of
 
 
 def detector_for(config: PipelineConfig) -> Detector:
@@ -235,7 +235,7 @@ class Detector:
             if not _plausible(entity, text[start:end]):
                 continue
             if entity in NER_TYPES and (
-                inside_a_thing(start, end) or _after_determiner(text, start)
+                inside_a_thing(start, end) or after_determiner(text, start)
             ):
                 # "the Juno Mini Speaker", or inside an allowed phrase: a thing.
                 continue
@@ -260,7 +260,11 @@ class Detector:
             verdict, thing = verdict_of(text, start, end, entity, frozenset(recognizers), on_it)
             detections.append(
                 Detection(
-                    entity, original[start:end], verdict, original[start : start + len(thing)]
+                    entity,
+                    original[start:end],
+                    verdict,
+                    original[start : start + len(thing)],
+                    guessed(entity, frozenset(recognizers)),
                 )
             )
         return detections
@@ -387,21 +391,6 @@ def _chunks(text: str) -> list[tuple[int, str]]:
         if space >= 0:
             start = space + 1
     return pieces
-
-
-_DETERMINER = re.compile(r"(?i:\b(?:the|a|an|your|our|this|these|those|my new)) $")
-
-
-_STARTS_WITH_DETERMINER = re.compile(r"(?i:the|a|an|your|our|this|that|these|those) ")
-
-
-def _after_determiner(text: str, start: int) -> bool:
-    """People are not "the Aurora" or "your Vega": a NER hit after (or
-    starting with) an article or a possessive determiner names a thing."""
-    return bool(
-        _DETERMINER.search(text, max(0, start - 10), start)
-        or _STARTS_WITH_DETERMINER.match(text, start)
-    )
 
 
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")

@@ -123,7 +123,7 @@ class SecondOpinion:
             replacing = {
                 value: entity for value, found in read.items() if (entity := self.verdict(found))
             }
-            decided.append(_replaced(result, replacing) if replacing else result)
+            decided.append(replaced_everywhere(result, replacing) if replacing else result)
         # Released, not kept for the process: what loads after it (google-adk's
         # models, at the first drafted case) would stack on its 50 MiB.
         del model
@@ -210,7 +210,7 @@ def _occurrences(value: str, leaves: Iterable[str]) -> Iterator[tuple[str, int, 
                 yield leaf, start, end
 
 
-def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
+def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
     """``redacted`` with each value of ``replacing`` replaced by the next free
     placeholder of its entity type, in every string of the session."""
     used: Counter[str] = Counter()
