@@ -251,6 +251,9 @@ class UnsureConfig(_Table):
     before it is surfaced."""
     names: bool = True
     """Surface names written in lower case, in capitals or after a naming cue."""
+    unknown_capitalised: bool = True
+    """Surface a capitalised word that no word list knows (not English, no
+    name list's, no place's): a name or a street's name no list has."""
     numbers: bool = True
     """Surface long numbers that nothing explains (a bare phone)."""
     emails: bool = True

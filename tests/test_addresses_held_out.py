@@ -220,3 +220,34 @@ def test_after_address_a_number_and_capitalised_words_are_the_street(text, addre
 def test_an_email_or_ip_address_after_the_cue_is_no_street():
     for text in ("my email address: a@b.cz", "your IP address is 10.0.0.1 now"):
         assert addresses(text) == [], text
+
+
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        ("send it to Calle 27 # 67-4 please", "Calle 27 # 67-4"),
+        ("Diagonal 84 # 7-20 Sur", "Diagonal 84 # 7-20 Sur"),
+        ("Cl. 30 # 1-7, Envigado", "Cl. 30 # 1-7, Envigado"),
+        ("Calle 10 No. 123, Col. Centro", "Calle 10 No. 123, Col. Centro"),
+    ],
+)
+def test_a_street_named_by_its_number_then_the_house_after_a_number_sign(text, address):
+    assert address in addresses(text)
+
+
+def test_a_number_sign_after_a_word_that_is_no_street_type_is_no_street():
+    assert addresses("order 5 # 3 please, size 4 # 2") == []
+
+
+def test_a_country_and_postcode_line_ends_the_address_above_it():
+    text = "533 Salazar Field\n Apt. 190\n Williamfurt\n Somalia 4342"
+    assert addresses(text)[-1] == text
+
+
+def test_a_number_under_an_address_after_words_that_are_no_country_is_not_its():
+    assert addresses("12 Main Street\nI ordered 2000 units") == ["12 Main Street"]
+
+
+def test_spanish_apartment_units_are_a_line_of_the_address():
+    text = "Calle 27 # 67-4\nApto. 67\n669686\nPereira"
+    assert addresses(text)[-1] == text

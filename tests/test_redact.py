@@ -860,6 +860,63 @@ def test_the_indexed_context_enhancer_reads_the_words_presidio_reads(detector):
     assert "phones" in indexed._extract_surrounding_words(artifacts, "20255", text.index("2025"))
 
 
+def test_the_indexed_context_enhancer_scores_as_presidio_and_leaves_its_input(detector):
+    # Its copy of the hits is one level deep, not Presidio's deep copy: the
+    # same scores and explanations out, the hits handed in unchanged.
+    from presidio_analyzer import RecognizerResult
+    from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+
+    text = "Both my phones:  2025550143 (home),\nand my passport no. X1234567 expires"
+    ((_cased, artifacts),) = detector._analyzer.nlp_engine.process_batch([text], "en")
+    recognizers = detector._analyzer.registry.get_recognizers("en", all_fields=True)
+
+    def hits() -> list:
+        found = []
+        for r in recognizers:
+            if {"PHONE_NUMBER", "US_PASSPORT"} & set(r.supported_entities):
+                for hit in r.analyze(text, r.supported_entities, artifacts):
+                    hit.recognition_metadata.setdefault(
+                        RecognizerResult.RECOGNIZER_IDENTIFIER_KEY, r.id
+                    )
+                    found.append(hit)
+        return found
+
+    def seen(results: list) -> list:
+        return [
+            (h.entity_type, h.start, h.end, h.score, vars(h.analysis_explanation)) for h in results
+        ]
+
+    theirs_in, ours_in = hits(), hits()
+    before = seen(ours_in)
+    enhancer = detector._analyzer.context_aware_enhancer
+    theirs = LemmaContextAwareEnhancer().enhance_using_context(
+        text, theirs_in, artifacts, recognizers
+    )
+    ours = enhancer.enhance_using_context(text, ours_in, artifacts, recognizers)
+    assert seen(ours) == seen(theirs)
+    assert any(h.score > o[3] for h, o in zip(ours, before, strict=True))  # context raised one
+    assert seen(ours_in) == before
+
+
+def test_spacy_labels_on_a_span_are_those_that_overlap_it():
+    # Bisection over the labels' starts: the labels a scan of all of them finds.
+    import random
+
+    from miner.redaction.detector import _LabelsOn
+
+    rng = random.Random(36)
+    labels = []
+    for _ in range(300):
+        start = rng.randint(0, 2000)
+        labels.append((start, start + rng.randint(1, 40), rng.choice(["ORG", "GPE", "PERSON"])))
+    on = _LabelsOn(labels)
+    for _ in range(2000):
+        start = rng.randint(0, 2050)
+        end = start + rng.randint(1, 30)
+        assert on(start, end) == frozenset(lab for s, e, lab in labels if s < end and start < e)
+    assert _LabelsOn([])(0, 5) == frozenset()
+
+
 def test_a_titled_copy_needs_no_lower_case_street_lines():
     # unsure reads a titled copy of a text for streets typed in lower case,
     # without the lower-case street lines: they find nothing it keeps there.

@@ -150,3 +150,88 @@ def test_a_missing_model_stops_the_run(monkeypatch):
     monkeypatch.setattr(second, "DISTRIBUTION", "miner-no-such-model")
     with pytest.raises(ModelMissingError, match="second_model = false"):
         second.load_model()
+
+
+def test_rounds_and_batches_give_the_verdicts_of_reading_every_window_alone():
+    # decide reads each value's windows in rounds, in padded batches, and
+    # stops reading a value one window put under the threshold; the verdicts
+    # are those of every window read alone.
+    opinion = SecondOpinion()
+    leaves = [
+        "hi, it's derek again. derek here, the parcel for derek still has not come",
+        "The Anouk electric toothbrush is broken; Anouk support said to call Anouk",
+        "recipient GUILLOT not known, ring GUILLOT on the intercom, GUILLOT's flat",
+        "I bought the Labbé chair. Ms Labbé from the shop never called back about Labbé",
+        "ship it to mrs okafor please",
+    ]
+    values = ["derek", "Anouk", "GUILLOT", "Labbé", "okafor"]
+    asked = {value: opinion.windows(value, leaves) for value in values}
+    model = second.load_model()
+    alone = {}
+    for value, windows in asked.items():
+        readings = []
+        for window, start, end in windows:
+            model._labelled.clear()
+            reading = model.read(window, start, end)
+            if reading is not None:
+                readings.append(reading)
+        alone[value] = readings
+    model._labelled.clear()
+    [together] = opinion.readings(model, [asked])
+    verdicts = {v: opinion.verdict(r) for v, r in alone.items()}
+    assert {v: opinion.verdict(r) for v, r in together.items()} == verdicts
+    assert verdicts["derek"] == "PERSON" and verdicts["Anouk"] is None
+    for value, readings in together.items():
+        # The windows read are the first ones, read as alone up to float sums.
+        assert len(readings) == len(alone[value]) or verdicts[value] is None
+        for ours, theirs in zip(readings, alone[value], strict=False):
+            assert ours.entity == theirs.entity
+            assert abs(ours.personal - theirs.personal) < 1e-4
+    assert sum(map(len, together.values())) < sum(map(len, alone.values()))
+
+
+def test_the_model_s_threads_give_the_probabilities_of_one_thread():
+    # Two threads, for wall time (second.MODEL_THREADS): the same numbers bit for bit.
+    import numpy as np
+    import onnxruntime
+
+    model = second.load_model()
+    assert model.session.get_session_options().intra_op_num_threads == second.MODEL_THREADS > 1
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    one = onnxruntime.InferenceSession(
+        model.session._model_path, options, providers=["CPUExecutionProvider"]
+    )
+    lines = [
+        "hi, it's derek again. the parcel for derek still has not come, ring GUILLOT " * 3,
+        "The Anouk electric toothbrush is broken",
+    ]
+    encodings = [model.tokenizer.encode(line) for line in lines]
+    ours = model._label(encodings)
+    threads, model.session = model.session, one
+    try:
+        theirs = model._label(encodings)
+    finally:
+        model.session = threads
+    assert all(np.array_equal(a[1], b[1]) for a, b in zip(ours, theirs, strict=True))
+
+
+def test_a_replaced_value_takes_the_places_the_word_boundary_pattern_finds():
+    # _replaced checks the character before a value by hand; the text is
+    # that of the pattern with a lookbehind, overlapping candidates and all.
+    import random
+    import re
+
+    rng = random.Random(36)
+    for _ in range(500):
+        values = {"".join(rng.choice("ab _-.é") for _ in range(rng.randint(1, 3))) for _ in "xy"}
+        text = "".join(rng.choice("ab _-.é") for _ in range(rng.randint(0, 30)))
+        replacing = dict.fromkeys(sorted(values), "PERSON")
+        found = Redacted(chat(text), Counter(), {}, (), ())
+        [turn] = second.replaced_everywhere(found, replacing).session.turns
+        numbers = {v: n for n, v in enumerate(replacing, 1)}
+        pattern = re.compile(
+            "|".join(rf"(?<!\w){re.escape(v)}(?!\w)" for v in sorted(values, key=len, reverse=True))
+        )
+        expected = pattern.sub(lambda m, n=numbers: f"<PERSON_{n[m.group(0)]}>", text)
+        assert turn.user_text == expected, (values, text)

@@ -145,8 +145,45 @@ def test_a_product_named_like_a_person_is_left_as_written_for_the_reviewer(polic
     assert turn.tool_calls[0].result["product"] == "Rosalind reading lamp"
     assert "Rosalind reading lamp" in turn.reply_text
     # Not replaced, not kept unseen: a decision ("Maria account locked" has
-    # a noun after a name too).
+    # a noun after a name too; and an article before it was measured as no
+    # evidence of a thing: docs/redaction.md).
     assert "Rosalind" in {s.value for s in result.surfaced}
+
+
+def test_a_name_the_session_shows_to_be_a_place_is_kept_where_it_stands_alone(policy):
+    # Alone, "Shannon" is taken for a person; "Shannon Airport" in the same
+    # session makes the bare value the place, neither replaced nor surfaced.
+    alone = redacted(policy, "please rebook me.", result={"to": "Shannon"})
+    assert alone.session.turns[0].tool_calls[0].result == {"to": "<PERSON_1>"}
+    result = redacted(
+        policy,
+        "I am stuck at Shannon Airport, please rebook me.",
+        result={"to": "Shannon"},
+        reply="You are rebooked to Shannon.",
+    )
+    turn = result.session.turns[0]
+    assert turn.tool_calls[0].result == {"to": "Shannon"}
+    assert turn.reply_text == "You are rebooked to Shannon."
+    assert "shannon" in result.not_personal and result.surfaced == ()
+
+
+def test_a_guessed_name_beside_a_sure_one_of_a_person_stays_replaced(policy):
+    # The thing a session names does not hide a person the cue is sure of.
+    result = redacted(
+        policy,
+        "my name is Rosalind Pike. the Rosalind reading lamp is broken.",
+        reply="Sorry, Rosalind Pike.",
+    )
+    assert "Pike" not in result.session.turns[0].reply_text
+    assert "Rosalind" not in result.session.turns[0].reply_text
+
+
+def test_a_code_kept_on_a_route_is_kept_where_it_stands_alone(policy):
+    alone = redacted(policy, "Please check my booking", result={"origin": "MAN", "to": "SHA"})
+    assert alone.session.turns[0].tool_calls[0].result != {"origin": "MAN", "to": "SHA"}
+    result = redacted(policy, "Flight MAN-SHA tomorrow", result={"origin": "MAN", "to": "SHA"})
+    assert result.session.turns[0].tool_calls[0].result == {"origin": "MAN", "to": "SHA"}
+    assert result.surfaced == ()
 
 
 def test_a_company_with_its_legal_form_is_kept(policy):
@@ -182,3 +219,103 @@ def test_a_three_letter_code_outside_a_route_is_surfaced_not_replaced(policy):
     if "TXL" in {s.value for s in result.surfaced}:  # the model took it for a name
         assert result.session.turns[0].user_text == text
     assert "TXL" in result.session.turns[0].tool_calls[0].result["desk"]
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Anshan Air Base", "Anshan Air Base"),
+        ("Fort Madison Municipal Airport", "Fort Madison Municipal"),
+        ("Gary/Chicago International Airport", "Gary"),
+        ("You are rebooked from CKM (Fletcher Field) to Pauk.", "Fletcher Field"),
+        ("Flight MAN-SHA tomorrow", "MAN"),
+    ],
+)
+def test_a_name_standing_as_an_airfield_a_place_or_a_thing(text, name):
+    from miner.redaction.verdict import stands_as_a_thing
+
+    start = text.index(name)
+    assert stands_as_a_thing(text, start, start + len(name))
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("I spoke to Gary about the airport", "Gary"),
+        ("Fletcher Field called back", "Fletcher Field"),
+        ("ask MAN about it", "MAN"),
+        ("Rosalind reading lamp", "Rosalind"),
+        # Neither an article nor a place's preposition is evidence enough.
+        ("Please ask John A Smith to call", "Smith"),
+        ("your branch in Quaxbury will call", "Quaxbury"),
+        # A passenger's SURNAME/GIVEN, or a code after "to", is no route
+        # the other mentions of a code follow.
+        ("SSR CTCM 0612345678 for pax KIM/ANA", "KIM"),
+        ("send it to KIM", "KIM"),
+    ],
+)
+def test_a_name_standing_where_a_person_does(text, name):
+    from miner.redaction.verdict import stands_as_a_thing
+
+    start = text.index(name)
+    assert not stands_as_a_thing(text, start, start + len(name))
+
+
+def test_a_surfaced_name_of_a_person_the_session_replaced_is_replaced_too(policy):
+    from datetime import UTC, datetime
+
+    from miner.model import Session, ToolCall, Turn
+    from miner.redaction.session import redact_sessions
+
+    call = ToolCall(name="lookup", agent="a", args={"customer": "Paul Jackson"}, result={})
+    turn = Turn(
+        invocation_id="i",
+        user_text="no signal in Leeds since the 2026-10-09, it's paul from the Guest plan",
+        reply_text="Sorry about that.",
+        tool_calls=(call,),
+    )
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    session = Session("s", "support_agent", "u-1", now, now, {}, (turn,))
+    [first_pass] = redact_sessions([session], policy)
+    assert "paul" in {s.value for s in first_pass.surfaced}  # a decision without the rule
+    [result] = policy.redact([session])
+    assert "paul" not in result.session.turns[0].user_text
+    assert "paul" not in {s.value for s in result.surfaced}
+
+
+def test_names_joined_into_one_field_name_a_firm(policy):
+    # Alone in a sentence, three surnames are taken for people...
+    line = "I have asked the courier to collect the lamp sold by Carter, Mitchell and Ingram."
+    alone = redacted(policy, line)
+    assert "Ingram" not in alone.session.turns[0].user_text
+    # ...but a field holding all three, whole, names one seller.
+    result = redacted(policy, line, result={"seller": "Carter, Mitchell and Ingram"})
+    assert result.session.turns[0].user_text == line
+    assert result.session.turns[0].tool_calls[0].result == {"seller": "Carter, Mitchell and Ingram"}
+    assert "carter, mitchell and ingram" in result.not_personal
+
+
+def test_first_names_joined_into_one_field_stay_people(policy):
+    result = redacted(
+        policy, "Anna and Paul called about the lamp", result={"guests": "Anna and Paul"}
+    )
+    assert "Paul" not in result.session.turns[0].tool_calls[0].result["guests"]
+
+
+@pytest.mark.parametrize("field", ["Jean-Pierre", "Blomqvist, Peter"])
+def test_one_person_written_with_a_hyphen_or_a_comma_stays_a_person(policy, field):
+    # A double first name, or a surname before its first name, is one
+    # person's, not names joined into a firm's.
+    result = redacted(policy, f"{field} just has to sign it.", result={"contact": field})
+    assert result.session.turns[0].tool_calls[0].result["contact"] != field
+
+
+def test_the_firm_someone_works_at_is_kept(policy):
+    line = "I work as a surveyor at White, Higgins and Shaw. Please call back."
+    assert (
+        "Higgins"
+        not in redacted(policy, "I spoke to White, Higgins and Shaw.").session.turns[0].user_text
+    )
+    result = redacted(policy, line)
+    assert result.session.turns[0].user_text == line
+    assert "white, higgins and shaw" in result.not_personal

@@ -242,6 +242,21 @@ def test_vetted_digests_ignore_which_placeholder_took_the_value():
     assert surfacing.occurrences("desk desks deskdesk a-desk", "desk") == [(0, 4), (22, 26)]
 
 
+def test_occurrences_are_the_spans_of_the_word_boundary_pattern():
+    # occurrences searches for the value's text and checks the character
+    # before it by hand (fast on a long text); the spans are the pattern's,
+    # overlapping candidates and all.
+    import random
+
+    rng = random.Random(36)
+    for _ in range(5000):
+        text = "".join(rng.choice("ab _-.é1") for _ in range(rng.randint(0, 30)))
+        value = "".join(rng.choice("ab _-.é1") for _ in range(rng.randint(1, 4)))
+        pattern = re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+        assert surfacing.occurrences(text, value) == [m.span() for m in pattern.finditer(text)]
+    assert surfacing.occurrences("xa a a", "a a") == [(3, 6)]
+
+
 def test_raw_span_counts_through_escapes():
     text = '{"a": "x\\n\\u00e9\\ud83e\\ude91 desk"}'
     doc = parse(text)

@@ -362,7 +362,7 @@ def _long_in_fresh_process(parts_file: Path, size: int, alone: bool = False):  #
 
 def bench_long_text(tmp: Path) -> None:
     """One user message of 1 KiB, 256 KiB and 1 MiB, each redacted in a fresh
-    process: the extra time over 1 KiB (target <= 15 s at 1 MiB), time per
+    process: the extra time over 1 KiB (target <= 25 s at 1 MiB, issue 36), time per
     KiB (level when cost grows linearly), peak memory (target < 512 MB) and
     the planted values left, beside the same texts redacted one per message
     (a value the long message's pieces lose shows as a difference)."""
@@ -391,7 +391,7 @@ def bench_long_text(tmp: Path) -> None:
     print(
         f"long text: the {size // 1024} KiB message's {len(redacted)} texts one per message: "
         f"{took:.1f}s ({cpu:.1f}s CPU), peak {memory // 1024} MiB, {left} of {planted} "
-        "planted values left (targets at 1 MiB: <= 15 s more than 1 KiB, < 512 MiB, none left)"
+        "planted values left (targets at 1 MiB: <= 25 s more than 1 KiB, < 512 MiB, none left)"
     )
 
 

@@ -21,6 +21,7 @@ row is; both are ``miner.window.Window`` rendered as SQL.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
@@ -277,6 +278,24 @@ def counts_sql(since: datetime, until: datetime) -> Stepped:
 DIALECTS = ("duckdb", "spark", "bigquery")
 
 
+def _extracted_fields(transform: Any, dialect: str) -> Any:
+    """DuckDB's ``try(json_transform(value, schema))`` (``parsed_fields``:
+    one parse, a struct) where there is no such function: a struct of one
+    extraction per key, NULL where ``value`` is not JSON."""
+    import sqlglot
+
+    value, schema = transform.expressions
+    read = value.sql("duckdb")
+    fields = ", ".join(
+        f"{text(key)}: json_extract_string({read}, {text('$.' + key)})"
+        if kind == "VARCHAR"
+        else f"{text(key)}: CAST(json_extract({read}, {text('$.' + key)}) AS VARCHAR)"
+        for key, kind in json.loads(schema.name).items()
+    )
+    struct = sqlglot.parse_one(f"CASE WHEN json_valid({read}) THEN {{{fields}}} END", read="duckdb")
+    return struct.transform(_portable(dialect))
+
+
 def render(sql: str, dialect: str, pretty: bool = False) -> str:
     """``sql`` (DuckDB's dialect) in ``dialect`` (one of ``DIALECTS``)."""
     import sqlglot
@@ -300,6 +319,13 @@ def _portable(dialect: str) -> Any:
                 if dialect == "bigquery"
                 else value
             )
+        if (
+            dialect != "duckdb"
+            and isinstance(node, exp.Try)
+            and isinstance(node.this, exp.Anonymous)
+            and node.this.name.lower() == "json_transform"
+        ):
+            return _extracted_fields(node.this, dialect)
         if isinstance(node, exp.Anonymous) and node.name.lower() == "json_valid":
             if dialect == "duckdb":
                 return node

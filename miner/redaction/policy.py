@@ -15,14 +15,14 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from miner.config import PipelineConfig
+from miner.config import DEFAULT_ALLOW, PipelineConfig
 from miner.fixtures import fixture_values
 from miner.model import Session
 from miner.redaction.detector import Detector, detector_for
 from miner.redaction.guard import LeakGuard
 from miner.redaction.keys import KeyRules
 from miner.redaction.second import SecondOpinion
-from miner.redaction.session import Redacted, redact_sessions
+from miner.redaction.session import Redacted, redact_sessions, with_people_decided
 from miner.redaction.unsure import Unsure
 from miner.redaction.verdict import Detection
 
@@ -66,7 +66,7 @@ class RedactionPolicy:
         self._allowed_folded = frozenset(v.lower() for v in self.allowed)
         self.guard = LeakGuard(config.redaction.phone_regions, self.allowed)
         #: What the policy surfaces instead of deciding (miner/redaction/unsure.py).
-        self.unsure = Unsure(config.redaction.unsure)
+        self.unsure = Unsure(config.redaction.unsure, (*DEFAULT_ALLOW, *config.redaction.allow))
         #: The second model asked about what is surfaced (miner/redaction/second.py).
         self.second: SecondOpinion | None = (
             SecondOpinion() if config.redaction.second_model else None
@@ -83,9 +83,10 @@ class RedactionPolicy:
         """Redact every session (distinct strings are analysed once, in batches)."""
         redacted = redact_sessions(sessions, self, progress)
         # The one hook of the second model: it decides some surfaced values.
-        if self.second is None:
-            return redacted
-        return self.second.decide(sessions, redacted)
+        if self.second is not None:
+            redacted = self.second.decide(sessions, redacted)
+        # Then a surfaced name that is a replaced person's is that person's.
+        return [with_people_decided(r) for r in redacted]
 
     def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
         """(entity, value) found in each text, in order (``Detector.detect``)."""

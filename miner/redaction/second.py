@@ -66,6 +66,9 @@ PERSONAL_LABELS: dict[str, str] = {
     "STREET_NAME": "STREET_ADDRESS",
 }
 
+#: Threads the model runs on (see ``_Rampart``).
+MODEL_THREADS = 2
+
 #: (a window of a string, start and end of a value's occurrence in it).
 Window = tuple[str, int, int]
 
@@ -107,33 +110,54 @@ class SecondOpinion:
         values the model is sure are personal replaced by a new placeholder
         everywhere in its session; the rest stay surfaced. A value the first
         pass cut into (part of it replaced in one string) stays surfaced:
-        replacing the rest would leave the part between as written. The
-        model reads the windows of all sessions in batches."""
+        replacing the rest would leave the part between as written."""
         asked = [self._windows(o, r) for o, r in zip(originals, redacted, strict=True)]
         if not any(asked):
             return list(redacted)  # nothing surfaced: the model is never loaded
         # The first pass's freed heap goes back before the model stacks on it.
         release_freed_memory()
         model = load_model()
-        model.label_all(w for windows in asked for found in windows.values() for w, _s, _e in found)
+        readings = self.readings(model, asked)
         decided = []
-        for result, windows in zip(redacted, asked, strict=True):
-            replacing: dict[str, str] = {}
-            for value, found in windows.items():
-                readings = [model.read(window, start, end) for window, start, end in found]
-                entity = self.verdict([r for r in readings if r is not None])
-                if entity:
-                    replacing[value] = entity
-            decided.append(_replaced(result, replacing) if replacing else result)
+        for result, read in zip(redacted, readings, strict=True):
+            replacing = {
+                value: entity for value, found in read.items() if (entity := self.verdict(found))
+            }
+            decided.append(replaced_everywhere(result, replacing) if replacing else result)
         # Released, not kept for the process: what loads after it (google-adk's
         # models, at the first drafted case) would stack on its 50 MiB.
         del model
         release_freed_memory()
         return decided
 
-    def _windows(
-        self, original: Session, redacted: Redacted
-    ) -> dict[str, list[tuple[str, int, int]]]:
+    def readings(
+        self, model: _Rampart, asked: Sequence[dict[str, list[Window]]]
+    ) -> list[dict[str, list[Reading]]]:
+        """The model's readings of each session's values over their windows.
+
+        The windows are read in rounds, each value's first window in the
+        first, its second in the second...; the windows of a round are read
+        in batches. A value one reading puts under ``replace_score`` stays
+        surfaced whatever the others say (``verdict``), so its later windows
+        are not read: most surfaced values are settled by their first (the
+        model's CPU follows the windows it reads)."""
+        readings: list[dict[str, list[Reading]]] = [{v: [] for v in w} for w in asked]
+        open_ = [(session, value) for session, windows in enumerate(asked) for value in windows]
+        at = 0
+        while open_:
+            now = [(s, v, asked[s][v][at]) for s, v in open_ if at < len(asked[s][v])]
+            model.label_all(window for _s, _v, (window, _start, _end) in now)
+            open_ = []
+            for session, value, (window, start, end) in now:
+                reading = model.read(window, start, end)
+                if reading is not None:
+                    readings[session][value].append(reading)
+                if reading is None or reading.personal >= self.replace_score:
+                    open_.append((session, value))
+            at += 1
+        return readings
+
+    def _windows(self, original: Session, redacted: Redacted) -> dict[str, list[Window]]:
         """Surfaced value -> its windows, for the values the first pass left whole."""
         if not redacted.surfaced:
             return {}
@@ -186,7 +210,7 @@ def _occurrences(value: str, leaves: Iterable[str]) -> Iterator[tuple[str, int, 
                 yield leaf, start, end
 
 
-def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
+def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
     """``redacted`` with each value of ``replacing`` replaced by the next free
     placeholder of its entity type, in every string of the session."""
     used: Counter[str] = Counter()
@@ -198,21 +222,27 @@ def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
         used[entity] += 1
         placeholder[value] = f"<{entity}_{used[entity]}>"
     # The longest value first, so a name inside a longer surfaced value
-    # does not split it.
+    # does not split it. Each is followed by no word character; the one
+    # before is checked by hand, as surfaced.occurrences does (a pattern
+    # that starts with a lookbehind is tried at every character).
     pattern = re.compile(
-        "|".join(rf"(?<!\w){re.escape(v)}(?!\w)" for v in sorted(replacing, key=len, reverse=True))
+        "|".join(rf"{re.escape(v)}(?!\w)" for v in sorted(replacing, key=len, reverse=True))
     )
     counted: Counter[str] = Counter()
 
     def with_placeholders(_key: str | None, value: Any) -> Any:
         if not isinstance(value, str):
             return value
-
-        def one(m: re.Match[str]) -> str:
+        pieces, done, at = [], 0, 0
+        while m := pattern.search(value, at):
+            start = m.start()
+            if start and _WORD_CHARACTER.match(value, start - 1):
+                at = start + 1
+                continue
             counted[replacing[m.group(0)]] += 1
-            return placeholder[m.group(0)]
-
-        return pattern.sub(one, value)
+            pieces += [value[done:start], placeholder[m.group(0)]]
+            done = at = m.end()
+        return "".join([*pieces, value[done:]]) if pieces else value
 
     session = map_session(redacted.session, with_placeholders)
     return replace(
@@ -222,6 +252,9 @@ def _replaced(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
         originals={**redacted.originals, **replacing},
         surfaced=tuple(s for s in redacted.surfaced if s.value not in replacing),
     )
+
+
+_WORD_CHARACTER = re.compile(r"\w")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -270,11 +303,14 @@ class _Rampart:
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
         options = onnxruntime.SessionOptions()
-        # One thread, as the spaCy model gets one BLAS thread
-        # (runtime.numpy_matrix_products): the windows are small, and a
-        # second thread only burnt CPU on a shared machine.
-        options.intra_op_num_threads = 1
+        # The model runs after the first pass, when spaCy's thread is idle:
+        # two threads, neither spinning while it waits for work. On a
+        # 256 KiB message's windows, the same CPU as one thread, two thirds
+        # of its wall time on a loaded machine, and the same probabilities
+        # bit for bit; a spinning thread burnt a third more CPU.
+        options.intra_op_num_threads = MODEL_THREADS
         options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = onnxruntime.InferenceSession(
             str(root / "onnx" / "model_q4.onnx"),
             options,
@@ -316,7 +352,9 @@ class _Rampart:
 
     def label_all(self, windows: Iterable[str]) -> None:
         """Label ``windows`` in batches of similar length, for ``read``."""
-        encodings = {w: self.tokenizer.encode(w) for w in dict.fromkeys(windows)}
+        encodings = {
+            w: self.tokenizer.encode(w) for w in dict.fromkeys(windows) if w not in self._labelled
+        }
         fitting = sorted(
             (w for w, e in encodings.items() if len(e.ids) <= self.MAX_TOKENS),
             key=lambda w: len(encodings[w].ids),

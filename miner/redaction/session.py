@@ -24,7 +24,7 @@ from miner.redaction.lexicon.names import an_english_word, grown_name, name_part
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import unsure_values
-from miner.redaction.verdict import Detection
+from miner.redaction.verdict import Detection, stands_as_a_thing
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def _redact_one(
     values it is part of, number the placeholders, replace every occurrence;
     then what it is unsure of, left as written."""
     leaves = list(session_texts(session))
-    entity_of, things, unsure_of = _collect(leaves, found, policy)
+    entity_of, things, unsure_of, kept_values = _collect(leaves, found, policy)
     for value, entity in unsure_of.items():
         # A name one of whose words is a sure name is the same person's.
         if entity == "PERSON" and any(p in entity_of for p in name_parts(value) if p != value):
@@ -92,8 +92,37 @@ def _redact_one(
         replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
         redacted = map_session(session, replacer.leaf)
         replaced = replacer.replaced
-    surfaced = _surfaced(redacted, unsure_of, entity_of, kept, policy)
+    surfaced, places = _surfaced(redacted, unsure_of, entity_of, kept, kept_values, policy)
+    # The values kept whole are recorded too, case-folded as the phrases are,
+    # so the check reads an edited string as the draft did.
+    kept_values |= places
+    if kept_values:
+        kept = tuple(sorted({*kept, *(v.casefold() for v in kept_values)}))
     return Redacted(redacted, replaced, dict(entity_of), kept, surfaced)
+
+
+def with_people_decided(redacted: Redacted) -> Redacted:
+    """``redacted`` with each surfaced name that is a word of a person the
+    session replaced, in another case or without its accents ("paul" beside
+    "Paul Jackson", "QUIROGA" beside "Máxima Quiroga"), replaced too: the
+    same person, not a decision (the next free placeholder, as the
+    reviewer's *replace* writes)."""
+    from miner.redaction.lexicon.dates import unaccented
+    from miner.redaction.second import replaced_everywhere
+
+    words = {
+        unaccented(word.casefold())
+        for value, entity in redacted.originals.items()
+        if entity == "PERSON"
+        for word in value.split()
+        if len(word) > 2
+    }
+    same = {
+        s.value: "PERSON"
+        for s in redacted.surfaced
+        if s.entity == "PERSON" and unaccented(s.value.casefold()) in words
+    }
+    return replaced_everywhere(redacted, same) if same else redacted
 
 
 def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> None:
@@ -138,11 +167,15 @@ def _surfaced(
     unsure_of: dict[str, str],
     entity_of: dict[str, str],
     things: tuple[str, ...],
+    kept_values: set[str],
     policy: RedactionPolicy,
-) -> tuple[Surfaced, ...]:
+) -> tuple[tuple[Surfaced, ...], set[str]]:
     """What the session's reviewer decides: the detector's unsure values that
     nothing replaced and that still stand in the redacted session, then what
-    ``unsure`` finds in it outside the phrases that name things."""
+    ``unsure`` finds in it outside the phrases that name things; less the
+    values kept whole (as written: "Fulda" kept says nothing of "FULDA")
+    and the names the session shows to be things or places
+    (``named_as_things``), which are returned."""
     left = [v for v in unsure_of if v not in entity_of]
     standing: set[str] = set()
     if left:
@@ -153,19 +186,30 @@ def _surfaced(
     surfaced = {v: unsure_of[v] for v in left if v in standing}
     for item in unsure_values(redacted, policy.unsure, things):
         surfaced.setdefault(item.value, item.entity)
-    return tuple(Surfaced(entity, value) for value, entity in surfaced.items())
+    names = [v for v, entity in surfaced.items() if entity == "PERSON" and v not in kept_values]
+    places = named_as_things(session_texts(redacted), names) if names else set()
+    return (
+        tuple(
+            Surfaced(entity, value)
+            for value, entity in surfaced.items()
+            if value not in places and value not in kept_values
+        ),
+        places,
+    )
 
 
 def _collect(
     leaves: list[tuple[str | None, Any]],
     found: dict[str, list[Detection]],
     policy: RedactionPolicy,
-) -> tuple[dict[str, str], list[str], dict[str, str]]:
+) -> tuple[dict[str, str], list[str], dict[str, str], set[str]]:
     """Every personal value of the session -> its entity, first sighting wins,
     key rules and identifier patterns before the detector; the phrases that
     name a thing, case-folded (the values of name keys that name one, and the
-    phrases a kept detection named); and the values the detector is unsure
-    of -> their entity."""
+    phrases a kept detection named); the values the detector is unsure of
+    -> their entity; and the values kept as written (a guessed name the
+    session shows to be a thing, ``named_as_things``, or a detection kept
+    whole, as a code on a route)."""
     entity_of: dict[str, str] = {}
     things: list[str] = []
     unsure_of: dict[str, str] = {}
@@ -184,9 +228,32 @@ def _collect(
                     entity_of.setdefault(m.group(0), entity)
     named_things = list(things)
     detections = [d for _key, leaf in leaves if isinstance(leaf, str) for d in found.get(leaf, ())]
-    things += (d.thing.casefold() for d in detections if d.verdict == "keep" and d.thing)
+    things += (
+        d.thing.casefold()
+        for d in detections
+        if d.verdict == "keep" and d.thing and d.thing != d.value
+    )
+    # A guessed name the session shows to be an airfield or an airport's
+    # code where it stands ("Shannon Airport", "MAN-BEG") is that place
+    # wherever else it stands ("to": "Shannon"): kept, not replaced or
+    # surfaced.
+    kept_whole = {d.value for d in detections if d.verdict == "keep" and d.thing == d.value}
+    guesses = {d.value for d in detections if d.guessed and d.verdict != "keep"}
+    as_things = (guesses & kept_whole) | named_as_things(leaves, guesses - kept_whole)
+    # Names joined into one value ("Carter, Mitchell and Ingram", "Guit &
+    # Sas"), the whole of a string of the session: one field holding them
+    # names one firm, not several people; so does the place someone works at.
+    for firm in _joined_names_alone(leaves) | _employers(leaves):
+        members = {v for v in guesses - as_things if _a_word_of(v, firm)}
+        if members:
+            as_things |= members
+            things.append(firm.casefold())
+    # Kept as written, not as a case-folded phrase: the phrases keep
+    # ``unsure`` off every casing of them, and "Fulda" kept as a place
+    # says nothing of "FULDA" or "fulda" elsewhere (a person's, maybe).
+    kept_values = as_things | kept_whole
     for d in detections:
-        if d.verdict == "keep":
+        if d.verdict == "keep" or (d.guessed and d.value in as_things):
             continue
         # "Orion" in "I returned the Orion X5 Blender" is the product the tool
         # result names, not a person. (A phrase a kept detection named is
@@ -198,7 +265,82 @@ def _collect(
         else:
             unsure_of.setdefault(d.value, d.entity)
     entity_of.pop("", None)
-    return entity_of, things, unsure_of
+    return entity_of, things, unsure_of, kept_values
+
+
+#: Capitalised names (with their particles) joined into one by a
+#: conjunction or "&", commas before it ("Carter, Mitchell and Ingram",
+#: "van den Berg & Brands"). Not by a comma alone ("Smith, John" is one
+#: person), nor a hyphen: "Drake-Martin" alone in a field is a firm's
+#: name, but "Jean-Pierre" or "García-López" is a person's (the held-out
+#: tune set's "Jean-Pierre" was kept so).
+_NAME = r"(?:(?:van|von|de|den|der|del|della|di|da|du|le|la|ter|ten)[ \t]+)*[^\W\d_a-z][\w'’.]*"
+_JOINED_NAMES = re.compile(
+    rf"{_NAME}(?:,[ \t]+{_NAME})*,?[ \t]+(?:and|&|e|y|et|und|en)[ \t]+{_NAME}"
+)
+
+
+def _joined_names_alone(leaves: Iterable[tuple[str | None, Any]]) -> set[str]:
+    """The strings of the session that are each, whole, names joined into
+    one, not all of them common first names ("Mary-Jane", "Anna and Paul")."""
+    from miner.redaction.lexicon.names import common_in_english
+
+    return {
+        leaf.strip()
+        for _key, leaf in leaves
+        if isinstance(leaf, str)
+        and len(leaf) <= 120
+        and _JOINED_NAMES.fullmatch(leaf.strip())
+        and not all(
+            common_in_english(w) for w in re.findall(r"[^\W\d_]{2,}", leaf) if w[0].isupper()
+        )
+    }
+
+
+#: Where a speaker says where they work: "I work as a surveyor at White,
+#: Higgins and Shaw", "working at Rutten Groep". (Not "for": "she works for
+#: Maria Lopez" names a person as often as a firm.)
+_FIRM_WORD = (
+    r"(?:(?:van|von|de|den|der|del|della|di|da|du|le|la|ter|ten)[ \t]+)*[^\W\d_a-z][\w'’-]*"
+)
+_EMPLOYER = re.compile(
+    r"(?i:\bwork(?:s|ed|ing)?(?:[ \t]+as[ \t]+an?[ \t]+[^.;:!?\n<>]{1,60}?)?[ \t]+at)[ \t]+"
+    rf"({_FIRM_WORD}(?:(?:,[ \t]+|[ \t]+(?:and|&|e|y|et|und|en)[ \t]+|[ \t]+){_FIRM_WORD})*)"
+)
+
+
+def _employers(leaves: Iterable[tuple[str | None, Any]]) -> set[str]:
+    """The names of the firms the session says someone works at."""
+    return {
+        m.group(1)
+        for _key, leaf in leaves
+        if isinstance(leaf, str) and "work" in leaf.casefold()
+        for m in _EMPLOYER.finditer(leaf)
+    }
+
+
+def _a_word_of(value: str, phrase: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}(?!\w)", phrase) is not None
+
+
+def named_as_things(leaves: Iterable[tuple[str | None, Any]], values: Iterable[str]) -> set[str]:
+    """Those of ``values`` (names only guessed at) that stand somewhere in
+    the session's ``leaves`` where the words around them make an airfield
+    or an airport's code of them (``stands_as_a_thing``: "Shannon Airport",
+    "MAN-BEG")."""
+    values = set(values)
+    if not values:
+        return set()
+    matcher = WholeWords(exact=values)
+    found: set[str] = set()
+    for _key, leaf in leaves:
+        if not isinstance(leaf, str):
+            continue
+        text = read_escaped_breaks(leaf)
+        for start, end in matcher.spans(leaf):
+            if leaf[start:end] not in found and stands_as_a_thing(text, start, end):
+                found.add(leaf[start:end])
+    return found
 
 
 def _link_parts(entity_of: dict[str, str]) -> dict[str, str]:

