@@ -5,6 +5,7 @@ sample; real Presidio for the sessions the draft declines)."""
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 
 import orjson
@@ -43,6 +44,9 @@ def test_a_run_counts_and_lists_each_flagged_session_it_left_out(tmp_path):
 
     # Again, every case wanted: the five drafted are skipped, the rest drafted;
     # --json prints the record the summary file holds.
+    # A run's files are named by its second and pid (output.run_stem); both
+    # runs here share the pid, so the second run starts in the next second.
+    time.sleep(1 - time.time() % 1 + 0.01)
     again = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--json", "--out", out)
     assert again.exit_code == 0, again.output
     printed = json.loads(again.stdout)
