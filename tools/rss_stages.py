@@ -84,8 +84,9 @@ def run(export: Path, out: Path) -> None:
     import miner.redaction.policy
     import miner.redaction.second
 
-    staged(miner.engine.embedded.EmbeddedEngine, "flag", "selection")
-    staged(miner.job, "pick_sessions", "pick")
+    # The job asks the engine for its picks (Engine.pick): the selection and
+    # the pick over the flags the engine holds are one call.
+    staged(miner.engine.embedded.EmbeddedEngine, "pick", "selection and pick")
     staged(miner.job, "release_freed_memory", "release")
     staged(miner.engine.embedded, "read_sessions", "picked sessions' rows")
     staged(miner.redaction.detector, "_detector", "detector", first_only=True)
