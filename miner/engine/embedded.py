@@ -51,8 +51,7 @@ class EmbeddedEngine:
         window: Window,
         negative: NegativeFeedback,
     ) -> Flagged:
-        with duck.connect(config.scan, str(export.path)) as con:
-            duck.export_rows(con, export, scan.since, scan.until, SCAN_EVENT_TYPES)
+        with _held_events(export, config, scan) as con:
             return select(
                 con.table, negative, config.signals, window.since, window.until, str(export.path)
             )
@@ -66,8 +65,7 @@ class EmbeddedEngine:
         negative: NegativeFeedback,
         plan: PickPlan,
     ) -> Picked:
-        with duck.connect(config.scan, str(export.path)) as con:
-            duck.export_rows(con, export, scan.since, scan.until, SCAN_EVENT_TYPES)
+        with _held_events(export, config, scan) as con:
             return select_and_pick(
                 con, negative, config.signals, window.since, window.until, plan, str(export.path)
             )
@@ -86,6 +84,16 @@ class EmbeddedEngine:
             return []
         rows = read_sessions(export, columns, scan.since, scan.until, session_ids, config.scan)
         return [work(rows, progress)]
+
+
+@contextlib.contextmanager
+def _held_events(export: Export, config: PipelineConfig, scan: Window) -> Iterator[duck.Duck]:
+    """A DuckDB connection under ``[scan]`` holding the export's rows of the
+    signals' event types in ``scan``, for the selection (as Spark's
+    ``_held_events``)."""
+    with duck.connect(config.scan, str(export.path)) as con:
+        duck.export_rows(con, export, scan.since, scan.until, SCAN_EVENT_TYPES)
+        yield con
 
 
 def read_sessions(
