@@ -17,12 +17,17 @@ turn (``--data`` names the folder: the 20M-row one takes 6 GiB). For each:
   over that scan (target <= 2), in wall and in CPU seconds, with the load
   average (the machine may be shared).
 
-Then, end to end on the 7,041-row export: every flagged session drafted by
-``tools/baseline_draft.py`` and by ``miner draft`` (target >= 5).
+A draft that fails is reported with its exit code, the last line of its
+error and its peak RSS, and the bench goes on. Then, end to end on a
+7,041-row real-shaped export of each dialect asked for: every flagged
+session drafted by ``tools/baseline_draft.py`` and by ``miner draft``
+(target >= 5). Last, every line again as one table.
 
-Usage: ``python -m tools.bench_scale [--rows 1000000,5000000,20000000]
-[--shapes real,wide,small-files,one-file] [--dialects python,java,go]
-[--data DIR]``. Every combination of the three lists is measured.
+Usage: ``python -m tools.bench_scale [--rows 1000000] [--shapes
+real,wide,small-files,one-file] [--dialects python,java,go] [--data DIR]``:
+every combination of the three lists (by default every shape and dialect
+at 1M rows). ``--full`` is the issue's whole matrix: every shape and
+dialect at 1M and 5M rows, and the real shape's Python rows at 20M.
 """
 
 from __future__ import annotations
@@ -62,7 +67,7 @@ def _draft_child(args: list[str], queue) -> None:  # type: ignore[no-untyped-def
     used = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = used.ru_utime + used.ru_stime
     peak = used.ru_maxrss  # KiB on Linux
-    queue.put((done.returncode, seconds, cpu, peak, done.stderr[-400:]))
+    queue.put((done.returncode, seconds, cpu, peak, done.stderr))
 
 
 @dataclass(frozen=True)
@@ -74,9 +79,25 @@ class Run:
     peak: int
 
 
+class DraftFailed(Exception):
+    """`miner draft` exited non-zero: its exit code, the last line it wrote
+    on stderr (miner's one-line error, or a traceback's last line) and the
+    run's seconds and peak up to then."""
+
+    def __init__(self, code: int, error: str, run: Run) -> None:
+        super().__init__(f"exit {code}: {error}")
+        self.code, self.error, self.run = code, error, run
+
+
+def _last_line(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    return lines[-1][:400] if lines else "(nothing on stderr)"
+
+
 def draft(export: Path, out: Path, cases: int = 20) -> Run:
     """One `miner draft` of ``cases`` cases with the default ``[scan]``
-    config, in a fresh process (its own peak, its own CPU seconds)."""
+    config, in a fresh process (its own peak, its own CPU seconds); raises
+    ``DraftFailed`` when it exits non-zero."""
     command = [
         sys.executable, "-m", "miner", "draft", "--pipeline", str(PIPELINE), "--traces",
         str(export), "--feedback", str(FEEDBACK), *_window(), "--max-cases", str(cases),
@@ -89,9 +110,10 @@ def draft(export: Path, out: Path, cases: int = 20) -> Run:
     code, seconds, cpu, peak, stderr = queue.get()
     child.join()
     shutil.rmtree(out, ignore_errors=True)
+    run = Run(seconds, cpu, peak // 1024)
     if code != 0:
-        raise SystemExit(f"miner draft {export} failed ({code}): {stderr}")
-    return Run(seconds, cpu, peak // 1024)
+        raise DraftFailed(code, _last_line(stderr), run)
+    return run
 
 
 def plain_scan(export: Path) -> tuple[Run, int]:
@@ -142,7 +164,35 @@ def _load() -> str:
 _WARMED: list[bool] = []
 
 
-def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False) -> None:
+@dataclass(frozen=True)
+class Line:
+    """One export's figures, for the table at the end."""
+
+    dialect: str
+    shape: str
+    rows: int
+    big: Run
+    small: Run | None
+    plain: Run
+    load: float
+    error: str = ""
+
+    def cells(self) -> list[str]:
+        b, m, p = self.big, self.small, self.plain
+        head = [self.shape, self.dialect, f"{self.rows:,}", f"{b.peak}"]
+        if self.error or m is None:
+            return [*head, f"FAILED after {b.wall:.0f} s ({b.cpu:.1f} s CPU): {self.error}",
+                    "", "", f"{self.load:.1f}"]  # fmt: skip
+        return [
+            *head,
+            f"{b.wall:.1f} s ({b.cpu:.1f} s CPU)",
+            f"x{b.wall / m.wall:.2f} (x{b.cpu / m.cpu:.2f} CPU)",
+            f"x{(b.wall - m.wall) / p.wall:.2f} (x{(b.cpu - m.cpu) / p.cpu:.2f} CPU)",
+            f"{self.load:.1f}",
+        ]
+
+
+def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False) -> Line:
     """One line of figures for an export of ``rows`` rows; with ``keep``, the
     exports already in ``data`` are measured as they are, and kept."""
     small, big = data / f"{dialect}-{shape}-small", data / f"{dialect}-{shape}-{rows}"
@@ -155,16 +205,24 @@ def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False)
         scale_export.write(folder, size, dialect, shape)
         built = time.perf_counter() - begin
     print(f"{dialect} {shape}: {scale_export.describe(big)} (built in {built:.0f} s)", flush=True)
-    if not _WARMED:
-        draft(small, data / "out-warm")
-        _WARMED.append(True)
-    plain, scanned = plain_scan(big)
     try:
-        small_run = draft(small, data / "out-small")
-        big_run = draft(big, data / "out-big")
-    except SystemExit as failed:
-        print(f"  FAILED: {failed} ({_load()})", flush=True)
-        return
+        if not _WARMED:
+            draft(small, data / "out-warm")
+            _WARMED.append(True)
+        plain, scanned = plain_scan(big)
+        small_run: Run | None = None
+        try:
+            small_run = draft(small, data / "out-small")
+            big_run = draft(big, data / "out-big")
+        except DraftFailed as failed:
+            which = f"{rows:,} rows" if small_run else f"{SMALL_ROWS:,} rows"
+            print(
+                f"  FAILED ({which}): {failed} after {failed.run.wall:.1f} s "
+                f"({failed.run.cpu:.1f} s CPU), peak RSS {failed.run.peak} MiB ({_load()})",
+                flush=True,
+            )
+            return Line(dialect, shape, rows, failed.run, small_run, plain, os.getloadavg()[0],
+                        f"{which}, exit {failed.code}: {failed.error}")  # fmt: skip
     finally:
         if not keep:
             shutil.rmtree(big, ignore_errors=True)
@@ -180,61 +238,95 @@ def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False)
         f"{(b.cpu - m.cpu) / plain.cpu:.2f} CPU (target <= 2); {_load()}",
         flush=True,
     )
+    return Line(dialect, shape, rows, b, m, plain, os.getloadavg()[0])
 
 
-def end_to_end(data: Path) -> None:
-    """Every flagged session of a 7,041-row real-shaped export:
+def end_to_end(data: Path, dialect: str) -> None:
+    """Every flagged session of a 7,041-row real-shaped export of ``dialect``:
     tools/baseline_draft.py against miner draft, each in a fresh process."""
     from tools.bench import _timed
 
-    export = data / "end-to-end"
+    export = data / f"end-to-end-{dialect}"
     shutil.rmtree(export, ignore_errors=True)
-    scale_export.write(export, SMALL_ROWS)
-    base = _timed(
-        [sys.executable, "-m", "tools.baseline_draft", str(export), str(FEEDBACK), str(data / "b")]
-    )
-    mine = _timed(
-        [
-            sys.executable, "-m", "miner", "draft", "--pipeline", str(PIPELINE),
-            "--traces", str(export), "--feedback", str(FEEDBACK), *_window(),
-            "--max-cases", "100000", "--per-signal", "100000", "--out", str(data / "m"),
-        ]
-    )  # fmt: skip
-    baseline_cases = len(list((data / "b").glob("*.json")))
-    drafted = len(list((data / "m").glob("draft_*")))
+    scale_export.write(export, SMALL_ROWS, dialect)
+    try:
+        base = _timed(
+            [sys.executable, "-m", "tools.baseline_draft", str(export), str(FEEDBACK),
+             str(data / "b")]
+        )  # fmt: skip
+        mine = _timed(
+            [
+                sys.executable, "-m", "miner", "draft", "--pipeline", str(PIPELINE),
+                "--traces", str(export), "--feedback", str(FEEDBACK), *_window(),
+                "--max-cases", "100000", "--per-signal", "100000", "--out", str(data / "m"),
+            ]
+        )  # fmt: skip
+        baseline_cases = len(list((data / "b").glob("*.json")))
+        drafted = len(list((data / "m").glob("draft_*")))
+    except SystemExit as failed:
+        print(f"end to end, {dialect} rows: FAILED: {failed} ({_load()})", flush=True)
+        return
+    finally:
+        for folder in (export, data / "b", data / "m"):
+            shutil.rmtree(folder, ignore_errors=True)
     print(
-        f"end to end, every flagged session of {SMALL_ROWS:,} real-shaped rows "
+        f"end to end, every flagged session of {SMALL_ROWS:,} real-shaped {dialect} rows "
         f"({baseline_cases} by the baseline's rules, {drafted} drafted by miner): baseline "
         f"{base[0]:.1f} s ({base[1]:.1f} s CPU), miner {mine[0]:.1f} s ({mine[1]:.1f} s CPU); "
-        f"speed-up x{base[0] / mine[0]:.1f} wall, x{base[1] / mine[1]:.1f} CPU (target >= 5)"
+        f"speed-up x{base[0] / mine[0]:.1f} wall, x{base[1] / mine[1]:.1f} CPU (target >= 5); "
+        f"{_load()}",
+        flush=True,
     )
-    for folder in (export, data / "b", data / "m"):
-        shutil.rmtree(folder, ignore_errors=True)
+
+
+def table(lines: list[Line]) -> str:
+    """The lines as one Markdown table."""
+    head = ["shape", "dialect", "rows", "peak RSS (MiB, < 512)", "20 cases",
+            "vs 7,041 rows (<= x2)", "rows' cost vs plain scan (<= x2)", "load"]  # fmt: skip
+    rows = [head, ["---"] * len(head), *(line.cells() for line in lines)]
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in rows)
+
+
+#: The issue's whole matrix (``--full``): (dialects, shapes, rows) products.
+FULL = (
+    ("python,java,go", "real,wide,small-files,one-file", "1000000,5000000"),
+    ("python", "real", "20000000"),
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", default="1000000,5000000,20000000")
-    parser.add_argument("--shapes", default="real")
-    parser.add_argument("--dialects", default="python")
+    parser.add_argument("--rows", default="1000000")
+    parser.add_argument("--shapes", default=",".join(scale_export.SHAPES))
+    parser.add_argument("--dialects", default=",".join(scale_export.DIALECTS))
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help="every shape and dialect at 1M and 5M rows, and real Python rows at 20M",
+    )
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--no-end-to-end", action="store_true")
     parser.add_argument(
         "--keep", action="store_true", help="reuse the exports in --data and keep them"
     )
     args = parser.parse_args()
+    matrix = FULL if args.full else ((args.dialects, args.shapes, args.rows),)
+    lines: list[Line] = []
     with contextlib.ExitStack() as stack:
         data = (
             args.data
             if args.keep and args.data
             else Path(stack.enter_context(tempfile.TemporaryDirectory(dir=args.data)))
         )
-        for dialect in args.dialects.split(","):
-            for shape in args.shapes.split(","):
-                for rows in (int(r) for r in args.rows.split(",")):
-                    measure(data, dialect, shape, rows, args.keep)
+        for dialects, shapes, counts in matrix:
+            for dialect in dialects.split(","):
+                for shape in shapes.split(","):
+                    for rows in (int(r) for r in counts.split(",")):
+                        lines.append(measure(data, dialect, shape, rows, args.keep))
         if not args.no_end_to_end:
-            end_to_end(data)
+            for dialect in (args.dialects if not args.full else FULL[0][0]).split(","):
+                end_to_end(data, dialect)
+    print(table(lines))
 
 
 if __name__ == "__main__":
