@@ -230,6 +230,12 @@ def connect(scan: ScanConfig, where: str = "<rows>") -> Iterator[Duck]:
             con.execute("SET TimeZone = 'UTC'")
             # miner prints its own progress; DuckDB's bar would write to the terminal.
             con.execute("SET enable_progress_bar = false")
+            # A page at a time, not a column chunk: prefetching, DuckDB reads a
+            # row group's whole column chunk into one block it cannot spill
+            # (493 MiB for the `content` of a file of one 5M-row group, over
+            # any default memory_limit). The files it reads are on this
+            # machine's disks (a remote export is copied first).
+            con.execute("SET disable_parquet_prefetching = true")
         except duckdb.Error as exc:
             raise ConfigError(f"[scan]: DuckDB refused the settings ({reason(exc)})") from None
         try:
