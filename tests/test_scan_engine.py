@@ -163,7 +163,6 @@ def picks_both_ways(engine, export_path: Path = TRACES) -> list:
     ids = sorted(found.flags)
     ledger = frozenset(session_hash(s) for s in ids[::3])
     kind = frozenset({signature_hash(found.flags[ids[1]].signature)})
-    nothing = NotDrafted.of([])
     seen = []
     for drafted, kinds, per_signal, cases in [
         (frozenset(), frozenset(), 3, 20),
@@ -178,8 +177,8 @@ def picks_both_ways(engine, export_path: Path = TRACES) -> list:
         left = NotDrafted.of(left_out(found.flags, START, END, drafted, picked))
         seen.append(
             (
-                (held.selection, held.by_rule, list(held.left.plus(nothing).lines())),
-                (expected, rules_fired(found.flags, START, END), list(left.plus(nothing).lines())),
+                (held.selection, held.by_rule, list(held.left.lines())),
+                (expected, rules_fired(found.flags, START, END), list(left.ordered().lines())),
                 (held.sessions, held.rows_read),
                 (found.sessions, found.rows_read),
             )

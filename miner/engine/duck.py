@@ -22,7 +22,7 @@ from miner import window
 from miner.config import ScanConfig
 from miner.engine.events import GO_ROW, ROW_COLUMNS
 from miner.engine.query import Stepped, events_sql, rows_sql
-from miner.engine.sql import name
+from miner.engine.sql import name, text
 from miner.errors import ConfigError, InputError, MinerError
 from miner.window import Window
 
@@ -87,6 +87,22 @@ class Duck:
         later queries read (and DuckDB spills under ``memory_limit``)."""
         with self._stepped(sql) as final:
             self.execute(f"CREATE OR REPLACE TEMP TABLE {name(table)} AS {final}")
+
+    def let_go(self, table: str) -> None:
+        """Drop the temporary table ``table`` and run what follows under
+        ``LET_GO_SHARE`` of ``memory_limit``, its buffers handed back to the
+        system: what is left to read (the flags) is streamed, filtered and
+        aggregated, which spills, while this process fills the room with the
+        pick's arrays (52 bytes a flagged session). Kept at the full limit,
+        DuckDB's buffers and those arrays added up: 20M rows' pick peaked at
+        522 MiB, 360 with the buffers let go."""
+        from miner.loading import release_freed_memory
+
+        limit = _setting_bytes(self.con, "memory_limit")
+        self.execute(f"DROP TABLE IF EXISTS {name(table)}")
+        if limit:
+            self.execute(f"SET memory_limit = '{int(limit * LET_GO_SHARE)}B'")
+        release_freed_memory()
 
     @contextlib.contextmanager
     def _stepped(self, sql: str) -> Iterator[str]:
@@ -157,8 +173,22 @@ class Duck:
         return total
 
 
-#: Rows a query's result is handed over at a time (``_streamed``).
-RESULT_BATCH_ROWS = 65_536
+#: Rows a query's result is handed over at a time (``_streamed``): the
+#: pick's batches of flags, 16,384 rows of a few hundred bytes each (65,536
+#: added 27 MiB to the pick's peak at 20M rows).
+RESULT_BATCH_ROWS = 16_384
+#: The share of ``memory_limit`` DuckDB keeps once the events are let go.
+LET_GO_SHARE = 0.4
+
+
+def _setting_bytes(con: Any, setting: str) -> int:
+    """A size setting of DuckDB's (``'160.0 MiB'``) in bytes; 0 if unreadable."""
+    [(shown,)] = con.execute(f"SELECT current_setting({text(setting)})").fetchall()
+    found = re.fullmatch(r"(\d+(?:\.\d+)?) ?(bytes?|B|KiB|MiB|GiB|TiB)", str(shown).strip())
+    if found is None:
+        return 0
+    units = _UNITS | {"B": 1, "TiB": 2**40}
+    return int(float(found.group(1)) * units[found.group(2)])
 
 
 def _streamed(con: Any, sql: str) -> pa.Table:
