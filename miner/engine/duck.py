@@ -177,6 +177,9 @@ class Duck:
 #: pick's batches of flags, 16,384 rows of a few hundred bytes each (65,536
 #: added 27 MiB to the pick's peak at 20M rows).
 RESULT_BATCH_ROWS = 16_384
+#: A column chunk larger than this share of ``memory_limit`` turns DuckDB's
+#: Parquet prefetching off (``export_rows``).
+PREFETCH_SHARE = 0.125
 #: The share of ``memory_limit`` DuckDB keeps once the events are let go.
 LET_GO_SHARE = 0.4
 
@@ -260,12 +263,6 @@ def connect(scan: ScanConfig, where: str = "<rows>") -> Iterator[Duck]:
             con.execute("SET TimeZone = 'UTC'")
             # miner prints its own progress; DuckDB's bar would write to the terminal.
             con.execute("SET enable_progress_bar = false")
-            # A page at a time, not a column chunk: prefetching, DuckDB reads a
-            # row group's whole column chunk into one block it cannot spill
-            # (493 MiB for the `content` of a file of one 5M-row group, over
-            # any default memory_limit). The files it reads are on this
-            # machine's disks (a remote export is copied first).
-            con.execute("SET disable_parquet_prefetching = true")
         except duckdb.Error as exc:
             raise ConfigError(f"[scan]: DuckDB refused the settings ({reason(exc)})") from None
         try:
@@ -299,7 +296,16 @@ def export_rows(
     """An export's rows as the selection's rows (``rows_sql``, from
     ``selection_rows``); the engine then holds their ``events``
     (``Duck.hold_events``)."""
-    rows, _columns = selection_rows(duck, export, scan_since, scan_until, kinds)
+    rows, columns = selection_rows(duck, export, scan_since, scan_until, kinds)
+    if export.local:
+        limit = _setting_bytes(duck.con, "memory_limit")
+        if limit and _largest_chunk(export, columns) > limit * PREFETCH_SHARE:
+            # A page at a time, not a column chunk: prefetching, DuckDB reads
+            # a row group's whole column chunk into one block it cannot spill
+            # (493 MiB for the `content` of a file of one 5M-row group). Only
+            # then: on 20M rows of 58k-row groups, the selection without
+            # prefetching stopped out of memory in two runs of three.
+            duck.execute("SET disable_parquet_prefetching = true")
     duck.hold_events(rows)
     return rows
 
@@ -359,3 +365,20 @@ def selection_rows(
         if not duck.table(go).num_rows:
             present, read = narrow, [c for c in read if c != "attributes"]
     return rows_of(present), read
+
+
+def _largest_chunk(export: Any, columns: Sequence[str]) -> int:
+    """The largest compressed column chunk of ``columns`` in the export's
+    row groups (each file's footer read, then let go)."""
+    import pyarrow.parquet as pq
+
+    wanted, largest = set(columns), 0
+    for file in export.dataset.files:
+        footer = pq.read_metadata(file, filesystem=export.dataset.filesystem)
+        for g in range(footer.num_row_groups):
+            group = footer.row_group(g)
+            for c in range(group.num_columns):
+                chunk = group.column(c)
+                if chunk.path_in_schema.split(".", 1)[0] in wanted:
+                    largest = max(largest, chunk.total_compressed_size)
+    return largest
