@@ -14,7 +14,9 @@ from miner.config import FeedbackConfig, SignalsConfig
 from miner.errors import PayloadError
 from miner.model import SessionFlags
 from miner.sample import (
+    NOT_DRAFTED_REASONS,
     NegativeFeedback,
+    NotDrafted,
     flag_sessions,
     left_out,
     negative_feedback,
@@ -395,3 +397,18 @@ def test_each_flagged_session_the_pick_left_out_has_its_reason():
         f"c{i}" for i in range(1, 6) if f"c{i}" not in picked
     )
     assert len(reasons) == 7
+
+
+def test_the_few_sessions_a_run_did_not_write_merge_into_those_the_pick_left_out_in_order():
+    # The pick's left-out sessions come ordered; the few the drafting did not
+    # write are merged in, to the order of sorting both anew.
+    reasons = list(NOT_DRAFTED_REASONS)
+    left = [(f"s{n}", reasons[n % 3]) for n in range(500)]
+    unwritten = [("s7", "quarantined"), ("x1", reasons[1]), ("x2", reasons[0]), ("s9", reasons[2])]
+    merged = NotDrafted.of(left).ordered().plus(NotDrafted.of(unwritten))
+    expected = NotDrafted.of(left + unwritten).ordered()
+    assert list(merged.lines()) == list(expected.lines())
+    assert list(merged.lines()) == sorted(
+        expected.lines(), key=lambda line: (reasons.index(line[1]), line[0])
+    )
+    assert merged.counts() == expected.counts()

@@ -22,7 +22,7 @@ from miner import window
 from miner.config import ScanConfig
 from miner.engine.events import GO_ROW, ROW_COLUMNS
 from miner.engine.query import Stepped, events_sql, rows_sql
-from miner.engine.sql import name
+from miner.engine.sql import name, text
 from miner.errors import ConfigError, InputError, MinerError
 from miner.window import Window
 
@@ -87,6 +87,22 @@ class Duck:
         later queries read (and DuckDB spills under ``memory_limit``)."""
         with self._stepped(sql) as final:
             self.execute(f"CREATE OR REPLACE TEMP TABLE {name(table)} AS {final}")
+
+    def let_go(self, table: str) -> None:
+        """Drop the temporary table ``table`` and run what follows under
+        ``LET_GO_SHARE`` of ``memory_limit``, its buffers handed back to the
+        system: what is left to read (the flags) is streamed, filtered and
+        aggregated, which spills, while this process fills the room with the
+        pick's arrays (52 bytes a flagged session). Kept at the full limit,
+        DuckDB's buffers and those arrays added up: 20M rows' pick peaked at
+        522 MiB, 360 with the buffers let go."""
+        from miner.loading import release_freed_memory
+
+        limit = _setting_bytes(self.con, "memory_limit")
+        self.execute(f"DROP TABLE IF EXISTS {name(table)}")
+        if limit:
+            self.execute(f"SET memory_limit = '{int(limit * LET_GO_SHARE)}B'")
+        release_freed_memory()
 
     @contextlib.contextmanager
     def _stepped(self, sql: str) -> Iterator[str]:
@@ -157,8 +173,25 @@ class Duck:
         return total
 
 
-#: Rows a query's result is handed over at a time (``_streamed``).
-RESULT_BATCH_ROWS = 65_536
+#: Rows a query's result is handed over at a time (``_streamed``): the
+#: pick's batches of flags, 16,384 rows of a few hundred bytes each (65,536
+#: added 27 MiB to the pick's peak at 20M rows).
+RESULT_BATCH_ROWS = 16_384
+#: A column chunk larger than this share of ``memory_limit`` turns DuckDB's
+#: Parquet prefetching off (``export_rows``).
+PREFETCH_SHARE = 0.125
+#: The share of ``memory_limit`` DuckDB keeps once the events are let go.
+LET_GO_SHARE = 0.4
+
+
+def _setting_bytes(con: Any, setting: str) -> int:
+    """A size setting of DuckDB's (``'160.0 MiB'``) in bytes; 0 if unreadable."""
+    [(shown,)] = con.execute(f"SELECT current_setting({text(setting)})").fetchall()
+    found = re.fullmatch(r"(\d+(?:\.\d+)?) ?(bytes?|B|KiB|MiB|GiB|TiB)", str(shown).strip())
+    if found is None:
+        return 0
+    units = _UNITS | {"B": 1, "TiB": 2**40}
+    return int(float(found.group(1)) * units[found.group(2)])
 
 
 def _streamed(con: Any, sql: str) -> pa.Table:
@@ -263,7 +296,16 @@ def export_rows(
     """An export's rows as the selection's rows (``rows_sql``, from
     ``selection_rows``); the engine then holds their ``events``
     (``Duck.hold_events``)."""
-    rows, _columns = selection_rows(duck, export, scan_since, scan_until, kinds)
+    rows, columns = selection_rows(duck, export, scan_since, scan_until, kinds)
+    if export.local:
+        limit = _setting_bytes(duck.con, "memory_limit")
+        if limit and _largest_chunk(export, columns) > limit * PREFETCH_SHARE:
+            # A page at a time, not a column chunk: prefetching, DuckDB reads
+            # a row group's whole column chunk into one block it cannot spill
+            # (493 MiB for the `content` of a file of one 5M-row group). Only
+            # then: on 20M rows of 58k-row groups, the selection without
+            # prefetching stopped out of memory in two runs of three.
+            duck.execute("SET disable_parquet_prefetching = true")
     duck.hold_events(rows)
     return rows
 
@@ -323,3 +365,20 @@ def selection_rows(
         if not duck.table(go).num_rows:
             present, read = narrow, [c for c in read if c != "attributes"]
     return rows_of(present), read
+
+
+def _largest_chunk(export: Any, columns: Sequence[str]) -> int:
+    """The largest compressed column chunk of ``columns`` in the export's
+    row groups (each file's footer read, then let go)."""
+    import pyarrow.parquet as pq
+
+    wanted, largest = set(columns), 0
+    for file in export.dataset.files:
+        footer = pq.read_metadata(file, filesystem=export.dataset.filesystem)
+        for g in range(footer.num_row_groups):
+            group = footer.row_group(g)
+            for c in range(group.num_columns):
+                chunk = group.column(c)
+                if chunk.path_in_schema.split(".", 1)[0] in wanted:
+                    largest = max(largest, chunk.total_compressed_size)
+    return largest

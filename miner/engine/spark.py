@@ -179,6 +179,9 @@ class _Queries:
         frame.createOrReplaceTempView(name)
         self.held.append(frame)
 
+    def let_go(self, table: str) -> None:
+        self.spark.catalog.dropTempView(table)
+
 
 @contextlib.contextmanager
 def _held_events(source: Path | str, scan: tuple[datetime, datetime]) -> Iterator[_Queries]:
