@@ -427,3 +427,31 @@ def test_the_turn_aggregates_are_one_pass_and_each_signal_names_its_own():
 
     with pytest.raises(ValueError, match="error_best"):
         turns_sql([Clash(by_name["slow"].config, by_name["slow"].context)])
+
+
+def test_each_hit_is_in_the_flags_once():
+    # Two messages of a turn firing the same rules, and two tools each called
+    # three times in a turn, are one hit each: the selection keeps every row
+    # the signals give (it does not look for repeats), so each signal gives a
+    # hit once.
+    from miner.config import ScanConfig
+    from miner.engine import duck
+    from miner.sample import SCAN_EVENT_TYPES, select
+
+    rows = [
+        _user("s", "this is useless", "i1", 0),
+        _user("s", "this is useless", "i1", 1),
+        *[_tool("s", "i2", "1", n) for n in range(3)],
+        *[
+            _row("s", "TOOL_STARTING", {"tool": "refund", "args": {"id": 1}}, n, invocation_id="i2")
+            for n in range(3)
+        ],
+    ]
+    config = SignalsConfig.model_validate({"loop": {"repeats": 3}})
+    nobody = NegativeFeedback(frozenset(), frozenset())
+    with duck.connect(ScanConfig()) as con:
+        duck.frame_rows(con, [pd.DataFrame(rows)], SCAN_EVENT_TYPES)
+        found = select(con.table, nobody, config, duck.EARLIEST, duck.LATEST)
+    [hits] = found.table.column("hits").to_pylist()
+    pairs = sorted((h["signal"], h["invocation_id"]) for h in hits)
+    assert pairs == [("complaint", "i1"), ("loop", "i2"), ("no_answer", "i1")], hits

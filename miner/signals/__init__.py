@@ -82,7 +82,7 @@ class Signal:
     def sql(self) -> str:
         """The signal's hits as a SELECT of ``session_id, invocation_id, rule``
         over ``events`` and ``turns``, in DuckDB's dialect (``miner.engine.sql``
-        helps)."""
+        helps), each hit once: the selection does not look for repeats."""
         raise NotImplementedError
 
     def steps(self) -> list[tuple[str, str]]:

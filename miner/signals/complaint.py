@@ -435,8 +435,9 @@ class Complaint(Signal):
         ``CUE_WEIGHT`` per session cue (the other ``_cue_steps``) may reach
         it, and is one more hit naming its rules and the cues."""
         threshold = self.config.threshold
+        # Two messages of a turn that fire the same rules are one hit.
         hits = (
-            "SELECT session_id, invocation_id, rules AS rule FROM complaint_scored "
+            "SELECT DISTINCT session_id, invocation_id, rules AS rule FROM complaint_scored "
             f"WHERE score >= {threshold}"
         )
         if not self.config.rules:

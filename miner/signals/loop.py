@@ -25,9 +25,10 @@ class Loop(Signal):
 
     def sql(self) -> str:
         rule = text(f"the same call {self.config.repeats} times in a turn")
+        # A turn with two looping calls is one hit.
         return (
-            f"SELECT session_id, invocation_id, {rule} AS rule FROM events "
-            "WHERE kind = 'TOOL_STARTING' "
+            f"SELECT DISTINCT session_id, invocation_id, {rule} AS rule FROM ("
+            "SELECT session_id, invocation_id FROM events WHERE kind = 'TOOL_STARTING' "
             "GROUP BY session_id, invocation_id, tool, coalesce(args, '{}') "
-            f"HAVING count(*) >= {self.config.repeats}"
+            f"HAVING count(*) >= {self.config.repeats}) l"
         )
