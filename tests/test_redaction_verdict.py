@@ -386,6 +386,10 @@ def test_a_job_someone_works_as_is_found():
         ("Lake Quaxby", True),
         ("Quaxbyville", True),
         ("Quaxby-sur-Mer", True),
+        ("Lina Ville", True),
+        ("Quaxdorf am Wendelsee", True),
+        ("Miranda do Douro", True),  # GeoNames' town of several words
+        ("Dolores Hidalgo", False),  # a town, but written as a person is
         ("Davenport", False),  # a surname the census lists
         ("Lina Quaxby", False),
     ],
@@ -398,7 +402,13 @@ def test_a_name_written_as_towns_are_is_a_town(value, town):
 
 @pytest.mark.parametrize(
     "value, thing",
-    [("Robot Vacuum", True), ("Coffee Maker", True), ("Rose Baker", False), ("Baker", False)],
+    [
+        ("Robot Vacuum", True),
+        ("Coffee Maker", True),
+        ("E-Reader", True),
+        ("Rose Baker", False),
+        ("Baker", False),
+    ],
 )
 def test_ordinary_nouns_in_capitals_name_a_thing_not_a_first_name_or_one_word(value, thing):
     from miner.redaction.verdict import common_nouns
@@ -450,3 +460,13 @@ def test_a_firm_a_field_names_is_kept_in_the_text_around_it(policy):
     assert turn.tool_calls[0].result == {"seller": "Quaxby-Wendler", "branch": "Quaxbury"}
     assert turn.user_text.startswith("I bought the lamp at Quaxby-Wendler, ask ")
     assert "Lina" not in turn.user_text
+
+
+def test_a_sure_name_an_airfield_is_named_after_is_the_airfield():
+    text = "I am stuck at Quentin G Quaxby Sr Airport tonight"
+    sure = {"PlaceAwareSpacyRecognizer", "NameSuffixRecognizer"}
+    assert verdict(text, "Quentin G Quaxby Sr", sure, {"PERSON"}) == "keep"
+    # A cue still says a person: "my name is ..." is no airfield's.
+    cued = "please ask for Quentin Quaxby Airport staff"
+    assert verdict(cued, "Quentin Quaxby", {"NameCueRecognizer"}, set()) == "replace"
+    assert verdict(cued, "Quentin Quaxby", sure, set()) == "keep"

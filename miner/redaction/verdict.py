@@ -69,9 +69,17 @@ def verdict_of(
     """The verdict on the name hit ``text[start:end]`` found by
     ``recognizers``, with spaCy's ``labels`` on its characters; and, for a
     keep, the phrase that names the thing (``Detection.thing``)."""
-    if not guessed(entity, recognizers):
+    if entity != "PERSON" or not recognizers:
         return "replace", ""
     value = text[start:end]
+    if "NameCueRecognizer" not in recognizers and (
+        _AIRFIELD_AFTER.match(text, end) or _AIRFIELD.search(text, start, end)
+    ):
+        # "Edward G Pitka Sr Airport": an airfield named after a person, whom
+        # the name's suffix made sure of; the airfield's name, as written.
+        return "keep", value
+    if not guessed(entity, recognizers):
+        return "replace", ""
     # The capitalised words a name is written with; a lower-case noun inside
     # the span ("Stephen smartwatch", as the model drew it) names a product.
     head = _CAPITALISED.match(value)
@@ -409,29 +417,57 @@ def product_named_like_a_person(value: str) -> bool:
 
 #: Words a town's name starts with ("Lake Justin", "Fort Madison", "North
 #: Melinda"): not a person's first word.
-_TOWN_START = re.compile(r"(?:Lake|Port|North|South|East|West|Mount|Fort|Sankt)[ \t]+[A-Z]")
+_TOWN_START = re.compile(
+    r"(?:Lake|Port|North|South|East|West|Mount|Fort|Sankt)[ \t]+[A-Z]|(?:Mont|Lac|Port)-[ \t]*[A-Z]"
+)
+#: How towns' names go on where people's do not: a town's word last ("Omar
+#: Ville", "Ryan City"), or a preposition of place between its words
+#: ("Neumarkt am Wallersee", "Gerasdorf bei Wien", "Zruč nad Sázavou").
+_TOWN_END = re.compile(r".*[ \t](?:Ville|City|Town|Village)")
+_TOWN_JOIN = re.compile(r"[A-ZÀ-Þ]\S*[ \t]+(?:am|an der|bei|im|nad|pod|upon)[ \t]+[A-ZÀ-Þ]\S*")
 
 
 def town_shaped(value: str) -> bool:
     """Whether a guessed name is written as towns are: after a town's first
-    word ("Lake Justin"), or one word with a town's ending ("Kevintown",
-    "Rostov-on-Don": ``unsure``'s endings) that no name list knows
-    ("Bradbury", "Davenport" are surnames)."""
-    from miner.redaction.unsure import _TOWN_ENDING, known_name
+    word ("Lake Justin", "Mont-Anouk"), before a town's last ("Omar
+    Ville"), with a place's preposition inside ("Neumarkt am Wallersee"),
+    several words GeoNames calls a town ("Miranda do Douro"), or one word
+    with a town's ending ("Kevintown", "Rostov-on-Don": ``unsure``'s
+    endings) that no name list knows ("Bradbury", "Davenport" are
+    surnames)."""
+    from miner.redaction.unsure import _TOWN_ENDING, a_first_name, known_name
 
-    if _TOWN_START.match(value):
+    if _TOWN_START.match(value) or _TOWN_END.fullmatch(value) or _TOWN_JOIN.fullmatch(value):
         return True
+    words = value.split()
+    if len(words) > 1:
+        # A town of several words GeoNames knows ("Miranda do Douro"), unless
+        # a first name and a listed surname, as a person's ("Dolores
+        # Hidalgo", "Rafael Fernandes" are towns named after one).
+        from miner.redaction.lexicon.names import smaller_town_names
+
+        return " ".join(words).casefold() in smaller_town_names() and not (
+            a_first_name(words[0]) and known_name(words[-1])
+        )
     return " " not in value and bool(_TOWN_ENDING.fullmatch(value)) and not known_name(value)
+
+
+_LETTER_AND_NOUN = re.compile(r"[A-Z]-([A-Z][a-z]+)")
 
 
 def common_nouns(value: str) -> bool:
     """Whether a guessed name of two or more words is ordinary English
     nouns, each written often (Zipf 4) and none a first name: "Robot
-    Vacuum", "Coffee Maker" name things. One word alone may be a surname
-    ("Baker"), so it is not read so."""
+    Vacuum", "Coffee Maker" name things; so does a letter joined to one
+    ("E-Reader"). One word alone may be a surname ("Baker"), so it is not
+    read so."""
     from miner.redaction.lexicon.names import an_english_word
     from miner.redaction.unsure import a_first_name
 
+    letter_and_noun = _LETTER_AND_NOUN.fullmatch(value)
+    if letter_and_noun:  # "E-Reader", "T-Shirt": a letter before a noun
+        word = letter_and_noun.group(1).casefold()
+        return "NOUN" in _kinds(word) and an_english_word(word, 4.0)
     words = value.split()
     return len(words) >= 2 and all(
         "NOUN" in _kinds(w.casefold())
