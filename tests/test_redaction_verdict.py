@@ -470,3 +470,20 @@ def test_a_sure_name_an_airfield_is_named_after_is_the_airfield():
     cued = "please ask for Quentin Quaxby Airport staff"
     assert verdict(cued, "Quentin Quaxby", {"NameCueRecognizer"}, set()) == "replace"
     assert verdict(cued, "Quentin Quaxby", sure, set()) == "keep"
+
+
+@pytest.mark.parametrize(
+    "text, name, kept",
+    [
+        ("your branch in Quaxdorf am Wendelsee will call", "Wendelsee", "keep"),
+        ("your branch in Mont- Quaxby will call", "Quaxby", "keep"),
+        ("an agency based in Miranda do Douro.", "Miranda", "keep"),  # GeoNames
+        ("ask Miranda do it today", "Miranda", "replace"),
+        ("Dolores Hidalgo called", "Dolores", "replace"),  # a town, written as a person
+        # German writes "bei" and "im" before people and places alike.
+        ("Termin bei Quaxby", "Quaxby", "replace"),
+        ("Treffen im Quaxby", "Quaxby", "replace"),
+    ],
+)
+def test_the_last_word_of_a_town_after_its_preposition_is_kept(text, name, kept):
+    assert verdict(text, name, NER, {"PERSON"}) == kept

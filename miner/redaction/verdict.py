@@ -72,14 +72,21 @@ def verdict_of(
     if entity != "PERSON" or not recognizers:
         return "replace", ""
     value = text[start:end]
-    if "NameCueRecognizer" not in recognizers and (
-        _AIRFIELD_AFTER.match(text, end) or _AIRFIELD.search(text, start, end)
+    if _AIRFIELD.search(text, start, end) or (
+        "NameCueRecognizer" not in recognizers and _AIRFIELD_AFTER.match(text, end)
     ):
         # "Edward G Pitka Sr Airport": an airfield named after a person, whom
-        # the name's suffix made sure of; the airfield's name, as written.
+        # the name's suffix made sure of (or "I am" before it, read as a
+        # cue: so only with the airfield's word inside the hit); the
+        # airfield's name, as written.
         return "keep", value
     if not guessed(entity, recognizers):
         return "replace", ""
+    if _TOWN_AROUND.search(text, max(0, start - 24), start) or in_a_town(text, start, end):
+        # The last word of a town's name: "Neumarkt am Wallersee", "Mont-
+        # Anouk". (Not "bei", "im": "Termin bei Weber" is a person's.) Here
+        # only: "Anouk" alone elsewhere is not kept for it.
+        return "keep", ""
     # The capitalised words a name is written with; a lower-case noun inside
     # the span ("Stephen smartwatch", as the model drew it) names a product.
     head = _CAPITALISED.match(value)
@@ -424,7 +431,10 @@ _TOWN_START = re.compile(
 #: Ville", "Ryan City"), or a preposition of place between its words
 #: ("Neumarkt am Wallersee", "Gerasdorf bei Wien", "Zruč nad Sázavou").
 _TOWN_END = re.compile(r".*[ \t](?:Ville|City|Town|Village)")
-_TOWN_JOIN = re.compile(r"[A-ZÀ-Þ]\S*[ \t]+(?:am|an der|bei|im|nad|pod|upon)[ \t]+[A-ZÀ-Þ]\S*")
+_TOWN_AROUND = re.compile(
+    r"(?:\b(?:Mont|Lac|Port)-[ \t]*|[A-ZÀ-Þ][^\W\d_]+[ \t]+(?:am|nad|pod|upon)[ \t]+)$"
+)
+_TOWN_JOIN = re.compile(r"[A-ZÀ-Þ]\S*[ \t]+(?:am|nad|pod|upon)[ \t]+[A-ZÀ-Þ]\S*")
 
 
 def town_shaped(value: str) -> bool:
@@ -475,3 +485,33 @@ def common_nouns(value: str) -> bool:
         and not a_first_name(w)
         for w in words
     )
+
+
+_WORDS_BEFORE = re.compile(r"(?:[^\s,.;:!?()]+[ ]){1,3}$")
+_WORDS_AFTER = re.compile(r"(?:[ ][^\s,.;:!?()]+){1,3}")
+
+
+def in_a_town(text: str, start: int, end: int) -> bool:
+    """Whether the hit ``text[start:end]`` is a word of a town of several
+    words GeoNames knows, written around it with blanks only ("Miranda" of
+    "Miranda do Douro"), not as a first name and a listed surname
+    ("Dolores Hidalgo")."""
+    from miner.redaction.lexicon.names import smaller_town_names
+    from miner.redaction.unsure import a_first_name, known_name
+
+    before = _WORDS_BEFORE.search(text, max(0, start - 40), start)
+    after = _WORDS_AFTER.match(text, end, min(len(text), end + 40))
+    words = (before.group(0).split() if before else []) + [text[start:end]]
+    here = len(words) - 1
+    words += after.group(0).split() if after else []
+    towns = smaller_town_names()
+    for first in range(here + 1):
+        for last in range(max(here, first + 1), len(words)):
+            town = words[first : last + 1]
+            if (
+                town[0][:1].isupper()
+                and " ".join(town).casefold() in towns
+                and not (a_first_name(town[0]) and known_name(town[-1]))
+            ):
+                return True
+    return False
