@@ -339,51 +339,38 @@ def companies_in(text: str) -> list[str]:
     capitalised word. A comma joins names only in a list that ends with a
     joiner ("Saffi, Semitecolo e Tron SPA"); otherwise the name starts
     after it: "Anna Rossi, Acme Ltd" names the firm Acme Ltd and a person."""
-    found = []
+    found: list[str] = []
     if not any(c.islower() for c in text):
         return found  # in capitals "AS" or "SE" is a word, not a legal form
-    for m in _FORM_START.finditer(text):
-        if not legal_form_at(text, m.start()):
+    for at in (m.start() for m in _FORM_START.finditer(text)):
+        form_end = legal_form_at(text, at)
+        if not form_end:
             continue
-        m = _FormEnd(m.start(), legal_form_at(text, m.start()))
-        before = _FIRM_WORDS_BEFORE.search(text, max(0, m.start() - 80), m.start())
+        before = _FIRM_WORDS_BEFORE.search(text, max(0, at - 80), at)
         if not before:
             continue
         start = before.start()
-        name = text[start : m.start()]
+        name = text[start:at]
         if "," in name:
             last_comma = start + name.rindex(",")
-            if not re.search(r"[ \t](?:and|&|e|y|und|et|en)[ \t]", text[last_comma : m.start()]):
+            if not re.search(r"[ \t](?:and|&|e|y|und|et|en)[ \t]", text[last_comma:at]):
                 start = last_comma + 1
-        while start < m.start() and not text[start].isupper():
+        while start < at and not text[start].isupper():
             # Not from a particle or joiner: "de Vries BV" is the firm's
             # own name only from its capital on (the particle rides along).
-            nxt = re.compile(r"[ \t,]+").search(text, start, m.start())
+            nxt = _BLANKS.search(text, start, at)
             if not nxt:
                 break
             start = nxt.end()
-        if start < m.start() and text[start].isupper():
-            found.append(text[start : m.end()])
+        if start < at and text[start].isupper():
+            found.append(text[start:form_end])
     return found
 
 
+_BLANKS = re.compile(r"[ \t,]+")
 #: Where a legal form may start: a word after a blank, preceded by a
 #: capitalised word (a firm's name before it).
 _FORM_START = re.compile(r"(?<=[^\W\d_][ \t])(?=[^\W\d_&])|(?<=[ \t])(?=&)")
-
-
-@dataclass(frozen=True)
-class _FormEnd:
-    """Where a legal form was found: ``start()`` and ``end()`` as a match's."""
-
-    at: int
-    to: int
-
-    def start(self) -> int:
-        return self.at
-
-    def end(self) -> int:
-        return self.to
 
 
 #: A job someone says they work as: "I work as a Chemikant at ...", "working
@@ -429,7 +416,8 @@ _TOWN_START = re.compile(
 )
 #: How towns' names go on where people's do not: a town's word last ("Omar
 #: Ville", "Ryan City"), or a preposition of place between its words
-#: ("Neumarkt am Wallersee", "Gerasdorf bei Wien", "Zruč nad Sázavou").
+#: ("Neumarkt am Wallersee", "Zruč nad Sázavou"; not "bei" or "im", which
+#: German writes before people too: "Termin bei Weber").
 _TOWN_END = re.compile(r".*[ \t](?:Ville|City|Town|Village)")
 _TOWN_AROUND = re.compile(
     r"(?:\b(?:Mont|Lac|Port)-[ \t]*|[A-ZÀ-Þ][^\W\d_]+[ \t]+(?:am|nad|pod|upon)[ \t]+)$"
