@@ -138,16 +138,44 @@ def test_a_product_named_like_a_person_is_left_as_written_for_the_reviewer(polic
     result = redacted(
         policy,
         "the Rosalind reading lamp arrived broken",
-        result={"product": "Rosalind reading lamp"},
         reply="I have asked the courier to collect the Rosalind reading lamp.",
     )
     turn = result.session.turns[0]
-    assert turn.tool_calls[0].result["product"] == "Rosalind reading lamp"
     assert "Rosalind reading lamp" in turn.reply_text
     # Not replaced, not kept unseen: a decision ("Maria account locked" has
     # a noun after a name too; and an article before it was measured as no
     # evidence of a thing: docs/redaction.md).
     assert "Rosalind" in {s.value for s in result.surfaced}
+
+
+@pytest.mark.parametrize("key", ["product", "query"])
+def test_a_product_a_field_holds_whole_is_kept_where_it_stands(policy, key):
+    # A field holding the name and its noun, and nothing else (a product
+    # key, or a search for it), says the session names the product: kept,
+    # no decision.
+    result = redacted(
+        policy,
+        "the Rosalind reading lamp arrived broken",
+        result={key: "Rosalind reading lamp"},
+        reply="I have asked the courier to collect the Rosalind reading lamp.",
+    )
+    turn = result.session.turns[0]
+    assert turn.tool_calls[0].result[key] == "Rosalind reading lamp"
+    assert turn.reply_text.endswith("collect the Rosalind reading lamp.")
+    assert turn.user_text == "the Rosalind reading lamp arrived broken"
+    assert "rosalind reading lamp" in result.not_personal and result.surfaced == ()
+
+
+def test_a_name_alone_beside_a_product_named_after_it_is_still_read(policy):
+    # Only the phrase is the product's: the name written alone in another
+    # string is a person's (and then replaced everywhere, product included).
+    result = redacted(
+        policy,
+        "the Rosalind reading lamp arrived broken",
+        result={"product": "Rosalind reading lamp"},
+        reply="Thank you Rosalind Pike, I will collect it.",
+    )
+    assert result.session.turns[0].reply_text == "Thank you <PERSON_1>, I will collect it."
 
 
 def test_a_name_the_session_shows_to_be_a_place_is_kept_where_it_stands_alone(policy):
@@ -319,3 +347,143 @@ def test_the_firm_someone_works_at_is_kept(policy):
     result = redacted(policy, line)
     assert result.session.turns[0].user_text == line
     assert "white, higgins and shaw" in result.not_personal
+
+
+@pytest.mark.parametrize(
+    "text, firm",
+    [
+        ("the refund from Quaxby Wendler OHG is late", "Quaxby Wendler OHG"),  # ISO 20275
+        ("transfer to Orsini, Baldo e Fenzi SPA failed", "Orsini, Baldo e Fenzi SPA"),
+        ("bought at Ferrero y asociados S. Coop. today", "Ferrero y asociados S. Coop."),
+        ("write to Lina Quaxby, Pemberton Ltd", "Pemberton Ltd"),  # the person stays out
+    ],
+)
+def test_a_firm_running_into_its_legal_form_is_found_in_running_text(text, firm):
+    from miner.redaction.verdict import companies_in
+
+    assert companies_in(text) == [firm]
+
+
+@pytest.mark.parametrize(
+    "text", ["LINA QUAXBY AS AGREED", "ask Lina Quaxby Auto", "Lina Quaxby is here"]
+)
+def test_a_word_after_a_name_is_no_legal_form_in_capitals_or_when_english(text):
+    from miner.redaction.verdict import companies_in
+
+    assert companies_in(text) == []
+
+
+def test_a_job_someone_works_as_is_found():
+    from miner.redaction.verdict import jobs_in
+
+    assert jobs_in("I work as a Chartered surveyor at Quaxby SPA.") == ["Chartered surveyor"]
+    assert jobs_in("I work with Lina") == []
+
+
+@pytest.mark.parametrize(
+    "value, town",
+    [
+        ("Lake Quaxby", True),
+        ("Quaxbyville", True),
+        ("Quaxby-sur-Mer", True),
+        ("Lina Ville", True),
+        ("Quaxdorf am Wendelsee", True),
+        ("Miranda do Douro", True),  # GeoNames' town of several words
+        ("Dolores Hidalgo", False),  # a town, but written as a person is
+        ("Davenport", False),  # a surname the census lists
+        ("Lina Quaxby", False),
+    ],
+)
+def test_a_name_written_as_towns_are_is_a_town(value, town):
+    from miner.redaction.verdict import town_shaped
+
+    assert town_shaped(value) is town
+
+
+@pytest.mark.parametrize(
+    "value, thing",
+    [
+        ("Robot Vacuum", True),
+        ("Coffee Maker", True),
+        ("E-Reader", True),
+        ("Rose Baker", False),
+        ("Baker", False),
+    ],
+)
+def test_ordinary_nouns_in_capitals_name_a_thing_not_a_first_name_or_one_word(value, thing):
+    from miner.redaction.verdict import common_nouns
+
+    assert common_nouns(value) is thing
+
+
+@pytest.mark.parametrize(
+    "value, product",
+    [
+        ("Rosalind reading lamp", True),
+        ("Ottilie smartwatch", True),
+        ("rosalind reading lamp", False),  # a name in lower case
+        ("Dustin green", False),  # a surname in lower case
+        ("Rosalind Pike", False),
+    ],
+)
+def test_a_whole_string_of_a_name_and_a_noun_is_a_product(value, product):
+    from miner.redaction.verdict import product_named_like_a_person
+
+    assert product_named_like_a_person(value) is product
+
+
+@pytest.mark.parametrize(
+    "key, value, thing",
+    [
+        ("seller", "Quaxby-Wendler", True),
+        ("seller", "Quaxby Wendler SA", True),
+        ("seller", "Lina Quaxby", False),  # a marketplace's seller may be a person
+        ("branch", "Quaxbury", True),
+        ("origin", "TXL", True),
+        ("plan", "Visitor plan", True),
+        ("seller", "left with Lina Quaxby at the door", False),
+        ("note", "Quaxby-Wendler", False),
+    ],
+)
+def test_a_firm_place_or_plan_key_names_a_thing_unless_it_reads_as_a_person(key, value, thing):
+    from miner.config import load_config
+    from miner.redaction.keys import KeyRules
+    from tests.conftest import PIPELINE
+
+    assert KeyRules(load_config(PIPELINE)).names_a_thing(key, value) is thing
+
+
+def test_a_firm_a_field_names_is_kept_in_the_text_around_it(policy):
+    text = "I bought the lamp at Quaxby-Wendler, ask Lina Pike."
+    result = redacted(policy, text, result={"seller": "Quaxby-Wendler", "branch": "Quaxbury"})
+    turn = result.session.turns[0]
+    assert turn.tool_calls[0].result == {"seller": "Quaxby-Wendler", "branch": "Quaxbury"}
+    assert turn.user_text.startswith("I bought the lamp at Quaxby-Wendler, ask ")
+    assert "Lina" not in turn.user_text
+
+
+def test_a_sure_name_an_airfield_is_named_after_is_the_airfield():
+    text = "I am stuck at Quentin G Quaxby Sr Airport tonight"
+    sure = {"PlaceAwareSpacyRecognizer", "NameSuffixRecognizer"}
+    assert verdict(text, "Quentin G Quaxby Sr", sure, {"PERSON"}) == "keep"
+    # A cue still says a person: "my name is ..." is no airfield's.
+    cued = "please ask for Quentin Quaxby Airport staff"
+    assert verdict(cued, "Quentin Quaxby", {"NameCueRecognizer"}, set()) == "replace"
+    assert verdict(cued, "Quentin Quaxby", sure, set()) == "keep"
+
+
+@pytest.mark.parametrize(
+    "text, name, kept",
+    [
+        ("your branch in Quaxdorf am Wendelsee will call", "Wendelsee", "keep"),
+        ("your branch in Mont- Quaxby will call", "Quaxby", "keep"),
+        ("an agency based in Miranda do Douro.", "Miranda", "keep"),  # GeoNames
+        ("ask Miranda do it today", "Miranda", "replace"),
+        ("Dolores Hidalgo called", "Dolores", "replace"),  # a town, written as a person
+        # German writes "bei" and "im" before people and places alike.
+        ("Termin bei Quaxby", "Quaxby", "replace"),
+        ("Treffen im Quaxby", "Quaxby", "replace"),
+    ],
+)
+def test_the_last_word_of_a_town_after_its_preposition_is_kept(text, name, kept):
+    assert verdict(text, name, NER, {"PERSON"}) == kept

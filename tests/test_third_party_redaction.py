@@ -35,7 +35,7 @@ DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, i
 #: at most 2% of look-alikes replaced. Where a ceiling is above its target
 #: the target is not met (docs/redaction.md, "Measured" says which).
 SILENT_LEAKS_CEILING = 66  # of 4600 (2026-12-03, names and streets no list knows; 88 before)
-DECISIONS_PER_CASE_CEILING = 1.0  # 0.46 measured (92 in 201) without the second model
+DECISIONS_PER_CASE_CEILING = 1.0  # 0.41 measured (83 in 201; 2026-12-03, keys and verdict)
 LOOKALIKES_REPLACED_CEILING = 0.0430  # 37 of 861: 4.30% (2026-12-03, verdict, second model)
 
 
@@ -187,3 +187,24 @@ def test_a_planted_value_is_replaced_surfaced_or_a_silent_leak():
     silent = Report()
     _score(silent, text, labels, [])
     assert silent.silent() == 2 and silent.silent("PERSON") == 1
+
+
+#: Issue 36's hard cases (tools/support_corpus.py), test lists: a shop's,
+#: bank's, airline's and telecom's firms, towns, airports, plans and
+#: products named like people. Measured 2026-12-03 (the key and word
+#: evidence of lookalike3): silent 3 of 1110, 0.88 decisions per case (98
+#: in 112), 32 of 2046 look-alikes replaced (1.56%); the ceilings leave
+#: room for the second model's run-to-run wobble (a few values either way).
+HARD_SILENT_LEAKS_CEILING = 3
+HARD_DECISIONS_PER_CASE_CEILING = 0.95
+HARD_LOOKALIKES_REPLACED_CEILING = 0.018
+
+
+def test_hard_cases_test_lists_hold_their_ceilings():
+    from tools.redaction_report import support_report
+
+    hard = support_report("test")
+    assert hard.cases >= 100 and sum(hard.negatives.values()) >= 2000, hard.policy_table()
+    assert hard.silent() <= HARD_SILENT_LEAKS_CEILING, hard.policy_table()
+    assert hard.decisions_per_case() <= HARD_DECISIONS_PER_CASE_CEILING, hard.policy_table()
+    assert hard.lookalikes_replaced() <= HARD_LOOKALIKES_REPLACED_CEILING, hard.policy_table()

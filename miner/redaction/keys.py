@@ -87,6 +87,8 @@ class KeyRules:
         words = _key_words(key)
         if words & _THING_KEYS:
             return bool(_A_THING_VALUE.fullmatch(value.strip()))
+        if words & _NAMED_THING_KEYS:
+            return _a_named_thing(value.strip())
         if "name" not in words or self._names_a_person(key, words):
             return False
         if words & _NOT_A_PERSON:
@@ -110,6 +112,43 @@ _THING_KEYS = frozenset(
 #: "JEN-5506-DM", "DHL"), or up to three capitalised words ("Poste Italiane").
 #: A sentence ("left with John at the door") is not: a name in it is a person's.
 _A_THING_VALUE = re.compile(r"[^\s]{1,40}|(?:[A-Z][\w&'.-]*)(?: [A-Z][\w&'.-]*){1,2}")
+
+#: Keys whose value is the name of a firm, a place or a plan: a seller
+#: ("Drake-Martin", "Bonneau SA"), a branch or town ("Kortenhoef"), an
+#: airport's code ("MAN"), a plan ("Guest plan"). Such a name is often a
+#: surname or a first name; the key says it is not a person's, unless the
+#: value reads as one (``_a_named_thing``). Not "from"/"to" (a message's
+#: sender) nor "name" (decided by its object, above).
+_NAMED_THING_KEYS = frozenset(
+    [
+        "seller", "merchant", "vendor", "supplier", "retailer", "store", "shop", "company",
+        "employer", "firm", "branch", "city", "town", "airport", "origin", "destination",
+        "plan", "tier", "tariff", "product", "airline",
+    ]
+)  # fmt: skip
+#: A name, not a sentence: up to six words, no sentence's end or clause
+#: inside ("Soluciones Nicolás y asociados S.A.", "Santa Lucia Uzzanese").
+_A_NAME = re.compile(r"[^\s.!?;:,][^\s]*(?:,?[ ][^\s]+){0,5}")
+_CAPITALISED_WORDS = re.compile(r"[A-ZÀ-Þ][\w'’.-]*(?:[ ][A-ZÀ-Þ][\w'’.-]*){1,2}")
+
+
+def _a_named_thing(value: str) -> bool:
+    """Whether a value under a key of ``_NAMED_THING_KEYS`` names the thing:
+    a short name, and not two or three capitalised words that start with a
+    first name ("Douglas Bisbee", "Maria Lopez": a marketplace's seller may
+    be a person; left to the detector and ``unsure``)."""
+    if len(value) > 60 or not _A_NAME.fullmatch(value) or _SENTENCE_END.search(value):
+        return False
+    if _CAPITALISED_WORDS.fullmatch(value):
+        from miner.redaction.unsure import a_first_name
+        from miner.redaction.verdict import company_form_after
+
+        return not a_first_name(value.split()[0]) or bool(company_form_after(value, 0))
+    return True
+
+
+_SENTENCE_END = re.compile(r"[.!?][ ]")
+
 
 #: Keys that make an object an item: its ``name`` is a product's.
 _THING_WORDS = frozenset(

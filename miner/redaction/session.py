@@ -221,13 +221,27 @@ def _collect(
             entity_of.setdefault(str(leaf).strip(), entity)
         elif isinstance(leaf, str) and policy.keys.names_a_thing(key, leaf):
             things.append(leaf.strip().casefold())
+    # What the words around a name make a thing, wherever it stands: a
+    # product named like a person filling a string ("Elsa dining chair" as a
+    # search's query), a firm running into its legal form ("Bonneau SA"),
+    # a job and a firm someone works as and at.
+    things += (
+        phrase.casefold()
+        for _key, leaf in leaves
+        if isinstance(leaf, str) and leaf.strip()
+        for phrase in things_named_in(leaf)
+    )
     for _key, leaf in leaves:
         if isinstance(leaf, str):
             for entity, pattern in policy.identifier_patterns:
                 for m in pattern.finditer(leaf):
                     entity_of.setdefault(m.group(0), entity)
     named_things = list(things)
-    detections = [d for _key, leaf in leaves if isinstance(leaf, str) for d in found.get(leaf, ())]
+    in_things = _Inside(named_things)
+    placed = [
+        (leaf, d) for _key, leaf in leaves if isinstance(leaf, str) for d in found.get(leaf, ())
+    ]
+    detections = [d for _leaf, d in placed]
     things += (
         d.thing.casefold()
         for d in detections
@@ -252,13 +266,15 @@ def _collect(
     # ``unsure`` off every casing of them, and "Fulda" kept as a place
     # says nothing of "FULDA" or "fulda" elsewhere (a person's, maybe).
     kept_values = as_things | kept_whole
-    for d in detections:
+    for leaf, d in placed:
         if d.verdict == "keep" or (d.guessed and d.value in as_things):
             continue
         # "Orion" in "I returned the Orion X5 Blender" is the product the tool
-        # result names, not a person. (A phrase a kept detection named is
-        # not read so: the same word alone elsewhere may be a person's.)
-        if d.entity in NER_TYPES and any(d.value.casefold() in t for t in named_things):
+        # result names, not a person: a NER hit each of whose occurrences in
+        # its string is inside such a phrase. (Only there: "Orion" alone in
+        # another string may be a person's. A phrase a kept detection named
+        # is not read so.)
+        if d.entity in NER_TYPES and in_things.covers(leaf, d.value):
             continue
         if d.verdict == "replace":
             entity_of.setdefault(d.value, d.entity)
@@ -266,6 +282,51 @@ def _collect(
             unsure_of.setdefault(d.value, d.entity)
     entity_of.pop("", None)
     return entity_of, things, unsure_of, kept_values
+
+
+class _Inside:
+    """Whether a value stands, everywhere in a string, inside the phrases
+    that name things (case-folded, matched in any case)."""
+
+    def __init__(self, phrases: list[str]) -> None:
+        self._folded = sorted(set(phrases), key=len, reverse=True)
+        alternation = "|".join(re.escape(p) for p in self._folded)
+        self._phrases = re.compile(rf"(?i)(?<!\w)(?:{alternation})(?!\w)") if phrases else None
+        self._inside: dict[str, list[tuple[int, int]]] = {}
+
+    def covers(self, leaf: str, value: str) -> bool:
+        # Read only for a value some phrase holds (a long text's many hits
+        # are not each matched over it).
+        folded = value.casefold()
+        if self._phrases is None or not any(folded in phrase for phrase in self._folded):
+            return False
+        if leaf not in self._inside:
+            self._inside[leaf] = [m.span() for m in self._phrases.finditer(leaf)]
+        inside = self._inside[leaf]
+        spots = [m.span() for m in re.finditer(rf"(?i)(?<!\w){re.escape(value)}(?!\w)", leaf)]
+        return bool(spots) and all(any(s <= a and b <= e for s, e in inside) for a, b in spots)
+
+
+def things_named_in(text: str) -> list[str]:
+    """The phrases of ``text`` that name things by the words in and around
+    them: the whole of a short string that is a name and an ordinary noun
+    ("Elsa dining chair", a product a tool was asked about: a person is not
+    written so, alone in a field); a firm's name running into its legal
+    form ("Maillard Klein SA"); the job and the firm after "I work as a ...
+    at ...". Long texts are not read for them (kept linear: a thing missed
+    is surfaced, not leaked)."""
+    if len(text) > _THINGS_READ_UP_TO:
+        return []
+    from miner.redaction.verdict import companies_in, jobs_in, product_named_like_a_person
+
+    found = [*companies_in(text), *jobs_in(text), *(f for f in _employers([(None, text)]))]
+    if product_named_like_a_person(text.strip()):
+        found.append(text.strip())
+    return found
+
+
+#: The longest string ``things_named_in`` reads.
+_THINGS_READ_UP_TO = 4000
 
 
 #: Capitalised names (with their particles) joined into one by a

