@@ -603,13 +603,16 @@ def unsure_values(
 
 
 def _street_names(street: str) -> list[str]:
-    """The words of a surfaced street line without its house number."""
+    """The words of a surfaced street line without its house number, and
+    its numbers of three digits or more (a postcode, "4342")."""
     from miner.redaction.lexicon.addresses import address_parts
 
     return [
         part
         for part in address_parts(street)
-        if part != street and not any(c.isdigit() for c in part) and len(part) >= 4
+        if part != street
+        and len(part) >= (3 if part.isdigit() else 4)
+        and (part.isdigit() or not any(c.isdigit() for c in part))
     ]
 
 
@@ -676,7 +679,9 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
             and not _NUMBER_MARK.search(text, max(0, first - 6), first)
         ):
             continue
-        start, stop, words, marked = _street_run(text, first, last, lower)
+        start, stop, words, marked = _street_run(text, first, last, lower, replaced)
+        if _organisation_word().search(text, start, min(len(text), stop + 40)):
+            continue  # "Nikkei 225 Exchange Traded Fund", "WashTec AG"
         after = _parts_after(text, stop, lower)
         named = [w for w in words if not w.startswith(_FILLED)]
         if not words and not replaced:
@@ -706,6 +711,18 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
 
 
 _BLANKS = re.compile(r"[ \t]*")
+_LINE_ENDS = re.compile(rf"[ \t]*(?:,|{_LINE_BREAK}|\Z)")
+
+
+@functools.cache
+def _organisation_word() -> re.Pattern[str]:
+    """A company's legal form or an organisation's word, capitalised, in or
+    after a street line's words: a company's name and a number, no street."""
+    from miner.redaction.lexicon.names import ORGANISATION_WORDS
+
+    return re.compile(rf"(?<![\w.])(?=[A-Z]){ORGANISATION_WORDS}")
+
+
 #: What fills a placeholder where address blocks are read: a capitalised
 #: word no list knows (``_street_word`` takes it), as long as the placeholder.
 _FILLED = "Qzx"
@@ -744,9 +761,22 @@ def _joins(word: str, lower: bool) -> bool:
     return lower or word[0].isupper() or word.casefold() in _ADDRESS_PARTICLES or _street_word(word)
 
 
-def _street_run(text: str, start: int, end: int, lower: bool) -> tuple[int, int, list[str], bool]:
+def _street_run(
+    text: str, start: int, end: int, lower: bool, replaced: bool = False
+) -> tuple[int, int, list[str], bool]:
     """The words and numbers on the line around the house number at [start,
-    end): (start, end, the words, whether "N°" or "#" marks the number)."""
+    end), or a street ``replaced`` there already: (start, end, the words,
+    whether "N°" or "#" marks the number). Beside a replaced street only
+    words a street's name is made of join it ("Diagonal Córdoba N°
+    <STREET_ADDRESS_1>"; not "<STREET_ADDRESS_1> Street", "DOB")."""
+
+    def joins(word: str) -> bool:
+        if replaced:
+            return word.casefold() in _ADDRESS_PARTICLES or (
+                not _plain_word(word, lower) and _street_word(word)
+            )
+        return _joins(word, lower)
+
     words: list[str] = []
     at = start
     mark = _NUMBER_MARK.search(text, max(0, start - 6), start)
@@ -754,7 +784,7 @@ def _street_run(text: str, start: int, end: int, lower: bool) -> tuple[int, int,
         at = mark.start()
     for step in range(5):
         m = _WORD_BEFORE.search(text, max(0, at - 60), at)
-        if not m or (step and "," in m.group(2)) or not _joins(m.group(1), lower):
+        if not m or (step and "," in m.group(2)) or not joins(m.group(1)):
             break
         words.insert(0, m.group(1))
         at = m.start()
@@ -777,7 +807,9 @@ def _street_run(text: str, start: int, end: int, lower: bool) -> tuple[int, int,
             if numbers:
                 break
             numbers += 1
-        elif _joins(word, lower):
+        elif joins(word) or (replaced and _joins(word, lower) and _LINE_ENDS.match(text, m.end())):
+            # After a replaced street, a word that ends its line ("<STREET_ADDRESS_1>
+            # MOUNTAIN\n"): a street's type miner has no list of.
             words.append(word)
             after_name = a_first_name(word.rstrip(".")) or known_name(word)
         elif (unit := _TOKEN_AFTER.match(text, m.end())) and unit.group("number"):
@@ -818,35 +850,43 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
     """The end of an address's parts after its street line: up to four,
     each after a comma, a line break or a slash, of at most six words that
     are no plain words (``_plain_word``), up to the last that holds a
-    number (a postcode, a unit) or, in a text with capitals, a capitalised
-    word (a town); a plain word ends them ("..., BCS 04220-4844 thanks")."""
+    number (a postcode, a unit), or a town's capitalised words after a
+    comma on the line of one ("4600, Jujuy") or before one; a plain word, a
+    date or a long number (an id, a phone: a value of its own) ends them
+    ("..., BCS 04220-4844 thanks", "\\nDOB 1984-10-08", "\\nThx")."""
     at = last = end
+    numbered_before = True
     for _ in range(4):
         m = _NEXT_ADDRESS_PART.match(text, at)
         if not m or len(m.group(1).split()) > 6 or _PARAGRAPH.search(text, at, m.start(1)):
             break
-        stop, good, whole = m.start(1), False, True
+        if _DATE.search(m.group(1)) or _LONG_NUMBER.search(m.group(1)):
+            break
+        stop, numbered, named, whole = m.start(1), False, False, True
         for token in _PART_TOKEN.finditer(m.group(1)):
             value = token.group(0)
             letters = _NOT_A_LETTER.sub("", value)
-            if _PART_NUMBER.search(value):
-                good = True
+            if _PART_NUMBER.search(value) or value.startswith(_FILLED):
+                numbered = True  # a number, or a value replaced already
             elif letters and not _plain_part_word(value, letters, lower):
-                good = good or lower or any(c.isupper() for c in value)
+                named = named or lower or any(c.isupper() for c in value)
             elif letters or not _PUNCTUATION.fullmatch(value):
                 whole = False
                 break
             stop = m.start(1) + token.end()
-        if good:
+        same_line = not re.search(_LINE_BREAK, text[at : m.start(1)])
+        if numbered or (named and numbered_before and same_line):
             last = stop
         if not whole:
             break
+        numbered_before = numbered
         at = stop
     return last
 
 
 #: A blank line: an address's parts never run over one.
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_LONG_NUMBER = re.compile(r"\d{9,}")
 _PART_TOKEN = re.compile(r"[^\s,;]+")
 _NOT_A_LETTER = re.compile(r"[\W\d_]")
 _PUNCTUATION = re.compile(r"[-()/]+")
