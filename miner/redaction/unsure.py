@@ -390,20 +390,28 @@ _LETTERS = re.compile(r"[^\W\d_]{3}")
 
 
 _ALPHANUMERIC = re.compile(r"[^\W_]")
+_PIECE_LEAD = re.compile(r"(?:\\[nN]|[\s,;/.])+")
+_PIECE_TAIL = re.compile(r"(?:\\[nN]|[\s,;/])+\Z")
 
 
 def _around_placeholders(
     text: str, start: int, end: int, entity: str, least: re.Pattern[str] = _LETTERS
 ) -> Iterator[tuple[int, int, str]]:
     """The parts of ``text[start:end]`` between its placeholders that hold a
-    word, or what ``least`` finds (trimmed of blanks and commas): "90,
+    word, or what ``least`` finds (trimmed of blanks and commas, and for an
+    address's parts of line breaks written ``\\n`` and slashes): "90,
     boulevard de" of "90, boulevard de <PERSON_1>"."""
     at = start
     for m in [*_PLACEHOLDER.finditer(text, start, end), None]:
         stop = m.start() if m else end
         piece = text[at:stop]
-        left = len(piece) - len(piece.lstrip(" \t\n,;"))
-        piece = piece.strip(" \t\n,;")
+        if least is _ALPHANUMERIC:
+            lead = _PIECE_LEAD.match(piece)
+            left = lead.end() if lead else 0
+            piece = _PIECE_TAIL.sub("", piece[left:])
+        else:
+            left = len(piece) - len(piece.lstrip(" \t\n,;"))
+            piece = piece.strip(" \t\n,;")
         if least.search(piece):
             yield at + left, at + left + len(piece), entity
         if m:
@@ -427,25 +435,44 @@ def _joined(text: str, spans: Iterator[tuple[int, int, str]]) -> Iterator[tuple[
 
 def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
     """A street typed in lower case ("via roma, 21", "44 norris light"):
-    the address rules read a copy with every word capitalised, and a span
-    they find that was written without a capital is one."""
+    the address rules read a copy of each stretch of the text that has no
+    capital and holds a number, with every word capitalised, and a span
+    they find there is one. Only those stretches: a copy of the whole text
+    cost a 1 MiB message seconds, and a street with no number in lower case
+    was mostly no street ("send via email")."""
     from miner.redaction.lexicon.addresses import find_addresses
 
-    if not any(c.islower() for c in text):
-        return
-    titled = text.title()
-    # The lower-case street lines cannot match in a titled text: each starts
-    # at a word's start, where title() put a capital (or a titlecase letter,
-    # which isupper() denies: then they are read).
-    for start, end in find_addresses(titled, lower_case=_TITLECASE.search(titled) is not None):
-        written = text[start:end]
-        if any(c.isupper() for c in written) or not any(c.isalpha() for c in written):
+    for piece in _LOWER_CASE_STRETCH.finditer(text):
+        start, end = piece.span()
+        if start and text[start - 1].isalpha():  # a word's tail after its capital
+            start = _WORD_TAIL.match(text, start).end()  # type: ignore[union-attr]
+        if end < len(text) and text[end - 1].isalpha():  # a word's head before a capital
+            end = start + len(_WORD_HEAD.sub("", text[start:end]))
+        if not _A_DIGIT.search(text, start, end):
             continue
-        if _DATE.match(written):  # "2026-11-13, it's": a date, read as a number and a street
-            continue
-        while end > start and text[end - 1] in " \t\n,.;":
-            end -= 1
-        yield start, end, "STREET_ADDRESS"
+        titled = text[start:end].title()
+        # The lower-case street lines cannot match in a titled text: each starts
+        # at a word's start, where title() put a capital (or a titlecase letter,
+        # which isupper() denies: then they are read).
+        for first, last in find_addresses(titled, lower_case=_TITLECASE.search(titled) is not None):
+            if (start and not titled[:first].strip()) or (
+                end < len(text) and not titled[last:].strip()
+            ):
+                continue  # it may run on into the capitalised words beside it
+            written = titled[first:last].lower()
+            if not any(c.isalpha() for c in written) or _DATE.match(written):
+                continue  # "2026-11-13, it's": a date, read as a number and a street
+            last = first + len(written.rstrip(" \t\n,.;"))
+            yield start + first, start + last, "STREET_ADDRESS"
+
+
+#: A stretch of text with no capital letter (of any script miner reads).
+_LOWER_CASE_STRETCH = re.compile(
+    "[^" + "".join(re.escape(c) for c in map(chr, range(0x2000)) if c.isupper()) + "]{4,}"
+)
+_WORD_TAIL = re.compile(r"\w*")
+_WORD_HEAD = re.compile(r"\w+\Z")
+_A_DIGIT = re.compile(r"\d")
 
 
 #: A house number after a word: "Klášterecká 128", "Kwiatowa 12/4"; after a
@@ -684,6 +711,13 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
             continue  # "Nikkei 225 Exchange Traded Fund", "WashTec AG"
         after = _parts_after(text, stop, lower)
         named = [w for w in words if not w.startswith(_FILLED)]
+        if (
+            named
+            and not lower
+            and all(w.isupper() and len(w) <= 4 for w in named)
+            and any(c.islower() for c in text)
+        ):
+            continue  # codes in a text with lower case: "SG FTSE 100", "ETN"
         if not words and not replaced:
             continue
         if replaced or marked or _PART_NUMBER.search(text, stop, after):
@@ -732,9 +766,13 @@ _FILLED_WORD = re.compile(rf"{_FILLED}[zx]+")
 
 def _address_fill(m: re.Match[str]) -> str:
     """A placeholder as a word of the same length: a replaced street's ends
-    in "z", any other's in "x"."""
-    fill = "z" if m.group(0).startswith("<STREET_ADDRESS") else "x"
-    return _FILLED + fill * (len(m.group(0)) - len(_FILLED))
+    in "z", a person's in "x" (a street may be named after one); any other
+    value (a phone, a passport, a date) as signs no address part is made of,
+    so the address ends before it ("<PHONE_NUMBER_1>. Passport no.")."""
+    if m.group(0).startswith(("<STREET_ADDRESS", "<PERSON")):
+        fill = "z" if m.group(0).startswith("<STREET_ADDRESS") else "x"
+        return _FILLED + fill * (len(m.group(0)) - len(_FILLED))
+    return "¤" * len(m.group(0))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -784,7 +822,7 @@ def _street_run(
         at = mark.start()
     for step in range(5):
         m = _WORD_BEFORE.search(text, max(0, at - 60), at)
-        if not m or (step and "," in m.group(2)) or not joins(m.group(1)):
+        if not m or ((step or replaced) and "," in m.group(2)) or not joins(m.group(1)):
             break
         words.insert(0, m.group(1))
         at = m.start()
