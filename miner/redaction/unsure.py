@@ -693,7 +693,9 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
     (``_address_fill``). No list of street words: a street line has this
     shape in each of Faker's per-locale address formats (read for it, no
     value copied)."""
-    lower = not any(c.isupper() for c in _FILLED_WORD.sub("", text))
+    written = _FILLED_WORD.sub("", text)
+    lower = not any(c.isupper() for c in written)
+    mixed = not lower and any(c.islower() for c in written)
     anchors = [(m.start(), m.end(), False) for m in _HOUSE_NUMBER_TOKEN.finditer(text)]
     anchors += [(m.start(), m.end(), True) for m in _FILLED_STREET.finditer(text)]
     end = -1
@@ -711,17 +713,17 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
             continue  # "Nikkei 225 Exchange Traded Fund", "WashTec AG"
         after = _parts_after(text, stop, lower)
         named = [w for w in words if not w.startswith(_FILLED)]
-        if (
-            named
-            and not lower
-            and all(w.isupper() and len(w) <= 4 for w in named)
-            and any(c.islower() for c in text)
-        ):
+        if named and all(w.isupper() and len(w) <= 4 for w in named) and mixed:
             continue  # codes in a text with lower case: "SG FTSE 100", "ETN"
         if not words and not replaced:
             continue
-        if replaced or marked or _PART_NUMBER.search(text, stop, after):
-            pass  # a street replaced, "N°", or a postcode in a part after
+        if (
+            replaced
+            or marked
+            or _PART_NUMBER.search(text, stop, after)
+            or _FILLED_STREET.search(text, stop, after)
+        ):
+            pass  # a street replaced here or in a part after, "N°", or a postcode after
         elif not named:
             # Only a name replaced beside it: a house number before it ("8
             # <PERSON_1>") or of three digits after it, not an age ("<PERSON_1> 25").
