@@ -34,8 +34,8 @@ DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, i
 #: Targets: 0 silent leaks of any type, at most 1 reviewer decision per case,
 #: at most 2% of look-alikes replaced. Where a ceiling is above its target
 #: the target is not met (docs/redaction.md, "Measured" says which).
-SILENT_LEAKS_CEILING = 59  # of 4600 (2026-12-04, address blocks surfaced; 66 before)
-DECISIONS_PER_CASE_CEILING = 1.0  # 0.87 measured (174 in 201), address blocks surfaced
+SILENT_LEAKS_CEILING = 53  # of 4600 (2026-12-03, address blocks surfaced; 66 before)
+DECISIONS_PER_CASE_CEILING = 1.0  # 0.64 measured (128 in 201), address blocks surfaced
 LOOKALIKES_REPLACED_CEILING = 0.0430  # 37 of 861: 4.30% (2026-12-03, verdict, second model)
 
 

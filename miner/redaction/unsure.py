@@ -436,10 +436,9 @@ def _joined(text: str, spans: Iterator[tuple[int, int, str]]) -> Iterator[tuple[
 def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
     """A street typed in lower case ("via roma, 21", "44 norris light"):
     the address rules read a copy of each stretch of the text that has no
-    capital and holds a number, with every word capitalised, and a span
-    they find there is one. Only those stretches: a copy of the whole text
-    cost a 1 MiB message seconds, and a street with no number in lower case
-    was mostly no street ("send via email")."""
+    capital and holds a number or a street's type, with every word
+    capitalised, and a span they find there is one. Only those stretches: a
+    copy of the whole text cost a 1 MiB message seconds."""
     from miner.redaction.lexicon.addresses import find_addresses
 
     for piece in _LOWER_CASE_STRETCH.finditer(text):
@@ -448,7 +447,7 @@ def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
             start = _WORD_TAIL.match(text, start).end()  # type: ignore[union-attr]
         if end < len(text) and text[end - 1].isalpha():  # a word's head before a capital
             end = start + len(_WORD_HEAD.sub("", text[start:end]))
-        if not _A_DIGIT.search(text, start, end):
+        if not _street_cue().search(text, start, end):
             continue
         titled = text[start:end].title()
         # The lower-case street lines cannot match in a titled text: each starts
@@ -472,7 +471,15 @@ _LOWER_CASE_STRETCH = re.compile(
 )
 _WORD_TAIL = re.compile(r"\w*")
 _WORD_HEAD = re.compile(r"\w+\Z")
-_A_DIGIT = re.compile(r"\d")
+
+
+@functools.cache
+def _street_cue() -> re.Pattern[str]:
+    """What a street line in lower case holds: a number, or a street's type
+    ("rue de boucher", "avenue foucher", "schulstrasse")."""
+    from miner.redaction.lexicon.addresses import STREET_CUE
+
+    return STREET_CUE
 
 
 #: A house number after a word: "Klášterecká 128", "Kwiatowa 12/4"; after a

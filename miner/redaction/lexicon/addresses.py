@@ -146,6 +146,18 @@ _STREET_TYPES_BEFORE = (
 )
 
 
+#: What a street line holds, in any case: a number, or a street's type
+#: written before its name, apart after it or glued to it ("rue", "avenue",
+#: "street", "schulstrasse"): a cheap test before the line patterns are tried.
+STREET_CUE = re.compile(
+    r"(?i:\d|(?<!\w)(?:"
+    + _STREET_TYPES_BEFORE
+    + r"|street|st\.|road|avenue|lane|drive|boulevard|close|crescent)(?!\w)"
+    + r"|(?:stra(?:ß|ss)e|str\.|allee|gasse|platz|chaussee|weg|laan|straat|steeg|gracht"
+    + r"|singel|dreef|gatan|vägen|veien|baan|stræti|vegur)(?!\w))"
+)
+
+
 #: Street words glued to the name ("Schulstraße", "Noahlaan", "Storgatan",
 #: "Kaupangsstræti") or written after it ("Síp utca"): German, Dutch, Nordic,
 #: Icelandic, Hungarian and the Slavic and Baltic languages.
