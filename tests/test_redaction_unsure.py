@@ -312,8 +312,10 @@ def test_a_surfaced_street_s_name_written_alone_elsewhere_is_surfaced_too(policy
             "SHIP TO 24 BOULEVARD COSANDEY\\N SUITE 613\\N CARRAUD-LA-VILLE\\N\\N CROATIA 4774",
             "24 BOULEVARD COSANDEY\\N SUITE 613\\N CARRAUD-LA-VILLE\\N\\N CROATIA 4774",
         ),
-        ("Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks",
-         "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF"),  # fmt: skip
+        (
+            "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks",
+            "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF",
+        ),  # fmt: skip
     ],
 )
 def test_a_street_line_of_any_language_is_surfaced_with_the_parts_after_it(text, value):
