@@ -294,3 +294,45 @@ def test_a_surfaced_street_s_name_written_alone_elsewhere_is_surfaced_too(policy
     surfaced = {(s.entity, s.value) for s in result.surfaced}
     assert ("STREET_ADDRESS", "8 Hauglandgropa") in surfaced
     assert ("STREET_ADDRESS", "Hauglandgropa") in surfaced
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # Street words of no list miner has, in Faker's per-locale formats.
+        ("The parcel went to Diagonal Paraná N° 5872 yesterday.", "Diagonal Paraná N° 5872"),
+        ("i live at 625 christina trace now", "625 christina trace"),
+        (
+            "send it to Cerrada Valverde 912 Interior 275, San Zeferino los altos, BCS 04220-4844"
+            " thanks",
+            "Cerrada Valverde 912 Interior 275, San Zeferino los altos, BCS 04220-4844",
+        ),
+        # Lines written as the two characters \n, and in capitals as \N.
+        (
+            "SHIP TO 24 BOULEVARD COSANDEY\\N SUITE 613\\N CARRAUD-LA-VILLE\\N\\N CROATIA 4774",
+            "24 BOULEVARD COSANDEY\\N SUITE 613\\N CARRAUD-LA-VILLE\\N\\N CROATIA 4774",
+        ),
+        (
+            "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks",
+            "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF",
+        ),  # fmt: skip
+    ],
+)
+def test_a_street_line_of_any_language_is_surfaced_with_the_parts_after_it(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("The parcel went to 8 <PERSON_1> yesterday.", "8"),
+        ("send it to Diagonal Córdoba N° <STREET_ADDRESS_1>, Jujuy thanks", "Jujuy"),
+    ],
+)
+def test_the_parts_of_an_address_around_replaced_ones_are_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize("text", ["Alex Morgan 25 says hi", "Maria Lopez, 34, called"])
+def test_a_person_s_age_is_no_street_line(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()

@@ -104,6 +104,10 @@ class Unsure:
             filled = _PLACEHOLDER.sub(lambda m: "q" * len(m.group(0)), text)
             for start, end, entity in (*_lower_case_streets(filled), *_numbered_words(seen)):
                 yield from _around_placeholders(text, start, end, entity)
+            # An address's parts around those replaced: its house number and
+            # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
+            for start, end, entity in _address_blocks(_PLACEHOLDER.sub(_address_fill, text)):
+                yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
             yield from _house_numbers_after_placeholders(text)
         if self.config.names:
             for start, end, entity in _joined(text, self._names(seen, text)):
@@ -385,19 +389,30 @@ def _house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str
 _LETTERS = re.compile(r"[^\W\d_]{3}")
 
 
+_ALPHANUMERIC = re.compile(r"[^\W_]")
+_PIECE_LEAD = re.compile(r"(?:\\[nN]|[\s,;/.])+")
+_PIECE_TAIL = re.compile(r"(?:\\[nN]|[\s,;/])+\Z")
+
+
 def _around_placeholders(
-    text: str, start: int, end: int, entity: str
+    text: str, start: int, end: int, entity: str, least: re.Pattern[str] = _LETTERS
 ) -> Iterator[tuple[int, int, str]]:
     """The parts of ``text[start:end]`` between its placeholders that hold a
-    word (trimmed of blanks and commas): "90, boulevard de" of "90,
-    boulevard de <PERSON_1>"."""
+    word, or what ``least`` finds (trimmed of blanks and commas, and for an
+    address's parts of line breaks written ``\\n`` and slashes): "90,
+    boulevard de" of "90, boulevard de <PERSON_1>"."""
     at = start
     for m in [*_PLACEHOLDER.finditer(text, start, end), None]:
         stop = m.start() if m else end
         piece = text[at:stop]
-        left = len(piece) - len(piece.lstrip(" \t\n,;"))
-        piece = piece.strip(" \t\n,;")
-        if _LETTERS.search(piece):
+        if least is _ALPHANUMERIC:
+            lead = _PIECE_LEAD.match(piece)
+            left = lead.end() if lead else 0
+            piece = _PIECE_TAIL.sub("", piece[left:])
+        else:
+            left = len(piece) - len(piece.lstrip(" \t\n,;"))
+            piece = piece.strip(" \t\n,;")
+        if least.search(piece):
             yield at + left, at + left + len(piece), entity
         if m:
             at = m.end()
@@ -420,25 +435,51 @@ def _joined(text: str, spans: Iterator[tuple[int, int, str]]) -> Iterator[tuple[
 
 def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
     """A street typed in lower case ("via roma, 21", "44 norris light"):
-    the address rules read a copy with every word capitalised, and a span
-    they find that was written without a capital is one."""
+    the address rules read a copy of each stretch of the text that has no
+    capital and holds a number or a street's type, with every word
+    capitalised, and a span they find there is one. Only those stretches: a
+    copy of the whole text cost a 1 MiB message seconds."""
     from miner.redaction.lexicon.addresses import find_addresses
 
-    if not any(c.islower() for c in text):
-        return
-    titled = text.title()
-    # The lower-case street lines cannot match in a titled text: each starts
-    # at a word's start, where title() put a capital (or a titlecase letter,
-    # which isupper() denies: then they are read).
-    for start, end in find_addresses(titled, lower_case=_TITLECASE.search(titled) is not None):
-        written = text[start:end]
-        if any(c.isupper() for c in written) or not any(c.isalpha() for c in written):
+    for piece in _LOWER_CASE_STRETCH.finditer(text):
+        start, end = piece.span()
+        if start and text[start - 1].isalpha():  # a word's tail after its capital
+            start = _WORD_TAIL.match(text, start).end()  # type: ignore[union-attr]
+        if end < len(text) and text[end - 1].isalpha():  # a word's head before a capital
+            end = start + len(_WORD_HEAD.sub("", text[start:end]))
+        if not _street_cue().search(text, start, end):
             continue
-        if _DATE.match(written):  # "2026-11-13, it's": a date, read as a number and a street
-            continue
-        while end > start and text[end - 1] in " \t\n,.;":
-            end -= 1
-        yield start, end, "STREET_ADDRESS"
+        titled = text[start:end].title()
+        # The lower-case street lines cannot match in a titled text: each starts
+        # at a word's start, where title() put a capital (or a titlecase letter,
+        # which isupper() denies: then they are read).
+        for first, last in find_addresses(titled, lower_case=_TITLECASE.search(titled) is not None):
+            if (start and not titled[:first].strip()) or (
+                end < len(text) and not titled[last:].strip()
+            ):
+                continue  # it may run on into the capitalised words beside it
+            written = titled[first:last].lower()
+            if not any(c.isalpha() for c in written) or _DATE.match(written):
+                continue  # "2026-11-13, it's": a date, read as a number and a street
+            last = first + len(written.rstrip(" \t\n,.;"))
+            yield start + first, start + last, "STREET_ADDRESS"
+
+
+#: A stretch of text with no capital letter (of any script miner reads).
+_LOWER_CASE_STRETCH = re.compile(
+    "[^" + "".join(re.escape(c) for c in map(chr, range(0x2000)) if c.isupper()) + "]{4,}"
+)
+_WORD_TAIL = re.compile(r"\w*")
+_WORD_HEAD = re.compile(r"\w+\Z")
+
+
+@functools.cache
+def _street_cue() -> re.Pattern[str]:
+    """What a street line in lower case holds: a number, or a street's type
+    ("rue de boucher", "avenue foucher", "schulstrasse")."""
+    from miner.redaction.lexicon.addresses import STREET_CUE
+
+    return STREET_CUE
 
 
 #: A house number after a word: "Klášterecká 128", "Kwiatowa 12/4"; after a
@@ -596,11 +637,330 @@ def unsure_values(
 
 
 def _street_names(street: str) -> list[str]:
-    """The words of a surfaced street line without its house number."""
+    """The words of a surfaced street line without its house number, and
+    its numbers of three digits or more (a postcode, "4342")."""
     from miner.redaction.lexicon.addresses import address_parts
 
     return [
         part
         for part in address_parts(street)
-        if part != street and not any(c.isdigit() for c in part) and len(part) >= 4
+        if part != street
+        and len(part) >= (3 if part.isdigit() else 4)
+        and (part.isdigit() or not any(c.isdigit() for c in part))
     ]
+
+
+#: A line break as a text holds one: a real one, or the two characters
+#: ``\n`` a JSON or log escape leaves (``\N`` in a text in capitals).
+_LINE_BREAK = r"(?:\r?\n|\\[nN])"
+_ADDRESS_WORD = r"[^\W\d_](?:[^\W\d_]|['’.-](?=[^\W\d_]))*\.?"
+_RUN_NUMBER = r"\d{1,5}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?"
+#: A house number: digits with a letter or a second number ("16/1", "86W"),
+#: or "S/N" (sin / sem número). Not inside a date, a time, an amount, a
+#: phone or a code ("15/05/2024", "10:30", "$15", "15%", "A-12").
+_HOUSE_NUMBER_TOKEN = re.compile(
+    rf"(?:(?<=\\[nN])|(?<![\w/.,:#$€£+-]))(?:{_RUN_NUMBER}|[Ss]/[Nn])(?![\w/%°º:+'’-]|[.,]\d)"
+)
+#: What marks a number as a house's: "N° 982", "nº 4", "no. 12", "#45".
+_NUMBER_MARK = re.compile(r"(?:(?<![\w.])(?i:n[º°]\.?|no\.|nr\.)|\#)[ \t]?\Z")
+_NUMBER_AND_WORDS_BEFORE = re.compile(
+    rf"(?<![\w/.,:#$€£+-])\d{{1,5}}[A-Za-z]?,?[ \t]+((?:{_ADDRESS_WORD}[ \t]+){{1,2}})\Z"
+)
+_WORD_BEFORE = re.compile(rf"(?<![\w'’.-])({_ADDRESS_WORD})(,?[ \t]+)\Z")
+_TOKEN_AFTER = re.compile(
+    rf"[ \t]+(?:(?P<number>{_RUN_NUMBER})(?![\w/:.-]|[.,]\d)|(?P<word>{_ADDRESS_WORD}))"
+)
+#: The particles of a street's or a town's name, in lower case.
+_ADDRESS_PARTICLES = frozenset((
+    "de", "del", "della", "di", "da", "do", "dos", "das", "des", "du", "la", "le", "les", "el",
+    "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "sous", "en",
+    "aan", "op", "bei",
+))  # fmt: skip
+#: The next part of an address: after a comma, a line break or a slash, up
+#: to the next of them.
+_NEXT_ADDRESS_PART = re.compile(
+    rf"(?:[ \t]*(?:,|;|{_LINE_BREAK}|/))+[ \t]*((?:(?!{_LINE_BREAK})[^,;/\n])+)"
+)
+#: A number of an address part: a postcode or a unit's number ("4600",
+#: "73434-1533", "R9S2P3", "WN9Y 9SE", "al3p 3yt").
+_PART_NUMBER = re.compile(r"(?<![\w-])[\w-]*\d[\w-]*(?![\w-])")
+
+
+def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street line in any language's shape, and the parts of its address
+    after it. The line: a house number (or a street replaced already) beside
+    words on one line, up to five before it and five after, one of them a
+    word a street's name is made of (``_street_word``): "Diagonal Paraná N°
+    5872", "625 christina trace", "Vale Fernando Freitas, 823", "8 Aaron
+    Gates"; a single word only if English does not write it and it is no
+    first name ("Fallkullanpolku 543"). The parts: each after a comma or a
+    line break (real, or written ``\\n``) that holds a number or words a
+    town's name is made of ("..., San Salvador de Jujuy 4600, Jujuy", "\\n
+    2157 Ans"). ``text`` has its placeholders filled with a capitalised word
+    (``_address_fill``). No list of street words: a street line has this
+    shape in each of Faker's per-locale address formats (read for it, no
+    value copied)."""
+    written = _FILLED_WORD.sub("", text)
+    lower = not any(c.isupper() for c in written)
+    mixed = not lower and any(c.islower() for c in written)
+    anchors = [(m.start(), m.end(), False) for m in _HOUSE_NUMBER_TOKEN.finditer(text)]
+    anchors += [(m.start(), m.end(), True) for m in _FILLED_STREET.finditer(text)]
+    end = -1
+    for first, last, replaced in sorted(anchors):
+        if first < end:
+            continue
+        if (
+            not replaced
+            and _YEAR.fullmatch(text, first, last)
+            and not _NUMBER_MARK.search(text, max(0, first - 6), first)
+        ):
+            continue
+        start, stop, words, marked = _street_run(text, first, last, lower, replaced)
+        if _organisation_word().search(text, start, min(len(text), stop + 40)):
+            continue  # "Nikkei 225 Exchange Traded Fund", "WashTec AG"
+        after = _parts_after(text, stop, lower)
+        named = [w for w in words if not w.startswith(_FILLED)]
+        if named and all(w.isupper() and len(w) <= 4 for w in named) and mixed:
+            continue  # codes in a text with lower case: "SG FTSE 100", "ETN"
+        if not words and not replaced:
+            continue
+        if (
+            replaced
+            or marked
+            or _PART_NUMBER.search(text, stop, after)
+            or _FILLED_STREET.search(text, stop, after)
+        ):
+            pass  # a street replaced here or in a part after, "N°", or a postcode after
+        elif not named:
+            # Only a name replaced beside it: a house number before it ("8
+            # <PERSON_1>") or of three digits after it, not an age ("<PERSON_1> 25").
+            if not (start == first or last - first >= 3 or after > stop):
+                continue
+        elif (
+            last - first <= 2
+            and start < first
+            and after == stop
+            and all(known_name(w) or w.casefold() in _ADDRESS_PARTICLES for w in named)
+        ):
+            continue  # a person and an age or a count: "Alex Morgan 25"
+        elif len(words) == 1:
+            word = words[0].rstrip(".")
+            if a_first_name(word) or not _street_word(word) or _a_place(word):
+                continue
+        elif not any(_street_word(w) for w in words):
+            continue
+        end = after
+        yield start, end, "STREET_ADDRESS"
+
+
+_BLANKS = re.compile(r"[ \t]*")
+_LINE_ENDS = re.compile(rf"[ \t]*(?:,|{_LINE_BREAK}|\Z)")
+
+
+@functools.cache
+def _organisation_word() -> re.Pattern[str]:
+    """A company's legal form or an organisation's word, capitalised, in or
+    after a street line's words: a company's name and a number, no street."""
+    from miner.redaction.lexicon.names import ORGANISATION_WORDS
+
+    return re.compile(rf"(?<![\w.])(?=[A-Z]){ORGANISATION_WORDS}")
+
+
+#: What fills a placeholder where address blocks are read: a capitalised
+#: word no list knows (``_street_word`` takes it), as long as the placeholder.
+_FILLED = "Qzx"
+_FILLED_STREET = re.compile(rf"{_FILLED}z+")
+_FILLED_WORD = re.compile(rf"{_FILLED}[zx]+")
+
+
+def _address_fill(m: re.Match[str]) -> str:
+    """A placeholder as a word of the same length: a replaced street's ends
+    in "z", a person's in "x" (a street may be named after one); any other
+    value (a phone, a passport, a date) as signs no address part is made of,
+    so the address ends before it ("<PHONE_NUMBER_1>. Passport no.")."""
+    if m.group(0).startswith(("<STREET_ADDRESS", "<PERSON")):
+        fill = "z" if m.group(0).startswith("<STREET_ADDRESS") else "x"
+        return _FILLED + fill * (len(m.group(0)) - len(_FILLED))
+    return "¤" * len(m.group(0))
+
+
+@functools.lru_cache(maxsize=65536)
+def _plain_word(word: str, lower: bool) -> bool:
+    """A word no street's name holds: a stop word, a month or weekday, or
+    in a text with capitals a word in lower case that English writes often
+    ("yesterday", "ordered")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold().rstrip(".")
+    if folded in _ADDRESS_PARTICLES:
+        return False
+    if folded in _stop_words() or _CALENDAR.fullmatch(folded):
+        return True
+    return word.islower() and an_english_word(folded, 4.5) and not (lower and a_first_name(word))
+
+
+def _joins(word: str, lower: bool) -> bool:
+    """Whether ``word`` may be a word of a street line's name: no plain
+    word, and capitalised, a particle or a street's word unless the text is
+    in lower case."""
+    if _plain_word(word, lower):
+        return False
+    return lower or word[0].isupper() or word.casefold() in _ADDRESS_PARTICLES or _street_word(word)
+
+
+def _street_run(
+    text: str, start: int, end: int, lower: bool, replaced: bool = False
+) -> tuple[int, int, list[str], bool]:
+    """The words and numbers on the line around the house number at [start,
+    end), or a street ``replaced`` there already: (start, end, the words,
+    whether "N°" or "#" marks the number). Beside a replaced street only
+    words a street's name is made of join it ("Diagonal Córdoba N°
+    <STREET_ADDRESS_1>"; not "<STREET_ADDRESS_1> Street", "DOB")."""
+
+    def joins(word: str) -> bool:
+        if replaced:
+            return word.casefold() in _ADDRESS_PARTICLES or (
+                not _plain_word(word, lower) and _street_word(word)
+            )
+        return _joins(word, lower)
+
+    words: list[str] = []
+    at = start
+    mark = _NUMBER_MARK.search(text, max(0, start - 6), start)
+    if mark:
+        at = mark.start()
+    for step in range(5):
+        m = _WORD_BEFORE.search(text, max(0, at - 60), at)
+        if not m or ((step or replaced) and "," in m.group(2)) or not joins(m.group(1)):
+            break
+        words.insert(0, m.group(1))
+        at = m.start()
+    lead = _NUMBER_AND_WORDS_BEFORE.search(text, max(0, at - 40), at)
+    # "397 route <STREET_ADDRESS_1>": a house number, then its street's type.
+    if lead and not any(w.casefold() in _stop_words() for w in lead.group(1).split()):
+        words[:0] = lead.group(1).split()
+        at = lead.start()
+    while words and words[0].casefold() in _ADDRESS_PARTICLES:
+        at = _BLANKS.match(text, at + len(words.pop(0))).end()  # type: ignore[union-attr]
+    run_start, run_end = (at, end)
+    numbers = 0
+    after_name = False
+    for _ in range(5):
+        m = _TOKEN_AFTER.match(text, run_end)
+        if not m:
+            break
+        word = m.group("word")
+        if m.group("number"):
+            if numbers:
+                break
+            numbers += 1
+        elif joins(word) or (replaced and _joins(word, lower) and _LINE_ENDS.match(text, m.end())):
+            # After a replaced street, a word that ends its line ("<STREET_ADDRESS_1>
+            # MOUNTAIN\n"): a street's type miner has no list of.
+            words.append(word)
+            after_name = a_first_name(word.rstrip(".")) or known_name(word)
+        elif (unit := _TOKEN_AFTER.match(text, m.end())) and unit.group("number"):
+            # A unit and its number: "interior 699", "suite 613".
+            words.append(word)
+            run_end = unit.end()
+            continue
+        elif lower and after_name and word.casefold() not in _stop_words():
+            # A street's type after a name: "9 martin walk", "006 leslie block".
+            words.append(word)
+            run_end = m.end()
+            break
+        else:
+            break
+        run_end = m.end()
+    while words and words[-1].casefold() in _ADDRESS_PARTICLES:
+        run_end = text.rindex(words.pop(), run_start, run_end)
+        run_end = run_start + len(text[run_start:run_end].rstrip(" \t"))
+    return run_start, run_end, words, mark is not None
+
+
+@functools.lru_cache(maxsize=65536)
+def _street_word(word: str) -> bool:
+    """A word a street's name is made of: a first name, a place, or a word
+    English seldom writes (wordfreq Zipf under 3.5: surnames, foreign words)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    bare = word.rstrip(".")
+    folded = bare.casefold()
+    if len(bare) < 3 or folded in _stop_words() or folded in _ADDRESS_PARTICLES:
+        return False
+    if _CALENDAR.fullmatch(folded):
+        return False
+    return a_first_name(bare) or _a_place(bare) or not an_english_word(folded, 3.5)
+
+
+def _parts_after(text: str, end: int, lower: bool) -> int:
+    """The end of an address's parts after its street line: up to four,
+    each after a comma, a line break or a slash, of at most six words that
+    are no plain words (``_plain_word``), up to the last that holds a
+    number (a postcode, a unit), or a town's capitalised words after a
+    comma on the line of one ("4600, Jujuy") or before one; a plain word, a
+    date or a long number (an id, a phone: a value of its own) ends them
+    ("..., BCS 04220-4844 thanks", "\\nDOB 1984-10-08", "\\nThx")."""
+    at = last = end
+    numbered_before = True
+    for _ in range(4):
+        m = _NEXT_ADDRESS_PART.match(text, at)
+        if not m or len(m.group(1).split()) > 6 or _PARAGRAPH.search(text, at, m.start(1)):
+            break
+        if _DATE.search(m.group(1)) or _LONG_NUMBER.search(m.group(1)):
+            break
+        stop, numbered, named, whole = m.start(1), False, False, True
+        for token in _PART_TOKEN.finditer(m.group(1)):
+            value = token.group(0)
+            letters = _NOT_A_LETTER.sub("", value)
+            if _PART_NUMBER.search(value) or value.startswith(_FILLED):
+                numbered = True  # a number, or a value replaced already
+            elif letters and not _plain_part_word(value, letters, lower):
+                named = named or lower or any(c.isupper() for c in value)
+            elif letters or not _PUNCTUATION.fullmatch(value):
+                whole = False
+                break
+            stop = m.start(1) + token.end()
+        same_line = not re.search(_LINE_BREAK, text[at : m.start(1)])
+        if numbered or (named and numbered_before and same_line):
+            last = stop
+        if not whole:
+            break
+        numbered_before = numbered
+        at = stop
+    return last
+
+
+#: A blank line: an address's parts never run over one.
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_LONG_NUMBER = re.compile(r"\d{9,}")
+_PART_TOKEN = re.compile(r"[^\s,;]+")
+_NOT_A_LETTER = re.compile(r"[\W\d_]")
+_PUNCTUATION = re.compile(r"[-()/]+")
+
+
+@functools.lru_cache(maxsize=65536)
+def _plain_part_word(value: str, letters: str, lower: bool) -> bool:
+    """A word no part of an address holds: a stop word; in lower case a
+    word English writes very often (Zipf 5: "thanks", not "port"); else a
+    plain word (``_plain_word``)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = letters.casefold()
+    if folded in _stop_words():
+        return True
+    if lower:
+        return an_english_word(folded, 5.0) and not a_first_name(letters)
+    return value[0].islower() and _plain_word(letters, lower)
+
+
+_CALENDAR = re.compile(
+    r"(?i:"
+    + r"|".join(
+        (
+            "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec",
+            "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun",
+        )
+    )
+    + r")\.?"
+)

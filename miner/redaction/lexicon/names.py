@@ -475,6 +475,10 @@ _ORGANISATION_WORDS = (
 )
 
 
+#: A company's legal form or an organisation's word, in any case.
+ORGANISATION_WORDS = _ORGANISATION_WORDS
+
+
 _ORGANISATION = re.compile(rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+{_ORGANISATION_WORDS}")
 
 
