@@ -33,6 +33,7 @@ import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
@@ -66,7 +67,7 @@ PERSONAL_LABELS: dict[str, str] = {
     "STREET_NAME": "STREET_ADDRESS",
 }
 
-#: Threads the model runs on (see ``_Rampart``).
+#: Batches the model reads at once, each on one thread (see ``_Rampart``).
 MODEL_THREADS = 2
 
 #: (a window of a string, start and end of a value's occurrence in it).
@@ -303,12 +304,13 @@ class _Rampart:
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
         options = onnxruntime.SessionOptions()
-        # The model runs after the first pass, when spaCy's thread is idle:
-        # two threads, neither spinning while it waits for work. On a
-        # 256 KiB message's windows, the same CPU as one thread, two thirds
-        # of its wall time on a loaded machine, and the same probabilities
-        # bit for bit; a spinning thread burnt a third more CPU.
-        options.intra_op_num_threads = MODEL_THREADS
+        # One thread per run: onnxruntime's own second thread synchronised
+        # with the first at every operator, which cost a fifth more CPU on a
+        # 256 KiB message's windows (a spinning one a third more). The model
+        # runs after the first pass, when spaCy's thread is idle, so two
+        # batches are read at once instead (``label_all``): the CPU of one
+        # thread, the wall time of two, the same probabilities bit for bit.
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = onnxruntime.InferenceSession(
@@ -359,12 +361,13 @@ class _Rampart:
             (w for w, e in encodings.items() if len(e.ids) <= self.MAX_TOKENS),
             key=lambda w: len(encodings[w].ids),
         )
-        for at in range(0, len(fitting), self.BATCH):
-            batch = fitting[at : at + self.BATCH]
-            for window, labelled in zip(
-                batch, self._label([encodings[w] for w in batch]), strict=True
-            ):
-                self._labelled[window] = labelled
+        batches = [fitting[at : at + self.BATCH] for at in range(0, len(fitting), self.BATCH)]
+        # onnxruntime releases the GIL while it runs, and a session may be
+        # run from several threads at once.
+        with ThreadPoolExecutor(MODEL_THREADS, thread_name_prefix="miner-second") as pool:
+            done = pool.map(lambda batch: self._label([encodings[w] for w in batch]), batches)
+            for batch, labelled in zip(batches, done, strict=True):
+                self._labelled.update(zip(batch, labelled, strict=True))
 
     def _labelling(self, window: str) -> tuple[list[tuple[int, int]], Any] | None:
         if window not in self._labelled:
