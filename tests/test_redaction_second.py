@@ -234,3 +234,26 @@ def test_a_replaced_value_takes_the_places_the_word_boundary_pattern_finds():
         )
         expected = pattern.sub(lambda m, n=numbers: f"<PERSON_{n[m.group(0)]}>", text)
         assert turn.user_text == expected, (values, text)
+
+
+def test_occurrences_from_the_word_index_are_the_word_boundary_pattern_s():
+    # _Occurrences finds a value's candidates by its first word; the spans are
+    # those surfaced.occurrences finds, leaf by leaf, overlapping values and all.
+    import random
+
+    from miner.redaction.surfaced import occurrences
+
+    leaves = ["a a a a", "x ab-ab-ab"]
+    assert second._Occurrences(leaves)("a a") == [(leaves[0], 0, 3), (leaves[0], 4, 7)]
+    assert second._Occurrences(leaves)("ab-ab") == [(leaves[1], 2, 7)]
+    rng = random.Random(36)
+    for _ in range(2000):
+        leaves = [
+            "".join(rng.choice("ab _-.é") for _ in range(rng.randint(0, 30)))
+            for _ in range(rng.randint(1, 3))
+        ]
+        found = second._Occurrences(leaves)
+        for _ in range(3):
+            value = "".join(rng.choice("ab _-.é") for _ in range(rng.randint(1, 4)))
+            expected = [(leaf, s, e) for leaf in leaves for s, e in occurrences(leaf, value)]
+            assert found(value) == expected, (value, leaves)
