@@ -275,7 +275,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
             + (f"; the export's newest event is {newest.isoformat()}" if newest else ""),
         )
     run_name = now.strftime("%Y%m%dT%H%M%SZ")
-    run_files = request.out / output.RUNS_DIR / output.run_stem(run_name)
+    run_files = request.out / output.RUNS_DIR / output.run_stem(request.out, run_name)
     summary = RunSummary(
         since=request.since,
         until=request.until,
@@ -317,7 +317,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
         cases,
         frozenset(ledger),
         summary.as_json(),
-        run_name,
+        run_files.name,
         frozenset(kinds),
         triage_html(summary, cases),
         runs_index_html,

@@ -325,10 +325,19 @@ def discard_draft(out: Path, folder: Path, session: str, reason: str) -> None:
     shutil.rmtree(doomed, ignore_errors=True)
 
 
-def run_stem(run_name: str) -> str:
+def run_stem(out: Path, run_name: str) -> str:
     """A run's summary and triage page name, without suffix (under ``runs/``).
-    The pid too: two runs in the same second must not overwrite each other."""
-    return f"{run_name}-{os.getpid()}"
+
+    The pid too: two runs in the same second must not overwrite each other;
+    and a counter when this process already wrote a run that second (a test,
+    a service drafting in-process). Call with ``out``'s lock held, so the name
+    is still free when ``write_run`` takes it."""
+    stem = f"{run_name}-{os.getpid()}"
+    taken = out / RUNS_DIR
+    n = 1
+    while (taken / f"{stem if n == 1 else f'{stem}-{n}'}.json").exists():
+        n += 1
+    return stem if n == 1 else f"{stem}-{n}"
 
 
 def write_run(
@@ -336,7 +345,7 @@ def write_run(
     cases: dict[str, dict[str, Any]],
     ledger: frozenset[str],
     summary: dict[str, Any],
-    run_name: str,
+    stem: str,
     signatures: frozenset[str] = frozenset(),
     triage_html: str | None = None,
     runs_index: Callable[[list[tuple[str, dict[str, Any] | None]]], str] | None = None,
@@ -346,7 +355,8 @@ def write_run(
     summary, and beside the summary the flagged sessions not drafted
     (session hash, reason) as JSON Lines (``NOT_DRAFTED_SUFFIX``).
 
-    Call with ``out``'s lock held. Nothing is left half-written: files are
+    ``stem`` names the run's files under ``runs/`` (``run_stem``). Call with
+    ``out``'s lock held. Nothing is left half-written: files are
     staged and each case folder is renamed into place whole; the ledger is
     merged with the one on disk and replaced atomically. The run summary comes
     last: if only it cannot be written, the run did its work, so the problem
@@ -382,15 +392,14 @@ def write_run(
         shutil.rmtree(staging, ignore_errors=True)
     try:
         (out / RUNS_DIR).mkdir(exist_ok=True)
-        name = run_stem(run_name)
         manifest = (
             orjson.dumps({"session": session, "reason": reason}) + b"\n"
             for session, reason in not_drafted
         )
-        _write_atomic(out / RUNS_DIR / f"{name}{NOT_DRAFTED_SUFFIX}", manifest)
-        _write_atomic(out / RUNS_DIR / f"{name}.json", _dumps(summary))
+        _write_atomic(out / RUNS_DIR / f"{stem}{NOT_DRAFTED_SUFFIX}", manifest)
+        _write_atomic(out / RUNS_DIR / f"{stem}.json", _dumps(summary))
         if triage_html is not None:
-            _write_atomic(out / RUNS_DIR / f"{name}.html", triage_html.encode("utf-8"))
+            _write_atomic(out / RUNS_DIR / f"{stem}.html", triage_html.encode("utf-8"))
         if runs_index is not None:
             index = runs_index(read_run_summaries(out))
             _write_atomic(out / RUNS_DIR / RUNS_INDEX, index.encode("utf-8"))

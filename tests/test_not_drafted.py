@@ -5,13 +5,14 @@ sample; real Presidio for the sessions the draft declines)."""
 from __future__ import annotations
 
 import json
-import time
+import os
 from datetime import UTC, datetime
 
 import orjson
 import pandas as pd
 import pyarrow.parquet as pq
 
+from miner import output
 from miner.summary import NOT_DRAFTED_REASONS, RunSummary
 from tests.conftest import PIPELINE, TRACES, WINDOW, miner
 
@@ -44,9 +45,8 @@ def test_a_run_counts_and_lists_each_flagged_session_it_left_out(tmp_path):
 
     # Again, every case wanted: the five drafted are skipped, the rest drafted;
     # --json prints the record the summary file holds.
-    # A run's files are named by its second and pid (output.run_stem); both
-    # runs here share the pid, so the second run starts in the next second.
-    time.sleep(1 - time.time() % 1 + 0.01)
+    # Both runs share the pid and may share the second: output.run_stem
+    # gives the second its own name all the same.
     again = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--json", "--out", out)
     assert again.exit_code == 0, again.output
     printed = json.loads(again.stdout)
@@ -147,3 +147,15 @@ def test_a_run_that_drafts_every_flagged_session_lists_none(drafted):
     page = run.with_suffix(".html").read_text()
     section = page.split('id="not-drafted"', 1)[1].split("<h2", 1)[0]
     assert '<p class="none">none</p>' in section
+
+
+def test_a_second_run_in_the_same_second_and_process_gets_its_own_files(tmp_path):
+    out = tmp_path / "out"
+    first = output.run_stem(out, "20261203T101010Z")
+    (out / output.RUNS_DIR).mkdir(parents=True)
+    (out / output.RUNS_DIR / f"{first}.json").write_text("{}")
+    second = output.run_stem(out, "20261203T101010Z")
+    (out / output.RUNS_DIR / f"{second}.json").write_text("{}")
+    third = output.run_stem(out, "20261203T101010Z")
+    assert first.endswith(f"-{os.getpid()}")
+    assert (second, third) == (f"{first}-2", f"{first}-3")
