@@ -190,30 +190,29 @@ def test_rounds_and_batches_give_the_verdicts_of_reading_every_window_alone():
     assert sum(map(len, together.values())) < sum(map(len, alone.values()))
 
 
-def test_the_model_s_threads_give_the_probabilities_of_one_thread():
-    # Two threads, for wall time (second.MODEL_THREADS): the same numbers bit for bit.
+def test_batches_read_at_once_give_the_probabilities_of_one_at_a_time(monkeypatch):
+    # Each run on one onnxruntime thread, MODEL_THREADS batches at once (for
+    # wall time, second.MODEL_THREADS): the same numbers bit for bit.
     import numpy as np
-    import onnxruntime
 
     model = second.load_model()
-    assert model.session.get_session_options().intra_op_num_threads == second.MODEL_THREADS > 1
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    one = onnxruntime.InferenceSession(
-        model.session._model_path, options, providers=["CPUExecutionProvider"]
-    )
+    assert model.session.get_session_options().intra_op_num_threads == 1
+    assert second.MODEL_THREADS > 1
     lines = [
-        "hi, it's derek again. the parcel for derek still has not come, ring GUILLOT " * 3,
-        "The Anouk electric toothbrush is broken",
+        f"hi, it's derek again. the parcel for {name} still has not come, ring GUILLOT " * n
+        for n in (1, 2, 3)
+        for name in ("derek", "Anouk", "Ms Beike", "the Orion X5 Blender", "Zelda", "Ito")
     ]
-    encodings = [model.tokenizer.encode(line) for line in lines]
-    ours = model._label(encodings)
-    threads, model.session = model.session, one
-    try:
-        theirs = model._label(encodings)
-    finally:
-        model.session = threads
-    assert all(np.array_equal(a[1], b[1]) for a, b in zip(ours, theirs, strict=True))
+    assert len(lines) > 2 * model.BATCH
+    model.label_all(lines)
+    ours = dict(model._labelled)
+    model._labelled.clear()
+    monkeypatch.setattr(second, "MODEL_THREADS", 1)
+    model.label_all(lines)
+    assert ours.keys() == model._labelled.keys() == set(lines)
+    for line in lines:
+        (offsets, probs), (their_offsets, theirs) = ours[line], model._labelled[line]
+        assert offsets == their_offsets and np.array_equal(probs, theirs)
 
 
 def test_a_replaced_value_takes_the_places_the_word_boundary_pattern_finds():
@@ -235,3 +234,26 @@ def test_a_replaced_value_takes_the_places_the_word_boundary_pattern_finds():
         )
         expected = pattern.sub(lambda m, n=numbers: f"<PERSON_{n[m.group(0)]}>", text)
         assert turn.user_text == expected, (values, text)
+
+
+def test_occurrences_from_the_word_index_are_the_word_boundary_pattern_s():
+    # _Occurrences finds a value's candidates by its first word; the spans are
+    # those surfaced.occurrences finds, leaf by leaf, overlapping values and all.
+    import random
+
+    from miner.redaction.surfaced import occurrences
+
+    leaves = ["a a a a", "x ab-ab-ab"]
+    assert second._Occurrences(leaves)("a a") == [(leaves[0], 0, 3), (leaves[0], 4, 7)]
+    assert second._Occurrences(leaves)("ab-ab") == [(leaves[1], 2, 7)]
+    rng = random.Random(36)
+    for _ in range(2000):
+        leaves = [
+            "".join(rng.choice("ab _-.é") for _ in range(rng.randint(0, 30)))
+            for _ in range(rng.randint(1, 3))
+        ]
+        found = second._Occurrences(leaves)
+        for _ in range(3):
+            value = "".join(rng.choice("ab _-.é") for _ in range(rng.randint(1, 4)))
+            expected = [(leaf, s, e) for leaf in leaves for s, e in occurrences(leaf, value)]
+            assert found(value) == expected, (value, leaves)

@@ -32,7 +32,8 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
@@ -66,7 +67,7 @@ PERSONAL_LABELS: dict[str, str] = {
     "STREET_NAME": "STREET_ADDRESS",
 }
 
-#: Threads the model runs on (see ``_Rampart``).
+#: Batches the model reads at once, each on one thread (see ``_Rampart``).
 MODEL_THREADS = 2
 
 #: (a window of a string, start and end of a value's occurrence in it).
@@ -161,20 +162,24 @@ class SecondOpinion:
         """Surfaced value -> its windows, for the values the first pass left whole."""
         if not redacted.surfaced:
             return {}
-        leaves = _strings(redacted.session)
-        before = _strings(original)
-        return {
-            value.value: self.windows(value.value, leaves)
-            for value in redacted.surfaced
-            if _count(value.value, leaves) == _count(value.value, before)
-            and not (value.entity == "PERSON" and _names_a_thing(value.value, leaves))
-        }
+        leaves = _Occurrences(_strings(redacted.session))
+        before = _Occurrences(_strings(original))
+        asked = {}
+        for value in redacted.surfaced:
+            found = leaves(value.value)
+            if len(found) == len(before(value.value)) and not (
+                value.entity == "PERSON" and _names_a_thing(found)
+            ):
+                asked[value.value] = self._windows_of(found)
+        return asked
 
     def windows(self, value: str, leaves: Iterable[str]) -> list[Window]:
         """(window, start, end) of the first occurrences of ``value`` (exact
         text, on word boundaries) in ``leaves``: ``context`` characters of
         the string either side, and where the value is in them."""
-        found = _occurrences(value, leaves)
+        return self._windows_of(_Occurrences(list(leaves))(value))
+
+    def _windows_of(self, found: Iterable[tuple[str, int, int]]) -> list[Window]:
         windows = []
         for leaf, start, end in islice(found, self.occurrences):
             begin = _word_start(leaf, max(0, start - self.context))
@@ -183,31 +188,70 @@ class SecondOpinion:
         return windows
 
 
-def _names_a_thing(value: str, leaves: Iterable[str]) -> bool:
-    """Whether an occurrence of ``value`` has a noun after it, as products and
-    plans are named ("Rosalind reading lamp"): the verdict surfaced it for
-    that, and the model reads any name-like word there as a name, so the
-    reviewer decides it (the look-alikes' figure measured it)."""
+def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
+    """Whether an occurrence of a value (``found``) has a noun after it, as
+    products and plans are named ("Rosalind reading lamp"): the verdict
+    surfaced it for that, and the model reads any name-like word there as a
+    name, so the reviewer decides it (the look-alikes' figure measured it)."""
     from miner.redaction.verdict import noun_after
 
-    return any(noun_after(leaf, end) for leaf, _start, end in _occurrences(value, leaves))
+    return any(noun_after(leaf, end) for leaf, _start, end in found)
+
+
+class _Occurrences:
+    """(leaf, start, end) of each occurrence of a value in ``leaves``, as the
+    reviewer's tools find it (``surfaced.occurrences``: exact text on word
+    boundaries, left to right, none overlapping the one before).
+
+    A value that starts with a word character can only start where a word
+    of the leaves does, and that word is the value's first: its candidates
+    come from one index of the leaves' words, built at the first call. A
+    search of every leaf per value read a 1 MiB message four times per
+    surfaced value (1.6 s of CPU there)."""
+
+    def __init__(self, leaves: list[str]) -> None:
+        self._leaves = leaves
+        self._words: dict[str, list[tuple[int, int]]] | None = None
+
+    def __call__(self, value: str) -> list[tuple[str, int, int]]:
+        first = _WORD.match(value)
+        if first is None:  # "+33 6...", "(555) ...": searched for
+            return [
+                (leaf, start, end)
+                for leaf in self._leaves
+                if value and value in leaf
+                for start, end in occurrences(leaf, value)
+            ]
+        found: list[tuple[str, int, int]] = []
+        last, last_end = -1, 0
+        for index, start in self._index().get(first.group(0), ()):
+            leaf = self._leaves[index]
+            end = start + len(value)
+            if (
+                (index == last and start < last_end)
+                or not leaf.startswith(value, start)
+                or _WORD_CHARACTER.match(leaf, end)
+            ):
+                continue
+            found.append((leaf, start, end))
+            last, last_end = index, end
+        return found
+
+    def _index(self) -> dict[str, list[tuple[int, int]]]:
+        """Word -> (leaf index, start) of each of its places, in order."""
+        if self._words is None:
+            self._words = {}
+            for index, leaf in enumerate(self._leaves):
+                for m in _WORD.finditer(leaf):
+                    self._words.setdefault(m.group(0), []).append((index, m.start()))
+        return self._words
+
+
+_WORD = re.compile(r"\w+")
 
 
 def _strings(session: Session) -> list[str]:
     return [leaf for _key, leaf in session_texts(session) if isinstance(leaf, str)]
-
-
-def _count(value: str, leaves: Iterable[str]) -> int:
-    return sum(1 for _ in _occurrences(value, leaves))
-
-
-def _occurrences(value: str, leaves: Iterable[str]) -> Iterator[tuple[str, int, int]]:
-    """(leaf, start, end) of each occurrence of ``value`` in ``leaves``, as
-    the reviewer's tools find it (``surfaced.occurrences``)."""
-    for leaf in leaves:
-        if value in leaf:
-            for start, end in occurrences(leaf, value):
-                yield leaf, start, end
 
 
 def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
@@ -303,12 +347,13 @@ class _Rampart:
         self.tokenizer.no_truncation()
         self.tokenizer.no_padding()
         options = onnxruntime.SessionOptions()
-        # The model runs after the first pass, when spaCy's thread is idle:
-        # two threads, neither spinning while it waits for work. On a
-        # 256 KiB message's windows, the same CPU as one thread, two thirds
-        # of its wall time on a loaded machine, and the same probabilities
-        # bit for bit; a spinning thread burnt a third more CPU.
-        options.intra_op_num_threads = MODEL_THREADS
+        # One thread per run: onnxruntime's own second thread synchronised
+        # with the first at every operator, which cost a fifth more CPU on a
+        # 256 KiB message's windows (a spinning one a third more). The model
+        # runs after the first pass, when spaCy's thread is idle, so two
+        # batches are read at once instead (``label_all``): the CPU of one
+        # thread, the wall time of two, the same probabilities bit for bit.
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         self.session = onnxruntime.InferenceSession(
@@ -359,12 +404,13 @@ class _Rampart:
             (w for w, e in encodings.items() if len(e.ids) <= self.MAX_TOKENS),
             key=lambda w: len(encodings[w].ids),
         )
-        for at in range(0, len(fitting), self.BATCH):
-            batch = fitting[at : at + self.BATCH]
-            for window, labelled in zip(
-                batch, self._label([encodings[w] for w in batch]), strict=True
-            ):
-                self._labelled[window] = labelled
+        batches = [fitting[at : at + self.BATCH] for at in range(0, len(fitting), self.BATCH)]
+        # onnxruntime releases the GIL while it runs, and a session may be
+        # run from several threads at once.
+        with ThreadPoolExecutor(MODEL_THREADS, thread_name_prefix="miner-second") as pool:
+            done = pool.map(lambda batch: self._label([encodings[w] for w in batch]), batches)
+            for batch, labelled in zip(batches, done, strict=True):
+                self._labelled.update(zip(batch, labelled, strict=True))
 
     def _labelling(self, window: str) -> tuple[list[tuple[int, int]], Any] | None:
         if window not in self._labelled:

@@ -156,9 +156,15 @@ def _unseen_by_review(leaves: list[tuple[str | None, Any]], values: list[str]) -
     matcher = WholeWords(exact=values)
     for _key, leaf in leaves:
         if isinstance(leaf, str):
+            # Each value's occurrences found once per string, not once per
+            # match: a 1 MiB message was searched whole for every match.
+            seen: dict[str, set[tuple[int, int]]] = {}
             for s, e in matcher.spans(leaf):
-                if (s, e) not in occurrences(leaf, leaf[s:e]):
-                    unseen.add(leaf[s:e])
+                value = leaf[s:e]
+                if value not in seen:
+                    seen[value] = set(occurrences(leaf, value))
+                if (s, e) not in seen[value]:
+                    unseen.add(value)
     return unseen
 
 
