@@ -54,7 +54,16 @@ import pyarrow.compute as pc
 
 from miner.config import FeedbackConfig
 from miner.dialects import parse_payload, row_place
-from miner.engine.query import FLAG_COLUMNS, NOT_UTF8, counts_sql, scan_types, selection_sql
+from miner.engine.query import (
+    FLAG_COLUMNS,
+    NOT_UTF8,
+    counts_sql,
+    flags_sql,
+    hit_lists_sql,
+    hits_sql,
+    scan_types,
+    selection_sql,
+)
 from miner.engine.sql import listed, text
 from miner.errors import PayloadError
 from miner.model import SIGNALS, SessionFlags
@@ -826,8 +835,9 @@ class Picked:
     """Rows read by (dialect, event type as written)."""
 
 
-#: The name the engine holds the flags relation under while the pick reads it.
-FLAGS = "miner_flags"
+#: The names the engine holds the flags relation (without the hits' lists)
+#: and the hits relation under while the pick reads them.
+FLAGS, FLAG_HITS = "miner_flags", "miner_flag_hits"
 
 
 def select_and_pick(
@@ -845,9 +855,13 @@ def select_and_pick(
     as a ``FlagTable``): the engine holds the flags relation; what comes back
     is each flagged session's failure-cause key, seeded rank and session
     hash (52 bytes a session, streamed in batches), the rules' counts, and
-    the picked sessions' flags."""
+    the picked sessions' flags. The engine holds the hits a row each and
+    the flags without their lists of hits (``hit_lists_sql``), made for
+    the picked sessions alone."""
     sessions, in_window, counts = _counted(engine.table, since, until, where)
-    engine.hold(FLAGS, selection_sql(None, _signals(feedback, signals_config), since, until))
+    signals = _signals(feedback, signals_config)
+    engine.hold(FLAG_HITS, hits_sql(None, signals, since, until))
+    engine.hold(FLAGS, flags_sql(FLAG_HITS, signals, hit_lists=False))
     # Only the flags are read from here on: the engine's memory goes to the
     # pick's arrays, which grow with the flagged sessions.
     engine.let_go("events")
@@ -869,9 +883,8 @@ def select_and_pick(
         signatures=choice.signatures,
     )
     by_rule = engine.table(
-        "SELECT signal, rule, count(*) AS n FROM (SELECT DISTINCT session_id, hit.signal AS "
-        f"signal, hit.rule AS rule FROM (SELECT session_id, unnest(hits) AS hit FROM {FLAGS}) h"
-        ") r GROUP BY signal, rule"
+        "SELECT signal, rule, count(*) AS n FROM (SELECT DISTINCT session_id, signal, rule "
+        f"FROM {FLAG_HITS}) r GROUP BY signal, rule"
     ).to_pylist()
     return Picked(
         selection,
@@ -925,10 +938,12 @@ def _held_sessions(engine: Queries, hashes: np.ndarray) -> tuple[SessionFlags, .
     if not len(hashes):
         return ()
     wanted = [h.decode("ascii") for h in hashes.tolist()]
+    picked = f"{SESSION_HASH_SQL} IN ({listed(wanted)})"
+    columns = ", ".join(f"l.{c}" if c == "hits" else f"f.{c}" for c in FLAG_COLUMNS)
     found = FlagTable(
         engine.table(
-            f"SELECT {', '.join(FLAG_COLUMNS)} FROM {FLAGS} "
-            f"WHERE {SESSION_HASH_SQL} IN ({listed(wanted)})"
+            f"SELECT {columns} FROM {FLAGS} f JOIN ({hit_lists_sql(FLAG_HITS, picked)}) l "
+            "ON l.session_id = f.session_id"
         )
     )
     row = {session_hash(session_id): i for i, session_id in enumerate(found.ids)}

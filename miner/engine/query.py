@@ -135,7 +135,24 @@ def selection_sql(
 ) -> Stepped:
     """The flags relation (``FLAG_COLUMNS``) over ``rows`` (``rows_sql``);
     with ``rows`` None, over a relation named ``events`` the engine holds
-    (``events_sql``)."""
+    (``events_sql``): ``flags_sql`` over ``hits_sql``, in one query."""
+    hits = hits_sql(rows, signals, since, until)
+    flags = flags_sql(HITS, signals)
+    return _with([*hits.steps, (HITS, hits.final), *flags.steps], flags.final)
+
+
+#: The hits relation's columns (``hits_sql``), in order.
+HIT_COLUMNS = ("signal", "session_id", "invocation_id", "rule", "start")
+#: The hits relation's name where the flags are computed over it.
+HITS = "miner_hits"
+
+
+def hits_sql(
+    rows: str | None, signals: Sequence[Signal], since: datetime, until: datetime
+) -> Stepped:
+    """Every hit of the sessions starting in the window (``HIT_COLUMNS``, a
+    row each, ``start`` the session's) over ``rows`` (``rows_sql``), or with
+    ``rows`` None over the ``events`` the engine holds."""
     ctes = [] if rows is None else [("miner_rows", rows), *EVENTS_CTES]
     ctes.append(("turns", turns_sql(signals)))
     for signal in signals:
@@ -156,28 +173,46 @@ def selection_sql(
         "CAST(NULL AS VARCHAR) AS invocation_id, CAST(NULL AS VARCHAR) AS rule FROM events "
         "WHERE false"
     )
-    ctes += [
+    ctes.append(
         (
             "miner_starts",
             "SELECT session_id, min(start) AS start FROM turns WHERE session_id IS NOT NULL "
             "GROUP BY session_id",
-        ),
-        (
-            # Each signal gives each hit once (``Signal.sql``): no DISTINCT
-            # over every hit (a hash table of five columns, 0.1 s of CPU per
-            # 100,000 hits). Joined apart from the grouping below: in one
-            # query, the join's table and the hits' lists outgrew 160 MiB at
-            # 5M rows.
-            "miner_hits",
-            "SELECT h.signal, h.session_id, h.invocation_id, h.rule, s.start "
-            f"FROM ({hits}) h JOIN miner_starts s ON s.session_id = h.session_id "
-            f"WHERE {Window(since, until).sql('s.start')}",
-        ),
+        )
+    )
+    # Each signal gives each hit once (``Signal.sql``): no DISTINCT over
+    # every hit (a hash table of five columns, 0.1 s of CPU per 100,000
+    # hits).
+    return _with(
+        ctes,
+        "SELECT h.signal, h.session_id, h.invocation_id, h.rule, s.start "
+        f"FROM ({hits}) h JOIN miner_starts s ON s.session_id = h.session_id "
+        f"WHERE {Window(since, until).sql('s.start')}",
+    )
+
+
+def hit_lists_sql(hits: str, where: str = "true") -> str:
+    """Each session's hits in ``hits`` (``hits_sql``) as one list of structs
+    (``signal``, ``rule``, ``invocation_id``), for the sessions ``where``
+    holds. DuckDB's ``list`` aggregate holds its lists in memory it does not
+    spill (52,000 sessions' lists asked for more than 40 MiB): the embedded
+    pick makes them for the picked sessions alone (``miner.sample``)."""
+    return (
+        "SELECT session_id, list(struct_pack(signal := signal, rule := rule, "
+        f"invocation_id := invocation_id)) AS hits FROM {name(hits)} WHERE {where} "
+        "GROUP BY session_id"
+    )
+
+
+def flags_sql(hits: str, signals: Sequence[Signal], hit_lists: bool = True) -> Stepped:
+    """The flags relation (``FLAG_COLUMNS``; without ``hits`` unless
+    ``hit_lists``) over the hits relation named ``hits`` (``hits_sql``) and
+    the ``events`` the engine holds: a row per flagged session."""
+    ctes = [
         (
             "miner_flagged",
-            f"SELECT session_id, min(start) AS start, {_signals_fired(signals)} AS signals, "
-            "list(struct_pack(signal := signal, rule := rule, invocation_id := invocation_id)) "
-            "AS hits FROM miner_hits GROUP BY session_id",
+            f"SELECT session_id, min(start) AS start, {_signals_fired(signals)} AS signals "
+            f"FROM {name(hits)} GROUP BY session_id",
         ),
         (
             "miner_calls",
@@ -206,10 +241,15 @@ def selection_sql(
             "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id",
         ),
     ]
+    lists, joined = "", ""
+    if hit_lists:
+        ctes.append(("miner_hit_lists", hit_lists_sql(hits)))
+        lists = "l.hits, "
+        joined = " JOIN miner_hit_lists l ON l.session_id = f.session_id"
     return _with(
         ctes,
-        "SELECT f.session_id, f.start, f.signals, f.hits, p.path, e.error, e.error_tool "
-        "FROM miner_flagged f "
+        f"SELECT f.session_id, f.start, f.signals, {lists}p.path, e.error, e.error_tool "
+        f"FROM miner_flagged f{joined} "
         "LEFT JOIN miner_paths p ON p.session_id = f.session_id "
         "LEFT JOIN miner_errors e ON e.session_id = f.session_id",
     )
