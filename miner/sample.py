@@ -59,7 +59,6 @@ from miner.engine.query import (
     NOT_UTF8,
     counts_sql,
     flags_sql,
-    hit_lists_sql,
     hits_sql,
     scan_types,
     selection_sql,
@@ -838,6 +837,10 @@ class Picked:
 #: The names the engine holds the flags relation (without the hits' lists)
 #: and the hits relation under while the pick reads them.
 FLAGS, FLAG_HITS = "miner_flags", "miner_flag_hits"
+#: The flags relation's ``hits``: a session's hits, as the engines list them.
+HITS_TYPE = pa.list_(
+    pa.struct([("signal", pa.string()), ("rule", pa.string()), ("invocation_id", pa.string())])
+)
 
 
 def select_and_pick(
@@ -856,8 +859,8 @@ def select_and_pick(
     is each flagged session's failure-cause key, seeded rank and session
     hash (52 bytes a session, streamed in batches), the rules' counts, and
     the picked sessions' flags. The engine holds the hits a row each and
-    the flags without their lists of hits (``hit_lists_sql``), made for
-    the picked sessions alone."""
+    the flags without their lists of hits (``flags_sql``): the picked
+    sessions' lists are made here."""
     sessions, in_window, counts = _counted(engine.table, since, until, where)
     signals = _signals(feedback, signals_config)
     engine.hold(FLAG_HITS, hits_sql(None, signals, since, until))
@@ -938,13 +941,20 @@ def _held_sessions(engine: Queries, hashes: np.ndarray) -> tuple[SessionFlags, .
     if not len(hashes):
         return ()
     wanted = [h.decode("ascii") for h in hashes.tolist()]
-    picked = f"{SESSION_HASH_SQL} IN ({listed(wanted)})"
-    columns = ", ".join(f"l.{c}" if c == "hits" else f"f.{c}" for c in FLAG_COLUMNS)
-    found = FlagTable(
-        engine.table(
-            f"SELECT {columns} FROM {FLAGS} f JOIN ({hit_lists_sql(FLAG_HITS, picked)}) l "
-            "ON l.session_id = f.session_id"
-        )
+    flags = engine.table(
+        f"SELECT {', '.join(c for c in FLAG_COLUMNS if c != 'hits')} FROM {FLAGS} "
+        f"WHERE {SESSION_HASH_SQL} IN ({listed(wanted)})"
     )
+    ids = flags.column("session_id").to_pylist()
+    # Their hits a row each, listed here: DuckDB's ``list`` aggregate asked
+    # for more than 10 MiB even over these few sessions (200,000 rows).
+    lists: dict[str, list[dict[str, Any]]] = {session_id: [] for session_id in ids}
+    for hit in engine.table(
+        f"SELECT session_id, signal, rule, invocation_id FROM {FLAG_HITS} "
+        f"WHERE session_id IN ({listed(ids)})"
+    ).to_pylist():
+        lists[hit.pop("session_id")].append(hit)
+    hits = pa.array([lists[session_id] for session_id in ids], HITS_TYPE)
+    found = FlagTable(flags.add_column(FLAG_COLUMNS.index("hits"), "hits", hits))
     row = {session_hash(session_id): i for i, session_id in enumerate(found.ids)}
     return tuple(found.session(row[h]) for h in wanted)

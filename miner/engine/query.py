@@ -191,16 +191,15 @@ def hits_sql(
     )
 
 
-def hit_lists_sql(hits: str, where: str = "true") -> str:
+def hit_lists_sql(hits: str) -> str:
     """Each session's hits in ``hits`` (``hits_sql``) as one list of structs
-    (``signal``, ``rule``, ``invocation_id``), for the sessions ``where``
-    holds. DuckDB's ``list`` aggregate holds its lists in memory it does not
-    spill (52,000 sessions' lists asked for more than 40 MiB): the embedded
-    pick makes them for the picked sessions alone (``miner.sample``)."""
+    (``signal``, ``rule``, ``invocation_id``). DuckDB's ``list`` aggregate
+    holds its lists in memory it does not spill (52,000 sessions' lists
+    asked for more than 40 MiB): the embedded pick lists the picked
+    sessions' hits alone (``miner.sample``)."""
     return (
         "SELECT session_id, list(struct_pack(signal := signal, rule := rule, "
-        f"invocation_id := invocation_id)) AS hits FROM {name(hits)} WHERE {where} "
-        "GROUP BY session_id"
+        f"invocation_id := invocation_id)) AS hits FROM {name(hits)} GROUP BY session_id"
     )
 
 
