@@ -951,7 +951,7 @@ def _held_sessions(engine: Queries, hashes: np.ndarray) -> tuple[SessionFlags, .
     lists: dict[str, list[dict[str, Any]]] = {session_id: [] for session_id in ids}
     for hit in engine.table(
         f"SELECT session_id, signal, rule, invocation_id FROM {FLAG_HITS} "
-        f"WHERE session_id IN ({listed(ids)})"
+        f"WHERE {SESSION_HASH_SQL} IN ({listed(wanted)})"
     ).to_pylist():
         lists[hit.pop("session_id")].append(hit)
     hits = pa.array([lists[session_id] for session_id in ids], HITS_TYPE)

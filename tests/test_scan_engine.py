@@ -387,3 +387,30 @@ def test_the_events_view_reads_what_read_event_reads(export_path):
         (kind, tool, transfer, text), (kind_, tool_, transfer_, text_) = wanted[0], seen[key][0]
         assert (kind_, transfer_, text_) == (kind, transfer, text), key
         assert tool is None or tool_ == tool, key
+
+
+def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path):
+    # 100,000 rows shaped like a real agent's (``tools.scale_export``, built
+    # from the golden sessions the plugins wrote): 5,000 sessions, most flagged.
+    # Under 20 MiB the flags held with each session's list of hits (DuckDB's
+    # list aggregate) stopped out of memory, as the 20M-row draft did under
+    # 160 MiB: memory DuckDB does not spill. The pick under it is the pick
+    # under the default limit.
+    from tools import scale_export
+
+    scale_export.write(tmp_path / "export", 100_000)
+    since, until = scale_export.window()
+    window = Window(since, until)
+    config = load_config(PIPELINE)
+    nobody = negative_feedback(None, config.feedback)
+    export = source.open_export(tmp_path / "export")
+    plan = PickPlan(frozenset(), frozenset(), 20, 20, seed=3)
+    picks = []
+    for limit in ("20MiB", "160MiB"):
+        tight = config.model_copy(
+            update={"scan": config.scan.model_copy(update={"memory_limit": limit, "threads": 2})}
+        )
+        picks.append(EmbeddedEngine().pick(export, tight, window, window, nobody, plan))
+    assert picks[0].selection.in_window > 4_000 and len(picks[0].selection.picked) == 20
+    assert picks[0].selection == picks[1].selection and picks[0].by_rule == picks[1].by_rule
+    assert list(picks[0].left.lines()) == list(picks[1].left.lines())

@@ -101,7 +101,8 @@ class Duck:
         limit = _setting_bytes(self.con, "memory_limit")
         self.execute(f"DROP TABLE IF EXISTS {name(table)}")
         if limit:
-            self.execute(f"SET memory_limit = '{int(limit * LET_GO_SHARE)}B'")
+            kept = max(int(limit * LET_GO_SHARE), min(limit, LET_GO_FLOOR))
+            self.execute(f"SET memory_limit = '{kept}B'")
         release_freed_memory()
 
     @contextlib.contextmanager
@@ -180,8 +181,10 @@ RESULT_BATCH_ROWS = 16_384
 #: A column chunk larger than this share of ``memory_limit`` turns DuckDB's
 #: Parquet prefetching off (``export_rows``).
 PREFETCH_SHARE = 0.125
-#: The share of ``memory_limit`` DuckDB keeps once the events are let go.
-LET_GO_SHARE = 0.4
+#: The share of ``memory_limit`` DuckDB keeps once the events are let go,
+#: and the least it keeps (within ``memory_limit``): the scans of the held
+#: flags and hits pin blocks a thread, and stopped out of memory under 8 MiB.
+LET_GO_SHARE, LET_GO_FLOOR = 0.4, 16 * 2**20
 
 
 def _setting_bytes(con: Any, setting: str) -> int:
