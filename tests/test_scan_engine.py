@@ -389,13 +389,15 @@ def test_the_events_view_reads_what_read_event_reads(export_path):
         assert tool is None or tool_ == tool, key
 
 
-def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path):
+def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path, monkeypatch):
     # 100,000 rows shaped like a real agent's (``tools.scale_export``, built
     # from the golden sessions the plugins wrote): 5,000 sessions, most flagged.
     # Under 20 MiB the flags held with each session's list of hits (DuckDB's
     # list aggregate) stopped out of memory, as the 20M-row draft did under
     # 160 MiB: memory DuckDB does not spill. The pick under it is the pick
-    # under the default limit.
+    # under the default limit, and so is the pick of flags built in slices.
+    from miner import sample
+
     from tools import scale_export
 
     scale_export.write(tmp_path / "export", 100_000)
@@ -406,11 +408,14 @@ def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path):
     export = source.open_export(tmp_path / "export")
     plan = PickPlan(frozenset(), frozenset(), 20, 20, seed=3)
     picks = []
-    for limit in ("20MiB", "160MiB"):
+    for limit, slice_sessions in (("20MiB", 250_000), ("160MiB", 250_000), ("20MiB", 1_000)):
+        monkeypatch.setattr(sample, "FLAG_SLICE_SESSIONS", slice_sessions)
         tight = config.model_copy(
             update={"scan": config.scan.model_copy(update={"memory_limit": limit, "threads": 2})}
         )
         picks.append(EmbeddedEngine().pick(export, tight, window, window, nobody, plan))
     assert picks[0].selection.in_window > 4_000 and len(picks[0].selection.picked) == 20
-    assert picks[0].selection == picks[1].selection and picks[0].by_rule == picks[1].by_rule
-    assert list(picks[0].left.lines()) == list(picks[1].left.lines())
+    assert sample._flag_slices(picks[0].selection.in_window) == 8  # (the last pick's)
+    for other in picks[1:]:
+        assert picks[0].selection == other.selection and picks[0].by_rule == other.by_rule
+        assert list(picks[0].left.lines()) == list(other.left.lines())

@@ -41,6 +41,8 @@ class Duck:
 
     def __init__(self, con: Any, scan: ScanConfig, spill: str, where: str) -> None:
         self.con, self.scan, self.spill, self.where = con, scan, spill, where
+        #: ``memory_limit`` before anything was let go (``let_go``).
+        self.full_limit: int | None = None
 
     def hold_events(self, rows: str) -> None:
         """Compute the ``events`` view over ``rows`` (``rows_sql``) once, into
@@ -109,7 +111,9 @@ class Duck:
         522 MiB, 360 with the buffers let go."""
         from miner.loading import release_freed_memory
 
-        limit = _setting_bytes(self.con, "memory_limit")
+        if self.full_limit is None:
+            self.full_limit = _setting_bytes(self.con, "memory_limit")
+        limit = self.full_limit
         self.execute(f"DROP TABLE IF EXISTS {name(table)}")
         if limit:
             kept = max(int(limit * LET_GO_SHARE), min(limit, LET_GO_FLOOR))

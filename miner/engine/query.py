@@ -203,15 +203,18 @@ def hit_lists_sql(hits: str) -> str:
     )
 
 
-def flags_sql(hits: str, signals: Sequence[Signal], hit_lists: bool = True) -> Stepped:
+def flags_sql(
+    hits: str, signals: Sequence[Signal], hit_lists: bool = True, sessions: str = "true"
+) -> Stepped:
     """The flags relation (``FLAG_COLUMNS``; without ``hits`` unless
     ``hit_lists``) over the hits relation named ``hits`` (``hits_sql``) and
-    the ``events`` the engine holds: a row per flagged session."""
+    the ``events`` the engine holds: a row per flagged session, of the
+    sessions the condition ``sessions`` holds for (``session_slice``)."""
     ctes = [
         (
             "miner_flagged",
             f"SELECT session_id, min(start) AS start, {_signals_fired(signals)} AS signals "
-            f"FROM {name(hits)} GROUP BY session_id",
+            f"FROM {name(hits)} WHERE {sessions} GROUP BY session_id",
         ),
         (
             # A flagged session's calls by tool: the first one's time.
@@ -275,6 +278,13 @@ def flags_sql(hits: str, signals: Sequence[Signal], hit_lists: bool = True) -> S
         f"FROM miner_pathed f{joined} "
         "LEFT JOIN miner_errors e ON e.session_id = f.session_id",
     )
+
+
+def session_slice(part: int, parts: int) -> str:
+    """SQL condition: the session is in the ``part``-th of ``parts`` slices
+    (a power of two up to 16), by the first hex digit of a hash of its id."""
+    digits = [f"{d:x}" for d in range(16) if d % parts == part]
+    return f"left(sha256('miner-slice:' || session_id), 1) IN ({listed(digits)})"
 
 
 def _hits_step(signal: Signal) -> str:
