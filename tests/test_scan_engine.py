@@ -397,7 +397,6 @@ def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path, monkeypatc
     # 160 MiB: memory DuckDB does not spill. The pick under it is the pick
     # under the default limit, and so is the pick of flags built in slices.
     from miner import sample
-
     from tools import scale_export
 
     scale_export.write(tmp_path / "export", 100_000)
