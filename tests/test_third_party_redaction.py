@@ -35,7 +35,7 @@ DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, i
 #: at most 2% of look-alikes replaced. Where a ceiling is above its target
 #: the target is not met (docs/redaction.md, "Measured" says which).
 SILENT_LEAKS_CEILING = 53  # of 4600 (2026-12-03, address blocks surfaced; 66 before)
-DECISIONS_PER_CASE_CEILING = 1.0  # measured after keys, verdict and address blocks: docs/redaction.md
+DECISIONS_PER_CASE_CEILING = 1.0  # measured after keys, verdict, address blocks: redaction.md
 LOOKALIKES_REPLACED_CEILING = 0.0430  # 37 of 861: 4.30% (2026-12-03, verdict, second model)
 
 
