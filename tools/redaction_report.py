@@ -310,7 +310,7 @@ def _occurrences(values: set[str]) -> re.Pattern[str] | None:
     if not values:
         return None
     alternation = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)")
+    return re.compile(rf"(?:(?<!\w)|(?<=\\[nNrt]))(?:{alternation})(?!\w)")
 
 
 def places(session: Session) -> Iterator[tuple[str, Any]]:

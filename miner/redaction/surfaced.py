@@ -53,8 +53,9 @@ class Surfaced:
 
 @functools.lru_cache(maxsize=4096)
 def _matcher(value: str) -> re.Pattern[str]:
-    # Exact text on word boundaries: "Anna" is not found inside "Annabel".
-    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+    # Exact text on word boundaries: "Anna" is not found inside "Annabel";
+    # after a line break written ``\n`` too ("...\nRhavi: Remember me").
+    return re.compile(rf"(?:(?<!\w)|(?<=\\[nNrt])){re.escape(value)}(?!\w)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -67,6 +68,7 @@ def _value_then_boundary(value: str) -> re.Pattern[str]:
 
 
 _WORD_CHARACTER = re.compile(r"\w")
+_ESCAPED_BREAK_BEFORE = re.compile(r"\\[nNrt]")
 
 
 def occurrences(text: str, value: str) -> list[tuple[int, int]]:
@@ -79,7 +81,11 @@ def occurrences(text: str, value: str) -> list[tuple[int, int]]:
     at = 0
     while m := pattern.search(text, at):
         start = m.start()
-        if start and _WORD_CHARACTER.match(text, start - 1):
+        if (
+            start
+            and _WORD_CHARACTER.match(text, start - 1)
+            and not _ESCAPED_BREAK_BEFORE.match(text, start - 2)
+        ):
             at = start + 1  # inside a word: try the next character, as finditer
             continue
         found.append(m.span())
