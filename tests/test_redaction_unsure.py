@@ -441,3 +441,8 @@ def test_a_value_after_a_written_line_break_is_found_where_it_occurs():
     text = "Julia: What a wife.\\nRhavi: Remember me? xRhavi"
     assert occurrences(text, "Rhavi") == [(21, 26)]
     assert "Rhavi" not in normalised(text, ["Rhavi"]).replace("xRhavi", "")
+
+
+def test_a_surname_in_capitals_with_its_o_apostrophe_is_surfaced_whole():
+    text = "Please ring O'HEA on the intercom, or call <PHONE_NUMBER_1>."
+    assert surfaced(text).get("O'HEA") == "PERSON"

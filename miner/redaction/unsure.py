@@ -33,7 +33,8 @@ from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
 
 _PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
-_WORD = re.compile(r"(?<![\w<])[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
+#: A word; in capitals with an Irish or Italian "O'" or "D'" before it ("O'HEA").
+_WORD = re.compile(r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2}))?[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
 #: With its country's code in brackets before it: "(+358) 845173291".
 _DIGITS = re.compile(
     r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ .-]?\d){7,}(?![\w/:-]|[.,]\d)"
