@@ -114,6 +114,22 @@ def _as_go_sees_it(files: dict[str, dict]) -> dict[str, dict]:
             # Run), Python's nothing.
             if call["tool"] == "transfer_to_agent" and call["result"] == {}:
                 call["result"] = None
+    for name, data in files.items():
+        redaction = data.get("provenance", {}).get("redaction", {})
+        if "notPersonal" in redaction:
+            # A value kept for its key is listed once per case; one kept
+            # only in the state (the customer's tier) is in no Go case.
+            stem = name.split(".")[0]
+            written = json.dumps(
+                [
+                    {k: v for k, v in other.items() if k != "provenance"}
+                    for other_name, other in files.items()
+                    if other_name.startswith(stem + ".")
+                ]
+            )
+            redaction["notPersonal"] = [
+                value for value in redaction["notPersonal"] if json.dumps(value)[1:-1] in written
+            ]
     return files
 
 

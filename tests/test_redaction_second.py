@@ -257,3 +257,14 @@ def test_occurrences_from_the_word_index_are_the_word_boundary_pattern_s():
             value = "".join(rng.choice("ab _-.é") for _ in range(rng.randint(1, 4)))
             expected = [(leaf, s, e) for leaf in leaves for s, e in occurrences(leaf, value)]
             assert found(value) == expected, (value, leaves)
+
+
+def test_a_window_is_the_value_and_about_a_sentence_either_side_not_the_whole_string():
+    # The model's CPU follows the tokens it reads: in a 1 MiB message each
+    # window is 100 characters either side (cut at a word), not its string.
+    filler = "the parcel was left at the front desk of the building "
+    text = filler * 40 + "ask Dagmar Novotna about it " + filler * 40
+    [(window, start, end)] = SecondOpinion().windows("Dagmar Novotna", [text])
+    assert window[start:end] == "Dagmar Novotna"
+    assert 80 <= start <= 100
+    assert 80 <= len(window) - end <= 100

@@ -104,7 +104,7 @@ def test_customer_cue_surfaces_a_surname_english_writes_with_the_first_name():
     "text, value",
     [
         ("send it to Travessa Costa, 12\nLisboa", "Travessa Costa, 12"),
-        ("ul. Kwiatowa 12/4, Kraków", "Kwiatowa 12/4"),
+        ("ul. Kwiatowa 12/4, Kraków", "ul. Kwiatowa 12/4"),
     ],
 )
 def test_a_house_number_after_capitalised_words_one_foreign_is_surfaced(text, value):
@@ -336,3 +336,113 @@ def test_the_parts_of_an_address_around_replaced_ones_are_surfaced(text, value):
 @pytest.mark.parametrize("text", ["Alex Morgan 25 says hi", "Maria Lopez, 34, called"])
 def test_a_person_s_age_is_no_street_line(text):
     assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Julia: What a wife.\\nRhavi: Remember me, Catarina?", "Rhavi"),
+        ("Thiago: What a wife.\\nLautaro: You saved my life!", "Lautaro"),  # a town's name too
+        ("veronica: what a wife.\\nsylvia: you saved my life! how", "sylvia"),
+        ("PAWEŁ: WHAT A WIFE.\\NMAKS: YOU SAVED MY LIFE!", "MAKS"),
+    ],
+)
+def test_a_speaker_s_name_after_a_written_line_break_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text", ["Note: the order shipped.\nError: timeout\nSummary: customer asked", "API: HTTPS JSON"]
+)
+def test_a_label_or_an_acronym_is_no_speaker_nor_a_name(text):
+    assert "PERSON" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("I have noted HARDENBERGGADE on your file.", "HARDENBERGGADE"),
+        ("Please forward it to HELLANDGROPA today", "HELLANDGROPA"),
+    ],
+)
+def test_a_word_in_capitals_no_list_knows_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+def test_route_codes_in_capitals_are_no_unknown_word():
+    assert not surfaced("Your flight ZSP-TKW leaves at 9")
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A firm's name, a comma, its address: the street line starts after the comma.
+        (
+            "We'll meet jeudi at MAJESTY GOLF Co.Ltd., 3298 rang Frédéric, Timothée Est",
+            "3298 rang Frédéric, Timothée Est",
+        ),
+        ("the recipient MARTINEAU is not known at 88639 route massé", "88639 route massé"),
+        ("the recipient GAMBLE is not known at 60 anthony ring", "60 anthony ring"),
+        ("the recipient PINHO is not known at r. vieira, 22", "r. vieira, 22"),
+        # A postcode replaced as a phone heads the town's part.
+        (
+            "Passarela de Barros, 475\nVila Independencia 1ª Seção\n"
+            "<PHONE_NUMBER_1> Casa Grande / BA",
+            "Casa Grande / BA",
+        ),
+        (
+            "Meet me at 7090 montée <PERSON_1>\n<PERSON_2>- Frédéric, SK N8J2X7",
+            "Frédéric, SK N8J2X7",
+        ),
+    ],
+)
+def test_more_street_lines_and_their_parts_are_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_a_phone_with_its_country_code_in_brackets_is_surfaced_whole():
+    text = "I would like to stop receiving messages to (+358) 845173291\n"
+    assert surfaced(text).get("(+358) 845173291") == "PHONE_NUMBER"
+
+
+def test_a_date_near_a_birth_cue_is_surfaced_unless_a_birth_date_was_replaced():
+    text = "I was born in a small town. Anyway, my papers say 12/05/1990."
+    assert surfaced(text).get("12/05/1990") == "DATE_OF_BIRTH"
+    assert "DATE_OF_BIRTH" not in surfaced("ordered on 2025-01-04, DOB <DATE_OF_BIRTH_1>").values()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("I have noted angela baker md on your file.", "angela baker md"),
+        ("ValidationError: could not verify brian price", "brian price"),
+        ("it may be too that neves was influenced by an earlier song", "neves"),
+        ("zoolander is a film directed by leonhard wimmer and starring baldauf", "baldauf"),
+        ("It may be too that da Rosa was influenced", "da Rosa"),
+        ("(though Hernandez's song was actually about a boat!)", "Hernandez"),
+    ],
+)
+def test_more_names_are_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text", ["i will mark the price and frank said grant access", "I ordered 3 blue mugs in May"]
+)
+def test_english_words_in_lower_case_are_no_name_nor_street(text):
+    assert not surfaced(text)
+
+
+def test_a_value_after_a_written_line_break_is_found_where_it_occurs():
+    """``miner review`` and ``check`` find a surfaced value after a ``\\n``
+    a JSON or log escape left, or the reviewer would never be shown it."""
+    from miner.redaction.surfaced import normalised, occurrences
+
+    text = "Julia: What a wife.\\nRhavi: Remember me? xRhavi"
+    assert occurrences(text, "Rhavi") == [(21, 26)]
+    assert "Rhavi" not in normalised(text, ["Rhavi"]).replace("xRhavi", "")
+
+
+def test_a_surname_in_capitals_with_its_o_apostrophe_is_surfaced_whole():
+    text = "Please ring O'HEA on the intercom, or call <PHONE_NUMBER_1>."
+    assert surfaced(text).get("O'HEA") == "PERSON"

@@ -225,23 +225,30 @@ def test_an_operator_out_of_memory_after_spilling_names_memory_limit_not_the_dis
     assert "disk is full" not in message
 
 
-def test_a_column_chunk_larger_than_the_memory_limit_is_read_a_page_at_a_time(tmp_path):
+@pytest.mark.parametrize(
+    ("export_path", "request_type"), [(TRACES, "LLM_REQUEST"), (GOLDEN / "go", "MODEL_REQUEST")]
+)
+def test_a_column_chunk_larger_than_the_memory_limit_is_read_a_page_at_a_time(
+    tmp_path, export_path, request_type
+):
     # One file of one row group whose `content` chunk (40 MiB of payloads
     # that do not compress, on rows of a type the selection does not read)
     # is larger than memory_limit: DuckDB reads it a page at a time. With
     # its prefetching on, it asked for the whole chunk in one block and
-    # stopped (493 MiB on a file of one 5M-row group).
+    # stopped (493 MiB on a file of one 5M-row group); on Go rows, already
+    # in the check for a Go row that decides whether `attributes` is read.
     import os
 
-    table = ds.dataset(TRACES, partitioning="hive").to_table()
-    request = table.filter(pc.equal(table.column("event_type"), "LLM_REQUEST")).slice(0, 1)
+    table = ds.dataset(export_path, partitioning="hive").to_table()
+    request = table.filter(pc.equal(table.column("event_type"), request_type)).slice(0, 1)
     padding = pa.concat_tables([request] * 40_000)
     payloads = [f'{{"notes": "{os.urandom(512).hex()}"}}' for _ in range(padding.num_rows)]
     at = padding.schema.get_field_index("content")
     padding = padding.set_column(at, "content", pa.array(payloads, pa.string()))
     (tmp_path / "export").mkdir()
+    both = pa.concat_tables([table, padding])
     pq.write_table(
-        pa.concat_tables([table, padding]).drop_columns(["dt"]),
+        both.drop_columns(["dt"]) if "dt" in both.column_names else both,
         tmp_path / "export" / "one.parquet",
         row_group_size=1 << 30,
     )
@@ -255,7 +262,50 @@ def test_a_column_chunk_larger_than_the_memory_limit_is_read_a_page_at_a_time(tm
     with duck.connect(ScanConfig(memory_limit="32MiB", threads=2), "one-file") as con:
         duck.export_rows(con, export, START, END, SCAN_EVENT_TYPES)
         found = select(con.table, nobody, config.signals, START, END)
-    assert _as_seen(found) == _as_seen(selected(TRACES))
+    assert _as_seen(found) == _as_seen(selected(export_path))
+
+
+def test_go_messages_of_kilobytes_are_read_under_the_default_memory_limit(tmp_path):
+    # 8,192 Go EVENT rows (the model's messages) of 2.4 KB each, in a
+    # session of their own, beside the golden Go export. The view read each
+    # message's role and texts with one JSON call per key, each holding its
+    # own buffers of a batch's parsed payloads: it stopped out of memory
+    # under the default 160 MiB (as the 1M-row wide Go export did); parsed
+    # once, the same flags come out for the golden sessions.
+    import json
+    import os
+
+    table = pq.read_table(GOLDEN / "go" / "export.parquet")
+    messages = table.filter(pc.equal(table.column("event_type"), "EVENT"))
+    rows = 8_192
+    padding = pa.concat_tables([messages] * -(-rows // messages.num_rows)).slice(0, rows)
+    payloads = [
+        json.dumps(json.loads(content) | {"notes": os.urandom(1_200).hex()})
+        for content in padding.column("content").to_pylist()
+    ]
+    padding = padding.set_column(
+        padding.schema.get_field_index("content"), "content", pa.array(payloads, pa.string())
+    ).set_column(
+        padding.schema.get_field_index("session_id"), "session_id", pa.array(["padding"] * rows)
+    )
+    (tmp_path / "export").mkdir()
+    pq.write_table(
+        pa.concat_tables([table, padding]),
+        tmp_path / "export" / "go.parquet",
+        row_group_size=4_096,
+    )
+    config = load_config(PIPELINE)
+    assert config.scan.memory_limit == ScanConfig().memory_limit == "160MiB"
+    nobody = negative_feedback(None, config.feedback)
+    export = source.open_export(tmp_path / "export")
+    with duck.connect(ScanConfig(threads=2), "go-messages") as con:
+        duck.export_rows(con, export, START, END, SCAN_EVENT_TYPES)
+        found = select(con.table, nobody, config.signals, START, END)
+    golden = selected(GOLDEN / "go")
+    flags = {sid: (f.start, f.reasons, f.signature) for sid, f in found.flags.items()}
+    flags.pop("padding", None)
+    assert flags == _as_seen(golden)[0]
+    assert sum(found.rows_read.values()) == sum(golden.rows_read.values()) + rows
 
 
 def test_a_malformed_memory_limit_names_the_key(scratch_config, tmp_path):

@@ -34,9 +34,11 @@ DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, i
 #: Targets: 0 silent leaks of any type, at most 1 reviewer decision per case,
 #: at most 2% of look-alikes replaced. Where a ceiling is above its target
 #: the target is not met (docs/redaction.md, "Measured" says which).
-SILENT_LEAKS_CEILING = 53  # of 4600 (2026-12-03, address blocks surfaced; 66 before)
+SILENT_LEAKS_CEILING = 38  # of 4600 (2026-12-04, silent4's surface shapes; 53 before)
 DECISIONS_PER_CASE_CEILING = 1.0  # measured after keys, verdict, address blocks: redaction.md
-LOOKALIKES_REPLACED_CEILING = 0.0430  # 37 of 861: 4.30% (2026-12-03, verdict, second model)
+#: 43 of 861: 4.99% (2026-12-04, silent4; 37 before: 4 more cities and 2 firms
+#: replaced, not read on this split; the dev splits did not move).
+LOOKALIKES_REPLACED_CEILING = 0.0500
 
 
 @pytest.fixture(scope="module")

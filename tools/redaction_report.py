@@ -310,7 +310,9 @@ def _occurrences(values: set[str]) -> re.Pattern[str] | None:
     if not values:
         return None
     alternation = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alternation})(?!\w)")
+    from miner.redaction.lexicon.wordmatch import WORD_START
+
+    return re.compile(rf"{WORD_START}(?:{alternation})(?!\w)")
 
 
 def places(session: Session) -> Iterator[tuple[str, Any]]:

@@ -20,9 +20,10 @@ import pyarrow as pa
 
 from miner import window
 from miner.config import ScanConfig
+from miner.dialects import GO_ONLY
 from miner.engine.events import GO_ROW, ROW_COLUMNS
 from miner.engine.query import Stepped, events_sql, rows_sql
-from miner.engine.sql import name, text
+from miner.engine.sql import listed, name, text
 from miner.errors import ConfigError, InputError, MinerError
 from miner.window import Window
 
@@ -194,7 +195,7 @@ class Duck:
 #: added 27 MiB to the pick's peak at 20M rows).
 RESULT_BATCH_ROWS = 16_384
 #: A column chunk larger than this share of ``memory_limit`` turns DuckDB's
-#: Parquet prefetching off (``export_rows``).
+#: Parquet prefetching off (``fit_prefetching``).
 PREFETCH_SHARE = 0.125
 #: The share of ``memory_limit`` DuckDB keeps once the events are let go,
 #: and the least it keeps (within ``memory_limit``): the scans of the held
@@ -314,18 +315,26 @@ def export_rows(
     """An export's rows as the selection's rows (``rows_sql``, from
     ``selection_rows``); the engine then holds their ``events``
     (``Duck.hold_events``)."""
-    rows, columns = selection_rows(duck, export, scan_since, scan_until, kinds)
-    if export.local:
-        limit = _setting_bytes(duck.con, "memory_limit")
-        if limit and _largest_chunk(export, columns) > limit * PREFETCH_SHARE:
-            # A page at a time, not a column chunk: prefetching, DuckDB reads
-            # a row group's whole column chunk into one block it cannot spill
-            # (493 MiB for the `content` of a file of one 5M-row group). Only
-            # then: on 20M rows of 58k-row groups, the selection without
-            # prefetching stopped out of memory in two runs of three.
-            duck.execute("SET disable_parquet_prefetching = true")
+    rows, _columns = selection_rows(duck, export, scan_since, scan_until, kinds)
     duck.hold_events(rows)
     return rows
+
+
+def fit_prefetching(duck: Duck, chunks: dict[str, int], columns: Sequence[str]) -> None:
+    """DuckDB's Parquet prefetching off for a read of ``columns`` where one
+    of their column chunks (``chunks``: each column's largest, from
+    ``largest_chunks``) is over ``PREFETCH_SHARE`` of ``memory_limit``, else
+    on.
+    Prefetching, DuckDB reads a row group's whole column chunk into one
+    block it cannot spill (493 MiB for the ``content`` of a file of one
+    5M-row group; for a 1M-row Go file, 188 MiB, and the whole 258 MiB file
+    under a larger limit); a page at a time it does not. Only then: on 20M
+    rows of 58k-row groups, the selection without prefetching stopped out of
+    memory in two runs of three."""
+    limit = duck._run(lambda: _setting_bytes(duck.con, "memory_limit"))
+    largest = max((chunks.get(c, 0) for c in columns), default=0)
+    paged = bool(limit) and largest > limit * PREFETCH_SHARE
+    duck.execute(f"SET disable_parquet_prefetching = {str(paged).lower()}")
 
 
 def selection_rows(
@@ -377,26 +386,46 @@ def selection_rows(
             binary_columns=binary,
         )
 
+    chunks = largest_chunks(export)
     narrow = [c for c in present if c != "attributes"]
     if len(narrow) < len(present):
-        go = f"SELECT 1 AS go FROM ({rows_of(narrow)}) miner_rows WHERE {GO_ROW} LIMIT 1"
-        if not duck.table(go).num_rows:
+        fit_prefetching(duck, chunks, narrow)
+        if not _has_go_row(duck, rows_of(narrow)):
             present, read = narrow, [c for c in read if c != "attributes"]
+    fit_prefetching(duck, chunks, read)
     return rows_of(present), read
 
 
-def _largest_chunk(export: Any, columns: Sequence[str]) -> int:
-    """The largest compressed column chunk of ``columns`` in the export's
-    row groups (each file's footer read, then let go)."""
+def _has_go_row(duck: Duck, rows: str) -> bool:
+    """Whether ``rows`` hold a row the Go plugin wrote (``GO_ROW``): first
+    by its event types alone (the narrow ``event_type`` column read), and
+    only without one by the payload-less TOOL_ERROR rows Go writes too (the
+    other plugins' exports: ``content`` read where the type matches). The
+    scan stops at the first such row."""
+    first = (
+        f"SELECT 1 AS go FROM ({rows}) miner_rows WHERE event_type IN ({listed(sorted(GO_ONLY))})"
+    )
+    if duck.table(f"{first} LIMIT 1").num_rows:
+        return True
+    errors = f"SELECT 1 AS go FROM ({rows}) miner_rows WHERE event_type = 'TOOL_ERROR' AND {GO_ROW}"
+    return bool(duck.table(f"{errors} LIMIT 1").num_rows)
+
+
+def largest_chunks(export: Any) -> dict[str, int]:
+    """Each column's largest compressed column chunk in a local export's
+    row groups (each file's footer read once, then let go); none for a
+    remote one (read from a copy in the spill folder, ``copy_remote``)."""
+    if not export.local:
+        return {}
     import pyarrow.parquet as pq
 
-    wanted, largest = set(columns), 0
+    largest: dict[str, int] = {}
     for file in export.dataset.files:
         footer = pq.read_metadata(file, filesystem=export.dataset.filesystem)
         for g in range(footer.num_row_groups):
             group = footer.row_group(g)
             for c in range(group.num_columns):
                 chunk = group.column(c)
-                if chunk.path_in_schema.split(".", 1)[0] in wanted:
-                    largest = max(largest, chunk.total_compressed_size)
+                column = chunk.path_in_schema.split(".", 1)[0]
+                largest[column] = max(largest.get(column, 0), chunk.total_compressed_size)
     return largest

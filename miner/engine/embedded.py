@@ -132,6 +132,7 @@ def _local_session_rows(
     payload columns are decoded for the sessions' own row groups, never for
     the whole window, and never a whole row group at once: a row group of
     20M rows of 10 KB each is read in batches of a few MiB."""
+    duck.fit_prefetching(con, duck.largest_chunks(export), ["session_id", "timestamp"])
     _refuse_orphans(con, export, window)
     table = duckdb_table(export, row_numbers=True)
     in_window = window.sql(days=iso_day_partitions(export))

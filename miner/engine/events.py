@@ -68,15 +68,21 @@ _PARTS = 4
 
 
 def _go_texts(separator: str) -> str:
+    """SQL: the texts of a Go content's first parts, joined by ``separator``,
+    read from its part list as ``parsed_fields`` keeps it (JSON text a few
+    hundred bytes long), not from the whole payload again: each JSON call
+    DuckDB runs holds its own buffers of a batch's parsed payloads, and
+    eight more over payloads of 50 KB outgrew a 160 MiB ``memory_limit``."""
     parts = ", ".join(
-        f"nullif(json_extract_string(payload, '$.parts[{i}].text'), '')" for i in range(_PARTS)
+        f"nullif(json_extract_string(fields.parts, '$[{i}].text'), '')" for i in range(_PARTS)
     )
     return f"nullif(concat_ws({_text(separator)}, {parts}), '')"
 
 
-#: The keys of a Python or Java payload the view reads, each as JSON
-#: functions read it: ``VARCHAR`` as ``json_extract_string`` (a string as
-#: itself, anything else as its JSON text), ``JSON`` as ``json_extract``.
+#: The keys of a payload the view reads, each as JSON functions read it:
+#: ``VARCHAR`` as ``json_extract_string`` (a string as itself, anything else
+#: as its JSON text), ``JSON`` as ``json_extract``. ``role`` and ``parts``
+#: are a Go content's (``genai.Content``), the others Python's and Java's.
 PAYLOAD_FIELDS: tuple[tuple[str, str], ...] = (
     ("text_summary", "VARCHAR"),
     ("response", "VARCHAR"),
@@ -84,6 +90,8 @@ PAYLOAD_FIELDS: tuple[tuple[str, str], ...] = (
     ("args", "JSON"),
     ("result", "JSON"),
     ("to_agent", "VARCHAR"),
+    ("role", "VARCHAR"),
+    ("parts", "JSON"),
 )
 
 
@@ -173,7 +181,7 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
   SELECT *,
     CASE
       WHEN raw_type = 'EVENT' AND {_GO_CALLS} THEN 'MODEL_CALLS'
-      WHEN raw_type = 'EVENT' AND json_extract_string(payload, '$.role') = 'model'
+      WHEN raw_type = 'EVENT' AND fields.role = 'model'
         AND {_go_texts(" ")} IS NOT NULL AND NOT {_GO_RESPONSES} THEN 'AGENT_RESPONSE'
       {_GO_RENAMED}
       ELSE raw_type

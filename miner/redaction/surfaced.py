@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 
 #: Where the sidecar keeps them: ``provenance.redaction.{surfaced,kept}``.
@@ -53,8 +54,10 @@ class Surfaced:
 
 @functools.lru_cache(maxsize=4096)
 def _matcher(value: str) -> re.Pattern[str]:
-    # Exact text on word boundaries: "Anna" is not found inside "Annabel".
-    return re.compile(rf"(?<!\w){re.escape(value)}(?!\w)")
+    # Exact text on word boundaries: "Anna" is not found inside "Annabel";
+    # after a line break written ``\n`` too ("...\nRhavi: Remember me"),
+    # where the session pass replaces values (lexicon.wordmatch.WORD_START).
+    return re.compile(rf"{WORD_START}{re.escape(value)}(?!\w)")
 
 
 @functools.lru_cache(maxsize=4096)
@@ -67,6 +70,7 @@ def _value_then_boundary(value: str) -> re.Pattern[str]:
 
 
 _WORD_CHARACTER = re.compile(r"\w")
+_VALUE_START = re.compile(WORD_START)
 
 
 def occurrences(text: str, value: str) -> list[tuple[int, int]]:
@@ -79,7 +83,11 @@ def occurrences(text: str, value: str) -> list[tuple[int, int]]:
     at = 0
     while m := pattern.search(text, at):
         start = m.start()
-        if start and _WORD_CHARACTER.match(text, start - 1):
+        if (
+            start
+            and _WORD_CHARACTER.match(text, start - 1)
+            and not _VALUE_START.match(text, start)  # after an escaped \n
+        ):
             at = start + 1  # inside a word: try the next character, as finditer
             continue
         found.append(m.span())

@@ -28,12 +28,17 @@ from collections.abc import Iterable, Iterator
 
 from miner.config import DEFAULT_ALLOW, UnsureConfig
 from miner.model import Session
+from miner.redaction.lexicon.dates import dates_near_birth_cues
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
 
 _PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
-_WORD = re.compile(r"(?<![\w<])[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
-_DIGITS = re.compile(r"(?<![\w.,/:+-])(?:\+|00)?\d(?:[ .-]?\d){7,}(?![\w/:-]|[.,]\d)")
+#: A word; in capitals with an Irish or Italian "O'" or "D'" before it ("O'HEA").
+_WORD = re.compile(r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2}))?[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
+#: With its country's code in brackets before it: "(+358) 845173291".
+_DIGITS = re.compile(
+    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ .-]?\d){7,}(?![\w/:-]|[.,]\d)"
+)
 _DATE = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}.*)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
 )
@@ -42,6 +47,7 @@ _EMAIL_SHAPE = re.compile(
     r"(?://|[ \t]?(?:\(at\)|\[at\]|@)[ \t]?)"
     r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w.-]*\w)"
 )
+_DIALLING_CODE = re.compile(r"(?<![\w+(])\(?(?:\+|00)\d{1,4}\)?[ .-]?(?=<PHONE_NUMBER_\d+>)")
 #: Words before a number that say what thing it numbers: not a person's.
 _THING_NUMBER_CUE = re.compile(
     r"(?i)\b(?:tracking|track|orders?|sku|ticket|invoice|ref|reference|booking|case|parcel"
@@ -97,6 +103,14 @@ class Unsure:
                 yield m.start(), m.end(), "EMAIL_ADDRESS"
         if self.config.numbers and not (key and _THING_KEY.search(key)):
             yield from self._numbers(seen)
+            for m in _DIALLING_CODE.finditer(text):
+                # A country's code left before a phone replaced: "(+358) <PHONE_NUMBER_1>".
+                yield m.start(), m.start() + len(m.group(0).rstrip(" .-")), "PHONE_NUMBER"
+        if "<DATE_OF_BIRTH_" not in text:
+            # A date beside a birth cue that the cue rules did not take (a
+            # birth date replaced in the string answers its cue).
+            for start, end in dates_near_birth_cues(seen):
+                yield start, end, "DATE_OF_BIRTH"
         if self.config.streets:
             # A street's name replaced already ("90, boulevard de <PERSON_1>"):
             # the street is read with a word in its place, and its words
@@ -110,7 +124,10 @@ class Unsure:
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
             yield from _house_numbers_after_placeholders(text)
         if self.config.names:
-            for start, end, entity in _joined(text, self._names(seen, text)):
+            # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
+            # read as one, so the word after it is a word of its own.
+            unescaped = _ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)
+            for start, end, entity in _joined(text, self._names(unescaped, text)):
                 yield from _around_placeholders(text, start, end, entity)
 
     def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:
@@ -131,10 +148,26 @@ class Unsure:
         )
 
         shouted = not any(c.islower() for c in text)
+        for m in _SPEAKER.finditer(text):
+            # A speaker no word list names, a town's name too ("Lautaro:"),
+            # or a first name English writes seldom ("Sylvia:"); not "Note:".
+            word = m.group(1)
+            folded = word.casefold()
+            if not _CAPITALISED_WORD.fullmatch(word.title() if word.isupper() else word):
+                continue  # a capital inside: code ("PaymentGatewayError:")
+            if (not an_english_word(folded, 3.0) and not _english_compound(folded)) or (
+                a_first_name(word) and not an_english_word(folded, self.config.lower_case_zipf)
+            ):
+                yield m.start(1), m.end(1), "PERSON"
+        lower_text = not any(c.isupper() for c in text)
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in _WORD.finditer(text):
             word = _POSSESSIVE.sub("", m.group(0))
             folded = word.casefold()
+            if word.islower() and text[run_end : m.start()] == " " and _a_degree(folded):
+                yield m.start(), m.start() + len(word), "PERSON"  # "angela baker md"
+                run_end = m.end()
+                continue
             if len(word) < 3 or folded in _stop_words():
                 continue
             if (
@@ -154,6 +187,12 @@ class Unsure:
                         and not an_english_word(folded, self.config.lower_case_zipf)
                     )
                     or _beside_a_name(text, written, m.start(), m.end(), word)
+                    or (
+                        a_first_name(word)
+                        and not an_english_word(folded, 5.0)
+                        and _surname_after(text, m.end())
+                    )
+                    or (lower_text and self._a_name_in_lower_case_text(text, m.start(), word))
                 ):
                     # With a title before it ("miss shannon andrews").
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
@@ -163,7 +202,11 @@ class Unsure:
                 if len(word) < self.config.capitals_min and not cued:
                     continue
                 listed = known_name(word) and not an_english_word(folded, self.config.capitals_zipf)
-                if listed or (cued and (known_name(word) or not an_english_word(folded, 3.0))):
+                if (
+                    listed
+                    or (cued and (known_name(word) or not an_english_word(folded, 3.0)))
+                    or self._unknown_in_capitals(text, m.start(), word, 6)
+                ):
                     yield m.start(), m.end(), "PERSON"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
                 if known_name(word) and not an_english_word(folded, self.config.lower_case_zipf):
@@ -184,6 +227,22 @@ class Unsure:
                 ):
                     yield m.start(), m.start() + len(" ".join(words)), "PERSON"
             elif (
+                word[:1].isupper()
+                and known_name(word)
+                and not an_english_word(folded, self.config.lower_case_zipf)
+                and (
+                    _PARTICLE_BEFORE.search(text, max(0, m.start() - 6), m.start())
+                    or text.startswith(("'s", "’s"), m.start() + len(word))
+                )
+                and not _a_place(word)
+                and not _a_thing_or_place(text, m.start(), m.start() + len(word))
+            ):
+                # A surname after its particle or with a possessive: "da Rosa",
+                # "(though Hernandez's song ...)".
+                start, end = complete_name(text, m.start(), m.start() + len(word))
+                particle = _PARTICLE_BEFORE.search(text, max(0, start - 6), start)
+                yield particle.start() if particle else start, end, "PERSON"
+            elif (
                 self.config.capitalised_zipf
                 and word[:1].isupper()
                 and known_name(word)
@@ -203,8 +262,81 @@ class Unsure:
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 yield start, _words_after_unknown(text, end), "PERSON"
 
+    def _a_name_in_lower_case_text(self, text: str, start: int, word: str) -> bool:
+        """In a text with no capital, a word a name list knows that English
+        does not write ("neves", "baldauf"): what ``capitalised_zipf``
+        surfaces with its capital. (A word no list knows is not: in lower
+        case those are as often ids' and firms' names, "personnummer".)"""
+        from miner.redaction.lexicon.names import an_english_word
+
+        return (
+            known_name(word)
+            and not an_english_word(word.casefold(), 3.0)
+            and not _a_place(word)
+            and not _a_thing_or_place(text, start, start + len(word))
+        )
+
+    def _unknown_in_capitals(self, text: str, start: int, word: str, shortest: int) -> bool:
+        """A word in capitals that ``unknown_capitalised`` would surface
+        written capitalised ("HELLANDGROPA", "VIADUCTO PADRÓN"): of at least
+        ``shortest`` letters (an acronym is shorter), no list's, no place's
+        nor thing's by its neighbours."""
+        return (
+            self.config.unknown_capitalised
+            and len(word) >= shortest
+            and all(len(part) >= 4 for part in _WORD_JOINS.split(word))  # not "ZSP-TKW"
+            and _an_unknown_word(word.title())
+            and not _a_thing_or_place(text, start, start + len(word))
+        )
+
 
 _POSSESSIVE = re.compile(r"['’]s?$")
+_WORD_JOINS = re.compile(r"['’-]")
+#: A surname's particle in lower case before it: "da Rosa", "das Neves".
+_PARTICLE_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:da|das|do|dos|de|di|del|van|von|der|du|le|la)[ \t]+\Z"
+)
+
+
+def _surname_after(text: str, end: int) -> bool:
+    """A lower-case word after a first name that a surname list knows and
+    English writes less than very often (Zipf 5.5): "brian price"."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    after = _LOWER_WORD_AFTER.match(text, end)
+    if not after or not after.group(1).islower():
+        return False
+    other = after.group(1)
+    return (
+        len(other) >= 3
+        and other not in _stop_words()
+        and known_name(other)
+        and not an_english_word(other, 5.5)
+    )
+
+
+@functools.cache
+def _degrees() -> frozenset[str]:
+    """nameparser's suffixes of a name of at most four letters that English
+    writes less than often (Zipf 4.5): "md", "phd", "jr"; not "am", "ace"."""
+    from nameparser.config import CONSTANTS
+
+    from miner.redaction.lexicon.names import an_english_word
+
+    suffixes = set(CONSTANTS.suffix_acronyms) | set(CONSTANTS.suffix_not_acronyms)
+    return frozenset(
+        s for s in suffixes if s.isalpha() and 2 <= len(s) <= 4 and not an_english_word(s, 4.5)
+    )
+
+
+def _a_degree(folded: str) -> bool:
+    return folded in _degrees()
+
+
+_ESCAPED_BREAK = re.compile(r"\\[nNrt]")
+#: A speaker's name before a line of a dialogue or a chat log, at a line's
+#: start: "Rhavi: Remember me?", "lautaro: you saved my life!".
+_SPEAKER = re.compile(r"(?:^|(?<=\n))[ \t]*([^\W\d_]{2,}(?:['’-][^\W\d_]+)*):[ \t]+\S")
 #: A capitalised word as a name is written: no capital inside it but after
 #: a hyphen or an apostrophe ("Jean-Luc", "O'Neill"; not "PaymentGatewayError").
 _CAPITALISED_WORD = re.compile(r"[^\W\d_][^\W\d_A-Z]*(?:['’-][^\W\d_][^\W\d_A-Z]*)*")
@@ -390,8 +522,8 @@ _LETTERS = re.compile(r"[^\W\d_]{3}")
 
 
 _ALPHANUMERIC = re.compile(r"[^\W_]")
-_PIECE_LEAD = re.compile(r"(?:\\[nN]|[\s,;/.])+")
-_PIECE_TAIL = re.compile(r"(?:\\[nN]|[\s,;/])+\Z")
+_PIECE_LEAD = re.compile(r"(?:\\[nN]|[\s,;/.\-–])+")
+_PIECE_TAIL = re.compile(r"(?:\\[nN]|[\s,;/\-–])+\Z")
 
 
 def _around_placeholders(
@@ -494,6 +626,7 @@ _NUMBER_BEFORE = re.compile(r"(?<![\w/.,:#+$€£-])(?<!\d )\d{1,4}[A-Za-z]?[ \t
 #: Words before a street's name, capitalised or particles ("Largo de Esteves 12").
 _WORDS_BEFORE = re.compile(r"(?:(?:[A-ZÀ-Þ][a-zß-ÿ'’.-]*|de|da|do|dos|das|del|la|di)[ \t]+){1,3}$")
 _YEAR = re.compile(r"(?:19|20)\d\d")
+_LOWER_WORD_BEFORE_STREET = re.compile(r"(?<![\w.'’-])([^\W\d_A-Z]{1,4}\.|[^\W\d_A-Z]{2,})[ \t]+\Z")
 
 
 def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
@@ -536,7 +669,18 @@ def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
             words = lead.group(0).split() if lead else []
             if not (foreign(word, 4) or any(foreign(w, 3) for w in words)):
                 continue
-            yield lead.start() if lead else start, after.end(), "STREET_ADDRESS"
+            start = lead.start() if lead else start
+            # Its words in lower case before it, and the street's type
+            # abbreviated: "r. josé lopes, 23", "pl. hallera 430".
+            while prior := _LOWER_WORD_BEFORE_STREET.search(text, max(0, start - 30), start):
+                other = prior.group(1)
+                if other.endswith("."):
+                    start = prior.start()
+                    break
+                if not (a_first_name(other) or foreign(other, 3)):
+                    break
+                start = prior.start()
+            yield start, after.end(), "STREET_ADDRESS"
         elif before and foreign(word, 4):
             yield before.start(), m.end(), "STREET_ADDRESS"
 
@@ -716,7 +860,13 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
         ):
             continue
         start, stop, words, marked = _street_run(text, first, last, lower, replaced)
-        if _organisation_word().search(text, start, min(len(text), stop + 40)):
+        firm = _organisation_word().search(text, start, min(len(text), stop + 40))
+        if firm and firm.start() < first and "," in text[firm.end() : first]:
+            # A firm's name, a comma, then its address ("... Co.Ltd., 3298 rang
+            # Frédéric"): the street line starts after the comma.
+            start, stop, words, marked = _street_run(text, first, last, lower, replaced, False)
+            firm = _organisation_word().search(text, start, min(len(text), stop + 40))
+        if firm:
             continue  # "Nikkei 225 Exchange Traded Fund", "WashTec AG"
         after = _parts_after(text, stop, lower)
         named = [w for w in words if not w.startswith(_FILLED)]
@@ -771,6 +921,7 @@ def _organisation_word() -> re.Pattern[str]:
 _FILLED = "Qzx"
 _FILLED_STREET = re.compile(rf"{_FILLED}z+")
 _FILLED_WORD = re.compile(rf"{_FILLED}[zx]+")
+_FILLED_OTHER = re.compile("¤+")
 
 
 def _address_fill(m: re.Match[str]) -> str:
@@ -809,7 +960,7 @@ def _joins(word: str, lower: bool) -> bool:
 
 
 def _street_run(
-    text: str, start: int, end: int, lower: bool, replaced: bool = False
+    text: str, start: int, end: int, lower: bool, replaced: bool = False, before: bool = True
 ) -> tuple[int, int, list[str], bool]:
     """The words and numbers on the line around the house number at [start,
     end), or a street ``replaced`` there already: (start, end, the words,
@@ -829,13 +980,13 @@ def _street_run(
     mark = _NUMBER_MARK.search(text, max(0, start - 6), start)
     if mark:
         at = mark.start()
-    for step in range(5):
+    for step in range(5 if before else 0):
         m = _WORD_BEFORE.search(text, max(0, at - 60), at)
         if not m or ((step or replaced) and "," in m.group(2)) or not joins(m.group(1)):
             break
         words.insert(0, m.group(1))
         at = m.start()
-    lead = _NUMBER_AND_WORDS_BEFORE.search(text, max(0, at - 40), at)
+    lead = before and _NUMBER_AND_WORDS_BEFORE.search(text, max(0, at - 40), at)
     # "397 route <STREET_ADDRESS_1>": a house number, then its street's type.
     if lead and not any(w.casefold() in _stop_words() for w in lead.group(1).split()):
         words[:0] = lead.group(1).split()
@@ -864,11 +1015,32 @@ def _street_run(
             words.append(word)
             run_end = unit.end()
             continue
-        elif lower and after_name and word.casefold() not in _stop_words():
+        elif (
+            (lower or all(w.islower() for w in words))
+            and after_name
+            and word.casefold() not in _stop_words()
+        ):
             # A street's type after a name: "9 martin walk", "006 leslie block".
             words.append(word)
             run_end = m.end()
             break
+        elif (
+            run_end == end
+            and not replaced
+            and word.islower()
+            and word.casefold() not in _stop_words()
+            and (name := _TOKEN_AFTER.match(text, m.end()))
+            and name.group("word")
+            and (
+                (name.group("word")[0].isupper() and _joins(name.group("word"), lower))
+                or (name.group("word").islower() and _an_unknown_word(name.group("word").title()))
+            )
+        ):
+            # A street's type in lower case between the number and the
+            # name: "3298 rang Frédéric", "071 rue Roger".
+            words += [word, name.group("word")]
+            run_end = name.end()
+            continue
         else:
             break
         run_end = m.end()
@@ -905,16 +1077,23 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
     numbered_before = True
     for _ in range(4):
         m = _NEXT_ADDRESS_PART.match(text, at)
-        if not m or len(m.group(1).split()) > 6 or _PARAGRAPH.search(text, at, m.start(1)):
+        if not m or _PARAGRAPH.search(text, at, m.start(1)):
             break
         if _DATE.search(m.group(1)) or _LONG_NUMBER.search(m.group(1)):
             break
-        stop, numbered, named, whole = m.start(1), False, False, True
-        for token in _PART_TOKEN.finditer(m.group(1)):
+        stop, numbered, named, whole, headed = m.start(1), False, False, True, False
+        for count, token in enumerate(_PART_TOKEN.finditer(m.group(1))):
             value = token.group(0)
             letters = _NOT_A_LETTER.sub("", value)
-            if _PART_NUMBER.search(value) or value.startswith(_FILLED):
-                numbered = True  # a number, or a value replaced already
+            if count == 6:  # at most six words: the rest is a sentence
+                whole = False
+                break
+            head = count == 0 and _FILLED_OTHER.fullmatch(value) is not None
+            headed = headed or head
+            if _PART_NUMBER.search(value) or value.startswith(_FILLED) or head:
+                # A number, or a value replaced already (a postcode read as
+                # a phone heads its part: "<PHONE_NUMBER_1> Casa Grande / BA").
+                numbered = True
             elif letters and not _plain_part_word(value, letters, lower):
                 named = named or lower or any(c.isupper() for c in value)
             elif letters or not _PUNCTUATION.fullmatch(value):
@@ -922,6 +1101,8 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
                 break
             stop = m.start(1) + token.end()
         same_line = not re.search(_LINE_BREAK, text[at : m.start(1)])
+        if headed and not whole:
+            break  # a phone and a sentence after it: "<PHONE_NUMBER_1>. Passport no."
         if numbered or (named and numbered_before and same_line):
             last = stop
         if not whole:

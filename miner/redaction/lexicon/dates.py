@@ -144,3 +144,25 @@ def dates_before_birth_cues(text: str) -> Iterator[re.Match[str]]:
             if at >= position and (match := pattern.match(text, at)):
                 yield match
                 position = match.end()
+
+
+@functools.cache
+def _a_date() -> re.Pattern[str]:
+    return re.compile(_date_regex())
+
+
+def dates_near_birth_cues(text: str, reach: int = 120) -> Iterator[tuple[int, int]]:
+    """(start, end) of each date within ``reach`` characters of a birth
+    cue, whatever stands between ("DOB on file, see the form: 1984-10-08"):
+    a date the cue rules did not take may still be a birth date. Only the
+    windows around cues are read (cues are few in a long text)."""
+    cue = _birth_cue_search()[0]
+    position = 0
+    for found in cue.finditer(text):
+        start = max(position, found.start() - reach)
+        end = min(len(text), found.start() + reach)
+        if start >= end:
+            continue
+        for match in _a_date().finditer(text, start, end):
+            yield match.span()
+        position = end

@@ -25,9 +25,10 @@ _LO = "a-z" + "".join(c for c in _LATIN if c.islower())
 
 #: A word of a name: capitalised ("Šebková", "O'Neil", "Barth-Rosenow") or in
 #: capitals ("ARAUJO"), as people write in a form or a shouted message.
+#: A name's word, with an Irish or Italian "O'" or "D'" before it ("O'Grady").
 _NAME_WORD = (
-    rf"(?:[{_UP}][{_LO}]+(?:(?:-|['’](?![sS](?![\w])))[{_UP}]?[{_LO}]+)?"
-    rf"|[{_UP}]{{2,}}(?:(?:-|['’](?!S(?![\w])))[{_UP}]{{2,}})?)"
+    rf"(?:(?:[{_UP}]['’](?=[{_UP}]))?[{_UP}][{_LO}]+(?:(?:-|['’](?![sS](?![\w])))[{_UP}]?[{_LO}]+)?"
+    rf"|(?:[{_UP}]['’](?=[{_UP}]))?[{_UP}]{{2,}}(?:(?:-|['’](?!S(?![\w])))[{_UP}]{{2,}})?)"
 )
 
 

@@ -44,8 +44,9 @@ _END = ""
 _WORD = re.compile(r"\w")
 
 #: Where a value may start: after a non-word character, or after a line break
-#: escaped as \\n or \\r ("\\nDiane: ..."), which redaction reads as a break.
-WORD_START = r"(?:(?<!\w)|(?<=(?<!\\)\\[nr]))"
+#: or a tab escaped as \\n, \\r or \\t ("\\nDiane: ...", "\\NMAKS: ..." in a text
+#: in capitals), which redaction reads as a break.
+WORD_START = r"(?:(?<!\w)|(?<=(?<!\\)\\[nNrt]))"
 
 
 class _CaseClasses(dict[int, str]):
