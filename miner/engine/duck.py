@@ -64,15 +64,15 @@ class Duck:
             self.con.execute(f"ATTACH IF NOT EXISTS {text(held)} AS miner_held")
             # Unqualified names are looked up among the temporary tables, then here.
             self.con.execute("USE miner_held")
-            # The selection's tables have no order: kept, DuckDB buffers what
-            # each step writes to keep it (the 20M-row flags stopped out of
-            # memory at 160 MiB, pinned).
-            self.con.execute("SET preserve_insertion_order = false")
             self.con.execute("SET disabled_optimizers = 'in_clause'")
             try:
                 self.con.execute(f"CREATE OR REPLACE TABLE events AS {events_sql(rows)}")
             finally:
                 self.con.execute("RESET disabled_optimizers")
+            # The selection's tables have no order: kept, DuckDB buffers what
+            # each step writes to keep it. Not for the events: unordered, the
+            # write of Go messages of kilobytes stopped out of memory.
+            self.con.execute("SET preserve_insertion_order = false")
 
         self._run(hold)
 
