@@ -36,8 +36,8 @@ DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, i
 #: the target is not met (docs/redaction.md, "Measured" says which).
 SILENT_LEAKS_CEILING = 38  # of 4600 (2026-12-04, silent4's surface shapes; 53 before)
 DECISIONS_PER_CASE_CEILING = 1.0  # measured after keys, verdict, address blocks: redaction.md
-#: 43 of 861: 4.99% (2026-12-04, silent4; 37 before: 4 more cities and 2 firms
-#: replaced, not read on this split; the dev splits did not move).
+#: 41 of 861 on main at dae2dfd, 43 on branch silent4 (2026-12-04; 37 before:
+#: cities and firms, not read on this split; the dev splits did not move).
 LOOKALIKES_REPLACED_CEILING = 0.0500
 
 
