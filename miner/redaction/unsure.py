@@ -371,7 +371,7 @@ def _an_unknown_word(word: str) -> bool:
 #: The endings of English towns' names ("Jacksonville", "Portsmouth",
 #: "Lakeside") and the French and German words that join a town's
 #: ("Bourg-la-Reine", "Frankfurt-am-Main", "Aix-les-Bains").
-_TOWN_ENDING = re.compile(
+TOWN_ENDING = re.compile(
     r"(?i:.{3,}(?:ville|chester|mouth|haven|side|view|town|borough|burgh|bury|shire|port|furt"
     r"|fort|stadt)|.+-(?:près|sur|sous|lès|les|la|le|en|aux|am|an|im|upon|on)-.+)"
 )
@@ -393,7 +393,7 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
     from miner.redaction.lexicon.names import names_no_person
     from miner.redaction.lexicon.wordclass import word_classes
 
-    if _TOWN_ENDING.fullmatch(text, start, end) or _TOWN_WORD_BEFORE.search(
+    if TOWN_ENDING.fullmatch(text, start, end) or _TOWN_WORD_BEFORE.search(
         text, max(0, start - 8), start
     ):
         return True

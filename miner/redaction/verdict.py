@@ -433,7 +433,7 @@ def town_shaped(value: str) -> bool:
     with a town's ending ("Kevintown", "Rostov-on-Don": ``unsure``'s
     endings) that no name list knows ("Bradbury", "Davenport" are
     surnames)."""
-    from miner.redaction.unsure import _TOWN_ENDING, a_first_name, known_name
+    from miner.redaction.unsure import TOWN_ENDING, a_first_name, known_name
 
     if _TOWN_START.match(value) or _TOWN_END.fullmatch(value) or _TOWN_JOIN.fullmatch(value):
         return True
@@ -447,7 +447,7 @@ def town_shaped(value: str) -> bool:
         return " ".join(words).casefold() in smaller_town_names() and not (
             a_first_name(words[0]) and known_name(words[-1])
         )
-    return " " not in value and bool(_TOWN_ENDING.fullmatch(value)) and not known_name(value)
+    return " " not in value and bool(TOWN_ENDING.fullmatch(value)) and not known_name(value)
 
 
 _LETTER_AND_NOUN = re.compile(r"[A-Z]-([A-Z][a-z]+)")
