@@ -375,10 +375,13 @@ TOWN_ENDING = re.compile(
     r"(?i:.{3,}(?:ville|chester|mouth|haven|side|view|town|borough|burgh|bury|shire|port|furt"
     r"|fort|stadt)|.+-(?:près|sur|sous|lès|les|la|le|en|aux|am|an|im|upon|on)-.+)"
 )
-#: Words before a town's name: "Lake Patriciaside", "Port Anton", "North Kimville".
-_TOWN_WORD_BEFORE = re.compile(
-    r"(?:\b(?:Lake|Port|North|South|East|West|New|Mount|Fort|Santo|Santa|San|Bad|Sankt)[ \t]+)$"
-)
+#: Words a town's name starts with and a person's does not: "Lake
+#: Patriciaside", "Port Anton", "North Kimville" (``verdict`` keeps a value
+#: starting so; here they mark the word after them as a town's).
+TOWN_START_WORDS = r"Lake|Port|North|South|East|West|Mount|Fort|Sankt"
+#: Before a town's name: those words, and ones that also start a person's
+#: ("New", "San", "Bad"), which only a word after them makes a town's.
+_TOWN_WORD_BEFORE = re.compile(rf"(?:\b(?:{TOWN_START_WORDS}|New|Santo|Santa|San|Bad)[ \t]+)$")
 #: A capitalised word after a name's: "Takigami Steel", "Muthoot Finance".
 _CAPITALISED_AFTER = re.compile(r"[ \t]+([A-Z][a-z]+)\b")
 

@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from miner.redaction.unsure import TOWN_START_WORDS
+
 Verdict = Literal["replace", "keep", "surface"]
 
 #: Recognizers that guess a name from how it looks; any other recognizer's
@@ -409,11 +411,9 @@ def product_named_like_a_person(value: str) -> bool:
     return noun_after(value, head.end()) == len(value)
 
 
-#: Words a town's name starts with ("Lake Justin", "Fort Madison", "North
-#: Melinda"): not a person's first word.
-_TOWN_START = re.compile(
-    r"(?:Lake|Port|North|South|East|West|Mount|Fort|Sankt)[ \t]+[A-Z]|(?:Mont|Lac|Port)-[ \t]*[A-Z]"
-)
+#: A town's first word ("Lake Justin", "Fort Madison", "North Melinda"):
+#: not a person's (``unsure.TOWN_START_WORDS``).
+_TOWN_START = re.compile(rf"(?:{TOWN_START_WORDS})[ \t]+[A-Z]|(?:Mont|Lac|Port)-[ \t]*[A-Z]")
 #: How towns' names go on where people's do not: a town's word last ("Omar
 #: Ville", "Ryan City"), or a preposition of place between its words
 #: ("Neumarkt am Wallersee", "Zruč nad Sázavou"; not "bei" or "im", which
