@@ -518,3 +518,19 @@ def test_files_of_one_layout_are_read_without_union_by_name(tmp_path):
     assert len(export.layouts) == 1 and len(export.layouts[0]) > 10
     assert "union_by_name" not in parquet.duckdb_table(export)
     assert _as_seen(selected(tmp_path / "export")) == _as_seen(selected(TRACES))
+
+
+@pytest.mark.parametrize("dialect", ["python", "java", "go"])
+def test_a_payload_less_tool_error_alone_is_a_go_row(tmp_path, dialect):
+    # Go's TOOL_ERROR rows are its only rows of a type the other plugins
+    # write too: with no other Go row in the window, they alone decide that
+    # attributes (where Go names the tool) is read.
+    table = pq.read_table(GOLDEN / dialect / "export.parquet")
+    errors = table.filter(pc.equal(table.column("event_type"), "TOOL_ERROR"))
+    assert errors.num_rows
+    (tmp_path / "export").mkdir()
+    pq.write_table(errors, tmp_path / "export" / "part.parquet")
+    export = source.open_export(tmp_path / "export")
+    with duck.connect(ScanConfig(), str(export.path)) as con:
+        _rows_sql, read = duck.selection_rows(con, export, START, END, SCAN_EVENT_TYPES)
+    assert ("attributes" in read) == (dialect == "go")
