@@ -84,11 +84,22 @@ def verdict_of(
         return "keep", value
     if not guessed(entity, recognizers):
         return "replace", ""
-    if _TOWN_AROUND.search(text, max(0, start - 24), start) or in_a_town(text, start, end):
+    if (
+        _TOWN_AROUND.search(text, max(0, start - 24), start)
+        or in_a_town(text, start, end)
+        or in_a_hyphenated_town(text, start, end)
+    ):
         # The last word of a town's name: "Neumarkt am Wallersee", "Mont-
-        # Anouk". (Not "bei", "im": "Termin bei Weber" is a person's.) Here
-        # only: "Anouk" alone elsewhere is not kept for it.
+        # Anouk", "Julliard-la-Ville". (Not "bei", "im": "Termin bei Weber"
+        # is a person's.) Here only: "Anouk" alone elsewhere is not kept for it.
         return "keep", ""
+    if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
+        # The first-name list and spaCy disagree: the list knows the word as
+        # a first name ("America", "Florence"), spaCy reads it, where it
+        # stands, as a place ("America was fun to visit"). Two guesses that
+        # disagree are not sure of a person: the reviewer's. (A first name
+        # and a surname stay sure whatever spaCy calls them.)
+        return "surface", ""
     # The capitalised words a name is written with; a lower-case noun inside
     # the span ("Stephen smartwatch", as the model drew it) names a product.
     head = _CAPITALISED.match(value)
@@ -118,6 +129,17 @@ def verdict_of(
 
 
 _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
+#: A hit only the first-name list found, and spaCy's labels of a place.
+_FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
+_PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
+
+
+def _one_name_word(value: str) -> bool:
+    """Whether a hit is one word but for English's function words ("Of
+    America" as the list's run drew it)."""
+    return len([w for w in value.split() if w.casefold() not in _stop_words()]) == 1
+
+
 #: Where a three-letter code in capitals is an airport's: "MAN-BEG", "MAN/BEG",
 #: "from MAN", "flight to BEG".
 _ROUTE = re.compile(r"\b[A-Z]{3}[-/–][A-Z]{3}\b|(?i:\b(?:flight|from|to|via)\b)[ \t]+[A-Z]{3}\b")
@@ -473,6 +495,28 @@ def common_nouns(value: str) -> bool:
         and not a_first_name(w)
         for w in words
     )
+
+
+#: A word joined by hyphens to the words around it (``[start, end)`` grown
+#: to the whole compound).
+_HYPHENS_BEFORE = re.compile(r"(?:[^\W\d_]+-)+$")
+_HYPHENS_AFTER = re.compile(r"(?:-[^\W\d_]+)+")
+
+
+def in_a_hyphenated_town(text: str, start: int, end: int) -> bool:
+    """Whether the hit ``text[start:end]`` is one word of a compound joined
+    by hyphens that is written as towns are (``unsure.TOWN_ENDING``: a
+    preposition or article between its words, "Julliard-la-Ville",
+    "Rostov-on-Don", "Bourg-la-Reine"; or a town's ending). A person's
+    compound joins names ("Jean-Pierre", "García-López"), not so."""
+    from miner.redaction.unsure import TOWN_ENDING
+
+    before = _HYPHENS_BEFORE.search(text, max(0, start - 40), start)
+    after = _HYPHENS_AFTER.match(text, end)
+    if not before and not after:
+        return False
+    compound = text[before.start() if before else start : after.end() if after else end]
+    return bool(compound[:1].isupper() and TOWN_ENDING.fullmatch(compound))
 
 
 _WORDS_BEFORE = re.compile(r"(?:[^\s,.;:!?()]+[ ]){1,3}$")
