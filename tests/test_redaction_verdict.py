@@ -195,6 +195,31 @@ def test_a_name_the_session_shows_to_be_a_place_is_kept_where_it_stands_alone(po
     assert "shannon" in result.not_personal and result.surfaced == ()
 
 
+@pytest.mark.parametrize(
+    "user, town",
+    [
+        ("My name is Quentin Pike. The signal is gone at Lake Quentin.", "Lake Quentin"),
+        (
+            "My name is Anouk Villiers. My order is at the shop in Villiers-sur-Marne.",
+            "Villiers-sur-Marne",
+        ),
+    ],
+)
+def test_a_persons_word_found_elsewhere_is_not_replaced_inside_a_towns_name(policy, user, town):
+    from miner.redaction.surfaced import normalised
+
+    result = redacted(policy, user)
+    text = result.session.turns[0].user_text
+    # The person is replaced; the town holding one of their words is not them.
+    assert text.startswith("My name is <PERSON_1>.") and town in text
+    assert result.towns == (town,)
+    # The leak guard reads the town as the draft does (miner/job.py): the
+    # person's word in it is not a leak, and it is one outside it.
+    originals = result.originals
+    assert policy.leaks([normalised(text, result.towns)], originals) == {}
+    assert policy.leaks([text], originals)
+
+
 def test_a_guessed_name_beside_a_sure_one_of_a_person_stays_replaced(policy):
     # The thing a session names does not hide a person the cue is sure of.
     result = redacted(

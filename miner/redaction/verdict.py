@@ -509,14 +509,19 @@ def in_a_hyphenated_town(text: str, start: int, end: int) -> bool:
     preposition or article between its words, "Julliard-la-Ville",
     "Rostov-on-Don", "Bourg-la-Reine"; or a town's ending). A person's
     compound joins names ("Jean-Pierre", "García-López"), not so."""
+    return _hyphenated_town_around(text, start, end) is not None
+
+
+def _hyphenated_town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
     from miner.redaction.unsure import TOWN_ENDING
 
     before = _HYPHENS_BEFORE.search(text, max(0, start - 40), start)
     after = _HYPHENS_AFTER.match(text, end)
     if not before and not after:
-        return False
-    compound = text[before.start() if before else start : after.end() if after else end]
-    return bool(compound[:1].isupper() and TOWN_ENDING.fullmatch(compound))
+        return None
+    span = (before.start() if before else start, after.end() if after else end)
+    compound = text[span[0] : span[1]]
+    return span if compound[:1].isupper() and TOWN_ENDING.fullmatch(compound) else None
 
 
 _WORDS_BEFORE = re.compile(r"(?:[^\s,.;:!?()]+[ ]){1,3}$")
@@ -528,22 +533,49 @@ def in_a_town(text: str, start: int, end: int) -> bool:
     words GeoNames knows, written around it with blanks only ("Miranda" of
     "Miranda do Douro"), not as a first name and a listed surname
     ("Dolores Hidalgo")."""
+    return _town_around(text, start, end) is not None
+
+
+def _town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
     from miner.redaction.lexicon.names import smaller_town_names
     from miner.redaction.unsure import a_first_name, known_name
 
     before = _WORDS_BEFORE.search(text, max(0, start - 40), start)
     after = _WORDS_AFTER.match(text, end, min(len(text), end + 40))
-    words = (before.group(0).split() if before else []) + [text[start:end]]
-    here = len(words) - 1
-    words += after.group(0).split() if after else []
+    # (start, end) of the words around the hit, the hit one of them.
+    words = [
+        m.span() for m in (_SPAN_WORDS.finditer(text, before.start(), start) if before else ())
+    ]
+    here = len(words)
+    words.append((start, end))
+    words += [m.span() for m in (_SPAN_WORDS.finditer(text, end, after.end()) if after else ())]
     towns = smaller_town_names()
     for first in range(here + 1):
         for last in range(max(here, first + 1), len(words)):
-            town = words[first : last + 1]
+            town = [text[s:e] for s, e in words[first : last + 1]]
             if (
                 town[0][:1].isupper()
                 and " ".join(town).casefold() in towns
                 and not (a_first_name(town[0]) and known_name(town[-1]))
             ):
-                return True
-    return False
+                return words[first][0], words[last][1]
+    return None
+
+
+_SPAN_WORDS = re.compile(r"\S+")
+
+
+def town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """The span of the town's name the word ``text[start:end]`` is written
+    in, or None: a town of several words GeoNames knows ("Miranda do
+    Douro"), a compound joined as towns are ("Laroche-la-Forêt"), or the
+    word after a town's first word ("Lake Justin"). The session pass does
+    not replace a person's one-word name found elsewhere there: the town
+    is not that person."""
+    before = _TOWN_START_BEFORE.search(text, max(0, start - 10), start)
+    if before:
+        return before.start(), end
+    return _hyphenated_town_around(text, start, end) or _town_around(text, start, end)
+
+
+_TOWN_START_BEFORE = re.compile(rf"\b(?:{TOWN_START_WORDS})[ \t]+$")
