@@ -87,6 +87,16 @@ def test_a_product_named_like_a_person_the_model_does_not_confirm_stays_surfaced
     assert result.surfaced == (Surfaced("PERSON", "Anouk"),)
 
 
+def test_a_weekday_named_like_a_person_is_not_asked_and_stays_surfaced():
+    # A weekday or month of the regions' languages that is a name too
+    # ("domingo", "sabato"): the model reads a name wherever one could
+    # stand, so the value stays the reviewer's; other values are asked.
+    session = chat("shall we meet sabato at the shop?", "hi, it's derek again")
+    surfaced = (Surfaced("PERSON", "sabato"), Surfaced("PERSON", "derek"))
+    asked = SecondOpinion()._windows(session, Redacted(session, Counter(), {}, (), surfaced))
+    assert set(asked) == {"derek"}
+
+
 def test_the_switch_turns_the_second_model_off(first_pass_only):
     assert first_pass_only.second is None
     [result] = first_pass_only.redact([chat("please, it's derek: the parcel for derek")])

@@ -266,6 +266,25 @@ def test_an_unsure_name_glued_to_an_escaped_break_is_replaced(policy):
     assert "Quintus" not in result.session.turns[0].user_text
 
 
+@pytest.mark.parametrize(
+    "text, hit",
+    [
+        ("Rosalind the Brave International Airport", "Rosalind"),  # small words inside
+        ("Quaxby Air Base", "Quaxby Air"),  # the airfield's word cut in two
+        ("Lake Wend (Rosalind Pike Memorial) Airport", "Rosalind Pike Memorial"),
+        ("Quaxby State/Rosalind Executive Airport", "Quaxby State/"),
+        ("Flight QXA-WND tomorrow", "Flight QXA-WND"),  # a route, not a name
+    ],
+)
+def test_an_airfield_or_a_route_the_hit_is_part_of_keeps_it(text, hit):
+    assert verdict(text, hit, NER, {"PERSON"}) == "keep"
+
+
+def test_a_name_beside_an_airport_in_running_text_stays_a_persons():
+    assert verdict("Rosalind the Brave met me at the airport", "Rosalind", NER, set()) == "replace"
+    assert verdict("Rosalind QXA-WND", "Rosalind QXA-WND", NER, set()) == "replace"
+
+
 def test_a_three_letter_code_outside_a_route_is_surfaced_not_replaced(policy):
     text = "Please ask TXL about the transfer."
     result = redacted(policy, text, result={"desk": "TXL"})

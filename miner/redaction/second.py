@@ -171,8 +171,10 @@ class SecondOpinion:
         asked = {}
         for value in redacted.surfaced:
             found = leaves(value.value)
-            if len(found) == len(before(value.value)) and not (
-                value.entity == "PERSON" and _names_a_thing(found)
+            if (
+                len(found) == len(before(value.value))
+                and not (value.entity == "PERSON" and _names_a_thing(found))
+                and not _a_calendar_word(value.value)
             ):
                 asked[value.value] = self._windows_of(found)
         return asked
@@ -200,6 +202,17 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     from miner.redaction.verdict import noun_after
 
     return any(noun_after(leaf, end) for leaf, _start, end in found)
+
+
+def _a_calendar_word(value: str) -> bool:
+    """Whether a surfaced value is a month's or a weekday's name in the
+    regions' languages (CLDR: "domingo", "sabato", "June"): a name too, and
+    the model reads it as one wherever it stands ("We'll meet domingo at"),
+    so the reviewer decides it."""
+    from miner.redaction.lexicon.dates import calendar_words
+
+    months, _abbreviated, days = calendar_words()
+    return value.casefold() in months or value.casefold() in days
 
 
 class _Occurrences:

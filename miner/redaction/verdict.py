@@ -74,7 +74,7 @@ def verdict_of(
     if entity != "PERSON" or not recognizers:
         return "replace", ""
     value = text[start:end]
-    if _AIRFIELD.search(text, start, end) or (
+    if _an_airfield_in(text, start, end) or (
         "NameCueRecognizer" not in recognizers and _AIRFIELD_AFTER.match(text, end)
     ):
         # "Edward G Pitka Sr Airport": an airfield named after a person, whom
@@ -84,6 +84,11 @@ def verdict_of(
         return "keep", value
     if not guessed(entity, recognizers):
         return "replace", ""
+    if _a_route_in(value):
+        # "Flight AEM-FNE" as the model drew it: a route's codes and a word
+        # English writes, no one's name (its codes, read as a person's
+        # parts, were replaced wherever they stood alone).
+        return "keep", value
     if (
         _TOWN_AROUND.search(text, max(0, start - 24), start)
         or in_a_town(text, start, end)
@@ -196,9 +201,38 @@ _AIRFIELD_WORD = (
     r"(?:Airport|Air[ 	]+(?:Force[ 	]+)?Base|Airfield|Aerodrome|Heliport|Airstrip|Airpark)\b"
 )
 _AIRFIELD = re.compile(rf"(?<![\w.])[ 	]*{_AIRFIELD_WORD}")
-#: The rest of an airfield's name after a hit: capitalised words joined by
-#: blanks, "/" or "-", then the word for it.
-_AIRFIELD_AFTER = re.compile(rf"(?:[ 	/-]+[A-Z][\w'.-]*){{0,4}}?[ 	]+{_AIRFIELD_WORD}")
+
+
+def _an_airfield_in(text: str, start: int, end: int) -> bool:
+    """Whether an airfield's word starts inside the hit ("Al Minhad Air"
+    of "Al Minhad Air Base": the model cut the word in two)."""
+    found = _AIRFIELD.search(text, start, min(len(text), end + 24))
+    return found is not None and found.start() < end
+
+
+def _a_route_in(value: str) -> bool:
+    """Whether a hit is a route ("AEM-FNE") and words English writes."""
+    route = _ROUTE_CODES.search(value)
+    if not route:
+        return False
+    from miner.redaction.lexicon.names import an_english_word
+
+    rest = (value[: route.start()] + " " + value[route.end() :]).split()
+    return all(an_english_word(word.casefold(), 3.0) for word in rest)
+
+
+_ROUTE_CODES = re.compile(r"\b[A-Z]{3}[-/–][A-Z]{3}\b")
+#: The small words inside an airfield's name: "Alexander the Great
+#: International Airport".
+_AIRFIELD_PARTICLES = r"(?:the|of|de|del|la|le|du|do|da|des)(?=[ \t])"
+#: The rest of an airfield's name after a hit: capitalised words and small
+#: words joined by blanks, "/", "-" or brackets ("Cross Lake (Charlie
+#: Sinclair Memorial) Airport", "Virginia Tech/Montgomery Executive
+#: Airport"), then the word for it.
+_AIRFIELD_AFTER = re.compile(
+    rf"(?:[ \t/()-]*(?:[A-Z][\w'.-]*|{_AIRFIELD_PARTICLES})){{0,5}}?"
+    rf"[ \t/()]*[ \t]+{_AIRFIELD_WORD}"
+)
 #: A name in brackets after an airport's code on a route is the airport's:
 #: "from CKM (Fletcher Field)", "to MAN (Manchester)".
 _CODE_BEFORE = re.compile(r"\b(?:from|to|via)[ 	]+[A-Z]{3}[ 	]*\([ 	]*$", re.I)
