@@ -87,12 +87,20 @@ def test_a_product_named_like_a_person_the_model_does_not_confirm_stays_surfaced
     assert result.surfaced == (Surfaced("PERSON", "Anouk"),)
 
 
-def test_a_weekday_named_like_a_person_is_not_asked_and_stays_surfaced():
-    # A weekday or month of the regions' languages that is a name too
-    # ("domingo", "sabato"): the model reads a name wherever one could
-    # stand, so the value stays the reviewer's; other values are asked.
-    session = chat("shall we meet sabato at the shop?", "hi, it's derek again")
-    surfaced = (Surfaced("PERSON", "sabato"), Surfaced("PERSON", "derek"))
+@pytest.mark.parametrize(
+    "line, value",
+    [
+        ("shall we meet sabato at the shop?", "sabato"),  # a weekday
+        ("i am bruneian but i live abroad", "bruneian"),  # a nationality said of someone
+    ],
+)
+def test_a_look_alike_named_like_a_person_is_not_asked_and_stays_surfaced(line, value):
+    # A weekday or month of the regions' languages that is a name too, or a
+    # word the words around it make a place or a nationality: the model
+    # reads a name wherever one could stand, so the value stays the
+    # reviewer's; other values are asked.
+    session = chat(line, "hi, it's derek again")
+    surfaced = (Surfaced("PERSON", value), Surfaced("PERSON", "derek"))
     asked = SecondOpinion()._windows(session, Redacted(session, Counter(), {}, (), surfaced))
     assert set(asked) == {"derek"}
 

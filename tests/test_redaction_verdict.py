@@ -88,8 +88,22 @@ def test_a_full_name_or_a_known_first_name_tagged_person_is_sure():
 def test_without_a_cue_or_the_words_of_a_thing_a_name_hit_is_replaced_as_before():
     # Surfacing these instead raised silent leaks and decisions on the
     # presidio-evaluator splits (docs/redaction.md): they stay replaced.
-    assert verdict("Escalated to Quaxby.", "Quaxby", NER, {"PERSON"}) == "replace"
+    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
     assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
+
+
+@pytest.mark.parametrize(
+    "text", ["Escalated to Quaxby.", "please fly me from Wendrup", "at Quaxby"]
+)
+def test_one_guessed_word_where_a_town_or_a_firm_stands_as_often_is_surfaced(text):
+    # After "to", "from", "in", "at": a town, a firm or a person; the
+    # reviewer's (the second model replaces the names it is sure of).
+    word = text.rstrip(".").split()[-1]
+    assert verdict(text, word, NER, {"PERSON"}) == "surface"
+
+
+def test_a_full_name_after_a_place_preposition_stays_replaced():
+    assert verdict("Escalated to Karin Quaxby.", "Karin Quaxby", NER, {"PERSON"}) == "replace"
 
 
 def test_a_first_name_and_a_surname_are_sure_whatever_spacy_calls_them():

@@ -199,9 +199,15 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     products and plans are named ("Rosalind reading lamp"): the verdict
     surfaced it for that, and the model reads any name-like word there as a
     name, so the reviewer decides it (the look-alikes' figure measured it)."""
+    from miner.redaction.lexicon.names import names_no_person
     from miner.redaction.verdict import noun_after
 
-    return any(noun_after(leaf, end) for leaf, _start, end in found)
+    # Nor where the words around it make it a place, a nationality or an
+    # organisation ("I am bruneian", "in Ebikon": ``names_no_person``): the
+    # model reads the word as a name there too.
+    return any(
+        noun_after(leaf, end) or names_no_person(leaf, start, end) for leaf, start, end in found
+    )
 
 
 def _a_calendar_word(value: str) -> bool:
