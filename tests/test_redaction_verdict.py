@@ -102,6 +102,14 @@ def test_one_guessed_word_where_a_town_or_a_firm_stands_as_often_is_surfaced(tex
     assert verdict(text, word, NER, {"PERSON"}) == "surface"
 
 
+def test_capitals_with_a_word_no_name_list_knows_are_surfaced_in_mixed_case_text():
+    # A ticker's or a firm's name in capitals as often as a surname.
+    assert verdict("She holds QXWV TRNZ shares now", "QXWV TRNZ", NER, {"PERSON"}) == "surface"
+    # Names the lists know stay replaced; so does a text all in capitals.
+    assert verdict("Ask MARIA LOPEZ about it", "MARIA LOPEZ", NER, {"PERSON"}) == "replace"
+    assert verdict("ASK QXWV TRNZ ABOUT IT", "QXWV TRNZ", NER, {"PERSON"}) == "replace"
+
+
 def test_a_full_name_after_a_place_preposition_stays_replaced():
     assert verdict("Escalated to Karin Quaxby.", "Karin Quaxby", NER, {"PERSON"}) == "replace"
 

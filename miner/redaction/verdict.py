@@ -125,6 +125,11 @@ def verdict_of(
         # A code, not a name in capitals ("MAN", "TAB-SNN"): a route's or
         # flight's ends are kept, any other is the reviewer's.
         return ("keep" if _ROUTE.search(text, max(0, start - 12), end + 4) else "surface"), ""
+    if _capitals_no_list_knows(text, value):
+        # Written in capitals in a text that is not, with a word no name
+        # list knows ("SHS EUR", "XTRACKERS MSCI"): a ticker's or a firm's
+        # name as often as a surname in capitals; the reviewer's.
+        return "surface", ""
     if " " not in value and _A_PLACE_PREPOSITION.search(text, max(0, start - 8), start):
         # Where a town or a firm stands as often as a person ("rebook me to
         # Pehuajo", "transfer to Ullmann", "arrived at Lake Kyle"), a name
@@ -144,6 +149,16 @@ _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*"
 #: A hit only the first-name list found, and spaCy's labels of a place.
 _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
 _PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
+
+
+def _capitals_no_list_knows(text: str, value: str) -> bool:
+    """Whether a hit is written in capitals in a text with lower case, and
+    one of its words no first-name or surname list knows."""
+    from miner.redaction.unsure import known_name
+
+    if any(c.islower() for c in value) or not any(c.islower() for c in text):
+        return False
+    return any(not known_name(word) for word in re.findall(r"[^\W\d_]+", value))
 
 
 def _one_name_word(value: str) -> bool:
