@@ -865,6 +865,12 @@ def select_and_pick(
     sessions, in_window, counts = _counted(engine.table, since, until, where)
     signals = _signals(feedback, signals_config)
     engine.hold(FLAG_HITS, hits_sql(None, signals, since, until))
+    # Counted before anything is let go: its DISTINCT over every hit spilled
+    # under the lowered limit (0.24-0.34 s of CPU at 5M rows, 0.03 at 1M).
+    by_rule = engine.table(
+        "SELECT signal, rule, count(*) AS n FROM (SELECT DISTINCT session_id, signal, rule "
+        f"FROM {FLAG_HITS}) r GROUP BY signal, rule"
+    ).to_pylist()
     slices = _flag_slices(in_window)
     if slices == 1:
         engine.hold(FLAGS, flags_sql(FLAG_HITS, signals, hit_lists=False))
@@ -895,10 +901,6 @@ def select_and_pick(
         already_drafted=len(flagged) - len(fresh),
         signatures=choice.signatures,
     )
-    by_rule = engine.table(
-        "SELECT signal, rule, count(*) AS n FROM (SELECT DISTINCT session_id, signal, rule "
-        f"FROM {FLAG_HITS}) r GROUP BY signal, rule"
-    ).to_pylist()
     return Picked(
         selection,
         _by_signal({(r["signal"], r["rule"]): int(r["n"]) for r in by_rule}),

@@ -21,6 +21,7 @@ from miner import source
 from miner.config import ScanConfig, load_config
 from miner.engine import duck, parquet
 from miner.engine.embedded import EmbeddedEngine, read_sessions
+from miner.errors import InputError
 from miner.sample import (
     SCAN_EVENT_TYPES,
     Flagged,
@@ -387,6 +388,40 @@ def test_the_picked_sessions_are_read_whole_and_only_them():
     assert str(frame["timestamp"].dt.tz) == "UTC"
 
 
+def test_the_picked_sessions_are_read_whole_from_files_of_many_row_groups(tmp_path, monkeypatch):
+    # A row group's decoding stops past its last wanted row: every picked
+    # row is still read, in groups of 20 rows decoded 3 at a time, where
+    # sessions cross groups.
+    from miner.engine import embedded
+
+    monkeypatch.setattr(embedded, "SESSION_BATCH_ROWS", 3)
+    table = source.open_export(TRACES).dataset.to_table()
+    (tmp_path / "export").mkdir()
+    pq.write_table(table, tmp_path / "export" / "part.parquet", row_group_size=20)
+    export = source.open_export(tmp_path / "export")
+    columns = ["timestamp", "event_type", "session_id", "content"]
+    every = _rows(source.scan_batches(export, columns, START, END))
+    ids = sorted({key[0] for key in every})
+    picked = [ids[0], ids[len(ids) // 2], ids[-1]]
+    frame = read_sessions(export, columns, START, END, picked, ScanConfig())
+    got = _rows(pa.Table.from_pandas(frame, preserve_index=False).to_batches())
+    assert got == Counter({k: n for k, n in every.items() if k[0] in picked})
+
+
+def test_reading_the_picked_sessions_stops_on_rows_without_a_session(tmp_path):
+    table = source.open_export(TRACES).dataset.to_table()
+    sessions = table.column("session_id").to_pylist()
+    picked, sessions[3], sessions[5] = sessions[0], None, None
+    table = table.set_column(
+        table.schema.get_field_index("session_id"), "session_id", pa.array(sessions)
+    )
+    (tmp_path / "export").mkdir()
+    pq.write_table(table, tmp_path / "export" / "part.parquet")
+    export = source.open_export(tmp_path / "export")
+    with pytest.raises(InputError, match=r"part\.parquet: 2 rows with a null session_id"):
+        read_sessions(export, ["session_id", "content"], START, END, [picked], ScanConfig())
+
+
 @pytest.mark.parametrize("export_path", EXPORTS[1:], ids=lambda p: p.name)
 def test_the_events_view_reads_what_read_event_reads(export_path):
     # The view is read_event's twin in SQL: on every plugin's golden export,
@@ -437,6 +472,41 @@ def test_the_events_view_reads_what_read_event_reads(export_path):
         (kind, tool, transfer, text), (kind_, tool_, transfer_, text_) = wanted[0], seen[key][0]
         assert (kind_, transfer_, text_) == (kind, transfer, text), key
         assert tool is None or tool_ == tool, key
+
+
+@pytest.mark.parametrize("export_path", EXPORTS[1:], ids=lambda p: p.name)
+def test_the_held_events_give_back_every_column_of_the_view(export_path):
+    # The engine stores the events narrower (``duck.STORED_EVENTS``) under a
+    # view: its rows are the events view's, column for column, a row without
+    # a session and a payload that is not JSON (their file kept) included.
+    from miner.engine.events import PAYLOAD_TYPES
+    from miner.engine.query import events_sql, rows_sql
+
+    table = source.open_export(export_path).dataset.to_table()
+    types = table.column("event_type").to_pylist()
+    sessions, content = table.column("session_id").to_pylist(), table.column("content").to_pylist()
+    bad = next(i for i, c in enumerate(content) if c and types[i] in PAYLOAD_TYPES)
+    content[bad], sessions[0 if bad else 1] = '{"text_summary": "cut', None
+    table = table.set_column(
+        table.schema.get_field_index("session_id"), "session_id", pa.array(sessions, pa.string())
+    )
+    table = table.set_column(
+        table.schema.get_field_index("content"), "content", pa.array(content, pa.string())
+    )
+    table = table.append_column("file", pa.array(["part.parquet"] * table.num_rows))
+    names = [*table.schema.names, "source_file"]
+    with duck.connect(ScanConfig()) as con:
+        con.con.register("golden", table)
+        rows = rows_sql(
+            "golden", names, duck.EARLIEST, duck.LATEST, SCAN_EVENT_TYPES, source_file="file"
+        )
+        direct = con.con.sql(events_sql(rows)).to_arrow_table()
+        con.hold_events(rows)
+        held = con.con.sql("SELECT * FROM events").to_arrow_table()
+    assert held.schema == direct.schema
+    assert Counter(map(str, held.to_pylist())) == Counter(map(str, direct.to_pylist()))
+    assert pc.sum(held.column("bad_payload")).as_py() == 1
+    assert held.column("source_file").drop_null().to_pylist() == ["part.parquet"] * 2
 
 
 def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path, monkeypatch):
