@@ -212,7 +212,8 @@ _STREET_ENDINGS_ALONE = _by_first_letter(
 
 #: A word that starts no street name: "The Ring 3", "The Northgate", and in a
 #: text typed in lower case "3 tickets for the park".
-_NOT_A_DETERMINER = r"(?!(?i:the|a|an|this|that|our|your|my|for|to|in|on|at|of|and|or|with)\b)"
+_DETERMINERS = _by_first_letter("the a an this that our your my for to in on at of and or with")
+_NOT_A_DETERMINER = rf"(?!(?i:{_DETERMINERS})\b)"
 
 
 #: A capitalised word after a street line that makes it something else.
@@ -303,10 +304,10 @@ _LOWER_CASE_STREET_AFTER = (
 
 
 #: Street types typed in lower case that are no common English word ("via", "plaza").
-_LOWER_CASE_TYPES_BEFORE = (
-    r"(?:calle|carrer|avenida|avinguda|viale|piazza|piazzale|strada|vicolo|rue|rua|praça"
-    r"|travessa|paseo|passeig|plaça|carretera|rambla|glorieta|callejón|pasaje|travesía|ul\."
-    r"|chemin|allée|impasse|quai)"
+_LOWER_CASE_TYPES_BEFORE = _by_first_letter(
+    "calle carrer avenida avinguda viale piazza piazzale strada vicolo rue rua praça "
+    r"travessa paseo passeig plaça carretera rambla glorieta callejón pasaje travesía ul\. "
+    "chemin allée impasse quai"
 )
 
 
