@@ -345,11 +345,15 @@ OVERLAP = 400
 
 
 #: Most characters handed to spaCy in one batch. Its memory grows with the
-#: total length of a batch (about 3 KB per character with en_core_web_sm):
-#: ``batch_size`` short texts are a few KB, but as many 4,000-character pieces
-#: of a long message took 700 MB above the loaded model. 16,000 characters keep
-#: a batch near 50 MB and cost no measurable speed (docs/performance.md).
-BATCH_CHARS = 16_000
+#: total length of a batch: ``batch_size`` short texts are a few KB, but as
+#: many 4,000-character pieces of a long message took 700 MB above the loaded
+#: model. The NER computes its token vectors, the most of that memory, for
+#: at most ``runtime.TOKEN_VECTORS_CHARS`` (16,000) at a time; its parse steps
+#: the whole batch at once, and costs per step: on the bench's 1 MiB
+#: message 32,000 characters took 1-2 s less CPU than 16,000 for a peak
+#: 10-30 MiB higher (64,000: 515 MiB, over the 512 MiB bound;
+#: docs/performance.md, "Long texts").
+BATCH_CHARS = 32_000
 
 
 def _batches(texts: list[str], most: int) -> Iterator[list[str]]:
