@@ -349,10 +349,10 @@ OVERLAP = 400
 #: many 4,000-character pieces of a long message took 700 MB above the loaded
 #: model. The NER computes its token vectors, the most of that memory, for
 #: at most ``runtime.TOKEN_VECTORS_CHARS`` (16,000) at a time; its parse steps
-#: the whole batch at once, and costs per step: on the bench's 1 MiB
-#: message 32,000 characters took 1-2 s less CPU than 16,000 for a peak
-#: 10-30 MiB higher (64,000: 515 MiB, over the 512 MiB bound;
-#: docs/performance.md, "Long texts").
+#: the whole batch at once, and costs per step: over the bench's 1 MiB
+#: message's pieces the NER took 8.4 s of CPU at 32,000 characters against
+#: 9.5 s at 16,000, the message's peak within a few MiB (64,000: 7.8 s,
+#: but 515 MiB in one run, over the 512 MiB bound; docs/performance.md).
 BATCH_CHARS = 32_000
 
 
