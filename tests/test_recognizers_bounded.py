@@ -61,3 +61,32 @@ def test_dates_before_birth_cues_far_apart() -> None:
     found = [m.group("value") for m in dates_before_birth_cues(text)]
     assert found == ["3 May 1970", "4 June 1980"]
     assert found == [m.group("value") for m in re.finditer(dob_cue_regexes()[1], text)]
+
+
+#: Street endings and the words around them, in any case, to glue into words.
+_STREET_PIECES = st.sampled_from(
+    ["stra", "ße", "sse", "str.", "ring", "en", "gat", "an", "a", "e", "vä", "g", "ská", "ní",
+     "SKÁ", "Ring", "Allee", "weg", "laan", "Schul", "Kirke", "bakk", "-", " ", "12", " 4", "\n",
+     "ſ", "K"]
+)  # fmt: skip
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(_STREET_PIECES, max_size=12))
+def test_street_endings_grouped_by_first_letter_match_as_the_flat_alternation(
+    pieces: list[str],
+) -> None:
+    from miner.redaction.lexicon.addresses import _by_first_letter
+
+    endings = r"stra(?:ß|ss)e str\. ring ringen gatan gata gate väg ská vägen ní allee weg laan"
+    flat = re.compile(rf"(?i:[\w'’-]{{2,}}?(?:{'|'.join(endings.split())})(?:[ \t]\d+|\b))")
+    grouped = re.compile(rf"(?i:[\w'’-]{{2,}}?{_by_first_letter(endings)}(?:[ \t]\d+|\b))")
+    text = "".join(pieces)
+    assert [m.span() for m in flat.finditer(text)] == [m.span() for m in grouped.finditer(text)]
+
+
+def test_street_endings_grouped_by_first_letter() -> None:
+    from miner.redaction.lexicon.addresses import _by_first_letter
+
+    grouped = _by_first_letter(r"ring weg ringen str\.")
+    assert grouped == r"(?:r(?:ing|ingen)|w(?:eg)|s(?:tr\.))"

@@ -621,6 +621,44 @@ def test_the_ner_driven_with_the_gil_held_finds_what_spacys_own_loop_finds(detec
     assert sum(map(len, ours)) > 40
 
 
+def test_the_ners_token_vectors_in_parts_give_the_entities_of_one_batch(detector, monkeypatch):
+    # The NER computes the token vectors of a batch in parts of at most
+    # TOKEN_VECTORS_CHARS characters and parses the batch at once: each
+    # document on its own part, or all on one, the same entities.
+    from miner.redaction import runtime
+
+    nlp = detector._analyzer.nlp_engine.nlp["en"]
+    texts = [
+        "Hi, this is Priya Raman from Leeds; my colleague Tomasz Nowak in Gdansk wrote too. " * 3,
+        "Dr. Amara Okafor of Lagos and Acme Ltd signed on 12 March in Nairobi, Kenya.",
+        "",
+        "Order 4471 shipped to Hannah Schmidt in Berlin. Nothing else to say here at all. " * 5,
+    ]
+
+    def entities() -> list[list[tuple[int, int, str]]]:
+        return [
+            [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+            for doc in nlp.pipe(texts, batch_size=len(texts))
+        ]
+
+    parts: list[int] = []
+    predict = type(nlp.get_pipe("miner_ner").ner.model.layers[0]).predict
+
+    def counted(model, docs):  # type: ignore[no-untyped-def]
+        parts.append(len(docs))
+        return predict(model, docs)
+
+    monkeypatch.setattr(type(nlp.get_pipe("miner_ner").ner.model.layers[0]), "predict", counted)
+    monkeypatch.setattr(runtime, "TOKEN_VECTORS_CHARS", 1)
+    one_each = entities()
+    assert parts == [1, 1, 1, 1]
+    parts.clear()
+    monkeypatch.setattr(runtime, "TOKEN_VECTORS_CHARS", 1_000_000)
+    assert entities() == one_each
+    assert parts == [4]
+    assert sum(map(len, one_each)) >= 8
+
+
 def test_the_model_multiplies_with_numpy_on_one_blas_thread_and_finds_the_same(detector):
     from thinc.api import NumpyOps
     from threadpoolctl import threadpool_info

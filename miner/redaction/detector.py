@@ -345,11 +345,15 @@ OVERLAP = 400
 
 
 #: Most characters handed to spaCy in one batch. Its memory grows with the
-#: total length of a batch (about 3 KB per character with en_core_web_sm):
-#: ``batch_size`` short texts are a few KB, but as many 4,000-character pieces
-#: of a long message took 700 MB above the loaded model. 16,000 characters keep
-#: a batch near 50 MB and cost no measurable speed (docs/performance.md).
-BATCH_CHARS = 16_000
+#: total length of a batch: ``batch_size`` short texts are a few KB, but as
+#: many 4,000-character pieces of a long message took 700 MB above the loaded
+#: model. The NER computes its token vectors, the most of that memory, for
+#: at most ``runtime.TOKEN_VECTORS_CHARS`` (16,000) at a time; its parse steps
+#: the whole batch at once, and costs per step: over the bench's 1 MiB
+#: message's pieces the NER took 8.4 s of CPU at 32,000 characters against
+#: 9.5 s at 16,000, the message's peak within a few MiB (64,000: 7.8 s,
+#: but 515 MiB in one run, over the 512 MiB bound; docs/performance.md).
+BATCH_CHARS = 32_000
 
 
 def _batches(texts: list[str], most: int) -> Iterator[list[str]]:

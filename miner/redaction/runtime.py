@@ -84,6 +84,10 @@ def ner_holding_the_gil(nlp: Any) -> None:
         nlp.disable_pipe("ner")
 
 
+#: Most characters whose token vectors the NER computes at once (its
+#: memory grows with them: ``EntityRecognizerHoldingTheGil._steps``).
+TOKEN_VECTORS_CHARS = 16_000
+
 #: The pipe that runs the NER's weights by ``EntityRecognizerHoldingTheGil``.
 _NER_HOLDING_THE_GIL = "miner_ner"
 
@@ -138,12 +142,58 @@ class EntityRecognizerHoldingTheGil:
             return ner.predict(docs)
         ner._ensure_labels_are_added(docs)
         batch = ner.moves.init_batch(docs)
-        steps = ner.model.predict(docs)
+        steps = self._steps(docs)
         states = [state for state in batch if not state.is_final()]
         while states:
             states = ner.transition_states(states, self._scores(steps, states))
         steps.clear_memory()
         return batch
+
+    def _steps(self, docs: list[Any]) -> Any:
+        """What ``ner.model.predict(docs)`` gives (spaCy's ``ParserStepModel``:
+        each token's vector, and the hidden layer's features precomputed
+        from it), with the token vectors computed for at most
+        ``TOKEN_VECTORS_CHARS`` characters of ``docs`` at a time.
+
+        The parse steps all the documents of a batch at once, one step per
+        token of the longest, and a step's Python costs about the same
+        whatever the number of states it moves (14 us a step measured; a
+        1 MiB message took 78,000 steps in batches of 16,000 characters), so
+        batches are larger than the token vectors' parts
+        (``detector.BATCH_CHARS``). spaCy's own ``predict`` computes the
+        vectors of the whole batch at once and keeps every layer's output,
+        for a backward pass it never makes, until the parse ends; here each
+        part's are dropped once its vectors are out. A token's vector is
+        its document's alone (the layers read a window of its neighbours),
+        so the parts' rows, stacked in order, are the whole batch's: the
+        same entities on the bench's 1 MiB message as one batch of 16,000
+        characters gave."""
+        import numpy
+        from spacy.ml.parser_model import ParserStepModel
+
+        model = self.ner.model
+        tok2vec, lower, upper = model.layers
+
+        def token_vectors(docs: list[Any], is_train: bool) -> tuple[Any, None]:
+            parts: list[list[Any]] = []
+            part: list[Any] = []
+            chars = 0
+            for doc in docs:
+                if part and chars + len(doc.text) > TOKEN_VECTORS_CHARS:
+                    parts.append(part)
+                    part, chars = [], 0
+                part.append(doc)
+                chars += len(doc.text)
+            parts.append(part)
+            return numpy.vstack([tok2vec.predict(part) for part in parts]), None
+
+        return ParserStepModel(
+            docs,
+            [token_vectors, lower, upper],
+            unseen_classes=model.attrs["unseen_classes"],
+            train=False,
+            has_upper=model.attrs["has_upper"],
+        )
 
     def _scores(self, steps: Any, states: list[Any]) -> Any:
         """Every move's score for each state (spaCy's ``predict_states``)."""

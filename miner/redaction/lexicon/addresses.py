@@ -158,22 +158,41 @@ STREET_CUE = re.compile(
 )
 
 
+def _by_first_letter(alternatives: str) -> str:
+    """One alternation of ``alternatives`` (regex fragments in lower case,
+    apart by blanks, each starting with a letter, matched ignoring case),
+    grouped by their first letter, in the order given:
+    ``(?:s(?:tra(?:ß|ss)e|tr\.)|a(?:llee))``.
+
+    It matches what the flat alternation does, in the same order of trial
+    (two alternatives with different first letters never both start at one
+    place), but the re module no longer enters each of dozens of
+    alternatives at every place it tries them: it has no quick test for a
+    first letter matched ignoring case. The street lines try these endings
+    at every letter of every word; grouped, the glued street line took half
+    the CPU on the bench's 1 MiB message, with the same matches."""
+    groups: dict[str, list[str]] = {}
+    for alternative in alternatives.split():
+        groups.setdefault(alternative[0], []).append(alternative[1:])
+    return "(?:" + "|".join(f"{first}(?:{'|'.join(rest)})" for first, rest in groups.items()) + ")"
+
+
 #: Street words glued to the name ("Schulstraße", "Noahlaan", "Storgatan",
 #: "Kaupangsstræti") or written after it ("Síp utca"): German, Dutch, Nordic,
 #: Icelandic, Hungarian and the Slavic and Baltic languages.
-_STREET_ENDINGS = (
-    r"(?:stra(?:ß|ss)e|str\.|allee|weg|gasse|platz|ring|damm|ufer|steig|pfad|chaussee"
-    r"|laan|straat|steeg|plein|gracht|kade|singel|hof|dreef|pad|baan|dijk|markt|wal|boulevard"
-    r"|gade|vej|gatan|vägen|gata|väg|veien|gate|katu|tie|stræti|vegur|braut"
+_STREET_ENDINGS = _by_first_letter(
+    r"stra(?:ß|ss)e str\. allee weg gasse platz ring damm ufer steig pfad chaussee "
+    "laan straat steeg plein gracht kade singel hof dreef pad baan dijk markt wal boulevard "
+    "gade vej gatan vägen gata väg veien gate katu tie stræti vegur braut "
     # Norwegian, Swedish and Danish street words of five letters or more
     # ("Solsvingen", "Kirkebakken", "Stortorget"), not the short ones that
     # end common words too ("-lia": Magnolia).
-    r"|vegen|stien|svingen|bakken|haugen|berget|kollen|jordet|gjerdet|toppen|lunden|plassen"
-    r"|ringen|kroken|grenda|stranda|havna|brygga|torget|gränd|stigen|slingan|stræde|plads"
-    r"|vænget"
+    "vegen stien svingen bakken haugen berget kollen jordet gjerdet toppen lunden plassen "
+    "ringen kroken grenda stranda havna brygga torget gränd stigen slingan stræde plads "
+    "vænget "
     # Czech and Slovak streets are named by an adjective of the place or
     # thing ("Pražská", "Nádražní", "Školská"), with no street word.
-    r"|ská|cká|ní)"
+    "ská cká ní "
 )
 
 
@@ -185,15 +204,16 @@ _STREET_AFTER = r"(?:utca|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iel
 #: a short glued one needs its number either side, or a hyphen before it
 #: ("Gerhild-Zimmer-Ring", "82 Maaikering"): "Spring", "Manufacturing" and
 #: "Seagate" are no streets, and "Gate 12" is at an airport.
-_STREET_ENDINGS_ALONE = (
-    r"(?:stra(?:ß|ss)e|str\.|allee|gasse|platz|chaussee|weg|laan|straat|steeg|gracht|singel"
-    r"|dreef|boulevard|gatan|vägen|veien|baan|stræti|vegur)"
+_STREET_ENDINGS_ALONE = _by_first_letter(
+    r"stra(?:ß|ss)e str\. allee gasse platz chaussee weg laan straat steeg gracht singel "
+    "dreef boulevard gatan vägen veien baan stræti vegur "
 )
 
 
 #: A word that starts no street name: "The Ring 3", "The Northgate", and in a
 #: text typed in lower case "3 tickets for the park".
-_NOT_A_DETERMINER = r"(?!(?i:the|a|an|this|that|our|your|my|for|to|in|on|at|of|and|or|with)\b)"
+_DETERMINERS = _by_first_letter("the a an this that our your my for to in on at of and or with")
+_NOT_A_DETERMINER = rf"(?!(?i:{_DETERMINERS})\b)"
 
 
 #: A capitalised word after a street line that makes it something else.
@@ -284,10 +304,10 @@ _LOWER_CASE_STREET_AFTER = (
 
 
 #: Street types typed in lower case that are no common English word ("via", "plaza").
-_LOWER_CASE_TYPES_BEFORE = (
-    r"(?:calle|carrer|avenida|avinguda|viale|piazza|piazzale|strada|vicolo|rue|rua|praça"
-    r"|travessa|paseo|passeig|plaça|carretera|rambla|glorieta|callejón|pasaje|travesía|ul\."
-    r"|chemin|allée|impasse|quai)"
+_LOWER_CASE_TYPES_BEFORE = _by_first_letter(
+    "calle carrer avenida avinguda viale piazza piazzale strada vicolo rue rua praça "
+    r"travessa paseo passeig plaça carretera rambla glorieta callejón pasaje travesía ul\. "
+    "chemin allée impasse quai"
 )
 
 
