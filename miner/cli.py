@@ -667,6 +667,44 @@ def _serve(drafts: Path, host: str, port: int, suite: Path | None, config: Any) 
 
 @app.command()
 @reported
+def discard(
+    cases: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="CASE", help="Drafted case folders: <drafts>/draft_<16 hex digits>."
+        ),
+    ],
+    reason: Annotated[
+        str, typer.Option(help="Why no case is worth making of it; the ledger keeps it.")
+    ],
+    lock_timeout: Annotated[
+        float,
+        typer.Option(min=0, help="Seconds to wait for a draft run writing into the same folder."),
+    ] = 0,
+) -> None:
+    """Remove drafts not worth a case, so no later draft run brings them back.
+
+    Each session is recorded in its drafts folder's ledger (miner-ledger.json,
+    under "discarded", with the reason and the time), which `miner draft`
+    reads; then the case folder is removed. The workbench's discard button
+    does the same. A folder that is not a drafted case is refused before
+    anything is removed.
+
+    Example:
+
+        miner discard drafts/support/draft_2c3f11a5ae385b64 --reason "the user was testing"
+    """
+    from miner import workbench
+
+    for case in cases:
+        workbench.drafted_session(case.parent, case.name)  # all checked before any goes
+    for case in cases:
+        workbench.discard(case.parent, case.name, reason, None, lock_timeout, "miner discard")
+        typer.echo(f"discarded  {case}")
+
+
+@app.command()
+@reported
 def promote(
     drafts: PathsArg,
     suite: Annotated[Path, typer.Option(help="Suite folder to promote into.", file_okay=False)],

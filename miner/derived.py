@@ -9,7 +9,8 @@ as JSON under the cache folder, named by a key of the source of the kept
 function's folder (the rules read nothing of miner's outside it) and the
 data packages' versions: a change to either computes it afresh, a change
 elsewhere in miner does not. A cache that cannot be read or written is
-computed, as without one.
+computed, as without one. A list of an older key is removed once no run
+has read it for 30 days (``STALE_SECONDS``).
 
 The folder is ``$MINER_CACHE_DIR``, else ``$XDG_CACHE_HOME/miner``, else
 ``~/.cache/miner``; ``MINER_CACHE_DIR=""`` turns the cache off.
@@ -26,6 +27,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from importlib import metadata
 from pathlib import Path
@@ -85,13 +87,37 @@ def kept(function: Callable[[], Value]) -> Callable[[], Value]:
         key = cache_key(function.__module__)
         path = folder / f"{function.__module__}.{function.__qualname__}-{key}.json"
         with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
-            return _decoded(json.loads(path.read_text(encoding="utf-8")))  # type: ignore[no-any-return]
+            value = _decoded(json.loads(path.read_text(encoding="utf-8")))
+            with contextlib.suppress(OSError):
+                # Read: in use, not to be pruned (the access time, set whatever
+                # the mount's atime option; the modified time stays the write's).
+                os.utime(path, ns=(time.time_ns(), path.stat().st_mtime_ns))
+            return value  # type: ignore[no-any-return]
         value = function()
         _store(path, value)
+        _prune(folder, f"{function.__module__}.{function.__qualname__}-", path)
         return value
 
     KEPT.append(cached)
     return cached
+
+
+#: A kept list of another key (another version of miner or of its data) not
+#: read for this long is removed when a list of the same function is stored:
+#: each upgrade would otherwise leave its lists behind (15-25 MiB a version).
+#: Not at once: two installations sharing the folder would remove each
+#: other's lists and derive them again on every alternate run.
+STALE_SECONDS = 30 * 24 * 3600
+
+
+def _prune(folder: Path, prefix: str, current: Path) -> None:
+    """Remove the lists named ``prefix*.json`` in ``folder``, other than
+    ``current``, that no run has read for ``STALE_SECONDS``."""
+    now = time.time()
+    for other in folder.glob(f"{prefix}*.json"):
+        with contextlib.suppress(OSError):
+            if other != current and now - other.stat().st_atime > STALE_SECONDS:
+                other.unlink()
 
 
 def _store(path: Path, value: Any) -> None:

@@ -40,7 +40,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from miner.case import (
     EVALSET,
@@ -52,12 +52,15 @@ from miner.case import (
     spec_tool_places,
     tool_places,
 )
-from miner.config import PipelineConfig
 from miner.errors import InputError
 from miner.jsontext import Document, InvalidJson, StringAt, parse, path_text
 from miner.redaction import surfaced as surfacing
 from miner.redaction.placeholders import PLACEHOLDER
-from miner.redaction.policy import RedactionPolicy
+
+if TYPE_CHECKING:  # typing only: `miner review` reads case files without the
+    # config's signals (pandas) or the policy's word lists, seconds of imports.
+    from miner.config import PipelineConfig
+    from miner.redaction.policy import RedactionPolicy
 
 MATCH_TYPES = ("EXACT", "IN_ORDER", "ANY_ORDER")
 STILL_MARKED = "still marked REVIEW"

@@ -111,6 +111,11 @@ class Export:
     path: Path | str
     """As shown to the user: a local path, or a URI without its query."""
     dataset: ds.Dataset
+    layouts: tuple[tuple[str, ...], ...]
+    """The dataset's files grouped by their columns (each footer's names and
+    types, in any order), groups in the order of their first file: DuckDB
+    reads the files of one layout without ``union_by_name``, which kept each
+    file's reader (``miner.engine.parquet.duckdb_table``)."""
 
     @property
     def columns(self) -> set[str]:
@@ -153,6 +158,7 @@ def open_export(path: Path | str) -> Export:
     if not dataset.files:
         raise InputError(f"{path}: no Parquet files found")
     schemas = [dataset.schema]
+    layouts: dict[tuple[tuple[str, str], ...], list[str]] = {}
     for fragment in dataset.get_fragments():
         try:
             # The footer's schema only: a fragment's physical_schema keeps the
@@ -175,6 +181,8 @@ def open_export(path: Path | str) -> Export:
                     "expected a string"
                 )
         schemas.append(schema)
+        layout = tuple(sorted((field.name, str(field.type)) for field in schema))
+        layouts.setdefault(layout, []).append(fragment.path)
     try:
         unified = pa.unify_schemas(schemas, promote_options="permissive")
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
@@ -182,7 +190,9 @@ def open_export(path: Path | str) -> Export:
     dataset = ds.dataset(
         location, schema=unified, filesystem=filesystem, format="parquet", partitioning="hive"
     )
-    return Export(path=_shown(path), dataset=dataset)
+    return Export(
+        path=_shown(path), dataset=dataset, layouts=tuple(tuple(f) for f in layouts.values())
+    )
 
 
 def _shown(path: Path | str) -> Path | str:

@@ -778,21 +778,35 @@ def merge(
 # Discarding a draft -------------------------------------------------------------
 
 
-def discard(
-    drafts: Path, name: str, reason: str, seen: tuple[str, ...], lock_timeout: float
-) -> None:
-    """Remove a draft not worth a case, its session recorded as discarded (with
-    ``reason``) in the drafts folder's ledger, which ``miner draft`` reads: no
-    later run drafts it again. Refused when a file changed since the page was
-    loaded (ConflictError) or without a reason."""
-    if not reason.strip():
-        raise NotEditable("say why the draft is discarded: the ledger keeps the reason")
+def drafted_session(drafts: Path, name: str) -> str:
+    """The session hash of the drafted case ``name`` in ``drafts``, refused
+    (CaseNotFound, NotEditable) unless it is a ``draft_<hash>`` folder of three
+    case files."""
     case = read_case(drafts, name)
     session = name.removeprefix("draft_")
     if not name.startswith("draft_") or len(session) != 16:
         raise NotEditable(f"{case.paths[0].parent}: not a drafted case folder (draft_<hash>)")
-    with output.locked(drafts, lock_timeout, "miner review --serve (discard)"):
-        changed = changed_files(read_case(drafts, name), seen)
+    return session
+
+
+def discard(
+    drafts: Path,
+    name: str,
+    reason: str,
+    seen: tuple[str, ...] | None,
+    lock_timeout: float,
+    purpose: str = "miner review --serve (discard)",
+) -> None:
+    """Remove a draft not worth a case, its session recorded as discarded (with
+    ``reason``) in the drafts folder's ledger, which ``miner draft`` reads: no
+    later run drafts it again. Refused without a reason, and when a file
+    changed since the page was loaded (``seen``, its files' digests;
+    ConflictError); ``miner discard`` has seen no page and passes None."""
+    if not reason.strip():
+        raise NotEditable("say why the draft is discarded: the ledger keeps the reason")
+    session = drafted_session(drafts, name)
+    with output.locked(drafts, lock_timeout, purpose):
+        changed = [] if seen is None else changed_files(read_case(drafts, name), seen)
         if changed:
             raise ConflictError(
                 f"{', '.join(changed)}: changed on disk since the page was loaded; "

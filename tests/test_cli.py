@@ -187,3 +187,30 @@ def test_a_reader_that_stops_reading_ends_the_command_quietly(drafted):
     os.close(write_end)
     assert done.returncode == SIGPIPE_EXIT, done.stderr
     assert done.stderr == ""
+
+
+def test_discard_records_each_session_so_no_later_run_drafts_it_again(drafted, tmp_path):
+    import json
+
+    out, _ = drafted
+    drafts = tmp_path / "drafts"
+    doomed, kept, *_ = copy_drafts(out, drafts)
+    not_a_case = tmp_path / "drafts" / "notes"
+    not_a_case.mkdir()
+
+    # One folder that is not a drafted case: refused, and nothing removed.
+    refused = miner("discard", doomed, not_a_case, "--reason", "a test call")
+    assert refused.exit_code != 0 and doomed.is_dir()
+    assert "notes" in refused.output and not (drafts / "miner-ledger.json").exists()
+    assert miner("discard", doomed, "--reason", " ").exit_code != 0 and doomed.is_dir()
+
+    done = miner("discard", doomed, "--reason", "the user was testing the bot")
+    assert done.exit_code == 0, done.output
+    assert not doomed.exists() and kept.is_dir()
+    session = doomed.name.removeprefix("draft_")
+    ledger = json.loads((drafts / "miner-ledger.json").read_text())
+    assert ledger["discarded"][session]["reason"] == "the user was testing the bot"
+
+    again = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", drafts)
+    assert again.exit_code == 0, again.output
+    assert not doomed.exists()

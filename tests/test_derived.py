@@ -128,3 +128,27 @@ def test_word_classes_are_lemminflects_and_a_warm_run_never_loads_it(tmp_path):
     for code in (check, warm):
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
+
+
+def test_another_keys_list_is_removed_once_no_run_has_read_it_for_a_month(tmp_path, monkeypatch):
+    monkeypatch.setenv("MINER_CACHE_DIR", str(tmp_path))
+
+    def words() -> frozenset[str]:
+        return frozenset({"Köln"})
+
+    monkeypatch.setattr(derived, "cache_key", lambda _module: "old")
+    derived.kept(words)()
+    [old] = tmp_path.glob("*.json")
+    derived.kept(words)()  # read back: its access time is now
+    monkeypatch.setattr(derived, "cache_key", lambda _module: "new")
+    derived.kept(words)()
+    assert old.exists()  # another installation may still read it
+    month_ago = old.stat().st_atime - derived.STALE_SECONDS - 60
+    os.utime(old, (month_ago, month_ago))
+    monkeypatch.setattr(derived, "cache_key", lambda _module: "newer")
+    derived.kept(words)()
+    assert not old.exists()
+    assert sorted(p.name.rsplit("-", 1)[1] for p in tmp_path.glob("*.json")) == [
+        "new.json",
+        "newer.json",
+    ]

@@ -122,3 +122,26 @@ def test_every_module_imports_in_a_fresh_interpreter():
         [sys.executable, "-c", script, *names], capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_listing_what_is_left_to_review_imports_neither_pandas_nor_the_policy(tmp_path):
+    # `miner review` reads case files: the config's signals (pandas) and the
+    # policy's word lists cost seconds of imports it has no use for.
+    (tmp_path / "left.evalset.json").write_text(
+        '{"eval_set_id": "left", "eval_cases": [{"eval_id": "left", "conversation": '
+        '[{"invocation_id": "i", "final_response": {"parts": [{"text": "REVIEW: it"}]}}]}]}'
+    )
+    script = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from miner.cli import app\n"
+        "done = CliRunner().invoke(app, ['review', sys.argv[1]])\n"
+        "assert 'left.evalset.json:1:' in done.output, done.output\n"
+        "print(sorted(m for m in ('pandas', 'miner.redaction.policy', 'miner.config')"
+        " if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(tmp_path)], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -87,6 +87,24 @@ def test_a_product_named_like_a_person_the_model_does_not_confirm_stays_surfaced
     assert result.surfaced == (Surfaced("PERSON", "Anouk"),)
 
 
+@pytest.mark.parametrize(
+    "line, value",
+    [
+        ("shall we meet sabato at the shop?", "sabato"),  # a weekday
+        ("i am bruneian but i live abroad", "bruneian"),  # a nationality said of someone
+    ],
+)
+def test_a_look_alike_named_like_a_person_is_not_asked_and_stays_surfaced(line, value):
+    # A weekday or month of the regions' languages that is a name too, or a
+    # word the words around it make a place or a nationality: the model
+    # reads a name wherever one could stand, so the value stays the
+    # reviewer's; other values are asked.
+    session = chat(line, "hi, it's derek again")
+    surfaced = (Surfaced("PERSON", value), Surfaced("PERSON", "derek"))
+    asked = SecondOpinion()._windows(session, Redacted(session, Counter(), {}, (), surfaced))
+    assert set(asked) == {"derek"}
+
+
 def test_the_switch_turns_the_second_model_off(first_pass_only):
     assert first_pass_only.second is None
     [result] = first_pass_only.redact([chat("please, it's derek: the parcel for derek")])

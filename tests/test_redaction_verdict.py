@@ -88,8 +88,30 @@ def test_a_full_name_or_a_known_first_name_tagged_person_is_sure():
 def test_without_a_cue_or_the_words_of_a_thing_a_name_hit_is_replaced_as_before():
     # Surfacing these instead raised silent leaks and decisions on the
     # presidio-evaluator splits (docs/redaction.md): they stay replaced.
-    assert verdict("Escalated to Quaxby.", "Quaxby", NER, {"PERSON"}) == "replace"
+    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
     assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
+
+
+@pytest.mark.parametrize(
+    "text", ["Escalated to Quaxby.", "please fly me from Wendrup", "at Quaxby"]
+)
+def test_one_guessed_word_where_a_town_or_a_firm_stands_as_often_is_surfaced(text):
+    # After "to", "from", "in", "at": a town, a firm or a person; the
+    # reviewer's (the second model replaces the names it is sure of).
+    word = text.rstrip(".").split()[-1]
+    assert verdict(text, word, NER, {"PERSON"}) == "surface"
+
+
+def test_capitals_with_a_word_no_name_list_knows_are_surfaced_in_mixed_case_text():
+    # A ticker's or a firm's name in capitals as often as a surname.
+    assert verdict("She holds QXWV TRNZ shares now", "QXWV TRNZ", NER, {"PERSON"}) == "surface"
+    # Names the lists know stay replaced; so does a text all in capitals.
+    assert verdict("Ask MARIA LOPEZ about it", "MARIA LOPEZ", NER, {"PERSON"}) == "replace"
+    assert verdict("ASK QXWV TRNZ ABOUT IT", "QXWV TRNZ", NER, {"PERSON"}) == "replace"
+
+
+def test_a_full_name_after_a_place_preposition_stays_replaced():
+    assert verdict("Escalated to Karin Quaxby.", "Karin Quaxby", NER, {"PERSON"}) == "replace"
 
 
 def test_a_first_name_and_a_surname_are_sure_whatever_spacy_calls_them():
@@ -195,6 +217,31 @@ def test_a_name_the_session_shows_to_be_a_place_is_kept_where_it_stands_alone(po
     assert "shannon" in result.not_personal and result.surfaced == ()
 
 
+@pytest.mark.parametrize(
+    "user, town",
+    [
+        ("My name is Quentin Pike. The signal is gone at Lake Quentin.", "Lake Quentin"),
+        (
+            "My name is Anouk Villiers. My order is at the shop in Villiers-sur-Marne.",
+            "Villiers-sur-Marne",
+        ),
+    ],
+)
+def test_a_persons_word_found_elsewhere_is_not_replaced_inside_a_towns_name(policy, user, town):
+    from miner.redaction.surfaced import normalised
+
+    result = redacted(policy, user)
+    text = result.session.turns[0].user_text
+    # The person is replaced; the town holding one of their words is not them.
+    assert text.startswith("My name is <PERSON_1>.") and town in text
+    assert result.towns == (town,)
+    # The leak guard reads the town as the draft does (miner/job.py): the
+    # person's word in it is not a leak, and it is one outside it.
+    originals = result.originals
+    assert policy.leaks([normalised(text, result.towns)], originals) == {}
+    assert policy.leaks([text], originals)
+
+
 def test_a_guessed_name_beside_a_sure_one_of_a_person_stays_replaced(policy):
     # The thing a session names does not hide a person the cue is sure of.
     result = redacted(
@@ -239,6 +286,25 @@ def test_an_unsure_name_glued_to_an_escaped_break_is_replaced(policy):
     # "\\n" written inside a string it would stand unseen, so it is replaced.
     result = redacted(policy, "Quintus: hello\\nQuintus: are you there?")
     assert "Quintus" not in result.session.turns[0].user_text
+
+
+@pytest.mark.parametrize(
+    "text, hit",
+    [
+        ("Rosalind the Brave International Airport", "Rosalind"),  # small words inside
+        ("Quaxby Air Base", "Quaxby Air"),  # the airfield's word cut in two
+        ("Lake Wend (Rosalind Pike Memorial) Airport", "Rosalind Pike Memorial"),
+        ("Quaxby State/Rosalind Executive Airport", "Quaxby State/"),
+        ("Flight QXA-WND tomorrow", "Flight QXA-WND"),  # a route, not a name
+    ],
+)
+def test_an_airfield_or_a_route_the_hit_is_part_of_keeps_it(text, hit):
+    assert verdict(text, hit, NER, {"PERSON"}) == "keep"
+
+
+def test_a_name_beside_an_airport_in_running_text_stays_a_persons():
+    assert verdict("Rosalind the Brave met me at the airport", "Rosalind", NER, set()) == "replace"
+    assert verdict("Rosalind QXA-WND", "Rosalind QXA-WND", NER, set()) == "replace"
 
 
 def test_a_three_letter_code_outside_a_route_is_surfaced_not_replaced(policy):
@@ -398,6 +464,40 @@ def test_a_name_written_as_towns_are_is_a_town(value, town):
     from miner.redaction.verdict import town_shaped
 
     assert town_shaped(value) is town
+
+
+@pytest.mark.parametrize(
+    "text, hit, kept",
+    [
+        ("the ferry leaves Quaxby-sur-Wend at noon", "Wend", True),
+        ("we stayed in Wendel-on-Quax for a week", "Wendel", True),
+        ("booked a room in Pellin-la-Vieille", "Pellin", True),
+        ("Jean-Quaxby called about the refund", "Quaxby", False),  # a person's compound
+        ("Lina Quaxby-Wendel called", "Wendel", False),
+    ],
+)
+def test_a_word_of_a_hyphenated_town_is_kept(text, hit, kept):
+    assert (verdict(text, hit, NER, {"PERSON"}) == "keep") is kept
+
+
+def test_a_first_name_spacy_reads_as_a_place_is_surfaced():
+    # The first-name list knows the word, spaCy calls it a place there:
+    # two guesses that disagree are the reviewer's, not replaced unseen.
+    first_name = {"FirstNameRecognizer"}
+    assert verdict("Georgia was lovely in spring", "Georgia", first_name, {"GPE"}) == "surface"
+    assert verdict("flew over Of Georgia", "Of Georgia", first_name, {"LOC"}) == "surface"
+    # Not where spaCy agrees it is a person, nor where spaCy found it too,
+    # nor a first name with a surname.
+    assert verdict("Georgia called twice", "Georgia", first_name, {"PERSON"}) == "replace"
+    assert verdict("Georgia was lovely", "Georgia", first_name | NER, {"GPE"}) == "replace"
+    assert verdict("Georgia Quaxby was here", "Georgia Quaxby", first_name, {"GPE"}) == "replace"
+
+
+def test_a_country_written_with_its_other_name_in_brackets_is_both():
+    from miner.redaction.lexicon.names import country_names
+
+    # CLDR writes one country "Myanmar (Burma)": either name alone is it.
+    assert {"myanmar", "burma"} <= country_names()
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ import pytest
 
 from miner import source
 from miner.config import ScanConfig, load_config
-from miner.engine import duck
+from miner.engine import duck, parquet
 from miner.engine.embedded import EmbeddedEngine, read_sessions
 from miner.sample import (
     SCAN_EVENT_TYPES,
@@ -521,3 +521,69 @@ def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path, monkeypatc
     for other in picks[1:]:
         assert picks[0].selection == other.selection and picks[0].by_rule == other.by_rule
         assert list(picks[0].left.lines()) == list(other.left.lines())
+
+
+@pytest.mark.parametrize("united_layouts", [parquet.UNITED_LAYOUTS, 1])
+def test_files_of_different_columns_are_read_united_by_name(tmp_path, monkeypatch, united_layouts):
+    # Half the sessions in a file of another layout (no latency_ms, a column
+    # of its own, the columns in reverse order): read as one layout per
+    # read_parquet united by name (or, past UNITED_LAYOUTS, union_by_name),
+    # the selection is that of one file where those rows have no latency_ms.
+    monkeypatch.setattr(parquet, "UNITED_LAYOUTS", united_layouts)
+    table = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["dt"])
+    sessions = sorted(set(table.column("session_id").to_pylist()))
+    other = pc.is_in(table.column("session_id"), pa.array(sessions[::2]))
+    first, second = table.filter(pc.invert(other)), table.filter(other)
+    second = second.drop_columns(["latency_ms"]).append_column(
+        "their_column", pa.array(["theirs"] * second.num_rows)
+    )
+    second = second.select(list(reversed(second.column_names)))
+    (tmp_path / "export").mkdir()
+    pq.write_table(first, tmp_path / "export" / "a.parquet")
+    pq.write_table(second, tmp_path / "export" / "b.parquet")
+    nulled = pc.if_else(other, pa.nulls(table.num_rows, pa.string()), table.column("latency_ms"))
+    (tmp_path / "one").mkdir()
+    pq.write_table(
+        table.set_column(table.schema.get_field_index("latency_ms"), "latency_ms", nulled),
+        tmp_path / "one" / "all.parquet",
+    )
+
+    export = source.open_export(tmp_path / "export")
+    assert [len(files) for files in export.layouts] == [1, 1]
+    read = parquet.duckdb_table(export)
+    assert ("union_by_name" in read) == (united_layouts == 1), read
+    assert _as_seen(selected(tmp_path / "export")) == _as_seen(selected(tmp_path / "one"))
+    columns = ["timestamp", "event_type", "session_id", "content"]
+    frame = read_sessions(export, columns, START, END, sessions, ScanConfig())
+    assert len(frame) == table.num_rows
+    assert set(frame["source_file"].map(lambda f: Path(f).name)) == {"a.parquet", "b.parquet"}
+
+
+def test_files_of_one_layout_are_read_without_union_by_name(tmp_path):
+    # union_by_name kept every file's reader: 5M rows in 2,507 files peaked
+    # 150 MiB higher (docs/performance.md).
+    table = ds.dataset(TRACES, partitioning="hive").to_table()
+    ds.write_dataset(
+        table, tmp_path / "export", format="parquet", partitioning=["dt"],
+        partitioning_flavor="hive", max_rows_per_file=10, max_rows_per_group=10,
+    )  # fmt: skip
+    export = source.open_export(tmp_path / "export")
+    assert len(export.layouts) == 1 and len(export.layouts[0]) > 10
+    assert "union_by_name" not in parquet.duckdb_table(export)
+    assert _as_seen(selected(tmp_path / "export")) == _as_seen(selected(TRACES))
+
+
+@pytest.mark.parametrize("dialect", ["python", "java", "go"])
+def test_a_payload_less_tool_error_alone_is_a_go_row(tmp_path, dialect):
+    # Go's TOOL_ERROR rows are its only rows of a type the other plugins
+    # write too: with no other Go row in the window, they alone decide that
+    # attributes (where Go names the tool) is read.
+    table = pq.read_table(GOLDEN / dialect / "export.parquet")
+    errors = table.filter(pc.equal(table.column("event_type"), "TOOL_ERROR"))
+    assert errors.num_rows
+    (tmp_path / "export").mkdir()
+    pq.write_table(errors, tmp_path / "export" / "part.parquet")
+    export = source.open_export(tmp_path / "export")
+    with duck.connect(ScanConfig(), str(export.path)) as con:
+        _rows_sql, read = duck.selection_rows(con, export, START, END, SCAN_EVENT_TYPES)
+    assert ("attributes" in read) == (dialect == "go")

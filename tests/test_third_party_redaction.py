@@ -36,9 +36,10 @@ DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, i
 #: the target is not met (docs/redaction.md, "Measured" says which).
 SILENT_LEAKS_CEILING = 38  # of 4600 (2026-12-04, silent4's surface shapes; 53 before)
 DECISIONS_PER_CASE_CEILING = 1.0  # measured after keys, verdict, address blocks: redaction.md
-#: 41 of 861 on main at dae2dfd, 43 on branch silent4 (2026-12-04; 37 before:
-#: cities and firms, not read on this split; the dev splits did not move).
-LOOKALIKES_REPLACED_CEILING = 0.0500
+#: 41 of 861 on main at 7bfc7bd, 30 (3.48%) on branch lookalike4 (2026-12-04:
+#: towns' and airfields' words kept, one guessed word after "to", "in"...
+#: surfaced); two values of room.
+LOOKALIKES_REPLACED_CEILING = 0.0372
 
 
 @pytest.fixture(scope="module")
@@ -198,8 +199,10 @@ def test_a_planted_value_is_replaced_surfaced_or_a_silent_leak():
 #: in 112), 32 of 2046 look-alikes replaced (1.56%); the ceilings leave
 #: room for the second model's run-to-run wobble (a few values either way).
 HARD_SILENT_LEAKS_CEILING = 3
-HARD_DECISIONS_PER_CASE_CEILING = 0.95
-HARD_LOOKALIKES_REPLACED_CEILING = 0.018
+#: 0.88 on main at 7bfc7bd, 0.94 on lookalike4 (look-alikes surfaced, not
+#: replaced, are decisions): held to the target itself.
+HARD_DECISIONS_PER_CASE_CEILING = 1.0
+HARD_LOOKALIKES_REPLACED_CEILING = 0.0100  # 18 of 2046 (0.88%) on lookalike4, 2026-12-04
 
 
 def test_hard_cases_test_lists_hold_their_ceilings():

@@ -123,14 +123,18 @@ _GO_RESPONSES = r"""regexp_matches(payload, '"function_?[rR]esponse"\s*:\s*\{')"
 #: the view runs the pattern on the others only.
 _DEEP = r"^(?:\s*[\[{]){1000}(?:\s*[\[{]){25}"
 
+#: A Go row of a type the other plugins write too: a payload-less
+#: TOOL_ERROR. As its own condition (not ``GO_ROW`` under ``event_type =
+#: 'TOOL_ERROR'``), each of its terms is a filter the Parquet reader takes,
+#: so a row group whose ``event_id`` has no nulls (every Python row has one)
+#: is skipped on its statistics.
+GO_TOOL_ERROR = "event_type = 'TOOL_ERROR' AND event_id IS NULL AND content IS NULL"
+
 #: A row the Go plugin wrote, over the export's own columns. ``attributes``
 #: is read on these rows only (where Go writes a tool's name): an export with
 #: none in the window is read without it (``miner.engine.duck``), and it is
 #: most of an export's bytes.
-GO_ROW = (
-    f"(event_type IN ({_listed(sorted(GO_ONLY))}) "
-    "OR (event_type = 'TOOL_ERROR' AND content IS NULL AND event_id IS NULL))"
-)
+GO_ROW = f"(event_type IN ({_listed(sorted(GO_ONLY))}) OR ({GO_TOOL_ERROR}))"
 
 #: The view, as named common table expressions in order (the last is
 #: ``events``). ``source_file`` is kept only where an error names it (a row

@@ -22,20 +22,41 @@ if TYPE_CHECKING:  # typing only: the engine imports this module, not the revers
     from miner.engine.duck import Duck
 
 
-def duckdb_table(
-    export: Export, row_numbers: bool = False, files: Iterable[str] | None = None
-) -> str:
-    """A local export as DuckDB's FROM item: hive ``dt=`` partitions, files of
-    different columns united by name, each row's file kept as
+def duckdb_table(export: Export, row_numbers: bool = False) -> str:
+    """A local export as DuckDB's FROM item: hive ``dt=`` partitions, files
+    of different columns united by name, each row's file kept as
     ``miner_source_file`` (a name of our own: an export may have a column
     called filename); with ``row_numbers``, each row's place in its file
-    (``file_row_number``); with ``files``, those of its files only."""
-    listed_files = ", ".join(text(f) for f in (export.dataset.files if files is None else files))
+    (``file_row_number``).
+
+    The files of one layout (``Export.layouts``: the same columns) are one
+    ``read_parquet``, layouts are united by name (``UNION ALL BY NAME``; a
+    column a layout lacks reads as NULL). Not ``union_by_name``, which opens
+    every file when the query is bound and kept each file's reader until it
+    ended, memory that grew with the files: on 5M rows in 2,507 files the
+    check for Go rows ended 175 MiB higher, and the selection peaked at 505
+    MiB against 399. Past ``UNITED_LAYOUTS`` layouts, a pathological export,
+    ``union_by_name`` reads them all at once: 300 one-file layouts united by
+    name took x5 its CPU."""
     numbered = ", file_row_number = true" if row_numbers else ""
-    return (
-        f"read_parquet([{listed_files}], hive_partitioning = true, union_by_name = true, "
-        f"hive_types_autocast = false, filename = 'miner_source_file'{numbered})"
+    options = (
+        "hive_partitioning = true, hive_types_autocast = false, "
+        f"filename = 'miner_source_file'{numbered}"
     )
+
+    def read(files: Iterable[str], united: str = "") -> str:
+        return f"read_parquet([{', '.join(text(f) for f in files)}], {options}{united})"
+
+    if len(export.layouts) > UNITED_LAYOUTS:
+        return read(export.dataset.files, ", union_by_name = true")
+    if len(export.layouts) == 1:
+        return read(export.layouts[0])
+    united = " UNION ALL BY NAME ".join(f"SELECT * FROM {read(files)}" for files in export.layouts)
+    return f"({united})"
+
+
+#: Layouts (``Export.layouts``) read as one ``read_parquet`` each, at most.
+UNITED_LAYOUTS = 16
 
 
 DAY_PARTITION = re.compile(r"(?:^|/)dt=([^/]*)/")

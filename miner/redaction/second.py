@@ -171,8 +171,10 @@ class SecondOpinion:
         asked = {}
         for value in redacted.surfaced:
             found = leaves(value.value)
-            if len(found) == len(before(value.value)) and not (
-                value.entity == "PERSON" and _names_a_thing(found)
+            if (
+                len(found) == len(before(value.value))
+                and not (value.entity == "PERSON" and _names_a_thing(found))
+                and not _a_calendar_word(value.value)
             ):
                 asked[value.value] = self._windows_of(found)
         return asked
@@ -197,9 +199,26 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     products and plans are named ("Rosalind reading lamp"): the verdict
     surfaced it for that, and the model reads any name-like word there as a
     name, so the reviewer decides it (the look-alikes' figure measured it)."""
+    from miner.redaction.lexicon.names import names_no_person
     from miner.redaction.verdict import noun_after
 
-    return any(noun_after(leaf, end) for leaf, _start, end in found)
+    # Nor where the words around it make it a place, a nationality or an
+    # organisation ("I am bruneian", "in Ebikon": ``names_no_person``): the
+    # model reads the word as a name there too.
+    return any(
+        noun_after(leaf, end) or names_no_person(leaf, start, end) for leaf, start, end in found
+    )
+
+
+def _a_calendar_word(value: str) -> bool:
+    """Whether a surfaced value is a month's or a weekday's name in the
+    regions' languages (CLDR: "domingo", "sabato", "June"): a name too, and
+    the model reads it as one wherever it stands ("We'll meet domingo at"),
+    so the reviewer decides it."""
+    from miner.redaction.lexicon.dates import calendar_words
+
+    months, _abbreviated, days = calendar_words()
+    return value.casefold() in months or value.casefold() in days
 
 
 class _Occurrences:

@@ -47,6 +47,10 @@ class Redacted:
     into the case's provenance, so ``miner check`` reads the same decision."""
     surfaced: tuple[Surfaced, ...] = ()
     """Values the policy is unsure of, left as written for the reviewer."""
+    towns: tuple[str, ...] = ()
+    """Towns' names left as written that hold a one-word name the session
+    replaced elsewhere ("Miranda do Douro" beside "Caetana Miranda"): the
+    town is not that person, so the leak guard does not read them."""
 
 
 def redact_sessions(
@@ -87,18 +91,18 @@ def _redact_one(
     _link_grown_names(leaves, entity_of, part_of)
     placeholder = _numbered(entity_of, part_of)
     kept = tuple(sorted(set(things)))
-    redacted, replaced = session, Counter[str]()
+    redacted, replaced, towns = session, Counter[str](), set[str]()
     if placeholder:
         replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
         redacted = map_session(session, replacer.leaf)
-        replaced = replacer.replaced
+        replaced, towns = replacer.replaced, replacer.towns
     surfaced, places = _surfaced(redacted, unsure_of, entity_of, kept, kept_values, policy)
     # The values kept whole are recorded too, case-folded as the phrases are,
     # so the check reads an edited string as the draft did.
-    kept_values |= places
+    kept_values |= places | towns
     if kept_values:
         kept = tuple(sorted({*kept, *(v.casefold() for v in kept_values)}))
-    return Redacted(redacted, replaced, dict(entity_of), kept, surfaced)
+    return Redacted(redacted, replaced, dict(entity_of), kept, surfaced, tuple(sorted(towns)))
 
 
 def with_people_decided(redacted: Redacted) -> Redacted:
@@ -519,6 +523,8 @@ class _Replacer:
     ) -> None:
         self.replaced: Counter[str] = Counter()
         """Occurrences replaced, per entity type."""
+        self.towns: set[str] = set()
+        """The towns' names a one-word name was left in (``town_around``)."""
         self._entity_of = entity_of
         self._placeholder = placeholder
         self._keys = keys
@@ -591,10 +597,24 @@ class _Replacer:
         if self._house_numbers:
             matches += house_numbers_alone(leaf, self._house_numbers)
         spans: list[tuple[int, int, str]] = []
+        text = None
         for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
             value = self._canonical(leaf[start:end])
-            if value is not None and not (spans and start < spans[-1][1]):
-                spans.append((start, end, self._entity_of[value]))
+            if value is None or (spans and start < spans[-1][1]):
+                continue
+            entity = self._entity_of[value]
+            if entity == "PERSON" and " " not in value:
+                # A person's one word found elsewhere, here a word of a
+                # town's name ("Miranda do Douro", "Lake Justin"): the
+                # town is not that person; left as written.
+                from miner.redaction.verdict import town_around
+
+                text = text or read_escaped_breaks(leaf)
+                town = town_around(text, start, end)
+                if town:
+                    self.towns.add(leaf[town[0] : town[1]])
+                    continue
+            spans.append((start, end, entity))
         return spans
 
 

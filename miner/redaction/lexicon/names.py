@@ -259,8 +259,14 @@ def country_names() -> frozenset[str]:
         for by_language in LOCALE_DATA.values():
             name = by_language.get(language, "")
             found.append(by_language.get(name[1:], "") if name.startswith("*") else name)
+        # Each name and the other one written in its brackets ("Myanmar
+        # (Burma)": both), as the regions' are read.
         names |= {
-            n.casefold() for n in found if n and (language == "en" or n.casefold() not in people)
+            spelling.casefold()
+            for n in found
+            if n
+            for spelling in _spellings(n)
+            if language == "en" or spelling.casefold() not in people
         }
     return frozenset(names)
 
