@@ -192,6 +192,8 @@ def _surfaced(
     surfaced = {v: unsure_of[v] for v in left if v in standing}
     for item in unsure_values(redacted, policy.unsure, things):
         surfaced.setdefault(item.value, item.entity)
+    for value, entity in _other_casings(redacted, surfaced, entity_of).items():
+        surfaced.setdefault(value, entity)
     names = [v for v, entity in surfaced.items() if entity == "PERSON" and v not in kept_values]
     places = named_as_things(session_texts(redacted), names) if names else set()
     return (
@@ -202,6 +204,41 @@ def _surfaced(
         ),
         places,
     )
+
+
+def _other_casings(
+    redacted: Session, surfaced: dict[str, str], entity_of: dict[str, str]
+) -> dict[str, str]:
+    """A name or street word surfaced or replaced, written elsewhere in the
+    session in another casing that nothing replaced ("cihlářova" beside
+    "Cihlářova" surfaced, "vašátkova" beside the street "Vašátkova 12"
+    replaced): the same value, so surfaced too (the replacer matches one
+    word only as written or in capitals, and a word English writes in lower
+    case is no value: only words of four letters or more that a name's or
+    a street's). A replaced person's word so surfaced is then replaced
+    (``with_people_decided``)."""
+    words: dict[str, str] = {}
+    for value, entity in (*surfaced.items(), *entity_of.items()):
+        if entity not in ("PERSON", "STREET_ADDRESS"):
+            continue
+        for word in _LETTER_WORD.findall(value):
+            if len(word) >= 4 and not an_english_word(word.casefold(), 3.0):
+                words.setdefault(word.casefold(), entity)
+    if not words:
+        return {}
+    written = {w for value in (*surfaced, *entity_of) for w in _LETTER_WORD.findall(value)}
+    matcher = WholeWords(any_case=list(words))
+    found: dict[str, str] = {}
+    for _key, leaf in session_texts(redacted):
+        if isinstance(leaf, str):
+            for s, e in matcher.spans(leaf):
+                word = leaf[s:e]
+                if word not in written and word not in surfaced:
+                    found.setdefault(word, words[word.casefold()])
+    return found
+
+
+_LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 def _collect(

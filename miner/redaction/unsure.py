@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 
 from miner.config import DEFAULT_ALLOW, UnsureConfig
 from miner.model import Session
+from miner.redaction.lexicon.addresses import SHORT_NUMBER, house_numbers_alone
 from miner.redaction.lexicon.dates import dates_near_birth_cues
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
@@ -64,6 +65,24 @@ _NAME_CUE = re.compile(
     r"(?i:\b(?:it's|it is|i'm|i am|this is|ask for|name is|name of|name's|call me|speak (?:to|with)"
     r"|talk to|ring|recipient|pax|passenger|customer|client|for mr\.?|for mrs\.?|for ms\.?)"
     r"[ \t]+)$"
+)
+#: Where a person stands before a name: a greeting ("Dear", "Thank you,"),
+#: a credit ("starring", "directed by") or a relation ("said Ivan to",
+#: "assistant to", "maiden name is").
+_PERSON_SLOT_BEFORE = re.compile(
+    r"(?i:\b(?:thx|thanks|thank you|regards|cheers|sincerely|best)[,!.]?[ \t]*(?:\n|\\n)[ \t]*\Z)"
+    r"|(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey|starring|featuring|and starring"
+    r"|(?:directed|written|produced|composed|performed|sung|painted|played|signed|approved"
+    r"|founded|created|hosted|raised|adopted) by|(?:said|wrote|spoke|talked|replied|sent it)"
+    r"(?:[ \t]+[^\W\d_]+)?[ \t]+to|assistant to|married to|maiden name is|name is"
+    r"|son of|daughter of|wife of|husband of"
+    r"|(?:it's|it is|booked|listed|reserved|registered) under)),?[ \t]+\Z"
+)
+#: What a person does after a name: "Little was influenced", "May is a very
+#: sympathetic person", "Sem lives on".
+_PERSON_SLOT_AFTER = re.compile(
+    r"[ \t]+(?:lives|lived|said|says|told|asked|replied|wrote|sang|smiled|laughed"
+    r"|was influenced|was born|is a very|is from|was from|has been|had been|married)\b"
 )
 #: Up to three capitalised words, the way a name is written after a cue.
 _CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'’-]*){0,2}")
@@ -123,6 +142,9 @@ class Unsure:
             for start, end, entity in _address_blocks(_PLACEHOLDER.sub(_address_fill, text)):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
             yield from _house_numbers_after_placeholders(text)
+            filled = _PLACEHOLDER.sub(_address_fill, text)
+            for start, end, entity in _streets_after_address_cues(filled):
+                yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
         if self.config.names:
             # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
             # read as one, so the word after it is a word of its own.
@@ -167,6 +189,21 @@ class Unsure:
             if word.islower() and text[run_end : m.start()] == " " and _a_degree(folded):
                 yield m.start(), m.start() + len(word), "PERSON"  # "angela baker md"
                 run_end = m.end()
+                continue
+            if self._in_a_person_slot(text, m.start(), word):
+                # A word a name list knows where a person stands, however
+                # often English writes it ("Thank you April,", "starring Hall"),
+                # with the name words after it.
+                start, end = m.start(), m.start() + len(word)
+                if word[0].isupper():
+                    # With its particle ("da Rosa"); in capitals not leftwards,
+                    # where the cue stands ("STARRING").
+                    grown, end = complete_name(text, start, end)
+                    start = start if word.isupper() else grown
+                    particle = _PARTICLE_BEFORE.search(text, max(0, start - 6), start)
+                    start = particle.start() if particle else start
+                yield start, end, "PERSON"
+                run_end = end
                 continue
             if len(word) < 3 or folded in _stop_words():
                 continue
@@ -261,6 +298,32 @@ class Unsure:
                 # name written alone ("Andreassenberget", "Drumul Ene").
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 yield start, _words_after_unknown(text, end), "PERSON"
+
+    def _in_a_person_slot(self, text: str, start: int, word: str) -> bool:
+        """A word a name list knows, or capitalised one English does not
+        write, where a person stands: after a greeting, a sign-off's line, a
+        credit or a relation ("Dear May,", "Thx\\nJune Pearce", "directed by
+        Hall", "said Ivan to Joaquin", "it's under brian price"), or before
+        what a person does ("Little was influenced", "May is a very
+        sympathetic person"). In lower case under ``lower_case_zipf``, else
+        under Zipf 6 (not "Thanks guys"); no place's name, and a stop word
+        only capitalised before what a person does."""
+        from miner.redaction.lexicon.names import an_english_word
+
+        folded = word.casefold()
+        if len(word) < 3 or _a_place(word) or (word[0].islower() and not word.islower()):
+            return False
+        if not known_name(word) and (word.islower() or an_english_word(folded, 3.0)):
+            return False  # capitalised, a word English does not write is a name too
+        if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
+            return False
+        before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start)
+        after = _PERSON_SLOT_AFTER.match(text, start + len(word))
+        # A stop word only capitalised before what a person does ("May is
+        # a very sympathetic person"; not "dear all").
+        if folded in _stop_words() and not (after and word[0].isupper()):
+            return False
+        return bool(before or after)
 
     def _a_name_in_lower_case_text(self, text: str, start: int, word: str) -> bool:
         """In a text with no capital, a word a name list knows that English
@@ -457,8 +520,9 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
     cortés", "august bärer"): one of them a name a list knows that English
     does not write (wordfreq Zipf under 3), the other such a name too, a
     word English does not write, or a first name; or a word English does
-    not write beside a name replaced already. ``text`` is ``written`` with
-    its placeholders blanked."""
+    not write beside a name replaced already, or after one a surname English
+    writes less than very often ("<PERSON_1> lopez"). ``text`` is
+    ``written`` with its placeholders blanked."""
     from miner.redaction.lexicon.names import an_english_word
 
     def rare_name(w: str) -> bool:
@@ -474,8 +538,15 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
     if _PERSON_BEFORE.search(written, max(0, start - 20), start) or _PERSON_AFTER.match(
         written, end
     ):
-        # Beside a name replaced already ("ailén <PERSON_1>"): its other word.
-        return not an_english_word(word.casefold(), 3.0) or rare_name(word)
+        # Beside a name replaced already ("ailén <PERSON_1>"): its other
+        # word; after one, a surname English writes less than very often
+        # (Zipf 5) too ("<PERSON_1> lopez"; before one it is as often a cue,
+        # "ring <PERSON_1>").
+        return not an_english_word(word.casefold(), 3.0) or (
+            _PERSON_BEFORE.search(written, max(0, start - 20), start) is not None
+            and known_name(word)
+            and not an_english_word(word.casefold(), 5.0)
+        )
     before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
     after = _LOWER_WORD_AFTER.match(text, end)
     for other in (m.group(1) for m in (before, after) if m):
@@ -780,6 +851,13 @@ def unsure_values(
             if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
                 # A street's, even where it was read as a name no list knows.
                 found[name] = "STREET_ADDRESS"
+        # Its house number standing alone where a value does ("I have noted
+        # 26 on your file"), as a replaced address's is replaced.
+        numbers = set(SHORT_NUMBER.findall(street))
+        for _key, leaf in leaves:
+            if numbers and street not in leaf:
+                for s, e in house_numbers_alone(leaf, numbers):
+                    found.setdefault(leaf[s:e], "STREET_ADDRESS")
     return tuple(Surfaced(entity, value) for value, entity in found.items())
 
 
@@ -833,6 +911,103 @@ _NEXT_ADDRESS_PART = re.compile(
 _PART_NUMBER = re.compile(r"(?<![\w-])[\w-]*\d[\w-]*(?![\w-])")
 
 
+#: Words after which an address is written: "the bill goes to", "lives
+#: on", "is not known at", "return to", "my address is".
+_ADDRESS_CUE = re.compile(
+    r"(?i:\b(?:address(?: is|:)|(?:lives?|living|lived|located|staying|based|residing)"
+    r" (?:on|at)|not known at|(?:goes|go|going|ship|shipped|send|sent|deliver|delivered"
+    r"|return|returned|forward|forwarded|post|posted|mail|mailed|moved?|moving)"
+    r"(?: (?:it|them|this|that|everything))? to|deliver(?:ed|y)? at|meet (?:you|me|us) at"
+    r"|side of))[ \t]+"
+)
+#: Cues after which a street may stand without its number ("lives on the
+#: north side of Pamela Island").
+_LIVING_CUE = re.compile(r"(?i:address|liv|resid|side of|located|staying|based)")
+#: A token of the words after a cue: a word (an abbreviation with its
+#: full stop, "r.", "Av."), a number, or a placeholder's fill.
+_CUE_TOKEN = re.compile(
+    rf"[ \t]*(?:(?P<number>{_RUN_NUMBER}|[Ss]/[Nn])(?![\w/:%°+'’-]|[.,]\d)"
+    r"|(?P<word>[^\W\d_]{1,4}\.(?=[ \t])|[^\W\d_]+(?:['’-][^\W\d_]+)*|¤+|\([^()\n]{1,30}\)))"
+)
+_DETERMINERS = frozenset(("the", "a", "an", "my", "your", "our", "his", "her", "their"))
+
+
+def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
+    """The words after an address cue ("the bill goes to flat 88 7 david
+    circus", "not known at r. de pinto, 42", "lives on the north side of
+    Pamela Island") that hold a house number beside a word a street's name
+    is made of (``_street_word``: "ke hrázi 1", "5/6 martin access"), or,
+    after a cue of where one lives, a street's type or such words alone
+    ("Smith Place", "cihlářova"); with the parts of the address after them
+    (``_parts_after``). Up to the sentence's end or, once the number is
+    read, a stop word ("... Smáratún 31 in case of an issue")."""
+    from miner.redaction.lexicon.addresses import STREET_SUFFIXES
+
+    lower = not any(c.isupper() for c in _FILLED_WORD.sub("", text))
+    for cue in _ADDRESS_CUE.finditer(text):
+        at = start = cue.end()
+        words: list[str] = []
+        numbered = False
+        numbers = 0
+        stop = start
+        while len(words) < 8:
+            m = _CUE_TOKEN.match(text, at)
+            if not m:
+                # A comma and a house number after the street's name: "..., 22".
+                comma = re.match(r",[ \t]*", text[at:])
+                if comma and not numbered and words:
+                    after = _CUE_TOKEN.match(text, at + comma.end())
+                    if after and after.group("number"):
+                        at += comma.end()
+                        continue
+                break
+            if m.group("number"):
+                numbered = True
+                numbers += 1
+            else:
+                word = m.group("word")
+                folded = word.casefold().rstrip(".")
+                if word.startswith("(") and not words:
+                    break
+                if not words and folded in _DETERMINERS:
+                    at = start = m.end()
+                    start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
+                    continue
+                if (
+                    folded in _stop_words()
+                    and folded not in _ADDRESS_PARTICLES
+                    and not (folded == "and" and not numbered)
+                ):
+                    break
+                if word.startswith("¤"):
+                    break
+                # A street replaced here stands for its house number: "flat
+                # <STREET_ADDRESS_1>".
+                numbered = numbered or _FILLED_STREET.fullmatch(word) is not None
+                words.append(word)
+            at = stop = m.end()
+        start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
+        if stop <= start:
+            continue
+        named = [w.rstrip(".") for w in words if not w.startswith((_FILLED, "("))]
+        if numbered:
+            if not (
+                any(_street_word(w) or w.startswith(_FILLED) for w in words)
+                or (words and words[-1].title() in STREET_SUFFIXES)
+                or numbers >= 2  # a unit's and a house's: "level 6 94 brown range"
+            ):
+                continue  # "goes to 3 people", "meet you at 10 am"
+        elif not (
+            _LIVING_CUE.search(cue.group(0))
+            and 1 <= len(words) <= 4
+            and (words[-1].title() in STREET_SUFFIXES or all(_street_word(w) for w in named))
+            and not (len(named) == 1 and _a_place(named[0]))
+        ):
+            continue
+        end = _parts_after(text, stop, lower)
+        yield start, end, "STREET_ADDRESS"
+
+
 def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
     """A street line in any language's shape, and the parts of its address
     after it. The line: a house number (or a street replaced already) beside
@@ -872,7 +1047,7 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
         if firm:
             continue  # "Nikkei 225 Exchange Traded Fund", "WashTec AG"
         after = _parts_after(text, stop, lower)
-        named = [w for w in words if not w.startswith(_FILLED)]
+        named = [w.rstrip(".") for w in words if not w.startswith((_FILLED, "("))]
         if named and all(w.isupper() and len(w) <= 4 for w in named) and mixed:
             continue  # codes in a text with lower case: "SG FTSE 100", "ETN"
         if not words and not replaced:
