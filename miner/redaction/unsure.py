@@ -23,6 +23,7 @@ Every threshold is a key of ``[redaction.unsure]`` in the pipeline config
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 
@@ -142,6 +143,11 @@ class Unsure:
             for start, end, entity in _address_blocks(_PLACEHOLDER.sub(_address_fill, text)):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
             yield from _house_numbers_after_placeholders(text)
+            for m in _UNIT_BEFORE_STREET.finditer(text):
+                # A unit's word left before its number replaced: "suite
+                # <STREET_ADDRESS_1>".
+                yield m.start(), m.start() + len(m.group(1)), "STREET_ADDRESS"
+            yield from _named_streets(seen)
             filled = _PLACEHOLDER.sub(_address_fill, text)
             for start, end, entity in _streets_after_address_cues(filled):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
@@ -567,6 +573,36 @@ _AFTER_PLACEHOLDER = re.compile(
 )
 
 
+#: A unit's word before a street replaced: "suite <STREET_ADDRESS_1>".
+_UNIT_BEFORE_STREET = re.compile(
+    r"(?<![\w.])((?i:suite|ste\.|apt\.?|apartment|flat|unit|level|floor|piso|dto\.?|depto\.?"
+    r"|interior|int\.))[ \t]+(?=<STREET_ADDRESS_\d+>)"
+)
+#: Up to three words before a street's type written out: "hughes shoal
+#: street", "Baker Street".
+_WORDS_BEFORE_STREET_TYPE = re.compile(
+    r"(?<![\w'’-])((?:[^\W\d_]+(?:['’-][^\W\d_]+)*[ \t]+){1,3})"
+    r"(?i:street|road|avenue|lane|drive|boulevard)(?!\w)"
+)
+
+
+def _named_streets(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street named without its number ("the title refers to hughes shoal
+    street"): a street's type written out after up to three words with no
+    stop word among them, one of which a street's name is made of
+    (``_street_word``: a first name, a place, a word English seldom
+    writes); not "the main road"."""
+    for m in _WORDS_BEFORE_STREET_TYPE.finditer(text):
+        words = list(_STREET_NAME_WORD.finditer(text, m.start(1), m.end(1)))
+        while words and any(w.group(0).casefold() in _stop_words() for w in words):
+            words.pop(0)
+        if any(_street_word(w.group(0)) for w in words):
+            yield words[0].start(), m.end(), "STREET_ADDRESS"
+
+
+_STREET_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
 def _house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]]:
     """The rest of a street line whose name was replaced as a person's or a
     street's: a house number after it ("<STREET_ADDRESS_1> 6a"), or words
@@ -861,6 +897,35 @@ def unsure_values(
     return tuple(Surfaced(entity, value) for value, entity in found.items())
 
 
+def street_names(street: str) -> list[str]:
+    """The name of the street of an address, without its numbers: the words
+    of its first line up to its house number, or from it to the next
+    number ("Diagonal Rivadavia" of "Diagonal Rivadavia 1234, Jujuy", "rue
+    léa blanc" of "95 rue léa blanc"), and that less an abbreviated type
+    after it ("Diagonal Rivadavia St."); only one a street's name is made
+    of (``_street_word``: not "Main")."""
+    line = _FIRST_PART.match(street)
+    tokens = (line.group(0) if line else "").split()
+    while tokens and _NUMBER_WORD.search(tokens[0]):
+        tokens.pop(0)  # "95 rue léa blanc"
+    words = list(itertools.takewhile(lambda w: not _NUMBER_WORD.search(w), tokens))
+    names = [" ".join(words)]
+    if len(words) > 1 and words[-1].endswith(".") and len(words[-1]) <= 5:
+        names.append(" ".join(words[:-1]))
+    return [
+        name
+        for name in names
+        if sum(c.isalpha() for c in name) >= 4
+        and any(_street_word(w) for w in name.split())
+        and name != street
+    ]
+
+
+_FIRST_PART = re.compile(r"(?:(?!\\[nN])[^,\n])+")
+#: A word of a street line that is no word of its name: a number, "N°", "#".
+_NUMBER_WORD = re.compile(r"\d|^(?i:n[º°]\.?|no\.|nr\.|#|s/n)$")
+
+
 def _street_names(street: str) -> list[str]:
     """The words of a surfaced street line without its house number, and
     its numbers of three digits or more (a postcode, "4342")."""
@@ -899,7 +964,7 @@ _TOKEN_AFTER = re.compile(
 _ADDRESS_PARTICLES = frozenset((
     "de", "del", "della", "di", "da", "do", "dos", "das", "des", "du", "la", "le", "les", "el",
     "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "sous", "en",
-    "aan", "op", "bei",
+    "aan", "op", "bei", "u", "nad", "pod", "při",
 ))  # fmt: skip
 #: The next part of an address: after a comma, a line break or a slash, up
 #: to the next of them.
@@ -922,11 +987,12 @@ _ADDRESS_CUE = re.compile(
 )
 #: Cues after which a street may stand without its number ("lives on the
 #: north side of Pamela Island").
-_LIVING_CUE = re.compile(r"(?i:address|liv|resid|side of|located|staying|based)")
+_LIVING_CUE = re.compile(r"(?i:address|lives? on|living on|side of)")
 #: A token of the words after a cue: a word (an abbreviation with its
 #: full stop, "r.", "Av."), a number, or a placeholder's fill.
 _CUE_TOKEN = re.compile(
     rf"[ \t]*(?:(?P<number>{_RUN_NUMBER}|[Ss]/[Nn])(?![\w/:%°+'’-]|[.,]\d)"
+    r"|(?P<mark>[nN][º°]\.?|#)"
     r"|(?P<word>[^\W\d_]{1,4}\.(?=[ \t])|[^\W\d_]+(?:['’-][^\W\d_]+)*|¤+|\([^()\n]{1,30}\)))"
 )
 _DETERMINERS = frozenset(("the", "a", "an", "my", "your", "our", "his", "her", "their"))
@@ -964,6 +1030,8 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
             if m.group("number"):
                 numbered = True
                 numbers += 1
+            elif m.group("mark"):
+                pass  # "av. 5 n° 514"
             else:
                 word = m.group("word")
                 folded = word.casefold().rstrip(".")
@@ -975,6 +1043,8 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     continue
                 if (
                     folded in _stop_words()
+                    and (lower or word.islower())  # "Mcdonald Front"
+                    and not word.endswith(".")  # an initial: "náměstí i. p. pavlova 582"
                     and folded not in _ADDRESS_PARTICLES
                     and not (folded == "and" and not numbered)
                 ):
@@ -1000,7 +1070,11 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         elif not (
             _LIVING_CUE.search(cue.group(0))
             and 1 <= len(words) <= 4
-            and (words[-1].title() in STREET_SUFFIXES or all(_street_word(w) for w in named))
+            and (
+                words[-1].title() in STREET_SUFFIXES
+                or all(_street_word(w) for w in named)
+                or all(w[:1].isupper() for w in named)  # "Mcdonald Front"
+            )
             and not (len(named) == 1 and _a_place(named[0]))
         ):
             continue
@@ -1047,7 +1121,7 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
         if firm:
             continue  # "Nikkei 225 Exchange Traded Fund", "WashTec AG"
         after = _parts_after(text, stop, lower)
-        named = [w.rstrip(".") for w in words if not w.startswith((_FILLED, "("))]
+        named = [w for w in words if not w.startswith(_FILLED)]
         if named and all(w.isupper() and len(w) <= 4 for w in named) and mixed:
             continue  # codes in a text with lower case: "SG FTSE 100", "ETN"
         if not words and not replaced:
