@@ -77,13 +77,19 @@ _PERSON_SLOT_BEFORE = re.compile(
     r"|founded|created|hosted|raised|adopted) by|(?:said|wrote|spoke|talked|replied|sent it)"
     r"(?:[ \t]+[^\W\d_]+)?[ \t]+to|assistant to|married to|maiden name is|name is"
     r"|son of|daughter of|wife of|husband of"
-    r"|(?:it's|it is|booked|listed|reserved|registered) under)),?[ \t]+\Z"
+    r"|(?:it's|it is|booked|listed|reserved|registered) under|your name\??)),?[ \t]+\Z"
 )
 #: What a person does after a name: "Little was influenced", "May is a very
 #: sympathetic person", "Sem lives on".
 _PERSON_SLOT_AFTER = re.compile(
     r"[ \t]+(?:lives|lived|said|says|told|asked|replied|wrote|sang|smiled|laughed"
-    r"|was influenced|was born|is a very|is from|was from|has been|had been|married)\b"
+    r"|was influenced|was born|is a very|is from|was from|has been|had been|had given|gave"
+    r"|married)\b"
+)
+#: A person's title before a name, of the languages Faker writes and
+#: nameparser does not list: "PhDr.", "MVDr.", "Mgr.", "Bc.", "Dr(a).".
+_TITLE_BEFORE = re.compile(
+    r"(?<![\w.])(?:[A-Z][A-Za-z]{0,3}Dr|Mgr|Bc|Ing|Doc|Prof|(?i:dr|sr)\([aA]\))\.[ \t]+\Z"
 )
 #: Up to three capitalised words, the way a name is written after a cue.
 _CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'’-]*){0,2}")
@@ -208,6 +214,8 @@ class Unsure:
                     start = start if word.isupper() else grown
                     particle = _PARTICLE_BEFORE.search(text, max(0, start - 6), start)
                     start = particle.start() if particle else start
+                title = _TITLE_BEFORE.search(text, max(0, start - 10), start)
+                start = title.start() if title else start  # "PhDr. Michal Tichý"
                 yield start, end, "PERSON"
                 run_end = end
                 continue
@@ -317,13 +325,17 @@ class Unsure:
         from miner.redaction.lexicon.names import an_english_word
 
         folded = word.casefold()
-        if len(word) < 3 or _a_place(word) or (word[0].islower() and not word.islower()):
+        if len(word) < 3 or (word[0].islower() and not word.islower()):
+            return False
+        if _a_place(word) and not a_first_name(word):  # "Chad", "Jordan" are names too
             return False
         if not known_name(word) and (word.islower() or an_english_word(folded, 3.0)):
             return False  # capitalised, a word English does not write is a name too
         if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
             return False
-        before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start)
+        before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start) or (
+            _TITLE_BEFORE.search(text, max(0, start - 10), start)
+        )
         after = _PERSON_SLOT_AFTER.match(text, start + len(word))
         # A stop word only capitalised before what a person does ("May is
         # a very sympathetic person"; not "dear all").
@@ -901,8 +913,8 @@ def street_names(street: str) -> list[str]:
     """The name of the street of an address, without its numbers: the words
     of its first line up to its house number, or from it to the next
     number ("Diagonal Rivadavia" of "Diagonal Rivadavia 1234, Jujuy", "rue
-    léa blanc" of "95 rue léa blanc"), and that less an abbreviated type
-    after it ("Diagonal Rivadavia St."); only one a street's name is made
+    léa blanc" of "95 rue léa blanc"), and that less a type after it
+    ("Diagonal Rivadavia St.", "Av Eduardo Mendes Street"); only one a street's name is made
     of (``_street_word``: not "Main")."""
     line = _FIRST_PART.match(street)
     tokens = (line.group(0) if line else "").split()
@@ -910,8 +922,16 @@ def street_names(street: str) -> list[str]:
         tokens.pop(0)  # "95 rue léa blanc"
     words = list(itertools.takewhile(lambda w: not _NUMBER_WORD.search(w), tokens))
     names = [" ".join(words)]
-    if len(words) > 1 and words[-1].endswith(".") and len(words[-1]) <= 5:
-        names.append(" ".join(words[:-1]))
+    if (
+        len(words) > 1
+        and (
+            (words[-1].endswith(".") and len(words[-1]) <= 5)
+            or words[-1].title() in _street_suffixes()
+            or words[-1].casefold() == "street"
+        )
+        and not (len(words) == 2 and a_first_name(words[0]))
+    ):  # "Pamela" of "Pamela Island"
+        names.append(" ".join(words[:-1]))  # "Diag. Santa Rosa" of "... street"
     return [
         name
         for name in names
@@ -919,6 +939,13 @@ def street_names(street: str) -> list[str]:
         and any(_street_word(w) for w in name.split())
         and name != street
     ]
+
+
+@functools.cache
+def _street_suffixes() -> frozenset[str]:
+    from miner.redaction.lexicon.addresses import STREET_SUFFIXES
+
+    return frozenset(STREET_SUFFIXES)
 
 
 _FIRST_PART = re.compile(r"(?:(?!\\[nN])[^,\n])+")
