@@ -228,6 +228,9 @@ def _other_casings(
                 words.setdefault(word.casefold(), entity)
         if entity == "STREET_ADDRESS":
             streets.update(name.casefold() for name in street_names(value))
+        if value in surfaced and " " in value:
+            # The value whole in another casing: one decision, not one per word.
+            words.setdefault(value.casefold(), entity)
     if not words and not streets:
         return {}
     written = {w for value in (*surfaced, *entity_of) for w in _LETTER_WORD.findall(value)}

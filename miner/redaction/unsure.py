@@ -154,6 +154,7 @@ class Unsure:
                 # <STREET_ADDRESS_1>".
                 yield m.start(), m.start() + len(m.group(1)), "STREET_ADDRESS"
             yield from _named_streets(seen)
+            yield from _a_street_alone(seen)
             filled = _PLACEHOLDER.sub(_address_fill, text)
             for start, end, entity in _streets_after_address_cues(filled):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
@@ -598,6 +599,26 @@ _WORDS_BEFORE_STREET_TYPE = re.compile(
 )
 
 
+def _a_street_alone(text: str) -> Iterator[tuple[int, int, str]]:
+    """A string that is a street's type and up to five words or numbers
+    after it, whole ("CALLE 5", "r. do sextante", "Incrocio Gianmarco"): a
+    street a tool was asked about."""
+    m = _WHOLE_STRING.fullmatch(text)
+    if not m or not _a_street_type(m.group("type")) or _AFTER_TYPES.fullmatch(m.group("type")):
+        return
+    rest = m.group("value")[len(m.group("type")) :].split()
+    # Its name: a number or a word a street's is made of ("Plaza Hotel" is none).
+    if any(any(c.isdigit() for c in w) or _street_word(w) for w in rest):
+        yield m.start("value"), m.end("value"), "STREET_ADDRESS"
+
+
+#: Street types written after the name: no street's first word.
+_AFTER_TYPES = re.compile(r"(?i:street|st\.|road|avenue|lane|drive|boulevard|close|crescent)")
+_WHOLE_STRING = re.compile(
+    r"[ \t]*(?P<value>(?P<type>[^\W\d_]+\.?)(?:[ \t]+[^\W_][\w'’.°º-]*){1,5})[ \t.]*"
+)
+
+
 def _named_streets(text: str) -> Iterator[tuple[int, int, str]]:
     """A street named without its number ("the title refers to hughes shoal
     street"): a street's type written out after up to three words with no
@@ -1009,9 +1030,14 @@ _ADDRESS_CUE = re.compile(
     r"(?i:\b(?:address(?: is|:)|(?:lives?|living|lived|located|staying|based|residing)"
     r" (?:on|at)|not known at|(?:goes|go|going|ship|shipped|send|sent|deliver|delivered"
     r"|return|returned|forward|forwarded|post|posted|mail|mailed|moved?|moving)"
-    r"(?: (?:it|them|this|that|everything))? to|deliver(?:ed|y)? at|meet (?:you|me|us) at"
-    r"|side of))[ \t]+"
+    r"(?: (?:it|them|this|that|everything))? to:?|deliver(?:ed|y)? at|meet (?:you|me|us) at"
+    r"|side of|(?:is|it's|it is|are|was|were|live|stay|work) (?:on|at)"
+    r"|(?P<gave>gave|give|gives|given|listed|used|uses)))[ \t]+"
 )
+#: Cues of going somewhere, a town as often as a street.
+_TRAVEL_CUE = re.compile(r"(?i:return|move|moving|meet|go\b|going)")
+#: After the street a "gave" cue reads: "she gave Via Rossi as her address".
+_AS_ADDRESS = re.compile(r"(?i:[ \t]+as (?:her|his|my|their|our|your|the|a) (?:new )?address)")
 #: Cues after which a street may stand without its number ("lives on the
 #: north side of Pamela Island").
 _LIVING_CUE = re.compile(r"(?i:address|lives? on|living on|side of)")
@@ -1022,6 +1048,16 @@ _CUE_TOKEN = re.compile(
     r"|(?P<mark>[nN][º°]\.?|#)"
     r"|(?P<word>[^\W\d_]{1,4}\.(?=[ \t])|[^\W\d_]+(?:['’-][^\W\d_]+)*|¤+|\([^()\n]{1,30}\)))"
 )
+#: Types of street written before the name that the address rules' list
+#: (``STREET_CUE``) lacks: "r." (rua), "diagonal", "blv." (bulevar).
+_MORE_STREET_TYPES = re.compile(r"(?i:r\.|diagonal|diag\.|blv\.?|blvd\.?)")
+
+
+def _a_street_type(word: str) -> bool:
+    """A street's type before its name, in any case: "Via", "RUA", "r."."""
+    return bool(_street_cue().fullmatch(word) or _MORE_STREET_TYPES.fullmatch(word))
+
+
 _DETERMINERS = frozenset(("the", "a", "an", "my", "your", "our", "his", "her", "their"))
 
 
@@ -1035,8 +1071,10 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
     (``_parts_after``). Up to the sentence's end or, once the number is
     read, a stop word ("... Smáratún 31 in case of an issue")."""
     from miner.redaction.lexicon.addresses import STREET_SUFFIXES
+    from miner.redaction.lexicon.names import an_english_word
 
     lower = not any(c.isupper() for c in _FILLED_WORD.sub("", text))
+    shouted = not any(c.islower() for c in _FILLED_WORD.sub("", text))
     for cue in _ADDRESS_CUE.finditer(text):
         at = start = cue.end()
         words: list[str] = []
@@ -1070,13 +1108,31 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     continue
                 if (
                     folded in _stop_words()
-                    and (lower or word.islower())  # "Mcdonald Front"
+                    # Not a capitalised word of a name ("Mcdonald Front"; "I" is none).
+                    and (lower or shouted or not (word.istitle() and len(word) > 3))
                     and not word.endswith(".")  # an initial: "náměstí i. p. pavlova 582"
+                    and not _a_street_type(word)  # "VIA" is a stop word
                     and folded not in _ADDRESS_PARTICLES
                     and not (folded == "and" and not numbered)
                 ):
                     break
                 if word.startswith("¤"):
+                    break
+                changed = word.islower() != words[-1].islower() if words else False
+                if (
+                    words
+                    and (shouted or not numbered or changed)
+                    # Where the case changes ("Nicole Island tomorrow"), any
+                    # word English writes; else only very common ones.
+                    and an_english_word(folded, 3.5 if changed and not shouted else 5.0)
+                    and not word.endswith(".")  # an initial, "j."
+                    and not (folded == "and" and not numbered)  # "Wenke and Sørlia 44"
+                    and folded not in _ADDRESS_PARTICLES
+                    and word.title() not in STREET_SUFFIXES
+                    and not _a_street_type(word)
+                ):
+                    # "Nicole Island tomorrow", "ROTONDA VOLTERRA LAST YEAR";
+                    # not "level 6 94 brown range".
                     break
                 # A street replaced here stands for its house number: "flat
                 # <STREET_ADDRESS_1>".
@@ -1087,22 +1143,40 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         if stop <= start:
             continue
         named = [w.rstrip(".") for w in words if not w.startswith((_FILLED, "("))]
+        if cue.group("gave") and not _AS_ADDRESS.match(text, stop):
+            continue  # "gave it a try"
         if numbered:
             if not (
                 any(_street_word(w) or w.startswith(_FILLED) for w in words)
-                or (words and words[-1].title() in STREET_SUFFIXES)
+                or (words and (words[-1].title() in STREET_SUFFIXES or _a_street_type(words[0])))
                 or numbers >= 2  # a unit's and a house's: "level 6 94 brown range"
             ):
                 continue  # "goes to 3 people", "meet you at 10 am"
         elif not (
-            _LIVING_CUE.search(cue.group(0))
-            and 1 <= len(words) <= 4
-            and (
-                words[-1].title() in STREET_SUFFIXES
-                or all(_street_word(w) for w in named)
-                or all(w[:1].isupper() for w in named)  # "Mcdonald Front"
-            )
+            1 <= len(words) <= 4
             and not (len(named) == 1 and _a_place(named[0]))
+            and (
+                # A street's type after its name or before it: "Nicole
+                # Island", "rotonda piane", "r. do sextante".
+                (len(named) > 1 and words[-1].title() in STREET_SUFFIXES)
+                or _a_street_type(words[0])
+                # A word no English nor list writes, alone, where a thing is
+                # sent or kept ("deliver it to grangränd"; not "returned to
+                # Carlberg", a town's name as often).
+                or (
+                    len(named) == 1
+                    and not _TRAVEL_CUE.match(cue.group(0))
+                    and _street_word(named[0])
+                    and not a_first_name(named[0])
+                )
+                or (
+                    _LIVING_CUE.search(cue.group(0))
+                    and (
+                        all(_street_word(w) for w in named)
+                        or all(w[:1].isupper() for w in named)  # "Mcdonald Front"
+                    )
+                )
+            )
         ):
             continue
         end = _parts_after(text, stop, lower)
