@@ -540,6 +540,7 @@ def test_a_name_list_s_word_in_a_person_s_slot_is_surfaced_however_common(text, 
         "Dear all, the shop is closed",
         "May I help you?",
         "we flew to Chad",
+        "the courier says the parcel is lost",
     ],
 )
 def test_a_common_word_a_stop_word_or_a_place_in_no_person_s_slot_is_not_surfaced(text):

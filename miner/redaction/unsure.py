@@ -320,7 +320,7 @@ class Unsure:
         credit or a relation ("Dear May,", "Thx\\nJune Pearce", "directed by
         Hall", "said Ivan to Joaquin", "it's under brian price"), or before
         what a person does ("Little was influenced", "May is a very
-        sympathetic person"). In lower case under ``lower_case_zipf``, else
+        sympathetic person", capitalised). In lower case under ``lower_case_zipf``, else
         under Zipf 6 (not "Thanks guys"); no place's name, and a stop word
         only capitalised before what a person does."""
         from miner.redaction.lexicon.names import an_english_word
@@ -337,7 +337,8 @@ class Unsure:
         before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start) or (
             _TITLE_BEFORE.search(text, max(0, start - 10), start)
         )
-        after = _PERSON_SLOT_AFTER.match(text, start + len(word))
+        # After it only capitalised: "the courier says" is no person's slot.
+        after = word[0].isupper() and _PERSON_SLOT_AFTER.match(text, start + len(word))
         # A stop word only capitalised before what a person does ("May is
         # a very sympathetic person"; not "dear all").
         if folded in _stop_words() and not (after and word[0].isupper()):
