@@ -446,3 +446,143 @@ def test_a_value_after_a_written_line_break_is_found_where_it_occurs():
 def test_a_surname_in_capitals_with_its_o_apostrophe_is_surfaced_whole():
     text = "Please ring O'HEA on the intercom, or call <PHONE_NUMBER_1>."
     assert surfaced(text).get("O'HEA") == "PERSON"
+
+
+# Issue 36's last silent shapes: streets after an address cue, names in a
+# person's slot, and a value's other writings elsewhere in the session.
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("the parcel goes to flat 12 4 harriet close", "flat 12 4 harriet close"),
+        ("the courier says she is not known at r. de almeida, 17", "r. de almeida, 17"),
+        ("please return it to Wenke and Sørlia 44 in case of trouble", "Wenke and Sørlia 44"),
+        ("the bill goes to level 3 71 copper heights", "level 3 71 copper heights"),
+        ("the invoice goes to av. 12 n° 388", "av. 12 n° 388"),
+        ("the card goes to náměstí j. k. tyla 93", "náměstí j. k. tyla 93"),
+        ("My aunt lives on the east side of Gwendoline Meadow.", "Gwendoline Meadow"),
+        ("she lives on the west side of kroužkova.", "kroužkova"),
+        ("Please send it to Harriet Junction tomorrow", "Harriet Junction"),
+        ("WE SHIP TO RUA DOS ALFENEIROS EVERY WEEK", "RUA DOS ALFENEIROS"),
+        ("she gave Via Marcantonio as her address", "Via Marcantonio"),
+        ("the box is on åkersvingen.", "åkersvingen"),
+        ("I live at Av. 9, Rawson", "Av. 9, Rawson"),
+    ],
+)
+def test_a_street_after_an_address_cue_is_surfaced(text, value):
+    # A street named after a person may be surfaced as either: one decision.
+    assert surfaced(text).get(value) in ("STREET_ADDRESS", "PERSON")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the refund goes to 3 accounts",
+        "let us meet you at 10 am tomorrow",
+        "I want to move to the Family plan.",
+        "My aunt lives on the east side of Chicago.",
+        "he walked down the street",
+        "we returned to Carlberg by train",
+        "she gave it a try",
+        "it is on the way",
+        "I ordered it at <STREET_ADDRESS_1> ordered it on Monday",
+    ],
+)
+def test_a_count_a_time_a_plan_or_a_town_after_an_address_cue_is_no_street(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize("text", ["CALLE 12", "r. das flores", "Incrocio Gianfranco"])
+def test_a_string_that_is_a_street_s_type_and_its_name_is_surfaced(text):
+    assert surfaced(text).get(text) in ("STREET_ADDRESS", "PERSON")  # one decision either way
+
+
+@pytest.mark.parametrize("text", ["Plaza Hotel", "street food", "Avenue Q"])
+def test_a_string_of_a_street_s_type_and_no_name_is_no_street(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+def test_a_street_named_by_its_written_type_is_surfaced():
+    text = "the song is about ferreira gap street in the old town"
+    assert surfaced(text).get("ferreira gap street") == "STREET_ADDRESS"
+
+
+def test_a_unit_s_word_before_a_replaced_street_is_surfaced():
+    assert surfaced("I have noted apt. <STREET_ADDRESS_2> on your file") == {
+        "apt.": "STREET_ADDRESS"
+    }
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Thank you April, the branch will call you.", "April"),
+        ("A 1998 comedy directed by Bruno Hall and starring Hill", "Hill"),
+        ("'Not again!' said Tomas to Joaquin", "Joaquin"),
+        ("maybe it's under gloria mendes", "gloria mendes"),
+        ("May is a very kind person.", "May"),
+        ("Jordan had given Ada the keys", "Jordan"),
+        ("Kind regards\nJune Whitlock\n12 Elm Row", "June Whitlock"),
+        ("I have noted MUDr. Radek Vlček on your file.", "MUDr. Radek Vlček"),
+        ("It is for Sr(a). Paula Quiroga", "Sr(a). Paula Quiroga"),
+        ("what is your name? tomas ferreira", "tomas ferreira"),
+    ],
+)
+def test_a_name_list_s_word_in_a_person_s_slot_is_surfaced_however_common(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks guys, that worked",
+        "Dear all, the shop is closed",
+        "May I help you?",
+        "we flew to Chad",
+        "the courier says the parcel is lost",
+    ],
+)
+def test_a_common_word_a_stop_word_or_a_place_in_no_person_s_slot_is_not_surfaced(text):
+    assert "PERSON" not in surfaced(text).values()
+
+
+def test_a_surname_after_a_replaced_first_name_is_surfaced_but_not_a_cue_before_one():
+    assert surfaced("it's <PERSON_1> lopez again").get("lopez") == "PERSON"
+    assert surfaced("please ring <PERSON_1> on the intercom") == {}
+
+
+@pytest.mark.parametrize(
+    "street, names",
+    [
+        ("Diagonal Pellegrini 1234, Jujuy", ["Diagonal Pellegrini"]),
+        ("95 rue Héloïse Marchand", ["rue Héloïse Marchand"]),
+        ("Av. Belgrano N° 21 Dto. 5", ["Av. Belgrano"]),
+        ("Bulevar Ocampo St.", ["Bulevar Ocampo"]),
+        ("12 Main Street", []),
+    ],
+)
+def test_a_street_s_name_is_its_line_without_its_numbers(street, names):
+    from miner.redaction.unsure import street_names
+
+    assert street_names(street) == names
+
+
+def test_a_surfaced_street_s_house_number_alone_elsewhere_is_surfaced_too(policy):
+    result = redacted(
+        policy,
+        "Please deliver to 8 Hauglandgropa, the door code is 1234",
+        reply="I have noted 8 on your file.",
+    )
+    surfaced = {(s.entity, s.value) for s in result.surfaced}
+    assert {("STREET_ADDRESS", "8 Hauglandgropa"), ("STREET_ADDRESS", "8")} <= surfaced
+
+
+def test_a_replaced_street_s_word_in_another_casing_is_surfaced(policy):
+    result = redacted(
+        policy,
+        "please send it to 14 Hauglandsvingen, Tromsø",
+        summary="could not verify hauglandsvingen",
+    )
+    assert "Hauglandsvingen" not in result.session.turns[0].user_text
+    assert ("STREET_ADDRESS", "hauglandsvingen") in {(s.entity, s.value) for s in result.surfaced}

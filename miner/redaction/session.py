@@ -23,7 +23,7 @@ from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.unsure import unsure_values
+from miner.redaction.unsure import street_names, unsure_values
 from miner.redaction.verdict import Detection, stands_as_a_thing
 from miner.redaction.walk import map_session, session_texts
 
@@ -196,6 +196,8 @@ def _surfaced(
     surfaced = {v: unsure_of[v] for v in left if v in standing}
     for item in unsure_values(redacted, policy.unsure, things):
         surfaced.setdefault(item.value, item.entity)
+    for value, entity in _other_casings(redacted, surfaced, entity_of).items():
+        surfaced.setdefault(value, entity)
     names = [v for v, entity in surfaced.items() if entity == "PERSON" and v not in kept_values]
     places = named_as_things(session_texts(redacted), names) if names else set()
     return (
@@ -206,6 +208,57 @@ def _surfaced(
         ),
         places,
     )
+
+
+def _other_casings(
+    redacted: Session, surfaced: dict[str, str], entity_of: dict[str, str]
+) -> dict[str, str]:
+    """A name or street word surfaced or replaced, written elsewhere in the
+    session in another casing that nothing replaced ("cihlářova" beside
+    "Cihlářova" surfaced, "vašátkova" beside the street "Vašátkova 12"
+    replaced): the same value, so surfaced too (the replacer matches one
+    word only as written or in capitals, and a word English writes in lower
+    case is no value: only words of four letters or more that a name's or
+    a street's). A replaced person's word so surfaced is then replaced
+    (``with_people_decided``). So is a street's name written alone without
+    its number, in any casing (``street_names``)."""
+    words: dict[str, str] = {}
+    streets: set[str] = set()
+    for value, entity in (*surfaced.items(), *entity_of.items()):
+        if entity not in ("PERSON", "STREET_ADDRESS"):
+            continue
+        for word in _LETTER_WORD.findall(value):
+            if len(word) >= 4 and not an_english_word(word.casefold(), 3.0):
+                words.setdefault(word.casefold(), entity)
+        if entity == "STREET_ADDRESS":
+            streets.update(name.casefold() for name in street_names(value))
+        if value in surfaced and " " in value:
+            # The value whole in another casing: one decision, not one per word.
+            words.setdefault(value.casefold(), entity)
+    if not words and not streets:
+        return {}
+    written = {w for value in (*surfaced, *entity_of) for w in _LETTER_WORD.findall(value)}
+    matcher = WholeWords(any_case=[*words, *streets])
+    decided = WholeWords(exact=surfaced)
+    found: dict[str, str] = {}
+    for _key, leaf in session_texts(redacted):
+        if isinstance(leaf, str):
+            # Not inside a value surfaced already: the reviewer decides it whole.
+            inside = list(decided.spans(leaf))
+            for s, e in matcher.spans(leaf):
+                if any(a <= s and e <= b for a, b in inside):
+                    continue
+                value = leaf[s:e]
+                if value.casefold() in streets:
+                    # A street's name written alone, in any casing ("I have
+                    # noted Diagonal Rivadavia on your file").
+                    found.setdefault(value, "STREET_ADDRESS")
+                elif value not in written and value not in surfaced:
+                    found.setdefault(value, words[value.casefold()])
+    return found
+
+
+_LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 def _collect(

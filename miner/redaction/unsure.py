@@ -23,11 +23,13 @@ Every threshold is a key of ``[redaction.unsure]`` in the pipeline config
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Iterator
 
 from miner.config import DEFAULT_ALLOW, UnsureConfig
 from miner.model import Session
+from miner.redaction.lexicon.addresses import SHORT_NUMBER, house_numbers_alone
 from miner.redaction.lexicon.dates import dates_near_birth_cues
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
@@ -64,6 +66,30 @@ _NAME_CUE = re.compile(
     r"(?i:\b(?:it's|it is|i'm|i am|this is|ask for|name is|name of|name's|call me|speak (?:to|with)"
     r"|talk to|ring|recipient|pax|passenger|customer|client|for mr\.?|for mrs\.?|for ms\.?)"
     r"[ \t]+)$"
+)
+#: Where a person stands before a name: a greeting ("Dear", "Thank you,"),
+#: a credit ("starring", "directed by") or a relation ("said Ivan to",
+#: "assistant to", "maiden name is").
+_PERSON_SLOT_BEFORE = re.compile(
+    r"(?i:\b(?:thx|thanks|thank you|regards|cheers|sincerely|best)[,!.]?[ \t]*(?:\n|\\n)[ \t]*\Z)"
+    r"|(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey|starring|featuring|and starring"
+    r"|(?:directed|written|produced|composed|performed|sung|painted|played|signed|approved"
+    r"|founded|created|hosted|raised|adopted) by|(?:said|wrote|spoke|talked|replied|sent it)"
+    r"(?:[ \t]+[^\W\d_]+)?[ \t]+to|assistant to|married to|maiden name is|name is"
+    r"|son of|daughter of|wife of|husband of"
+    r"|(?:it's|it is|booked|listed|reserved|registered) under|your name\??)),?[ \t]+\Z"
+)
+#: What a person does after a name: "Little was influenced", "May is a very
+#: sympathetic person", "Sem lives on".
+_PERSON_SLOT_AFTER = re.compile(
+    r"[ \t]+(?:lives|lived|said|says|told|asked|replied|wrote|sang|smiled|laughed"
+    r"|was influenced|was born|is a very|is from|was from|has been|had been|had given|gave"
+    r"|married)\b"
+)
+#: A person's title before a name, of the languages Faker writes and
+#: nameparser does not list: "PhDr.", "MVDr.", "Mgr.", "Bc.", "Dr(a).".
+_TITLE_BEFORE = re.compile(
+    r"(?<![\w.])(?:[A-Z][A-Za-z]{0,3}Dr|Mgr|Bc|Ing|Doc|Prof|(?i:dr|sr)\([aA]\))\.[ \t]+\Z"
 )
 #: Up to three capitalised words, the way a name is written after a cue.
 _CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'’-]*){0,2}")
@@ -123,6 +149,15 @@ class Unsure:
             for start, end, entity in _address_blocks(_PLACEHOLDER.sub(_address_fill, text)):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
             yield from _house_numbers_after_placeholders(text)
+            for m in _UNIT_BEFORE_STREET.finditer(text):
+                # A unit's word left before its number replaced: "suite
+                # <STREET_ADDRESS_1>".
+                yield m.start(), m.start() + len(m.group(1)), "STREET_ADDRESS"
+            yield from _named_streets(seen)
+            yield from _a_street_alone(seen)
+            filled = _PLACEHOLDER.sub(_address_fill, text)
+            for start, end, entity in _streets_after_address_cues(filled):
+                yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
         if self.config.names:
             # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
             # read as one, so the word after it is a word of its own.
@@ -167,6 +202,23 @@ class Unsure:
             if word.islower() and text[run_end : m.start()] == " " and _a_degree(folded):
                 yield m.start(), m.start() + len(word), "PERSON"  # "angela baker md"
                 run_end = m.end()
+                continue
+            if self._in_a_person_slot(text, m.start(), word):
+                # A word a name list knows where a person stands, however
+                # often English writes it ("Thank you April,", "starring Hall"),
+                # with the name words after it.
+                start, end = m.start(), m.start() + len(word)
+                if word[0].isupper():
+                    # With its particle ("da Rosa"); in capitals not leftwards,
+                    # where the cue stands ("STARRING").
+                    grown, end = complete_name(text, start, end)
+                    start = start if word.isupper() else grown
+                    particle = _PARTICLE_BEFORE.search(text, max(0, start - 6), start)
+                    start = particle.start() if particle else start
+                title = _TITLE_BEFORE.search(text, max(0, start - 10), start)
+                start = title.start() if title else start  # "PhDr. Michal Tichý"
+                yield start, end, "PERSON"
+                run_end = end
                 continue
             if len(word) < 3 or folded in _stop_words():
                 continue
@@ -261,6 +313,37 @@ class Unsure:
                 # name written alone ("Andreassenberget", "Drumul Ene").
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 yield start, _words_after_unknown(text, end), "PERSON"
+
+    def _in_a_person_slot(self, text: str, start: int, word: str) -> bool:
+        """A word a name list knows, or capitalised one English does not
+        write, where a person stands: after a greeting, a sign-off's line, a
+        credit or a relation ("Dear May,", "Thx\\nJune Pearce", "directed by
+        Hall", "said Ivan to Joaquin", "it's under brian price"), or before
+        what a person does ("Little was influenced", "May is a very
+        sympathetic person", capitalised). In lower case under ``lower_case_zipf``, else
+        under Zipf 6 (not "Thanks guys"); no place's name, and a stop word
+        only capitalised before what a person does."""
+        from miner.redaction.lexicon.names import an_english_word
+
+        folded = word.casefold()
+        if len(word) < 3 or (word[0].islower() and not word.islower()):
+            return False
+        if _a_place(word) and not a_first_name(word):  # "Chad", "Jordan" are names too
+            return False
+        if not known_name(word) and (word.islower() or an_english_word(folded, 3.0)):
+            return False  # capitalised, a word English does not write is a name too
+        if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
+            return False
+        before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start) or (
+            _TITLE_BEFORE.search(text, max(0, start - 10), start)
+        )
+        # After it only capitalised: "the courier says" is no person's slot.
+        after = word[0].isupper() and _PERSON_SLOT_AFTER.match(text, start + len(word))
+        # A stop word only capitalised before what a person does ("May is
+        # a very sympathetic person"; not "dear all").
+        if folded in _stop_words() and not (after and word[0].isupper()):
+            return False
+        return bool(before or after)
 
     def _a_name_in_lower_case_text(self, text: str, start: int, word: str) -> bool:
         """In a text with no capital, a word a name list knows that English
@@ -457,8 +540,9 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
     cortés", "august bärer"): one of them a name a list knows that English
     does not write (wordfreq Zipf under 3), the other such a name too, a
     word English does not write, or a first name; or a word English does
-    not write beside a name replaced already. ``text`` is ``written`` with
-    its placeholders blanked."""
+    not write beside a name replaced already, or after one a surname English
+    writes less than very often ("<PERSON_1> lopez"). ``text`` is
+    ``written`` with its placeholders blanked."""
     from miner.redaction.lexicon.names import an_english_word
 
     def rare_name(w: str) -> bool:
@@ -474,8 +558,15 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
     if _PERSON_BEFORE.search(written, max(0, start - 20), start) or _PERSON_AFTER.match(
         written, end
     ):
-        # Beside a name replaced already ("ailén <PERSON_1>"): its other word.
-        return not an_english_word(word.casefold(), 3.0) or rare_name(word)
+        # Beside a name replaced already ("ailén <PERSON_1>"): its other
+        # word; after one, a surname English writes less than very often
+        # (Zipf 5) too ("<PERSON_1> lopez"; before one it is as often a cue,
+        # "ring <PERSON_1>").
+        return not an_english_word(word.casefold(), 3.0) or (
+            _PERSON_BEFORE.search(written, max(0, start - 20), start) is not None
+            and known_name(word)
+            and not an_english_word(word.casefold(), 5.0)
+        )
     before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
     after = _LOWER_WORD_AFTER.match(text, end)
     for other in (m.group(1) for m in (before, after) if m):
@@ -494,6 +585,56 @@ _AFTER_PLACEHOLDER = re.compile(
     r"(?P<words>(?:[ \t]+[^\W\d_][^\W\d_.]*\.?){0,2}),?[ \t]+"
     r"(?P<number>\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?\.?)(?![\w/:+-]|[.,]\d)"
 )
+
+
+#: A unit's word before a street replaced: "suite <STREET_ADDRESS_1>".
+_UNIT_BEFORE_STREET = re.compile(
+    r"(?<![\w.])((?i:suite|ste\.|apt\.?|apartment|flat|unit|level|floor|piso|dto\.?|depto\.?"
+    r"|interior|int\.))[ \t]+(?=<STREET_ADDRESS_\d+>)"
+)
+#: Up to three words before a street's type written out: "hughes shoal
+#: street", "Baker Street".
+_WORDS_BEFORE_STREET_TYPE = re.compile(
+    r"(?<![\w'’-])((?:[^\W\d_]+(?:['’-][^\W\d_]+)*[ \t]+){1,3})"
+    r"(?i:street|road|avenue|lane|drive|boulevard)(?!\w)"
+)
+
+
+def _a_street_alone(text: str) -> Iterator[tuple[int, int, str]]:
+    """A string that is a street's type and up to five words or numbers
+    after it, whole ("CALLE 5", "r. do sextante", "Incrocio Gianmarco"): a
+    street a tool was asked about."""
+    m = _WHOLE_STRING.fullmatch(text)
+    if not m or not _a_street_type(m.group("type")) or _AFTER_TYPES.fullmatch(m.group("type")):
+        return
+    rest = m.group("value")[len(m.group("type")) :].split()
+    # Its name: a number or a word a street's is made of ("Plaza Hotel" is none).
+    if any(any(c.isdigit() for c in w) or _street_word(w) for w in rest):
+        yield m.start("value"), m.end("value"), "STREET_ADDRESS"
+
+
+#: Street types written after the name: no street's first word.
+_AFTER_TYPES = re.compile(r"(?i:street|st\.|road|avenue|lane|drive|boulevard|close|crescent)")
+_WHOLE_STRING = re.compile(
+    r"[ \t]*(?P<value>(?P<type>[^\W\d_]+\.?)(?:[ \t]+[^\W_][\w'’.°º-]*){1,5})[ \t.]*"
+)
+
+
+def _named_streets(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street named without its number ("the title refers to hughes shoal
+    street"): a street's type written out after up to three words with no
+    stop word among them, one of which a street's name is made of
+    (``_street_word``: a first name, a place, a word English seldom
+    writes); not "the main road"."""
+    for m in _WORDS_BEFORE_STREET_TYPE.finditer(text):
+        words = list(_STREET_NAME_WORD.finditer(text, m.start(1), m.end(1)))
+        while words and any(w.group(0).casefold() in _stop_words() for w in words):
+            words.pop(0)
+        if any(_street_word(w.group(0)) for w in words):
+            yield words[0].start(), m.end(), "STREET_ADDRESS"
+
+
+_STREET_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 def _house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]]:
@@ -780,7 +921,58 @@ def unsure_values(
             if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
                 # A street's, even where it was read as a name no list knows.
                 found[name] = "STREET_ADDRESS"
+        # Its house number standing alone where a value does ("I have noted
+        # 26 on your file"), as a replaced address's is replaced.
+        numbers = set(SHORT_NUMBER.findall(street))
+        for _key, leaf in leaves:
+            if numbers and street not in leaf:
+                for s, e in house_numbers_alone(leaf, numbers):
+                    found.setdefault(leaf[s:e], "STREET_ADDRESS")
     return tuple(Surfaced(entity, value) for value, entity in found.items())
+
+
+def street_names(street: str) -> list[str]:
+    """The name of the street of an address, without its numbers: the words
+    of its first line up to its house number, or from it to the next
+    number ("Diagonal Rivadavia" of "Diagonal Rivadavia 1234, Jujuy", "rue
+    léa blanc" of "95 rue léa blanc"), and that less a type after it
+    ("Diagonal Rivadavia St.", "Av Eduardo Mendes Street"); only one a street's name is made
+    of (``_street_word``: not "Main")."""
+    line = _FIRST_PART.match(street)
+    tokens = (line.group(0) if line else "").split()
+    while tokens and _NUMBER_WORD.search(tokens[0]):
+        tokens.pop(0)  # "95 rue léa blanc"
+    words = list(itertools.takewhile(lambda w: not _NUMBER_WORD.search(w), tokens))
+    names = [" ".join(words)]
+    if (
+        len(words) > 1
+        and (
+            (words[-1].endswith(".") and len(words[-1]) <= 5)
+            or words[-1].title() in _street_suffixes()
+            or words[-1].casefold() == "street"
+        )
+        and not (len(words) == 2 and a_first_name(words[0]))
+    ):  # "Pamela" of "Pamela Island"
+        names.append(" ".join(words[:-1]))  # "Diag. Santa Rosa" of "... street"
+    return [
+        name
+        for name in names
+        if sum(c.isalpha() for c in name) >= 4
+        and any(_street_word(w) for w in name.split())
+        and name != street
+    ]
+
+
+@functools.cache
+def _street_suffixes() -> frozenset[str]:
+    from miner.redaction.lexicon.addresses import STREET_SUFFIXES
+
+    return frozenset(STREET_SUFFIXES)
+
+
+_FIRST_PART = re.compile(r"(?:(?!\\[nN])[^,\n])+")
+#: A word of a street line that is no word of its name: a number, "N°", "#".
+_NUMBER_WORD = re.compile(r"\d|^(?i:n[º°]\.?|no\.|nr\.|#|s/n)$")
 
 
 def _street_names(street: str) -> list[str]:
@@ -821,7 +1013,7 @@ _TOKEN_AFTER = re.compile(
 _ADDRESS_PARTICLES = frozenset((
     "de", "del", "della", "di", "da", "do", "dos", "das", "des", "du", "la", "le", "les", "el",
     "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "sous", "en",
-    "aan", "op", "bei",
+    "aan", "op", "bei", "u", "nad", "pod", "při",
 ))  # fmt: skip
 #: The next part of an address: after a comma, a line break or a slash, up
 #: to the next of them.
@@ -831,6 +1023,165 @@ _NEXT_ADDRESS_PART = re.compile(
 #: A number of an address part: a postcode or a unit's number ("4600",
 #: "73434-1533", "R9S2P3", "WN9Y 9SE", "al3p 3yt").
 _PART_NUMBER = re.compile(r"(?<![\w-])[\w-]*\d[\w-]*(?![\w-])")
+
+
+#: Words after which an address is written: "the bill goes to", "lives
+#: on", "is not known at", "return to", "my address is".
+_ADDRESS_CUE = re.compile(
+    r"(?i:\b(?:address(?: is|:)|(?:lives?|living|lived|located|staying|based|residing)"
+    r" (?:on|at)|not known at|(?:goes|go|going|ship|shipped|send|sent|deliver|delivered"
+    r"|return|returned|forward|forwarded|post|posted|mail|mailed|moved?|moving)"
+    r"(?: (?:it|them|this|that|everything))? to:?|deliver(?:ed|y)? at|meet (?:you|me|us) at"
+    r"|side of|(?:is|it's|it is|are|was|were|live|stay|work) (?:on|at)"
+    r"|(?P<gave>gave|give|gives|given|listed|used|uses)))[ \t]+"
+)
+#: Cues of going somewhere, a town as often as a street.
+_TRAVEL_CUE = re.compile(r"(?i:return|move|moving|meet|go\b|going)")
+#: After the street a "gave" cue reads: "she gave Via Rossi as her address".
+_AS_ADDRESS = re.compile(r"(?i:[ \t]+as (?:her|his|my|their|our|your|the|a) (?:new )?address)")
+#: Cues after which a street may stand without its number ("lives on the
+#: north side of Pamela Island").
+_LIVING_CUE = re.compile(r"(?i:address|lives? on|living on|side of)")
+#: A token of the words after a cue: a word (an abbreviation with its
+#: full stop, "r.", "Av."), a number, or a placeholder's fill.
+_CUE_TOKEN = re.compile(
+    rf"[ \t]*(?:(?P<number>{_RUN_NUMBER}|[Ss]/[Nn])(?![\w/:%°+'’-]|[.,]\d)"
+    r"|(?P<mark>[nN][º°]\.?|#)"
+    r"|(?P<word>[^\W\d_]{1,4}\.(?=[ \t])|[^\W\d_]+(?:['’-][^\W\d_]+)*|¤+|\([^()\n]{1,30}\)))"
+)
+#: Types of street written before the name that the address rules' list
+#: (``STREET_CUE``) lacks: "r." (rua), "diagonal", "blv." (bulevar).
+_MORE_STREET_TYPES = re.compile(r"(?i:r\.|diagonal|diag\.|blv\.?|blvd\.?)")
+
+
+def _a_street_type(word: str) -> bool:
+    """A street's type before its name, in any case: "Via", "RUA", "r."."""
+    return bool(_street_cue().fullmatch(word) or _MORE_STREET_TYPES.fullmatch(word))
+
+
+_DETERMINERS = frozenset(("the", "a", "an", "my", "your", "our", "his", "her", "their"))
+
+
+def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
+    """The words after an address cue ("the bill goes to flat 88 7 david
+    circus", "not known at r. de pinto, 42", "lives on the north side of
+    Pamela Island") that hold a house number beside a word a street's name
+    is made of (``_street_word``: "ke hrázi 1", "5/6 martin access"), or,
+    after a cue of where one lives, a street's type or such words alone
+    ("Smith Place", "cihlářova"); with the parts of the address after them
+    (``_parts_after``). Up to the sentence's end or, once the number is
+    read, a stop word ("... Smáratún 31 in case of an issue")."""
+    from miner.redaction.lexicon.addresses import STREET_SUFFIXES
+    from miner.redaction.lexicon.names import an_english_word
+
+    lower = not any(c.isupper() for c in _FILLED_WORD.sub("", text))
+    shouted = not any(c.islower() for c in _FILLED_WORD.sub("", text))
+    for cue in _ADDRESS_CUE.finditer(text):
+        at = start = cue.end()
+        words: list[str] = []
+        numbered = False
+        numbers = 0
+        stop = start
+        while len(words) < 8:
+            m = _CUE_TOKEN.match(text, at)
+            if not m:
+                # A comma and a house number after the street's name: "..., 22".
+                comma = re.match(r",[ \t]*", text[at:])
+                if comma and not numbered and words:
+                    after = _CUE_TOKEN.match(text, at + comma.end())
+                    if after and after.group("number"):
+                        at += comma.end()
+                        continue
+                break
+            if m.group("number"):
+                numbered = True
+                numbers += 1
+            elif m.group("mark"):
+                pass  # "av. 5 n° 514"
+            else:
+                word = m.group("word")
+                folded = word.casefold().rstrip(".")
+                if word.startswith("(") and not words:
+                    break
+                if not words and folded in _DETERMINERS:
+                    at = start = m.end()
+                    start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
+                    continue
+                if (
+                    folded in _stop_words()
+                    # Not a capitalised word of a name ("Mcdonald Front"; "I" is none).
+                    and (lower or shouted or not (word.istitle() and len(word) > 3))
+                    and not word.endswith(".")  # an initial: "náměstí i. p. pavlova 582"
+                    and not _a_street_type(word)  # "VIA" is a stop word
+                    and folded not in _ADDRESS_PARTICLES
+                    and not (folded == "and" and not numbered)
+                ):
+                    break
+                if word.startswith("¤"):
+                    break
+                changed = word.islower() != words[-1].islower() if words else False
+                if (
+                    words
+                    and (shouted or not numbered or changed)
+                    # Where the case changes ("Nicole Island tomorrow"), any
+                    # word English writes; else only very common ones.
+                    and an_english_word(folded, 3.5 if changed and not shouted else 5.0)
+                    and not word.endswith(".")  # an initial, "j."
+                    and not (folded == "and" and not numbered)  # "Wenke and Sørlia 44"
+                    and folded not in _ADDRESS_PARTICLES
+                    and word.title() not in STREET_SUFFIXES
+                    and not _a_street_type(word)
+                ):
+                    # "Nicole Island tomorrow", "ROTONDA VOLTERRA LAST YEAR";
+                    # not "level 6 94 brown range".
+                    break
+                # A street replaced here stands for its house number: "flat
+                # <STREET_ADDRESS_1>".
+                numbered = numbered or _FILLED_STREET.fullmatch(word) is not None
+                words.append(word)
+            at = stop = m.end()
+        start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
+        if stop <= start:
+            continue
+        named = [w.rstrip(".") for w in words if not w.startswith((_FILLED, "("))]
+        if cue.group("gave") and not _AS_ADDRESS.match(text, stop):
+            continue  # "gave it a try"
+        if numbered:
+            if not (
+                any(_street_word(w) or w.startswith(_FILLED) for w in words)
+                or (words and (words[-1].title() in STREET_SUFFIXES or _a_street_type(words[0])))
+                or numbers >= 2  # a unit's and a house's: "level 6 94 brown range"
+            ):
+                continue  # "goes to 3 people", "meet you at 10 am"
+        elif not (
+            1 <= len(words) <= 4
+            and not (len(named) == 1 and _a_place(named[0]))
+            and (
+                # A street's type after its name or before it: "Nicole
+                # Island", "rotonda piane", "r. do sextante".
+                (len(named) > 1 and words[-1].title() in STREET_SUFFIXES)
+                or _a_street_type(words[0])
+                # A word no English nor list writes, alone, where a thing is
+                # sent or kept ("deliver it to grangränd"; not "returned to
+                # Carlberg", a town's name as often).
+                or (
+                    len(named) == 1
+                    and not _TRAVEL_CUE.match(cue.group(0))
+                    and _street_word(named[0])
+                    and not a_first_name(named[0])
+                )
+                or (
+                    _LIVING_CUE.search(cue.group(0))
+                    and (
+                        all(_street_word(w) for w in named)
+                        or all(w[:1].isupper() for w in named)  # "Mcdonald Front"
+                    )
+                )
+            )
+        ):
+            continue
+        end = _parts_after(text, stop, lower)
+        yield start, end, "STREET_ADDRESS"
 
 
 def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
