@@ -586,3 +586,22 @@ def test_a_replaced_street_s_word_in_another_casing_is_surfaced(policy):
     )
     assert "Hauglandsvingen" not in result.session.turns[0].user_text
     assert ("STREET_ADDRESS", "hauglandsvingen") in {(s.entity, s.value) for s in result.surfaced}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thank you <PERSON_1>, your branch in Krásná Lípa will call you.",
+        "no signal in Trhové Sviny since the 2026-10-22, it's <PERSON_1> from the VIP plan",
+    ],
+)
+def test_a_town_s_second_word_grown_over_a_word_after_in_is_not_surfaced(text):
+    # The second word is judged alone and grown leftwards over the first,
+    # which stands after "in": the whole is a town's name.
+    assert surfaced(text) == {}
+
+
+def test_a_name_grown_over_a_first_name_after_in_is_still_surfaced():
+    # A first name starts a person's full name as often as a town's.
+    text = "please put it in Otakar Lípa for review"
+    assert surfaced(text).get("Otakar Lípa") == "PERSON"

@@ -303,7 +303,9 @@ class Unsure:
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
             ):
                 # With the particles and initials around it ("Le Goff").
-                yield (*complete_name(text, m.start(), m.start() + len(word)), "PERSON")
+                start, end = complete_name(text, m.start(), m.start() + len(word))
+                if not _a_place_grown_over(text, start, m.start()):
+                    yield start, end, "PERSON"
             elif (
                 self.config.unknown_capitalised
                 and _an_unknown_word(word)
@@ -312,7 +314,8 @@ class Unsure:
                 # A name no list knows ("Willemine", "Zikmund") or a street's
                 # name written alone ("Andreassenberget", "Drumul Ene").
                 start, end = complete_name(text, m.start(), m.start() + len(word))
-                yield start, _words_after_unknown(text, end), "PERSON"
+                if not _a_place_grown_over(text, start, m.start()):
+                    yield start, _words_after_unknown(text, end), "PERSON"
 
     def _in_a_person_slot(self, text: str, start: int, word: str) -> bool:
         """A word a name list knows, or capitalised one English does not
@@ -488,6 +491,24 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
     after = _CAPITALISED_AFTER.match(text, end)
     return bool(
         after and "NOUN" in word_classes(after.group(1)) and not a_first_name(after.group(1))
+    )
+
+
+def _a_place_grown_over(text: str, start: int, word_start: int) -> bool:
+    """Whether a name grown leftwards from the word at ``word_start`` to
+    ``start`` (``complete_name``) starts with a word that stands where a
+    place does ("your branch in Krásná Lípa", "no signal in Trhové Sviny"):
+    the town's second word was judged alone, where "in" does not stand
+    before it, so ``_a_thing_or_place`` is asked again of the first word;
+    not of a first name, which starts a person's full name as often ("in
+    Maria Ortiz's file")."""
+    if start >= word_start:
+        return False
+    first = re.match(r"[^\W\d_]+", text[start:word_start])
+    return (
+        first is not None
+        and not a_first_name(first.group(0))
+        and _a_thing_or_place(text, start, start + first.end())
     )
 
 
