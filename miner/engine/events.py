@@ -180,20 +180,31 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
   FROM miner_parsed""",
     ),
     (
+        # A Go model answer's text, once: the kind and the text both read it
+        # (computed in each, every answer's part list was parsed eight times,
+        # 0.3 s of the 2.6 s CPU of the events table from 1M Go rows). Not on
+        # the rows of tool calls, which are MODEL_CALLS before any answer.
+        "miner_answered",
+        f"""
+  SELECT *,
+    CASE WHEN raw_type = 'EVENT' AND fields.role = 'model'
+      AND NOT coalesce({_GO_CALLS}, false) THEN {_go_texts(" ")} END AS model_text
+  FROM miner_checked""",
+    ),
+    (
         "miner_kinded",
         f"""
   SELECT *,
     CASE
       WHEN raw_type = 'EVENT' AND {_GO_CALLS} THEN 'MODEL_CALLS'
-      WHEN raw_type = 'EVENT' AND fields.role = 'model'
-        AND {_go_texts(" ")} IS NOT NULL AND NOT {_GO_RESPONSES} THEN 'AGENT_RESPONSE'
+      WHEN model_text IS NOT NULL AND NOT {_GO_RESPONSES} THEN 'AGENT_RESPONSE'
       {_GO_RENAMED}
       ELSE raw_type
     END AS kind,
     CASE WHEN go THEN json_extract_string(attributes, '$.tool_name')
          WHEN raw_type IN ({_listed(_TOOL_TYPES)}) THEN fields.tool
     END AS tool
-  FROM miner_checked""",
+  FROM miner_answered""",
     ),
     (
         "events",
@@ -221,7 +232,7 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
     WHEN kind = 'USER_MESSAGE_RECEIVED' THEN coalesce(
       fields.text_summary,
       CASE WHEN payload LIKE '"%' THEN json_extract_string(payload, '$') END)
-    WHEN kind = 'AGENT_RESPONSE' AND go THEN {_go_texts(" ")}
+    WHEN kind = 'AGENT_RESPONSE' AND go THEN model_text
     WHEN kind = 'AGENT_RESPONSE' THEN coalesce(fields.text_summary, fields.response)
   END AS text,
   tool,
