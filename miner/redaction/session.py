@@ -24,7 +24,7 @@ from miner.redaction.lexicon.names import an_english_word, grown_name, name_part
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import street_names, unsure_values
-from miner.redaction.verdict import Detection, stands_as_a_thing
+from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -660,8 +660,6 @@ class _Replacer:
                 # A person's one word found elsewhere, here a word of a
                 # town's name ("Miranda do Douro", "Lake Justin"): the
                 # town is not that person; left as written.
-                from miner.redaction.verdict import town_around
-
                 text = text or read_escaped_breaks(leaf)
                 town = town_around(text, start, end)
                 if town:

@@ -29,7 +29,14 @@ from collections.abc import Iterable, Iterator
 
 from miner.config import DEFAULT_ALLOW, UnsureConfig
 from miner.model import Session
-from miner.redaction.lexicon.addresses import SHORT_NUMBER, house_numbers_alone
+from miner.redaction.lexicon.addresses import (
+    SHORT_NUMBER,
+    STREET_CUE,
+    STREET_SUFFIXES,
+    address_parts,
+    find_addresses,
+    house_numbers_alone,
+)
 from miner.redaction.lexicon.dates import dates_near_birth_cues
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
@@ -736,8 +743,6 @@ def _lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
     capital and holds a number or a street's type, with every word
     capitalised, and a span they find there is one. Only those stretches: a
     copy of the whole text cost a 1 MiB message seconds."""
-    from miner.redaction.lexicon.addresses import find_addresses
-
     for piece in _LOWER_CASE_STRETCH.finditer(text):
         start, end = piece.span()
         if start and text[start - 1].isalpha():  # a word's tail after its capital
@@ -774,8 +779,6 @@ _WORD_HEAD = re.compile(r"\w+\Z")
 def _street_cue() -> re.Pattern[str]:
     """What a street line in lower case holds: a number, or a street's type
     ("rue de boucher", "avenue foucher", "schulstrasse")."""
-    from miner.redaction.lexicon.addresses import STREET_CUE
-
     return STREET_CUE
 
 
@@ -986,8 +989,6 @@ def street_names(street: str) -> list[str]:
 
 @functools.cache
 def _street_suffixes() -> frozenset[str]:
-    from miner.redaction.lexicon.addresses import STREET_SUFFIXES
-
     return frozenset(STREET_SUFFIXES)
 
 
@@ -999,8 +1000,6 @@ _NUMBER_WORD = re.compile(r"\d|^(?i:n[º°]\.?|no\.|nr\.|#|s/n)$")
 def _street_names(street: str) -> list[str]:
     """The words of a surfaced street line without its house number, and
     its numbers of three digits or more (a postcode, "4342")."""
-    from miner.redaction.lexicon.addresses import address_parts
-
     return [
         part
         for part in address_parts(street)
@@ -1092,7 +1091,6 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
     ("Smith Place", "cihlářova"); with the parts of the address after them
     (``_parts_after``). Up to the sentence's end or, once the number is
     read, a stop word ("... Smáratún 31 in case of an issue")."""
-    from miner.redaction.lexicon.addresses import STREET_SUFFIXES
     from miner.redaction.lexicon.names import an_english_word
 
     lower = not any(c.isupper() for c in _FILLED_WORD.sub("", text))

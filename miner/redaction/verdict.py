@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from miner.redaction.unsure import TOWN_START_WORDS
+from miner.redaction.unsure import TOWN_ENDING, TOWN_START_WORDS, a_first_name, known_name
 
 Verdict = Literal["replace", "keep", "surface"]
 
@@ -154,8 +154,6 @@ _PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
 def _capitals_no_list_knows(text: str, value: str) -> bool:
     """Whether a hit is written in capitals in a text with lower case, and
     one of its words no first-name or surname list knows."""
-    from miner.redaction.unsure import known_name
-
     if any(c.islower() for c in value) or not any(c.islower() for c in text):
         return False
     return any(not known_name(word) for word in re.findall(r"[^\W\d_]+", value))
@@ -380,8 +378,6 @@ def _a_noun(word: str, kinds: frozenset[str]) -> bool:
     # A noun too new for the lexicon: English writes it ("webcam") or it is
     # two words the lexicon knows, the last a noun ("smart" + "watch"); and
     # no name list knows it.
-    from miner.redaction.unsure import known_name
-
     if known_name(word):
         return False
     return an_english_word(word, 3.0) or any(
@@ -481,11 +477,8 @@ def product_named_like_a_person(value: str) -> bool:
     rest = value[head.end() :].split()
     if any(w[:1].isupper() for w in rest):
         return False
-    if len(rest) == 1:
-        from miner.redaction.unsure import known_name
-
-        if known_name(rest[0]):
-            return False  # "Dustin green", "John walker": a surname in lower case
+    if len(rest) == 1 and known_name(rest[0]):
+        return False  # "Dustin green", "John walker": a surname in lower case
     return noun_after(value, head.end()) == len(value)
 
 
@@ -511,8 +504,6 @@ def town_shaped(value: str) -> bool:
     with a town's ending ("Kevintown", "Rostov-on-Don": ``unsure``'s
     endings) that no name list knows ("Bradbury", "Davenport" are
     surnames)."""
-    from miner.redaction.unsure import TOWN_ENDING, a_first_name, known_name
-
     if _TOWN_START.match(value) or _TOWN_END.fullmatch(value) or _TOWN_JOIN.fullmatch(value):
         return True
     words = value.split()
@@ -538,7 +529,6 @@ def common_nouns(value: str) -> bool:
     ("E-Reader"). One word alone may be a surname ("Baker"), so it is not
     read so."""
     from miner.redaction.lexicon.names import an_english_word
-    from miner.redaction.unsure import a_first_name
 
     letter_and_noun = _LETTER_AND_NOUN.fullmatch(value)
     if letter_and_noun:  # "E-Reader", "T-Shirt": a letter before a noun
@@ -569,8 +559,6 @@ def in_a_hyphenated_town(text: str, start: int, end: int) -> bool:
 
 
 def _hyphenated_town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
-    from miner.redaction.unsure import TOWN_ENDING
-
     before = _HYPHENS_BEFORE.search(text, max(0, start - 40), start)
     after = _HYPHENS_AFTER.match(text, end)
     if not before and not after:
@@ -594,7 +582,6 @@ def in_a_town(text: str, start: int, end: int) -> bool:
 
 def _town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
     from miner.redaction.lexicon.names import smaller_town_names
-    from miner.redaction.unsure import a_first_name, known_name
 
     before = _WORDS_BEFORE.search(text, max(0, start - 40), start)
     after = _WORDS_AFTER.match(text, end, min(len(text), end + 40))
