@@ -38,6 +38,9 @@ the tune set of the addresses round (the locales at even positions of
 ``HELD_OUT_LOCALES``, dev templates: misses may be read, with ``-v``), and
 ``held-out report`` its report set (the odd positions, both template halves,
 and the tune locales' test templates: totals only, no misses printed).
+``fresh`` prints the dev templates filled from ``TUNE_LOCALES``, Faker
+locales in no other set, opened for tuning once the other dev sets' misses
+ran dry (misses printed with ``-v``; a tune split, never a report).
 
 To measure your own data, label it the same way (text -> [(start, end,
 type)]) and call ``measure``.
@@ -465,7 +468,7 @@ def export_report(export: Path, pipeline: Path = PIPELINE) -> Report:
 def figure_runs() -> Iterator[tuple[str, str, Report]]:
     """(corpus, split, report) for the one table of figures: the tune split
     (dev) beside the report splits (test, held-out locales)."""
-    from tools.third_party_corpus import HELD_OUT_LOCALES
+    from tools.third_party_corpus import HELD_OUT_LOCALES, TUNE_LOCALES
 
     for split in ("dev", "test"):
         yield "presidio-evaluator templates, 7 locales", split, third_party_report(split)
@@ -475,6 +478,11 @@ def figure_runs() -> Iterator[tuple[str, str, Report]]:
             f"held-out locales, {split} templates",
             (third_party_report(split, HELD_OUT_LOCALES)),
         )
+    yield (
+        "presidio-evaluator templates",
+        "fresh tune locales, dev templates (tuned)",
+        third_party_report("dev", TUNE_LOCALES),
+    )
     for split in ("dev", "test"):
         yield "shop (faker-ecommerce)", split, commerce_report(split)
     for split in ("dev", "test"):
@@ -525,6 +533,14 @@ def main() -> None:
             if "-v" in sys.argv and not split.startswith(("test", "held-out")):
                 for kind, value in report.silent_examples:
                     print("silent", kind, value)
+        return
+    if args[:1] == ["fresh"]:
+        from tools.third_party_corpus import TUNE_LOCALES
+
+        report = third_party_report("dev", TUNE_LOCALES)
+        print(f"## fresh tune locales, dev templates\n\n{report.table()}\n")
+        print(f"{report.policy_table()}\n\n{report.locale_table()}\n")
+        _examples(report)
         return
     if args[:1] == ["support"]:
         for split in ("dev", "test"):

@@ -47,6 +47,15 @@ HELD_OUT_LOCALES = (
     "en_AU", "en_IE", "en_CA", "de_AT", "de_CH", "fr_CA", "fr_CH", "es_MX", "es_AR",
     "pt_BR", "pt_PT", "pl_PL", "sv_SE", "da_DK", "no_NO", "fi_FI", "cs_CZ",
 )  # fmt: skip
+#: Faker locales opened for tuning after every other set's misses ran dry
+#: (2026-12-04): in neither ``LOCALES`` nor ``HELD_OUT_LOCALES``, filled
+#: with the **dev** templates only, so their misses may be read and tuned
+#: on while the test templates and the held-out locales stay the report.
+#: (en_PH and es_CL are left out: Faker lacks a field the templates ask.)
+TUNE_LOCALES = (
+    "en_NZ", "en_IN", "fr_BE", "nl_BE", "it_CH", "de_LU", "es_CO", "ro_RO", "hu_HU",
+    "sk_SK", "sl_SI", "hr_HR", "et_EE", "lt_LT", "lv_LV", "tr_TR", "id_ID",
+)  # fmt: skip
 SPLITS = ("dev", "test")
 
 #: The generator's entity types that are personal, as miner must find them.
