@@ -238,6 +238,19 @@ def test_a_signature_names_the_tools_of_the_50_earliest_calls_in_any_row_order()
     assert path.split(">") == early
 
 
+def test_a_signature_orders_its_tools_by_first_call_then_by_name():
+    # Not alphabetical: the first calls' order; two tools first called at
+    # the same time go by name; a tool called again keeps its first place.
+    calls = [(1, "zeta"), (2, "alpha"), (3, "zeta"), (4, "mid"), (4, "beta"), (5, "alpha")]
+    rows = [_event("busy", "TOOL_ERROR", {"tool": "x"}, minutes=9, status="ERROR")]
+    rows += [
+        _event("busy", "TOOL_STARTING", {"tool": tool, "args": {}}, minutes=minute)
+        for minute, tool in reversed(calls)
+    ]
+    flags = flag_sessions([pd.DataFrame(rows)], NegativeFeedback(frozenset(), frozenset()), RULES)
+    assert flags["busy"].signature.split(" | ")[1] == "zeta>alpha>beta>mid"
+
+
 def test_a_rated_session_is_flagged_whatever_rows_it_has():
     # thumbs_down fires on a session by its id, whatever rows it has.
     batch = pd.DataFrame(

@@ -28,6 +28,9 @@ def test_the_bigquery_query_parses_and_reads_the_json_columns_as_text(plugin):
     assert "TO_JSON_STRING(`content`)" in result.stdout
     assert "REGEXP_CONTAINS" in result.stdout and "JSON_EXTRACT_SCALAR" in result.stdout
     assert tree.find(sqlglot.exp.Union) is not None  # the signals' hits, together
+    # A tool path: BigQuery has no list lambdas, so the ordered aggregate.
+    assert "STRING_AGG(tool, '>' ORDER BY first, tool)" in " ".join(result.stdout.split())
+    assert tree.find(sqlglot.exp.Lambda) is None
 
 
 @pytest.mark.parametrize("plugin", ["python", "java", "go"])

@@ -238,12 +238,14 @@ def flags_sql(
         (
             "miner_paths",
             # The tools in the order of their first calls (as the calls are
-            # ordered: by time, then tool). NULLS FIRST (``first`` is never
-            # null) is BigQuery's and Spark's default order, so the
-            # transpiled aggregate needs no null clause, which BigQuery's
-            # STRING_AGG cannot take.
-            "SELECT session_id, string_agg(tool, '>' ORDER BY first NULLS FIRST, "
-            "tool NULLS FIRST) AS path FROM (SELECT session_id, tool, first FROM miner_calls "
+            # ordered: by time, then tool; neither is ever null): a list of
+            # (first, tool) sorted, not an ordered ``string_agg``, which
+            # DuckDB runs by sorting each session's rows apart (0.10 s of
+            # CPU and 113 MB allocated for 1M rows' 51,724 sessions, against
+            # 0.04 s and 25 MB). BigQuery, which has no list lambdas, gets
+            # the ordered aggregate back (``_portable``).
+            f"SELECT session_id, {_ordered_join('tool', 'first', '>')} AS path "
+            "FROM (SELECT session_id, tool, first FROM miner_calls "
             "WHERE session_id NOT IN (SELECT session_id FROM miner_long_calls) UNION ALL "
             "SELECT session_id, tool, first FROM miner_long_calls) t GROUP BY session_id",
         ),
@@ -278,6 +280,23 @@ def flags_sql(
         f"FROM miner_pathed f{joined} "
         "LEFT JOIN miner_errors e ON e.session_id = f.session_id",
     )
+
+
+def _ordered_join(value: str, key: str, separator: str) -> str:
+    """SQL aggregate: the group's ``value`` texts joined by ``separator`` in
+    the order of ``key``, then of ``value`` (as ``string_agg(value,
+    separator ORDER BY key, value)``), through a sorted list of the pairs.
+    Neither may be null (a null sorts last here, first in BigQuery's
+    rendering)."""
+    pairs = f"list(struct_pack({_ORDER} := {key}, {_ITEM} := {value}))"
+    return (
+        f"array_to_string(list_transform(list_sort({pairs}), lambda x: x.{_ITEM}), "
+        f"{text(separator)})"
+    )
+
+
+#: The fields of ``_ordered_join``'s pairs.
+_ORDER, _ITEM = "miner_order", "miner_item"
 
 
 def session_slice(part: int, parts: int) -> str:
@@ -379,6 +398,30 @@ def render(sql: str, dialect: str, pretty: bool = False) -> str:
     return tree.sql(dialect=dialect, pretty=pretty)
 
 
+def _string_agg(node: Any) -> Any:
+    """``_ordered_join``'s sorted list of pairs as BigQuery's ordered
+    ``STRING_AGG`` (BigQuery has no lambdas); None for any other node."""
+    import sqlglot
+    from sqlglot import exp
+
+    if not (
+        isinstance(node, exp.ArrayToString)
+        and isinstance(node.this, exp.Transform)
+        and isinstance(node.this.this, exp.ArraySort)
+        and isinstance(node.this.this.this, exp.ArrayAgg)
+        and isinstance(node.this.this.this.this, exp.Struct)
+    ):
+        return None
+    fields = {f.this.name: f.expression for f in node.this.this.this.this.expressions}
+    if set(fields) != {_ORDER, _ITEM}:
+        return None
+    item, order = fields[_ITEM].sql("bigquery"), fields[_ORDER].sql("bigquery")
+    separator = node.expression.sql("bigquery")
+    return sqlglot.parse_one(
+        f"STRING_AGG({item}, {separator} ORDER BY {order}, {item})", read="bigquery"
+    )
+
+
 def _portable(dialect: str) -> Any:
     """What sqlglot does not map by itself: JSON validity and JSON columns'
     text; in BigQuery, a time difference and a join of parts."""
@@ -421,6 +464,8 @@ def _portable(dialect: str) -> Any:
                 this="TIMESTAMP_DIFF",
                 expressions=[node.this, node.expression, exp.var(unit.name if unit else "DAY")],
             )
+        if dialect == "bigquery" and (joined := _string_agg(node)) is not None:
+            return joined
         if dialect == "bigquery" and isinstance(node, exp.ConcatWs):
             separator, *parts = node.expressions
             return exp.Anonymous(
