@@ -64,7 +64,7 @@ from miner.engine.query import (
     selection_sql,
     session_slice,
 )
-from miner.engine.sql import listed, text
+from miner.engine.sql import listed, one_of, text
 from miner.errors import PayloadError
 from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
@@ -974,11 +974,13 @@ def _held_sessions(engine: Queries, hashes: np.ndarray) -> tuple[SessionFlags, .
     )
     ids = flags.column("session_id").to_pylist()
     # Their hits a row each, listed here: DuckDB's ``list`` aggregate asked
-    # for more than 10 MiB even over these few sessions (200,000 rows).
+    # for more than 10 MiB even over these few sessions (200,000 rows). Found
+    # by their ids, now known, not by hashing every hit's id again (0.03 s of
+    # CPU for 1M rows' 103,448 hits).
     lists: dict[str, list[dict[str, Any]]] = {session_id: [] for session_id in ids}
     for hit in engine.table(
         f"SELECT session_id, signal, rule, invocation_id FROM {FLAG_HITS} "
-        f"WHERE {SESSION_HASH_SQL} IN ({listed(wanted)})"
+        f"WHERE {one_of('session_id', ids)}"
     ).to_pylist():
         lists[hit.pop("session_id")].append(hit)
     hits = pa.array([lists[session_id] for session_id in ids], HITS_TYPE)
