@@ -407,13 +407,13 @@ def selection_rows(
             "miner_source_file",
         )
 
-    def rows_of(columns: list[str]) -> str:
+    def rows_of(columns: list[str], of_kinds: Sequence[str] | None = kinds) -> str:
         return rows_sql(
             source,
             columns,
             scan_since,
             scan_until,
-            kinds,
+            of_kinds,
             day_partitions=days,
             source_file=file_column,
             binary_columns=binary,
@@ -423,25 +423,27 @@ def selection_rows(
     narrow = [c for c in present if c != "attributes"]
     if len(narrow) < len(present):
         fit_prefetching(duck, chunks, narrow)
-        if not _has_go_row(duck, rows_of(narrow)):
+        if not _has_go_row(duck, rows_of(narrow), rows_of(narrow, None)):
             present, read = narrow, [c for c in read if c != "attributes"]
     fit_prefetching(duck, chunks, read)
     return rows_of(present), read
 
 
-def _has_go_row(duck: Duck, rows: str) -> bool:
+def _has_go_row(duck: Duck, rows: str, window_rows: str) -> bool:
     """Whether ``rows`` hold a row the Go plugin wrote (``GO_ROW``): first
-    by its event types alone (the narrow ``event_type`` column read), and
-    only without one by the payload-less TOOL_ERROR rows Go writes too
+    by the event type of any row in the window (``window_rows``: the
+    ``event_type`` and ``timestamp`` columns read, not the ``session_id``
+    and ``status`` that ``rows`` filters on too, which made the check cost
+    twice as much), a type only Go writes answering yes (it may be a row
+    ``rows`` does not read, which only costs ``attributes`` read in vain);
+    and only without one, by the payload-less TOOL_ERROR rows Go writes too
     (``GO_TOOL_ERROR``: the other plugins' exports; a Python export's row
     groups are skipped on ``event_id``'s statistics, where ``content`` was
     read for every TOOL_ERROR row, 0.8 s of CPU at 5M rows, once DuckDB no
-    longer knew every file's statistics when the query was bound). The scan
-    stops at the first such row."""
-    first = (
-        f"SELECT 1 AS go FROM ({rows}) miner_rows WHERE event_type IN ({listed(sorted(GO_ONLY))})"
-    )
-    if duck.table(f"{first} LIMIT 1").num_rows:
+    longer knew every file's statistics when the query was bound). Each
+    scan stops at the first such row."""
+    types = f"event_type IN ({listed(sorted(GO_ONLY))})"
+    if duck.table(f"SELECT 1 AS go FROM ({window_rows}) miner_rows WHERE {types} LIMIT 1").num_rows:
         return True
     errors = f"SELECT 1 AS go FROM ({rows}) miner_rows WHERE {GO_TOOL_ERROR}"
     return bool(duck.table(f"{errors} LIMIT 1").num_rows)

@@ -53,7 +53,7 @@ def rows_sql(
     present: Iterable[str],
     scan_since: datetime,
     scan_until: datetime,
-    kinds: Sequence[str],
+    kinds: Sequence[str] | None,
     day_partitions: bool = False,
     source_file: str | None = None,
     json_columns: Iterable[str] = (),
@@ -61,7 +61,8 @@ def rows_sql(
 ) -> str:
     """The rows the selection reads from ``source``: ``ROW_COLUMNS`` (those
     not ``present`` as NULL), rows in the scan's window of ``kinds`` (event
-    types as written), with status ERROR, or without a session id. With
+    types as written), with status ERROR, or without a session id; with
+    ``kinds`` None, every row in the window. With
     ``day_partitions``, the hive ``dt`` partitions are pruned by day first.
     ``source_file``: the column naming each row's file. ``json_columns``
     are of a JSON type (BigQuery's plugin table) and read as their text;
@@ -85,10 +86,11 @@ def rows_sql(
         else:
             columns.append(f"CAST(NULL AS VARCHAR) AS {name(column)}")
     where = [Window(scan_since, scan_until).sql('"timestamp"', days=day_partitions)]
-    # Rows without a session are read whatever their type: the selection
-    # counts them (``orphans``) and the run stops on them.
-    wanted = f"session_id IS NULL OR event_type IN ({listed(kinds)})"
-    where.append(f"({wanted} OR status = 'ERROR')" if "status" in have else f"({wanted})")
+    if kinds is not None:
+        # Rows without a session are read whatever their type: the selection
+        # counts them (``orphans``) and the run stops on them.
+        wanted = f"session_id IS NULL OR event_type IN ({listed(kinds)})"
+        where.append(f"({wanted} OR status = 'ERROR')" if "status" in have else f"({wanted})")
     return f"SELECT {', '.join(columns)} FROM {source} WHERE {' AND '.join(where)}"
 
 
