@@ -110,3 +110,29 @@ def test_a_title_for_either_sex_is_replaced_with_the_name(policy):
     text = "Maybe the booking is under Sr(a). Valentina Quiroga, can you check?"
     values = found(policy, text)
     assert values.get("Sr(a). Valentina Quiroga") == "PERSON", values
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "{}",  # as the bank writes it
+        "{} today.",  # a short word after it runs into its shape in any case
+        "{} please",
+    ],
+)
+@pytest.mark.parametrize("casing", [str.upper, str.lower])
+@pytest.mark.parametrize("spaced", [False, True])
+def test_an_iban_in_any_casing_spaced_or_not_is_replaced_whole(policy, written, casing, spaced):
+    iban = _iban("ES", "29141777766317066907")  # 24 characters: groups of four end even
+    if spaced:
+        iban = " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
+    iban = casing(iban)
+    text = "Please wire it to " + written.format(iban)
+    assert found(policy, text).get(iban) == "IBAN_CODE"
+
+
+def test_the_guard_finds_an_iban_before_a_word():
+    from miner.redaction.guard import LeakGuard
+
+    iban = _iban("ES", "29141777766317066907")
+    assert LeakGuard(("ES",), ()).scan([f"WIRE IT TO {iban} TODAY"]) == {"IBAN_CODE": 1}

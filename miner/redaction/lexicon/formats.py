@@ -298,6 +298,30 @@ def is_card_number(text: str) -> bool:
 
 
 IBAN_REGEX = r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b"
+_IBAN_ANY_CASE = re.compile(IBAN_REGEX, re.IGNORECASE)
+_IBAN_CAPITALS = re.compile(IBAN_REGEX)
+#: What an IBAN's shape holds after its last blank: a group and the part
+#: of one after it, or a word that followed the IBAN ("today", "please").
+_LAST_GROUP = re.compile(r"[ ][A-Za-z0-9]{1,8}\Z")
+
+
+def iban_spans(text: str, any_case: bool = True) -> Iterator[tuple[int, int]]:
+    """(start, end) of each IBAN in ``text`` (``iban_ok``), in capitals or,
+    with ``any_case``, in any casing ("es77 3982 ..."). The shape runs on
+    over a short word after an IBAN whose groups end even ("ES77 ... 3378
+    today", "... 3378 is wrong": in any casing "today" is a group), so
+    the last groups after a blank are dropped, one at a time, until the
+    check digits hold."""
+    for m in (_IBAN_ANY_CASE if any_case else _IBAN_CAPITALS).finditer(text):
+        value = m.group(0)
+        for _ in range(3):
+            if iban_ok(value):
+                yield m.start(), m.start() + len(value)
+                break
+            last = _LAST_GROUP.search(value)
+            if not last:
+                break
+            value = value[: last.start()]
 
 
 def iban_ok(text: str) -> bool:

@@ -11,7 +11,6 @@ from miner.redaction.lexicon.addresses import UK_POSTCODE_REGEX
 from miner.redaction.lexicon.dates import dob_cue_regexes
 from miner.redaction.lexicon.formats import (
     CARD_REGEX,
-    IBAN_REGEX,
     NATIONAL_ID_CONTEXT,
     PASSPORT_CUE_REGEX,
     SSN_CUE_REGEX,
@@ -62,10 +61,8 @@ def build_recognizers(
             name="SpeltOutEmailRecognizer",
         ),
         CheckDigitIbanRecognizer(
-            supported_entity="IBAN_CODE",
-            patterns=[Pattern("iban", IBAN_REGEX, 0.5)],
+            supported_entities=["IBAN_CODE"],
             supported_language=language,
-            global_regex_flags=_CASED,
             name="CheckDigitIbanRecognizer",
         ),
         CuePatternRecognizer(
