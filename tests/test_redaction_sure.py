@@ -131,6 +131,14 @@ def test_an_iban_in_any_casing_spaced_or_not_is_replaced_whole(policy, written, 
     assert found(policy, text).get(iban) == "IBAN_CODE"
 
 
+def test_an_iban_s_name_before_it_is_no_person(policy):
+    iban = _iban("GB", "ESZY14177763170669")
+    for text in (f"IBAN:{iban.lower()}", f"my iban is {iban}, thanks", f"(IBAN {iban})"):
+        values = found(policy, text)
+        assert values.get(iban.lower() if ":" in text else iban) == "IBAN_CODE", values
+        assert "PERSON" not in values.values(), values
+
+
 def test_the_guard_finds_an_iban_before_a_word():
     from miner.redaction.guard import LeakGuard
 

@@ -605,3 +605,14 @@ def test_a_name_grown_over_a_first_name_after_in_is_still_surfaced():
     # A first name starts a person's full name as often as a town's.
     text = "please put it in Otakar Lípa for review"
     assert surfaced(text).get("Otakar Lípa") == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text", ["IBAN: <IBAN_CODE_1>", "my iban is <IBAN_CODE_1>", "(IBAN <IBAN_CODE_1>)"]
+)
+def test_an_id_s_name_before_its_value_is_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+def test_a_first_name_that_names_an_id_is_still_surfaced_elsewhere():
+    assert surfaced("Thank you Iban, see you soon").get("Iban") == "PERSON"

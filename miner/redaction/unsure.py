@@ -38,6 +38,7 @@ from miner.redaction.lexicon.addresses import (
     house_numbers_alone,
 )
 from miner.redaction.lexicon.dates import dates_near_birth_cues
+from miner.redaction.lexicon.formats import names_a_number
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
 
@@ -206,6 +207,8 @@ class Unsure:
         for m in _WORD.finditer(text):
             word = _POSSESSIVE.sub("", m.group(0))
             folded = word.casefold()
+            if names_a_number(written, m.start(), m.end()):
+                continue  # "IBAN <IBAN_CODE_1>", "my iban is 0123...": a number's name
             if word.islower() and text[run_end : m.start()] == " " and _a_degree(folded):
                 yield m.start(), m.start() + len(word), "PERSON"  # "angela baker md"
                 run_end = m.end()

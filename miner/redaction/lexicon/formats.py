@@ -224,6 +224,43 @@ def personal_id_names() -> dict[str, tuple[Any, ...]]:
     return {name: tuple(modules) for name, modules in names.items()}
 
 
+@functools.cache
+def identifier_words() -> frozenset[str]:
+    """The names python-stdnum gives the numbers it validates, folded: its
+    modules' names ("iban", "bic", "isin", "pesel", "cpf", "nif"...), three
+    letters or more. Several are names too ("Iban", "Iva", "Nik"): one
+    names a number only right before it (``unsure``)."""
+    import pkgutil
+
+    import stdnum
+
+    found: set[str] = set()
+    for info in pkgutil.iter_modules(stdnum.__path__):
+        if info.ispkg and len(info.name.rstrip("_")) == 2:
+            package = importlib.import_module(f"stdnum.{info.name}")
+            found |= {m.name for m in pkgutil.iter_modules(package.__path__)}
+        elif not info.ispkg:
+            found.add(info.name)
+    return frozenset(n for n in found if n.isalpha() and len(n) >= 3)
+
+
+#: An id's value after its name: a placeholder of an id's type or a word
+#: with a digit, maybe after "is", "no." or a colon ("IBAN: <IBAN_CODE_1>",
+#: "iban GB52ORYO...").
+_AN_ID_AFTER = re.compile(
+    r"(?i:[ \t]*(?:[:#=]|is|no\.?|nr\.?|number|code)?[ \t:]*)"
+    r"(?:<(?:IBAN_CODE|NATIONAL_ID|US_SSN|CREDIT_CARD|PASSPORT|DRIVER_LICENSE)_\d+>"
+    r"|[A-Za-z]{0,6}\d)"
+)
+
+
+def names_a_number(text: str, start: int, end: int) -> bool:
+    """Whether the word at [start, end) is the name of the number after it
+    (``identifier_words``): "IBAN: GB52...", "my iban is <IBAN_CODE_1>";
+    no one's name there ("Iban" is a first name too)."""
+    return text[start:end].casefold() in identifier_words() and bool(_AN_ID_AFTER.match(text, end))
+
+
 def _names_in(about: str) -> list[str]:
     """The names an id's description gives it: the abbreviations before the
     bracket ("VNR, SVNR, VSNR") and the first name inside it when it is in

@@ -13,6 +13,7 @@ from typing import Any
 
 from miner.derived import kept
 from miner.redaction.lexicon.dates import calendar_words, unaccented
+from miner.redaction.lexicon.formats import names_a_number
 
 _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
 
@@ -528,6 +529,8 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         first, rest = m.group(1), m.group(2).split()
         if first.title() in NOT_NAMES or not _known_first_name(first, names):
             continue
+        if not rest and names_a_number(text, m.start(1), m.end(1)):
+            continue  # "IBAN: GB52...": the number's name, not "Iban"
         while rest and (rest[-1].title() in NOT_NAMES or _A_DEGREE.fullmatch(rest[-1])):
             rest.pop()  # "Donata Mende MBA" is a name and a degree, not a product
         # Two given names start a name of any length ("Flora Dorotea Barrera
