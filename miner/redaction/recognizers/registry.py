@@ -17,6 +17,7 @@ from miner.redaction.lexicon.formats import (
 )
 from miner.redaction.lexicon.names import NAME_CUE_REGEX, NOT_NAMES
 from miner.redaction.recognizers.address import AddressRecognizer
+from miner.redaction.recognizers.addressed import AddressedNameRecognizer
 from miner.redaction.recognizers.card import CardRecognizer
 from miner.redaction.recognizers.country import country_recognizers
 from miner.redaction.recognizers.cue_pattern import CuePatternRecognizer
@@ -99,6 +100,11 @@ def build_recognizers(
             supported_language=language,
             reject=NOT_NAMES,
             name="NameCueRecognizer",
+        ),
+        AddressedNameRecognizer(
+            supported_entities=["PERSON"],
+            supported_language=language,
+            name="AddressedNameRecognizer",
         ),
         *country_recognizers(language, phone_regions),
         AddressRecognizer(
