@@ -72,6 +72,8 @@ def test_an_iban_of_a_country_outside_the_swift_registry_is_replaced_by_its_chec
         ("My Number 1234 5678 9018, for the bank", "1234 5678 9018"),
         ("her fødselsnummer 15108695088 was wrong", "15108695088"),
         ("His social security number is 710319/2745", "710319/2745"),
+        ("my number for the account: 123456789018 (My Number card)", "123456789018"),
+        ("the id is 44051401458 (PESEL), thanks", "44051401458"),
     ],
 )
 def test_a_person_s_id_after_its_own_name_is_replaced(policy, text, value):
@@ -84,6 +86,7 @@ def test_a_person_s_id_after_its_own_name_is_replaced(policy, text, value):
         "PESEL: 44051401459, thanks",  # the check digit is wrong
         "my rodné číslo is 710319/2746",
         "the order id is 12345678 from March",
+        "the order 123456789019 (My Number) was shipped",  # the check digit is wrong
     ],
 )
 def test_a_number_after_an_id_s_name_that_fails_its_check_is_not_an_id(policy, text):

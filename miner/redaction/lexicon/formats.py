@@ -287,11 +287,27 @@ def _named_id_regex() -> re.Pattern[str]:
     )
 
 
+@functools.cache
+def _id_before_its_name_regex() -> re.Pattern[str]:
+    """A value with its id's name after it in brackets, maybe with a word
+    after the name: "659068800600 (My Number card)", "02070803628 (PESEL)"."""
+    names = sorted(personal_id_names(), key=len, reverse=True)
+    short = [re.escape(n) for n in names if len(n) <= 3]
+    long = [re.escape(n) for n in names if len(n) > 3]
+    return re.compile(
+        r"(?<![\w./-])(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d)){4,24}[A-Z0-9]))"
+        rf"[ \t]*\([ \t]*(?P<name>(?-i:{'|'.join(short)})|(?i:{'|'.join(long)}))"
+        r"(?:[ \t]+[^\W\d_]+)?[ \t]*\)"
+    )
+
+
 def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
     """Spans of a person's id written after its own name ("my rodné číslo is
-    186214/9641", "PESEL: 02070803628") that the named id's stdnum check
+    186214/9641", "PESEL: 02070803628") or before it in brackets
+    ("659068800600 (My Number)") that the named id's stdnum check
     validates: the name and the check together are sure. A value that runs
-    on ("123 456 789 2024") is tried shorter, a group at a time."""
+    on ("123 456 789 2024") is tried shorter, a group at a time (after its
+    name; before it, from its start)."""
     names = personal_id_names()
     for m in _named_id_regex().finditer(text):
         modules = names.get(m.group("name")) or _folded_names()[m.group("name").casefold()]
@@ -301,6 +317,16 @@ def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
                 yield m.start("value"), m.start("value") + len(value)
                 break
             value = value.rpartition(" ")[0]
+    if "(" not in text:
+        return
+    for m in _id_before_its_name_regex().finditer(text):
+        modules = names.get(m.group("name")) or _folded_names()[m.group("name").casefold()]
+        value = m.group("value")
+        while value:
+            if any(_valid(module, value) for module in modules):
+                yield m.end("value") - len(value), m.end("value")
+                break
+            value = value.partition(" ")[2]
 
 
 @functools.cache
