@@ -716,12 +716,11 @@ def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
         start = title.start()
     start = _rare_title_before(text, start)
     end = _through_degree(text, start, end)
-    after = _NAME_AFTER.match(text, end) or (
+    after = _NAME_AFTER.match(text, end)
+    if after is None and _known_first_name(text[start:end].split()[-1], first_names()):
         # A vowel's initial without its dot after a first name ("Leonor A
         # Fernandes"); elsewhere a word of a town ("Sant'Angelo A Cupolo").
-        _known_first_name(text[start:end].split()[-1], first_names())
-        and _VOWEL_INITIAL_AND_NAME.match(text, end)
-    )
+        after = _VOWEL_INITIAL_AND_NAME.match(text, end)
     if after and after.group(1).title() not in NOT_NAMES:
         end = after.end(1)
     elif (
