@@ -23,9 +23,10 @@ class AddressedNameRecognizer(LocalRecognizer):  # type: ignore[misc]
     """The word a clause ends by addressing (``addressed``), when it is a
     name for sure: a first name the list knows, capitalised, or a word
     English does not write (Zipf under 3: "Kani", "zikmund"). A place's
-    name there (a list's or spaCy's) ("Don't go to town, Georgia!") is a person's as often as a
-    town's, and an English word ("Thanks, Boss!") no one's: neither is
-    taken here (``unsure`` surfaces the names among them)."""
+    name there, a list's or spaCy's ("Don't go to town, Georgia!"), is a
+    person's as often as a town's, and an English word ("Thanks for
+    nothing, Boss!") no one's: neither is taken here (``unsure`` surfaces
+    the names among them)."""
 
     def load(self) -> None:
         pass
