@@ -605,3 +605,50 @@ def test_a_name_grown_over_a_first_name_after_in_is_still_surfaced():
     # A first name starts a person's full name as often as a town's.
     text = "please put it in Otakar Lípa for review"
     assert surfaced(text).get("Otakar Lípa") == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Don't go to town, Georgia!", "Georgia"),  # a place's name, and a person's
+        ("THE RECIPIENT DOMINYKA KALVELIS IS NOT KNOWN AT THIS ADDRESS.", "DOMINYKA KALVELIS"),
+        ("THIS IS <PERSON_1> DELHAYE FROM ACCOUNTING.", "DELHAYE"),
+        ("THE RECIPIENT <PERSON_1> MARTIN IS NOT KNOWN", "MARTIN"),
+        ("RECIPIENT: <PERSON_1> DE BONDT", "DE BONDT"),
+        ("THIS IS ALICE DELHAYE FROM ACCOUNTING.", "ALICE DELHAYE"),
+    ],
+)
+def test_a_name_addressed_or_in_a_text_in_capitals_is_surfaced_whole(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+def test_an_english_word_after_a_name_in_capitals_is_not_surfaced_with_it():
+    assert "FROM" not in " ".join(surfaced("THIS IS <PERSON_1> FROM ACCOUNTING."))
+
+
+@pytest.mark.parametrize(
+    "text", ["IBAN: <IBAN_CODE_1>", "my iban is <IBAN_CODE_1>", "(IBAN <IBAN_CODE_1>)"]
+)
+def test_an_id_s_name_before_its_value_is_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+def test_a_first_name_that_names_an_id_is_still_surfaced_elsewhere():
+    assert surfaced("Thank you Iban, see you soon").get("Iban") == "PERSON"
+
+
+def test_a_listed_name_s_possessive_in_lower_case_is_surfaced_and_an_english_word_s_is_not():
+    found = surfaced("(though torres's song was about a boat)")
+    assert [entity for value, entity in found.items() if value.startswith("torres")] == ["PERSON"]
+    assert surfaced("the world's best price, my mom's car") == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Please ring DOS SANTOS on the intercom, or call me.", "DOS SANTOS"),
+        ("UPS says the recipient VAN DER BERG is not known", "VAN DER BERG"),
+    ],
+)
+def test_a_surname_in_capitals_after_its_particle_and_a_cue_is_surfaced_whole(text, value):
+    assert surfaced(text).get(value) == "PERSON"

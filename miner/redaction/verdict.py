@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from miner.redaction.lexicon.names import a_particle
 from miner.redaction.unsure import TOWN_ENDING, TOWN_START_WORDS, a_first_name, known_name
 
 Verdict = Literal["replace", "keep", "surface"]
@@ -288,9 +289,14 @@ def legal_form_at(text: str, at: int) -> int:
     form = _legal_form().match(text, at) or _iso_legal_form().match(text, at)
     if not form or not (any(c.isupper() for c in form.group(0)) or "." in form.group(0)):
         return 0
+    if a_particle(form.group(0)) and _A_WORD_AFTER.match(text, form.end()):
+        return 0  # "John Da silva": a surname's particle (cleanco lists "da")
     if "." not in form.group(0) and not any(c.islower() for c in text[max(0, at - 60) : at]):
         return 0  # in capitals, "AS" or "SE" after a name is a word, not a firm's
     return form.end()
+
+
+_A_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
 
 
 @functools.cache
