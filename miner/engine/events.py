@@ -108,9 +108,21 @@ def parsed_fields(column: str) -> str:
     as a struct (NULL where the text is not JSON, or is JSON ``null``). One
     parse per payload, not one per key read plus a validity check: the
     view's JSON work is a third of what it was (``miner.engine.query.render``
-    writes it as one extraction per key where the engine is not DuckDB)."""
+    writes it as one extraction per key where the engine is not DuckDB).
+    Cast to its type: over rows without a payload column (a constant NULL)
+    DuckDB types ``json_transform`` as NULL, and a part list's index in it
+    would not bind."""
     schema = json.dumps(dict(PAYLOAD_FIELDS), separators=(",", ":"))
-    return f"try(json_transform({column}, {_text(schema)}))"
+    typed = ", ".join(f"{key} {_duckdb_type(kind)}" for key, kind in PAYLOAD_FIELDS)
+    return f"CAST(try(json_transform({column}, {_text(schema)})) AS STRUCT({typed}))"
+
+
+def _duckdb_type(kind: FieldType) -> str:
+    """The DuckDB type ``json_transform`` gives a field of ``kind``."""
+    if isinstance(kind, list):
+        [item] = kind
+        return f"STRUCT({', '.join(f'{k} {_duckdb_type(v)}' for k, v in item.items())})[]"
+    return kind
 
 
 def _json_null(key: str) -> str:

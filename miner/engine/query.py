@@ -434,11 +434,13 @@ def _portable(dialect: str) -> Any:
             )
         if (
             dialect != "duckdb"
-            and isinstance(node, exp.Try)
-            and isinstance(node.this, exp.Anonymous)
-            and node.this.name.lower() == "json_transform"
+            and isinstance(node, exp.Cast)
+            and isinstance(node.this, exp.Try)
+            and isinstance(node.this.this, exp.Anonymous)
+            and node.this.this.name.lower() == "json_transform"
         ):
-            return _extracted_fields(node.this, dialect)
+            # ``parsed_fields``, cast to the struct DuckDB's function gives.
+            return _extracted_fields(node.this.this, dialect)
         if dialect != "duckdb" and isinstance(node, exp.Bracket) and not node.args.get("safe"):
             # DuckDB reads an index past a list's end as NULL (a Go message
             # of fewer parts than the view reads); Spark's ANSI mode and
