@@ -234,6 +234,22 @@ def test_a_bare_phone_in_an_escalation_summary_is_replaced_or_surfaced(policy):
     assert "0057300123456" not in written or "0057300123456" in surfaced
 
 
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        ("Regards,\nMira Kale\n17\nLotus Garden Road\nPunewadi 411038", ("17", "Lotus", "411038")),
+        ("Regards,\nMira Kale\n88, Kher Wadi, Alibag-402201", ("88", "Kher", "Wadi", "402201")),
+        ("Drop it at 12/4, Tilak Path, Nandurbar-425412 please", ("12/4", "Tilak", "425412")),
+        ("please send it to Zelena put 12b\n21000 Split today", ("Zelena", "12b", "21000")),
+        ("Ring me on 06-53/812 4471 today", ("812", "4471")),
+        ("Ring me on +(372) 51234567 today", ("372", "51234567")),
+    ],
+)  # fmt: skip
+def test_a_street_above_a_postcode_line_and_a_slashed_phone_are_replaced(policy, text, values):
+    written = redacted(policy, text).session.turns[0].user_text
+    assert not [v for v in values if v in written], written
+
+
 def test_a_surfaced_value_is_one_decision_however_often_it_occurs(policy):
     result = redacted(
         policy, "ring FARMER on the intercom", reply="I will ask the courier to ring FARMER"
@@ -397,6 +413,20 @@ def test_route_codes_in_capitals_are_no_unknown_word():
     ],
 )
 def test_more_street_lines_and_their_parts_are_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A street type no list of ours holds above a postcode and town.
+        ("Kind regards\n<PERSON_1>\nSplaiul Unirii\nMedias, 551002",
+         "Splaiul Unirii\nMedias, 551002"),
+        # The street's name replaced as a person's: the town and postcode under it.
+        ("Please forward it to <PERSON_1>\nBaia lui Stan, 405300 soon", "Baia lui Stan, 405300"),
+    ],
+)  # fmt: skip
+def test_an_address_read_upwards_from_its_postcode_is_surfaced(text, value):
     assert surfaced(text).get(value) == "STREET_ADDRESS"
 
 

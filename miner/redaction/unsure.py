@@ -38,6 +38,7 @@ from miner.redaction.lexicon.addresses import (
     house_numbers_alone,
 )
 from miner.redaction.lexicon.dates import dates_near_birth_cues
+from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
 
@@ -162,6 +163,12 @@ class Unsure:
                 yield m.start(), m.start() + len(m.group(1)), "STREET_ADDRESS"
             yield from _named_streets(seen)
             yield from _a_street_alone(seen)
+            # An address read upwards from its postcode and town whose
+            # parts the sure rules left ("Intrarea Pop\nVoluntari, 220928",
+            # "<PERSON_1>\nValu lui Traian, 391043"), a name replaced in it too.
+            filled = _PLACEHOLDER.sub(_address_fill, text)
+            for start, end, _sure in blocks_above_postcodes(filled, _FILLED_WORD):
+                yield from _around_placeholders(text, start, end, "STREET_ADDRESS", _ALPHANUMERIC)
             filled = _PLACEHOLDER.sub(_address_fill, text)
             for start, end, entity in _streets_after_address_cues(filled):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)

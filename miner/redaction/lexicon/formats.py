@@ -383,13 +383,16 @@ _DATE_TIME = re.compile(
 
 
 #: A number written as people write phones: a country code (with its "+",
-#: or before an area code in brackets: "1 (813) 493-8386"), a trunk "(0)",
-#: an area code in brackets, groups of digits split by one kind of
-#: separator, an extension ("x9773", "ext. 12").
+#: in brackets after it, "+(370) 22240912", or before an area code in
+#: brackets: "1 (813) 493-8386"), a trunk "(0)", an area code in brackets,
+#: groups of digits split by one kind of separator, one slash after the
+#: area code as Central Europe writes it ("089/1234567", "06-1/424 5134",
+#: "(06)29/726-8501"), an extension ("x9773", "ext. 12").
 _PHONE_SHAPE = re.compile(
-    r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
-    r"(?:\(\d{1,5}\)[ .-]?)?\d{1,15}"
-    r"(?:[ .-]{1,2}\d{1,8}){0,5}(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
+    r"(?<![\w+/.-])(?:\+(?:\d{1,3}|\(\d{1,3}\))[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
+    r"(?:\(\d{1,5}\)[ .-]?)?\d{1,15}(?:[ .-]{1,2}\d{1,8}){0,5}"
+    r"(?:/[ ]?\d{1,8}(?:[ .-]{1,2}\d{1,8}){0,4})?"
+    r"(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+/]|[.-]\d)"
 )
 
 
