@@ -65,3 +65,21 @@ def test_a_street_with_no_number_nor_known_type_above_a_postcode_is_only_shaped(
 )
 def test_no_block_where_no_town_or_no_street_stands(text):
     assert blocks(text) == []
+
+
+@pytest.mark.parametrize(
+    "line, shaped",
+    [
+        ("Cl. 14 # 5-22 Oeste", True),
+        ("Local 3", True),
+        ("H.No. 17", True),
+        ("Quinta Vilela", True),  # a word English's lexicon has no form of
+        ("Senior Account Manager", False),  # a job: English words only
+        ("Sent from my phone", False),  # a sentence
+        ("Pasto", False),  # one word: a town as often as a name
+    ],
+)
+def test_a_line_is_shaped_like_an_address_s_by_its_numbers_and_words(line, shaped):
+    from miner.redaction.lexicon.postcode_blocks import an_address_line
+
+    assert an_address_line(line) is shaped

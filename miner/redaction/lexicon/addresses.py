@@ -616,12 +616,28 @@ def house_numbers_alone(text: str, numbers: Container[str]) -> Iterator[tuple[in
         yield m.span()
 
 
-#: The numbers of an address written alone: a house number, a postcode, "2-2".
-_ADDRESS_NUMBER = re.compile(r"(?<![\w/-])(?:\d+[-/]\d+|\d{3,})(?![\w/-])")
+#: The numbers of an address written alone: a house number, a postcode, "2-2",
+#: a house number with its letter ("8a", "2b/6").
+_ADDRESS_NUMBER = re.compile(
+    r"(?<![\w/-])(?:\d+[-/]\d+|\d{3,}|\d{1,4}[A-Za-z](?:/\d{1,4}[A-Za-z]?)?)(?![\w/-])"
+)
 #: A house number of one or two digits: too common to follow the address
 #: around ("I ordered 18 mugs"), replaced only as a whole string (a tool's
 #: argument "74").
 SHORT_NUMBER = re.compile(r"(?<![\w/-])\d{1,2}(?![\w/-])")
+#: A house number with its mark, or "S/N" (none): "Nr. 216", "N° 12", "H.No. 5".
+_MARKED_NUMBER = re.compile(
+    r"(?<![\w.])(?:(?:H\.?[ ]?No|Nr|No|N[º°])\.?[ ]?|\#[ ]?)\d{1,5}[A-Za-z]?(?![\w/-])"
+    r"|(?<![\w/])[Ss]/[Nn](?![\w/])"
+)
+
+
+def house_number_values(address: str) -> list[str]:
+    """The house numbers of ``address`` as a field holds one alone (a tool's
+    argument "74", "Nr. 216", "S/N"): replaced there only as a whole string."""
+    return [*SHORT_NUMBER.findall(address), *_MARKED_NUMBER.findall(address)]
+
+
 _ADDRESS_LINE_BREAK = re.compile(r"\s*(?:,|\n|(?<!\\)\\[nr])\s*")
 _HOUSE_NUMBER = re.compile(r"\d+[-/]?\d*[A-Za-z]?,?\s+(?=\D)")
 

@@ -67,7 +67,9 @@ _NUMBER_PART = re.compile(
 #: A token of a street line: a word (an abbreviation with its full stop),
 #: a number, or a mark of one.
 _TOKEN = re.compile(r"[^\s,]+")
-_NUMBER_TOKEN = re.compile(r"(?:\d{1,5}[A-Za-z]?(?:[/-]\d{1,5}[A-Za-z]?)?|[Ss]/[Nn])\.?,?")
+_NUMBER_TOKEN = re.compile(
+    r"(?:\d{1,5}[A-Za-z]?(?:[/-]\d{1,5}[A-Za-z]?)?|[Ss]/[Nn]|\#|[Nn][º°])\.?,?"
+)
 _ABBREVIATION = re.compile(r"[^\W\d_]{1,4}\.(?:[^\W\d_]{1,3}\.)?")
 _WORD_TOKEN = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?")
 #: Words a street line holds at most (its numbers and abbreviations aside).
@@ -229,6 +231,22 @@ def _street_tail(part: str) -> str | None:
     if not any(t.group(0)[0].isupper() or t.group(0)[0].isdigit() for t in taken):
         return None
     return part[taken[-1].start() :]
+
+
+def an_address_line(line: str) -> bool:
+    """Whether a whole line is shaped like an address's: a house number
+    alone, units, or a street line's words and numbers (``_street_tail``)
+    with a number, or two words or more one of which English's lexicon has
+    no form of (not "Senior Account Manager"); no sentence's words."""
+    line = line.strip()
+    if _NUMBER_PART.fullmatch(line) or _units(line):
+        return True
+    if _street_tail(line) != line:
+        return False
+    words = _WORD.findall(line)
+    return any(c.isdigit() for c in line) or (
+        len(words) >= 2 and any(not word_classes(w) for w in words)
+    )
 
 
 def _typed(street: str) -> bool:
