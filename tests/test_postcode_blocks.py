@@ -60,6 +60,8 @@ def test_a_street_with_no_number_nor_known_type_above_a_postcode_is_only_shaped(
         "Ring us\nFlight 123",  # three digits
         "Kind regards\nBerlin 10115",  # no street above
         "Acme Holdings GmbH\n10115 Berlin",  # a firm above its town
+        "Meet at Orbis Inc. 12 Kline Road\n10115 Berlin",  # a firm's abbreviated form
+        "Kind regards\n12 Kline Road\nVista Fund 4410",  # a firm beside the number
         "Best Regards\nBerlin 10115",  # English words above
     ],
 )

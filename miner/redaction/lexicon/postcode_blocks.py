@@ -12,10 +12,12 @@ line of its own ("594", "H.No. 368", "52/30"), units ("Bl. 66 Sc. 48 Ap.
 address: its last part says so, and the street line is read by its shape.
 
 A block is **sure** (replaced) when one of its parts above the postcode
-holds a number or a street's type the address rules know; else it is only
-shaped like one ("Aleea Georgescu\\nValu lui Traian, 391043": a street
-whose type no list of ours holds, or a firm's or a person's name above a
-town) and the policy surfaces it."""
+holds a number (a house's, a unit's) or a street's type the address rules
+know; else it is only shaped like one and the policy surfaces it
+("Aleea Georgescu\\nValu lui Traian, 391043": a street whose type no list
+of ours holds, or a person's name above a town). A firm's word anywhere in
+it ("Inc.", "GmbH", "Partners") makes it no address: a firm's name and its
+town."""
 
 from __future__ import annotations
 
@@ -42,8 +44,12 @@ from miner.redaction.lexicon.wordclass import word_classes
 #: A capitalised word, maybe joined by a hyphen or an apostrophe ("Mira-Bhayandar").
 _CAPITALISED = rf"[{CAPITALS}][^\W\d_]*(?:['’-][^\W\d_]+)*"
 #: A town's name: capitalised words, with short lower-case words between
-#: them ("Valu lui Traian", "Valea lui Mihai", "Frankfurt am Main").
-_TOWN = rf"{_CAPITALISED}(?:[ \t]+(?:[^\W\d_A-Z]{{1,4}}[ \t]+)?{_CAPITALISED}){{0,3}}"
+#: them ("Valu lui Traian", "Valea lui Mihai", "Frankfurt am Main"), none an
+#: English sentence's ("Brno by Friday", "Porto on Monday").
+_TOWN = (
+    rf"{_CAPITALISED}(?:[ \t]+(?:(?!(?:by|on|at|in|to|for|of|and|or|the|is|was|from|with|as)"
+    rf"[ \t])[^\W\d_A-Z]{{1,4}}[ \t]+)?{_CAPITALISED}){{0,3}}"
+)
 #: Where a part of an address starts: the text's or a line's start (a break
 #: written ``\\n`` too), or after a comma.
 _PART_START = r"(?:^|(?<=\n)|(?<=\\n)|(?<=,))[ \t]*"
@@ -93,8 +99,8 @@ def blocks_above_postcodes(
         if sum(c.isdigit() for c in postcode) < 4 or _YEAR.fullmatch(postcode):
             continue  # "Flight 123", "Paris, 2019"
         town = m.group("part").replace(postcode, " ")
-        if not _a_town(town):
-            continue  # "Booking 12345", "Order 12345"
+        if not _a_town(town) or any(_organisation(w) for w in town.split()):
+            continue  # "Booking 12345", "Order 12345", "Fund 4410"
         start, sure, tail = _parts_above(text, m.start("part"))
         if start < m.start("part") and (sure or _a_street_name(tail, replaced)):
             yield start, m.end("part"), sure
@@ -204,20 +210,23 @@ def _street_tail(part: str) -> str | None:
     words = 0
     for i in range(len(tokens) - 1, -1, -1):
         token = tokens[i].group(0)
+        if _organisation(token.rstrip(".,")):
+            return None  # a firm's name above its town: "Acme GmbH\n10115 Berlin", "Inc."
         if _NUMBER_TOKEN.fullmatch(token) or _ABBREVIATION.fullmatch(token):
             taken.append(tokens[i])
             continue
         if not _WORD_TOKEN.fullmatch(token):
             break
-        if token[0].isupper():
-            if _organisation(token):
-                return None  # a firm's name above its town: "Acme GmbH\n10115 Berlin"
-        elif token.casefold() in _stop_words() and not (
-            len(token) <= 4
-            and taken
-            and _NUMBER_TOKEN.fullmatch(taken[-1].group(0))
-            and i > 0
-            and tokens[i - 1].group(0)[:1].isupper()
+        if (
+            token[0].islower()
+            and token.casefold() in _stop_words()
+            and not (
+                len(token) <= 4
+                and taken
+                and _NUMBER_TOKEN.fullmatch(taken[-1].group(0))
+                and i > 0
+                and tokens[i - 1].group(0)[:1].isupper()
+            )
         ):
             break
         words += 1
