@@ -219,6 +219,7 @@ def test_phone_numbers_in_the_formats_people_write_score_over_the_threshold(text
         "it costs 1,299.00 EUR",
         # Slashes in dates and house numbers: no phone's.
         "shipped on 2026/03/14 by road",
+        "please call on 2026/03/14 after lunch",
         "it is at 17/24, Rose Lane",
         "invoice 2231/98765 is due",
     ],
