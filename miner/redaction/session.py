@@ -15,8 +15,8 @@ from miner.model import Session
 from miner.redaction.detector import NER_TYPES, Detector
 from miner.redaction.keys import KeyRules
 from miner.redaction.lexicon.addresses import (
-    SHORT_NUMBER,
     address_parts,
+    house_number_values,
     house_numbers_alone,
 )
 from miner.redaction.lexicon.formats import read_escaped_breaks
@@ -586,7 +586,7 @@ class _Replacer:
             number: value
             for value, entity in entity_of.items()
             if entity == "STREET_ADDRESS"
-            for number in SHORT_NUMBER.findall(value)
+            for number in house_number_values(value)
         }
         self._occurrence, self._exact, self._folded = value_matcher(placeholder)
         # In a line written all in lower case ("hi, this is nicola", above a

@@ -35,11 +35,14 @@ from miner.redaction.lexicon.addresses import (
     STREET_SUFFIXES,
     address_parts,
     find_addresses,
+    house_number_values,
     house_numbers_alone,
 )
 from miner.redaction.lexicon.dates import dates_near_birth_cues
 from miner.redaction.lexicon.formats import names_a_number
 from miner.redaction.lexicon.names import a_particle, a_place_name, addressed
+from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
+from miner.redaction.lexicon.signatures import signature_address_lines
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
 
@@ -164,6 +167,15 @@ class Unsure:
                 yield m.start(), m.start() + len(m.group(1)), "STREET_ADDRESS"
             yield from _named_streets(seen)
             yield from _a_street_alone(seen)
+            # An address read upwards from its postcode and town whose
+            # parts the sure rules left ("Intrarea Pop\nVoluntari, 220928",
+            # "<PERSON_1>\nValu lui Traian, 391043"), a name replaced in it too.
+            filled = _PLACEHOLDER.sub(_address_fill, text)
+            for start, end, _sure in blocks_above_postcodes(filled, _FILLED_WORD):
+                yield from _around_placeholders(text, start, end, "STREET_ADDRESS", _ALPHANUMERIC)
+            # A signature's lines under its name shaped like an address's.
+            for start, end in signature_address_lines(filled, _FILLED_ANY):
+                yield from _around_placeholders(text, start, end, "STREET_ADDRESS", _ALPHANUMERIC)
             filled = _PLACEHOLDER.sub(_address_fill, text)
             for start, end, entity in _streets_after_address_cues(filled):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
@@ -1005,10 +1017,16 @@ def unsure_values(
                 # A street's, even where it was read as a name no list knows.
                 found[name] = "STREET_ADDRESS"
         # Its house number standing alone where a value does ("I have noted
-        # 26 on your file"), as a replaced address's is replaced.
+        # 26 on your file"), as a replaced address's is replaced; or a whole
+        # string ("Nr. 216", a tool's argument).
         numbers = set(SHORT_NUMBER.findall(street))
+        whole = set(house_number_values(street))
         for _key, leaf in leaves:
-            if numbers and street not in leaf:
+            if street in leaf:
+                continue
+            if leaf.strip() in whole:
+                found.setdefault(leaf.strip(), "STREET_ADDRESS")
+            if numbers:
                 for s, e in house_numbers_alone(leaf, numbers):
                     found.setdefault(leaf[s:e], "STREET_ADDRESS")
     return tuple(Surfaced(entity, value) for value, entity in found.items())
@@ -1057,15 +1075,25 @@ _NUMBER_WORD = re.compile(r"\d|^(?i:n[º°]\.?|no\.|nr\.|#|s/n)$")
 
 
 def _street_names(street: str) -> list[str]:
-    """The words of a surfaced street line without its house number, and
-    its numbers of three digits or more (a postcode, "4342")."""
+    """The words of a surfaced street line without its house number, its
+    numbers of three digits or more (a postcode, "4342") and its house
+    number with a letter ("8a", "2b/6")."""
     return [
         part
         for part in address_parts(street)
         if part != street
-        and len(part) >= (3 if part.isdigit() else 4)
-        and (part.isdigit() or not any(c.isdigit() for c in part))
+        and (
+            _LETTERED_NUMBER.fullmatch(part)
+            or (
+                len(part) >= (3 if part.isdigit() else 4)
+                and (part.isdigit() or not any(c.isdigit() for c in part))
+            )
+        )
     ]
+
+
+#: A house number with its letter in lower case: "8a", "2b/6" (not "4G", "3D": codes).
+_LETTERED_NUMBER = re.compile(r"\d{1,4}[a-z](?:/\d{1,4}[a-z]?)?")
 
 
 #: A line break as a text holds one: a real one, or the two characters
@@ -1354,6 +1382,7 @@ _FILLED = "Qzx"
 _FILLED_STREET = re.compile(rf"{_FILLED}z+")
 _FILLED_WORD = re.compile(rf"{_FILLED}[zx]+")
 _FILLED_OTHER = re.compile("¤+")
+_FILLED_ANY = re.compile(rf"{_FILLED}[zx]+|¤+")
 
 
 def _address_fill(m: re.Match[str]) -> str:

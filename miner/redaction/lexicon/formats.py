@@ -466,17 +466,23 @@ _DATE_TIME = re.compile(
     r"|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[+-]\d{2}:\d{2})?"
     # Not the groups of a phone: "+61-2-5800-1909", "+61.3.7255.8281".
     r"|(?<![+\d][.-])(?<!\+)\b\d{1,2}([/.-])\d{1,2}\1\d{4}\b(?![.-]\d)|\b\d{1,2}/\d{1,2}/\d{2}\b"
+    # Year first with slashes ("2026/03/14"): a phone's area code and slash read it too.
+    r"|\b\d{4}/\d{1,2}/\d{1,2}\b"
 )
 
 
 #: A number written as people write phones: a country code (with its "+",
-#: or before an area code in brackets: "1 (813) 493-8386"), a trunk "(0)",
-#: an area code in brackets, groups of digits split by one kind of
-#: separator, an extension ("x9773", "ext. 12").
+#: in brackets after it, "+(370) 22240912", or before an area code in
+#: brackets: "1 (813) 493-8386"), a trunk "(0)", an area code in brackets,
+#: groups of digits split by one kind of separator, or a slash after an
+#: area code of at most eight digits as Central Europe writes it
+#: ("089/1234567", "06-1/424 5134", "(06)29/726-8501"; two phones split by a
+#: slash stay two), an extension ("x9773", "ext. 12").
 _PHONE_SHAPE = re.compile(
-    r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
-    r"(?:\(\d{1,5}\)[ .-]?)?\d{1,15}"
-    r"(?:[ .-]{1,2}\d{1,8}){0,5}(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
+    r"(?<![\w+/.-])(?:\+(?:\d{1,3}|\(\d{1,3}\))[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
+    r"(?:\(\d{1,5}\)[ .-]?)?(?:\d{1,4}(?:[ .-]\d{1,4})?/[ ]?\d{1,8}(?:[ .-]{1,2}\d{1,8}){0,4}"
+    r"|\d{1,15}(?:[ .-]{1,2}\d{1,8}){0,5})"
+    r"(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
 )
 
 
