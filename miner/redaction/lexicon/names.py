@@ -192,10 +192,12 @@ _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )\Z")
 
 
 #: Words around a NER "person" that make it a place: "I am in Lomm", "based
-#: in Kamen", "returned to Ksar Beni Aissa", "Leek bridge", "Plauen station".
-_PLACE_BEFORE = re.compile(
+#: in Kamen", "returned to Ksar Beni Aissa", "rebooked to Quito", "Leek bridge",
+#: "Plauen station".
+PLACE_BEFORE = re.compile(
     r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|originally from|(?:flew|fly|moved|returned"
-    r"|came|arrived|trip|travel(?:l?ing|l?ed)?)(?: here| back)? (?:to|from|at|in)"
+    r"|came|arrived|trip|travel(?:l?ing|l?ed)?|rebook(?:ed)?(?: me| you)?)(?: here| back)?"
+    r" (?:to|from|at|in)"
     # A place noun before it: "home city Jamesfort", "the town of Leek".
     r"|(?:city|town|village|capital|county|province|region|municipality|suburb)(?: of)?"
     # Where a speaker is from: "I'm from Lomm", "we are originally from Kamen".
@@ -420,7 +422,7 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
     ):
         return True
-    return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
+    return bool(PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
         ("'s", "’s"), end
     )
 
