@@ -208,6 +208,9 @@ PLACE_BEFORE = re.compile(
     # "she is from Kapišová", "he hails from Tupá".
     r"|(?:i|we|they|you|he|she)(?:['’]m|['’]re|['’]s| am| are| is| was| were)?(?: originally)?"
     r" from|hail(?:s|ed)? from)\s+)$"
+    # A route's end after its start's code or name in brackets: "from MHD
+    # (Mashhad International Airport) to Amol", "MAN to Quito".
+    r"|(?:\b[A-Z]{3}|\))[ \t]+to[ \t]+$"
 )
 
 

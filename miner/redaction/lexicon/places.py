@@ -55,7 +55,9 @@ def place_around(text: str, start: int, end: int) -> tuple[int, int] | None:
     slot_end = _slot_end_before(text, start)
     if slot_end is None:
         return None
-    span = _town_after(text, slot_end)
+    span = _town_after(
+        text, slot_end, _A_TRIP.search(text, max(0, slot_end - 6), slot_end) is not None
+    )
     if span is None or not (span[0] <= start and end <= span[1]):
         return None
     return span
@@ -78,7 +80,12 @@ def _slot_end_before(text: str, start: int) -> int | None:
 _WORD_BEFORE = re.compile(r"[^\W\d_]+(?:['’.-][^\W\d_]+)*\.?[ \t]+\Z")
 
 
-def _town_after(text: str, at: int) -> tuple[int, int] | None:
+#: A slot that ends with a trip's "to" or "from" ("rebooked to", "she is
+#: from"): a person does not stand there, not even one named like a town.
+_A_TRIP = re.compile(r"(?i:\b(?:to|from))[ \t]+$")
+
+
+def _town_after(text: str, at: int, trip: bool = False) -> tuple[int, int] | None:
     """The town's name written from ``at``: the longest run of its words
     (capitalised ones in a text with lower case; any in a line without a
     capital) that is shaped as a town's, or None."""
@@ -113,7 +120,7 @@ def _town_after(text: str, at: int) -> tuple[int, int] | None:
         return None  # "in Maria Ortiz's file": whose, not where
     for last in range(len(words), 0, -1):
         span = (words[0][0], words[last - 1][1])
-        if _shaped_as_a_town(text, words[:last]):
+        if _shaped_as_a_town(text, words[:last], trip):
             return span
     return None
 
@@ -134,14 +141,15 @@ def _stop_words() -> frozenset[str]:
     return frozenset(STOP_WORDS)
 
 
-def _shaped_as_a_town(text: str, words: list[tuple[int, int]]) -> bool:
+def _shaped_as_a_town(text: str, words: list[tuple[int, int]], trip: bool) -> bool:
     name = text[words[0][0] : words[-1][1]]
     if len(words) < 2:
-        # One word: a town GeoNames knows that is no first name ("rebooked
-        # to Quito", "based in Ebikon"; not "in Florence", a person's too).
+        # One word: a town GeoNames knows, no first name but after a trip's
+        # "to" or "from" ("based in Ebikon", "rebooked to Amol"; not "in
+        # Florence", a person's too).
         from miner.redaction.unsure import a_first_name  # unsure reads this module
 
-        return name.casefold() in smaller_town_names() and not a_first_name(name)
+        return name.casefold() in smaller_town_names() and (trip or not a_first_name(name))
     if name.casefold() in smaller_town_names():
         return True
     if _FIRST_WORD.match(name):
