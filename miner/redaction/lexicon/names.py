@@ -429,6 +429,7 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or _SAINT_FIRST.match(text, start, end)
         or _A_THING_WORD.search(text, start, end)
         or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
+        or _ORGANISATION_FIRST.search(text, max(0, start - 60), start)
         or _a_country_after(text, end)
     ):
         return True
@@ -507,11 +508,19 @@ _CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD})
 
 
 #: Words that make a capitalised run an organisation ("Terra Catalyst Fund").
+#: A firm's word in the regions' other languages, written before its name.
+_FIRM_WORDS_ABROAD = (
+    r"companhia|compañía|compagnie|compagnia|banco|banca|banque|grupo|gruppo|groupe"
+    r"|sociedad|sociedade|società|société"
+)
 _ORGANISATION_WORDS = (
     r"(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa|se|kgaa|oyj|k\.k|srl|sarl|co\.ltd"
     r"|corporation|limited|corp|co|company|companylimited|group|holdings?|fund|trust|bank"
     r"|capital|mines|energy|acquisition|international|partners|systems|technologies|industries"
-    r"|etf|shares|orchestra|university|foundation|institute|association|club)\b"
+    r"|etf|shares|orchestra|university|foundation|institute|association|club"
+    # The same words in the regions' other languages, and a legal form run
+    # into the word before it ("Companhia Brasileira", "THE TOWA BANKLTD.").
+    rf"|{_FIRM_WORDS_ABROAD}|gesellschaft|industrias|industrie|(?:bank|company)ltd)\b"
 )
 
 
@@ -520,6 +529,12 @@ ORGANISATION_WORDS = _ORGANISATION_WORDS
 
 
 _ORGANISATION = re.compile(rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+{_ORGANISATION_WORDS}")
+#: An organisation's word first, its name after it: "Companhia Brasileira
+#: de Distribuição", "Banco Santander", "Grupo Bimbo".
+_ORGANISATION_FIRST = re.compile(
+    rf"(?<![\w.])(?=[A-ZÀ-Þ])(?i:{_FIRM_WORDS_ABROAD})"
+    r"(?:[ \t]+(?:[A-ZÀ-Þ][\w.&/-]*|de|do|da|di|del|des|du|y|e|et|und))*[ \t]+$"
+)
 
 
 #: A place or organisation word anywhere in a hit, its first word too ("Note
