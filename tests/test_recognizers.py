@@ -346,6 +346,12 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
         ("the band's home city Jamesfort: Acme", "Jamesfort", True),
         ("I'm originally from Lomm.", "Lomm", True),
         ("The parcel is from Anna", "Anna", False),
+        # A firm's word of another language before its name; not an English
+        # one, which starts a sentence as a verb as often ("Trust Maria").
+        ("a year at Companhia Brasileira de Distribuição as", "Brasileira", True),
+        ("a year at Companhia Brasileira de Distribuição as", "Distribuição", True),
+        ("Banco Santander called", "Santander", True),
+        ("Trust Maria, she knows", "Maria", False),
     ],
 )
 def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, place):

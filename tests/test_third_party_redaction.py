@@ -203,11 +203,12 @@ def test_a_planted_value_is_replaced_surfaced_or_a_silent_leak():
 #: room for the second model's run-to-run wobble (a few values either way).
 HARD_SILENT_LEAKS_CEILING = 3
 #: 0.88 on main at 7bfc7bd, 0.94 on lookalike4 (look-alikes surfaced, not
-#: replaced, are decisions): held to the target itself.
-HARD_DECISIONS_PER_CASE_CEILING = 1.0
-#: 18 of 2046 (0.88%) on lookalike4 with PYTHONHASHSEED=0; 21 (1.03%) in a CI
-#: run (another hash seed): room for that wobble, under the 2% target.
-HARD_LOOKALIKES_REPLACED_CEILING = 0.0125
+#: replaced, are decisions), 0.79 on lookalike5 (places' slots, PYTHONHASHSEED=0):
+#: room for a few values of wobble either way.
+HARD_DECISIONS_PER_CASE_CEILING = 0.9
+#: 18 of 2046 (0.88%) on lookalike4 with PYTHONHASHSEED=0, 21 (1.03%) in a CI
+#: run (another hash seed); 14 (0.68%) on lookalike5: room for that wobble.
+HARD_LOOKALIKES_REPLACED_CEILING = 0.01
 
 
 def test_hard_cases_test_lists_hold_their_ceilings():

@@ -41,6 +41,7 @@ from miner.redaction.lexicon.addresses import (
 from miner.redaction.lexicon.dates import dates_near_birth_cues
 from miner.redaction.lexicon.formats import names_a_number
 from miner.redaction.lexicon.names import a_particle, a_place_name, addressed
+from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
 from miner.redaction.lexicon.signatures import signature_address_lines
 from miner.redaction.surfaced import Surfaced
@@ -128,11 +129,16 @@ class Unsure:
     def spans(self, text: str, key: str | None = None) -> Iterator[tuple[int, int, str]]:
         """(start, end, entity it may be) of each unsure span of ``text``, a
         string as redaction wrote it (placeholders are never part of one),
-        none inside a phrase of the allow list."""
+        none inside a phrase of the allow list, and no name inside a town's
+        name in a place's slot ("based in Lake Elnur", "rebooked to Quito":
+        ``place_around``)."""
         allowed = [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
         for start, end, entity in self._spans(text, key):
-            if not any(s <= start and end <= e for s, e in allowed):
-                yield start, end, entity
+            if any(s <= start and end <= e for s, e in allowed):
+                continue
+            if entity == "PERSON" and place_around(text, start, end):
+                continue
+            yield start, end, entity
 
     def _spans(self, text: str, key: str | None) -> Iterator[tuple[int, int, str]]:
         seen = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)

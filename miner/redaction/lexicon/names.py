@@ -254,14 +254,25 @@ _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )\Z")
 
 
 #: Words around a NER "person" that make it a place: "I am in Lomm", "based
-#: in Kamen", "returned to Ksar Beni Aissa", "Leek bridge", "Plauen station".
-_PLACE_BEFORE = re.compile(
-    r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|originally from|(?:flew|fly|moved|returned"
-    r"|came|arrived|trip|travel(?:l?ing|l?ed)?)(?: here| back)? (?:to|from|at|in)"
-    # A place noun before it: "home city Jamesfort", "the town of Leek".
-    r"|(?:city|town|village|capital|county|province|region|municipality|suburb)(?: of)?"
-    # Where a speaker is from: "I'm from Lomm", "we are originally from Kamen".
-    r"|(?:i'm|i am|we're|we are|they're|they are|you're|you are)(?: originally)? from)\s+)$"
+#: in Kamen", "returned to Ksar Beni Aissa", "rebooked to Quito", "Leek bridge",
+#: "Plauen station".
+PLACE_BEFORE = re.compile(
+    r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|originally from|(?:flew|fly|flying|moved"
+    r"|mov(?:e|es|ing)|returned|came|com(?:e|es|ing)|arrived|trip|travel(?:s|l?ing|l?ed)?"
+    r"|rebook(?:ed)?(?: me| you)?|drove|driv(?:e|es|ing)|went|go(?:es|ing)?|head(?:s|ed|ing)?"
+    r"|flights?|trains?|bus(?:es)?|tickets?|journey|route|relocat(?:e|es|ed|ing)"
+    r"|commut(?:e|es|ed|ing))(?: here| back| there| home)? (?:to|from|at|in)"
+    # A place noun before it: "home city Jamesfort", "the town of Leek",
+    # "the mayor of Tupá", a form's "City: Chlebnice".
+    r"|(?:city|town|village|capital|county|province|region|municipality|suburb)(?: of|:)?"
+    r"|(?:mayor|outskirts|suburbs|centre|center|residents|people) of"
+    # Where someone is from: "I'm from Lomm", "we are originally from Kamen",
+    # "she is from Kapišová", "he hails from Tupá".
+    r"|(?:i|we|they|you|he|she)(?:['’]m|['’]re|['’]s| am| are| is| was| were)?(?: originally)?"
+    r" from|hail(?:s|ed)? from)\s+)$"
+    # A route's end after its start's code or name in brackets: "from MHD
+    # (Mashhad International Airport) to Amol", "MAN to Quito".
+    r"|(?:\b[A-Z]{3}|\))[ \t]+to[ \t]+$"
 )
 
 
@@ -275,7 +286,7 @@ _SAINT_FIRST = re.compile(rf"{_SAINT}(?=\w)")
 _PLACE_WORDS = (
     r"(?i:bridge|station|airport|harbou?r|river|valley|county|province|city|town|village"
     r"|district|cathedral|castle|lake|mountains?|beach|university|hospital|stadium|museum"
-    r"|islands?|isles?)\b"
+    r"|islands?|isles?|office|branch|headquarters)\b"
 )
 
 
@@ -480,10 +491,33 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or _SAINT_FIRST.match(text, start, end)
         or _A_THING_WORD.search(text, start, end)
         or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
+        or _ORGANISATION_FIRST.search(text, max(0, start - 60), start)
+        or _a_country_after(text, end)
     ):
         return True
-    return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
+    return bool(PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
         ("'s", "’s"), end
+    )
+
+
+#: The words after a comma that may name a country or a region: "Tupá,
+#: Slovensko", "Fiji, Oceania", "Ebikon, Luzern".
+_AFTER_A_COMMA = re.compile(r",[ \t]*((?:[^\W\d_][\w'’.-]*)(?:[ \t]+[^\W\d_][\w'’.-]*){0,3})")
+
+
+def _a_country_after(text: str, end: int) -> bool:
+    """Whether a country's or a top-level region's name follows [.., end)
+    after a comma ("Chlebnice, Slovensko", "Springfield, Illinois"): a
+    town's name is written so, a person's is not."""
+    after = _AFTER_A_COMMA.match(text, end)
+    if not after:
+        return False
+    words = after.group(1).split()
+    places = (country_names(), region_names())
+    return any(
+        " ".join(words[:n]).casefold().rstrip(".") in names
+        for n in range(len(words), 0, -1)
+        for names in places
     )
 
 
@@ -536,11 +570,19 @@ _CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD})
 
 
 #: Words that make a capitalised run an organisation ("Terra Catalyst Fund").
+#: A firm's word in the regions' other languages, written before its name.
+_FIRM_WORDS_ABROAD = (
+    r"companhia|compañía|compagnie|compagnia|banco|banca|banque|grupo|gruppo|groupe"
+    r"|sociedad|sociedade|società|société"
+)
 _ORGANISATION_WORDS = (
     r"(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa|se|kgaa|oyj|k\.k|srl|sarl|co\.ltd"
     r"|corporation|limited|corp|co|company|companylimited|group|holdings?|fund|trust|bank"
     r"|capital|mines|energy|acquisition|international|partners|systems|technologies|industries"
-    r"|etf|shares|orchestra|university|foundation|institute|association|club)\b"
+    r"|etf|shares|orchestra|university|foundation|institute|association|club"
+    # The same words in the regions' other languages, and a legal form run
+    # into the word before it ("Companhia Brasileira", "THE TOWA BANKLTD.").
+    rf"|{_FIRM_WORDS_ABROAD}|gesellschaft|industrias|industrie|(?:bank|company)ltd)\b"
 )
 
 
@@ -549,6 +591,12 @@ ORGANISATION_WORDS = _ORGANISATION_WORDS
 
 
 _ORGANISATION = re.compile(rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+{_ORGANISATION_WORDS}")
+#: An organisation's word first, its name after it: "Companhia Brasileira
+#: de Distribuição", "Banco Santander", "Grupo Bimbo".
+_ORGANISATION_FIRST = re.compile(
+    rf"(?<![\w.])(?=[A-ZÀ-Þ])(?i:{_FIRM_WORDS_ABROAD})"
+    r"(?:[ \t]+(?:[A-ZÀ-Þ][\w.&/-]*|de|do|da|di|del|des|du|y|e|et|und))*[ \t]+$"
+)
 
 
 #: A place or organisation word anywhere in a hit, its first word too ("Note
