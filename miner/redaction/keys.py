@@ -140,7 +140,7 @@ def _a_named_thing(value: str) -> bool:
     if len(value) > 60 or not _A_NAME.fullmatch(value) or _SENTENCE_END.search(value):
         return False
     if _CAPITALISED_WORDS.fullmatch(value):
-        from miner.redaction.unsure import a_first_name
+        from miner.redaction.lexicon.names import a_first_name
         from miner.redaction.verdict import company_form_after
 
         return not a_first_name(value.split()[0]) or bool(company_form_after(value, 0))

@@ -40,7 +40,13 @@ from miner.redaction.lexicon.addresses import (
 )
 from miner.redaction.lexicon.dates import dates_near_birth_cues
 from miner.redaction.lexicon.formats import names_a_number
-from miner.redaction.lexicon.names import a_particle, a_place_name, addressed
+from miner.redaction.lexicon.names import (
+    a_first_name,
+    a_particle,
+    a_place_name,
+    addressed,
+    known_name,
+)
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
 from miner.redaction.lexicon.signatures import signature_address_lines
@@ -942,42 +948,6 @@ def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
 _TITLECASE = re.compile(
     "[" + "".join(c for c in map(chr, range(0x2000)) if c.istitle() and not c.isupper()) + "]"
 )
-
-
-def a_first_name(word: str) -> bool:
-    """Whether the first-name list knows ``word``, in any casing, or each
-    part of a double first name ("christophe-nicolas")."""
-    from miner.redaction.lexicon.dates import unaccented
-
-    parts = word.casefold().split("-")
-    return all(part in _first_names() or unaccented(part) in _first_names() for part in parts)
-
-
-def known_name(word: str) -> bool:
-    """Whether a first-name or surname list knows ``word``, in any casing."""
-    from miner.redaction.lexicon.dates import unaccented
-
-    folded = word.casefold()
-    plain = unaccented(folded)
-    return folded in _first_names() or plain in _first_names() or plain in _surnames()
-
-
-@functools.cache
-def _first_names() -> frozenset[str]:
-    from miner.redaction.lexicon.dates import unaccented
-    from miner.redaction.lexicon.names import first_names
-
-    folded = {name.casefold() for name in first_names()}
-    return frozenset(folded | {unaccented(name) for name in folded})
-
-
-@functools.cache
-def _surnames() -> frozenset[str]:
-    """The US census's surnames (the ``names`` package's copy), folded."""
-    from importlib.resources import files
-
-    with (files("names") / "dist.all.last").open(encoding="ascii") as census:
-        return frozenset(line.split()[0].casefold() for line in census if line.strip())
 
 
 @functools.cache

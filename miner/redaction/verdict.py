@@ -29,9 +29,9 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from miner.redaction.lexicon.names import a_particle
+from miner.redaction.lexicon.names import a_first_name, a_particle, known_name
 from miner.redaction.lexicon.places import place_around
-from miner.redaction.unsure import TOWN_ENDING, TOWN_START_WORDS, a_first_name, known_name
+from miner.redaction.unsure import TOWN_ENDING, TOWN_START_WORDS
 
 Verdict = Literal["replace", "keep", "surface"]
 

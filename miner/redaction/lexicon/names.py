@@ -417,18 +417,14 @@ def _less_persons_names(places: Iterable[str]) -> frozenset[str]:
     0.001% of people or more, from Europe, Latin America and Asia as well;
     the ``names`` package's copy), accented or not. The census is read a
     line at a time: its surnames as a set held 14 MiB."""
-    from importlib.resources import files
-
     people = {name.casefold() for name in first_names()}
     by_letters: dict[str, set[str]] = {}
     for place in places:
         folded = place.casefold()
         if folded not in people and unaccented(folded) not in people:
             by_letters.setdefault(unaccented(folded), set()).add(folded)
-    with (files("names") / "dist.all.last").open(encoding="ascii") as census:
-        for line in census:
-            if line.strip():
-                by_letters.pop(line.split()[0].casefold(), None)
+    for surname in census_surnames():
+        by_letters.pop(surname, None)
     return frozenset(place for same in by_letters.values() for place in same)
 
 
@@ -1030,3 +1026,37 @@ def name_parts(name: str) -> list[str]:
         if "-" in word and a_particle(tail := word.rsplit("-", 1)[1]):
             parts.append(" ".join([tail, *words[i + 1 :]]))  # "Nieuwenhuijsen-die Pelser"
     return list(dict.fromkeys(p for p in parts if p != name))
+
+
+def a_first_name(word: str) -> bool:
+    """Whether the first-name list knows ``word``, in any casing, or each
+    part of a double first name ("christophe-nicolas")."""
+    parts = word.casefold().split("-")
+    return all(part in _first_names() or unaccented(part) in _first_names() for part in parts)
+
+
+def known_name(word: str) -> bool:
+    """Whether a first-name or surname list knows ``word``, in any casing."""
+    folded = word.casefold()
+    plain = unaccented(folded)
+    return folded in _first_names() or plain in _first_names() or plain in _surnames()
+
+
+@functools.cache
+def _first_names() -> frozenset[str]:
+    folded = {name.casefold() for name in first_names()}
+    return frozenset(folded | {unaccented(name) for name in folded})
+
+
+@functools.cache
+def _surnames() -> frozenset[str]:
+    return frozenset(census_surnames())
+
+
+def census_surnames() -> Iterator[str]:
+    """The US census's surnames (the ``names`` package's copy), folded, a
+    line at a time."""
+    from importlib.resources import files
+
+    with (files("names") / "dist.all.last").open(encoding="ascii") as census:
+        yield from (line.split()[0].casefold() for line in census if line.strip())

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import re
 
-from miner.redaction.lexicon.names import PLACE_BEFORE, smaller_town_names
+from miner.redaction.lexicon.names import PLACE_BEFORE, a_first_name, smaller_town_names
 
 #: Words a town's name starts with in the regions' languages, that with a
 #: place's slot before them make the words after them a town's ("in New
@@ -147,8 +147,6 @@ def _shaped_as_a_town(text: str, words: list[tuple[int, int]], trip: bool) -> bo
         # One word: a town GeoNames knows, no first name but after a trip's
         # "to" or "from" ("based in Ebikon", "rebooked to Amol"; not "in
         # Florence", a person's too).
-        from miner.redaction.unsure import a_first_name  # unsure reads this module
-
         return name.casefold() in smaller_town_names() and (trip or not a_first_name(name))
     if name.casefold() in smaller_town_names():
         return True

@@ -9,12 +9,12 @@ from presidio_analyzer import LocalRecognizer
 
 from miner.redaction.lexicon.names import (
     RARE_WORD_ZIPF,
+    a_first_name,
     a_place_name,
     addressed,
     an_english_word,
 )
 from miner.redaction.recognizers.result import result
-from miner.redaction.unsure import a_first_name
 
 _PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
 
