@@ -117,6 +117,12 @@ def _addresses(text: str) -> list[str]:
          "858 84 Circle Way\nEl Hessinette\n, 53\n 98820"),
         ("The bus drops you off at 67 C. de Carolina Gisbert St.", "67 C. de Carolina Gisbert St."),
         ("691 Incrocio Nosiglia\n Piano 6\n Calosso", "691 Incrocio Nosiglia\n Piano 6\n Calosso"),
+        # The house number first with its full stop, as Hungarian writes it;
+        # a second word of the name in lower case; a ship's name not in ASCII.
+        ("the bus stops at 312. Rákóczi utca today", "312. Rákóczi utca"),
+        ("her address: 4. Bartók béla út", "4. Bartók béla út"),
+        ("meet me at 88. kossuth tér", "88. kossuth tér"),
+        ("Best\nUSNS Ørsted\nFPO AE 09123", "USNS Ørsted\nFPO AE 09123"),
     ],
 )  # fmt: skip
 def test_street_addresses_of_the_default_regions_are_found_whole(text, address):
@@ -189,6 +195,11 @@ def _phones(text: str) -> list[tuple[str, float]]:
         ("please call me at 0183157312 today", "0183157312"),
         ("Kind regards\nJo Smith\n0612486226", "0612486226"),
         ("Customer (C-1, c@example.com, 00573001234567)", "00573001234567"),
+        # A slash after the area code, and the country code in brackets after its "+".
+        ("Ring the office on 0761/23 45 67 please", "0761/23 45 67"),
+        ("Ring me on 06-53/812 4471", "06-53/812 4471"),
+        ("Ring me on (06)41/550-2093", "(06)41/550-2093"),
+        ("Ring me on +(372) 51234567", "+(372) 51234567"),
     ],
 )
 def test_phone_numbers_in_the_formats_people_write_score_over_the_threshold(text, number):
@@ -206,6 +217,11 @@ def test_phone_numbers_in_the_formats_people_write_score_over_the_threshold(text
         "from 66.214.71.65",
         "card 4527 1650 1914 8987",
         "it costs 1,299.00 EUR",
+        # Slashes in dates and house numbers: no phone's.
+        "shipped on 2026/03/14 by road",
+        "please call on 2026/03/14 after lunch",
+        "it is at 17/24, Rose Lane",
+        "invoice 2231/98765 is due",
     ],
 )
 def test_tracking_numbers_dates_addresses_and_cards_are_not_phones(text):
@@ -330,6 +346,12 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
         ("the band's home city Jamesfort: Acme", "Jamesfort", True),
         ("I'm originally from Lomm.", "Lomm", True),
         ("The parcel is from Anna", "Anna", False),
+        # A firm's word of another language before its name; not an English
+        # one, which starts a sentence as a verb as often ("Trust Maria").
+        ("a year at Companhia Brasileira de Distribuição as", "Brasileira", True),
+        ("a year at Companhia Brasileira de Distribuição as", "Distribuição", True),
+        ("Banco Santander called", "Santander", True),
+        ("Trust Maria, she knows", "Maria", False),
     ],
 )
 def test_a_ner_person_is_a_place_only_when_its_neighbours_say_so(text, word, place):

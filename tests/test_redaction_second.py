@@ -286,3 +286,14 @@ def test_a_window_is_the_value_and_about_a_sentence_either_side_not_the_whole_st
     assert window[start:end] == "Dagmar Novotna"
     assert 80 <= start <= 100
     assert 80 <= len(window) - end <= 100
+
+
+def test_a_value_after_a_line_break_written_backslash_n_is_replaced_too():
+    # A chat log quoted inside a JSON string: the speaker after "\\n" is a
+    # word of its own, as the session pass and surfaced.occurrences read it.
+    found = Redacted(chat("Jai: hi\\nBhavini: You saved my life!"), Counter(), {}, (), ())
+    [turn] = second.replaced_everywhere(found, {"Bhavini": "PERSON"}).session.turns
+    assert turn.user_text == "Jai: hi\\n<PERSON_1>: You saved my life!"
+    found = Redacted(chat("xBhavini and Bhavinis"), Counter(), {}, (), ())
+    [turn] = second.replaced_everywhere(found, {"Bhavini": "PERSON"}).session.turns
+    assert turn.user_text == "xBhavini and Bhavinis"

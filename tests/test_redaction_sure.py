@@ -72,6 +72,8 @@ def test_an_iban_of_a_country_outside_the_swift_registry_is_replaced_by_its_chec
         ("My Number 1234 5678 9018, for the bank", "1234 5678 9018"),
         ("her fødselsnummer 15108695088 was wrong", "15108695088"),
         ("His social security number is 710319/2745", "710319/2745"),
+        ("my number for the account: 123456789018 (My Number card)", "123456789018"),
+        ("the id is 44051401458 (PESEL), thanks", "44051401458"),
     ],
 )
 def test_a_person_s_id_after_its_own_name_is_replaced(policy, text, value):
@@ -84,6 +86,7 @@ def test_a_person_s_id_after_its_own_name_is_replaced(policy, text, value):
         "PESEL: 44051401459, thanks",  # the check digit is wrong
         "my rodné číslo is 710319/2746",
         "the order id is 12345678 from March",
+        "the order 123456789019 (My Number) was shipped",  # the check digit is wrong
     ],
 )
 def test_a_number_after_an_id_s_name_that_fails_its_check_is_not_an_id(policy, text):
@@ -110,3 +113,37 @@ def test_a_title_for_either_sex_is_replaced_with_the_name(policy):
     text = "Maybe the booking is under Sr(a). Valentina Quiroga, can you check?"
     values = found(policy, text)
     assert values.get("Sr(a). Valentina Quiroga") == "PERSON", values
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "{}",  # as the bank writes it
+        "{} today.",  # a short word after it runs into its shape in any case
+        "{} please",
+    ],
+)
+@pytest.mark.parametrize("casing", [str.upper, str.lower])
+@pytest.mark.parametrize("spaced", [False, True])
+def test_an_iban_in_any_casing_spaced_or_not_is_replaced_whole(policy, written, casing, spaced):
+    iban = _iban("ES", "29141777766317066907")  # 24 characters: groups of four end even
+    if spaced:
+        iban = " ".join(iban[i : i + 4] for i in range(0, len(iban), 4))
+    iban = casing(iban)
+    text = "Please wire it to " + written.format(iban)
+    assert found(policy, text).get(iban) == "IBAN_CODE"
+
+
+def test_an_iban_s_name_before_it_is_no_person(policy):
+    iban = _iban("GB", "ESZY14177763170669")
+    for text in (f"IBAN:{iban.lower()}", f"my iban is {iban}, thanks", f"(IBAN {iban})"):
+        values = found(policy, text)
+        assert values.get(iban.lower() if ":" in text else iban) == "IBAN_CODE", values
+        assert "PERSON" not in values.values(), values
+
+
+def test_the_guard_finds_an_iban_before_a_word():
+    from miner.redaction.guard import LeakGuard
+
+    iban = _iban("ES", "29141777766317066907")
+    assert LeakGuard(("ES",), ()).scan([f"WIRE IT TO {iban} TODAY"]) == {"IBAN_CODE": 1}

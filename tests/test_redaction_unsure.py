@@ -234,6 +234,45 @@ def test_a_bare_phone_in_an_escalation_summary_is_replaced_or_surfaced(policy):
     assert "0057300123456" not in written or "0057300123456" in surfaced
 
 
+@pytest.mark.parametrize(
+    "text, values",
+    [
+        ("Regards,\nMira Kale\n17\nLotus Garden Road\nPunewadi 411038", ("17", "Lotus", "411038")),
+        ("Regards,\nMira Kale\n88, Kher Wadi, Alibag-402201", ("88", "Kher", "Wadi", "402201")),
+        ("Drop it at 12/4, Tilak Path, Nandurbar-425412 please", ("12/4", "Tilak", "425412")),
+        ("please send it to Zelena put 12b\n21000 Split today", ("Zelena", "12b", "21000")),
+        ("Ring me on 06-53/812 4471 today", ("812", "4471")),
+        ("Ring me on +(372) 51234567 today", ("372", "51234567")),
+    ],
+)  # fmt: skip
+def test_a_street_above_a_postcode_line_and_a_slashed_phone_are_replaced(policy, text, values):
+    written = redacted(policy, text).session.turns[0].user_text
+    assert not [v for v in values if v in written], written
+
+
+def test_a_replaced_address_s_house_number_is_replaced_where_a_field_holds_it_alone(policy):
+    from datetime import UTC, datetime
+
+    from miner.model import Session, ToolCall, Turn
+
+    calls = tuple(
+        ToolCall(name="verify", agent="a", args={"q": value}, result={})
+        for value in ("Nr. 31", "I have noted 7b on your file.")
+    )
+    turn = Turn(
+        invocation_id="i",
+        user_text=(
+            "Ship it to Strada Morii Nr. 31\nCampina, 105600 and Kolarova ulica 7b\n21000 Split"
+        ),
+        reply_text="ok",
+        tool_calls=calls,
+    )
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    [result] = policy.redact([Session("s", "support_agent", "u-1", now, now, {}, (turn,))])
+    written = [c.args["q"] for c in result.session.turns[0].tool_calls]
+    assert not [w for w in written if "31" in w or "7b" in w], written
+
+
 def test_a_surfaced_value_is_one_decision_however_often_it_occurs(policy):
     result = redacted(
         policy, "ring FARMER on the intercom", reply="I will ask the courier to ring FARMER"
@@ -398,6 +437,33 @@ def test_route_codes_in_capitals_are_no_unknown_word():
 )
 def test_more_street_lines_and_their_parts_are_surfaced(text, value):
     assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A street type no list of ours holds above a postcode and town.
+        ("Kind regards\n<PERSON_1>\nSplaiul Unirii\nMedias, 551002",
+         "Splaiul Unirii\nMedias, 551002"),
+        # The street's name replaced as a person's: the town and postcode under it.
+        ("Please forward it to <PERSON_1>\nBaia lui Stan, 405300 soon", "Baia lui Stan, 405300"),
+    ],
+)  # fmt: skip
+def test_an_address_read_upwards_from_its_postcode_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_a_signature_s_lines_shaped_like_an_address_s_are_surfaced():
+    text = "Kind regards,\n<PERSON_1>\nCl. 14 # 5-22 Oeste\nLocal 3\n<PHONE_NUMBER_1>\n\nPS: ok"
+    found = surfaced(text)
+    assert found.get("Cl. 14 # 5-22 Oeste") == "STREET_ADDRESS"
+    assert found.get("Local 3") == "STREET_ADDRESS"
+    assert "PS" not in " ".join(found)
+
+
+def test_a_signature_s_job_title_and_sentences_are_not_surfaced():
+    text = "Thanks,\n<PERSON_1>\nSenior Account Manager\nSent from my phone"
+    assert surfaced(text) == {}
 
 
 def test_a_phone_with_its_country_code_in_brackets_is_surfaced_whole():
@@ -605,3 +671,50 @@ def test_a_name_grown_over_a_first_name_after_in_is_still_surfaced():
     # A first name starts a person's full name as often as a town's.
     text = "please put it in Otakar Lípa for review"
     assert surfaced(text).get("Otakar Lípa") == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Don't go to town, Georgia!", "Georgia"),  # a place's name, and a person's
+        ("THE RECIPIENT DOMINYKA KALVELIS IS NOT KNOWN AT THIS ADDRESS.", "DOMINYKA KALVELIS"),
+        ("THIS IS <PERSON_1> DELHAYE FROM ACCOUNTING.", "DELHAYE"),
+        ("THE RECIPIENT <PERSON_1> MARTIN IS NOT KNOWN", "MARTIN"),
+        ("RECIPIENT: <PERSON_1> DE BONDT", "DE BONDT"),
+        ("THIS IS ALICE DELHAYE FROM ACCOUNTING.", "ALICE DELHAYE"),
+    ],
+)
+def test_a_name_addressed_or_in_a_text_in_capitals_is_surfaced_whole(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+def test_an_english_word_after_a_name_in_capitals_is_not_surfaced_with_it():
+    assert "FROM" not in " ".join(surfaced("THIS IS <PERSON_1> FROM ACCOUNTING."))
+
+
+@pytest.mark.parametrize(
+    "text", ["IBAN: <IBAN_CODE_1>", "my iban is <IBAN_CODE_1>", "(IBAN <IBAN_CODE_1>)"]
+)
+def test_an_id_s_name_before_its_value_is_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+def test_a_first_name_that_names_an_id_is_still_surfaced_elsewhere():
+    assert surfaced("Thank you Iban, see you soon").get("Iban") == "PERSON"
+
+
+def test_a_listed_name_s_possessive_in_lower_case_is_surfaced_and_an_english_word_s_is_not():
+    found = surfaced("(though torres's song was about a boat)")
+    assert [entity for value, entity in found.items() if value.startswith("torres")] == ["PERSON"]
+    assert surfaced("the world's best price, my mom's car") == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Please ring DOS SANTOS on the intercom, or call me.", "DOS SANTOS"),
+        ("UPS says the recipient VAN DER BERG is not known", "VAN DER BERG"),
+    ],
+)
+def test_a_surname_in_capitals_after_its_particle_and_a_cue_is_surfaced_whole(text, value):
+    assert surfaced(text).get(value) == "PERSON"

@@ -110,3 +110,22 @@ def test_spark_picks_over_the_flags_it_holds_what_the_pick_over_every_flag_picks
     for held, expected, counts, expected_counts in picks_both_ways(SparkEngine()):
         assert held == expected and counts == expected_counts
         assert held[0].picked
+
+
+def test_spark_reads_a_go_message_s_parts_as_duckdb_does(spark, tmp_path):
+    # The part list, a list of structs in DuckDB's one parse, is rendered for
+    # Spark as its items' texts, indexed without Spark's ANSI error past the
+    # list's end (most messages have one part, the view reads four).
+    from datetime import UTC, datetime
+
+    from miner.engine.spark import _held_events
+    from tests.test_scan_engine import GO_MESSAGES, write_go_messages
+
+    write_go_messages(tmp_path / "export")
+    scan = (datetime(2026, 11, 1, tzinfo=UTC), datetime(2026, 12, 1, tzinfo=UTC))
+    with _held_events(tmp_path / "export", scan) as queries:
+        read = queries.table("SELECT session_id, kind, text FROM events").to_pylist()
+    kinds = {"USER_MESSAGE": "USER_MESSAGE_RECEIVED", "EVENT": "AGENT_RESPONSE"}
+    assert sorted((r["session_id"], r["kind"], r["text"]) for r in read) == sorted(
+        (f"go-{i}", kinds[event_type], text) for i, (event_type, _c, text) in enumerate(GO_MESSAGES)
+    )

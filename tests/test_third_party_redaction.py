@@ -34,9 +34,10 @@ DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, i
 #: Targets: 0 silent leaks of any type, at most 1 reviewer decision per case,
 #: at most 2% of look-alikes replaced. Where a ceiling is above its target
 #: the target is not met (docs/redaction.md, "Measured" says which).
-#: 33 of 4600 with PYTHONHASHSEED=0 (2026-12-04, silent5's cue and slot
-#: shapes; 38 before); two values of room for another hash seed's wobble.
-SILENT_LEAKS_CEILING = 35
+#: 30 of 4600 with PYTHONHASHSEED=0 (2026-12-04, names7's names in a
+#: person's slot; 33 before, 38 before silent5); two values of room for
+#: another hash seed's wobble.
+SILENT_LEAKS_CEILING = 32
 DECISIONS_PER_CASE_CEILING = 1.0  # measured after keys, verdict, address blocks: redaction.md
 #: 41 of 861 on main at 7bfc7bd, 30 (3.48%) on branch lookalike4 (2026-12-04:
 #: towns' and airfields' words kept, one guessed word after "to", "in"...
@@ -202,11 +203,12 @@ def test_a_planted_value_is_replaced_surfaced_or_a_silent_leak():
 #: room for the second model's run-to-run wobble (a few values either way).
 HARD_SILENT_LEAKS_CEILING = 3
 #: 0.88 on main at 7bfc7bd, 0.94 on lookalike4 (look-alikes surfaced, not
-#: replaced, are decisions): held to the target itself.
-HARD_DECISIONS_PER_CASE_CEILING = 1.0
-#: 18 of 2046 (0.88%) on lookalike4 with PYTHONHASHSEED=0; 21 (1.03%) in a CI
-#: run (another hash seed): room for that wobble, under the 2% target.
-HARD_LOOKALIKES_REPLACED_CEILING = 0.0125
+#: replaced, are decisions), 0.79 on lookalike5 (places' slots, PYTHONHASHSEED=0):
+#: room for a few values of wobble either way.
+HARD_DECISIONS_PER_CASE_CEILING = 0.9
+#: 18 of 2046 (0.88%) on lookalike4 with PYTHONHASHSEED=0, 21 (1.03%) in a CI
+#: run (another hash seed); 14 (0.68%) on lookalike5: room for that wobble.
+HARD_LOOKALIKES_REPLACED_CEILING = 0.01
 
 
 def test_hard_cases_test_lists_hold_their_ceilings():

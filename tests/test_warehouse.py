@@ -31,6 +31,11 @@ def test_the_bigquery_query_parses_and_reads_the_json_columns_as_text(plugin):
     # A tool path: BigQuery has no list lambdas, so the ordered aggregate.
     assert "STRING_AGG(tool, '>' ORDER BY first, tool)" in " ".join(result.stdout.split())
     assert tree.find(sqlglot.exp.Lambda) is None
+    # A Go message's part list, a list in one parse, indexed past its end as
+    # NULL (OFFSET raises there): most messages have one part, the view reads four.
+    assert "JSON_QUERY_ARRAY(raw_payload, '$.parts')" in result.stdout
+    assert "fields.parts[SAFE_OFFSET(3)].text" in result.stdout
+    assert "[OFFSET(" not in result.stdout
 
 
 @pytest.mark.parametrize("plugin", ["python", "java", "go"])

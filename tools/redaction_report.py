@@ -104,6 +104,10 @@ class Report:
     decisions_as: Counter[str] = field(default_factory=Counter)
     """Decisions by the entity the policy surfaced them as."""
     silent_examples: list[tuple[str, str]] = field(default_factory=list)
+    surfaced_negative_examples: list[str] = field(default_factory=list)
+    """Non-personal words a surfaced value covers, with their kind and text."""
+    decision_examples: list[tuple[str, str]] = field(default_factory=list)
+    """(entity, value) of each decision: what the reviewer is asked."""
 
     def silent(self, kind: str | None = None) -> int:
         """Planted values neither replaced nor surfaced."""
@@ -295,6 +299,7 @@ def score_sessions(
         report.cases += 1
         report.decisions += len(values)
         report.decisions_as.update(s.entity for s in surfaced)
+        report.decision_examples += [(s.entity, s.value) for s in surfaced]
         occurs = _occurrences(values)
         pairs = zip(places(before), places(after.session), strict=True)
         for (place, original), (_place, output) in pairs:
@@ -368,6 +373,9 @@ def _score(
                 report.destroyed_examples.append(f"{text[start:end]!r} in {text!r} {spans}")
             elif any(surfaced[start:end]):
                 report.negatives_surfaced[negative] += 1
+                report.surfaced_negative_examples.append(
+                    f"{negative} {text[start:end]!r} in {text!r}"
+                )
             continue
         report.planted[kind] += 1
         report.planted_in[place] += 1
@@ -583,6 +591,10 @@ def _examples(report: Report) -> None:
             print("missed", kind, value)
         for value in report.destroyed_examples:
             print("destroyed", value)
+        for value in report.surfaced_negative_examples:
+            print("surfaced look-alike", value)
+        for entity, value in report.decision_examples:
+            print("decision", entity, repr(value))
 
 
 if __name__ == "__main__":

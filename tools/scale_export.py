@@ -332,10 +332,16 @@ def describe(target: Path) -> str:
     groups = sum(pq.ParquetFile(f).num_row_groups for f in dataset.files)
     widths = []
     for column in ("content", "attributes"):
+        # A file at a time, a page at a time (no pre-buffering): the dataset
+        # scanner decodes a whole row group's column, 22 GB for the one-file
+        # shape's single 20M-row group (the kernel killed the bench).
         lengths = np.concatenate(
             [
                 pc.fill_null(pc.utf8_length(b.column(0)), 0).to_numpy()
-                for b in dataset.to_batches(columns=[column], batch_size=65_536)
+                for f in dataset.files
+                for b in pq.ParquetFile(f, pre_buffer=False, buffer_size=1 << 20).iter_batches(
+                    batch_size=65_536, columns=[column]
+                )
             ]
         )
         widths.append(

@@ -63,27 +63,39 @@ _GO_RENAMED = " ".join(
 #: from a message, an answer or a transfer: reading it there would parse
 #: three quarters of a million payloads more on a large export).
 _TOOL_TYPES = ("TOOL_STARTING", "TOOL_COMPLETED", "TOOL_ERROR")
+#: The Go rows ``read_event`` reads no tool from (a message, the model's
+#: calls or answer): their ``attributes`` are not parsed (0.1 s of CPU on
+#: 1M Go rows, whose EVENT rows are a third of those read).
+_GO_TOOLLESS = ("USER_MESSAGE", "EVENT")
 #: A Go content (``genai.Content``) part list: the texts of its first parts.
 _PARTS = 4
 
 
 def _go_texts(separator: str) -> str:
     """SQL: the texts of a Go content's first parts, joined by ``separator``,
-    read from its part list as ``parsed_fields`` keeps it (JSON text a few
-    hundred bytes long), not from the whole payload again: each JSON call
-    DuckDB runs holds its own buffers of a batch's parsed payloads, and
-    eight more over payloads of 50 KB outgrew a 160 MiB ``memory_limit``."""
-    parts = ", ".join(
-        f"nullif(json_extract_string(fields.parts, '$[{i}].text'), '')" for i in range(_PARTS)
-    )
+    indexed in its part list as ``parsed_fields`` keeps it (a list of
+    ``{text}`` structs, read in the payload's one parse): not parsed again,
+    neither from the whole payload (each JSON call DuckDB runs holds its own
+    buffers of a batch's parsed payloads, and eight more over payloads of
+    50 KB outgrew a 160 MiB ``memory_limit``) nor from the part list as JSON
+    text (one parse of it per part read: 1.2 s of CPU on 1M Go rows). An
+    index past the list's end is NULL (``_portable`` renders it so where
+    the engine is not DuckDB)."""
+    parts = ", ".join(f"nullif(fields.parts[{i + 1}].text, '')" for i in range(_PARTS))
     return f"nullif(concat_ws({_text(separator)}, {parts}), '')"
 
 
-#: The keys of a payload the view reads, each as JSON functions read it:
-#: ``VARCHAR`` as ``json_extract_string`` (a string as itself, anything else
-#: as its JSON text), ``JSON`` as ``json_extract``. ``role`` and ``parts``
-#: are a Go content's (``genai.Content``), the others Python's and Java's.
-PAYLOAD_FIELDS: tuple[tuple[str, str], ...] = (
+#: A JSON type ``json_transform`` reads: ``VARCHAR`` as
+#: ``json_extract_string`` (a string as itself, anything else as its JSON
+#: text), ``JSON`` as ``json_extract``; ``[{key: "VARCHAR", ...}]`` a list
+#: of structs of such strings (NULL where the value is not a list; an item
+#: that is not an object has every key NULL).
+FieldType = str | list[dict[str, str]]
+
+#: The keys of a payload the view reads, each with its ``FieldType``.
+#: ``role`` and ``parts`` are a Go content's (``genai.Content``: of a part,
+#: the view reads its ``text``), the others Python's and Java's.
+PAYLOAD_FIELDS: tuple[tuple[str, FieldType], ...] = (
     ("text_summary", "VARCHAR"),
     ("response", "VARCHAR"),
     ("tool", "VARCHAR"),
@@ -91,7 +103,7 @@ PAYLOAD_FIELDS: tuple[tuple[str, str], ...] = (
     ("result", "JSON"),
     ("to_agent", "VARCHAR"),
     ("role", "VARCHAR"),
-    ("parts", "JSON"),
+    ("parts", [{"text": "VARCHAR"}]),
 )
 
 
@@ -100,9 +112,21 @@ def parsed_fields(column: str) -> str:
     as a struct (NULL where the text is not JSON, or is JSON ``null``). One
     parse per payload, not one per key read plus a validity check: the
     view's JSON work is a third of what it was (``miner.engine.query.render``
-    writes it as one extraction per key where the engine is not DuckDB)."""
+    writes it as one extraction per key where the engine is not DuckDB).
+    Cast to its type: over rows without a payload column (a constant NULL)
+    DuckDB types ``json_transform`` as NULL, and a part list's index in it
+    would not bind."""
     schema = json.dumps(dict(PAYLOAD_FIELDS), separators=(",", ":"))
-    return f"try(json_transform({column}, {_text(schema)}))"
+    typed = ", ".join(f"{key} {_duckdb_type(kind)}" for key, kind in PAYLOAD_FIELDS)
+    return f"CAST(try(json_transform({column}, {_text(schema)})) AS STRUCT({typed}))"
+
+
+def _duckdb_type(kind: FieldType) -> str:
+    """The DuckDB type ``json_transform`` gives a field of ``kind``."""
+    if isinstance(kind, list):
+        [item] = kind
+        return f"STRUCT({', '.join(f'{k} {_duckdb_type(v)}' for k, v in item.items())})[]"
+    return kind
 
 
 def _json_null(key: str) -> str:
@@ -180,6 +204,15 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
   FROM miner_parsed""",
     ),
     (
+        # Whether a Go EVENT row holds the model's tool calls, once: the
+        # answer's text and the kind both read it (a search of the whole
+        # payload each time).
+        "miner_called",
+        f"""
+  SELECT *, raw_type = 'EVENT' AND coalesce({_GO_CALLS}, false) AS model_calls
+  FROM miner_checked""",
+    ),
+    (
         # A Go model answer's text, once: the kind and the text both read it
         # (computed in each, every answer's part list was parsed eight times,
         # 0.3 s of the 2.6 s CPU of the events table from 1M Go rows). Not on
@@ -188,20 +221,22 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
         f"""
   SELECT *,
     CASE WHEN raw_type = 'EVENT' AND fields.role = 'model'
-      AND NOT coalesce({_GO_CALLS}, false) THEN {_go_texts(" ")} END AS model_text
-  FROM miner_checked""",
+      AND NOT model_calls THEN {_go_texts(" ")} END AS model_text
+  FROM miner_called""",
     ),
     (
         "miner_kinded",
         f"""
   SELECT *,
     CASE
-      WHEN raw_type = 'EVENT' AND {_GO_CALLS} THEN 'MODEL_CALLS'
+      WHEN model_calls THEN 'MODEL_CALLS'
       WHEN model_text IS NOT NULL AND NOT {_GO_RESPONSES} THEN 'AGENT_RESPONSE'
       {_GO_RENAMED}
       ELSE raw_type
     END AS kind,
-    CASE WHEN go THEN json_extract_string(attributes, '$.tool_name')
+    CASE WHEN go AND raw_type NOT IN ({_listed(_GO_TOOLLESS)})
+           THEN json_extract_string(attributes, '$.tool_name')
+         WHEN go THEN NULL
          WHEN raw_type IN ({_listed(_TOOL_TYPES)}) THEN fields.tool
     END AS tool
   FROM miner_answered""",

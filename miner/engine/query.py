@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from miner.dialects import raw_event_types
-from miner.engine.events import EVENTS_CTES, ROW_COLUMNS
+from miner.engine.events import EVENTS_CTES, ROW_COLUMNS, FieldType
 from miner.engine.sql import listed, name, text
 from miner.signals import Signal
 from miner.window import Window
@@ -375,19 +375,59 @@ DIALECTS = ("duckdb", "spark", "bigquery")
 def _extracted_fields(transform: Any, dialect: str) -> Any:
     """DuckDB's ``try(json_transform(value, schema))`` (``parsed_fields``:
     one parse, a struct) where there is no such function: a struct of one
-    extraction per key, NULL where ``value`` is not JSON."""
+    extraction per key (``_extracted``), NULL where ``value`` is not JSON."""
     import sqlglot
+    from sqlglot import exp
 
     value, schema = transform.expressions
-    read = value.sql("duckdb")
-    fields = ", ".join(
-        f"{text(key)}: json_extract_string({read}, {text('$.' + key)})"
-        if kind == "VARCHAR"
-        else f"{text(key)}: CAST(json_extract({read}, {text('$.' + key)}) AS VARCHAR)"
+    fields = [
+        exp.PropertyEQ(
+            this=exp.to_identifier(key), expression=_extracted(value, key, kind, dialect)
+        )
         for key, kind in json.loads(schema.name).items()
-    )
-    struct = sqlglot.parse_one(f"CASE WHEN json_valid({read}) THEN {{{fields}}} END", read="duckdb")
-    return struct.transform(_portable(dialect))
+    ]
+    valid = sqlglot.parse_one(f"json_valid({value.sql('duckdb')})", read="duckdb")
+    return exp.Case().when(valid.transform(_portable(dialect)), exp.Struct(expressions=fields))
+
+
+def _extracted(value: Any, key: str, kind: FieldType, dialect: str) -> Any:
+    """The JSON text ``value``'s ``key`` as ``json_transform`` reads a field
+    of ``kind`` (``FieldType``), in ``dialect`` (Spark's or BigQuery's). A
+    list of structs is the key's items as JSON texts, in order (Spark's
+    ``from_json`` as ``array<string>``, BigQuery's ``JSON_QUERY_ARRAY``),
+    each item's keys extracted as strings are: an item that is not an object
+    has them NULL, and a key that is not a list has no items, as in DuckDB.
+    (Spark's ``array<struct<...>>`` schema reads neither alike: it wraps an
+    object in a list, and drops a list holding an item that is not one.)"""
+    import sqlglot
+    from sqlglot import exp
+
+    path = text("$." + key)
+    if kind == "VARCHAR":
+        written = f"json_extract_string({value.sql('duckdb')}, {path})"
+    elif kind == "JSON":
+        written = f"CAST(json_extract({value.sql('duckdb')}, {path}) AS VARCHAR)"
+    elif isinstance(kind, list) and len(kind) == 1 and set(kind[0].values()) == {"VARCHAR"}:
+        item, read = "miner_item", value.sql(dialect)
+        keys = {
+            k: _extracted(exp.column(item), k, "VARCHAR", dialect).sql(dialect) for k in kind[0]
+        }
+        if dialect == "spark":
+            struct = ", ".join(f"{text(k)}, {v}" for k, v in keys.items())
+            written = (
+                f"TRANSFORM(FROM_JSON(GET_JSON_OBJECT({read}, {path}), 'array<string>'), "
+                f"{item} -> NAMED_STRUCT({struct}))"
+            )
+        else:
+            struct = ", ".join(f"{v} AS `{k}`" for k, v in keys.items())
+            written = (
+                f"ARRAY(SELECT AS STRUCT {struct} FROM UNNEST(JSON_QUERY_ARRAY({read}, {path})) "
+                f"AS {item} WITH OFFSET AS miner_at ORDER BY miner_at)"
+            )
+        return sqlglot.parse_one(written, read=dialect)
+    else:
+        raise ValueError(f"json_transform type {kind!r} has no {dialect} rendering")
+    return sqlglot.parse_one(written, read="duckdb").transform(_portable(dialect))
 
 
 def render(sql: str, dialect: str, pretty: bool = False) -> str:
@@ -439,11 +479,21 @@ def _portable(dialect: str) -> Any:
             )
         if (
             dialect != "duckdb"
-            and isinstance(node, exp.Try)
-            and isinstance(node.this, exp.Anonymous)
-            and node.this.name.lower() == "json_transform"
+            and isinstance(node, exp.Cast)
+            and isinstance(node.this, exp.Try)
+            and isinstance(node.this.this, exp.Anonymous)
+            and node.this.this.name.lower() == "json_transform"
         ):
-            return _extracted_fields(node.this, dialect)
+            # ``parsed_fields``, cast to the struct DuckDB's function gives.
+            return _extracted_fields(node.this.this, dialect)
+        if dialect != "duckdb" and isinstance(node, exp.Bracket) and not node.args.get("safe"):
+            # DuckDB reads an index past a list's end as NULL (a Go message
+            # of fewer parts than the view reads); Spark's ANSI mode and
+            # BigQuery's OFFSET raise. Indexes are kept from 0 here.
+            node = node.copy()
+            node.set("safe", True)
+            node.set("offset", 0)
+            return node
         if isinstance(node, exp.Anonymous) and node.name.lower() == "json_valid":
             if dialect == "duckdb":
                 return node
@@ -469,7 +519,8 @@ def _portable(dialect: str) -> Any:
         if dialect == "bigquery" and (joined := _string_agg(node)) is not None:
             return joined
         if dialect == "bigquery" and isinstance(node, exp.ConcatWs):
-            separator, *parts = node.expressions
+            # A node replaced is not walked into: its parts are rewritten here.
+            separator, *parts = (part.transform(rewrite) for part in node.expressions)
             return exp.Anonymous(
                 this="ARRAY_TO_STRING", expressions=[exp.Array(expressions=parts), separator]
             )

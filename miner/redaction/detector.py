@@ -15,7 +15,11 @@ from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, Redact
 from miner.errors import ModelMissingError
 from miner.loading import for_the_whole_run
 from miner.redaction.lexicon.formats import read_escaped_breaks
-from miner.redaction.lexicon.names import NAME_CUE_REGEX, cased_for_ner
+from miner.redaction.lexicon.names import (
+    NAME_CUE_REGEX,
+    cased_for_ner,
+    lower_case_names_after_cues,
+)
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
     load_what_is_read,
@@ -251,6 +255,8 @@ class Detector:
         # score: a cue's name that spaCy found too comes back as spaCy's. The
         # cue is evidence all the same.
         cued = {m.start("value") for m in _NAME_CUE.finditer(text)} if spans else set()
+        if spans:
+            cued.update(lower_case_names_after_cues(text))
         labels_on = _LabelsOn(labels)
         detections = []
         for start, end, _score, entity, recognizers in spans:

@@ -27,16 +27,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from miner.redaction.lexicon.formats import (
-    IBAN_REGEX,
     find_phones,
-    iban_ok,
+    iban_spans,
     is_card_number,
     phone_is_formatted,
 )
 from miner.redaction.lexicon.wordmatch import WholeWords, fold
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_IBAN = re.compile(IBAN_REGEX)
 #: Digits with the separators people put between them.
 _DIGIT_RUN = re.compile(r"\d(?:[\s\-./()]{0,2}\d)*")
 _PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*(?:_\d+)?>")
@@ -86,7 +84,7 @@ class LeakGuard:
             found["CREDIT_CARD"] += sum(
                 1 for m in _DIGIT_RUN.finditer(text) if is_card_number(m.group(0))
             )
-            found["IBAN_CODE"] += sum(1 for m in _IBAN.finditer(text) if iban_ok(m.group(0)))
+            found["IBAN_CODE"] += sum(1 for _span in iban_spans(text, any_case=False))
             found["PHONE_NUMBER"] += sum(
                 1
                 for start, end in find_phones(text, self._regions)

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from miner.errors import ModelMissingError
 from miner.loading import release_freed_memory
 from miner.model import Session
+from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import occurrences
 from miner.redaction.walk import map_session, session_texts
@@ -291,7 +292,8 @@ def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redact
     # The longest value first, so a name inside a longer surfaced value
     # does not split it. Each is followed by no word character; the one
     # before is checked by hand, as surfaced.occurrences does (a pattern
-    # that starts with a lookbehind is tried at every character).
+    # that starts with a lookbehind is tried at every character), a line
+    # break written ``\n`` before it a word's start ("...\nBhavini: ...").
     pattern = re.compile(
         "|".join(rf"{re.escape(v)}(?!\w)" for v in sorted(replacing, key=len, reverse=True))
     )
@@ -303,7 +305,11 @@ def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redact
         pieces, done, at = [], 0, 0
         while m := pattern.search(value, at):
             start = m.start()
-            if start and _WORD_CHARACTER.match(value, start - 1):
+            if (
+                start
+                and _WORD_CHARACTER.match(value, start - 1)
+                and not _VALUE_START.match(value, start)
+            ):
                 at = start + 1
                 continue
             counted[replacing[m.group(0)]] += 1
@@ -322,6 +328,7 @@ def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redact
 
 
 _WORD_CHARACTER = re.compile(r"\w")
+_VALUE_START = re.compile(WORD_START)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -15,12 +15,13 @@ from miner.model import Session
 from miner.redaction.detector import NER_TYPES, Detector
 from miner.redaction.keys import KeyRules
 from miner.redaction.lexicon.addresses import (
-    SHORT_NUMBER,
     address_parts,
+    house_number_values,
     house_numbers_alone,
 )
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
+from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import street_names, unsure_values
@@ -246,7 +247,9 @@ def _other_casings(
             # Not inside a value surfaced already: the reviewer decides it whole.
             inside = list(decided.spans(leaf))
             for s, e in matcher.spans(leaf):
-                if any(a <= s and e <= b for a, b in inside):
+                if any(a <= s and e <= b for a, b in inside) or place_around(leaf, s, e):
+                    # Inside a value surfaced already, or a word of a town's
+                    # name in a place's slot ("based in lake elnur").
                     continue
                 value = leaf[s:e]
                 if value.casefold() in streets:
@@ -586,7 +589,7 @@ class _Replacer:
             number: value
             for value, entity in entity_of.items()
             if entity == "STREET_ADDRESS"
-            for number in SHORT_NUMBER.findall(value)
+            for number in house_number_values(value)
         }
         self._occurrence, self._exact, self._folded = value_matcher(placeholder)
         # In a line written all in lower case ("hi, this is nicola", above a

@@ -35,9 +35,15 @@ from miner.redaction.lexicon.addresses import (
     STREET_SUFFIXES,
     address_parts,
     find_addresses,
+    house_number_values,
     house_numbers_alone,
 )
 from miner.redaction.lexicon.dates import dates_near_birth_cues
+from miner.redaction.lexicon.formats import names_a_number
+from miner.redaction.lexicon.names import a_particle, a_place_name, addressed
+from miner.redaction.lexicon.places import place_around
+from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
+from miner.redaction.lexicon.signatures import signature_address_lines
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
 
@@ -72,7 +78,7 @@ _THING_KEY = re.compile(
 _NAME_CUE = re.compile(
     r"(?i:\b(?:it's|it is|i'm|i am|this is|ask for|name is|name of|name's|call me|speak (?:to|with)"
     r"|talk to|ring|recipient|pax|passenger|customer|client|for mr\.?|for mrs\.?|for ms\.?)"
-    r"[ \t]+)$"
+    r":?[ \t]+)$"
 )
 #: Where a person stands before a name: a greeting ("Dear", "Thank you,"),
 #: a credit ("starring", "directed by") or a relation ("said Ivan to",
@@ -123,11 +129,16 @@ class Unsure:
     def spans(self, text: str, key: str | None = None) -> Iterator[tuple[int, int, str]]:
         """(start, end, entity it may be) of each unsure span of ``text``, a
         string as redaction wrote it (placeholders are never part of one),
-        none inside a phrase of the allow list."""
+        none inside a phrase of the allow list, and no name inside a town's
+        name in a place's slot ("based in Lake Elnur", "rebooked to Quito":
+        ``place_around``)."""
         allowed = [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
         for start, end, entity in self._spans(text, key):
-            if not any(s <= start and end <= e for s, e in allowed):
-                yield start, end, entity
+            if any(s <= start and end <= e for s, e in allowed):
+                continue
+            if entity == "PERSON" and place_around(text, start, end):
+                continue
+            yield start, end, entity
 
     def _spans(self, text: str, key: str | None) -> Iterator[tuple[int, int, str]]:
         seen = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
@@ -162,6 +173,15 @@ class Unsure:
                 yield m.start(), m.start() + len(m.group(1)), "STREET_ADDRESS"
             yield from _named_streets(seen)
             yield from _a_street_alone(seen)
+            # An address read upwards from its postcode and town whose
+            # parts the sure rules left ("Intrarea Pop\nVoluntari, 220928",
+            # "<PERSON_1>\nValu lui Traian, 391043"), a name replaced in it too.
+            filled = _PLACEHOLDER.sub(_address_fill, text)
+            for start, end, _sure in blocks_above_postcodes(filled, _FILLED_WORD):
+                yield from _around_placeholders(text, start, end, "STREET_ADDRESS", _ALPHANUMERIC)
+            # A signature's lines under its name shaped like an address's.
+            for start, end in signature_address_lines(filled, _FILLED_ANY):
+                yield from _around_placeholders(text, start, end, "STREET_ADDRESS", _ALPHANUMERIC)
             filled = _PLACEHOLDER.sub(_address_fill, text)
             for start, end, entity in _streets_after_address_cues(filled):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
@@ -202,15 +222,18 @@ class Unsure:
             ):
                 yield m.start(1), m.end(1), "PERSON"
         lower_text = not any(c.isupper() for c in text)
+        addressed_at = {start for start, _end in addressed(text)}
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in _WORD.finditer(text):
             word = _POSSESSIVE.sub("", m.group(0))
             folded = word.casefold()
+            if names_a_number(written, m.start(), m.end()):
+                continue  # "IBAN <IBAN_CODE_1>", "my iban is 0123...": a number's name
             if word.islower() and text[run_end : m.start()] == " " and _a_degree(folded):
                 yield m.start(), m.start() + len(word), "PERSON"  # "angela baker md"
                 run_end = m.end()
                 continue
-            if self._in_a_person_slot(text, m.start(), word):
+            if self._in_a_person_slot(text, m.start(), word, m.start() in addressed_at):
                 # A word a name list knows where a person stands, however
                 # often English writes it ("Thank you April,", "starring Hall"),
                 # with the name words after it.
@@ -252,6 +275,13 @@ class Unsure:
                         and _surname_after(text, m.end())
                     )
                     or (lower_text and self._a_name_in_lower_case_text(text, m.start(), word))
+                    or (
+                        # A listed name's possessive, as capitalised ("Hernandez's"):
+                        # "(though torres's song ...)".
+                        text.startswith(("'s", "’s"), m.start() + len(word))
+                        and known_name(word)
+                        and not an_english_word(folded, self.config.lower_case_zipf)
+                    )
                 ):
                     # With a title before it ("miss shannon andrews").
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
@@ -261,7 +291,13 @@ class Unsure:
                 if len(word) < self.config.capitals_min and not cued:
                     continue
                 listed = known_name(word) and not an_english_word(folded, self.config.capitals_zipf)
-                if (
+                if cued and a_particle(word):
+                    # A surname after its particle, all in capitals: "ring DOS
+                    # SANTOS", "the recipient VAN DER BERG".
+                    end = _name_words_after(text, m.end())
+                    if end > m.end():
+                        yield m.start(), end, "PERSON"
+                elif (
                     listed
                     or (cued and (known_name(word) or not an_english_word(folded, 3.0)))
                     or self._unknown_in_capitals(text, m.start(), word, 6)
@@ -269,7 +305,21 @@ class Unsure:
                     yield m.start(), m.end(), "PERSON"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
                 if known_name(word) and not an_english_word(folded, self.config.lower_case_zipf):
-                    yield m.start(), m.end(), "PERSON"
+                    # With its surname ("ALICE DELHAYE"): the second model
+                    # reads the name whole, and replaces it whole.
+                    yield m.start(), _name_words_after(text, m.end()), "PERSON"
+                elif (cued and not an_english_word(folded, 3.0)) or _beside_a_name(
+                    text, written, m.start(), m.end(), word
+                ):
+                    # After a cue, with the words English does not write
+                    # after it ("THE RECIPIENT DOMINYKA KALVELIS IS..."), or
+                    # beside a name replaced ("<PERSON_1> DELHAYE", "<PERSON_1>
+                    # DE BONDT", with its particle).
+                    particle = _CAPITALS_PARTICLE_BEFORE.search(
+                        text, max(0, m.start() - 6), m.start()
+                    )
+                    start = particle.start() if particle else m.start()
+                    yield start, _name_words_after(text, m.end()), "PERSON"
             elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
                 run = _CAPITALISED_RUN.match(text, m.start())
                 words = run.group(0).split() if run else [word]
@@ -293,7 +343,7 @@ class Unsure:
                     _PARTICLE_BEFORE.search(text, max(0, m.start() - 6), m.start())
                     or text.startswith(("'s", "’s"), m.start() + len(word))
                 )
-                and not _a_place(word)
+                and not a_place_name(word)
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
             ):
                 # A surname after its particle or with a possessive: "da Rosa",
@@ -306,7 +356,7 @@ class Unsure:
                 and word[:1].isupper()
                 and known_name(word)
                 and not an_english_word(folded, max(self.config.capitalised_zipf, 3.0))
-                and not _a_place(word)
+                and not a_place_name(word)
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
             ):
                 # With the particles and initials around it ("Le Goff").
@@ -324,22 +374,24 @@ class Unsure:
                 if not _a_place_grown_over(text, start, m.start()):
                     yield start, _words_after_unknown(text, end), "PERSON"
 
-    def _in_a_person_slot(self, text: str, start: int, word: str) -> bool:
+    def _in_a_person_slot(self, text: str, start: int, word: str, addressed: bool) -> bool:
         """A word a name list knows, or capitalised one English does not
         write, where a person stands: after a greeting, a sign-off's line, a
         credit or a relation ("Dear May,", "Thx\\nJune Pearce", "directed by
-        Hall", "said Ivan to Joaquin", "it's under brian price"), or before
+        Hall", "said Ivan to Joaquin", "it's under brian price"), before
         what a person does ("Little was influenced", "May is a very
-        sympathetic person", capitalised). In lower case under ``lower_case_zipf``, else
-        under Zipf 6 (not "Thanks guys"); no place's name, and a stop word
-        only capitalised before what a person does."""
+        sympathetic person", capitalised), or ``addressed`` at a clause's end
+        ("Don't go to town, Georgia!"). In lower case under ``lower_case_zipf``, else
+        under Zipf 6 (not "Thanks guys"); no place's name (but one addressed,
+        which is a person's as often), and a stop word only capitalised
+        before what a person does."""
         from miner.redaction.lexicon.names import an_english_word
 
         folded = word.casefold()
         if len(word) < 3 or (word[0].islower() and not word.islower()):
             return False
-        if _a_place(word) and not a_first_name(word):  # "Chad", "Jordan" are names too
-            return False
+        if a_place_name(word) and not a_first_name(word) and not addressed:
+            return False  # "Chad", "Jordan" are names too
         if not known_name(word) and (word.islower() or an_english_word(folded, 3.0)):
             return False  # capitalised, a word English does not write is a name too
         if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
@@ -353,7 +405,7 @@ class Unsure:
         # a very sympathetic person"; not "dear all").
         if folded in _stop_words() and not (after and word[0].isupper()):
             return False
-        return bool(before or after)
+        return bool(before or after or addressed)
 
     def _a_name_in_lower_case_text(self, text: str, start: int, word: str) -> bool:
         """In a text with no capital, a word a name list knows that English
@@ -365,7 +417,7 @@ class Unsure:
         return (
             known_name(word)
             and not an_english_word(word.casefold(), 3.0)
-            and not _a_place(word)
+            and not a_place_name(word)
             and not _a_thing_or_place(text, start, start + len(word))
         )
 
@@ -389,6 +441,35 @@ _WORD_JOINS = re.compile(r"['’-]")
 _PARTICLE_BEFORE = re.compile(
     r"(?<![\w'’-])(?:da|das|do|dos|de|di|del|van|von|der|du|le|la)[ \t]+\Z"
 )
+
+
+_CAPITALS_AFTER = re.compile(r"[ \t]+([^\W\d_a-z]{2,}(?:['’-][^\W\d_a-z]+)*)(?![\w'’-])")
+
+
+def _name_words_after(text: str, end: int) -> int:
+    """``end`` moved over the words in capitals after it that are a name's
+    other words (at most two, and the particles before them: "KALVELIS",
+    "DE BONDT"): a word English does not write (Zipf under 3), or one a
+    name list knows that English writes less than very often (Zipf 5:
+    "MARTIN", "TAYLOR"; not "FROM", "SEVEN")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    position = end
+    for _ in range(3):
+        after = _CAPITALS_AFTER.match(text, position)
+        if not after:
+            break
+        word = after.group(1)
+        folded = word.casefold()
+        if a_particle(word) and _CAPITALS_AFTER.match(text, after.end(1)):
+            position = after.end(1)  # "DE" of "DE BONDT": a name's only with its word
+            continue
+        if an_english_word(folded, 3.0) and not (
+            known_name(word) and not an_english_word(folded, 5.0)
+        ):
+            break
+        end = position = after.end(1)
+    return end
 
 
 def _surname_after(text: str, end: int) -> bool:
@@ -454,7 +535,7 @@ def _an_unknown_word(word: str) -> bool:
         return False
     if an_english_word(folded, 3.0) or word_classes(folded):
         return False
-    if _a_place(word) or folded in nationality_words() or folded in date_words():
+    if a_place_name(word) or folded in nationality_words() or folded in date_words():
         return False
     if folded in smaller_town_names():
         return False
@@ -559,7 +640,10 @@ _LOWER_WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_]+(?:-[^\W\d_]+)*)[ ]\Z"
 _LOWER_WORD_AFTER = re.compile(r"[ ]([^\W\d_]+(?:-[^\W\d_]+)*)(?:['’]s?)?(?![\w'’-])")
 
 
-_PERSON_BEFORE = re.compile(r"<PERSON_\d+>[ ]\Z")
+_PERSON_BEFORE = re.compile(r"<PERSON_\d+>[ ](?:(?i:da|das|do|dos|de|di|del|van|von|der|du)[ ])?\Z")
+_CAPITALS_PARTICLE_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:DA|DAS|DO|DOS|DE|DI|DEL|VAN|VON|DER|DU)[ \t]+\Z"
+)
 _PERSON_AFTER = re.compile(r"[ ]<PERSON_\d+>")
 
 
@@ -817,7 +901,7 @@ def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
             or folded in _stop_words()
             or calendar.fullmatch(word)
             or an_english_word(folded, 3.0)
-            or _a_place(word)
+            or a_place_name(word)
         )
 
     for m in _WORD.finditer(text):
@@ -858,13 +942,6 @@ def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
 _TITLECASE = re.compile(
     "[" + "".join(c for c in map(chr, range(0x2000)) if c.istitle() and not c.isupper()) + "]"
 )
-
-
-def _a_place(word: str) -> bool:
-    from miner.redaction.lexicon.names import country_names, region_names, town_names
-
-    folded = word.casefold()
-    return folded in town_names() or folded in region_names() or folded in country_names()
 
 
 def a_first_name(word: str) -> bool:
@@ -946,10 +1023,16 @@ def unsure_values(
                 # A street's, even where it was read as a name no list knows.
                 found[name] = "STREET_ADDRESS"
         # Its house number standing alone where a value does ("I have noted
-        # 26 on your file"), as a replaced address's is replaced.
+        # 26 on your file"), as a replaced address's is replaced; or a whole
+        # string ("Nr. 216", a tool's argument).
         numbers = set(SHORT_NUMBER.findall(street))
+        whole = set(house_number_values(street))
         for _key, leaf in leaves:
-            if numbers and street not in leaf:
+            if street in leaf:
+                continue
+            if leaf.strip() in whole:
+                found.setdefault(leaf.strip(), "STREET_ADDRESS")
+            if numbers:
                 for s, e in house_numbers_alone(leaf, numbers):
                     found.setdefault(leaf[s:e], "STREET_ADDRESS")
     return tuple(Surfaced(entity, value) for value, entity in found.items())
@@ -998,15 +1081,25 @@ _NUMBER_WORD = re.compile(r"\d|^(?i:n[º°]\.?|no\.|nr\.|#|s/n)$")
 
 
 def _street_names(street: str) -> list[str]:
-    """The words of a surfaced street line without its house number, and
-    its numbers of three digits or more (a postcode, "4342")."""
+    """The words of a surfaced street line without its house number, its
+    numbers of three digits or more (a postcode, "4342") and its house
+    number with a letter ("8a", "2b/6")."""
     return [
         part
         for part in address_parts(street)
         if part != street
-        and len(part) >= (3 if part.isdigit() else 4)
-        and (part.isdigit() or not any(c.isdigit() for c in part))
+        and (
+            _LETTERED_NUMBER.fullmatch(part)
+            or (
+                len(part) >= (3 if part.isdigit() else 4)
+                and (part.isdigit() or not any(c.isdigit() for c in part))
+            )
+        )
     ]
+
+
+#: A house number with its letter in lower case: "8a", "2b/6" (not "4G", "3D": codes).
+_LETTERED_NUMBER = re.compile(r"\d{1,4}[a-z](?:/\d{1,4}[a-z]?)?")
 
 
 #: A line break as a text holds one: a real one, or the two characters
@@ -1174,7 +1267,7 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                 continue  # "goes to 3 people", "meet you at 10 am"
         elif not (
             1 <= len(words) <= 4
-            and not (len(named) == 1 and _a_place(named[0]))
+            and not (len(named) == 1 and a_place_name(named[0]))
             and (
                 # A street's type after its name or before it: "Nicole
                 # Island", "rotonda piane", "r. do sextante".
@@ -1268,7 +1361,7 @@ def _address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
             continue  # a person and an age or a count: "Alex Morgan 25"
         elif len(words) == 1:
             word = words[0].rstrip(".")
-            if a_first_name(word) or not _street_word(word) or _a_place(word):
+            if a_first_name(word) or not _street_word(word) or a_place_name(word):
                 continue
         elif not any(_street_word(w) for w in words):
             continue
@@ -1295,6 +1388,7 @@ _FILLED = "Qzx"
 _FILLED_STREET = re.compile(rf"{_FILLED}z+")
 _FILLED_WORD = re.compile(rf"{_FILLED}[zx]+")
 _FILLED_OTHER = re.compile("¤+")
+_FILLED_ANY = re.compile(rf"{_FILLED}[zx]+|¤+")
 
 
 def _address_fill(m: re.Match[str]) -> str:
@@ -1435,7 +1529,7 @@ def _street_word(word: str) -> bool:
         return False
     if _CALENDAR.fullmatch(folded):
         return False
-    return a_first_name(bare) or _a_place(bare) or not an_english_word(folded, 3.5)
+    return a_first_name(bare) or a_place_name(bare) or not an_english_word(folded, 3.5)
 
 
 def _parts_after(text: str, end: int, lower: bool) -> int:

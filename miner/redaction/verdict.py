@@ -29,6 +29,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from miner.redaction.lexicon.names import a_particle
+from miner.redaction.lexicon.places import place_around
 from miner.redaction.unsure import TOWN_ENDING, TOWN_START_WORDS, a_first_name, known_name
 
 Verdict = Literal["replace", "keep", "surface"]
@@ -93,9 +95,11 @@ def verdict_of(
         _TOWN_AROUND.search(text, max(0, start - 24), start)
         or in_a_town(text, start, end)
         or in_a_hyphenated_town(text, start, end)
+        or place_around(text, start, end)
     ):
         # The last word of a town's name: "Neumarkt am Wallersee", "Mont-
-        # Anouk", "Julliard-la-Ville". (Not "bei", "im": "Termin bei Weber"
+        # Anouk", "Julliard-la-Ville"; a word of a town's name in a place's
+        # slot ("I am in New Jane"). (Not "bei", "im": "Termin bei Weber"
         # is a person's.) Here only: "Anouk" alone elsewhere is not kept for it.
         return "keep", ""
     if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
@@ -288,9 +292,14 @@ def legal_form_at(text: str, at: int) -> int:
     form = _legal_form().match(text, at) or _iso_legal_form().match(text, at)
     if not form or not (any(c.isupper() for c in form.group(0)) or "." in form.group(0)):
         return 0
+    if a_particle(form.group(0)) and _A_WORD_AFTER.match(text, form.end()):
+        return 0  # "John Da silva": a surname's particle (cleanco lists "da")
     if "." not in form.group(0) and not any(c.islower() for c in text[max(0, at - 60) : at]):
         return 0  # in capitals, "AS" or "SE" after a name is a word, not a firm's
     return form.end()
+
+
+_A_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
 
 
 @functools.cache
@@ -612,13 +621,18 @@ def town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
     """The span of the town's name the word ``text[start:end]`` is written
     in, or None: a town of several words GeoNames knows ("Miranda do
     Douro"), a compound joined as towns are ("Laroche-la-Forêt"), or the
-    word after a town's first word ("Lake Justin"). The session pass does
+    word after a town's first word ("Lake Justin"), or a town's name in a
+    place's slot (``place_around``: "I am in New Jane"). The session pass does
     not replace a person's one-word name found elsewhere there: the town
     is not that person."""
     before = _TOWN_START_BEFORE.search(text, max(0, start - 10), start)
     if before:
         return before.start(), end
-    return _hyphenated_town_around(text, start, end) or _town_around(text, start, end)
+    return (
+        _hyphenated_town_around(text, start, end)
+        or _town_around(text, start, end)
+        or place_around(text, start, end)
+    )
 
 
 _TOWN_START_BEFORE = re.compile(rf"\b(?:{TOWN_START_WORDS})[ \t]+$")

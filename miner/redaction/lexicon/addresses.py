@@ -43,11 +43,11 @@ _SUFFIXES = "|".join((*STREET_SUFFIXES, *(s.upper() for s in STREET_SUFFIXES)))
 
 #: Capital letters of the scripts addresses are written in here: Latin,
 #: Greek and Cyrillic ("Života", "Μεγάλη Άμμος", "ΛΕΜΕΣΟΣ").
-_UPPER = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x530)) if c.isupper())
+CAPITALS = "A-Z" + "".join(c for c in map(chr, range(0xC0, 0x530)) if c.isupper())
 
 
 #: Words of an address line.
-_CAP = rf"(?:[dlDL]['’]|['’]?[sS]-)?[{_UPPER}][^\W\d_]*(?:['’.][^\W\d_]*)*(?:-[^\W\d_]+)*"
+_CAP = rf"(?:[dlDL]['’]|['’]?[sS]-)?[{CAPITALS}][^\W\d_]*(?:['’.][^\W\d_]*)*(?:-[^\W\d_]+)*"
 
 
 _PARTICLE = (
@@ -71,7 +71,7 @@ _UNIT = (
 #: ("Diagonal Misiones N° 385 Oficina 81", "Torre 9 Dto. 7", "Level 2 12 Smith
 #: Street"): Spanish, Portuguese, Australian and Nordic ones. Not a street
 #: line of their own, as ``_UNIT`` is: "Level 3 support", "Local 12" of a union.
-_UNIT_AFTER = (
+UNIT_AFTER = (
     rf"(?:{_UNIT}|Dto|Depto|Dpto|Departamento|Torre|Oficina|Local|Level|Lote|Casa|Bloco|Bodega"
     r"|Bloque|Andar|Sala|Lgh|Lejl|Int|Interior|Edif|Edificio)"
 )
@@ -119,7 +119,7 @@ _LETTERS_ONLY = ("ABC", "ABCD", "AB CD", "ABCDE", "ABC DE", "ABCDEF", "ABC DEFG"
 _EIRCODE = r"(?:[AC-FHKNPRTV-Y]\d{2}|D6W)\s?[0-9AC-FHKNPRTV-Y]{4}"
 
 
-_POSTCODE = (
+POSTCODE = (
     rf"(?:{UK_POSTCODE_REGEX[2:-2]}|\d{{4}}\s?[A-Z]{{2}}|(?:[A-Z]{{1,2}}-)?\d{{4,5}}(?:-\d{{4}})?"
     rf"|\d{{2}}-\d{{3}}|\d{{3}}-\d{{4}}|\d{{5}}-\d{{3}}|{_EIRCODE}|{_country_postcodes()})"
 )
@@ -243,18 +243,20 @@ def _street_lines(lower: bool) -> list[str]:
         rf"(?:(?:{_PARTICLE}|{_CAP})[ \t]+){{0,4}}(?:{_CAP})(?![º°]){number_after}",
         # The street word glued or after: "Schulstraße 59", "Síp utca 17.".
         rf"(?:\b{_NOT_A_DETERMINER}{_CAP}[ \t])?\b(?:[sS]-)?{_NOT_A_DETERMINER}"
-        rf"[{_UPPER}][\w'’-]{{2,}}?"
+        rf"[{CAPITALS}][\w'’-]{{2,}}?"
         rf"(?:(?i:{_STREET_ENDINGS})[ \t]{_NUMBER}\b\.?|(?<=-)(?i:{_STREET_ENDINGS})\b"
         rf"|(?i:{_STREET_ENDINGS_ALONE})(?:(?<=\.)|\b))",
         # The street word written apart, then its number: "Landsberger Allee 2".
         rf"\b{name}{{1,2}}(?i:{_STREET_ENDINGS_ALONE})[ \t]{_NUMBER}\b\.?",
         rf"\b{name}{{1,2}}{after}[ \t]{_NUMBER}\b\.?",
+        # The number first, with its full stop: "217. Síp utca", "115. József attila utca".
+        rf"\b(?!(?:1[89]|20)\d\d\.){_NUMBER}\.[ \t]+{_CAP}(?:[ \t]+[^\W\d_]+)?[ \t]+{after}(?!\w)",
         # After "address:" or "address is": a number and capitalised words, or
         # words and a number ("my address: 14 Korunní", "address is Vinohradská 8").
         rf"(?:(?<=(?i:address): )|(?<=(?i:address) is ))(?:{_NUMBER}[ \t]+(?:{_CAP}[ \t]+){{0,3}}"
         rf"{_CAP}|(?:{_CAP}[ \t]+){{1,4}}{_NUMBER}\b)",
         # Military: "PSC 1234, Box 5678", "USNS Melikov", then "APO AE 09876"; "P.O. Box 211".
-        r"\b(?:(?:PSC|Unit|CMR)\s\d{3,5},?\s+Box\s\d{3,5}|(?:USNS|USNV|USS|USCGC)\s[A-Z]\w+)"
+        rf"\b(?:(?:PSC|Unit|CMR)\s\d{{3,5}},?\s+Box\s\d{{3,5}}|(?:USNS|USNV|USS|USCGC)\s[{CAPITALS}]\w+)"
         r"|(?i:\bp\.?[ ]?o\.?[ ]?box[ \t]\d{1,6}\b)"
         r"|\b(?:APO|FPO|DPO)[ \t](?:AA|AE|AP)[ \t]\d{5}\b",
         # "the corner of X and Y".
@@ -288,7 +290,7 @@ def _street_lines(lower: bool) -> list[str]:
         rf"\b{name}{{1,3}}(?:{_NUMBER}[ \t]+)?(?:Street|street|St\.|Road|Avenue|Lane|Drive"
         rf"|Boulevard|Close|Crescent|STREET|ROAD|AVENUE|LANE|DRIVE)(?=[\s,.;:?!]|$){_NO_NAME_AFTER}",
         # A number before a glued street word: "82 Maaikering", "637 Catharinaring".
-        rf"\b{_NUMBER},?[ \t]+{_NOT_A_DETERMINER}[{_UPPER}][\w'’-]{{2,}}?(?i:{_STREET_ENDINGS})\b"
+        rf"\b{_NUMBER},?[ \t]+{_NOT_A_DETERMINER}[{CAPITALS}][\w'’-]{{2,}}?(?i:{_STREET_ENDINGS})\b"
         rf"{_NO_NAME_AFTER}",
         # A number, a name, a number: "893 Allika 46", "903 Λ. Αλκυονίδων 241"
         # (in lower case, any "2 more in 3").
@@ -362,7 +364,7 @@ _MISSING_FIELD = r"(?:nan|NaN|None|null|N/A)(?=[ \t]*(?:\n|$|[,.;:!?)]))"
 #: or the first letter of a street type written in lower case ("rue",
 #: "ul.", "ул.", "the corner of", "p.o. box", "d'", "'s-"); or anywhere in
 #: Japanese. Every line pattern starts with one of these.
-_LINE_START = rf"(?:(?<!\w)(?=[\d{_UPPER}abcdilopqrstuуп'’])|(?=[〒一-龯ぁ-んァ-ン]))"
+_LINE_START = rf"(?:(?<!\w)(?=[\d{CAPITALS}abcdilopqrstuуп'’])|(?=[〒一-龯ぁ-んァ-ン]))"
 #: In lower case, any word's start.
 _LOWER_CASE_LINE_START = r"(?<!\w)(?=\w)"
 
@@ -385,8 +387,9 @@ class _AddressPatterns:
             # Only where a line can start: one test per position, not one per
             # line's pattern (a third of the CPU of a 1 MiB message's streets).
             rf"{_LOWER_CASE_LINE_START if lower else _LINE_START}"
-            # A house number before the street line, or a second one ("893 Allika 46").
-            rf"(?:\b{_NUMBER},?[ \t]+){{0,2}}"
+            # A house number before the street line, or a second one ("893 Allika 46");
+            # with a full stop as Hungarian writes it first ("217. Síp utca"), no year's.
+            rf"(?:\b(?!(?:1[89]|20)\d\d\.){_NUMBER}\.?,?[ \t]+){{0,2}}"
             rf"(?:{'|'.join(f'(?:{line})' for line in _street_lines(lower))})"
         )
         #: A name and a number: an address only when a postcode, town or unit
@@ -404,17 +407,17 @@ class _AddressPatterns:
         )
         next_part = (
             rf"(?:,\s*|{_BREAK}|\s)"
-            rf"(?:(?i:{_UNIT_AFTER})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
+            rf"(?:(?i:{UNIT_AFTER})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
             rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
             # The postcode and its town first: "344 42 Janovice", not "344".
             # "C.P." (código postal) before it, as Mexico and Spain write it.
-            rf"|(?:C\.[ ]?P\.[ \t]?|CP[ \t])?(?:{_POSTCODE},?\s+{_TOWN}|{_POSTCODE})(?![\w-])"
+            rf"|(?:C\.[ ]?P\.[ \t]?|CP[ \t])?(?:{POSTCODE},?\s+{_TOWN}|{POSTCODE})(?![\w-])"
             # A town and its state's code, as Brazil writes them ("Campinas - SP",
             # "Recife/PE").
             rf"|{_TOWN}[ \t]*(?:-|/)[ \t]*[A-Z]{{2}}\b"
             # A town, a state and a postcode, or a comma between them as
             # Australia writes them ("Ultimo, NSW, 2007").
-            rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}},?\s+(?:\d{{5}}(?:-\d{{4}})?|{_POSTCODE})|{_POSTCODE})"
+            rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}},?\s+(?:\d{{5}}(?:-\d{{4}})?|{POSTCODE})|{POSTCODE})"
             r"(?![\w-])"
             rf"|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?\b|{_MISSING_FIELD})"
             rf"{'' if lower else town_alone}"
@@ -426,7 +429,7 @@ class _AddressPatterns:
             rf"{_PART_END}"
         )
         postcode_ahead = (
-            rf"(?:,\s*|{_BREAK})(?:{_TOWN},?\s+{_POSTCODE}|{_POSTCODE},?\s+{_TOWN}|{_UNIT}\.?\s\d)"
+            rf"(?:,\s*|{_BREAK})(?:{_TOWN},?\s+{POSTCODE}|{POSTCODE},?\s+{_TOWN}|{_UNIT}\.?\s\d)"
             rf"(?![\w-])|[ \t]+{_UNIT}\.?\s\d"
         )
         return cls(
@@ -520,7 +523,7 @@ def _country_and_postcode_line(text: str, end: int) -> re.Match[str] | None:
 #: A postcode of an address that its numbers alone do not give whole
 #: ("K1M 2C5", "D02 X285", "602 00"): written alone elsewhere in the
 #: session ("could not verify K1M 2C5"), it is the address's part.
-_POSTCODE_WHOLE = re.compile(rf"(?<![\w-])(?:{_POSTCODE})(?![\w-])")
+_POSTCODE_WHOLE = re.compile(rf"(?<![\w-])(?:{POSTCODE})(?![\w-])")
 
 
 def postcodes_in(address: str) -> list[str]:
@@ -540,8 +543,8 @@ def postcodes_in(address: str) -> list[str]:
 #: street type miner does not know, a Czech street with none). Only tried
 #: after a line break.
 _POSTCODE_LINE = re.compile(
-    rf"\n[ \t]*(?:{_POSTCODE}[ \t]+{_TOWN_ON_LINE}"
-    rf"|{_TOWN_ON_LINE},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?{_POSTCODE}(?:,[ \t]*{_TOWN_ON_LINE})?)"
+    rf"\n[ \t]*(?:{POSTCODE}[ \t]+{_TOWN_ON_LINE}"
+    rf"|{_TOWN_ON_LINE},?[ \t]+(?:[A-Z]{{2,3}},?[ \t]+)?{POSTCODE}(?:,[ \t]*{_TOWN_ON_LINE})?)"
     r"(?![\w-])"
 )
 
@@ -552,11 +555,11 @@ _POSTCODE_LINE = re.compile(
 #: "Praça do Carmo, S/N", "Calle 7 N° 250 Piso 3 Dto. 4"), with the units
 #: after it.
 _STREET_TAIL = re.compile(
-    rf"(?<![\w.])(?:{_UNIT_AFTER}\.?[ \t]?\d+[A-Za-z]?[ \t]+)?"
+    rf"(?<![\w.])(?:{UNIT_AFTER}\.?[ \t]?\d+[A-Za-z]?[ \t]+)?"
     rf"(?:{_NUMBER},?[ \t]+(?:{_CAP}[ \t]+){{0,3}}{_CAP}"
     rf"|(?:(?:{_CAP}|{_PARTICLE})[ \t]+){{0,4}}{_CAP},?[ \t]+"
     rf"(?:(?:N[°º]\.?[ \t]?)?{_NUMBER}\b|S/N)(?:[ \t]+N[°º]\.?[ \t]?{_NUMBER}\b)?)"
-    rf"(?:,?[ \t]+{_UNIT_AFTER}\.?[ \t]?\d+[A-Za-z]?\b)*[ \t]*\Z"
+    rf"(?:,?[ \t]+{UNIT_AFTER}\.?[ \t]?\d+[A-Za-z]?\b)*[ \t]*\Z"
 )
 
 
@@ -613,12 +616,28 @@ def house_numbers_alone(text: str, numbers: Container[str]) -> Iterator[tuple[in
         yield m.span()
 
 
-#: The numbers of an address written alone: a house number, a postcode, "2-2".
-_ADDRESS_NUMBER = re.compile(r"(?<![\w/-])(?:\d+[-/]\d+|\d{3,})(?![\w/-])")
+#: The numbers of an address written alone: a house number, a postcode, "2-2",
+#: a house number with its letter ("8a", "2b/6").
+_ADDRESS_NUMBER = re.compile(
+    r"(?<![\w/-])(?:\d+[-/]\d+|\d{3,}|\d{1,4}[A-Za-z](?:/\d{1,4}[A-Za-z]?)?)(?![\w/-])"
+)
 #: A house number of one or two digits: too common to follow the address
 #: around ("I ordered 18 mugs"), replaced only as a whole string (a tool's
 #: argument "74").
 SHORT_NUMBER = re.compile(r"(?<![\w/-])\d{1,2}(?![\w/-])")
+#: A house number with its mark, or "S/N" (none): "Nr. 216", "N° 12", "H.No. 5".
+_MARKED_NUMBER = re.compile(
+    r"(?<![\w.])(?:(?:H\.?[ ]?No|Nr|No|N[º°])\.?[ ]?|\#[ ]?)\d{1,5}[A-Za-z]?(?![\w/-])"
+    r"|(?<![\w/])[Ss]/[Nn](?![\w/])"
+)
+
+
+def house_number_values(address: str) -> list[str]:
+    """The house numbers of ``address`` as a field holds one alone (a tool's
+    argument "74", "Nr. 216", "S/N"): replaced there only as a whole string."""
+    return [*SHORT_NUMBER.findall(address), *_MARKED_NUMBER.findall(address)]
+
+
 _ADDRESS_LINE_BREAK = re.compile(r"\s*(?:,|\n|(?<!\\)\\[nr])\s*")
 _HOUSE_NUMBER = re.compile(r"\d+[-/]?\d*[A-Za-z]?,?\s+(?=\D)")
 

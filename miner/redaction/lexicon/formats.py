@@ -224,6 +224,43 @@ def personal_id_names() -> dict[str, tuple[Any, ...]]:
     return {name: tuple(modules) for name, modules in names.items()}
 
 
+@functools.cache
+def identifier_words() -> frozenset[str]:
+    """The names python-stdnum gives the numbers it validates, folded: its
+    modules' names ("iban", "bic", "isin", "pesel", "cpf", "nif"...), three
+    letters or more. Several are names too ("Iban", "Iva", "Nik"): one
+    names a number only right before it (``unsure``)."""
+    import pkgutil
+
+    import stdnum
+
+    found: set[str] = set()
+    for info in pkgutil.iter_modules(stdnum.__path__):
+        if info.ispkg and len(info.name.rstrip("_")) == 2:
+            package = importlib.import_module(f"stdnum.{info.name}")
+            found |= {m.name for m in pkgutil.iter_modules(package.__path__)}
+        elif not info.ispkg:
+            found.add(info.name)
+    return frozenset(n for n in found if n.isalpha() and len(n) >= 3)
+
+
+#: An id's value after its name: a placeholder of an id's type or a word
+#: with a digit, maybe after "is", "no." or a colon ("IBAN: <IBAN_CODE_1>",
+#: "iban GB52ORYO...").
+_AN_ID_AFTER = re.compile(
+    r"(?i:[ \t]*(?:[:#=]|is|no\.?|nr\.?|number|code)?[ \t:]*)"
+    r"(?:<(?:IBAN_CODE|NATIONAL_ID|US_SSN|CREDIT_CARD|PASSPORT|DRIVER_LICENSE)_\d+>"
+    r"|[A-Za-z]{0,6}\d)"
+)
+
+
+def names_a_number(text: str, start: int, end: int) -> bool:
+    """Whether the word at [start, end) is the name of the number after it
+    (``identifier_words``): "IBAN: GB52...", "my iban is <IBAN_CODE_1>";
+    no one's name there ("Iban" is a first name too)."""
+    return text[start:end].casefold() in identifier_words() and bool(_AN_ID_AFTER.match(text, end))
+
+
 def _names_in(about: str) -> list[str]:
     """The names an id's description gives it: the abbreviations before the
     bracket ("VNR, SVNR, VSNR") and the first name inside it when it is in
@@ -250,11 +287,27 @@ def _named_id_regex() -> re.Pattern[str]:
     )
 
 
+@functools.cache
+def _id_before_its_name_regex() -> re.Pattern[str]:
+    """A value with its id's name after it in brackets, maybe with a word
+    after the name: "659068800600 (My Number card)", "02070803628 (PESEL)"."""
+    names = sorted(personal_id_names(), key=len, reverse=True)
+    short = [re.escape(n) for n in names if len(n) <= 3]
+    long = [re.escape(n) for n in names if len(n) > 3]
+    return re.compile(
+        r"(?<![\w./-])(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d)){4,24}[A-Z0-9]))"
+        rf"[ \t]*\([ \t]*(?P<name>(?-i:{'|'.join(short)})|(?i:{'|'.join(long)}))"
+        r"(?:[ \t]+[^\W\d_]+)?[ \t]*\)"
+    )
+
+
 def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
     """Spans of a person's id written after its own name ("my rodné číslo is
-    186214/9641", "PESEL: 02070803628") that the named id's stdnum check
+    186214/9641", "PESEL: 02070803628") or before it in brackets
+    ("659068800600 (My Number)") that the named id's stdnum check
     validates: the name and the check together are sure. A value that runs
-    on ("123 456 789 2024") is tried shorter, a group at a time."""
+    on ("123 456 789 2024") is tried shorter, a group at a time (after its
+    name; before it, from its start)."""
     names = personal_id_names()
     for m in _named_id_regex().finditer(text):
         modules = names.get(m.group("name")) or _folded_names()[m.group("name").casefold()]
@@ -264,6 +317,16 @@ def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
                 yield m.start("value"), m.start("value") + len(value)
                 break
             value = value.rpartition(" ")[0]
+    if "(" not in text:
+        return
+    for m in _id_before_its_name_regex().finditer(text):
+        modules = names.get(m.group("name")) or _folded_names()[m.group("name").casefold()]
+        value = m.group("value")
+        while value:
+            if any(_valid(module, value) for module in modules):
+                yield m.end("value") - len(value), m.end("value")
+                break
+            value = value.partition(" ")[2]
 
 
 @functools.cache
@@ -298,6 +361,30 @@ def is_card_number(text: str) -> bool:
 
 
 IBAN_REGEX = r"\b[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?\b"
+_IBAN_ANY_CASE = re.compile(IBAN_REGEX, re.IGNORECASE)
+_IBAN_CAPITALS = re.compile(IBAN_REGEX)
+#: What an IBAN's shape holds after its last blank: a group and the part
+#: of one after it, or a word that followed the IBAN ("today", "please").
+_LAST_GROUP = re.compile(r"[ ][A-Za-z0-9]{1,8}\Z")
+
+
+def iban_spans(text: str, any_case: bool = True) -> Iterator[tuple[int, int]]:
+    """(start, end) of each IBAN in ``text`` (``iban_ok``), in capitals or,
+    with ``any_case``, in any casing ("es77 3982 ..."). The shape runs on
+    over a short word after an IBAN whose groups end even ("ES77 ... 3378
+    today", "... 3378 is wrong": in any casing "today" is a group), so
+    the last groups after a blank are dropped, one at a time, until the
+    check digits hold."""
+    for m in (_IBAN_ANY_CASE if any_case else _IBAN_CAPITALS).finditer(text):
+        value = m.group(0)
+        for _ in range(3):
+            if iban_ok(value):
+                yield m.start(), m.start() + len(value)
+                break
+            last = _LAST_GROUP.search(value)
+            if not last:
+                break
+            value = value[: last.start()]
 
 
 def iban_ok(text: str) -> bool:
@@ -379,17 +466,23 @@ _DATE_TIME = re.compile(
     r"|\b\d{1,2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:[+-]\d{2}:\d{2})?"
     # Not the groups of a phone: "+61-2-5800-1909", "+61.3.7255.8281".
     r"|(?<![+\d][.-])(?<!\+)\b\d{1,2}([/.-])\d{1,2}\1\d{4}\b(?![.-]\d)|\b\d{1,2}/\d{1,2}/\d{2}\b"
+    # Year first with slashes ("2026/03/14"): a phone's area code and slash read it too.
+    r"|\b\d{4}/\d{1,2}/\d{1,2}\b"
 )
 
 
 #: A number written as people write phones: a country code (with its "+",
-#: or before an area code in brackets: "1 (813) 493-8386"), a trunk "(0)",
-#: an area code in brackets, groups of digits split by one kind of
-#: separator, an extension ("x9773", "ext. 12").
+#: in brackets after it, "+(370) 22240912", or before an area code in
+#: brackets: "1 (813) 493-8386"), a trunk "(0)", an area code in brackets,
+#: groups of digits split by one kind of separator, or a slash after an
+#: area code of at most eight digits as Central Europe writes it
+#: ("089/1234567", "06-1/424 5134", "(06)29/726-8501"; two phones split by a
+#: slash stay two), an extension ("x9773", "ext. 12").
 _PHONE_SHAPE = re.compile(
-    r"(?<![\w+/.-])(?:\+\d{1,3}[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
-    r"(?:\(\d{1,5}\)[ .-]?)?\d{1,15}"
-    r"(?:[ .-]{1,2}\d{1,8}){0,5}(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
+    r"(?<![\w+/.-])(?:\+(?:\d{1,3}|\(\d{1,3}\))[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
+    r"(?:\(\d{1,5}\)[ .-]?)?(?:\d{1,4}(?:[ .-]\d{1,4})?/[ ]?\d{1,8}(?:[ .-]{1,2}\d{1,8}){0,4}"
+    r"|\d{1,15}(?:[ .-]{1,2}\d{1,8}){0,5})"
+    r"(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
 )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from miner.derived import kept
 from miner.redaction.lexicon.dates import calendar_words, unaccented
+from miner.redaction.lexicon.formats import names_a_number
 
 _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
 
@@ -20,7 +21,9 @@ _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
 _UP = "A-Z" + "".join(c for c in _LATIN if c.isupper())
 
 
-_LO = "a-z" + "".join(c for c in _LATIN if c.islower())
+#: With the combining accents after a letter: Python writes "İbrahim" in
+#: lower case as "i̇brahim", an "i" and a combining dot above.
+_LO = "a-z" + "".join(c for c in _LATIN if c.islower()) + "\u0300-\u036f"
 
 
 #: A word of a name: capitalised ("Šebková", "O'Neil", "Barth-Rosenow") or in
@@ -69,11 +72,21 @@ def _name_affixes() -> tuple[str, str, str]:
                if len(d) > 1]  # fmt: skip
     listed = rf"(?i:{'|'.join(map(re.escape, titles))})\.?"
     abbreviation = rf"[{_UP}][{_LO}]{{0,4}}\.(?:-?[{_UP}]?[{_LO}]{{1,4}}\.?)?"
+    # Initials with dots: an Indonesian or Malay title ("R.A.", "H.") or a
+    # person's own ("J.R. Smith"), a part of the name either way.
+    initials = rf"(?:[{_UP}]\.){{2,3}}"
     # A title for either sex, its feminine ending in brackets ("Sr(a).", "Dr(a).").
     inclusive = rf"[{_UP}][{_LO}]{{0,4}}\([{_LO}]{{1,2}}\)\.?"
-    title = rf"(?:{inclusive}|{listed}|{abbreviation})"
+    title = rf"(?:{inclusive}|{listed}|{initials}|{abbreviation})"
     listed_degree = rf"(?=[{_UP}])(?i:{'|'.join(map(re.escape, degrees))})\.?"
-    degree = rf"(?:{listed_degree}|(?:[{_UP}][{_LO}]{{0,3}}\.){{2,3}})"
+    # A degree of abbreviations joined by dots, each capitalised or in
+    # capitals, the last dot optional: "Ph.D.", "B.Sc.", and the Indonesian
+    # "S.E.I", "M.TI.", "S.Pt", "M.Farm" (a letter, then at most four). Not
+    # a place's "St." or "Mt." before a town ("St.Paul").
+    joined = (
+        rf"(?!(?:St|Ste|Mt|Ft)\.)[{_UP}][{_LO}]{{0,3}}\.(?:[{_UP}][{_UP}{_LO}]{{0,3}}\.?){{1,2}}"
+    )
+    degree = rf"(?:{listed_degree}|(?:[{_UP}][{_LO}]{{0,3}}\.){{2,3}}|{joined})"
     particle = rf"(?:{'|'.join(map(re.escape, latin(CONSTANTS.prefixes)))})"
     return title, degree, particle
 
@@ -127,8 +140,10 @@ _DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?!\w|\.\w)")
 #: default regions' languages ("Sig.", "Herr", "Mme"). The cue is
 #: case-insensitive; the name is one to three capitalised words.
 _NAME_CUE = (
-    # Sign-offs, with the name on the same line or the next.
-    r"(?:(?i:\bregards,?|\bthanks,?|\bthank you,?|\bcheers,?|\bsincerely,?|\bbest,)\s+"
+    # Sign-offs, with the name on the same line or the next; a signature's
+    # delimiter ("--" alone on its line) with the name on the next.
+    r"(?:(?i:\bregards,?|\bthanks,?|\bthank you,?|\bthx,?|\bcheers,?|\bsincerely,?|\bbest,"
+    r"|(?<![^\n])--[ \t]*(?=\n))\s+"
     # Every other cue, with the name on the same line.
     r"|(?i:\bmy name is|\bname's|\bname is|\bname:|\bnamed|\bcall me|\bi am|\bi'm|\bthis is"
     r"|\bit's|\bdear|\bsorry,?|\bhi,?|\bhello,?|\bhey,?|\bunder|\bmy (?:husband|wife|partner|son"
@@ -161,12 +176,59 @@ NAME_CUE_REGEX = (
 #: that is no stop word (the surname); not after "I am" or "I'm", which say
 #: what one is ("I am sunni").
 _LOWER_CASE_NAME_AFTER_CUE = re.compile(
-    r"(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey)|my name is|name's|name is"
-    r"|this is|call me|under|speak (?:to|with)|ask for|follow up with|mr\.?|mrs\.?|ms\.?|miss|dr\."
+    r"(?:(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey)|my name is|name's|name is"
+    r"|name:|recipient:?|signed:?|this is|call me|under|speak (?:to|with)|ask for|follow up with"
+    r"|mr\.?|mrs\.?|ms\.?|miss|dr\."
     r"|my (?:husband|wife|partner|son|daughter|mother|father|mom|mum|dad|brother|sister"
     r"|friend|colleague|boss))(?:'s name(?: is)?)?,?[ \t]+)"
+    # A sign-off's line, or a signature's delimiter, with the name on the next.
+    r"|(?P<signoff>(?i:\b(?:regards|sincerely|cheers|thx|thanks),?)|(?<![^\n])--)[ \t]*\n[ \t]*)"
     rf"(?P<value>[{_LO}]{{3,}})(?:[ \t]+(?P<surname>[{_LO}]{{2,}}(?:-[{_LO}]+)?))?(?![\w'’-])"
 )
+
+
+#: A word addressed at a clause's end, after a comma and a lower-case
+#: word: "Don't go to town, Kani!", "Remember me, Niharika?", "thanks,
+#: zikmund." (A capitalised word before the comma makes a list: "Rome,
+#: Paris.")
+_ADDRESSED = re.compile(
+    rf"(?<=[{_LO}]),[ \t]+(?P<value>{_NAME_WORD}|[{_LO}]{{3,}}(?:-[{_LO}]+)?)"
+    r"(?=[ \t]*[!?]|\.(?:[ \t\n]|\Z))"
+)
+
+
+def addressed(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of the words ``text`` addresses someone by at a clause's end
+    (``_ADDRESSED``): a person's slot, whoever stands in it."""
+    for m in _ADDRESSED.finditer(text):
+        word = m.group("value")
+        before = _WORD_BEFORE_COMMA.search(text, max(0, m.start() - 30), m.start())
+        if (
+            before
+            and before.group(0).islower()
+            and word.title() not in NOT_NAMES
+            and word.casefold() not in _stop_words()
+        ):
+            yield m.span("value")
+
+
+_WORD_BEFORE_COMMA = re.compile(r"[\w'’-]+\Z")
+
+
+def a_place_name(word: str) -> bool:
+    """Whether ``word`` names a town, a region or a country (any casing)."""
+    folded = word.casefold()
+    return folded in town_names() or folded in region_names() or folded in country_names()
+
+
+def lower_case_names_after_cues(text: str) -> Iterator[int]:
+    """Where a name typed in lower case starts after a cue that names
+    ("it's under brian price", "my name is liam watkins"): sure as a
+    capitalised name after its cue is. (Not after a greeting: "hi mark" is
+    as often a greeting and a word.)"""
+    for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
+        if not cued.group("greeting"):
+            yield cued.start("value")
 
 
 _BOOKING_TITLE = r"(?:MRS|MR|MSTR|MS|MISS|DR)"
@@ -192,14 +254,25 @@ _LIST_BEFORE = re.compile(rf"(?<![\w'])({_NAMES})(?:,? and |,? & |, )\Z")
 
 
 #: Words around a NER "person" that make it a place: "I am in Lomm", "based
-#: in Kamen", "returned to Ksar Beni Aissa", "Leek bridge", "Plauen station".
-_PLACE_BEFORE = re.compile(
-    r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|originally from|(?:flew|fly|moved|returned"
-    r"|came|arrived|trip|travel(?:l?ing|l?ed)?)(?: here| back)? (?:to|from|at|in)"
-    # A place noun before it: "home city Jamesfort", "the town of Leek".
-    r"|(?:city|town|village|capital|county|province|region|municipality|suburb)(?: of)?"
-    # Where a speaker is from: "I'm from Lomm", "we are originally from Kamen".
-    r"|(?:i'm|i am|we're|we are|they're|they are|you're|you are)(?: originally)? from)\s+)$"
+#: in Kamen", "returned to Ksar Beni Aissa", "rebooked to Quito", "Leek bridge",
+#: "Plauen station".
+PLACE_BEFORE = re.compile(
+    r"(?i:\b(?:in|near|outside|around|visit(?:ed|ing)?|originally from|(?:flew|fly|flying|moved"
+    r"|mov(?:e|es|ing)|returned|came|com(?:e|es|ing)|arrived|trip|travel(?:s|l?ing|l?ed)?"
+    r"|rebook(?:ed)?(?: me| you)?|drove|driv(?:e|es|ing)|went|go(?:es|ing)?|head(?:s|ed|ing)?"
+    r"|flights?|trains?|bus(?:es)?|tickets?|journey|route|relocat(?:e|es|ed|ing)"
+    r"|commut(?:e|es|ed|ing))(?: here| back| there| home)? (?:to|from|at|in)"
+    # A place noun before it: "home city Jamesfort", "the town of Leek",
+    # "the mayor of Tupá", a form's "City: Chlebnice".
+    r"|(?:city|town|village|capital|county|province|region|municipality|suburb)(?: of|:)?"
+    r"|(?:mayor|outskirts|suburbs|centre|center|residents|people) of"
+    # Where someone is from: "I'm from Lomm", "we are originally from Kamen",
+    # "she is from Kapišová", "he hails from Tupá".
+    r"|(?:i|we|they|you|he|she)(?:['’]m|['’]re|['’]s| am| are| is| was| were)?(?: originally)?"
+    r" from|hail(?:s|ed)? from)\s+)$"
+    # A route's end after its start's code or name in brackets: "from MHD
+    # (Mashhad International Airport) to Amol", "MAN to Quito".
+    r"|(?:\b[A-Z]{3}|\))[ \t]+to[ \t]+$"
 )
 
 
@@ -213,7 +286,7 @@ _SAINT_FIRST = re.compile(rf"{_SAINT}(?=\w)")
 _PLACE_WORDS = (
     r"(?i:bridge|station|airport|harbou?r|river|valley|county|province|city|town|village"
     r"|district|cathedral|castle|lake|mountains?|beach|university|hospital|stadium|museum"
-    r"|islands?|isles?)\b"
+    r"|islands?|isles?|office|branch|headquarters)\b"
 )
 
 
@@ -418,10 +491,33 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or _SAINT_FIRST.match(text, start, end)
         or _A_THING_WORD.search(text, start, end)
         or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
+        or _ORGANISATION_FIRST.search(text, max(0, start - 60), start)
+        or _a_country_after(text, end)
     ):
         return True
-    return bool(_PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
+    return bool(PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
         ("'s", "’s"), end
+    )
+
+
+#: The words after a comma that may name a country or a region: "Tupá,
+#: Slovensko", "Fiji, Oceania", "Ebikon, Luzern".
+_AFTER_A_COMMA = re.compile(r",[ \t]*((?:[^\W\d_][\w'’.-]*)(?:[ \t]+[^\W\d_][\w'’.-]*){0,3})")
+
+
+def _a_country_after(text: str, end: int) -> bool:
+    """Whether a country's or a top-level region's name follows [.., end)
+    after a comma ("Chlebnice, Slovensko", "Springfield, Illinois"): a
+    town's name is written so, a person's is not."""
+    after = _AFTER_A_COMMA.match(text, end)
+    if not after:
+        return False
+    words = after.group(1).split()
+    places = (country_names(), region_names())
+    return any(
+        " ".join(words[:n]).casefold().rstrip(".") in names
+        for n in range(len(words), 0, -1)
+        for names in places
     )
 
 
@@ -474,11 +570,19 @@ _CAPITALISED_RUN = re.compile(rf"(?<![\w.])({_NAME_WORD})((?:[ \t]+{_NAME_WORD})
 
 
 #: Words that make a capitalised run an organisation ("Terra Catalyst Fund").
+#: A firm's word in the regions' other languages, written before its name.
+_FIRM_WORDS_ABROAD = (
+    r"companhia|compañía|compagnie|compagnia|banco|banca|banque|grupo|gruppo|groupe"
+    r"|sociedad|sociedade|società|société"
+)
 _ORGANISATION_WORDS = (
     r"(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa|se|kgaa|oyj|k\.k|srl|sarl|co\.ltd"
     r"|corporation|limited|corp|co|company|companylimited|group|holdings?|fund|trust|bank"
     r"|capital|mines|energy|acquisition|international|partners|systems|technologies|industries"
-    r"|etf|shares|orchestra|university|foundation|institute|association|club)\b"
+    r"|etf|shares|orchestra|university|foundation|institute|association|club"
+    # The same words in the regions' other languages, and a legal form run
+    # into the word before it ("Companhia Brasileira", "THE TOWA BANKLTD.").
+    rf"|{_FIRM_WORDS_ABROAD}|gesellschaft|industrias|industrie|(?:bank|company)ltd)\b"
 )
 
 
@@ -487,6 +591,12 @@ ORGANISATION_WORDS = _ORGANISATION_WORDS
 
 
 _ORGANISATION = re.compile(rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+{_ORGANISATION_WORDS}")
+#: An organisation's word first, its name after it: "Companhia Brasileira
+#: de Distribuição", "Banco Santander", "Grupo Bimbo".
+_ORGANISATION_FIRST = re.compile(
+    rf"(?<![\w.])(?=[A-ZÀ-Þ])(?i:{_FIRM_WORDS_ABROAD})"
+    r"(?:[ \t]+(?:[A-ZÀ-Þ][\w.&/-]*|de|do|da|di|del|des|du|y|e|et|und))*[ \t]+$"
+)
 
 
 #: A place or organisation word anywhere in a hit, its first word too ("Note
@@ -528,6 +638,8 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         first, rest = m.group(1), m.group(2).split()
         if first.title() in NOT_NAMES or not _known_first_name(first, names):
             continue
+        if not rest and names_a_number(text, m.start(1), m.end(1)):
+            continue  # "IBAN: GB52...": the number's name, not "Iban"
         while rest and (rest[-1].title() in NOT_NAMES or _A_DEGREE.fullmatch(rest[-1])):
             rest.pop()  # "Donata Mende MBA" is a name and a degree, not a product
         # Two given names start a name of any length ("Flora Dorotea Barrera
@@ -569,10 +681,25 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         if not _listed(first.title(), names):
             if lone and _CLAUSE_END.match(text, cued.end()):
                 yield cued.span("value")
+            elif _rare(first) and surname and _rare(surname):
+                # A first name no list knows and a surname, both words
+                # English does not write ("name: qabil ramachandran", "dear
+                # putri rajasa", "kind regards\ndovydas grinius").
+                yield cued.start("value"), cued.end("surname")
+            elif _rare(first) and not cued.group("greeting"):
+                # Alone after a cue that names ("my name is i̇brahim
+                # passport ...", "this is mengüç seven"): the word after is
+                # English's.
+                yield cued.span("value")
         elif surname:
             yield cued.start("value"), cued.end("surname")
         else:
             yield cued.span("value")
+
+
+def _rare(word: str) -> bool:
+    """A word English does not write (Zipf under ``RARE_WORD_ZIPF``)."""
+    return not an_english_word(word.casefold(), RARE_WORD_ZIPF)
 
 
 #: How often English writes a greeting's lone word for it to be no name
@@ -635,12 +762,57 @@ def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
         title := LOWER_CASE_TITLE_BEFORE.search(text, max(0, start - 12), start)
     ):
         start = title.start()
+    start = _rare_title_before(text, start)
+    end = _through_degree(text, start, end)
     after = _NAME_AFTER.match(text, end)
+    if after is None and _known_first_name(text[start:end].split()[-1], first_names()):
+        # A vowel's initial without its dot after a first name ("Leonor A
+        # Fernandes"); elsewhere a word of a town ("Sant'Angelo A Cupolo").
+        after = _VOWEL_INITIAL_AND_NAME.match(text, end)
     if after and after.group(1).title() not in NOT_NAMES:
         end = after.end(1)
+    elif (
+        # A particle ends a name only before its surname, in any case:
+        # "John Da silva".
+        (words := text[start:end].split())
+        and len(words) > 1
+        and a_particle(words[-1])
+        and (surname := _SURNAME_AFTER_PARTICLE.match(text, end))
+    ):
+        end = surname.end()
     while degree := _DEGREE_AFTER.match(text, end):
         end = degree.end()
     return start, end
+
+
+_VOWEL_INITIAL_AND_NAME = re.compile(rf"[ \t]+[AEIOUY][ \t]+({_NAME_WORD})(?!\w)")
+_SURNAME_AFTER_PARTICLE = re.compile(r"[ \t]+[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w'’-])")
+
+
+#: An abbreviation in lower case before a name: "drg. Natalia Permadi"
+#: (an Indonesian dentist), "drg. bakda hutasoit".
+_LOWER_CASE_ABBREVIATION_BEFORE = re.compile(rf"(?<![\w.])[{_LO}]{{2,4}}\.[ \t]+\Z")
+
+
+def _rare_title_before(text: str, start: int) -> int:
+    """Where a name at ``start`` starts with the title in lower case before
+    it that English does not write (Zipf under 3: "drg.", "hj."; not
+    "etc.", "vs.", "approx."), the way titles of languages nameparser does
+    not list are written."""
+    title = _LOWER_CASE_ABBREVIATION_BEFORE.search(text, max(0, start - 8), start)
+    if title and not an_english_word(title.group(0).strip(" \t."), RARE_WORD_ZIPF):
+        return title.start()
+    return start
+
+
+def _through_degree(text: str, start: int, end: int) -> int:
+    """A name span that ends inside its degree ("Jakúbeková Ph" of
+    "Jakúbeková Ph.D.": the NER's tokens split it) grown to the degree's end."""
+    if end >= len(text) or text[end] != "." or not text[end + 1 : end + 2].isalpha():
+        return end
+    last = text.rfind(" ", start, end) + 1
+    degree = _A_DEGREE.match(text, max(last, start))
+    return degree.end() if degree and degree.end() > end else end
 
 
 def grown_name(text: str, start: int, end: int) -> tuple[int, int]:
@@ -827,6 +999,11 @@ def _same_length(word: str, case: Any) -> str:
 _A_PARTICLE = re.compile(rf"(?i:{_NAME_PARTICLE})")
 
 
+def a_particle(word: str) -> bool:
+    """Whether ``word`` is a particle of a name (nameparser's: "da", "van", "le")."""
+    return _A_PARTICLE.fullmatch(word) is not None
+
+
 def name_parts(name: str) -> list[str]:
     """The parts of a person's name of several words that name the person
     written alone: each capitalised word of three letters or more, hyphens
@@ -848,8 +1025,8 @@ def name_parts(name: str) -> list[str]:
                 if part.isupper():
                     parts.append(part.title())
     for i, word in enumerate(words[1:-1], 1):
-        if _A_PARTICLE.fullmatch(word) and (i == 1 or not _A_PARTICLE.fullmatch(words[i - 1])):
+        if a_particle(word) and (i == 1 or not a_particle(words[i - 1])):
             parts.append(" ".join(words[i:]))
-        if "-" in word and _A_PARTICLE.fullmatch(tail := word.rsplit("-", 1)[1]):
+        if "-" in word and a_particle(tail := word.rsplit("-", 1)[1]):
             parts.append(" ".join([tail, *words[i + 1 :]]))  # "Nieuwenhuijsen-die Pelser"
     return list(dict.fromkeys(p for p in parts if p != name))

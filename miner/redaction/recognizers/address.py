@@ -1,4 +1,5 @@
-"""Street addresses with the lines that follow them."""
+"""Street addresses with the lines that follow them, and those read upwards
+from their postcode-and-town part."""
 
 from __future__ import annotations
 
@@ -7,14 +8,19 @@ from typing import Any
 from presidio_analyzer import LocalRecognizer
 
 from miner.redaction.lexicon.addresses import find_addresses
+from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
 from miner.redaction.recognizers.result import result
 
 
 class AddressRecognizer(LocalRecognizer):  # type: ignore[misc]
-    """Street addresses with the lines that follow them (``find_addresses``)."""
+    """Street addresses with the lines that follow them (``find_addresses``),
+    and the sure ones read upwards from their postcode (``blocks_above_postcodes``:
+    those only shaped like one are the unsure rules')."""
 
     def load(self) -> None:
         pass
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
-        return [result(self, "STREET_ADDRESS", *span, 0.9) for span in find_addresses(text)]
+        spans = [*find_addresses(text)]
+        spans += [(start, end) for start, end, sure in blocks_above_postcodes(text) if sure]
+        return [result(self, "STREET_ADDRESS", *span, 0.9) for span in spans]

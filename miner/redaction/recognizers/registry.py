@@ -11,13 +11,13 @@ from miner.redaction.lexicon.addresses import UK_POSTCODE_REGEX
 from miner.redaction.lexicon.dates import dob_cue_regexes
 from miner.redaction.lexicon.formats import (
     CARD_REGEX,
-    IBAN_REGEX,
     NATIONAL_ID_CONTEXT,
     PASSPORT_CUE_REGEX,
     SSN_CUE_REGEX,
 )
 from miner.redaction.lexicon.names import NAME_CUE_REGEX, NOT_NAMES
 from miner.redaction.recognizers.address import AddressRecognizer
+from miner.redaction.recognizers.addressed import AddressedNameRecognizer
 from miner.redaction.recognizers.card import CardRecognizer
 from miner.redaction.recognizers.country import country_recognizers
 from miner.redaction.recognizers.cue_pattern import CuePatternRecognizer
@@ -62,10 +62,8 @@ def build_recognizers(
             name="SpeltOutEmailRecognizer",
         ),
         CheckDigitIbanRecognizer(
-            supported_entity="IBAN_CODE",
-            patterns=[Pattern("iban", IBAN_REGEX, 0.5)],
+            supported_entities=["IBAN_CODE"],
             supported_language=language,
-            global_regex_flags=_CASED,
             name="CheckDigitIbanRecognizer",
         ),
         CuePatternRecognizer(
@@ -102,6 +100,11 @@ def build_recognizers(
             supported_language=language,
             reject=NOT_NAMES,
             name="NameCueRecognizer",
+        ),
+        AddressedNameRecognizer(
+            supported_entities=["PERSON"],
+            supported_language=language,
+            name="AddressedNameRecognizer",
         ),
         *country_recognizers(language, phone_regions),
         AddressRecognizer(

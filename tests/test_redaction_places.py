@@ -1,0 +1,136 @@
+"""A town's name in a place's slot (miner/redaction/lexicon/places.py) and
+the places' slots the NER's people are read against (lexicon/names.py):
+a name there is a place, kept and never surfaced; a person beside it is not."""
+
+from __future__ import annotations
+
+import pytest
+
+from miner.redaction.lexicon.names import names_no_person
+from miner.redaction.lexicon.places import place_around
+
+
+def around(text: str, word: str) -> str | None:
+    start = text.index(word)
+    span = place_around(text, start, start + len(word))
+    return text[span[0] : span[1]] if span else None
+
+
+@pytest.mark.parametrize(
+    "text, word, town",
+    [
+        ("I am in New Jane for a business trip", "Jane", "New Jane"),
+        ("i am in east didier for a business trip", "didier", "east didier"),
+        ("Importio is a design agency based in Lake Elnur.", "Elnur", "Lake Elnur"),
+        ("your branch in Corpo Di Cava will call you", "Cava", "Corpo Di Cava"),
+        ("I am in Oliveira do Hospital this week", "Oliveira", "Oliveira do Hospital"),
+        ("we met in St. Jakob yesterday", "Jakob", "St. Jakob"),
+        ("You are rebooked to Quito.", "Quito", "Quito"),
+        ("GALLANTT IS BASED IN MIRANDA DO DOURO.", "MIRANDA", "MIRANDA DO DOURO"),
+        ("Flights to Florence are cancelled", "Florence", "Florence"),  # a trip's "to"
+    ],
+)
+def test_a_town_s_name_in_a_place_s_slot_is_found_whole(text, word, town):
+    assert around(text, word) == town
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("I am in Paris with Jane", "Jane"),  # after the town, not in it
+        ("i am in new york with jane", "jane"),
+        ("it is in Maria Ortiz's file", "Maria"),  # whose, not where
+        ("I am in Florence today", "Florence"),  # one word, a first name too
+        ("I am in Morel today", "Morel"),  # one word GeoNames does not know
+        ("please send it to Quito", "Quito"),  # a bare "to" is no trip
+        ("Dear Jane, in Lake Elnur", "Jane"),
+    ],
+)
+def test_no_person_is_read_as_a_town_by_the_slot(text, word):
+    assert around(text, word) is None
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("She is from Kapišová.", "Kapišová"),
+        ("Flights to Chlebnice are cancelled", "Chlebnice"),
+        ("We drove from Tupá to the coast", "Tupá"),
+        ("he hails from Zalužice", "Zalužice"),
+        ("The mayor of Slaská resigned", "Slaská"),
+        ("City: Kapišová", "Kapišová"),
+        ("Chlebnice, Slovakia", "Chlebnice"),
+        ("Springfield, Illinois", "Springfield"),
+        ("You are rebooked from MHD (Mashhad International Airport) to Andoas.", "Andoas"),
+        ("the train from MAN to Tupá", "Tupá"),
+    ],
+)
+def test_travel_origin_a_form_s_city_and_a_country_after_make_a_place(text, word):
+    start = text.index(word)
+    assert names_no_person(text, start, start + len(word))
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("a message from Kapišová arrived", "Kapišová"),
+        ("send it to Chlebnice please", "Chlebnice"),
+        ("Chlebnice, please call me", "Chlebnice"),
+    ],
+)
+def test_a_bare_from_or_to_and_a_comma_alone_make_no_place(text, word):
+    start = text.index(word)
+    assert not names_no_person(text, start, start + len(word))
+
+
+@pytest.fixture(scope="module")
+def policy():
+    from miner.config import load_config
+    from miner.redaction.policy import policy_for
+    from tests.conftest import PIPELINE
+
+    return policy_for(load_config(PIPELINE))
+
+
+def redact(policy, *texts: str):
+    from datetime import UTC, datetime
+
+    from miner.model import Session, Turn
+
+    turns = tuple(
+        Turn(invocation_id=f"i{n}", user_text=text, reply_text="ok", tool_calls=())
+        for n, text in enumerate(texts)
+    )
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    [result] = policy.redact([Session("s", "support_agent", "u-1", now, now, {}, turns)])
+    return [turn.user_text for turn in result.session.turns], {s.value for s in result.surfaced}
+
+
+def test_a_town_in_a_place_s_slot_is_neither_replaced_nor_surfaced(policy):
+    texts, surfaced = redact(
+        policy,
+        "i am in east didier for a business trip",
+        "Thank you, your branch in Corpo Di Cava will call you.",
+        "You are rebooked to Quito.",
+    )
+    assert texts == [
+        "i am in east didier for a business trip",
+        "Thank you, your branch in Corpo Di Cava will call you.",
+        "You are rebooked to Quito.",
+    ]
+    assert not surfaced & {"didier", "Di Cava", "Corpo Di Cava", "Quito"}
+
+
+def test_a_person_s_word_is_not_spread_into_a_town_but_is_replaced_elsewhere(policy):
+    texts, surfaced = redact(
+        policy,
+        "importio is a design agency based in lake elnur.",
+        "Elnur Demir wrote to us",
+        "I am in New Jane for a business trip",
+        "Jane Smith called",
+    )
+    assert texts[0] == "importio is a design agency based in lake elnur."
+    assert "Elnur" not in texts[1] and "<PERSON_" in texts[1]
+    assert texts[2] == "I am in New Jane for a business trip"
+    assert "Jane" not in texts[3]
+    assert "elnur" not in surfaced
