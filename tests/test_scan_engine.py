@@ -388,13 +388,9 @@ def test_the_picked_sessions_are_read_whole_and_only_them():
     assert str(frame["timestamp"].dt.tz) == "UTC"
 
 
-def test_the_picked_sessions_are_read_whole_from_files_of_many_row_groups(tmp_path, monkeypatch):
-    # A row group's decoding stops past its last wanted row: every picked
-    # row is still read, in groups of 20 rows decoded 3 at a time, where
-    # sessions cross groups.
-    from miner.engine import embedded
-
-    monkeypatch.setattr(embedded, "SESSION_BATCH_ROWS", 3)
+def test_the_picked_sessions_are_read_whole_from_files_of_many_row_groups(tmp_path):
+    # Each file is read for its picked rows' numbers: in groups of 20 rows,
+    # sessions cross groups, and every picked row still comes back.
     table = source.open_export(TRACES).dataset.to_table()
     (tmp_path / "export").mkdir()
     pq.write_table(table, tmp_path / "export" / "part.parquet", row_group_size=20)
@@ -422,59 +418,37 @@ def test_reading_the_picked_sessions_stops_on_rows_without_a_session(tmp_path):
         read_sessions(export, ["session_id", "content"], START, END, [picked], ScanConfig())
 
 
-class _RecordedParquetFile(pq.ParquetFile):
-    """``pq.ParquetFile`` that records each decoded batch's rows and bytes."""
-
-    batches: list[tuple[int, int]] = []
-
-    def iter_batches(self, *args, **kwargs):
-        for batch in super().iter_batches(*args, **kwargs):
-            self.batches.append((batch.num_rows, batch.nbytes))
-            yield batch
-
-
-def test_wide_picked_rows_are_decoded_a_few_bytes_at_a_time(tmp_path, monkeypatch):
-    # Rows with 20 KB of attributes: a batch of SESSION_BATCH_ROWS such rows
-    # was 25 MiB at 10 KB, and the heap kept the freed batches (the 5M
-    # wide-row draft's peak). Each batch stays near SESSION_BATCH_BYTES; the
-    # picked sessions' rows come back whole.
+def test_wide_picked_rows_are_handed_over_alone_and_whole(tmp_path, monkeypatch):
+    # Rows with 20 KB of attributes: each file's read hands back its picked
+    # rows alone (filtered on their row numbers inside DuckDB, not decoded
+    # to the last picked row and filtered here), and those whole.
     import miner.engine.embedded as embedded
 
     table = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["dt"])
     wide = pa.array([f'{{"notes": "{"x" * 20_000}{i}"}}' for i in range(table.num_rows)])
     table = table.set_column(table.schema.get_field_index("attributes"), "attributes", wide)
     (tmp_path / "export").mkdir()
-    pq.write_table(table, tmp_path / "export" / "part.parquet")
+    pq.write_table(table, tmp_path / "export" / "part.parquet", row_group_size=100)
     export = source.open_export(tmp_path / "export")
-    # The last row's session among them: the group is decoded to its end.
+    # The last row's session among them: the file is read to its end.
     sessions = table.column("session_id").to_pylist()
     picked = sorted(set(sessions))[:2] + [sessions[-1]]
-    monkeypatch.setattr(embedded, "SESSION_BATCH_BYTES", 128 * 2**10)
-    monkeypatch.setattr(_RecordedParquetFile, "batches", [])
-    monkeypatch.setattr(embedded.pq, "ParquetFile", _RecordedParquetFile)
+    handed: list[int] = []
+    read = embedded._file_rows
+
+    def recorded(*args):
+        rows = read(*args)
+        handed.append(rows.num_rows)
+        return rows
+
+    monkeypatch.setattr(embedded, "_file_rows", recorded)
     columns = ["timestamp", "event_type", "session_id", "content", "attributes"]
     frame = read_sessions(export, columns, START, END, picked, ScanConfig())
 
-    decoded = _RecordedParquetFile.batches
-    assert sum(rows for rows, _bytes in decoded) == table.num_rows
-    assert len(decoded) > table.num_rows * 20_000 // (128 * 2**10)
-    assert max(size for _rows, size in decoded) <= 1.5 * 128 * 2**10
     expected = table.filter(pc.is_in(table.column("session_id"), pa.array(picked)))
+    assert handed == [expected.num_rows] and expected.num_rows < table.num_rows // 4
     assert sorted(frame["attributes"]) == sorted(expected.column("attributes").to_pylist())
-
-
-def test_narrow_picked_rows_are_decoded_a_row_group_at_a_time(monkeypatch):
-    # The real shape's rows (the sample's) fit SESSION_BATCH_BYTES many
-    # times over: their row groups are decoded in one batch each, as before.
-    import miner.engine.embedded as embedded
-
-    monkeypatch.setattr(_RecordedParquetFile, "batches", [])
-    monkeypatch.setattr(embedded.pq, "ParquetFile", _RecordedParquetFile)
-    export = source.open_export(TRACES)
-    picked = sorted(set(export.dataset.to_table(columns=["session_id"]).column(0).to_pylist()))
-    read_sessions(export, ["timestamp", "session_id", "content"], START, END, picked, ScanConfig())
-    groups = [pq.read_metadata(f).row_group(0).num_rows for f in export.dataset.files]
-    assert sorted(rows for rows, _bytes in _RecordedParquetFile.batches) == sorted(groups)
+    assert list(frame["session_id"]) == expected.column("session_id").to_pylist()
 
 
 @pytest.mark.parametrize("export_path", EXPORTS[1:], ids=lambda p: p.name)
