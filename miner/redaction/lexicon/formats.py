@@ -274,16 +274,26 @@ def _names_in(about: str) -> list[str]:
     return [n for n in found if len(n) >= 2 and not re.search(r"(?i)^(?:id|no)$", n)]
 
 
-@functools.cache
-def _named_id_regex() -> re.Pattern[str]:
+#: An id's value: letters and digits, dots, slashes, hyphens, spaced digits.
+_ID_VALUE = r"(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d)){4,24}[A-Z0-9]))"
+
+
+def _id_names_alternation() -> str:
+    """The ids' names as one alternation (``name``): the short ones ("NIE",
+    "BSN") as written, the long ones in any case, longest first."""
     names = sorted(personal_id_names(), key=len, reverse=True)
     short = [re.escape(n) for n in names if len(n) <= 3]
     long = [re.escape(n) for n in names if len(n) > 3]
+    return rf"(?P<name>(?-i:{'|'.join(short)})|(?i:{'|'.join(long)}))"
+
+
+@functools.cache
+def _named_id_regex() -> re.Pattern[str]:
     return re.compile(
-        rf"(?<![\w-])(?P<name>(?-i:{'|'.join(short)})|(?i:{'|'.join(long)}))"
+        rf"(?<![\w-]){_id_names_alternation()}"
         r"(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
         r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
-        r"(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d)){4,24}[A-Z0-9]))(?![\w-])"
+        rf"{_ID_VALUE}(?![\w-])"
     )
 
 
@@ -291,12 +301,9 @@ def _named_id_regex() -> re.Pattern[str]:
 def _id_before_its_name_regex() -> re.Pattern[str]:
     """A value with its id's name after it in brackets, maybe with a word
     after the name: "659068800600 (My Number card)", "02070803628 (PESEL)"."""
-    names = sorted(personal_id_names(), key=len, reverse=True)
-    short = [re.escape(n) for n in names if len(n) <= 3]
-    long = [re.escape(n) for n in names if len(n) > 3]
     return re.compile(
-        r"(?<![\w./-])(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d)){4,24}[A-Z0-9]))"
-        rf"[ \t]*\([ \t]*(?P<name>(?-i:{'|'.join(short)})|(?i:{'|'.join(long)}))"
+        rf"(?<![\w./-]){_ID_VALUE}"
+        rf"[ \t]*\([ \t]*{_id_names_alternation()}"
         r"(?:[ \t]+[^\W\d_]+)?[ \t]*\)"
     )
 
