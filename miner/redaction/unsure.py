@@ -46,6 +46,7 @@ from miner.redaction.lexicon.names import (
     a_place_name,
     addressed,
     known_name,
+    stop_words,
 )
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
@@ -256,7 +257,7 @@ class Unsure:
                 yield start, end, "PERSON"
                 run_end = end
                 continue
-            if len(word) < 3 or folded in _stop_words():
+            if len(word) < 3 or folded in stop_words():
                 continue
             if (
                 word.islower()
@@ -332,7 +333,7 @@ class Unsure:
                 # Not the English words after it ("Customer Leon Service"),
                 # but a surname English writes ("Customer Caroline Daniel").
                 while words and (
-                    words[-1].casefold() in _stop_words()
+                    words[-1].casefold() in stop_words()
                     or (an_english_word(words[-1], 4.5) and not known_name(words[-1]))
                 ):
                     words.pop()
@@ -409,7 +410,7 @@ class Unsure:
         after = word[0].isupper() and _PERSON_SLOT_AFTER.match(text, start + len(word))
         # A stop word only capitalised before what a person does ("May is
         # a very sympathetic person"; not "dear all").
-        if folded in _stop_words() and not (after and word[0].isupper()):
+        if folded in stop_words() and not (after and word[0].isupper()):
             return False
         return bool(before or after or addressed)
 
@@ -489,7 +490,7 @@ def _surname_after(text: str, end: int) -> bool:
     other = after.group(1)
     return (
         len(other) >= 3
-        and other not in _stop_words()
+        and other not in stop_words()
         and known_name(other)
         and not an_english_word(other, 5.5)
     )
@@ -622,7 +623,7 @@ def _words_after_unknown(text: str, end: int) -> int:
             break
         word = m.group(1)
         folded = word.casefold()
-        if len(word) < 2 or folded in _stop_words():
+        if len(word) < 2 or folded in stop_words():
             break
         if an_english_word(folded, 3.0) and not (word[0].isupper() and known_name(word)):
             break
@@ -669,7 +670,7 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
     def partner(w: str) -> bool:
         return (
             len(w) >= 3
-            and w.casefold() not in _stop_words()
+            and w.casefold() not in stop_words()
             and (a_first_name(w) or not an_english_word(w.casefold(), 3.0))
         )
 
@@ -746,7 +747,7 @@ def _named_streets(text: str) -> Iterator[tuple[int, int, str]]:
     writes); not "the main road"."""
     for m in _WORDS_BEFORE_STREET_TYPE.finditer(text):
         words = list(_STREET_NAME_WORD.finditer(text, m.start(1), m.end(1)))
-        while words and any(w.group(0).casefold() in _stop_words() for w in words):
+        while words and any(w.group(0).casefold() in stop_words() for w in words):
             words.pop(0)
         if any(_street_word(w.group(0)) for w in words):
             yield words[0].start(), m.end(), "STREET_ADDRESS"
@@ -772,7 +773,7 @@ def _house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str
             continue
         if any(
             not (w.endswith(".") and len(w) <= 4)
-            and (an_english_word(w.casefold(), 3.0) or w.casefold() in _stop_words())
+            and (an_english_word(w.casefold(), 3.0) or w.casefold() in stop_words())
             for w in words
         ):
             continue
@@ -904,7 +905,7 @@ def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
         folded = word.casefold()
         return not (
             len(word) < shortest
-            or folded in _stop_words()
+            or folded in stop_words()
             or calendar.fullmatch(word)
             or an_english_word(folded, 3.0)
             or a_place_name(word)
@@ -912,7 +913,7 @@ def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
 
     for m in _WORD.finditer(text):
         word = m.group(0)
-        if len(word) < 4 or word.casefold() in _stop_words() or calendar.fullmatch(word):
+        if len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word):
             continue
         after = _NUMBER_AFTER.match(text, m.end())
         before = None if after else _NUMBER_BEFORE.search(text, max(0, m.start() - 8), m.start())
@@ -948,13 +949,6 @@ def _numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
 _TITLECASE = re.compile(
     "[" + "".join(c for c in map(chr, range(0x2000)) if c.istitle() and not c.isupper()) + "]"
 )
-
-
-@functools.cache
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
 
 
 def unsure_values(
@@ -1190,7 +1184,7 @@ def _streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
                     continue
                 if (
-                    folded in _stop_words()
+                    folded in stop_words()
                     # Not a capitalised word of a name ("Mcdonald Front"; "I" is none).
                     and (lower or shouted or not (word.istitle() and len(word) > 3))
                     and not word.endswith(".")  # an initial: "náměstí i. p. pavlova 582"
@@ -1382,7 +1376,7 @@ def _plain_word(word: str, lower: bool) -> bool:
     folded = word.casefold().rstrip(".")
     if folded in _ADDRESS_PARTICLES:
         return False
-    if folded in _stop_words() or _CALENDAR.fullmatch(folded):
+    if folded in stop_words() or _CALENDAR.fullmatch(folded):
         return True
     return word.islower() and an_english_word(folded, 4.5) and not (lower and a_first_name(word))
 
@@ -1425,7 +1419,7 @@ def _street_run(
         at = m.start()
     lead = before and _NUMBER_AND_WORDS_BEFORE.search(text, max(0, at - 40), at)
     # "397 route <STREET_ADDRESS_1>": a house number, then its street's type.
-    if lead and not any(w.casefold() in _stop_words() for w in lead.group(1).split()):
+    if lead and not any(w.casefold() in stop_words() for w in lead.group(1).split()):
         words[:0] = lead.group(1).split()
         at = lead.start()
     while words and words[0].casefold() in _ADDRESS_PARTICLES:
@@ -1455,7 +1449,7 @@ def _street_run(
         elif (
             (lower or all(w.islower() for w in words))
             and after_name
-            and word.casefold() not in _stop_words()
+            and word.casefold() not in stop_words()
         ):
             # A street's type after a name: "9 martin walk", "006 leslie block".
             words.append(word)
@@ -1465,7 +1459,7 @@ def _street_run(
             run_end == end
             and not replaced
             and word.islower()
-            and word.casefold() not in _stop_words()
+            and word.casefold() not in stop_words()
             and (name := _TOKEN_AFTER.match(text, m.end()))
             and name.group("word")
             and (
@@ -1495,7 +1489,7 @@ def _street_word(word: str) -> bool:
 
     bare = word.rstrip(".")
     folded = bare.casefold()
-    if len(bare) < 3 or folded in _stop_words() or folded in _ADDRESS_PARTICLES:
+    if len(bare) < 3 or folded in stop_words() or folded in _ADDRESS_PARTICLES:
         return False
     if _CALENDAR.fullmatch(folded):
         return False
@@ -1565,7 +1559,7 @@ def _plain_part_word(value: str, letters: str, lower: bool) -> bool:
     from miner.redaction.lexicon.names import an_english_word
 
     folded = letters.casefold()
-    if folded in _stop_words():
+    if folded in stop_words():
         return True
     if lower:
         return an_english_word(folded, 5.0) and not a_first_name(letters)

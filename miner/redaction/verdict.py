@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from miner.redaction.lexicon.names import a_first_name, a_particle, known_name
+from miner.redaction.lexicon.names import a_first_name, a_particle, known_name, stop_words
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.unsure import TOWN_ENDING, TOWN_START_WORDS
 
@@ -166,7 +166,7 @@ def _capitals_no_list_knows(text: str, value: str) -> bool:
 def _one_name_word(value: str) -> bool:
     """Whether a hit is one word but for English's function words ("Of
     America" as the list's run drew it)."""
-    return len([w for w in value.split() if w.casefold() not in _stop_words()]) == 1
+    return len([w for w in value.split() if w.casefold() not in stop_words()]) == 1
 
 
 #: Where a three-letter code in capitals is an airport's: "MAN-BEG", "MAN/BEG",
@@ -360,7 +360,7 @@ def noun_after(text: str, end: int) -> int:
         if not m:
             break
         word = m.group(1)
-        if word in _stop_words():
+        if word in stop_words():
             break
         kinds = _kinds(word)
         if _a_noun(word, kinds):
@@ -378,7 +378,7 @@ def noun_after(text: str, end: int) -> int:
 def _a_noun(word: str, kinds: frozenset[str]) -> bool:
     from miner.redaction.lexicon.names import an_english_word
 
-    if word in _stop_words():
+    if word in stop_words():
         return False
     if kinds:
         # "points" of "Jaime Jackson points out" is a verb here.
@@ -399,13 +399,6 @@ def _kinds(word: str) -> frozenset[str]:
     from miner.redaction.lexicon.wordclass import word_classes
 
     return word_classes(word)
-
-
-@functools.cache
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
 
 
 #: The words of a firm's name before its legal form: capitalised words,

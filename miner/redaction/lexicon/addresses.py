@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from miner.derived import kept
 from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
+from miner.redaction.lexicon.names import stop_words
 
 
 def _street_suffixes() -> tuple[str, ...]:
@@ -600,14 +601,12 @@ def house_numbers_alone(text: str, numbers: Container[str]) -> Iterator[tuple[in
     session's addresses) stands alone as a value does, not as a count or a
     date: "I have noted 15 on your file", "could not verify 41"; not "I
     ordered 15 mugs", "on 15 May", "15:30", "May 15"."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
     for m in _SHORT_NUMBER_ALONE.finditer(text):
         if m.group() not in numbers:
             continue
         after = _WORD_AFTER.match(text, m.end())
         if after and (
-            after.group(1).lower() not in STOP_WORDS
+            after.group(1).lower() not in stop_words()
             or re.fullmatch(MONTH_REGEX, after.group(1), re.IGNORECASE)
         ):
             continue

@@ -207,7 +207,7 @@ def addressed(text: str) -> Iterator[tuple[int, int]]:
             before
             and before.group(0).islower()
             and word.title() not in NOT_NAMES
-            and word.casefold() not in _stop_words()
+            and word.casefold() not in stop_words()
         ):
             yield m.span("value")
 
@@ -518,7 +518,9 @@ def _a_country_after(text: str, end: int) -> bool:
 
 
 @functools.cache
-def _stop_words() -> frozenset[str]:
+def stop_words() -> frozenset[str]:
+    """spaCy's English stop words ("the", "in", "and"...): function words, no
+    name nor place; the one copy every redaction rule reads."""
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS)
@@ -546,13 +548,12 @@ def _name_sets() -> tuple[frozenset[str], frozenset[str]]:
     and gender) held 50 MiB more for the whole run, which put a 20-case
     draft over its 512 MiB bound."""
     from gender_guesser.detector import Detector
-    from spacy.lang.en.stop_words import STOP_WORDS
 
     dictionary = Detector(case_sensitive=True).names
     names = frozenset(
         name
         for name in dictionary
-        if len(name) > 2 and name.isalpha() and name.lower() not in STOP_WORDS
+        if len(name) > 2 and name.isalpha() and name.lower() not in stop_words()
     )
     common = frozenset(
         name
@@ -617,7 +618,7 @@ def _capitalised_runs(text: str) -> Iterator[re.Match[str]]:
     for m in _CAPITALISED_RUN.finditer(text):
         rest = m.group(2)
         first = m.group(1).lower()
-        if rest and first in _stop_words() and first not in _DETERMINERS:
+        if rest and first in stop_words() and first not in _DETERMINERS:
             inner = _CAPITALISED_RUN.match(text, m.end(1) + len(rest) - len(rest.lstrip()))
             if inner:
                 m = inner
@@ -657,9 +658,9 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
     # A name typed in lower case hides from NER and from the capitalised run.
     for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
         first, surname = cued.group("value"), cued.group("surname")
-        if first.title() in NOT_NAMES or first in _stop_words() or A_TITLE.fullmatch(first):
+        if first.title() in NOT_NAMES or first in stop_words() or A_TITLE.fullmatch(first):
             continue
-        if surname and (surname in _stop_words() or surname.title() in NOT_NAMES):
+        if surname and (surname in stop_words() or surname.title() in NOT_NAMES):
             surname = None
         # A greeting's one word: a name ("Sorry pelser.", "Dear pina."),
         # unless English writes it often and it is no common English first
@@ -852,7 +853,7 @@ def _grows_into(word: str, name: str) -> bool:
     if A_TITLE.fullmatch(word) or _A_DEGREE.fullmatch(word):
         return True
     bare = word.strip(".,")
-    if bare.lower() in _stop_words():
+    if bare.lower() in stop_words():
         return False
     if bare.isupper() and len(bare) > 1:
         return not an_english_word(bare.lower(), RARE_WORD_ZIPF) and (

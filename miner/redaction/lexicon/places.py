@@ -17,10 +17,14 @@ the town is replaced or put before the reviewer.
 
 from __future__ import annotations
 
-import functools
 import re
 
-from miner.redaction.lexicon.names import PLACE_BEFORE, a_first_name, smaller_town_names
+from miner.redaction.lexicon.names import (
+    PLACE_BEFORE,
+    a_first_name,
+    smaller_town_names,
+    stop_words,
+)
 
 #: Words a town's name starts with in the regions' languages, that with a
 #: place's slot before them make the words after them a town's ("in New
@@ -131,14 +135,7 @@ def _town_word(word: str, lower: bool) -> bool:
     in east didier for a business trip")."""
     if word[:1].isupper():
         return True
-    return lower and word.casefold() not in _stop_words()
-
-
-@functools.cache
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
+    return lower and word.casefold() not in stop_words()
 
 
 def _shaped_as_a_town(text: str, words: list[tuple[int, int]], trip: bool) -> bool:

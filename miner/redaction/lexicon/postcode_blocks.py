@@ -37,6 +37,7 @@ from miner.redaction.lexicon.names import (
     an_english_word,
     country_names,
     region_names,
+    stop_words,
     town_names,
 )
 from miner.redaction.lexicon.wordclass import word_classes
@@ -219,7 +220,7 @@ def _street_tail(part: str) -> str | None:
             break
         if (
             token[0].islower()
-            and token.casefold() in _stop_words()
+            and token.casefold() in stop_words()
             and not (
                 len(token) <= 4
                 and taken
@@ -269,13 +270,6 @@ def _typed(street: str) -> bool:
 @functools.cache
 def _suffixes() -> frozenset[str]:
     return frozenset(STREET_SUFFIXES)
-
-
-@functools.cache
-def _stop_words() -> frozenset[str]:
-    from spacy.lang.en.stop_words import STOP_WORDS
-
-    return frozenset(STOP_WORDS)
 
 
 _ORGANISATION = re.compile(rf"{ORGANISATION_WORDS}\Z")
