@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 
 from miner.config import DEFAULT_ALLOW, UnsureConfig
 from miner.model import Session
+from miner.redaction.lexicon.address_rest import rest_of_addresses
 from miner.redaction.lexicon.addresses import (
     SHORT_NUMBER,
     STREET_CUE,
@@ -61,6 +62,14 @@ _WORD = re.compile(r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2}))?[^\W\d_]{2,}(?:['’-
 _DIGITS = re.compile(
     r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ .-]?\d){7,}(?![\w/:-]|[.,]\d)"
 )
+#: Three or more groups of two to four digits apart by one blank, dot or
+#: hyphen, as a phone's digits are grouped ("34 86 15", "74-99-52").
+_GROUPED_DIGITS = re.compile(
+    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?\d{2,4}(?:([ .-])\d{2,4})(?:\1\d{2,4})+"
+    r"(?![\w/:-]|[.,]\d)"
+)
+#: A clock or a currency just before digits: a time or an amount.
+_CLOCK = re.compile(r"(?:\d:\d\d|[$€£¥]|(?i:eur|usd|gbp))[ \t]*\Z")
 _DATE = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}.*)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
 )
@@ -140,7 +149,13 @@ class Unsure:
         name in a place's slot ("based in Lake Elnur", "rebooked to Quito":
         ``place_around``)."""
         allowed = [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
-        for start, end, entity in self._spans(text, key):
+        found = list(self._spans(text, key))
+        if self.config.streets:
+            # What the street rules left of an address beside a street they
+            # found or one replaced: surfaced whatever its country's shape.
+            streets = [(s, e) for s, e, entity in found if entity == "STREET_ADDRESS"]
+            found += [(s, e, "STREET_ADDRESS") for s, e in rest_of_addresses(text, streets)]
+        for start, end, entity in found:
             if any(s <= start and end <= e for s, e in allowed):
                 continue
             if entity == "PERSON" and place_around(text, start, end):
@@ -208,6 +223,17 @@ class Unsure:
             if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
                 continue
             yield m.start(), m.end(), "PHONE_NUMBER" if digits <= 15 else "NATIONAL_ID"
+        for m in _GROUPED_DIGITS.finditer(text):
+            # Fewer digits, but grouped as a phone's are ("34 86 15"): no
+            # count, amount or code is written so.
+            number = m.group(0)
+            if sum(c.isdigit() for c in number) >= self.config.digits_min:
+                continue  # read above
+            if _DATE.fullmatch(number) or _CLOCK.search(text, max(0, m.start() - 8), m.start()):
+                continue
+            if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
+                continue
+            yield m.start(), m.end(), "PHONE_NUMBER"
 
     def _names(self, text: str, written: str) -> Iterator[tuple[int, int, str]]:
         from miner.redaction.lexicon.names import (
