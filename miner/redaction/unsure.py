@@ -68,6 +68,23 @@ _GROUPED_DIGITS = re.compile(
     r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?\d{2,4}(?:([ .-])\d{2,4})(?:\1\d{2,4})+"
     r"(?![\w/:-]|[.,]\d)"
 )
+#: "S/N" (sin / sem número) with no serial number after it, or a whole
+#: string that is a marked house number ("Nr. 216", "N° 12").
+_MARKED_HOUSE_NUMBER = re.compile(
+    r"(?<![\w/])([Ss]/[Nn])(?![\w/]|[ \t]*[:#]|[ \t]*\d)"
+    r"|\A[ \t]*((?:Nr|No|N[º°])\.?[ \t]?\d{1,5}[A-Za-z]?)[ \t.]*\Z"
+)
+#: An abbreviation with its full stops, no longer than a title's or a
+#: degree's ("th.d.", "Ph.D.", "CSc.", "Ing."), right after or before a
+#: person replaced.
+_TITLE_BESIDE_PERSON = re.compile(
+    r"<PERSON_\d+>,?[ \t]+([^\W\d_]{1,4}\.(?:[^\W\d_]{1,4}\.?){0,3})(?![\w.])"
+    r"|(?<![\w.])((?:[^\W\d_]{1,4}\.){1,3})[ \t]+(?=<PERSON_\d+>)"
+)
+#: English honorifics and words abbreviated before a name that name no one.
+_HONORIFICS = frozenset(
+    ("mr.", "mrs.", "ms.", "mx.", "dr.", "st.", "no.", "nr.", "tel.", "ref.", "vs.", "cc.")
+)
 #: A clock or a currency just before digits: a time or an amount.
 _CLOCK = re.compile(r"(?:\d:\d\d|[$€£¥]|(?i:eur|usd|gbp))[ \t]*\Z")
 _DATE = re.compile(
@@ -154,7 +171,8 @@ class Unsure:
             # What the street rules left of an address beside a street they
             # found or one replaced: surfaced whatever its country's shape.
             streets = [(s, e) for s, e, entity in found if entity == "STREET_ADDRESS"]
-            found += [(s, e, "STREET_ADDRESS") for s, e in rest_of_addresses(text, streets)]
+            for start, end in rest_of_addresses(text, streets):
+                found += _around_placeholders(text, start, end, "STREET_ADDRESS", _ALPHANUMERIC)
         for start, end, entity in found:
             if any(s <= start and end <= e for s, e in allowed):
                 continue
@@ -189,6 +207,10 @@ class Unsure:
             for start, end, entity in _address_blocks(_PLACEHOLDER.sub(_address_fill, text)):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
             yield from _house_numbers_after_placeholders(text)
+            for m in _MARKED_HOUSE_NUMBER.finditer(seen):
+                # A house with no number ("S/N"), or a string that is a marked
+                # house number alone ("Nr. 216", a tool's argument).
+                yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "STREET_ADDRESS"
             for m in _UNIT_BEFORE_STREET.finditer(text):
                 # A unit's word left before its number replaced: "suite
                 # <STREET_ADDRESS_1>".
@@ -208,6 +230,13 @@ class Unsure:
             for start, end, entity in _streets_after_address_cues(filled):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
         if self.config.names:
+            for m in _TITLE_BESIDE_PERSON.finditer(text):
+                if m.group(m.lastindex or 0).casefold() in _HONORIFICS:
+                    continue  # "Ms. <PERSON_1>": English's, said of anyone
+                # A person's title or degree beside the name replaced, in the
+                # shape any language abbreviates one ("<PERSON_1> th.d.",
+                # "Ing. <PERSON_1>"): the name's part, so the reviewer's.
+                yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "PERSON"
             # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
             # read as one, so the word after it is a word of its own.
             unescaped = _ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)

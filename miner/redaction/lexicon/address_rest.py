@@ -30,7 +30,8 @@ _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
 #: ("66 "), or an abbreviation of up to four letters with its full stop
 #: ("Bl. ", "Sc. ", "Nr. ").
 _RESIDUE_BEFORE = re.compile(
-    r"(?<![\w.-])(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*)\Z"
+    r"(?:(?<=\\[nN])|(?<![\w.\\-]))"
+    r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*)\Z"
 )
 
 #: The last words of a street's line after the part found, up to its end
@@ -52,7 +53,7 @@ _NEXT_PART = re.compile(
 
 #: An address's number: a postcode, a unit's or a house's ("91918", "996",
 #: "H-8326", "R9S2P3", "52/30"). Not a time, an amount or a percentage.
-_PART_NUMBER = re.compile(r"(?<![\w$€£:/-])[A-Za-z]*\d[\w/-]*(?![\w%:$€£])")
+_PART_NUMBER = re.compile(r"(?:(?<=\\[nN])|(?<![\w$€£:/\\-]))[A-Za-z]*\d[\w/-]*(?![\w%:$€£])")
 #: A date or a number too long for an address (a phone, an id): the
 #: address has ended before it.
 _NOT_AN_ADDRESS_PART = re.compile(r"\d{9,}|\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}")
@@ -76,6 +77,7 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
     spans of streets surfaced in ``text``) and beside each street
     placeholder in it: the residue glued before it, the rest of its line
     and the numbers of the parts under it."""
+    streets = set(streets)
     anchors = {*streets, *(m.span() for m in _STREET_PLACEHOLDER.finditer(text))}
     blanked = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     for start, end in sorted(anchors):
@@ -84,10 +86,18 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             residue = before.group(0).rstrip(" \t-/")
             if residue and residue.casefold().rstrip(".") not in stop_words():
                 yield before.start(), before.start() + len(residue)
-        if (rest := _REST_OF_LINE.match(blanked, end)) and _plain_words(rest.group(1)):
+        rest = _REST_OF_LINE.match(blanked, end)
+        if (
+            rest
+            and _plain_words(rest.group(1))
+            # After a street replaced, its rules judged where it ends: only a
+            # word English seldom writes is its line's rest ("<STREET_ADDRESS_1>
+            # passport number" is not).
+            and ((start, end) in streets or not all(map(_english, rest.group(1).split())))
+        ):
             yield rest.start(1), rest.end(1)
             end = rest.end(1)
-        yield from _numbers_under(blanked, end)
+        yield from _parts_under(blanked, end)
 
 
 def _plain_words(words: str) -> bool:
@@ -97,27 +107,51 @@ def _plain_words(words: str) -> bool:
     )
 
 
-def _numbers_under(text: str, end: int) -> Iterator[tuple[int, int]]:
-    """The numbers of the address parts after ``end`` (placeholders blanked
-    in ``text``): each part up to the next comma or line break, of at most
-    six tokens and no stop word but particles (a sentence ends the address);
-    a part with no number (a town) of at most four words is passed over."""
+def _english(word: str) -> bool:
+    """A word English writes often (wordfreq Zipf 3.5: "regards", "number"):
+    no town's alone."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    return word.casefold() in _PARTICLES or an_english_word(word.casefold(), 3.5)
+
+
+def _parts_under(text: str, end: int) -> Iterator[tuple[int, int]]:
+    """The address parts after ``end`` (placeholders blanked in ``text``),
+    as one span: each part up to the next comma or line break, of at most
+    six tokens and no stop word but particles (a sentence ends the address),
+    a part with no number (a town, a region) of at most four words, one of
+    them a word English seldom writes; up to the last number, or a part
+    that follows one or a value replaced ("torre
+    8 apartamento 80\\n<PHONE_NUMBER_1>\\nla victoria, amazonas"). None
+    when no part holds a number: a town after a street ("12 Baker Street,
+    London") is no one's."""
     at = end
+    first = last = -1
+    numbered = False
     for _ in range(_MOST_PARTS):
         m = _NEXT_PART.match(text, at)
         if not m or m.end() == at:
-            return
+            break
         part = m.group(1)
         if _NOT_AN_ADDRESS_PART.search(part):
-            return
+            break
         bare = _BRACKETED.sub(" ", part)
         words = _WORD.findall(_PART_NUMBER.sub(" ", bare))
-        tokens = bare.split()
-        if len(tokens) > 6 or not _plain_words(" ".join(words)):
-            return
+        if len(bare.split()) > 6 or not _plain_words(" ".join(words)):
+            break
         numbers = list(_PART_NUMBER.finditer(text, m.start(1), m.end(1)))
+        if (
+            not numbers
+            and part.strip()
+            and (len(words) > _MOST_WORDS or all(_english(w) for w in words))
+        ):
+            break  # a sentence or a sign-off ("Kind regards"), not a town
+        first = m.start(1) if first < 0 else first
+        numbered = numbered or bool(numbers) or not part.strip()
         if numbers:
-            yield numbers[0].start(), numbers[-1].end()
-        elif len(words) > _MOST_WORDS:
-            return
+            last = numbers[-1].end()
+        elif numbered and part.strip():
+            last = m.start(1) + len(part.rstrip())
         at = m.end()
+    if numbered and last > first:
+        yield first, last
