@@ -60,6 +60,12 @@ _NOT_AN_ADDRESS_PART = re.compile(r"\d{9,}|\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,
 #: Words in brackets ("(Or Myanmar)"): read as one token of the part.
 _BRACKETED = re.compile(r"\([^()\n]{0,40}\)")
 _WORD = re.compile(r"[^\W\d_]+")
+#: A sign-off: the message goes on after the address, no town.
+_SIGN_OFF = re.compile(
+    r"(?i:--|(?:(?:kind|best|warm|with kind) )?regards|thx|thanks|thank you|cheers|sincerely"
+    r"|best(?: wishes)?|yours(?: truly| sincerely)?)[!.]?"
+)
+_TOKEN = re.compile(r"[^\s,;]+")
 
 #: The particles of a street's or a town's name (not stop words here).
 _PARTICLES = frozenset((
@@ -143,13 +149,19 @@ def _parts_under(text: str, end: int) -> Iterator[tuple[int, int]]:
         if (
             not numbers
             and part.strip()
-            and (len(words) > _MOST_WORDS or all(_english(w) for w in words))
+            and (len(words) > _MOST_WORDS or _SIGN_OFF.fullmatch(part.strip()) is not None)
         ):
             break  # a sentence or a sign-off ("Kind regards"), not a town
         first = m.start(1) if first < 0 else first
         numbered = numbered or bool(numbers) or not part.strip()
         if numbers:
+            # Up to its last number, and the words after it English seldom
+            # writes ("12226 Burma": a town; not "135189 passport number").
             last = numbers[-1].end()
+            for word in _TOKEN.finditer(text, last, m.end(1)):
+                if _english(word.group(0).strip("()")):
+                    break
+                last = word.end()
         elif numbered and part.strip():
             last = m.start(1) + len(part.rstrip())
         at = m.end()
