@@ -81,6 +81,46 @@ _TITLE_BESIDE_PERSON = re.compile(
     r"<PERSON_\d+>,?[ \t]+([^\W\d_]{1,4}\.(?:[^\W\d_]{1,4}\.?){0,3})(?![\w.])"
     r"|(?<![\w.])((?:[^\W\d_]{1,4}\.){1,3})[ \t]+(?=<PERSON_\d+>)"
 )
+#: A word glued to a person replaced, or beside it on its line: "Jean-
+#: <PERSON_1>", "<PERSON_1>ová", "<PERSON_1> Taylor".
+_WORD_BEFORE_PERSON = re.compile(
+    r"(?:(?<=\\[nNtr])|(?<![\w'’\\-]))([^\W\d_]+(?:['’-][^\W\d_]+)*)(['’-]|[ \t])?"
+    r"(?=<PERSON_\d+>)"
+)
+_WORD_AFTER_PERSON = re.compile(
+    r"(?<=>)(?<=<PERSON_\d>|PERSON_\d\d>)(['’-]|[ \t])?([^\W\d_]+(?:['’-][^\W\d_]+)*)(?![\w'’-])"
+)
+#: Suffixes of a word after an apostrophe: "<PERSON_1>'s", "<PERSON_1>'ll".
+_CLITICS = frozenset(("s", "d", "ll", "re", "ve", "m", "t"))
+
+
+def _names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
+    """What stands beside a person replaced that may be the rest of the
+    name: letters glued to it or joined by a hyphen or an apostrophe (not a
+    clitic's: "'s", "'ll"), or, a blank between, a word a name list knows
+    (any casing) that English writes less than often (wordfreq Zipf 5
+    after it, 4 before it, where a greeting stands: "Dear"): a name's part
+    the rules left, the reviewer's to decide."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    found = [(m, 1, 2, 4.0) for m in _WORD_BEFORE_PERSON.finditer(text)]
+    found += [(m, 2, 1, 5.0) for m in _WORD_AFTER_PERSON.finditer(text)]
+    for m, group, joint, zipf in found:
+        word, gap = m.group(group), m.group(joint) or ""
+        folded = word.casefold()
+        if gap in ("'", "’") and group == 2 and folded in _CLITICS:
+            continue
+        if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
+            continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
+        if gap in ("", "-", "'", "’") or (
+            len(word) >= 3
+            and folded not in stop_words()
+            and known_name(word)
+            and not an_english_word(folded, zipf)
+        ):
+            yield m.start(group), m.end(group), "PERSON"
+
+
 #: English honorifics and words abbreviated before a name that name no one.
 _HONORIFICS = frozenset(
     ("mr.", "mrs.", "ms.", "mx.", "dr.", "st.", "no.", "nr.", "tel.", "ref.", "vs.", "cc.")
@@ -237,6 +277,7 @@ class Unsure:
                 # shape any language abbreviates one ("<PERSON_1> th.d.",
                 # "Ing. <PERSON_1>"): the name's part, so the reviewer's.
                 yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "PERSON"
+            yield from _names_beside_persons(text)
             # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
             # read as one, so the word after it is a word of its own.
             unescaped = _ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)
