@@ -65,6 +65,7 @@ _SIGN_OFF = re.compile(
     r"(?i:--|(?:(?:kind|best|warm|with kind) )?regards|thx|thanks|thank you|cheers|sincerely"
     r"|best(?: wishes)?|yours(?: truly| sincerely)?)[!.]?"
 )
+_BLANK_LINE = re.compile(r"(?:\n|\\[nN])[ \t]*(?:\n|\\[nN])")
 _TOKEN = re.compile(r"[^\s,;]+")
 
 #: The particles of a street's or a town's name (not stop words here).
@@ -103,7 +104,7 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
         ):
             yield rest.start(1), rest.end(1)
             end = rest.end(1)
-        yield from _parts_under(blanked, end)
+        yield from _parts_under(blanked, text, end)
 
 
 def _plain_words(words: str) -> bool:
@@ -121,8 +122,9 @@ def _english(word: str) -> bool:
     return word.casefold() in _PARTICLES or an_english_word(word.casefold(), 3.5)
 
 
-def _parts_under(text: str, end: int) -> Iterator[tuple[int, int]]:
-    """The address parts after ``end`` (placeholders blanked in ``text``),
+def _parts_under(text: str, written: str, end: int) -> Iterator[tuple[int, int]]:
+    """The address parts after ``end`` (placeholders blanked in ``text``,
+    ``written`` as it stands),
     as one span: each part up to the next comma or line break, of at most
     six tokens and no stop word but particles (a sentence ends the address),
     a part with no number (a town, a region) of at most four words, one of
@@ -149,9 +151,15 @@ def _parts_under(text: str, end: int) -> Iterator[tuple[int, int]]:
         if (
             not numbers
             and part.strip()
-            and (len(words) > _MOST_WORDS or _SIGN_OFF.fullmatch(part.strip()) is not None)
+            and (
+                len(words) > _MOST_WORDS
+                or _SIGN_OFF.fullmatch(part.strip()) is not None
+                or _BLANK_LINE.search(written, at, m.start(1)) is not None
+            )
         ):
-            break  # a sentence or a sign-off ("Kind regards"), not a town
+            # A sentence, a sign-off ("Kind regards"), or words after a blank
+            # line (a postscript): no town. A postcode's part goes on over one.
+            break
         first = m.start(1) if first < 0 else first
         numbered = numbered or bool(numbers) or not part.strip()
         if numbers:
