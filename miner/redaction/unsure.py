@@ -14,7 +14,10 @@ leaked silently before (issue 36):
   (the real agent's bare phone "00573…" in an escalation summary);
 - an e-mail address in another shape: an airline's GDS form
   (``NAME//DOMAIN.TLD``) or ``name (at) domain.tld``;
-- a street typed in lower case, read by the address rules as if capitalised.
+- a street typed in lower case, read by the address rules as if capitalised;
+- what is left of an address, or of a name, beside one found or replaced
+  (``lexicon/address_rest.py``; a title, a glued part, a listed name):
+  fail closed by position, whatever the shape.
 
 Every threshold is a key of ``[redaction.unsure]`` in the pipeline config
 (``miner.config.UnsureConfig``), so a deployment can tune it.
