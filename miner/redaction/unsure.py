@@ -113,15 +113,19 @@ def _names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
         folded = word.casefold()
         if gap in ("'", "’") and group == 2 and folded in _CLITICS:
             continue
+        if not (
+            gap in ("", "-", "'", "’")
+            or (
+                len(word) >= 3
+                and folded not in stop_words()
+                and known_name(word)
+                and not an_english_word(folded, zipf)
+            )
+        ):
+            continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
-        if gap in ("", "-", "'", "’") or (
-            len(word) >= 3
-            and folded not in stop_words()
-            and known_name(word)
-            and not an_english_word(folded, zipf)
-        ):
-            yield m.start(group), m.end(group), "PERSON"
+        yield m.start(group), m.end(group), "PERSON"
 
 
 #: English honorifics and words abbreviated before a name that name no one.
