@@ -718,3 +718,114 @@ def test_a_listed_name_s_possessive_in_lower_case_is_surfaced_and_an_english_wor
 )
 def test_a_surname_in_capitals_after_its_particle_and_a_cue_is_surfaced_whole(text, value):
     assert surfaced(text).get(value) == "PERSON"
+
+
+# What is left of an address beside a street found or replaced (issue 36,
+# fail closed: lexicon/address_rest.py).
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A unit's abbreviation, or a house number glued by a hyphen.
+        ("Blok. <STREET_ADDRESS_1>\\n Ostrava", "Blok."),
+        ("The shop is at 4K-<STREET_ADDRESS_1> now", "4K"),
+        # The parts under it: a town and a country with its postcode, up to
+        # the sentence after them, across a blank line and a bracket.
+        (
+            "<STREET_ADDRESS_1>\\n Qorvatown\\n\\n Utopia (Or Elsewhere) 40417. Anything else?",
+            "Qorvatown\\n\\n Utopia (Or Elsewhere) 40417",
+        ),
+        # A town under a numbered part, after a value replaced.
+        ("<STREET_ADDRESS_1>\nbloco 9 sala 31\n<PHONE_NUMBER_1>\nvila zorbá", "vila zorbá"),
+    ],
+)
+def test_what_is_left_of_an_address_beside_a_replaced_street_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_the_rest_of_a_surfaced_street_s_line_is_surfaced_with_the_parts_under_it():
+    found = surfaced("send it to 58 kvorno lakes\\n apt. 12\\n northham\\n\\n elbonia 77120. Ok?")
+    assert "lakes" in " ".join(found)
+    assert any(v.endswith("elbonia 77120") for v in found)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A town after a street, no number under it: no one's.
+        "I live at <STREET_ADDRESS_1>, London. Thanks",
+        # A sign-off and a sentence after the address end it.
+        "<STREET_ADDRESS_1>\n\nKind regards\nyour shop",
+        "<STREET_ADDRESS_1>, see you at 10:30 on 12/05/2026",
+    ],
+)
+def test_a_town_a_sign_off_a_time_or_a_date_after_a_street_is_not_its_rest(text):
+    from miner.redaction.lexicon.address_rest import rest_of_addresses
+
+    assert list(rest_of_addresses(text, [])) == []
+
+
+def test_english_words_after_a_replaced_street_are_not_its_line_s_rest():
+    assert surfaced("<STREET_ADDRESS_1> passport number <PASSPORT_1>") == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("please stop texting 47 21 90, thanks", "47 21 90"),
+        ("my mobile: 61-30-88-14", "61-30-88-14"),
+    ],
+)
+def test_digits_grouped_as_a_phone_s_are_surfaced(text, value):
+    assert surfaced(text).get(value) == "PHONE_NUMBER"
+
+
+@pytest.mark.parametrize(
+    "text", ["on 12.06.2026", "costs $ 25 500 00", "at 10:30 12 34 56", "order no 12 34 56"]
+)
+def test_a_date_an_amount_a_time_or_a_numbered_thing_is_no_grouped_phone(text):
+    assert [v for v, e in surfaced(text).items() if e == "PHONE_NUMBER"] == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("I have noted S/N on your file.", "S/N"),
+        ("Nr. 318", "Nr. 318"),
+    ],
+)
+def test_a_house_with_no_number_or_a_marked_number_alone_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_a_serial_number_s_s_n_is_no_house():
+    assert surfaced("S/N: 4411") == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Signed, <PERSON_1> dr.sc.\\n", "dr.sc."),
+        ("Ask Mgr. <PERSON_1> about it", "Mgr."),
+        ("Jorunn-<PERSON_1> called", "Jorunn"),
+        ("<PERSON_1>ová called", "ová"),
+        ("I spoke with <PERSON_1> Okonkwo today", "Okonkwo"),
+    ],
+)
+def test_a_name_s_part_beside_a_replaced_person_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ms. <PERSON_1> called",
+        "<PERSON_1>'s order",
+        "pax <PERSON_1> boarded",
+        "Dear <PERSON_1>, thanks",
+        "line one\\n<PERSON_1> wrote",
+    ],
+)
+def test_an_honorific_a_clitic_a_cue_or_a_line_break_beside_a_person_is_not_surfaced(text):
+    assert surfaced(text) == {}

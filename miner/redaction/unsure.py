@@ -14,7 +14,10 @@ leaked silently before (issue 36):
   (the real agent's bare phone "00573…" in an escalation summary);
 - an e-mail address in another shape: an airline's GDS form
   (``NAME//DOMAIN.TLD``) or ``name (at) domain.tld``;
-- a street typed in lower case, read by the address rules as if capitalised.
+- a street typed in lower case, read by the address rules as if capitalised;
+- what is left of an address, or of a name, beside one found or replaced
+  (``lexicon/address_rest.py``; a title, a glued part, a listed name):
+  fail closed by position, whatever the shape.
 
 Every threshold is a key of ``[redaction.unsure]`` in the pipeline config
 (``miner.config.UnsureConfig``), so a deployment can tune it.
@@ -29,6 +32,7 @@ from collections.abc import Iterable, Iterator
 
 from miner.config import DEFAULT_ALLOW, UnsureConfig
 from miner.model import Session
+from miner.redaction.lexicon.address_rest import rest_of_addresses
 from miner.redaction.lexicon.addresses import (
     SHORT_NUMBER,
     STREET_CUE,
@@ -61,6 +65,75 @@ _WORD = re.compile(r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2}))?[^\W\d_]{2,}(?:['’-
 _DIGITS = re.compile(
     r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ .-]?\d){7,}(?![\w/:-]|[.,]\d)"
 )
+#: Three or more groups of two to four digits apart by one blank, dot or
+#: hyphen, as a phone's digits are grouped ("34 86 15", "74-99-52").
+_GROUPED_DIGITS = re.compile(
+    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?\d{2,4}(?:([ .-])\d{2,4})(?:\1\d{2,4})+"
+    r"(?![\w/:-]|[.,]\d)"
+)
+#: "S/N" (sin / sem número) with no serial number after it, or a whole
+#: string that is a marked house number ("Nr. 216", "N° 12").
+_MARKED_HOUSE_NUMBER = re.compile(
+    r"(?<![\w/])([Ss]/[Nn])(?![\w/]|[ \t]*[:#]|[ \t]*\d)"
+    r"|\A[ \t]*((?:Nr|No|N[º°])\.?[ \t]?\d{1,5}[A-Za-z]?)[ \t.]*\Z"
+)
+#: An abbreviation with its full stops, no longer than a title's or a
+#: degree's ("th.d.", "Ph.D.", "CSc.", "Ing."), right after or before a
+#: person replaced.
+_TITLE_BESIDE_PERSON = re.compile(
+    r"<PERSON_\d+>,?[ \t]+([^\W\d_]{1,4}\.(?:[^\W\d_]{1,4}\.?){0,3})(?![\w.])"
+    r"|(?<![\w.])((?:[^\W\d_]{1,4}\.){1,3})[ \t]+(?=<PERSON_\d+>)"
+)
+#: A word glued to a person replaced, or beside it on its line: "Jean-
+#: <PERSON_1>", "<PERSON_1>ová", "<PERSON_1> Taylor".
+_WORD_BEFORE_PERSON = re.compile(
+    r"(?:(?<=\\[nNtr])|(?<![\w'’\\-]))([^\W\d_]+(?:['’-][^\W\d_]+)*)(['’-]|[ \t])?"
+    r"(?=<PERSON_\d+>)"
+)
+_WORD_AFTER_PERSON = re.compile(
+    r"(?<=>)(?<=<PERSON_\d>|PERSON_\d\d>)(['’-]|[ \t])?([^\W\d_]+(?:['’-][^\W\d_]+)*)(?![\w'’-])"
+)
+#: Suffixes of a word after an apostrophe: "<PERSON_1>'s", "<PERSON_1>'ll".
+_CLITICS = frozenset(("s", "d", "ll", "re", "ve", "m", "t"))
+
+
+def _names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
+    """What stands beside a person replaced that may be the rest of the
+    name: letters glued to it or joined by a hyphen or an apostrophe (not a
+    clitic's: "'s", "'ll"), or, a blank between, a word a name list knows
+    (any casing) that English writes less than often (wordfreq Zipf 5
+    after it, 4 before it, where a greeting stands: "Dear"): a name's part
+    the rules left, the reviewer's to decide."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    found = [(m, 1, 2, 4.0) for m in _WORD_BEFORE_PERSON.finditer(text)]
+    found += [(m, 2, 1, 5.0) for m in _WORD_AFTER_PERSON.finditer(text)]
+    for m, group, joint, zipf in found:
+        word, gap = m.group(group), m.group(joint) or ""
+        folded = word.casefold()
+        if gap in ("'", "’") and group == 2 and folded in _CLITICS:
+            continue
+        if not (
+            gap in ("", "-", "'", "’")
+            or (
+                len(word) >= 3
+                and folded not in stop_words()
+                and known_name(word)
+                and not an_english_word(folded, zipf)
+            )
+        ):
+            continue
+        if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
+            continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
+        yield m.start(group), m.end(group), "PERSON"
+
+
+#: English honorifics and words abbreviated before a name that name no one.
+_HONORIFICS = frozenset(
+    ("mr.", "mrs.", "ms.", "mx.", "dr.", "st.", "no.", "nr.", "tel.", "ref.", "vs.", "cc.")
+)
+#: A clock or a currency just before digits: a time or an amount.
+_CLOCK = re.compile(r"(?:\d:\d\d|[$€£¥]|(?i:eur|usd|gbp))[ \t]*\Z")
 _DATE = re.compile(
     r"\d{4}[-/.]\d{1,2}[-/.]\d{1,2}(?:[ T]\d{1,2}:\d{2}.*)?|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}"
 )
@@ -140,7 +213,14 @@ class Unsure:
         name in a place's slot ("based in Lake Elnur", "rebooked to Quito":
         ``place_around``)."""
         allowed = [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
-        for start, end, entity in self._spans(text, key):
+        found = list(self._spans(text, key))
+        if self.config.streets:
+            # What the street rules left of an address beside a street they
+            # found or one replaced: surfaced whatever its country's shape.
+            streets = [(s, e) for s, e, entity in found if entity == "STREET_ADDRESS"]
+            for start, end in rest_of_addresses(text, streets):
+                found += _around_placeholders(text, start, end, "STREET_ADDRESS", _ALPHANUMERIC)
+        for start, end, entity in found:
             if any(s <= start and end <= e for s, e in allowed):
                 continue
             if entity == "PERSON" and place_around(text, start, end):
@@ -174,6 +254,10 @@ class Unsure:
             for start, end, entity in _address_blocks(_PLACEHOLDER.sub(_address_fill, text)):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
             yield from _house_numbers_after_placeholders(text)
+            for m in _MARKED_HOUSE_NUMBER.finditer(seen):
+                # A house with no number ("S/N"), or a string that is a marked
+                # house number alone ("Nr. 216", a tool's argument).
+                yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "STREET_ADDRESS"
             for m in _UNIT_BEFORE_STREET.finditer(text):
                 # A unit's word left before its number replaced: "suite
                 # <STREET_ADDRESS_1>".
@@ -193,6 +277,14 @@ class Unsure:
             for start, end, entity in _streets_after_address_cues(filled):
                 yield from _around_placeholders(text, start, end, entity, _ALPHANUMERIC)
         if self.config.names:
+            for m in _TITLE_BESIDE_PERSON.finditer(text):
+                if m.group(m.lastindex or 0).casefold() in _HONORIFICS:
+                    continue  # "Ms. <PERSON_1>": English's, said of anyone
+                # A person's title or degree beside the name replaced, in the
+                # shape any language abbreviates one ("<PERSON_1> th.d.",
+                # "Ing. <PERSON_1>"): the name's part, so the reviewer's.
+                yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "PERSON"
+            yield from _names_beside_persons(text)
             # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
             # read as one, so the word after it is a word of its own.
             unescaped = _ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)
@@ -208,6 +300,17 @@ class Unsure:
             if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
                 continue
             yield m.start(), m.end(), "PHONE_NUMBER" if digits <= 15 else "NATIONAL_ID"
+        for m in _GROUPED_DIGITS.finditer(text):
+            # Fewer digits, but grouped as a phone's are ("34 86 15"): no
+            # count, amount or code is written so.
+            number = m.group(0)
+            if sum(c.isdigit() for c in number) >= self.config.digits_min:
+                continue  # read above
+            if _DATE.fullmatch(number) or _CLOCK.search(text, max(0, m.start() - 8), m.start()):
+                continue
+            if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
+                continue
+            yield m.start(), m.end(), "PHONE_NUMBER"
 
     def _names(self, text: str, written: str) -> Iterator[tuple[int, int, str]]:
         from miner.redaction.lexicon.names import (

@@ -1,0 +1,177 @@
+"""What is left of an address around the part of it a rule found.
+
+A street line replaced or surfaced is rarely the whole address: a unit's
+abbreviation or a house number glued before it ("Bl. <STREET_ADDRESS_1>",
+"1E-<STREET_ADDRESS_1>"), the last words of its line ("468 ledent" found,
+"islands" left) and the parts under it (a town, a country and its postcode:
+"\\n tunisia 91918", "\\n Burma (Or Myanmar) 12226") are the same address,
+in whatever shape its country writes it. No rule has to know that shape:
+what stands beside a found street, up to the next sentence, is surfaced
+(the reviewer decides), never left silently. Fail closed, by position, not
+by a list of formats: the rules before this one read shapes, this one reads
+what they left.
+
+Plain Python over the text once per found street; no word list but the stop
+words and the address particles."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from miner.redaction.lexicon.names import stop_words
+
+#: A placeholder a rule wrote for a value it replaced.
+_PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
+_STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
+
+#: Glued before a street (no line break between): a house or unit number
+#: joined by a hyphen or a slash ("1E-", "12/"), a number and a blank
+#: ("66 "), or an abbreviation of up to four letters with its full stop
+#: ("Bl. ", "Sc. ", "Nr. ").
+_RESIDUE_BEFORE = re.compile(
+    r"(?:(?<=\\[nN])|(?<![\w.\\-]))"
+    r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*)\Z"
+)
+
+#: The last words of a street's line after the part found, up to its end
+#: (a comma, a line break, a sentence's end or the text's): at most three.
+_REST_OF_LINE = re.compile(
+    r"[ \t]+((?:[^\W\d_][\w'’.-]*)(?:[ \t]+[^\W\d_][\w'’.-]*){0,2})"
+    r"(?=[ \t]*(?:,|;|\r?\n|\\[nN]|[.!?](?:\s|\Z)|\Z))"
+)
+
+#: The next part of an address: after commas, semicolons and line breaks
+#: (real, or written ``\n``; blank lines too: some countries' templates
+#: leave one) and a line's bullet ("???", "-"), up to the next of them or
+#: a sentence's end.
+_NEXT_PART = re.compile(
+    r"(?:[ \t]*(?:,|;|\r?\n|\\[nN]))+[ \t]*(?:[^\w\s<\\]{1,3}[ \t]+)?"
+    r"((?:(?<![^\W\d_])[^\W\d_]{1,4}\.(?=[ \t]+\w)|(?!\\[nN])[^,;\n.!?]"
+    r"|\.(?![ \t]|\Z|\\[nN]|\n))*)"
+)
+
+#: An address's number: a postcode, a unit's or a house's ("91918", "996",
+#: "H-8326", "R9S2P3", "52/30"). Not a time, an amount or a percentage.
+_PART_NUMBER = re.compile(r"(?:(?<=\\[nN])|(?<![\w$€£:/\\-]))[A-Za-z]*\d[\w/-]*(?![\w%:$€£])")
+#: A date or a number too long for an address (a phone, an id): the
+#: address has ended before it.
+_NOT_AN_ADDRESS_PART = re.compile(r"\d{9,}|\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}")
+#: Words in brackets ("(Or Myanmar)"): read as one token of the part.
+_BRACKETED = re.compile(r"\([^()\n]{0,40}\)")
+_WORD = re.compile(r"[^\W\d_]+")
+#: A sign-off: the message goes on after the address, no town.
+_SIGN_OFF = re.compile(
+    r"(?i:--|(?:(?:kind|best|warm|with kind) )?regards|thx|thanks|thank you|cheers|sincerely"
+    r"|best(?: wishes)?|yours(?: truly| sincerely)?)[!.]?"
+)
+_BLANK_LINE = re.compile(r"(?:\n|\\[nN])[ \t]*(?:\n|\\[nN])")
+_TOKEN = re.compile(r"[^\s,;]+")
+
+#: The particles of a street's or a town's name (not stop words here).
+_PARTICLES = frozenset((
+    "de", "del", "della", "di", "da", "do", "dos", "das", "des", "du", "la", "le", "les", "el",
+    "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "en", "nad",
+))  # fmt: skip
+
+#: Parts read after a street at most, and words of a part with no number.
+_MOST_PARTS = 4
+_MOST_WORDS = 4
+
+
+def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator[tuple[int, int]]:
+    """(start, end) of what is left of each address beside ``streets`` (the
+    spans of streets surfaced in ``text``) and beside each street
+    placeholder in it: the residue glued before it, the rest of its line
+    and the numbers of the parts under it."""
+    streets = set(streets)
+    anchors = {*streets, *(m.span() for m in _STREET_PLACEHOLDER.finditer(text))}
+    blanked = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+    for start, end in sorted(anchors):
+        line_start = max(text.rfind("\n", 0, start), 0)
+        if before := _RESIDUE_BEFORE.search(blanked, max(line_start, start - 12), start):
+            residue = before.group(0).rstrip(" \t-/")
+            if residue and residue.casefold().rstrip(".") not in stop_words():
+                yield before.start(), before.start() + len(residue)
+        rest = _REST_OF_LINE.match(blanked, end)
+        if (
+            rest
+            and _plain_words(rest.group(1))
+            # After a street replaced, its rules judged where it ends: only a
+            # word English seldom writes is its line's rest ("<STREET_ADDRESS_1>
+            # passport number" is not).
+            and ((start, end) in streets or not all(map(_english, rest.group(1).split())))
+        ):
+            yield rest.start(1), rest.end(1)
+            end = rest.end(1)
+        yield from _parts_under(blanked, text, end)
+
+
+def _plain_words(words: str) -> bool:
+    """Whether ``words`` may be an address's: no stop word but particles."""
+    return all(
+        w.casefold() in _PARTICLES or w.casefold() not in stop_words() for w in _WORD.findall(words)
+    )
+
+
+def _english(word: str) -> bool:
+    """A word English writes often (wordfreq Zipf 3.5: "regards", "number"):
+    no town's alone."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    return word.casefold() in _PARTICLES or an_english_word(word.casefold(), 3.5)
+
+
+def _parts_under(text: str, written: str, end: int) -> Iterator[tuple[int, int]]:
+    """The address parts after ``end`` (placeholders blanked in ``text``,
+    ``written`` as it stands),
+    as one span: each part up to the next comma or line break, of at most
+    six tokens and no stop word but particles (a sentence ends the address),
+    a part with no number (a town, a region) of at most four words, one of
+    them a word English seldom writes; up to the last number, or a part
+    that follows one or a value replaced ("torre
+    8 apartamento 80\\n<PHONE_NUMBER_1>\\nla victoria, amazonas"). None
+    when no part holds a number: a town after a street ("12 Baker Street,
+    London") is no one's."""
+    at = end
+    first = last = -1
+    numbered = False
+    for _ in range(_MOST_PARTS):
+        m = _NEXT_PART.match(text, at)
+        if not m or m.end() == at:
+            break
+        part = m.group(1)
+        if _NOT_AN_ADDRESS_PART.search(part):
+            break
+        bare = _BRACKETED.sub(" ", part)
+        words = _WORD.findall(_PART_NUMBER.sub(" ", bare))
+        if len(bare.split()) > 6 or not _plain_words(" ".join(words)):
+            break
+        numbers = list(_PART_NUMBER.finditer(text, m.start(1), m.end(1)))
+        if (
+            not numbers
+            and part.strip()
+            and (
+                len(words) > _MOST_WORDS
+                or _SIGN_OFF.fullmatch(part.strip()) is not None
+                or _BLANK_LINE.search(written, at, m.start(1)) is not None
+            )
+        ):
+            # A sentence, a sign-off ("Kind regards"), or words after a blank
+            # line (a postscript): no town. A postcode's part goes on over one.
+            break
+        first = m.start(1) if first < 0 else first
+        numbered = numbered or bool(numbers) or not part.strip()
+        if numbers:
+            # Up to its last number, and the words after it English seldom
+            # writes ("12226 Burma": a town; not "135189 passport number").
+            last = numbers[-1].end()
+            for word in _TOKEN.finditer(text, last, m.end(1)):
+                if _english(word.group(0).strip("()")):
+                    break
+                last = word.end()
+        elif numbered and part.strip():
+            last = m.start(1) + len(part.rstrip())
+        at = m.end()
+    if numbered and last > first:
+        yield first, last
