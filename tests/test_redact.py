@@ -959,7 +959,7 @@ def test_a_titled_copy_needs_no_lower_case_street_lines():
     # unsure reads a titled copy of a text for streets typed in lower case,
     # without the lower-case street lines: they find nothing it keeps there.
     from miner.redaction.lexicon.addresses import find_addresses
-    from miner.redaction.unsure import _lower_case_streets
+    from miner.redaction.unsure.streets import lower_case_streets
 
     text = (
         "send it to 44 rue victor hugo, 75016 paris please. or via roma, 21 - "
@@ -967,4 +967,4 @@ def test_a_titled_copy_needs_no_lower_case_street_lines():
     )
     titled = text.title()
     assert sorted(find_addresses(titled, lower_case=False)) == sorted(find_addresses(titled))
-    assert len(list(_lower_case_streets(text))) >= 3
+    assert len(list(lower_case_streets(text))) >= 3

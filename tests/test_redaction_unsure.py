@@ -1,4 +1,4 @@
-"""The policy's surface verdict (miner/redaction/unsure.py) on the shapes
+"""The policy's surface verdict (miner/redaction/unsure/) on the shapes
 issue 36 found leaking silently, and on look-alikes it must leave alone."""
 
 from __future__ import annotations
@@ -629,7 +629,7 @@ def test_a_surname_after_a_replaced_first_name_is_surfaced_but_not_a_cue_before_
     ],
 )
 def test_a_street_s_name_is_its_line_without_its_numbers(street, names):
-    from miner.redaction.unsure import street_names
+    from miner.redaction.unsure.streets import street_names
 
     assert street_names(street) == names
 

@@ -65,7 +65,7 @@ class RedactionPolicy:
         )
         self._allowed_folded = frozenset(v.lower() for v in self.allowed)
         self.guard = LeakGuard(config.redaction.phone_regions, self.allowed)
-        #: What the policy surfaces instead of deciding (miner/redaction/unsure.py).
+        #: What the policy surfaces instead of deciding (miner/redaction/unsure/).
         self.unsure = Unsure(config.redaction.unsure, (*DEFAULT_ALLOW, *config.redaction.allow))
         #: The second model asked about what is surfaced (miner/redaction/second.py).
         self.second: SecondOpinion | None = (

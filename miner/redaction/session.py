@@ -24,7 +24,8 @@ from miner.redaction.lexicon.names import an_english_word, grown_name, name_part
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.unsure import street_names, unsure_values
+from miner.redaction.unsure import unsure_values
+from miner.redaction.unsure.streets import street_names
 from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
 from miner.redaction.walk import map_session, session_texts
 

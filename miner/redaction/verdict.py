@@ -31,7 +31,7 @@ from typing import Literal
 
 from miner.redaction.lexicon.names import a_first_name, a_particle, known_name, stop_words
 from miner.redaction.lexicon.places import place_around
-from miner.redaction.unsure import TOWN_ENDING, TOWN_START_WORDS
+from miner.redaction.unsure.names import TOWN_ENDING, TOWN_START_WORDS
 
 Verdict = Literal["replace", "keep", "surface"]
 

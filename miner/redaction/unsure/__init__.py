@@ -1,0 +1,299 @@
+"""What the redaction policy is unsure of: spans it neither replaces nor
+keeps, but leaves as written and puts before the reviewer (a *surface*
+verdict; docs/redaction.md, "How the policy decides").
+
+Read on a string after replacement (placeholders in it are skipped), so a
+span here is something no sure rule took. Four kinds, each a shape that
+leaked silently before (issue 36):
+
+- a word a name list knows, in lower case or in capitals ("ring FARMER on
+  the intercom", "it's teófila again"): gender-guesser's first names and
+  the US census's surnames, the lists the project already reads, less the
+  words English writes often (wordfreq) unless a naming cue stands before;
+- a number of 8 or more digits that no known format or thing cue explains
+  (the real agent's bare phone "00573…" in an escalation summary);
+- an e-mail address in another shape: an airline's GDS form
+  (``NAME//DOMAIN.TLD``) or ``name (at) domain.tld``;
+- a street typed in lower case, read by the address rules as if capitalised;
+- what is left of an address, or of a name, beside one found or replaced
+  (``lexicon/address_rest.py``; a title, a glued part, a listed name):
+  fail closed by position, whatever the shape.
+
+Every threshold is a key of ``[redaction.unsure]`` in the pipeline config
+(``miner.config.UnsureConfig``), so a deployment can tune it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from miner.config import DEFAULT_ALLOW, UnsureConfig
+from miner.model import Session
+from miner.redaction.lexicon.address_rest import rest_of_addresses
+from miner.redaction.lexicon.addresses import (
+    SHORT_NUMBER,
+    house_number_values,
+    house_numbers_alone,
+)
+from miner.redaction.lexicon.dates import dates_near_birth_cues
+from miner.redaction.lexicon.places import place_around
+from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
+from miner.redaction.lexicon.signatures import signature_address_lines
+from miner.redaction.surfaced import Surfaced
+from miner.redaction.unsure.names import (
+    HONORIFICS,
+    TITLE_BESIDE_PERSON,
+    NameWords,
+    names_beside_persons,
+)
+from miner.redaction.unsure.streets import (
+    UNIT_BEFORE_STREET,
+    a_street_alone,
+    address_blocks,
+    house_numbers_after_placeholders,
+    lower_case_streets,
+    named_streets,
+    numbered_words,
+    street_name_parts,
+    streets_after_address_cues,
+)
+from miner.redaction.unsure.text import (
+    ALPHANUMERIC,
+    DATE,
+    ESCAPED_BREAK,
+    FILLED_ANY,
+    FILLED_WORD,
+    PLACEHOLDER,
+    address_fill,
+    around_placeholders,
+    joined,
+)
+from miner.redaction.walk import session_texts
+
+#: With its country's code in brackets before it: "(+358) 845173291".
+_DIGITS = re.compile(
+    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ .-]?\d){7,}(?![\w/:-]|[.,]\d)"
+)
+
+
+#: Three or more groups of two to four digits apart by one blank, dot or
+#: hyphen, as a phone's digits are grouped ("34 86 15", "74-99-52").
+_GROUPED_DIGITS = re.compile(
+    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?\d{2,4}(?:([ .-])\d{2,4})(?:\1\d{2,4})+"
+    r"(?![\w/:-]|[.,]\d)"
+)
+
+
+#: "S/N" (sin / sem número) with no serial number after it, or a whole
+#: string that is a marked house number ("Nr. 216", "N° 12").
+_MARKED_HOUSE_NUMBER = re.compile(
+    r"(?<![\w/])([Ss]/[Nn])(?![\w/]|[ \t]*[:#]|[ \t]*\d)"
+    r"|\A[ \t]*((?:Nr|No|N[º°])\.?[ \t]?\d{1,5}[A-Za-z]?)[ \t.]*\Z"
+)
+
+
+#: A clock or a currency just before digits: a time or an amount.
+_CLOCK = re.compile(r"(?:\d:\d\d|[$€£¥]|(?i:eur|usd|gbp))[ \t]*\Z")
+
+
+_EMAIL_SHAPE = re.compile(
+    r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*"
+    r"(?://|[ \t]?(?:\(at\)|\[at\]|@)[ \t]?)"
+    r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w.-]*\w)"
+)
+
+
+_DIALLING_CODE = re.compile(r"(?<![\w+(])\(?(?:\+|00)\d{1,4}\)?[ .-]?(?=<PHONE_NUMBER_\d+>)")
+
+
+#: Words before a number that say what thing it numbers: not a person's.
+_THING_NUMBER_CUE = re.compile(
+    r"(?i)\b(?:tracking|track|orders?|sku|ticket|invoice|ref|reference|booking|case|parcel"
+    r"|shipment|awb|waybill|serial|flight|receipt|transaction|batch|lot|model|version|build)"
+    r"\W{0,3}(?:no\.?|nr\.?|number|#|id|code)?\W{0,3}$"
+)
+
+
+#: Keys whose string values number things.
+_THING_KEY = re.compile(
+    r"(?i)track|sku|order|ticket|invoice|ref|serial|transaction|receipt|batch|version|build|"
+    r"time|date|trace|span|event|session|request|amount|price|total"
+)
+
+
+class Unsure:
+    """What is surfaced, and how eagerly: ``[redaction.unsure]`` of the
+    pipeline config (``UnsureConfig``; each default measured on the dev
+    splits: docs/redaction.md, "How to tune it")."""
+
+    def __init__(
+        self, config: UnsureConfig | None = None, allow: Iterable[str] = DEFAULT_ALLOW
+    ) -> None:
+        self.config = config or UnsureConfig()
+        self._name_words = NameWords(self.config)
+        words = sorted({a.strip() for a in allow if a.strip()}, key=len, reverse=True)
+        #: The allow list's phrases (carriers, payment services...): kept, so
+        #: never surfaced ("paid with Klarna").
+        self._allowed = (
+            re.compile(rf"(?i)(?<!\w)(?:{'|'.join(map(re.escape, words))})(?!\w)")
+            if words
+            else None
+        )
+
+    def spans(self, text: str, key: str | None = None) -> Iterator[tuple[int, int, str]]:
+        """(start, end, entity it may be) of each unsure span of ``text``, a
+        string as redaction wrote it (placeholders are never part of one),
+        none inside a phrase of the allow list, and no name inside a town's
+        name in a place's slot ("based in Lake Elnur", "rebooked to Quito":
+        ``place_around``)."""
+        allowed = [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
+        found = list(self._spans(text, key))
+        if self.config.streets:
+            # What the street rules left of an address beside a street they
+            # found or one replaced: surfaced whatever its country's shape.
+            streets = [(s, e) for s, e, entity in found if entity == "STREET_ADDRESS"]
+            for start, end in rest_of_addresses(text, streets):
+                found += around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC)
+        for start, end, entity in found:
+            if any(s <= start and end <= e for s, e in allowed):
+                continue
+            if entity == "PERSON" and place_around(text, start, end):
+                continue
+            yield start, end, entity
+
+    def _spans(self, text: str, key: str | None) -> Iterator[tuple[int, int, str]]:
+        seen = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+        if self.config.emails:
+            for m in _EMAIL_SHAPE.finditer(seen):
+                yield m.start(), m.end(), "EMAIL_ADDRESS"
+        if self.config.numbers and not (key and _THING_KEY.search(key)):
+            yield from self._numbers(seen)
+            for m in _DIALLING_CODE.finditer(text):
+                # A country's code left before a phone replaced: "(+358) <PHONE_NUMBER_1>".
+                yield m.start(), m.start() + len(m.group(0).rstrip(" .-")), "PHONE_NUMBER"
+        if "<DATE_OF_BIRTH_" not in text:
+            # A date beside a birth cue that the cue rules did not take (a
+            # birth date replaced in the string answers its cue).
+            for start, end in dates_near_birth_cues(seen):
+                yield start, end, "DATE_OF_BIRTH"
+        if self.config.streets:
+            # A street's name replaced already ("90, boulevard de <PERSON_1>"):
+            # the street is read with a word in its place, and its words
+            # around the placeholder are surfaced.
+            filled = PLACEHOLDER.sub(lambda m: "q" * len(m.group(0)), text)
+            for start, end, entity in (*lower_case_streets(filled), *numbered_words(seen)):
+                yield from around_placeholders(text, start, end, entity)
+            # An address's parts around those replaced: its house number and
+            # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
+            for start, end, entity in address_blocks(PLACEHOLDER.sub(address_fill, text)):
+                yield from around_placeholders(text, start, end, entity, ALPHANUMERIC)
+            yield from house_numbers_after_placeholders(text)
+            for m in _MARKED_HOUSE_NUMBER.finditer(seen):
+                # A house with no number ("S/N"), or a string that is a marked
+                # house number alone ("Nr. 216", a tool's argument).
+                yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "STREET_ADDRESS"
+            for m in UNIT_BEFORE_STREET.finditer(text):
+                # A unit's word left before its number replaced: "suite
+                # <STREET_ADDRESS_1>".
+                yield m.start(), m.start() + len(m.group(1)), "STREET_ADDRESS"
+            yield from named_streets(seen)
+            yield from a_street_alone(seen)
+            # An address read upwards from its postcode and town whose
+            # parts the sure rules left ("Intrarea Pop\nVoluntari, 220928",
+            # "<PERSON_1>\nValu lui Traian, 391043"), a name replaced in it too.
+            filled = PLACEHOLDER.sub(address_fill, text)
+            for start, end, _sure in blocks_above_postcodes(filled, FILLED_WORD):
+                yield from around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC)
+            # A signature's lines under its name shaped like an address's.
+            for start, end in signature_address_lines(filled, FILLED_ANY):
+                yield from around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC)
+            filled = PLACEHOLDER.sub(address_fill, text)
+            for start, end, entity in streets_after_address_cues(filled):
+                yield from around_placeholders(text, start, end, entity, ALPHANUMERIC)
+        if self.config.names:
+            for m in TITLE_BESIDE_PERSON.finditer(text):
+                if m.group(m.lastindex or 0).casefold() in HONORIFICS:
+                    continue  # "Ms. <PERSON_1>": English's, said of anyone
+                # A person's title or degree beside the name replaced, in the
+                # shape any language abbreviates one ("<PERSON_1> th.d.",
+                # "Ing. <PERSON_1>"): the name's part, so the reviewer's.
+                yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "PERSON"
+            yield from names_beside_persons(text)
+            # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
+            # read as one, so the word after it is a word of its own.
+            unescaped = ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)
+            for start, end, entity in joined(text, self._name_words.spans(unescaped, text)):
+                yield from around_placeholders(text, start, end, entity)
+
+    def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:
+        for m in _DIGITS.finditer(text):
+            number = m.group(0)
+            digits = sum(c.isdigit() for c in number)
+            if digits < self.config.digits_min or DATE.fullmatch(number):
+                continue
+            if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
+                continue
+            yield m.start(), m.end(), "PHONE_NUMBER" if digits <= 15 else "NATIONAL_ID"
+        for m in _GROUPED_DIGITS.finditer(text):
+            # Fewer digits, but grouped as a phone's are ("34 86 15"): no
+            # count, amount or code is written so.
+            number = m.group(0)
+            if sum(c.isdigit() for c in number) >= self.config.digits_min:
+                continue  # read above
+            if DATE.fullmatch(number) or _CLOCK.search(text, max(0, m.start() - 8), m.start()):
+                continue
+            if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
+                continue
+            yield m.start(), m.end(), "PHONE_NUMBER"
+
+
+def unsure_values(
+    session: Session, unsure: Unsure, things: tuple[str, ...] = ()
+) -> tuple[Surfaced, ...]:
+    """The values ``unsure`` surfaces in a redacted ``session``: one per
+    distinct value as written (the first sighting's entity), the longest
+    span first where two overlap; none inside an occurrence of ``things``
+    (phrases the policy decided name things, case-folded)."""
+    found: dict[str, str] = {}
+    leaves = [
+        (key, leaf)
+        for key, leaf in session_texts(session)
+        if isinstance(leaf, str) and leaf.strip()
+    ]
+    named = (
+        re.compile("|".join(re.escape(t) for t in sorted(things, key=len, reverse=True)), re.I)
+        if things
+        else None
+    )
+    for key, leaf in leaves:
+        inside = [m.span() for m in named.finditer(leaf)] if named else []
+        end = -1
+        for start, stop, entity in sorted(unsure.spans(leaf, key), key=lambda s: (s[0], -s[1])):
+            if any(s <= start and stop <= e for s, e in inside):
+                continue
+            if start >= end:
+                found.setdefault(leaf[start:stop], entity)
+                end = stop
+    for street in [value for value, entity in found.items() if entity == "STREET_ADDRESS"]:
+        # Its name written alone elsewhere ("could not verify Klášterecká"):
+        # the same street, surfaced too.
+        for name in street_name_parts(street):
+            alone = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
+                # A street's, even where it was read as a name no list knows.
+                found[name] = "STREET_ADDRESS"
+        # Its house number standing alone where a value does ("I have noted
+        # 26 on your file"), as a replaced address's is replaced; or a whole
+        # string ("Nr. 216", a tool's argument).
+        numbers = set(SHORT_NUMBER.findall(street))
+        whole = set(house_number_values(street))
+        for _key, leaf in leaves:
+            if street in leaf:
+                continue
+            if leaf.strip() in whole:
+                found.setdefault(leaf.strip(), "STREET_ADDRESS")
+            if numbers:
+                for s, e in house_numbers_alone(leaf, numbers):
+                    found.setdefault(leaf[s:e], "STREET_ADDRESS")
+    return tuple(Surfaced(entity, value) for value, entity in found.items())

@@ -1,0 +1,851 @@
+"""The unsure policy's street rules (``miner.redaction.unsure``): streets in
+lower case, house numbers beside words, address blocks and the streets
+after an address cue, read with placeholders filled."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from collections.abc import Iterator
+
+from miner.redaction.lexicon.addresses import (
+    STREET_CUE,
+    STREET_SUFFIXES,
+    address_parts,
+    find_addresses,
+)
+from miner.redaction.lexicon.names import (
+    a_first_name,
+    a_place_name,
+    known_name,
+    stop_words,
+)
+from miner.redaction.unsure.names import WORD, an_unknown_word
+from miner.redaction.unsure.text import (
+    DATE,
+    FILLED,
+    FILLED_OTHER,
+    FILLED_STREET,
+    FILLED_WORD,
+)
+
+#: What follows a name or street replaced in a street line: its house
+#: number, maybe after words ("<PERSON_1> utca 230.", "<PERSON_1> Nr. 15",
+#: "<STREET_ADDRESS_1> 6a"), on the same line.
+_AFTER_PLACEHOLDER = re.compile(
+    r"<(?P<entity>PERSON|STREET_ADDRESS)_\d+>"
+    r"(?P<words>(?:[ \t]+[^\W\d_][^\W\d_.]*\.?){0,2}),?[ \t]+"
+    r"(?P<number>\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?\.?)(?![\w/:+-]|[.,]\d)"
+)
+
+#: A unit's word before a street replaced: "suite <STREET_ADDRESS_1>".
+UNIT_BEFORE_STREET = re.compile(
+    r"(?<![\w.])((?i:suite|ste\.|apt\.?|apartment|flat|unit|level|floor|piso|dto\.?|depto\.?"
+    r"|interior|int\.))[ \t]+(?=<STREET_ADDRESS_\d+>)"
+)
+
+
+#: Up to three words before a street's type written out: "hughes shoal
+#: street", "Baker Street".
+_WORDS_BEFORE_STREET_TYPE = re.compile(
+    r"(?<![\w'’-])((?:[^\W\d_]+(?:['’-][^\W\d_]+)*[ \t]+){1,3})"
+    r"(?i:street|road|avenue|lane|drive|boulevard)(?!\w)"
+)
+
+
+def a_street_alone(text: str) -> Iterator[tuple[int, int, str]]:
+    """A string that is a street's type and up to five words or numbers
+    after it, whole ("CALLE 5", "r. do sextante", "Incrocio Gianmarco"): a
+    street a tool was asked about."""
+    m = _WHOLE_STRING.fullmatch(text)
+    if not m or not _a_street_type(m.group("type")) or _AFTER_TYPES.fullmatch(m.group("type")):
+        return
+    rest = m.group("value")[len(m.group("type")) :].split()
+    # Its name: a number or a word a street's is made of ("Plaza Hotel" is none).
+    if any(any(c.isdigit() for c in w) or _street_word(w) for w in rest):
+        yield m.start("value"), m.end("value"), "STREET_ADDRESS"
+
+
+#: Street types written after the name: no street's first word.
+_AFTER_TYPES = re.compile(r"(?i:street|st\.|road|avenue|lane|drive|boulevard|close|crescent)")
+
+
+_WHOLE_STRING = re.compile(
+    r"[ \t]*(?P<value>(?P<type>[^\W\d_]+\.?)(?:[ \t]+[^\W_][\w'’.°º-]*){1,5})[ \t.]*"
+)
+
+
+def named_streets(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street named without its number ("the title refers to hughes shoal
+    street"): a street's type written out after up to three words with no
+    stop word among them, one of which a street's name is made of
+    (``_street_word``: a first name, a place, a word English seldom
+    writes); not "the main road"."""
+    for m in _WORDS_BEFORE_STREET_TYPE.finditer(text):
+        words = list(_STREET_NAME_WORD.finditer(text, m.start(1), m.end(1)))
+        while words and any(w.group(0).casefold() in stop_words() for w in words):
+            words.pop(0)
+        if any(_street_word(w.group(0)) for w in words):
+            yield words[0].start(), m.end(), "STREET_ADDRESS"
+
+
+_STREET_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]]:
+    """The rest of a street line whose name was replaced as a person's or a
+    street's: a house number after it ("<STREET_ADDRESS_1> 6a"), or words
+    English does not write and a number after a name ("<PERSON_1> utca
+    230.", a street named after a person; abbreviations such as "Nr." too).
+    Not a year, and not after a name with no word between ("<PERSON_1>
+    25": an age as often)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _AFTER_PLACEHOLDER.finditer(text):
+        words = m.group("words").split()
+        if _YEAR.fullmatch(m.group("number").rstrip(".")):
+            continue
+        if m.group("entity") == "PERSON" and not words:
+            continue
+        if any(
+            not (w.endswith(".") and len(w) <= 4)
+            and (an_english_word(w.casefold(), 3.0) or w.casefold() in stop_words())
+            for w in words
+        ):
+            continue
+        lead = len(m.group("words")) - len(m.group("words").lstrip())
+        yield m.start("words") + lead if words else m.start("number"), m.end(), "STREET_ADDRESS"
+
+
+def lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street typed in lower case ("via roma, 21", "44 norris light"):
+    the address rules read a copy of each stretch of the text that has no
+    capital and holds a number or a street's type, with every word
+    capitalised, and a span they find there is one. Only those stretches: a
+    copy of the whole text cost a 1 MiB message seconds."""
+    for piece in _LOWER_CASE_STRETCH.finditer(text):
+        start, end = piece.span()
+        if start and text[start - 1].isalpha():  # a word's tail after its capital
+            start = _WORD_TAIL.match(text, start).end()  # type: ignore[union-attr]
+        if end < len(text) and text[end - 1].isalpha():  # a word's head before a capital
+            end = start + len(_WORD_HEAD.sub("", text[start:end]))
+        if not _street_cue().search(text, start, end):
+            continue
+        titled = text[start:end].title()
+        # The lower-case street lines cannot match in a titled text: each starts
+        # at a word's start, where title() put a capital (or a titlecase letter,
+        # which isupper() denies: then they are read).
+        for first, last in find_addresses(titled, lower_case=_TITLECASE.search(titled) is not None):
+            if (start and not titled[:first].strip()) or (
+                end < len(text) and not titled[last:].strip()
+            ):
+                continue  # it may run on into the capitalised words beside it
+            written = titled[first:last].lower()
+            if not any(c.isalpha() for c in written) or DATE.match(written):
+                continue  # "2026-11-13, it's": a date, read as a number and a street
+            last = first + len(written.rstrip(" \t\n,.;"))
+            yield start + first, start + last, "STREET_ADDRESS"
+
+
+#: A stretch of text with no capital letter (of any script miner reads).
+_LOWER_CASE_STRETCH = re.compile(
+    "[^" + "".join(re.escape(c) for c in map(chr, range(0x2000)) if c.isupper()) + "]{4,}"
+)
+
+
+_WORD_TAIL = re.compile(r"\w*")
+
+
+_WORD_HEAD = re.compile(r"\w+\Z")
+
+
+@functools.cache
+def _street_cue() -> re.Pattern[str]:
+    """What a street line in lower case holds: a number, or a street's type
+    ("rue de boucher", "avenue foucher", "schulstrasse")."""
+    return STREET_CUE
+
+
+#: A house number after a word: "Klášterecká 128", "Kwiatowa 12/4"; after a
+#: comma only at a line's or a part's end ("Flores, 12\n"; not "PHYSICA, 8
+#: HELLANDGROPA", where the number is the next street's).
+_NUMBER_AFTER = re.compile(
+    r"(?:[ \t]+|,[ \t]+(?=\d+\w?(?:/\d+\w?)?(?:[ \t]*(?:[\n,;)]|\\n|$))))"
+    r"\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?(?![\w/:+-]|[.,]\d)"
+)
+
+
+#: A house number before a word: "146 Kulhavého", "8 HELLANDGROPA".
+_NUMBER_BEFORE = re.compile(r"(?<![\w/.,:#+$€£-])(?<!\d )\d{1,4}[A-Za-z]?[ \t]+$")
+
+
+#: Words before a street's name, capitalised or particles ("Largo de Esteves 12").
+_WORDS_BEFORE = re.compile(r"(?:(?:[A-ZÀ-Þ][a-zß-ÿ'’.-]*|de|da|do|dos|das|del|la|di)[ \t]+){1,3}$")
+
+
+_YEAR = re.compile(r"(?:19|20)\d\d")
+
+
+_LOWER_WORD_BEFORE_STREET = re.compile(r"(?<![\w.'’-])([^\W\d_A-Z]{1,4}\.|[^\W\d_A-Z]{2,})[ \t]+\Z")
+
+
+def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street named without a street word ("146 Kulhavého, Strmilov",
+    "Klášterecká 128", "8 HELLANDGROPA"), or with one of a language miner
+    has no list of ("Travessa Costa, 12"): a number of at most four digits
+    beside a word, or after capitalised words, one of which English does
+    not write (wordfreq Zipf under 3) and is no town, region or country,
+    month or weekday. Surfaced, not replaced: a product line or a foreign
+    word and a count look the same."""
+    from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
+    from miner.redaction.lexicon.names import an_english_word
+
+    calendar = re.compile(rf"(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})")
+
+    def foreign(word: str, shortest: int) -> bool:
+        folded = word.casefold()
+        return not (
+            len(word) < shortest
+            or folded in stop_words()
+            or calendar.fullmatch(word)
+            or an_english_word(folded, 3.0)
+            or a_place_name(word)
+        )
+
+    for m in WORD.finditer(text):
+        word = m.group(0)
+        if len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word):
+            continue
+        after = _NUMBER_AFTER.match(text, m.end())
+        before = None if after else _NUMBER_BEFORE.search(text, max(0, m.start() - 8), m.start())
+        if not (after or before):
+            continue
+        number = (after or before).group(0).strip(" \t,")  # type: ignore[union-attr]
+        if _YEAR.fullmatch(number):
+            continue
+        if after:
+            start = m.start()
+            lead = _WORDS_BEFORE.search(text, max(0, start - 40), start)
+            words = lead.group(0).split() if lead else []
+            if not (foreign(word, 4) or any(foreign(w, 3) for w in words)):
+                continue
+            start = lead.start() if lead else start
+            # Its words in lower case before it, and the street's type
+            # abbreviated: "r. josé lopes, 23", "pl. hallera 430".
+            while prior := _LOWER_WORD_BEFORE_STREET.search(text, max(0, start - 30), start):
+                other = prior.group(1)
+                if other.endswith("."):
+                    start = prior.start()
+                    break
+                if not (a_first_name(other) or foreign(other, 3)):
+                    break
+                start = prior.start()
+            yield start, after.end(), "STREET_ADDRESS"
+        elif before and foreign(word, 4):
+            yield before.start(), m.end(), "STREET_ADDRESS"
+
+
+def street_names(street: str) -> list[str]:
+    """The name of the street of an address, without its numbers: the words
+    of its first line up to its house number, or from it to the next
+    number ("Diagonal Rivadavia" of "Diagonal Rivadavia 1234, Jujuy", "rue
+    léa blanc" of "95 rue léa blanc"), and that less a type after it
+    ("Diagonal Rivadavia St.", "Av Eduardo Mendes Street"); only one a street's name is made
+    of (``_street_word``: not "Main")."""
+    line = _FIRST_PART.match(street)
+    tokens = (line.group(0) if line else "").split()
+    while tokens and _NUMBER_WORD.search(tokens[0]):
+        tokens.pop(0)  # "95 rue léa blanc"
+    words = list(itertools.takewhile(lambda w: not _NUMBER_WORD.search(w), tokens))
+    names = [" ".join(words)]
+    if (
+        len(words) > 1
+        and (
+            (words[-1].endswith(".") and len(words[-1]) <= 5)
+            or words[-1].title() in _street_suffixes()
+            or words[-1].casefold() == "street"
+        )
+        and not (len(words) == 2 and a_first_name(words[0]))
+    ):  # "Pamela" of "Pamela Island"
+        names.append(" ".join(words[:-1]))  # "Diag. Santa Rosa" of "... street"
+    return [
+        name
+        for name in names
+        if sum(c.isalpha() for c in name) >= 4
+        and any(_street_word(w) for w in name.split())
+        and name != street
+    ]
+
+
+@functools.cache
+def _street_suffixes() -> frozenset[str]:
+    return frozenset(STREET_SUFFIXES)
+
+
+_FIRST_PART = re.compile(r"(?:(?!\\[nN])[^,\n])+")
+
+
+#: A word of a street line that is no word of its name: a number, "N°", "#".
+_NUMBER_WORD = re.compile(r"\d|^(?i:n[º°]\.?|no\.|nr\.|#|s/n)$")
+
+
+def street_name_parts(street: str) -> list[str]:
+    """The words of a surfaced street line without its house number, its
+    numbers of three digits or more (a postcode, "4342") and its house
+    number with a letter ("8a", "2b/6")."""
+    return [
+        part
+        for part in address_parts(street)
+        if part != street
+        and (
+            _LETTERED_NUMBER.fullmatch(part)
+            or (
+                len(part) >= (3 if part.isdigit() else 4)
+                and (part.isdigit() or not any(c.isdigit() for c in part))
+            )
+        )
+    ]
+
+
+#: A house number with its letter in lower case: "8a", "2b/6" (not "4G", "3D": codes).
+_LETTERED_NUMBER = re.compile(r"\d{1,4}[a-z](?:/\d{1,4}[a-z]?)?")
+
+
+#: A line break as a text holds one: a real one, or the two characters
+#: ``\n`` a JSON or log escape leaves (``\N`` in a text in capitals).
+_LINE_BREAK = r"(?:\r?\n|\\[nN])"
+
+
+_ADDRESS_WORD = r"[^\W\d_](?:[^\W\d_]|['’.-](?=[^\W\d_]))*\.?"
+
+
+_RUN_NUMBER = r"\d{1,5}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?"
+
+
+#: A house number: digits with a letter or a second number ("16/1", "86W"),
+#: or "S/N" (sin / sem número). Not inside a date, a time, an amount, a
+#: phone or a code ("15/05/2024", "10:30", "$15", "15%", "A-12").
+_HOUSE_NUMBER_TOKEN = re.compile(
+    rf"(?:(?<=\\[nN])|(?<![\w/.,:#$€£+-]))(?:{_RUN_NUMBER}|[Ss]/[Nn])(?![\w/%°º:+'’-]|[.,]\d)"
+)
+
+
+#: What marks a number as a house's: "N° 982", "nº 4", "no. 12", "#45".
+_NUMBER_MARK = re.compile(r"(?:(?<![\w.])(?i:n[º°]\.?|no\.|nr\.)|\#)[ \t]?\Z")
+
+
+_NUMBER_AND_WORDS_BEFORE = re.compile(
+    rf"(?<![\w/.,:#$€£+-])\d{{1,5}}[A-Za-z]?,?[ \t]+((?:{_ADDRESS_WORD}[ \t]+){{1,2}})\Z"
+)
+
+
+_WORD_BEFORE = re.compile(rf"(?<![\w'’.-])({_ADDRESS_WORD})(,?[ \t]+)\Z")
+
+
+_TOKEN_AFTER = re.compile(
+    rf"[ \t]+(?:(?P<number>{_RUN_NUMBER})(?![\w/:.-]|[.,]\d)|(?P<word>{_ADDRESS_WORD}))"
+)
+
+
+#: The particles of a street's or a town's name, in lower case.
+_ADDRESS_PARTICLES = frozenset((
+    "de", "del", "della", "di", "da", "do", "dos", "das", "des", "du", "la", "le", "les", "el",
+    "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "sous", "en",
+    "aan", "op", "bei", "u", "nad", "pod", "při",
+))  # fmt: skip
+
+
+#: The next part of an address: after a comma, a line break or a slash, up
+#: to the next of them.
+_NEXT_ADDRESS_PART = re.compile(
+    rf"(?:[ \t]*(?:,|;|{_LINE_BREAK}|/))+[ \t]*((?:(?!{_LINE_BREAK})[^,;/\n])+)"
+)
+
+
+#: A number of an address part: a postcode or a unit's number ("4600",
+#: "73434-1533", "R9S2P3", "WN9Y 9SE", "al3p 3yt").
+_PART_NUMBER = re.compile(r"(?<![\w-])[\w-]*\d[\w-]*(?![\w-])")
+
+
+#: Words after which an address is written: "the bill goes to", "lives
+#: on", "is not known at", "return to", "my address is".
+_ADDRESS_CUE = re.compile(
+    r"(?i:\b(?:address(?: is|:)|(?:lives?|living|lived|located|staying|based|residing)"
+    r" (?:on|at)|not known at|(?:goes|go|going|ship|shipped|send|sent|deliver|delivered"
+    r"|return|returned|forward|forwarded|post|posted|mail|mailed|moved?|moving)"
+    r"(?: (?:it|them|this|that|everything))? to:?|deliver(?:ed|y)? at|meet (?:you|me|us) at"
+    r"|side of|(?:is|it's|it is|are|was|were|live|stay|work) (?:on|at)"
+    r"|(?P<gave>gave|give|gives|given|listed|used|uses)))[ \t]+"
+)
+
+
+#: Cues of going somewhere, a town as often as a street.
+_TRAVEL_CUE = re.compile(r"(?i:return|move|moving|meet|go\b|going)")
+
+
+#: After the street a "gave" cue reads: "she gave Via Rossi as her address".
+_AS_ADDRESS = re.compile(r"(?i:[ \t]+as (?:her|his|my|their|our|your|the|a) (?:new )?address)")
+
+
+#: Cues after which a street may stand without its number ("lives on the
+#: north side of Pamela Island").
+_LIVING_CUE = re.compile(r"(?i:address|lives? on|living on|side of)")
+
+
+#: A token of the words after a cue: a word (an abbreviation with its
+#: full stop, "r.", "Av."), a number, or a placeholder's fill.
+_CUE_TOKEN = re.compile(
+    rf"[ \t]*(?:(?P<number>{_RUN_NUMBER}|[Ss]/[Nn])(?![\w/:%°+'’-]|[.,]\d)"
+    r"|(?P<mark>[nN][º°]\.?|#)"
+    r"|(?P<word>[^\W\d_]{1,4}\.(?=[ \t])|[^\W\d_]+(?:['’-][^\W\d_]+)*|¤+|\([^()\n]{1,30}\)))"
+)
+
+
+#: Types of street written before the name that the address rules' list
+#: (``STREET_CUE``) lacks: "r." (rua), "diagonal", "blv." (bulevar).
+_MORE_STREET_TYPES = re.compile(r"(?i:r\.|diagonal|diag\.|blv\.?|blvd\.?)")
+
+
+def _a_street_type(word: str) -> bool:
+    """A street's type before its name, in any case: "Via", "RUA", "r."."""
+    return bool(_street_cue().fullmatch(word) or _MORE_STREET_TYPES.fullmatch(word))
+
+
+_DETERMINERS = frozenset(("the", "a", "an", "my", "your", "our", "his", "her", "their"))
+
+
+def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
+    """The words after an address cue ("the bill goes to flat 88 7 david
+    circus", "not known at r. de pinto, 42", "lives on the north side of
+    Pamela Island") that hold a house number beside a word a street's name
+    is made of (``_street_word``: "ke hrázi 1", "5/6 martin access"), or,
+    after a cue of where one lives, a street's type or such words alone
+    ("Smith Place", "cihlářova"); with the parts of the address after them
+    (``_parts_after``). Up to the sentence's end or, once the number is
+    read, a stop word ("... Smáratún 31 in case of an issue")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    lower = not any(c.isupper() for c in FILLED_WORD.sub("", text))
+    shouted = not any(c.islower() for c in FILLED_WORD.sub("", text))
+    for cue in _ADDRESS_CUE.finditer(text):
+        at = start = cue.end()
+        words: list[str] = []
+        numbered = False
+        numbers = 0
+        stop = start
+        while len(words) < 8:
+            m = _CUE_TOKEN.match(text, at)
+            if not m:
+                # A comma and a house number after the street's name: "..., 22".
+                comma = re.match(r",[ \t]*", text[at:])
+                if comma and not numbered and words:
+                    after = _CUE_TOKEN.match(text, at + comma.end())
+                    if after and after.group("number"):
+                        at += comma.end()
+                        continue
+                break
+            if m.group("number"):
+                numbered = True
+                numbers += 1
+            elif m.group("mark"):
+                pass  # "av. 5 n° 514"
+            else:
+                word = m.group("word")
+                folded = word.casefold().rstrip(".")
+                if word.startswith("(") and not words:
+                    break
+                if not words and folded in _DETERMINERS:
+                    at = start = m.end()
+                    start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
+                    continue
+                if (
+                    folded in stop_words()
+                    # Not a capitalised word of a name ("Mcdonald Front"; "I" is none).
+                    and (lower or shouted or not (word.istitle() and len(word) > 3))
+                    and not word.endswith(".")  # an initial: "náměstí i. p. pavlova 582"
+                    and not _a_street_type(word)  # "VIA" is a stop word
+                    and folded not in _ADDRESS_PARTICLES
+                    and not (folded == "and" and not numbered)
+                ):
+                    break
+                if word.startswith("¤"):
+                    break
+                changed = word.islower() != words[-1].islower() if words else False
+                if (
+                    words
+                    and (shouted or not numbered or changed)
+                    # Where the case changes ("Nicole Island tomorrow"), any
+                    # word English writes; else only very common ones.
+                    and an_english_word(folded, 3.5 if changed and not shouted else 5.0)
+                    and not word.endswith(".")  # an initial, "j."
+                    and not (folded == "and" and not numbered)  # "Wenke and Sørlia 44"
+                    and folded not in _ADDRESS_PARTICLES
+                    and word.title() not in STREET_SUFFIXES
+                    and not _a_street_type(word)
+                ):
+                    # "Nicole Island tomorrow", "ROTONDA VOLTERRA LAST YEAR";
+                    # not "level 6 94 brown range".
+                    break
+                # A street replaced here stands for its house number: "flat
+                # <STREET_ADDRESS_1>".
+                numbered = numbered or FILLED_STREET.fullmatch(word) is not None
+                words.append(word)
+            at = stop = m.end()
+        start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
+        if stop <= start:
+            continue
+        named = [w.rstrip(".") for w in words if not w.startswith((FILLED, "("))]
+        if cue.group("gave") and not _AS_ADDRESS.match(text, stop):
+            continue  # "gave it a try"
+        if numbered:
+            if not (
+                any(_street_word(w) or w.startswith(FILLED) for w in words)
+                or (words and (words[-1].title() in STREET_SUFFIXES or _a_street_type(words[0])))
+                or numbers >= 2  # a unit's and a house's: "level 6 94 brown range"
+            ):
+                continue  # "goes to 3 people", "meet you at 10 am"
+        elif not (
+            1 <= len(words) <= 4
+            and not (len(named) == 1 and a_place_name(named[0]))
+            and (
+                # A street's type after its name or before it: "Nicole
+                # Island", "rotonda piane", "r. do sextante".
+                (len(named) > 1 and words[-1].title() in STREET_SUFFIXES)
+                or _a_street_type(words[0])
+                # A word no English nor list writes, alone, where a thing is
+                # sent or kept ("deliver it to grangränd"; not "returned to
+                # Carlberg", a town's name as often).
+                or (
+                    len(named) == 1
+                    and not _TRAVEL_CUE.match(cue.group(0))
+                    and _street_word(named[0])
+                    and not a_first_name(named[0])
+                )
+                or (
+                    _LIVING_CUE.search(cue.group(0))
+                    and (
+                        all(_street_word(w) for w in named)
+                        or all(w[:1].isupper() for w in named)  # "Mcdonald Front"
+                    )
+                )
+            )
+        ):
+            continue
+        end = _parts_after(text, stop, lower)
+        yield start, end, "STREET_ADDRESS"
+
+
+def address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
+    """A street line in any language's shape, and the parts of its address
+    after it. The line: a house number (or a street replaced already) beside
+    words on one line, up to five before it and five after, one of them a
+    word a street's name is made of (``_street_word``): "Diagonal Paraná N°
+    5872", "625 christina trace", "Vale Fernando Freitas, 823", "8 Aaron
+    Gates"; a single word only if English does not write it and it is no
+    first name ("Fallkullanpolku 543"). The parts: each after a comma or a
+    line break (real, or written ``\\n``) that holds a number or words a
+    town's name is made of ("..., San Salvador de Jujuy 4600, Jujuy", "\\n
+    2157 Ans"). ``text`` has its placeholders filled with a capitalised word
+    (``address_fill``). No list of street words: a street line has this
+    shape in each of Faker's per-locale address formats (read for it, no
+    value copied)."""
+    written = FILLED_WORD.sub("", text)
+    lower = not any(c.isupper() for c in written)
+    mixed = not lower and any(c.islower() for c in written)
+    anchors = [(m.start(), m.end(), False) for m in _HOUSE_NUMBER_TOKEN.finditer(text)]
+    anchors += [(m.start(), m.end(), True) for m in FILLED_STREET.finditer(text)]
+    end = -1
+    for first, last, replaced in sorted(anchors):
+        if first < end:
+            continue
+        if (
+            not replaced
+            and _YEAR.fullmatch(text, first, last)
+            and not _NUMBER_MARK.search(text, max(0, first - 6), first)
+        ):
+            continue
+        start, stop, words, marked = _street_run(text, first, last, lower, replaced)
+        firm = _organisation_word().search(text, start, min(len(text), stop + 40))
+        if firm and firm.start() < first and "," in text[firm.end() : first]:
+            # A firm's name, a comma, then its address ("... Co.Ltd., 3298 rang
+            # Frédéric"): the street line starts after the comma.
+            start, stop, words, marked = _street_run(text, first, last, lower, replaced, False)
+            firm = _organisation_word().search(text, start, min(len(text), stop + 40))
+        if firm:
+            continue  # "Nikkei 225 Exchange Traded Fund", "WashTec AG"
+        after = _parts_after(text, stop, lower)
+        named = [w for w in words if not w.startswith(FILLED)]
+        if named and all(w.isupper() and len(w) <= 4 for w in named) and mixed:
+            continue  # codes in a text with lower case: "SG FTSE 100", "ETN"
+        if not words and not replaced:
+            continue
+        if (
+            replaced
+            or marked
+            or _PART_NUMBER.search(text, stop, after)
+            or FILLED_STREET.search(text, stop, after)
+        ):
+            pass  # a street replaced here or in a part after, "N°", or a postcode after
+        elif not named:
+            # Only a name replaced beside it: a house number before it ("8
+            # <PERSON_1>") or of three digits after it, not an age ("<PERSON_1> 25").
+            if not (start == first or last - first >= 3 or after > stop):
+                continue
+        elif (
+            last - first <= 2
+            and start < first
+            and after == stop
+            and all(known_name(w) or w.casefold() in _ADDRESS_PARTICLES for w in named)
+        ):
+            continue  # a person and an age or a count: "Alex Morgan 25"
+        elif len(words) == 1:
+            word = words[0].rstrip(".")
+            if a_first_name(word) or not _street_word(word) or a_place_name(word):
+                continue
+        elif not any(_street_word(w) for w in words):
+            continue
+        end = after
+        yield start, end, "STREET_ADDRESS"
+
+
+_BLANKS = re.compile(r"[ \t]*")
+
+
+_LINE_ENDS = re.compile(rf"[ \t]*(?:,|{_LINE_BREAK}|\Z)")
+
+
+@functools.cache
+def _organisation_word() -> re.Pattern[str]:
+    """A company's legal form or an organisation's word, capitalised, in or
+    after a street line's words: a company's name and a number, no street."""
+    from miner.redaction.lexicon.names import ORGANISATION_WORDS
+
+    return re.compile(rf"(?<![\w.])(?=[A-Z]){ORGANISATION_WORDS}")
+
+
+@functools.lru_cache(maxsize=65536)
+def _plain_word(word: str, lower: bool) -> bool:
+    """A word no street's name holds: a stop word, a month or weekday, or
+    in a text with capitals a word in lower case that English writes often
+    ("yesterday", "ordered")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold().rstrip(".")
+    if folded in _ADDRESS_PARTICLES:
+        return False
+    if folded in stop_words() or _CALENDAR.fullmatch(folded):
+        return True
+    return word.islower() and an_english_word(folded, 4.5) and not (lower and a_first_name(word))
+
+
+def _joins(word: str, lower: bool) -> bool:
+    """Whether ``word`` may be a word of a street line's name: no plain
+    word, and capitalised, a particle or a street's word unless the text is
+    in lower case."""
+    if _plain_word(word, lower):
+        return False
+    return lower or word[0].isupper() or word.casefold() in _ADDRESS_PARTICLES or _street_word(word)
+
+
+def _street_run(
+    text: str, start: int, end: int, lower: bool, replaced: bool = False, before: bool = True
+) -> tuple[int, int, list[str], bool]:
+    """The words and numbers on the line around the house number at [start,
+    end), or a street ``replaced`` there already: (start, end, the words,
+    whether "N°" or "#" marks the number). Beside a replaced street only
+    words a street's name is made of join it ("Diagonal Córdoba N°
+    <STREET_ADDRESS_1>"; not "<STREET_ADDRESS_1> Street", "DOB")."""
+
+    def joins(word: str) -> bool:
+        if replaced:
+            return word.casefold() in _ADDRESS_PARTICLES or (
+                not _plain_word(word, lower) and _street_word(word)
+            )
+        return _joins(word, lower)
+
+    words: list[str] = []
+    at = start
+    mark = _NUMBER_MARK.search(text, max(0, start - 6), start)
+    if mark:
+        at = mark.start()
+    for step in range(5 if before else 0):
+        m = _WORD_BEFORE.search(text, max(0, at - 60), at)
+        if not m or ((step or replaced) and "," in m.group(2)) or not joins(m.group(1)):
+            break
+        words.insert(0, m.group(1))
+        at = m.start()
+    lead = before and _NUMBER_AND_WORDS_BEFORE.search(text, max(0, at - 40), at)
+    # "397 route <STREET_ADDRESS_1>": a house number, then its street's type.
+    if lead and not any(w.casefold() in stop_words() for w in lead.group(1).split()):
+        words[:0] = lead.group(1).split()
+        at = lead.start()
+    while words and words[0].casefold() in _ADDRESS_PARTICLES:
+        at = _BLANKS.match(text, at + len(words.pop(0))).end()  # type: ignore[union-attr]
+    run_start, run_end = (at, end)
+    numbers = 0
+    after_name = False
+    for _ in range(5):
+        m = _TOKEN_AFTER.match(text, run_end)
+        if not m:
+            break
+        word = m.group("word")
+        if m.group("number"):
+            if numbers:
+                break
+            numbers += 1
+        elif joins(word) or (replaced and _joins(word, lower) and _LINE_ENDS.match(text, m.end())):
+            # After a replaced street, a word that ends its line ("<STREET_ADDRESS_1>
+            # MOUNTAIN\n"): a street's type miner has no list of.
+            words.append(word)
+            after_name = a_first_name(word.rstrip(".")) or known_name(word)
+        elif (unit := _TOKEN_AFTER.match(text, m.end())) and unit.group("number"):
+            # A unit and its number: "interior 699", "suite 613".
+            words.append(word)
+            run_end = unit.end()
+            continue
+        elif (
+            (lower or all(w.islower() for w in words))
+            and after_name
+            and word.casefold() not in stop_words()
+        ):
+            # A street's type after a name: "9 martin walk", "006 leslie block".
+            words.append(word)
+            run_end = m.end()
+            break
+        elif (
+            run_end == end
+            and not replaced
+            and word.islower()
+            and word.casefold() not in stop_words()
+            and (name := _TOKEN_AFTER.match(text, m.end()))
+            and name.group("word")
+            and (
+                (name.group("word")[0].isupper() and _joins(name.group("word"), lower))
+                or (name.group("word").islower() and an_unknown_word(name.group("word").title()))
+            )
+        ):
+            # A street's type in lower case between the number and the
+            # name: "3298 rang Frédéric", "071 rue Roger".
+            words += [word, name.group("word")]
+            run_end = name.end()
+            continue
+        else:
+            break
+        run_end = m.end()
+    while words and words[-1].casefold() in _ADDRESS_PARTICLES:
+        run_end = text.rindex(words.pop(), run_start, run_end)
+        run_end = run_start + len(text[run_start:run_end].rstrip(" \t"))
+    return run_start, run_end, words, mark is not None
+
+
+@functools.lru_cache(maxsize=65536)
+def _street_word(word: str) -> bool:
+    """A word a street's name is made of: a first name, a place, or a word
+    English seldom writes (wordfreq Zipf under 3.5: surnames, foreign words)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    bare = word.rstrip(".")
+    folded = bare.casefold()
+    if len(bare) < 3 or folded in stop_words() or folded in _ADDRESS_PARTICLES:
+        return False
+    if _CALENDAR.fullmatch(folded):
+        return False
+    return a_first_name(bare) or a_place_name(bare) or not an_english_word(folded, 3.5)
+
+
+def _parts_after(text: str, end: int, lower: bool) -> int:
+    """The end of an address's parts after its street line: up to four,
+    each after a comma, a line break or a slash, of at most six words that
+    are no plain words (``_plain_word``), up to the last that holds a
+    number (a postcode, a unit), or a town's capitalised words after a
+    comma on the line of one ("4600, Jujuy") or before one; a plain word, a
+    date or a long number (an id, a phone: a value of its own) ends them
+    ("..., BCS 04220-4844 thanks", "\\nDOB 1984-10-08", "\\nThx")."""
+    at = last = end
+    numbered_before = True
+    for _ in range(4):
+        m = _NEXT_ADDRESS_PART.match(text, at)
+        if not m or _PARAGRAPH.search(text, at, m.start(1)):
+            break
+        if DATE.search(m.group(1)) or _LONG_NUMBER.search(m.group(1)):
+            break
+        stop, numbered, named, whole, headed = m.start(1), False, False, True, False
+        for count, token in enumerate(_PART_TOKEN.finditer(m.group(1))):
+            value = token.group(0)
+            letters = _NOT_A_LETTER.sub("", value)
+            if count == 6:  # at most six words: the rest is a sentence
+                whole = False
+                break
+            head = count == 0 and FILLED_OTHER.fullmatch(value) is not None
+            headed = headed or head
+            if _PART_NUMBER.search(value) or value.startswith(FILLED) or head:
+                # A number, or a value replaced already (a postcode read as
+                # a phone heads its part: "<PHONE_NUMBER_1> Casa Grande / BA").
+                numbered = True
+            elif letters and not _plain_part_word(value, letters, lower):
+                named = named or lower or any(c.isupper() for c in value)
+            elif letters or not _PUNCTUATION.fullmatch(value):
+                whole = False
+                break
+            stop = m.start(1) + token.end()
+        same_line = not re.search(_LINE_BREAK, text[at : m.start(1)])
+        if headed and not whole:
+            break  # a phone and a sentence after it: "<PHONE_NUMBER_1>. Passport no."
+        if numbered or (named and numbered_before and same_line):
+            last = stop
+        if not whole:
+            break
+        numbered_before = numbered
+        at = stop
+    return last
+
+
+#: A blank line: an address's parts never run over one.
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+
+
+_LONG_NUMBER = re.compile(r"\d{9,}")
+
+
+_PART_TOKEN = re.compile(r"[^\s,;]+")
+
+
+_NOT_A_LETTER = re.compile(r"[\W\d_]")
+
+
+_PUNCTUATION = re.compile(r"[-()/]+")
+
+
+@functools.lru_cache(maxsize=65536)
+def _plain_part_word(value: str, letters: str, lower: bool) -> bool:
+    """A word no part of an address holds: a stop word; in lower case a
+    word English writes very often (Zipf 5: "thanks", not "port"); else a
+    plain word (``_plain_word``)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = letters.casefold()
+    if folded in stop_words():
+        return True
+    if lower:
+        return an_english_word(folded, 5.0) and not a_first_name(letters)
+    return value[0].islower() and _plain_word(letters, lower)
+
+
+_CALENDAR = re.compile(
+    r"(?i:"
+    + r"|".join(
+        (
+            "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec",
+            "monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tue|wed|thu|fri|sat|sun",
+        )
+    )
+    + r")\.?"
+)
+
+
+#: Letters whose title case is not a capital ("ǅ"): title() gives them in
+#: place of one.
+_TITLECASE = re.compile(
+    "[" + "".join(c for c in map(chr, range(0x2000)) if c.istitle() and not c.isupper()) + "]"
+)
