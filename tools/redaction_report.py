@@ -41,6 +41,8 @@ and the tune locales' test templates: totals only, no misses printed).
 ``fresh`` prints the dev templates filled from ``TUNE_LOCALES``, Faker
 locales in no other set, opened for tuning once the other dev sets' misses
 ran dry (misses printed with ``-v``; a tune split, never a report).
+``figures`` also prints the test templates filled from ``UNTOUCHED_LOCALES``
+(``untouched locales``), totals only: no command prints their misses.
 
 To measure your own data, label it the same way (text -> [(start, end,
 type)]) and call ``measure``.
@@ -476,7 +478,7 @@ def export_report(export: Path, pipeline: Path = PIPELINE) -> Report:
 def figure_runs() -> Iterator[tuple[str, str, Report]]:
     """(corpus, split, report) for the one table of figures: the tune split
     (dev) beside the report splits (test, held-out locales)."""
-    from tools.third_party_corpus import HELD_OUT_LOCALES, TUNE_LOCALES
+    from tools.third_party_corpus import HELD_OUT_LOCALES, TUNE_LOCALES, UNTOUCHED_LOCALES
 
     for split in ("dev", "test"):
         yield "presidio-evaluator templates, 7 locales", split, third_party_report(split)
@@ -490,6 +492,11 @@ def figure_runs() -> Iterator[tuple[str, str, Report]]:
         "presidio-evaluator templates",
         "fresh tune locales, dev templates (tuned)",
         third_party_report("dev", TUNE_LOCALES),
+    )
+    yield (
+        "presidio-evaluator templates",
+        "untouched locales, test templates",
+        third_party_report("test", UNTOUCHED_LOCALES),
     )
     for split in ("dev", "test"):
         yield "shop (faker-ecommerce)", split, commerce_report(split)
@@ -538,7 +545,7 @@ def main() -> None:
         print(figures_table(collect()), "\n")
         for corpus, split, report in kept:
             print(f"## {corpus}, {split}\n\n{report.policy_table()}\n")
-            if "-v" in sys.argv and not split.startswith(("test", "held-out")):
+            if "-v" in sys.argv and not split.startswith(("test", "held-out", "untouched")):
                 for kind, value in report.silent_examples:
                     print("silent", kind, value)
         return

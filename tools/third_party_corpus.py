@@ -56,6 +56,16 @@ TUNE_LOCALES = (
     "en_NZ", "en_IN", "fr_BE", "nl_BE", "it_CH", "de_LU", "es_CO", "ro_RO", "hu_HU",
     "sk_SK", "sl_SI", "hr_HR", "et_EE", "lt_LT", "lv_LV", "tr_TR", "id_ID",
 )  # fmt: skip
+#: Faker locales in no other set, opened on 2026-12-04 after a round whose
+#: rules were chosen by the report splits' totals (the silent-leak rules of
+#: that day): filled with the **test** templates only, and only their
+#: totals are printed (``redaction_report figures``; never ``-v``), so they
+#: measure a round no one could fit, until the next round reads them.
+#: (fil_PH and tl_PH are left out: Faker lacks a field the templates ask.)
+UNTOUCHED_LOCALES = (
+    "de_LI", "dk_DK", "en_KE", "en_NG", "en_PK", "es_CA", "es_VE", "fr_QC", "fr_DZ",
+    "ga_IE", "is_IS", "lb_LU", "mt_MT", "sq_AL", "bs_BA", "az_AZ", "vi_VN",
+)  # fmt: skip
 SPLITS = ("dev", "test")
 
 #: The generator's entity types that are personal, as miner must find them.
