@@ -134,3 +134,25 @@ def test_a_person_s_word_is_not_spread_into_a_town_but_is_replaced_elsewhere(pol
     assert texts[2] == "I am in New Jane for a business trip"
     assert "Jane" not in texts[3]
     assert "elnur" not in surfaced
+
+
+@pytest.mark.parametrize(
+    "line, person, town",
+    [
+        ("Greta Lindqvist, Skärholmen", "Greta Lindqvist", "Skärholmen"),
+        ("Contact: Kofi Mensah, Skärholmen, IL", "Kofi Mensah", "Skärholmen"),
+        ("Welcome to Norrtälje, Greta Lindqvist!", "Greta Lindqvist", "Norrtälje"),
+        ("My hometown is Norrtälje, said Kofi Mensah", "Kofi Mensah", "Norrtälje"),
+    ],
+)
+def test_a_town_beside_a_person_is_not_replaced_as_a_second_person(policy, line, person, town):
+    # A town after a person's name and a comma, or before one after "to":
+    # where that person is, not a second person; the person is replaced.
+    [text], _surfaced = redact(policy, line)
+    assert person not in text
+    assert town in text
+
+
+def test_people_listed_after_a_name_stay_people(policy):
+    [text], _surfaced = redact(policy, "Greta Lindqvist, Kofi Mensah and Ana Ruiz signed it")
+    assert not {"Greta", "Kofi", "Ana"} & set(text.split())

@@ -29,8 +29,14 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from miner.redaction.lexicon.names import a_first_name, a_particle, known_name, stop_words
-from miner.redaction.lexicon.places import place_around
+from miner.redaction.lexicon.names import (
+    a_first_name,
+    a_particle,
+    known_name,
+    only_a_first_name,
+    stop_words,
+)
+from miner.redaction.lexicon.places import PLACE_PREPOSITION, place_around, where_after_a_name
 from miner.redaction.unsure import TOWN_ENDING, TOWN_START_WORDS
 
 Verdict = Literal["replace", "keep", "surface"]
@@ -102,6 +108,16 @@ def verdict_of(
         # slot ("I am in New Jane"). (Not "bei", "im": "Termin bei Weber"
         # is a person's.) Here only: "Anouk" alone elsewhere is not kept for it.
         return "keep", ""
+    if named_like_a_firm(text, start, end):
+        # "Brown, Johnson and Hobbs", "Turner-Davis" alone: surnames only,
+        # as firms are named after their founders, and as people are listed
+        # by surname ("our founders: Brown, Johnson and Hobbs"); the
+        # reviewer's.
+        return "surface", ""
+    if where_after_a_name(text, start, end):
+        # "Anna Keller, Taimotu": where the person before the comma is, as
+        # often as a second name; the reviewer's.
+        return "surface", ""
     if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
         # The first-name list and spaCy disagree: the list knows the word as
         # a first name ("America", "Florence"), spaCy reads it, where it
@@ -134,7 +150,7 @@ def verdict_of(
         # list knows ("SHS EUR", "XTRACKERS MSCI"): a ticker's or a firm's
         # name as often as a surname in capitals; the reviewer's.
         return "surface", ""
-    if " " not in value and _A_PLACE_PREPOSITION.search(text, max(0, start - 8), start):
+    if " " not in value and PLACE_PREPOSITION.search(text, max(0, start - 8), start):
         # Where a town or a firm stands as often as a person ("rebook me to
         # Pehuajo", "transfer to Ullmann", "arrived at Lake Kyle"), a name
         # only guessed at is the reviewer's; the second model replaces what
@@ -148,7 +164,6 @@ def verdict_of(
     return "replace", ""
 
 
-_A_PLACE_PREPOSITION = re.compile(r"(?i:\b(?:to|from|in|at|near|via|into))[ \t]+$")
 _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
 #: A hit only the first-name list found, and spaCy's labels of a place.
 _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
@@ -260,6 +275,47 @@ _AIRFIELD_AFTER = re.compile(
 #: A name in brackets after an airport's code on a route is the airport's:
 #: "from CKM (Fletcher Field)", "to MAN (Manchester)".
 _CODE_BEFORE = re.compile(r"\b(?:from|to|via)[ 	]+[A-Z]{3}[ 	]*\([ 	]*$", re.I)
+
+
+#: A surname of a firm's name: a capitalised word, maybe two joined by a
+#: hyphen ("Dawson-Roberts").
+_SURNAME = r"[A-ZÀ-Þ][^\W\d_]+(?:-[A-ZÀ-Þ][^\W\d_]+)?"
+#: Three surnames or more, listed with commas and "and" or "&": "Brown,
+#: Johnson and Hobbs", "Jones, Peterson & Ching".
+_SURNAMES_LISTED = re.compile(
+    rf"(?<![\w.'’-]){_SURNAME}(?:,[ \t]+{_SURNAME})+,?[ \t]+(?:and|&)[ \t]+{_SURNAME}(?![\w'’-])"
+)
+#: Two surnames joined by a hyphen, alone: "Turner-Davis", "Grewal-Chandra".
+_SURNAMES_HYPHENATED = re.compile(r"[A-ZÀ-Þ][^\W\d_]+-[A-ZÀ-Þ][^\W\d_]+")
+#: What makes a name a person's before it: a title, a first name's cue.
+_TITLE_BEFORE = re.compile(
+    r"(?i:\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dear|hi|hello))\.?[ \t]+$"
+)
+
+
+def named_like_a_firm(text: str, start: int, end: int) -> bool:
+    """Whether the hit ``text[start:end]`` is named as firms are after
+    their founders, with no first name nor title: a word of three surnames
+    or more listed with "and" ("Brown, Johnson and Hobbs"), or two
+    surnames joined by a hyphen standing alone, one no first name
+    ("Grewal-Chandra"; not "Jean-Pierre", "Anna Grewal-Chandra", "Mrs
+    Grewal-Chandra")."""
+    if _TITLE_BEFORE.search(text, max(0, start - 8), start):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    for m in _SURNAMES_LISTED.finditer(text, max(line_start, start - 80), min(len(text), end + 80)):
+        if m.start() <= start and end <= m.end():
+            names = [w for w in re.findall(r"[^\W\d_]+", m.group(0)) if w != "and"]
+            return not any(only_a_first_name(w) for w in names) and not _TITLE_BEFORE.search(
+                text, max(0, m.start() - 8), m.start()
+            )
+    hyphenated = _SURNAMES_HYPHENATED.fullmatch(text, start, end)
+    if not hyphenated:
+        return False
+    first, second = text[start:end].split("-")
+    return not (a_first_name(first) and a_first_name(second)) and not re.search(
+        r"[A-ZÀ-Þ][^\W\d_]+[ \t]+$", text[max(0, start - 30) : start]
+    )
 
 
 #: One more word of a company's name, after a blank, a comma or "&".
