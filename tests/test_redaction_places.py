@@ -156,3 +156,24 @@ def test_a_town_beside_a_person_is_not_replaced_as_a_second_person(policy, line,
 def test_people_listed_after_a_name_stay_people(policy):
     [text], _surfaced = redact(policy, "Greta Lindqvist, Kofi Mensah and Ana Ruiz signed it")
     assert not {"Greta", "Kofi", "Ana"} & set(text.split())
+
+
+@pytest.mark.parametrize(
+    "line, place",
+    [
+        ("Bielorusko was great to visit", "Bielorusko"),  # Slovak
+        ("Novi Zeland was great to visit", "Novi Zeland"),  # Croatian
+        ("Repubblica Dominicana was great to visit", "Repubblica Dominicana"),  # a state's word
+        ("Skärholmen is a town in Sweden", "Skärholmen"),  # said to be a place
+    ],
+)
+def test_a_country_in_europe_s_languages_or_a_place_said_so_is_no_person(line, place):
+    from miner.redaction.lexicon.names import names_no_person
+
+    start = line.index(place)
+    assert names_no_person(line, start, start + len(place))
+
+
+def test_a_person_is_not_read_as_a_place_by_a_country_s_word(policy):
+    [text], _surfaced = redact(policy, "Greta Lindqvist is a kind person")
+    assert "Greta" not in text

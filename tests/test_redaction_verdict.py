@@ -626,6 +626,7 @@ def test_a_trade_word_in_lower_case_makes_no_firm(policy):
     [
         ("The parcel from Okafor, Lindqvist and Brandt never arrived", "Lindqvist"),
         ("I work for Ndiaye-Okafor", "Ndiaye-Okafor"),
+        ("The invoice from Brandvold & Okafor is wrong", "Brandvold"),
     ],
 )
 def test_surnames_named_as_a_firm_are_the_reviewer_s(policy, line, firm):
@@ -642,6 +643,7 @@ def test_surnames_named_as_a_firm_are_the_reviewer_s(policy, line, firm):
         ("Mrs Ndiaye-Okafor called again", "Ndiaye-Okafor"),  # a title: a person
         ("Jean-Pierre called again", "Jean-Pierre"),  # a double first name
         ("I spoke to Okafor, Greta and Brandt", "Greta"),  # a first name among them
+        ("I spoke to Okafor, Paul and Anna", "Paul"),  # common ones in English
     ],
 )
 def test_surnames_with_a_title_or_a_first_name_stay_a_person_s(policy, line, person):

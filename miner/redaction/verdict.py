@@ -32,6 +32,7 @@ from typing import Literal
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_particle,
+    common_in_english,
     known_name,
     only_a_first_name,
     stop_words,
@@ -280,10 +281,12 @@ _CODE_BEFORE = re.compile(r"\b(?:from|to|via)[ 	]+[A-Z]{3}[ 	]*\([ 	]*$", re.I)
 #: A surname of a firm's name: a capitalised word, maybe two joined by a
 #: hyphen ("Dawson-Roberts").
 _SURNAME = r"[A-ZÀ-Þ][^\W\d_]+(?:-[A-ZÀ-Þ][^\W\d_]+)?"
-#: Three surnames or more, listed with commas and "and" or "&": "Brown,
-#: Johnson and Hobbs", "Jones, Peterson & Ching".
+#: Three surnames or more, listed with commas and "and" or "&", or two
+#: joined by "&": "Brown, Johnson and Hobbs", "Jones, Peterson & Ching",
+#: "Poncelet & Goedhart".
 _SURNAMES_LISTED = re.compile(
-    rf"(?<![\w.'’-]){_SURNAME}(?:,[ \t]+{_SURNAME})+,?[ \t]+(?:and|&)[ \t]+{_SURNAME}(?![\w'’-])"
+    rf"(?<![\w.'’-]){_SURNAME}(?:(?:,[ \t]+{_SURNAME})+,?[ \t]+(?:and|&)|[ \t]+&)[ \t]+{_SURNAME}"
+    r"(?![\w'’-])"
 )
 #: Two surnames joined by a hyphen, alone: "Turner-Davis", "Grewal-Chandra".
 _SURNAMES_HYPHENATED = re.compile(r"[A-ZÀ-Þ][^\W\d_]+-[A-ZÀ-Þ][^\W\d_]+")
@@ -296,7 +299,8 @@ _TITLE_BEFORE = re.compile(
 def named_like_a_firm(text: str, start: int, end: int) -> bool:
     """Whether the hit ``text[start:end]`` is named as firms are after
     their founders, with no first name nor title: a word of three surnames
-    or more listed with "and" ("Brown, Johnson and Hobbs"), or two
+    or more listed with "and" ("Brown, Johnson and Hobbs") or two joined by
+    "&" ("Poncelet & Goedhart"), or two
     surnames joined by a hyphen standing alone, one no first name
     ("Grewal-Chandra"; not "Jean-Pierre", "Anna Grewal-Chandra", "Mrs
     Grewal-Chandra")."""
@@ -306,9 +310,13 @@ def named_like_a_firm(text: str, start: int, end: int) -> bool:
     for m in _SURNAMES_LISTED.finditer(text, max(line_start, start - 80), min(len(text), end + 80)):
         if m.start() <= start and end <= m.end():
             names = [w for w in re.findall(r"[^\W\d_]+", m.group(0)) if w != "and"]
-            return not any(only_a_first_name(w) for w in names) and not _TITLE_BEFORE.search(
-                text, max(0, m.start() - 8), m.start()
-            )
+            # A first name no surname list writes ("Greta") makes the list
+            # people's; so do first names common in English ("Anna", "Paul":
+            # the census lists them as surnames too) when half of it or
+            # more ("Anna, Paul and Maria"; not "Carter, Mitchell and Ingram").
+            common = sum(common_in_english(w) for w in names)
+            given = any(only_a_first_name(w) for w in names) or 2 * common >= len(names)
+            return not given and not _TITLE_BEFORE.search(text, max(0, m.start() - 8), m.start())
     hyphenated = _SURNAMES_HYPHENATED.fullmatch(text, start, end)
     if not hyphenated:
         return False
