@@ -177,3 +177,19 @@ def test_a_country_in_europe_s_languages_or_a_place_said_so_is_no_person(line, p
 def test_a_person_is_not_read_as_a_place_by_a_country_s_word(policy):
     [text], _surfaced = redact(policy, "Greta Lindqvist is a kind person")
     assert "Greta" not in text
+
+
+def test_a_person_s_surname_is_not_spread_into_the_town_it_names(policy):
+    # Tobias Harlow's surname names the town where a place's slot, a place's
+    # word or a country stands around it; elsewhere it is still him.
+    texts, _surfaced = redact(
+        policy,
+        "Tobias Harlow called about his card",
+        "I am in Harlow for a business trip",
+        "Harlow's mayor resigned",
+        "I spoke to Harlow yesterday",
+    )
+    assert "Harlow" not in texts[0]
+    assert texts[1] == "I am in Harlow for a business trip"
+    assert texts[2] == "Harlow's mayor resigned"
+    assert "Harlow" not in texts[3]

@@ -689,7 +689,18 @@ def town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
         _hyphenated_town_around(text, start, end)
         or _town_around(text, start, end)
         or place_around(text, start, end)
+        or _a_place_by_its_neighbours(text, start, end)
     )
+
+
+def _a_place_by_its_neighbours(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """``(start, end)`` when the words around the one word there make it a
+    town's (``names.a_place_by_its_neighbours``: "I am in Jackson",
+    "Jackson's mayor", "Jackson, Mississippi"): Kevin Jackson's surname,
+    written there, names the town, not him."""
+    from miner.redaction.lexicon.names import a_place_by_its_neighbours
+
+    return (start, end) if a_place_by_its_neighbours(text, start, end) else None
 
 
 _TOWN_START_BEFORE = re.compile(rf"\b(?:{TOWN_START_WORDS})[ \t]+$")
