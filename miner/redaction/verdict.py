@@ -278,9 +278,9 @@ _AIRFIELD_AFTER = re.compile(
 _CODE_BEFORE = re.compile(r"\b(?:from|to|via)[ 	]+[A-Z]{3}[ 	]*\([ 	]*$", re.I)
 
 
-#: A surname of a firm's name: a capitalised word, maybe two joined by a
-#: hyphen ("Dawson-Roberts").
-_SURNAME = r"[A-ZÀ-Þ][^\W\d_]+(?:-[A-ZÀ-Þ][^\W\d_]+)?"
+#: A surname of a firm's name: a capitalised word, maybe with an
+#: apostrophe ("O'Connor") or two joined by a hyphen ("Dawson-Roberts").
+_SURNAME = r"[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A-ZÀ-Þ][^\W\d_]+)?"
 #: Three surnames or more, listed with commas and "and" or "&", or two
 #: joined by "&": "Brown, Johnson and Hobbs", "Jones, Peterson & Ching",
 #: "Poncelet & Goedhart".
