@@ -648,3 +648,18 @@ def test_surnames_named_as_a_firm_are_the_reviewer_s(policy, line, firm):
 )
 def test_surnames_with_a_title_or_a_first_name_stay_a_person_s(policy, line, person):
     assert person not in redacted(policy, line).session.turns[0].user_text
+
+
+@pytest.mark.parametrize(
+    "text, word, thing",
+    [
+        ("Kofi Mensah, the Vostrane Kellith Daune, said it", "Kellith", True),  # a job
+        ("KOFI MENSAH, THE VOSTRANE KELLITH DAUNE, SAID IT", "KELLITH", True),
+        ("Hi Kofi, the Warden Greta Lindqvist, called", "Greta", False),  # a first name
+        ("the Vostrane Kellith called", "Kellith", False),  # no apposition
+    ],
+)
+def test_a_hit_inside_an_apposition_after_the_names_a_job(text, word, thing):
+    from miner.redaction.verdict import after_determiner
+
+    assert after_determiner(text, text.index(word)) is thing

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from miner.redaction.lexicon.names import (
+    A_TITLE,
     a_first_name,
     a_particle,
     common_in_english,
@@ -198,11 +199,27 @@ _STARTS_WITH_DETERMINER = re.compile(r"(?i:the|a|an|your|our|this|that|these|tho
 
 def after_determiner(text: str, start: int) -> bool:
     """People are not "the Aurora" or "your Vega": a NER hit after (or
-    starting with) an article or a possessive determiner names a thing."""
-    return bool(
-        _DETERMINER.search(text, max(0, start - 10), start)
-        or _STARTS_WITH_DETERMINER.match(text, start)
-    )
+    starting with) an article or a possessive determiner names a thing;
+    so does one inside an apposition's capitalised phrase after "the"
+    (", the Evaluator Tehnic Daune, said": a job's title the model read
+    half of), unless a word of it is a title or a first name."""
+    if _DETERMINER.search(text, max(0, start - 10), start) or _STARTS_WITH_DETERMINER.match(
+        text, start
+    ):
+        return True
+    phrase = _THE_AND_WORDS.search(text, max(0, start - 60), start)
+    rest = _TO_A_COMMA.match(text, start) if phrase else None
+    if phrase is None or rest is None:
+        return False
+    words = (phrase.group("words") + rest.group(0)).split()
+    return not any(A_TITLE.fullmatch(w.strip(".,")) or a_first_name(w.strip(".,")) for w in words)
+
+
+#: An apposition's "the" and capitalised words up to a hit, after a comma:
+#: ", the Evaluator ", ", THE CHIEF ".
+_THE_AND_WORDS = re.compile(r",[ \t]*(?i:the)[ \t]+(?P<words>(?:[A-ZÀ-Þ][\w'’.-]*[ \t]+){1,3})$")
+#: The rest of the apposition: words to its closing comma.
+_TO_A_COMMA = re.compile(r"(?:[^\s,]+[ \t]+){0,5}[^\s,]+,")
 
 
 def stands_as_a_thing(text: str, start: int, end: int) -> bool:
