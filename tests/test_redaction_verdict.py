@@ -663,3 +663,19 @@ def test_a_hit_inside_an_apposition_after_the_names_a_job(text, word, thing):
     from miner.redaction.verdict import after_determiner
 
     assert after_determiner(text, text.index(word)) is thing
+
+
+@pytest.mark.parametrize(
+    "line, expiry",
+    [
+        ("Date of birth 1979-11-05 Expiry 2031-04-30 Passport on file", "2031-04-30"),
+        ("DOB 1979-11-05 exp 2031-04-30", "2031-04-30"),
+    ],
+)
+def test_an_iso_expiry_date_after_a_birth_date_is_kept(policy, line, expiry):
+    # An ISO date's numbers are no Japanese block ("1-2-3 Shibuya") nor a
+    # house number before "exp" (a USPS suffix): the birth date is replaced
+    # as one, the expiry date after it stays.
+    text = redacted(policy, line).session.turns[0].user_text
+    assert "1979-11-05" not in text and "<DATE_OF_BIRTH_" in text
+    assert expiry in text
