@@ -134,3 +134,62 @@ def test_a_person_s_word_is_not_spread_into_a_town_but_is_replaced_elsewhere(pol
     assert texts[2] == "I am in New Jane for a business trip"
     assert "Jane" not in texts[3]
     assert "elnur" not in surfaced
+
+
+@pytest.mark.parametrize(
+    "line, person, town",
+    [
+        ("Greta Lindqvist, Skärholmen", "Greta Lindqvist", "Skärholmen"),
+        ("Contact: Kofi Mensah, Skärholmen, IL", "Kofi Mensah", "Skärholmen"),
+        ("Welcome to Norrtälje, Greta Lindqvist!", "Greta Lindqvist", "Norrtälje"),
+        ("My hometown is Norrtälje, said Kofi Mensah", "Kofi Mensah", "Norrtälje"),
+    ],
+)
+def test_a_town_beside_a_person_is_not_replaced_as_a_second_person(policy, line, person, town):
+    # A town after a person's name and a comma, or before one after "to":
+    # where that person is, not a second person; the person is replaced.
+    [text], _surfaced = redact(policy, line)
+    assert person not in text
+    assert town in text
+
+
+def test_people_listed_after_a_name_stay_people(policy):
+    [text], _surfaced = redact(policy, "Greta Lindqvist, Kofi Mensah and Ana Ruiz signed it")
+    assert not {"Greta", "Kofi", "Ana"} & set(text.split())
+
+
+@pytest.mark.parametrize(
+    "line, place",
+    [
+        ("Bielorusko was great to visit", "Bielorusko"),  # Slovak
+        ("Novi Zeland was great to visit", "Novi Zeland"),  # Croatian
+        ("Repubblica Dominicana was great to visit", "Repubblica Dominicana"),  # a state's word
+        ("Skärholmen is a town in Sweden", "Skärholmen"),  # said to be a place
+    ],
+)
+def test_a_country_in_europe_s_languages_or_a_place_said_so_is_no_person(line, place):
+    from miner.redaction.lexicon.names import names_no_person
+
+    start = line.index(place)
+    assert names_no_person(line, start, start + len(place))
+
+
+def test_a_person_is_not_read_as_a_place_by_a_country_s_word(policy):
+    [text], _surfaced = redact(policy, "Greta Lindqvist is a kind person")
+    assert "Greta" not in text
+
+
+def test_a_person_s_surname_is_not_spread_into_the_town_it_names(policy):
+    # Tobias Harlow's surname names the town where a place's slot, a place's
+    # word or a country stands around it; elsewhere it is still him.
+    texts, _surfaced = redact(
+        policy,
+        "Tobias Harlow called about his card",
+        "I am in Harlow for a business trip",
+        "Harlow's mayor resigned",
+        "I spoke to Harlow yesterday",
+    )
+    assert "Harlow" not in texts[0]
+    assert texts[1] == "I am in Harlow for a business trip"
+    assert texts[2] == "Harlow's mayor resigned"
+    assert "Harlow" not in texts[3]

@@ -92,6 +92,12 @@ def test_a_product_named_like_a_person_the_model_does_not_confirm_stays_surfaced
     [
         ("shall we meet sabato at the shop?", "sabato"),  # a weekday
         ("i am bruneian but i live abroad", "bruneian"),  # a nationality said of someone
+        # A job after an article, a town after a person's name and a comma,
+        # a known town after "to", surnames named as a firm.
+        ("Kofi Mensah, the Vostrane Kellith, said it", "Vostrane Kellith"),
+        ("<PERSON_1>, Skärholmen", "Skärholmen"),
+        ("please rebook me to Tarragona", "Tarragona"),
+        ("the parcel from Okafor, Lindqvist and Brandt", "Lindqvist"),
     ],
 )
 def test_a_look_alike_named_like_a_person_is_not_asked_and_stays_surfaced(line, value):

@@ -201,13 +201,26 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     surfaced it for that, and the model reads any name-like word there as a
     name, so the reviewer decides it (the look-alikes' figure measured it)."""
     from miner.redaction.lexicon.names import names_no_person
-    from miner.redaction.verdict import noun_after
+    from miner.redaction.lexicon.places import a_town_after_a_preposition, where_after_a_name
+    from miner.redaction.verdict import after_determiner, named_like_a_firm, noun_after
 
     # Nor where the words around it make it a place, a nationality or an
-    # organisation ("I am bruneian", "in Ebikon": ``names_no_person``): the
-    # model reads the word as a name there too.
+    # organisation ("I am bruneian", "in Ebikon": ``names_no_person``), nor
+    # after an article or a possessive ("the Evaluator Tehnic, said", "your
+    # Jasper Unlimited"): a job's title or a thing, which the detector never
+    # reads as a person; nor a town's known name after "to", "in", "at"
+    # ("rebook me to Tarragona"), nor where a person is ("<PERSON_1>,
+    # Skingen"), nor surnames named as a firm ("Brown, Johnson and Hobbs",
+    # "Turner-Davis"). The model reads the words as a name there
+    # too; the reviewer decides them.
     return any(
-        noun_after(leaf, end) or names_no_person(leaf, start, end) for leaf, start, end in found
+        noun_after(leaf, end)
+        or names_no_person(leaf, start, end)
+        or after_determiner(leaf, start)
+        or a_town_after_a_preposition(leaf, start, end)
+        or where_after_a_name(leaf, start, end)
+        or named_like_a_firm(leaf, start, end)
+        for leaf, start, end in found
     )
 
 

@@ -29,8 +29,16 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from miner.redaction.lexicon.names import a_first_name, a_particle, known_name, stop_words
-from miner.redaction.lexicon.places import place_around
+from miner.redaction.lexicon.names import (
+    A_TITLE,
+    a_first_name,
+    a_particle,
+    common_in_english,
+    known_name,
+    only_a_first_name,
+    stop_words,
+)
+from miner.redaction.lexicon.places import PLACE_PREPOSITION, place_around, where_after_a_name
 from miner.redaction.unsure.names import TOWN_ENDING, TOWN_START_WORDS
 
 Verdict = Literal["replace", "keep", "surface"]
@@ -102,6 +110,16 @@ def verdict_of(
         # slot ("I am in New Jane"). (Not "bei", "im": "Termin bei Weber"
         # is a person's.) Here only: "Anouk" alone elsewhere is not kept for it.
         return "keep", ""
+    if named_like_a_firm(text, start, end):
+        # "Brown, Johnson and Hobbs", "Turner-Davis" alone: surnames only,
+        # as firms are named after their founders, and as people are listed
+        # by surname ("our founders: Brown, Johnson and Hobbs"); the
+        # reviewer's.
+        return "surface", ""
+    if where_after_a_name(text, start, end):
+        # "Anna Keller, Taimotu": where the person before the comma is, as
+        # often as a second name; the reviewer's.
+        return "surface", ""
     if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
         # The first-name list and spaCy disagree: the list knows the word as
         # a first name ("America", "Florence"), spaCy reads it, where it
@@ -134,7 +152,7 @@ def verdict_of(
         # list knows ("SHS EUR", "XTRACKERS MSCI"): a ticker's or a firm's
         # name as often as a surname in capitals; the reviewer's.
         return "surface", ""
-    if " " not in value and _A_PLACE_PREPOSITION.search(text, max(0, start - 8), start):
+    if " " not in value and PLACE_PREPOSITION.search(text, max(0, start - 8), start):
         # Where a town or a firm stands as often as a person ("rebook me to
         # Pehuajo", "transfer to Ullmann", "arrived at Lake Kyle"), a name
         # only guessed at is the reviewer's; the second model replaces what
@@ -148,7 +166,6 @@ def verdict_of(
     return "replace", ""
 
 
-_A_PLACE_PREPOSITION = re.compile(r"(?i:\b(?:to|from|in|at|near|via|into))[ \t]+$")
 _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
 #: A hit only the first-name list found, and spaCy's labels of a place.
 _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
@@ -182,11 +199,27 @@ _STARTS_WITH_DETERMINER = re.compile(r"(?i:the|a|an|your|our|this|that|these|tho
 
 def after_determiner(text: str, start: int) -> bool:
     """People are not "the Aurora" or "your Vega": a NER hit after (or
-    starting with) an article or a possessive determiner names a thing."""
-    return bool(
-        _DETERMINER.search(text, max(0, start - 10), start)
-        or _STARTS_WITH_DETERMINER.match(text, start)
-    )
+    starting with) an article or a possessive determiner names a thing;
+    so does one inside an apposition's capitalised phrase after "the"
+    (", the Evaluator Tehnic Daune, said": a job's title the model read
+    half of), unless a word of it is a title or a first name."""
+    if _DETERMINER.search(text, max(0, start - 10), start) or _STARTS_WITH_DETERMINER.match(
+        text, start
+    ):
+        return True
+    phrase = _THE_AND_WORDS.search(text, max(0, start - 60), start)
+    rest = _TO_A_COMMA.match(text, start) if phrase else None
+    if phrase is None or rest is None:
+        return False
+    words = (phrase.group("words") + rest.group(0)).split()
+    return not any(A_TITLE.fullmatch(w.strip(".,")) or a_first_name(w.strip(".,")) for w in words)
+
+
+#: An apposition's "the" and capitalised words up to a hit, after a comma:
+#: ", the Evaluator ", ", THE CHIEF ".
+_THE_AND_WORDS = re.compile(r",[ \t]*(?i:the)[ \t]+(?P<words>(?:[A-ZÀ-Þ][\w'’.-]*[ \t]+){1,3})$")
+#: The rest of the apposition: words to its closing comma.
+_TO_A_COMMA = re.compile(r"(?:[^\s,]+[ \t]+){0,5}[^\s,]+,")
 
 
 def stands_as_a_thing(text: str, start: int, end: int) -> bool:
@@ -260,6 +293,54 @@ _AIRFIELD_AFTER = re.compile(
 #: A name in brackets after an airport's code on a route is the airport's:
 #: "from CKM (Fletcher Field)", "to MAN (Manchester)".
 _CODE_BEFORE = re.compile(r"\b(?:from|to|via)[ 	]+[A-Z]{3}[ 	]*\([ 	]*$", re.I)
+
+
+#: A surname of a firm's name: a capitalised word, maybe with an
+#: apostrophe ("O'Connor") or two joined by a hyphen ("Dawson-Roberts").
+_SURNAME = r"[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A-ZÀ-Þ][^\W\d_]+)?"
+#: Three surnames or more, listed with commas and "and" or "&", or two
+#: joined by "&": "Brown, Johnson and Hobbs", "Jones, Peterson & Ching",
+#: "Poncelet & Goedhart".
+_SURNAMES_LISTED = re.compile(
+    rf"(?<![\w.'’-]){_SURNAME}(?:(?:,[ \t]+{_SURNAME})+,?[ \t]+(?:and|&)|[ \t]+&)[ \t]+{_SURNAME}"
+    r"(?![\w'’-])"
+)
+#: Two surnames joined by a hyphen, alone: "Turner-Davis", "Grewal-Chandra".
+_SURNAMES_HYPHENATED = re.compile(r"[A-ZÀ-Þ][^\W\d_]+-[A-ZÀ-Þ][^\W\d_]+")
+#: What makes a name a person's before it: a title, a first name's cue.
+_TITLE_BEFORE = re.compile(
+    r"(?i:\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dear|hi|hello))\.?[ \t]+$"
+)
+
+
+def named_like_a_firm(text: str, start: int, end: int) -> bool:
+    """Whether the hit ``text[start:end]`` is named as firms are after
+    their founders, with no first name nor title: a word of three surnames
+    or more listed with "and" ("Brown, Johnson and Hobbs") or two joined by
+    "&" ("Poncelet & Goedhart"), or two
+    surnames joined by a hyphen standing alone, one no first name
+    ("Grewal-Chandra"; not "Jean-Pierre", "Anna Grewal-Chandra", "Mrs
+    Grewal-Chandra")."""
+    if _TITLE_BEFORE.search(text, max(0, start - 8), start):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    for m in _SURNAMES_LISTED.finditer(text, max(line_start, start - 80), min(len(text), end + 80)):
+        if m.start() <= start and end <= m.end():
+            names = [w for w in re.findall(r"[^\W\d_]+", m.group(0)) if w != "and"]
+            # A first name no surname list writes ("Greta") makes the list
+            # people's; so do first names common in English ("Anna", "Paul":
+            # the census lists them as surnames too) when half of it or
+            # more ("Anna, Paul and Maria"; not "Carter, Mitchell and Ingram").
+            common = sum(common_in_english(w) for w in names)
+            given = any(only_a_first_name(w) for w in names) or 2 * common >= len(names)
+            return not given and not _TITLE_BEFORE.search(text, max(0, m.start() - 8), m.start())
+    hyphenated = _SURNAMES_HYPHENATED.fullmatch(text, start, end)
+    if not hyphenated:
+        return False
+    first, second = text[start:end].split("-")
+    return not (a_first_name(first) and a_first_name(second)) and not re.search(
+        r"[A-ZÀ-Þ][^\W\d_]+[ \t]+$", text[max(0, start - 30) : start]
+    )
 
 
 #: One more word of a company's name, after a blank, a comma or "&".
@@ -625,7 +706,18 @@ def town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
         _hyphenated_town_around(text, start, end)
         or _town_around(text, start, end)
         or place_around(text, start, end)
+        or _a_place_by_its_neighbours(text, start, end)
     )
+
+
+def _a_place_by_its_neighbours(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """``(start, end)`` when the words around the one word there make it a
+    town's (``names.a_place_by_its_neighbours``: "I am in Jackson",
+    "Jackson's mayor", "Jackson, Mississippi"): Kevin Jackson's surname,
+    written there, names the town, not him."""
+    from miner.redaction.lexicon.names import a_place_by_its_neighbours
+
+    return (start, end) if a_place_by_its_neighbours(text, start, end) else None
 
 
 _TOWN_START_BEFORE = re.compile(rf"\b(?:{TOWN_START_WORDS})[ \t]+$")

@@ -446,6 +446,12 @@ class _AddressPatterns:
 _ADDRESSES = {lower: _AddressPatterns.compile(lower) for lower in (False, True)}
 
 
+#: An ISO 8601 date ("2030-08-31"): no block or house number.
+_ISO_DATE = re.compile(
+    r"(?<![\w-])(?:1[89]|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\w-])"
+)
+
+
 #: The first street of two, before the one found: "Života and Kálmán Imre u. 12.".
 _FIRST_OF_TWO_STREETS = re.compile(rf"(?<![\w.])(?:{_CAP}[ \t]+){{1,3}}(?i:and|&)[ \t]+$")
 
@@ -462,7 +468,12 @@ def find_addresses(text: str, lower_case: bool = True) -> Iterator[tuple[int, in
         for start, end in (_starts(text, _ADDRESSES[True]) if lower_case else ())
         if not any(c.isupper() for c in text[start:end])
     ]
+    dates = [m.span() for m in _ISO_DATE.finditer(text)] if found else []
     for start, end, patterns in sorted(found, key=lambda f: f[:2]):
+        if any(s <= start < e for s, e in dates):
+            # "1984-03-02 Expiry", "03-02 exp": an ISO date's numbers read
+            # as a Japanese block or a house number before a USPS suffix.
+            continue
         if before := _FIRST_OF_TWO_STREETS.search(text, max(0, start - 60), start):
             start = before.start()
         lines = 0

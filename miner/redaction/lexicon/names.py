@@ -265,6 +265,8 @@ PLACE_BEFORE = re.compile(
     # A place noun before it: "home city Jamesfort", "the town of Leek",
     # "the mayor of Tupá", a form's "City: Chlebnice".
     r"|(?:city|town|village|capital|county|province|region|municipality|suburb)(?: of|:)?"
+    # Where someone comes from: "my hometown is Falan", "birthplace: Buzet".
+    r"|(?:home ?town|birthplace|place of birth)(?: is| was| of|:)?"
     r"|(?:mayor|outskirts|suburbs|centre|center|residents|people) of"
     # Where someone is from: "I'm from Lomm", "we are originally from Kamen",
     # "she is from Kapišová", "he hails from Tupá".
@@ -274,6 +276,12 @@ PLACE_BEFORE = re.compile(
     # (Mashhad International Airport) to Amol", "MAN to Quito".
     r"|(?:\b[A-Z]{3}|\))[ \t]+to[ \t]+$"
 )
+
+
+#: A preposition a town, a firm or a person may stand after ("rebook me to
+#: Pehuajo", "transfer to Ullmann", "arrived at Lake Kyle"): no place's slot
+#: alone (``PLACE_BEFORE`` is), but where a town's known name is one.
+PLACE_PREPOSITION = re.compile(r"(?i:\b(?:to|from|in|at|near|via|into))[ \t]+$")
 
 
 #: A saint's name is a place's before a person's: "St. Jakob", "São Paulo",
@@ -306,9 +314,10 @@ def date_words() -> frozenset[str]:
 
 @kept
 def country_names() -> frozenset[str]:
-    """Country and region names in the default regions' languages: CLDR's
-    territories (babel: countries, and the continents and regions "Asia",
-    "Latin America", "Europe") and libphonenumber's own region names (a
+    """Country and region names in Europe's languages (``_COUNTRY_LANGUAGES``:
+    a customer writes their country in their own): CLDR's territories
+    (babel: countries, and the continents and regions "Asia", "Latin
+    America", "Europe") and libphonenumber's own region names (a
     value "*xx" points at language xx's name), which spell some countries
     otherwise. Those of another language than English that are first names
     too are left out: in an English sentence "Maurice" is a man more often
@@ -327,7 +336,7 @@ def country_names() -> frozenset[str]:
         for spelling in country.get("altSpellings") or ()
         if len(spelling.strip()) > 3 and spelling.strip().casefold() not in people
     }
-    for language in _REGION_LANGUAGES:
+    for language in _COUNTRY_LANGUAGES:
         found = list(Locale(language).territories.values())
         for by_language in LOCALE_DATA.values():
             name = by_language.get(language, "")
@@ -465,8 +474,14 @@ def nationality_words() -> frozenset[str]:
     )
 
 
-#: The default regions' languages.
-_REGION_LANGUAGES = ("en", "de", "fr", "es", "it", "nl", "pt")
+#: The languages countries' names are read in: the EU's official languages
+#: and Norwegian ("Bielorusko", "Novi Zeland", "Málta" as well as
+#: "Weißrussland"), CLDR's 7,400 names (0.06 s of CPU more than the default
+#: regions' 7 languages, once per run).
+_COUNTRY_LANGUAGES = (
+    "en", "de", "fr", "es", "it", "nl", "pt", "bg", "cs", "da", "el", "et", "fi", "ga", "hr",
+    "hu", "lt", "lv", "mt", "pl", "ro", "sk", "sl", "sv", "nb",
+)  # fmt: skip
 
 
 def names_no_person(text: str, start: int, end: int) -> bool:
@@ -486,7 +501,7 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or _SAINT_BEFORE.search(text, max(0, start - 10), start)
         or _SAINT_FIRST.match(text, start, end)
         or _A_THING_WORD.search(text, start, end)
-        or any(pattern.match(text, end) for pattern in (_PLACE_AFTER, _ORGANISATION))
+        or any(pattern.match(text, end) for pattern in _THING_AFTER)
         or _ORGANISATION_FIRST.search(text, max(0, start - 60), start)
         or _a_country_after(text, end)
     ):
@@ -496,15 +511,36 @@ def names_no_person(text: str, start: int, end: int) -> bool:
     )
 
 
+def a_place_by_its_neighbours(text: str, start: int, end: int) -> bool:
+    """Whether the words around one word make it a town's, more narrowly
+    than ``names_no_person`` reads the model's hits (its firm's words and
+    lower-case place nouns let a person's name through): a town GeoNames
+    knows in a place's slot ("I am in Jackson"), what a place has after it
+    ("Jackson's mayor", "Jackson is a town in"), or a country or region
+    after a comma or in brackets ("Jackson, Mississippi")."""
+    return (
+        bool(PLACE_BEFORE.search(text, max(0, start - 30), start))
+        and not text.startswith(("'s", "’s"), end)
+    ) or bool(
+        _PLACE_AFTER.match(text, end)
+        or _A_PLACE_S.match(text, end)
+        or _SAID_TO_BE_A_PLACE.match(text, end)
+        or _a_country_after(text, end)
+    )
+
+
 #: The words after a comma that may name a country or a region: "Tupá,
 #: Slovensko", "Fiji, Oceania", "Ebikon, Luzern".
-_AFTER_A_COMMA = re.compile(r",[ \t]*((?:[^\W\d_][\w'’.-]*)(?:[ \t]+[^\W\d_][\w'’.-]*){0,3})")
+_AFTER_A_COMMA = re.compile(
+    r"(?:,|[ \t]*\()[ \t]*((?:[^\W\d_][\w'’.-]*)(?:[ \t]+[^\W\d_][\w'’.-]*){0,3})"
+)
 
 
 def _a_country_after(text: str, end: int) -> bool:
     """Whether a country's or a top-level region's name follows [.., end)
-    after a comma ("Chlebnice, Slovensko", "Springfield, Illinois"): a
-    town's name is written so, a person's is not."""
+    after a comma or in brackets ("Chlebnice, Slovensko", "Springfield,
+    Illinois", "Tenna (Argentina)"): a town's name is written so, a
+    person's is not."""
     after = _AFTER_A_COMMA.match(text, end)
     if not after:
         return False
@@ -587,18 +623,89 @@ _ORGANISATION_WORDS = (
 ORGANISATION_WORDS = _ORGANISATION_WORDS
 
 
-_ORGANISATION = re.compile(rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+{_ORGANISATION_WORDS}")
-#: An organisation's word first, its name after it: "Companhia Brasileira
-#: de Distribuição", "Banco Santander", "Grupo Bimbo".
+def _capitalised_only(words: str) -> str:
+    """An alternation of ``words`` (apart by blanks) as a name writes them:
+    capitalised or in capitals, never in lower case."""
+    forms = [form for word in words.split() for form in (word, word.upper())]
+    return "(?:" + "|".join(sorted(forms, key=len, reverse=True)) + r")\b"
+
+
+#: A trade's, shop's or carrier's word, in or beside the name it belongs to
+#: ("Yamato Transport", "Boulangerie Morel", "Fischer Elektro", "Hotel
+#: Krone", "Talleres del Levante"), in the regions' languages. Capitalised
+#: only: in lower case most are what a person's message is about ("Maria
+#: Lopez transport request"). Only names' hits read them (not the address
+#: rules, where "Market" or "Hotel" names a street as often); no word that
+#: is a surname too ("Mercado", "Handel", "Taylor").
+TRADE_WORDS = _capitalised_only(
+    "Transport Transports Transportes Trasporti Transportation Logistics Logistik Logística"
+    " Logistica Freight Express Shipping Spedition Couriers Airlines Airways Motors Foods"
+    " Pharma Pharmaceuticals Labs Laboratories Solutions Services Consulting Studios Media"
+    " Stores Store Shop Supermarket Supermercado Bakery Café Cafe Restaurant Ristorante Hotel"
+    " Hotels Hôtel Pharmacy Pharmacie Farmacia Farmácia Apotheke Apotheek Apotek Apteka"
+    " Boutique Electronics Elektro Elektronik Insurance Versicherung Versicherungen Realty"
+    " Immobilien Builders Construction Construcciones Costruzioni Enterprises Ventures"
+    " Telecom Communications Boulangerie Pâtisserie Boucherie Librairie Épicerie Brasserie"
+    " Bäckerei Metzgerei Konditorei Autohaus Verlag Reisen Panadería Padaria Panificio"
+    " Pasticceria Macelleria Ferretería Librería Talleres Distribuidora Bakkerij Slagerij"
+    " Vervoer Bageri Piekarnia Stichting Vereniging Stiftung Fundación Fundação Fondazione"
+    # A family firm's word ("Taylor and Sons", "Favata e Figli").
+    " Sons Fils Figli Filhos Hijos Söhne Sønner Zonen Brothers Frères Hermanos Fratelli Irmãos"
+)
+
+
+#: A state's word a country's name starts with ("Repubblica Dominicana",
+#: "Federación de Rusia", "Republik Irlandia"), capitalised.
+STATE_WORDS = _capitalised_only(
+    "Republic Republika Repubblica República Republik République Republiek Federation"
+    " Federación Federazione Föderation Kingdom Königreich Reino Regno Royaume Koninkrijk"
+    " Principality Fürstentum Principado Principato Emirates Sultanate"
+)
+
+
+#: A family firm's ending after a surname ("Taylor and Sons", "Favata e
+#: figli", "Vass és társa", "Schmitz & Söhne"): the surname is the firm's.
+#: Capitalised, but where firms write it in lower case (Italian, Hungarian):
+#: "Mark Taylor and sons came" is a man and his sons.
+_FAMILY_FIRM_AFTER = re.compile(
+    r"[ \t]+(?:and|&|e|et|y|und|en|og|och|és|i)[ \t]+"
+    r"(?:Sons|SONS|Fils|Figli|figli|Filhos|Hijos|Söhne|Sønner|Zonen|Brothers|Bros\.?|Frères"
+    r"|Hermanos|Fratelli|Irmãos|társa|társai)(?!\w)"
+)
+
+
+_ORGANISATION = re.compile(
+    rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+(?:{_ORGANISATION_WORDS}|{TRADE_WORDS})"
+)
+#: A name said to be a place: "Spino is a city in Argentina", "X was a
+#: small town".
+_SAID_TO_BE_A_PLACE = re.compile(
+    r"[ \t]+(?:is|was)[ \t]+(?:a|an|the)[ \t]+(?:[a-z]+[ \t]+)?"
+    r"(?:city|town|village|capital|municipality|country|island|region|province|commune)\b"
+)
+#: What a place has that a person does not: "Pakrac's mayor", "Seelow's
+#: residents".
+_A_PLACE_S = re.compile(
+    r"['’]s[ \t]+(?:mayor|council|city[ \t]+council|residents|population|citizens|airport"
+    r"|harbou?r|town[ \t]+hall|city[ \t]+cent(?:re|er)|old[ \t]+town)\b"
+)
+#: What after a name makes it a place's or a firm's.
+_THING_AFTER = (_PLACE_AFTER, _ORGANISATION, _FAMILY_FIRM_AFTER, _SAID_TO_BE_A_PLACE, _A_PLACE_S)
+#: An organisation's or a state's word first, its name after it: "Companhia
+#: Brasileira de Distribuição", "Banco Santander", "Boulangerie Morel",
+#: "Republika Čad".
 _ORGANISATION_FIRST = re.compile(
-    rf"(?<![\w.])(?=[A-ZÀ-Þ])(?i:{_FIRM_WORDS_ABROAD})"
+    rf"(?<![\w.])(?=[A-ZÀ-Þ])(?:(?i:{_FIRM_WORDS_ABROAD})|{TRADE_WORDS}|{STATE_WORDS})"
     r"(?:[ \t]+(?:[A-ZÀ-Þ][\w.&/-]*|de|do|da|di|del|des|du|y|e|et|und))*[ \t]+$"
 )
 
 
 #: A place or organisation word anywhere in a hit, its first word too ("Note
 #: Orchestra", "Inc. Orchestra": the model tags the word and a neighbour).
-_A_THING_WORD = re.compile(rf"(?<![\w.])(?:{_PLACE_WORDS}|{_ORGANISATION_WORDS})(?!['’]?\w)")
+_A_THING_WORD = re.compile(
+    rf"(?<![\w.])(?:{_PLACE_WORDS}|{_ORGANISATION_WORDS}|{TRADE_WORDS}|{STATE_WORDS})"
+    r"(?!['’]?\w)"
+)
 
 
 _MODEL_NUMBER = re.compile(r"[ \t]+[A-Z0-9][\w-]*\d")
@@ -646,6 +753,7 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         if (
             (len(rest) > 1 and not double)
             or _ORGANISATION.match(text, m.end(1))
+            or _FAMILY_FIRM_AFTER.match(text, m.end())
             or _MODEL_NUMBER.match(text, m.end())
         ):
             continue
@@ -866,10 +974,14 @@ def list_members(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Spans of the names listed with the name at [start, end)."""
     position = end
     while (m := _LIST_AFTER.match(text, position)) and not _rejected(text, *m.span(1)):
+        if _a_place_after_a_comma(text, m):
+            break
         yield m.start(1), m.end(1)
         position = m.end(1)
     position = start
     while (m := _list_member_before(text, position)) and not _rejected(text, *m.span(1)):
+        if _a_place_before_a_comma(text, m):
+            break
         yield m.start(1), m.end(1)
         position = m.start(1)
 
@@ -893,9 +1005,40 @@ def _list_member_before(text: str, position: int) -> re.Match[str] | None:
 def _rejected(text: str, start: int, end: int) -> bool:
     """A list member that is no name: a word of NOT_NAMES in it, or a place
     or an organisation by the same rules as any other hit ("Alex Stone,
-    Magal Security Systems Ltd. and...")."""
-    return any(w.title() in NOT_NAMES for w in text[start:end].split()) or names_no_person(
-        text, start, end
+    Magal Security Systems Ltd. and..."), or a town's whole name, as the
+    model's own hits are read ("Anna Keller, Bergamo": a person and where
+    she is, not two people)."""
+    return (
+        any(w.title() in NOT_NAMES for w in text[start:end].split())
+        or names_no_person(text, start, end)
+        or a_town(text, start, end)
+    )
+
+
+def _a_place_after_a_comma(text: str, member: re.Match[str]) -> bool:
+    """Whether a list's next member, after a bare comma, is where the name
+    before it is rather than a second person: it starts with no first name
+    and no member follows it but a state's code ("Anna Keller, Bergamo",
+    "Senol Rädel, Schwäbisch Gmünd", "Kevin Hart, Springfield, IL"). A list
+    of people goes on ("Keller, Bergamo and Rossi" stays one) or names its
+    people by their first names ("Anna Keller, Paul Weber")."""
+    words = member.group(1).split()
+    if not member.group(0).startswith(", ") or _known_first_name(words[0], first_names()):
+        return False
+    after = _LIST_AFTER.match(text, member.end(1))
+    return after is None or (len(after.group(1)) <= 3 and after.group(1).isupper())
+
+
+def _a_place_before_a_comma(text: str, member: re.Match[str]) -> bool:
+    """Whether a list's member before a name and a bare comma stands after
+    a place's preposition and starts with no first name: where the person
+    after it is welcomed or written to ("Welcome to New Crystalview, Eric
+    Smith!"), not a second person."""
+    return (
+        member.group(0).endswith(", ")
+        and not member.group(0).endswith(("and ", "& "))
+        and not _known_first_name(member.group(1).split()[0], first_names())
+        and PLACE_PREPOSITION.search(text, max(0, member.start(1) - 8), member.start(1)) is not None
     )
 
 
@@ -1034,6 +1177,15 @@ def a_first_name(word: str) -> bool:
     part of a double first name ("christophe-nicolas")."""
     parts = word.casefold().split("-")
     return all(part in _first_names() or unaccented(part) in _first_names() for part in parts)
+
+
+def only_a_first_name(word: str) -> bool:
+    """Whether ``word`` is a first name the US census's surnames do not
+    list ("Anna", "Jean-Pierre"; not "Johnson", "Davis", "Turner", which
+    the first-name list knows too)."""
+    return a_first_name(word) and not all(
+        unaccented(part) in _surnames() for part in word.casefold().split("-")
+    )
 
 
 def known_name(word: str) -> bool:

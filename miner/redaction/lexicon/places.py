@@ -21,7 +21,9 @@ import re
 
 from miner.redaction.lexicon.names import (
     PLACE_BEFORE,
+    PLACE_PREPOSITION,
     a_first_name,
+    a_place_name,
     smaller_town_names,
     stop_words,
 )
@@ -50,6 +52,50 @@ _ABBREVIATED = frozenset(("st", "ste"))
 _JOIN = re.compile(r"[ \t]+")
 #: Most words a town's name runs over after its slot.
 MOST_WORDS = 4
+
+
+def a_town_after_a_preposition(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is a town's, a region's or a country's
+    name GeoNames, ISO 3166-2 or CLDR knows (``a_place_name``,
+    ``smaller_town_names``) and stands after a place's preposition
+    (``PLACE_PREPOSITION``): "rebook me to Tarragona", "I live in Bergamo".
+    A person named like a town stands there too ("transfer to Florence"),
+    so this is no place's slot: it only keeps the value before the reviewer
+    (the second model reads a town there as a name)."""
+    value = text[start:end].casefold()
+    return (value in smaller_town_names() or a_place_name(value)) and bool(
+        PLACE_PREPOSITION.search(text, max(0, start - 8), start)
+    )
+
+
+#: A person's name before a comma: two capitalised words or more ("Anna
+#: Keller, "), or the placeholder that replaced one ("<PERSON_1>, ").
+_A_NAME_AND_COMMA = re.compile(
+    r"(?:(?<![\w.])(?:[A-ZÀ-Þ][\w'’.-]*[ \t]+)+[A-ZÀ-Þ][\w'’.-]*|<PERSON_\d+>)"
+    r"(?P<joint>,[ \t]*|[ \t]*\(|[ \t]+of[ \t]+)$"
+)
+#: What ends the place after a name: the text, line or sentence, or a
+#: state's code after a comma ("Springfield, IL").
+_END_OF_A_PLACE = re.compile(r"[ \t]*(?:$|\n|\\n|[.!?;:)]|,[ \t]*[A-Z]{2}\b)")
+
+
+def where_after_a_name(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]``, with no first name nor title, stands
+    after a person's name and a comma or a bracket, ending its clause, or
+    after a name and "of": where that person is ("Anna Keller, Taimotu",
+    "<PERSON_1>, Schwäbisch Gmünd", "Kevin Hart, Springfield, IL", "Adele
+    Rossi (Tenna)", "Hellmuth Jähn of Seelow") or works, as often as a
+    second name. Not sure of either: the reviewer's."""
+    from miner.redaction.lexicon.names import A_TITLE, a_first_name
+
+    words = text[start:end].split()
+    if not words or any(a_first_name(w) or A_TITLE.fullmatch(w) for w in words):
+        return False
+    before = _A_NAME_AND_COMMA.search(text, max(0, start - 60), start)
+    if before is None:
+        return False
+    # "Hellmuth Jähn of Seelow wrote": after "of", whatever follows.
+    return "of" in before.group("joint") or _END_OF_A_PLACE.match(text, end) is not None
 
 
 def place_around(text: str, start: int, end: int) -> tuple[int, int] | None:
