@@ -359,6 +359,23 @@ def test_pieces_go_to_spacy_in_batches_bounded_by_count_and_characters():
     assert list(_batches([], 4)) == []
 
 
+def test_one_long_texts_pieces_go_to_spacy_in_larger_batches():
+    from miner.redaction.detector import BATCH_CHARS, LONG_TEXT_BATCH_CHARS, _batches
+
+    # Text 0 is long (20 pieces), texts 1-3 short, text 4 has 3 pieces.
+    texts = ["a" * 4000] * 20 + ["s"] * 3 + ["b" * 4000] * 3
+    owners = [0] * 20 + [1, 2, 3] + [4] * 3
+    batches = list(_batches(texts, 64, owners))
+    assert [t for b in batches for t in b] == texts
+    sizes = [sum(map(len, b)) for b in batches]
+    # The long text's pieces fill batches of up to LONG_TEXT_BATCH_CHARS...
+    assert sizes[0] == LONG_TEXT_BATCH_CHARS > BATCH_CHARS
+    # ...and a batch holding pieces of several texts keeps to BATCH_CHARS.
+    assert all(size <= BATCH_CHARS for size in sizes[1:])
+    # Without owners, every batch keeps to BATCH_CHARS.
+    assert all(sum(map(len, b)) <= BATCH_CHARS for b in _batches(texts, 64))
+
+
 def test_the_nlp_worker_keeps_order_stays_one_batch_ahead_and_passes_errors_on():
     import threading
 
