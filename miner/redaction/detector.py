@@ -71,7 +71,6 @@ class Detector:
         # `miner --help` should not pay for them.
         with without_transformers(), presidio_patterns_unchecked():
             from presidio_analyzer import (
-                AnalyzerEngine,
                 Pattern,
                 PatternRecognizer,
                 RecognizerRegistry,
@@ -79,7 +78,10 @@ class Detector:
             from presidio_analyzer.nlp_engine import SpacyNlpEngine
             from presidio_anonymizer import AnonymizerEngine
 
-            from miner.redaction.recognizers.context import IndexedContextEnhancer
+            from miner.redaction.recognizers.context import (
+                ContextIndexedAnalyzerEngine,
+                IndexedContextEnhancer,
+            )
             from miner.redaction.recognizers.email import OfflineEmailRecognizer
             from miner.redaction.recognizers.registry import build_recognizers
 
@@ -114,7 +116,7 @@ class Detector:
                     supported_language=rc.language,
                 )
             )
-        analyzer = AnalyzerEngine(
+        analyzer = ContextIndexedAnalyzerEngine(
             nlp_engine=nlp_engine,
             registry=registry,
             supported_languages=[rc.language],
