@@ -969,7 +969,7 @@ def test_the_analyzer_hands_recognizers_their_hits_as_presidios_does(detector):
             other_raw_recognizer_results,
             nlp_artifacts,
             context=None,
-        ):  # type: ignore[no-untyped-def]  # noqa: E501
+        ):  # type: ignore[no-untyped-def]
             for hit in raw_recognizer_results:
                 hit.score = min(1.0, 0.1 * len(other_raw_recognizer_results))
             return raw_recognizer_results
@@ -1024,6 +1024,28 @@ def test_spacy_labels_on_a_span_are_those_that_overlap_it():
         end = start + rng.randint(1, 30)
         assert on(start, end) == frozenset(lab for s, e, lab in labels if s < end and start < e)
     assert _LabelsOn([])(0, 5) == frozenset()
+
+
+def test_a_stretch_is_covered_by_a_span_as_a_scan_of_all_of_them_says():
+    # Bisection over the starts of disjoint spans in order (what a session's
+    # surfaced values occupy in a string): the answer of testing every span.
+    import random
+
+    from miner.redaction.session import _Spans
+
+    rng = random.Random(36)
+    spans, at = [], 0
+    for _ in range(300):
+        at += rng.randint(0, 20)
+        spans.append((at, at + rng.randint(1, 15)))
+        at = spans[-1][1]
+    inside = _Spans(iter(spans))
+    for _ in range(3000):
+        start = rng.randint(0, at + 10)
+        end = start + rng.randint(1, 12)
+        assert inside.cover(start, end) == any(a <= start and end <= b for a, b in spans)
+    assert any(inside.cover(a, b) for a, b in spans[:5])
+    assert not _Spans([]).cover(0, 1)
 
 
 def test_a_titled_copy_needs_no_lower_case_street_lines():
