@@ -23,7 +23,12 @@ from miner.redaction.lexicon.addresses import (
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.places import place_around
-from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
+from miner.redaction.lexicon.wordmatch import (
+    WholeWords,
+    fold,
+    long_texts_read_once,
+    value_matcher,
+)
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import street_names, unsure_values
 from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
@@ -71,7 +76,8 @@ def redact_sessions(
         )
     )
     found = dict(zip(distinct, progress(policy.detections(distinct), len(distinct)), strict=True))
-    return [_redact_one(s, found, policy) for s in sessions]
+    with long_texts_read_once():
+        return [_redact_one(s, found, policy) for s in sessions]
 
 
 def _redact_one(
