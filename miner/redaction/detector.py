@@ -374,8 +374,9 @@ BATCH_CHARS = 32_000
 #: Most characters of one batch when all its pieces are one long text's:
 #: half the parse steps of ``BATCH_CHARS`` batches. On the bench's 1 MiB
 #: message the NER took 7.7 s of CPU against 8.8 (median of three runs
-#: each, alternating; the same entities), the message's peak 459-465 MiB
-#: against 458-459: the heap its batches freed is handed back before the
+#: each, alternating; the same entities), the message's peak 459-479 MiB
+#: over ten runs against 457-464 over eight (likely the batches in flight,
+#: twice the size); the heap its batches freed is handed back before the
 #: session pass stacks on it (``Detector.detections``; without that, one
 #: run of 64,000 for every batch peaked at 515). Texts of a few pieces
 #: (Go's longest content in real traces is 6.5k characters) batch as
