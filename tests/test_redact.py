@@ -359,6 +359,23 @@ def test_pieces_go_to_spacy_in_batches_bounded_by_count_and_characters():
     assert list(_batches([], 4)) == []
 
 
+def test_one_long_texts_pieces_go_to_spacy_in_larger_batches():
+    from miner.redaction.detector import BATCH_CHARS, LONG_TEXT_BATCH_CHARS, _batches
+
+    # Text 0 is long (20 pieces), texts 1-3 short, text 4 has 3 pieces.
+    texts = ["a" * 4000] * 20 + ["s"] * 3 + ["b" * 4000] * 3
+    owners = [0] * 20 + [1, 2, 3] + [4] * 3
+    batches = list(_batches(texts, 64, owners))
+    assert [t for b in batches for t in b] == texts
+    sizes = [sum(map(len, b)) for b in batches]
+    # The long text's pieces fill batches of up to LONG_TEXT_BATCH_CHARS...
+    assert sizes[0] == LONG_TEXT_BATCH_CHARS > BATCH_CHARS
+    # ...and a batch holding pieces of several texts keeps to BATCH_CHARS.
+    assert all(size <= BATCH_CHARS for size in sizes[1:])
+    # Without owners, every batch keeps to BATCH_CHARS.
+    assert all(sum(map(len, b)) <= BATCH_CHARS for b in _batches(texts, 64))
+
+
 def test_the_nlp_worker_keeps_order_stays_one_batch_ahead_and_passes_errors_on():
     import threading
 
@@ -936,6 +953,60 @@ def test_the_indexed_context_enhancer_scores_as_presidio_and_leaves_its_input(de
     assert seen(ours_in) == before
 
 
+def test_the_analyzer_hands_recognizers_their_hits_as_presidios_does(detector):
+    # Hits grouped once per piece, not scanned twice per recognizer: the
+    # same results, in the same order, as Presidio's own engine; one that
+    # overrides enhance_using_context gets its hits and the others'.
+    from presidio_analyzer import AnalyzerEngine, Pattern, PatternRecognizer
+
+    from miner.redaction.recognizers.context import ContextIndexedAnalyzerEngine
+
+    class Boosting(PatternRecognizer):  # type: ignore[misc]
+        def enhance_using_context(
+            self,
+            text,
+            raw_recognizer_results,
+            other_raw_recognizer_results,
+            nlp_artifacts,
+            context=None,
+        ):  # type: ignore[no-untyped-def]
+            for hit in raw_recognizer_results:
+                hit.score = min(1.0, 0.1 * len(other_raw_recognizer_results))
+            return raw_recognizer_results
+
+    def booster() -> Boosting:
+        return Boosting(supported_entity="TICKET", patterns=[Pattern("t", r"TK-\d{4}", 0.3)])
+
+    text = (
+        "Hi, I'm Alex Morgan, call me on +44 20 7946 0958 about TK-1234; my passport "
+        "no. X1234567, card 4111 1111 1111 1111, 12 Baker Street, London NW1 6XE."
+    )
+    ours = detector._analyzer
+    assert isinstance(ours, ContextIndexedAnalyzerEngine)
+    plain = AnalyzerEngine(
+        nlp_engine=ours.nlp_engine,
+        registry=ours.registry,
+        supported_languages=["en"],
+        context_aware_enhancer=ours.context_aware_enhancer,
+    )
+
+    def seen(engine) -> list:  # type: ignore[no-untyped-def]
+        return [
+            (h.entity_type, h.start, h.end, h.score, h.recognition_metadata["recognizer_name"])
+            for h in engine.analyze(
+                text=text,
+                language="en",
+                entities=[*detector._entities, "TICKET"],
+                ad_hoc_recognizers=[booster()],
+            )
+        ]
+
+    found = seen(ours)
+    assert found == seen(plain)
+    assert len({name for *_rest, name in found}) > 3
+    assert any(entity == "TICKET" and score > 0.3 for entity, _s, _e, score, _n in found)
+
+
 def test_spacy_labels_on_a_span_are_those_that_overlap_it():
     # Bisection over the labels' starts: the labels a scan of all of them finds.
     import random
@@ -953,6 +1024,28 @@ def test_spacy_labels_on_a_span_are_those_that_overlap_it():
         end = start + rng.randint(1, 30)
         assert on(start, end) == frozenset(lab for s, e, lab in labels if s < end and start < e)
     assert _LabelsOn([])(0, 5) == frozenset()
+
+
+def test_a_stretch_is_covered_by_a_span_as_a_scan_of_all_of_them_says():
+    # Bisection over the starts of disjoint spans in order (what a session's
+    # surfaced values occupy in a string): the answer of testing every span.
+    import random
+
+    from miner.redaction.session import _Spans
+
+    rng = random.Random(36)
+    spans, at = [], 0
+    for _ in range(300):
+        at += rng.randint(0, 20)
+        spans.append((at, at + rng.randint(1, 15)))
+        at = spans[-1][1]
+    inside = _Spans(iter(spans))
+    for _ in range(3000):
+        start = rng.randint(0, at + 10)
+        end = start + rng.randint(1, 12)
+        assert inside.cover(start, end) == any(a <= start and end <= b for a, b in spans)
+    assert any(inside.cover(a, b) for a, b in spans[:5])
+    assert not _Spans([]).cover(0, 1)
 
 
 def test_a_titled_copy_needs_no_lower_case_street_lines():

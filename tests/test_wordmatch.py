@@ -224,3 +224,29 @@ def test_on_the_third_party_corpus_both_find_the_same(split):
     )
     words, _entities, _numbers = _original_patterns(planted)
     assert list(words.spans(text)) == spans(leaks_alternation(planted), text)
+
+
+def test_a_long_texts_reading_is_kept_inside_the_block_only(monkeypatch):
+    # Inside long_texts_read_once a long text is folded once for every
+    # matcher that reads it, with the same matches; outside, every time.
+    from miner.redaction.lexicon import wordmatch
+
+    folded: list[int] = []
+    fold = wordmatch.fold
+    monkeypatch.setattr(wordmatch, "fold", lambda text: folded.append(len(text)) or fold(text))
+    text = "Call Zelda Quux or ALEX MORGAN at home. " * 4000  # 160,000 characters
+    people, caps = WholeWords(exact=["Zelda"]), WholeWords(any_case=["alex morgan"])
+    outside = [list(people.spans(text)), list(caps.spans(text))]
+    assert folded.count(len(text)) == 2
+    folded.clear()
+    with wordmatch.long_texts_read_once():
+        inside = [list(people.spans(text)), list(caps.spans(text)), list(people.spans(text))]
+        short = "Zelda said hi"
+        assert list(people.spans(short)) == [(0, 5)]
+    assert inside == [*outside, outside[0]]
+    assert len(inside[0]) == 4000 and len(inside[1]) == 4000
+    assert folded.count(len(text)) == 1  # once for three matchers
+    assert wordmatch._kept_reads is None  # let go when the block ends
+    folded.clear()
+    list(people.spans(text))
+    assert folded.count(len(text)) == 1

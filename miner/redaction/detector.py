@@ -13,7 +13,7 @@ from typing import Any
 
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.errors import ModelMissingError
-from miner.loading import for_the_whole_run
+from miner.loading import for_the_whole_run, release_freed_memory
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import (
     NAME_CUE_REGEX,
@@ -71,7 +71,6 @@ class Detector:
         # `miner --help` should not pay for them.
         with without_transformers(), presidio_patterns_unchecked():
             from presidio_analyzer import (
-                AnalyzerEngine,
                 Pattern,
                 PatternRecognizer,
                 RecognizerRegistry,
@@ -79,7 +78,10 @@ class Detector:
             from presidio_analyzer.nlp_engine import SpacyNlpEngine
             from presidio_anonymizer import AnonymizerEngine
 
-            from miner.redaction.recognizers.context import IndexedContextEnhancer
+            from miner.redaction.recognizers.context import (
+                ContextIndexedAnalyzerEngine,
+                IndexedContextEnhancer,
+            )
             from miner.redaction.recognizers.email import OfflineEmailRecognizer
             from miner.redaction.recognizers.registry import build_recognizers
 
@@ -114,7 +116,7 @@ class Detector:
                     supported_language=rc.language,
                 )
             )
-        analyzer = AnalyzerEngine(
+        analyzer = ContextIndexedAnalyzerEngine(
             nlp_engine=nlp_engine,
             registry=registry,
             supported_languages=[rc.language],
@@ -190,7 +192,12 @@ class Detector:
                 [(e.start_char, e.end_char, e.label_) for e in artifacts.tokens.ents],
             )
             for batch in read_ahead(
-                nlp, _batches([chunk for _i, _offset, chunk in pieces], self._batch_size)
+                nlp,
+                _batches(
+                    [chunk for _i, _offset, chunk in pieces],
+                    self._batch_size,
+                    [i for i, _offset, _chunk in pieces],
+                ),
             )
             for piece, artifacts in batch
         )
@@ -212,6 +219,10 @@ class Detector:
                 for r in hits
             )
             labels.extend((offset + s, offset + e, label) for s, e, label in ents)
+        if any(len(text) > BATCH_CHARS for text in texts):
+            # The larger batches' heap, freed by spaCy's thread into that
+            # thread's own arena, handed back (LONG_TEXT_BATCH_CHARS).
+            release_freed_memory()
         if texts:
             yield self._values(texts[current], found, labels)
 
@@ -357,20 +368,39 @@ OVERLAP = 400
 #: at most ``runtime.TOKEN_VECTORS_CHARS`` (16,000) at a time; its parse steps
 #: the whole batch at once, and costs per step: over the bench's 1 MiB
 #: message's pieces the NER took 8.4 s of CPU at 32,000 characters against
-#: 9.5 s at 16,000, the message's peak within a few MiB (64,000: 7.8 s,
-#: but 515 MiB in one run, over the 512 MiB bound; docs/performance.md).
+#: 9.5 s at 16,000, the message's peak within a few MiB.
 BATCH_CHARS = 32_000
 
+#: Most characters of one batch when all its pieces are one long text's:
+#: half the parse steps of ``BATCH_CHARS`` batches. On the bench's 1 MiB
+#: message the NER took 7.7 s of CPU against 8.8 (median of three runs
+#: each, alternating; the same entities), the message's peak 459-479 MiB
+#: over ten runs against 457-464 over eight (likely the batches in flight,
+#: twice the size); the heap its batches freed is handed back before the
+#: session pass stacks on it (``Detector.detections``; without that, one
+#: run of 64,000 for every batch peaked at 515). Texts of a few pieces
+#: (Go's longest content in real traces is 6.5k characters) batch as
+#: before, so a large draft's peak is unchanged.
+LONG_TEXT_BATCH_CHARS = 64_000
 
-def _batches(texts: list[str], most: int) -> Iterator[list[str]]:
+
+def _batches(texts: list[str], most: int, owners: list[int] | None = None) -> Iterator[list[str]]:
     """``texts`` in order, in batches of at most ``most`` texts and at most
-    ``BATCH_CHARS`` characters (a longer text goes alone)."""
+    ``BATCH_CHARS`` characters (a longer text goes alone); or at most
+    ``LONG_TEXT_BATCH_CHARS`` when ``owners`` (the index of the text each
+    is a piece of) says every text of the batch is a piece of the same one."""
     batch: list[str] = []
     chars = 0
-    for text in texts:
-        if batch and (len(batch) == most or chars + len(text) > BATCH_CHARS):
+    first_owner = -1
+    for at, text in enumerate(texts):
+        owner = owners[at] if owners is not None else -1
+        one_text = owner >= 0 and owner == first_owner
+        bound = LONG_TEXT_BATCH_CHARS if one_text else BATCH_CHARS
+        if batch and (len(batch) == most or chars + len(text) > bound):
             yield batch
             batch, chars = [], 0
+        if not batch:
+            first_owner = owner
         batch.append(text)
         chars += len(text)
     if batch:

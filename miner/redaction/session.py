@@ -5,6 +5,7 @@ replaced everywhere in the session.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -22,7 +23,12 @@ from miner.redaction.lexicon.addresses import (
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.places import place_around
-from miner.redaction.lexicon.wordmatch import WholeWords, fold, value_matcher
+from miner.redaction.lexicon.wordmatch import (
+    WholeWords,
+    fold,
+    long_texts_read_once,
+    value_matcher,
+)
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import unsure_values
 from miner.redaction.unsure.streets import street_names
@@ -71,7 +77,8 @@ def redact_sessions(
         )
     )
     found = dict(zip(distinct, progress(policy.detections(distinct), len(distinct)), strict=True))
-    return [_redact_one(s, found, policy) for s in sessions]
+    with long_texts_read_once():
+        return [_redact_one(s, found, policy) for s in sessions]
 
 
 def _redact_one(
@@ -246,9 +253,9 @@ def _other_casings(
     for _key, leaf in session_texts(redacted):
         if isinstance(leaf, str):
             # Not inside a value surfaced already: the reviewer decides it whole.
-            inside = list(decided.spans(leaf))
+            inside = _Spans(decided.spans(leaf))
             for s, e in matcher.spans(leaf):
-                if any(a <= s and e <= b for a, b in inside) or place_around(leaf, s, e):
+                if inside.cover(s, e) or place_around(leaf, s, e):
                     # Inside a value surfaced already, or a word of a town's
                     # name in a place's slot ("based in lake elnur").
                     continue
@@ -263,6 +270,22 @@ def _other_casings(
 
 
 _LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+class _Spans:
+    """Spans in order and disjoint (``WholeWords.spans``), asked whether one
+    of them covers a stretch: only the last to start at or before it can,
+    found by bisection. Each match of a 1 MiB message was tested against
+    every value surfaced in it (8 million tests)."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        self._spans = list(spans)
+        self._starts = [start for start, _end in self._spans]
+
+    def cover(self, start: int, end: int) -> bool:
+        """Whether a span holds the whole of ``[start, end)``."""
+        at = bisect.bisect_right(self._starts, start) - 1
+        return at >= 0 and end <= self._spans[at][1]
 
 
 def _collect(

@@ -1,4 +1,4 @@
-"""Presidio's lemma context enhancer, its lookups indexed.
+"""Presidio's context step, its lookups indexed.
 
 Presidio finds the token a hit starts in by walking the piece's spaCy
 tokens from the first, and tests each lemma around it against a list of the
@@ -6,16 +6,67 @@ piece's keywords: per hit, work in the piece's length, so a 4,000-character
 piece with its hundreds of tokens and tens of hits paid for both. Here the
 token is found by bisection over the tokens' ends, and the keywords are a
 set, built once per piece. The surrounding words, and so every score, are
-Presidio's.
+Presidio's. Before that step the analyzer hands each recognizer its own
+hits and everyone else's (``ContextIndexedAnalyzerEngine``).
 """
 
 from __future__ import annotations
 
 import bisect
-import copy
 from typing import Any
 
+from presidio_analyzer import AnalyzerEngine, EntityRecognizer, RecognizerResult
 from presidio_analyzer.context_aware_enhancers import LemmaContextAwareEnhancer
+
+
+class ContextIndexedAnalyzerEngine(AnalyzerEngine):  # type: ignore[misc]
+    """Presidio's analyzer, its hits handed to their recognizers by one
+    grouping instead of two scans of every hit per recognizer.
+
+    Presidio's ``_enhance_using_context`` gives each recognizer of the
+    request (28 here) its own hits and the others', each list made by a
+    scan of all the piece's hits, then appends what the recognizer returns:
+    over a 1 MiB message, 16,000 scans of tens of hits each. No recognizer
+    here overrides ``EntityRecognizer.enhance_using_context``, which returns
+    its own hits as given, so its hits are appended, in the order
+    Presidio's scans kept; one that overrides it is called as Presidio
+    calls it. Then the engine's context enhancer, as in Presidio."""
+
+    def _enhance_using_context(
+        self,
+        text: str,
+        raw_results: list[Any],
+        nlp_artifacts: Any,
+        recognizers: list[Any],
+        context: list[str] | None = None,
+    ) -> list[Any]:
+        key = RecognizerResult.RECOGNIZER_IDENTIFIER_KEY
+        by_recognizer: dict[str, list[Any]] = {}
+        for hit in raw_results:
+            by_recognizer.setdefault(hit.recognition_metadata[key], []).append(hit)
+        results: list[Any] = []
+        for recognizer in recognizers:
+            own = by_recognizer.get(recognizer.id, [])
+            if type(recognizer).enhance_using_context is EntityRecognizer.enhance_using_context:
+                results.extend(own)
+                continue
+            others = [r for r in raw_results if r.recognition_metadata[key] != recognizer.id]
+            results.extend(
+                recognizer.enhance_using_context(
+                    text=text,
+                    raw_recognizer_results=own,
+                    other_raw_recognizer_results=others,
+                    nlp_artifacts=nlp_artifacts,
+                    context=context,
+                )
+            )
+        return self.context_aware_enhancer.enhance_using_context(  # type: ignore[no-any-return]
+            text=text,
+            raw_results=results,
+            nlp_artifacts=nlp_artifacts,
+            recognizers=recognizers,
+            context=context,
+        )
 
 
 class IndexedContextEnhancer(LemmaContextAwareEnhancer):  # type: ignore[misc]
@@ -79,10 +130,20 @@ class _CopiedOneLevelDeep(list):  # type: ignore[type-arg]
     def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
         copies = []
         for hit in self:
-            copied = copy.copy(hit)
+            copied = _copied(hit)
             if hit.analysis_explanation is not None:
-                copied.analysis_explanation = copy.copy(hit.analysis_explanation)
+                copied.analysis_explanation = _copied(hit.analysis_explanation)
             if hit.recognition_metadata is not None:
                 copied.recognition_metadata = dict(hit.recognition_metadata)
             copies.append(copied)
         return copies
+
+
+def _copied(thing: Any) -> Any:
+    """What ``copy.copy`` gives for an object whose class defines no copy or
+    pickle hooks (a hit, its explanation): a new instance with the same
+    attributes, without the generic protocol's ``__reduce_ex__`` round trip
+    (a third of the context step's time on a long message)."""
+    copied = object.__new__(type(thing))
+    copied.__dict__.update(thing.__dict__)
+    return copied
