@@ -58,6 +58,16 @@ def test_the_steps_error_is_raised_here_as_it_was_raised():
     assert str(os.getpid()) not in str(raised.value)
 
 
+def test_a_bug_in_the_step_keeps_its_traceback_from_the_child():
+    def broken() -> int:
+        found: dict[str, int] = {}
+        return found["missing"]
+
+    with pytest.raises(KeyError) as raised:
+        run_apart(broken, "the step")
+    assert any("in broken" in note for note in raised.value.__notes__)
+
+
 def test_an_error_that_does_not_pickle_comes_back_as_its_first_line():
     class Unpicklable(Exception):
         pass  # a local class: pickle cannot find it by name

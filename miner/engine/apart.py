@@ -26,6 +26,7 @@ import os
 import pickle
 import signal
 import sys
+import traceback
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -54,8 +55,13 @@ def run_apart(step: Callable[[], T], what: str) -> T:
         os.close(read_end)
         _answer(step, write_end)
     os.close(write_end)
-    with os.fdopen(read_end, "rb") as answer:
-        data = answer.read()
+    try:
+        with os.fdopen(read_end, "rb") as answer:
+            data = answer.read()
+    except BaseException:  # interrupted here (Ctrl-C): the child must not run on
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     _, status = os.waitpid(pid, 0)
     if not data:
         raise MinerError(f"{what}: its process ended without an answer ({_ending(status)})")
@@ -74,6 +80,8 @@ def _answer(step: Callable[[], object], write_end: int) -> None:  # pragma: no c
         try:
             outcome: tuple[bool, object] = (True, step())
         except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+            if not isinstance(exc, MinerError):  # a bug: where it was raised, in the child
+                exc.add_note("".join(traceback.format_exception(exc)).rstrip())
             outcome = (False, exc)
         try:
             data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
