@@ -193,7 +193,7 @@ class SamplingConfig(_Table):
 
 
 class ScanConfig(_Table):
-    """The embedded engine's scan of the export (DuckDB, in-process)."""
+    """The embedded engine's scan of the export (DuckDB, in a forked child of the job)."""
 
     memory_limit: Annotated[
         str, Field(pattern=r"(?i)^\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$")

@@ -223,6 +223,10 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
     # flags, the counts and the left-out sessions' hashes, and hands the heap
     # the engine's results used back before the picked sessions' rows are
     # read and the model loads (``_draft_rows``).
+    # Opening the export reads every file's footer: 10,009 small files took
+    # the job from 150 to 264 MiB, 174 once handed back. Handed back before
+    # the embedded engine's child starts, with all of it counted in its RSS.
+    release_freed_memory()
     found = request.engine.pick(
         export, config, Window(scan_start, scan_end), Window(*window), negative, plan
     )

@@ -80,7 +80,10 @@ def test_a_remote_export_is_fetched_once_for_the_selection(
     # (its query and the refinement) reads that copy: one fetch for the
     # selection, one for the picked sessions.
     from miner import source
+    from miner.engine import apart
 
+    # The spy counts in this process: the steps run here, not in a fork.
+    monkeypatch.setattr(apart, "FORK", False)
     fetches = []
     scan = source.scan_batches
     monkeypatch.setattr(source, "scan_batches", lambda *a, **k: fetches.append(1) or scan(*a, **k))

@@ -421,8 +421,12 @@ def test_reading_the_picked_sessions_stops_on_rows_without_a_session(tmp_path):
 def test_wide_picked_rows_are_handed_over_alone_and_whole(tmp_path, monkeypatch):
     # Rows with 20 KB of attributes: each file's read hands back its picked
     # rows alone (filtered on their row numbers inside DuckDB, not decoded
-    # to the last picked row and filtered here), and those whole.
+    # to the last picked row and filtered here), and those whole. The read
+    # runs here, not in its child process, for the spy to see it.
+    import miner.engine.apart as apart
     import miner.engine.embedded as embedded
+
+    monkeypatch.setattr(apart, "FORK", False)
 
     table = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["dt"])
     wide = pa.array([f'{{"notes": "{"x" * 20_000}{i}"}}' for i in range(table.num_rows)])

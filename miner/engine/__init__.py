@@ -6,7 +6,7 @@ over that view; ``miner.engine.query`` joins them into the flags queries, in
 DuckDB's dialect, and sqlglot transpiles them for Spark SQL and BigQuery.
 
 The draft job runs on an ``Engine`` (``miner.engine.base``): the embedded
-one (``miner.engine.embedded``, DuckDB in this process: ``miner.engine.duck``
+one (``miner.engine.embedded``, DuckDB in a forked child: ``miner.engine.duck``
 over the export as ``miner.engine.parquet`` reads it) or Spark
 (``miner.engine.spark``), chosen by name in ``miner.engine.registry``.
 ``miner sql`` prints the queries for the warehouse (``miner.engine.warehouse``).

@@ -1,4 +1,5 @@
-"""The embedded engine: DuckDB, in this process, runs the selection query
+"""The embedded engine: DuckDB, in the process that connects (the draft job's
+forked child, ``miner.engine.apart``), runs the selection query
 over the export (or over rows held in memory) under the ``[scan]`` settings
 (``threads``, ``memory_limit``), spilling to a private temporary folder when
 it must. The engine aggregates: nothing but the flags relation comes back.

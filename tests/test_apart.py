@@ -1,0 +1,119 @@
+"""The embedded engine's steps run in a forked child (``miner.engine.apart``):
+the result and the errors come back as in one process, and the memory the
+step used does not stay in this one."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from miner.engine.apart import run_apart
+from miner.errors import InputError, MinerError
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="steps run apart on Linux only")
+
+
+def _resident_mib() -> int:
+    with open("/proc/self/status", encoding="ascii") as lines:
+        for line in lines:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    raise AssertionError("no VmRSS")
+
+
+def test_the_step_runs_in_another_process_and_its_result_comes_back():
+    pid, rows = run_apart(lambda: (os.getpid(), [{"n": n} for n in range(1000)]), "the step")
+    assert pid != os.getpid()
+    assert rows == [{"n": n} for n in range(1000)]
+
+
+#: What a step leaves behind when it returns (as DuckDB's threads leave
+#: their arenas): in the child's memory, not in this process.
+_LEFT_BEHIND: list[str] = []
+
+
+def test_what_the_step_left_behind_is_not_held_here():
+    before = _resident_mib()
+
+    def allocate() -> int:
+        _LEFT_BEHIND.extend(str(n) * 20 for n in range(2_000_000))  # 200 MiB
+        return len(_LEFT_BEHIND)
+
+    assert run_apart(allocate, "the step") == 2_000_000
+    assert not _LEFT_BEHIND
+    assert _resident_mib() - before < 30
+
+
+def test_the_steps_error_is_raised_here_as_it_was_raised():
+    def refuse() -> None:
+        raise InputError(f"traces/part.parquet: no session_id column (in {os.getpid()})")
+
+    with pytest.raises(InputError, match="no session_id column") as raised:
+        run_apart(refuse, "the step")
+    assert str(os.getpid()) not in str(raised.value)
+
+
+def test_a_bug_in_the_step_keeps_its_traceback_from_the_child():
+    def broken() -> int:
+        found: dict[str, int] = {}
+        return found["missing"]
+
+    with pytest.raises(KeyError) as raised:
+        run_apart(broken, "the step")
+    assert any("in broken" in note for note in raised.value.__notes__)
+
+
+def test_an_error_that_does_not_pickle_comes_back_as_its_first_line():
+    class Unpicklable(Exception):
+        pass  # a local class: pickle cannot find it by name
+
+    def refuse() -> None:
+        raise Unpicklable("first line\nsecond line")
+
+    with pytest.raises(MinerError, match=r"^Unpicklable: first line$"):
+        run_apart(refuse, "the step")
+
+
+def test_a_killed_step_is_one_line_naming_the_step():
+    parent = os.getpid()
+
+    def killed() -> None:
+        if os.getpid() == parent:  # not apart: never kill the test run
+            raise AssertionError("the step ran in this process")
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    with pytest.raises(MinerError) as raised:
+        run_apart(killed, "traces: the selection")
+    message = str(raised.value)
+    assert message.startswith("traces: the selection: ") and "out of memory?" in message
+    assert "\n" not in message
+
+
+def test_the_embedded_engines_selection_runs_apart(monkeypatch):
+    # The selection's DuckDB (and its heap) lives in the child: a failure
+    # inside it names the child's process, not this one.
+    import miner.engine.embedded as embedded
+    from miner.config import load_config
+    from miner.sample import PickPlan, negative_feedback
+    from miner.source import open_export
+    from miner.window import Window
+
+    def where_it_ran(*_args, **_kwargs):
+        raise InputError(f"ran in process {os.getpid()}")
+
+    monkeypatch.setattr(embedded, "select_and_pick", where_it_ran)
+    root = Path(__file__).resolve().parent.parent
+    config = load_config(root / "pipelines" / "support_agent.toml")
+    window = Window(datetime(2026, 1, 1, tzinfo=UTC), datetime(2027, 1, 1, tzinfo=UTC))
+    plan = PickPlan(frozenset(), frozenset(), per_signal=1, max_cases=1, seed=0)
+    export = open_export(root / "tests" / "golden" / "python")
+    with pytest.raises(InputError, match="ran in process") as raised:
+        embedded.EmbeddedEngine().pick(
+            export, config, window, window, negative_feedback(None, config.feedback), plan
+        )
+    assert str(raised.value) != f"ran in process {os.getpid()}"
