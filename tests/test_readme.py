@@ -18,6 +18,13 @@ def test_the_readme_is_at_most_250_lines():
     assert len(README.splitlines()) <= 250
 
 
+def test_the_performance_reference_is_at_most_250_lines():
+    # Issue 38: a reference, not a diary of rounds (history lives in git).
+    performance = (ROOT / "docs" / "performance.md").read_text()
+    assert "## Current figures" in performance
+    assert len(performance.splitlines()) <= 250
+
+
 def test_every_link_into_the_repo_resolves():
     links = re.findall(r"\]\((?!https?://|#)([^)#]+)", README)
     assert len(links) >= 10
