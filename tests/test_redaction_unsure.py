@@ -210,6 +210,9 @@ def redacted(policy, user: str, summary: str = "", reply: str = "ok"):
         ("hi, it's teófila again. the Maite webcam arrived broken", "teófila"),
         ("no signal in Almería since the 2026-11-09, it's máxima from the VIP plan", "máxima"),
         ("Deutsche Post says the recipient SAUER is not known", "SAUER"),
+        # A firm's word in lower case after a name is the sentence's, not a firm's.
+        ("Ramona Okafor bank transfer failed again", "Ramona Okafor"),
+        ("please ask Ramona Okafor group leader", "Ramona Okafor"),
     ],
 )
 def test_a_name_in_lower_case_or_capitals_is_never_left_silently(policy, text, value):
@@ -217,6 +220,11 @@ def test_a_name_in_lower_case_or_capitals_is_never_left_silently(policy, text, v
     written = result.session.turns[0].user_text
     surfaced = {(s.entity, s.value) for s in result.surfaced}
     assert value not in written or ("PERSON", value) in surfaced
+
+
+def test_a_firm_named_for_a_person_is_kept_when_its_word_is_capitalised(policy):
+    text = "Okafor Bank rejected the transfer"
+    assert redacted(policy, text).session.turns[0].user_text == text
 
 
 def test_a_shop_s_name_is_neither_replaced_nor_surfaced(policy):

@@ -674,8 +674,12 @@ _FAMILY_FIRM_AFTER = re.compile(
 )
 
 
+#: A firm's words after a name, the word that makes it a firm capitalised
+#: or in capitals: in lower case it is the sentence's ("Maria Lopez bank
+#: transfer failed", "ask Maria Lopez group leader": a person).
 _ORGANISATION = re.compile(
-    rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+(?:{_ORGANISATION_WORDS}|{TRADE_WORDS})"
+    rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+(?=[^\W\d_a-zß-ÿ])"
+    rf"(?:{_ORGANISATION_WORDS}|{TRADE_WORDS})"
 )
 #: A name said to be a place: "Spino is a city in Argentina", "X was a
 #: small town".
