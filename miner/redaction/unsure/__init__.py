@@ -40,6 +40,7 @@ from miner.redaction.lexicon.dates import dates_near_birth_cues
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
 from miner.redaction.lexicon.signatures import signature_address_lines
+from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
     HONORIFICS,
@@ -64,7 +65,6 @@ from miner.redaction.unsure.text import (
     ESCAPED_BREAK,
     FILLED_ANY,
     FILLED_WORD,
-    PLACEHOLDER,
     address_fill,
     around_placeholders,
     joined,
@@ -186,7 +186,10 @@ class Unsure:
                 yield from around_placeholders(text, start, end, entity)
             # An address's parts around those replaced: its house number and
             # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
-            for start, end, entity in address_blocks(PLACEHOLDER.sub(address_fill, text)):
+            # Placeholders as words of an address's (``address_fill``), once
+            # for every rule below that reads a whole address.
+            address_filled = PLACEHOLDER.sub(address_fill, text)
+            for start, end, entity in address_blocks(address_filled):
                 yield from around_placeholders(text, start, end, entity, ALPHANUMERIC)
             yield from house_numbers_after_placeholders(text)
             for m in _MARKED_HOUSE_NUMBER.finditer(seen):
@@ -202,14 +205,12 @@ class Unsure:
             # An address read upwards from its postcode and town whose
             # parts the sure rules left ("Intrarea Pop\nVoluntari, 220928",
             # "<PERSON_1>\nValu lui Traian, 391043"), a name replaced in it too.
-            filled = PLACEHOLDER.sub(address_fill, text)
-            for start, end, _sure in blocks_above_postcodes(filled, FILLED_WORD):
+            for start, end, _sure in blocks_above_postcodes(address_filled, FILLED_WORD):
                 yield from around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC)
             # A signature's lines under its name shaped like an address's.
-            for start, end in signature_address_lines(filled, FILLED_ANY):
+            for start, end in signature_address_lines(address_filled, FILLED_ANY):
                 yield from around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC)
-            filled = PLACEHOLDER.sub(address_fill, text)
-            for start, end, entity in streets_after_address_cues(filled):
+            for start, end, entity in streets_after_address_cues(address_filled):
                 yield from around_placeholders(text, start, end, entity, ALPHANUMERIC)
         if self.config.names:
             for m in TITLE_BESIDE_PERSON.finditer(text):
