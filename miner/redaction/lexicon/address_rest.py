@@ -20,9 +20,8 @@ import re
 from collections.abc import Iterable, Iterator
 
 from miner.redaction.lexicon.names import stop_words
+from miner.redaction.placeholders import PLACEHOLDER
 
-#: A placeholder a rule wrote for a value it replaced.
-_PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
 _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
 
 #: Glued before a street (no line break between): a house or unit number
@@ -86,7 +85,7 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
     and the numbers of the parts under it."""
     streets = set(streets)
     anchors = {*streets, *(m.span() for m in _STREET_PLACEHOLDER.finditer(text))}
-    blanked = _PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+    blanked = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     for start, end in sorted(anchors):
         line_start = max(text.rfind("\n", 0, start), 0)
         if before := _RESIDUE_BEFORE.search(blanked, max(line_start, start - 12), start):

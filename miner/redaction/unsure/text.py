@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*_\d+>")
-
+from miner.redaction.placeholders import PLACEHOLDER
 
 ESCAPED_BREAK = re.compile(r"\\[nNrt]")
 
