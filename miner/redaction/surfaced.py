@@ -20,7 +20,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from miner.redaction.lexicon.wordmatch import WORD_START
@@ -47,6 +47,10 @@ class Surfaced:
 
     entity: str
     value: str
+    reason: str = field(default="", compare=False)
+    """The rule that surfaced it (``unsure.REASONS``; measured per rule by
+    ``tools/redaction_report surfaced-why``). Not written into a sidecar,
+    and no part of a value's identity: one decision whatever surfaced it."""
 
     def as_json(self) -> dict[str, str]:
         return {"entity": self.entity, "value": self.value}
