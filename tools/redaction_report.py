@@ -25,8 +25,9 @@ boundaries, in the session. Then:
   is **replaced** when any character of it was, **surfaced** (a decision,
   not a replacement) when a surfaced value covers it, else kept;
 - **decisions per case**: each session is a case, and one decision covers
-  every occurrence of a surfaced value in it: the distinct values surfaced
-  per session, averaged over the sessions.
+  every occurrence of a surfaced value in it, and its other casings
+  (``surfaced.decide`` decides them together): the distinct values surfaced
+  per session, casing aside, averaged over the sessions.
 
 ``python -m tools.redaction_report figures`` prints the one table of these
 per corpus and split that docs/redaction.md carries.
@@ -61,6 +62,7 @@ from typing import Any
 import pandas as pd
 
 from miner.model import Session
+from miner.redaction.surfaced import one_decision
 from tools.pii_corpus import NEG
 
 #: The non-personal kinds issue 36 counts as look-alikes (words that look
@@ -330,10 +332,15 @@ def score_sessions(
         locale = locale if isinstance(locale, str) else ""
         surfaced = getattr(after, "surfaced", ())
         values = {s.value for s in surfaced}
+        # One decision per value and its other casings (``decide`` decides
+        # them together), named by the first of them.
+        decisions: dict[str, Any] = {}
+        for s in surfaced:
+            decisions.setdefault(one_decision(s.value), s)
         report.cases += 1
-        report.decisions += len(values)
-        report.decisions_as.update(s.entity for s in surfaced)
-        report.decision_examples += [(s.entity, s.value) for s in surfaced]
+        report.decisions += len(decisions)
+        report.decisions_as.update(s.entity for s in decisions.values())
+        report.decision_examples += [(s.entity, s.value) for s in decisions.values()]
         occurs = _occurrences(values)
         what: dict[str, int] = {}  # value -> its index in WHAT_SURFACED
         shown_in: dict[str, str] = {}  # value -> a text it stands in
@@ -347,16 +354,15 @@ def score_sessions(
             found = list(occurs.finditer(original)) if occurs else []
             for m in found:
                 at = _what_it_covers(labels[original], *m.span())
-                if at < what.get(m.group(0), len(WHAT_SURFACED)):
-                    what[m.group(0)], shown_in[m.group(0)] = at, original
+                key = one_decision(m.group(0))
+                if at < what.get(key, len(WHAT_SURFACED)):
+                    what[key], shown_in[key] = at, original
             shown = [m.span() for m in found]
             _score(report, original, labels[original], spans, place, locale, shown)
-        for s in surfaced:
-            kind = WHAT_SURFACED[what.get(s.value, len(WHAT_SURFACED) - 1)]
+        for key, s in decisions.items():
+            kind = WHAT_SURFACED[what.get(key, len(WHAT_SURFACED) - 1)]
             report.why[s.reason, kind] += 1
-            report.why_examples.append(
-                (s.reason, kind, f"{s.value!r} in {shown_in.get(s.value)!r}")
-            )
+            report.why_examples.append((s.reason, kind, f"{s.value!r} in {shown_in.get(key)!r}"))
     return report
 
 

@@ -56,6 +56,14 @@ class Surfaced:
         return {"entity": self.entity, "value": self.value}
 
 
+def one_decision(value: str) -> str:
+    """What the surfaced values a reviewer decides together share: a value
+    and its other casings in a case ("Bakhshi", "bakhshi", "BAKHSHI") are
+    the same word, so ``decide`` decides them at once and a case counts them
+    as one decision (docs/redaction.md, "What a reviewer sees")."""
+    return value.casefold()
+
+
 @functools.lru_cache(maxsize=4096)
 def _matcher(value: str) -> re.Pattern[str]:
     # Exact text on word boundaries: "Anna" is not found inside "Annabel";
@@ -232,37 +240,40 @@ def _replaced(node: Any, value: str, placeholder: str, skip: tuple | None, path:
 
 
 def decide(files: CaseValues, value: str, verdict: Verdict) -> CaseValues:
-    """A draft's three files with one surfaced value decided (new values; the
-    given ones are not changed).
+    """A draft's three files with one surfaced value decided, and with it
+    the case's surfaced values that are the same decision (``one_decision``:
+    its other casings). New values; the given ones are not changed.
 
     - ``replace``: one placeholder, the next free number for its entity in the
-      case, in place of every occurrence in the three files (the observed
-      session in the sidecar's provenance too), and the entry dropped from
-      ``surfaced``;
-    - ``keep``: the value moved from ``surfaced`` to ``kept``.
+      case, in place of every occurrence of each in the three files (the
+      observed session in the sidecar's provenance too), and the entries
+      dropped from ``surfaced``;
+    - ``keep``: the values moved from ``surfaced`` to ``kept``.
 
     A value the sidecar does not list as surfaced is a ValueError."""
     evalset, spec, tools = json.loads(json.dumps(list(files)))
     entry = next((s for s in surfaced_in(spec) if s.value == value), None)
     if entry is None or verdict not in VERDICTS:
         raise ValueError("not a surfaced value of this case, or not a verdict")
+    together = [s.value for s in surfaced_in(spec) if one_decision(s.value) == one_decision(value)]
     redaction = spec[PROVENANCE][REDACTION]
     remaining = [
         e
         for e in redaction.get(SURFACED) or []
-        if not (isinstance(e, dict) and e.get("value") == value)
+        if not (isinstance(e, dict) and e.get("value") in together)
     ]
     if verdict == "keep":
         kept = [v for v in redaction.get(KEPT) or [] if isinstance(v, str)]
-        redaction[KEPT] = [*kept, value] if value not in kept else kept
+        redaction[KEPT] = [*kept, *(v for v in together if v not in kept)]
         redaction[SURFACED] = remaining
         return evalset, spec, tools
     placeholder = next_placeholder((evalset, spec, tools), entry.entity)
     # The redaction record itself keeps its lists (and the digests) as they are.
     skip = (PROVENANCE, REDACTION)
-    evalset = _replaced(evalset, value, placeholder, None, ())
-    tools = _replaced(tools, value, placeholder, None, ())
-    spec = _replaced(spec, value, placeholder, skip, ())
+    for same in sorted(together, key=len, reverse=True):
+        evalset = _replaced(evalset, same, placeholder, None, ())
+        tools = _replaced(tools, same, placeholder, None, ())
+        spec = _replaced(spec, same, placeholder, skip, ())
     spec[PROVENANCE][REDACTION][SURFACED] = remaining
     return evalset, spec, tools
 
