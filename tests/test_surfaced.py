@@ -418,5 +418,37 @@ def test_one_decision_covers_a_surfaced_value_and_its_other_casings():
     # A value alone is decided alone.
     only = surfacing.decide(_one_case(["Okonkwo", "Vale"]), "Vale", "keep")
     assert [s.value for s in surfacing.case_undecided(only)] == ["Okonkwo"]
-    assert surfacing.one_decision("BAKHSHI") == surfacing.one_decision("Bakhshi")
-    assert surfacing.one_decision("Bakhshi") != surfacing.one_decision("Bakhshis")
+    found = [surfacing.Surfaced("PERSON", v) for v in ("BAKHSHI", "Bakhshi", "Bakhshis")]
+    decision = surfacing.decisions(found)
+    assert decision["BAKHSHI"] == decision["Bakhshi"] != decision["Bakhshis"]
+
+
+def test_one_decision_covers_a_surfaced_value_and_its_parts_surfaced_alone():
+    evalset = {"text": "Karin Beike wrote; Beike again, not Beikes"}
+    spec = {
+        "provenance": {
+            "redaction": {
+                "surfaced": [
+                    {"entity": "PERSON", "value": "Karin Beike"},
+                    {"entity": "PERSON", "value": "Beike", "partOf": "Karin Beike"},
+                    {"entity": "PERSON", "value": "Beikes", "partOf": "Beike Holm"},
+                ],
+                "kept": [],
+            }
+        }
+    }
+    case = (evalset, spec, {})
+    # A part of a value the case does not list is a decision of its own.
+    assert len(set(surfacing.decisions(surfacing.surfaced_in(spec)).values())) == 2
+    replaced = surfacing.decide(case, "Beike", "replace")
+    assert replaced[0]["text"] == "<PERSON_1> wrote; <PERSON_1> again, not Beikes"
+    kept = surfacing.decide(case, "Karin Beike", "keep")
+    assert kept[1]["provenance"]["redaction"]["kept"] == ["Karin Beike", "Beike"]
+    assert [s.value for s in surfacing.case_undecided(kept)] == ["Beikes"]
+    # The sidecar writes the link only where there is one.
+    assert surfacing.Surfaced("PERSON", "Beike", part_of="Karin Beike").as_json() == {
+        "entity": "PERSON",
+        "value": "Beike",
+        "partOf": "Karin Beike",
+    }
+    assert surfacing.Surfaced("PERSON", "Beike").as_json() == {"entity": "PERSON", "value": "Beike"}

@@ -25,9 +25,9 @@ boundaries, in the session. Then:
   is **replaced** when any character of it was, **surfaced** (a decision,
   not a replacement) when a surfaced value covers it, else kept;
 - **decisions per case**: each session is a case, and one decision covers
-  every occurrence of a surfaced value in it, and its other casings
-  (``surfaced.decide`` decides them together): the distinct values surfaced
-  per session, casing aside, averaged over the sessions.
+  every occurrence of a surfaced value in it, its other casings and its
+  parts surfaced alone (``surfaced.decisions``: ``decide`` decides them
+  together): the distinct decisions per session, averaged over the sessions.
 
 ``python -m tools.redaction_report figures`` prints the one table of these
 per corpus and split that docs/redaction.md carries.
@@ -62,7 +62,7 @@ from typing import Any
 import pandas as pd
 
 from miner.model import Session
-from miner.redaction.surfaced import one_decision
+from miner.redaction.surfaced import decisions
 from tools.pii_corpus import NEG
 
 #: The non-personal kinds issue 36 counts as look-alikes (words that look
@@ -332,15 +332,16 @@ def score_sessions(
         locale = locale if isinstance(locale, str) else ""
         surfaced = getattr(after, "surfaced", ())
         values = {s.value for s in surfaced}
-        # One decision per value and its other casings (``decide`` decides
-        # them together), named by the first of them.
-        decisions: dict[str, Any] = {}
+        # One decision per value with its other casings and its parts
+        # (``decide`` decides them together), named by the first of them.
+        decision = decisions(surfaced)
+        decided: dict[str, Any] = {}
         for s in surfaced:
-            decisions.setdefault(one_decision(s.value), s)
+            decided.setdefault(decision[s.value], s)
         report.cases += 1
-        report.decisions += len(decisions)
-        report.decisions_as.update(s.entity for s in decisions.values())
-        report.decision_examples += [(s.entity, s.value) for s in decisions.values()]
+        report.decisions += len(decided)
+        report.decisions_as.update(s.entity for s in decided.values())
+        report.decision_examples += [(s.entity, s.value) for s in decided.values()]
         occurs = _occurrences(values)
         what: dict[str, int] = {}  # value -> its index in WHAT_SURFACED
         shown_in: dict[str, str] = {}  # value -> a text it stands in
@@ -354,12 +355,12 @@ def score_sessions(
             found = list(occurs.finditer(original)) if occurs else []
             for m in found:
                 at = _what_it_covers(labels[original], *m.span())
-                key = one_decision(m.group(0))
+                key = decision[m.group(0)]
                 if at < what.get(key, len(WHAT_SURFACED)):
                     what[key], shown_in[key] = at, original
             shown = [m.span() for m in found]
             _score(report, original, labels[original], spans, place, locale, shown)
-        for key, s in decisions.items():
+        for key, s in decided.items():
             kind = WHAT_SURFACED[what.get(key, len(WHAT_SURFACED) - 1)]
             report.why[s.reason, kind] += 1
             report.why_examples.append((s.reason, kind, f"{s.value!r} in {shown_in.get(key)!r}"))

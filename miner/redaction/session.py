@@ -114,6 +114,17 @@ def _redact_one(
     return Redacted(redacted, replaced, dict(entity_of), kept, surfaced, tuple(sorted(towns)))
 
 
+def with_sure_rules_decided(redacted: Redacted) -> Redacted:
+    """``redacted`` with the values that a rule sure enough surfaced
+    (``unsure.REPLACED_REASONS``: a street in lower case) replaced, each by
+    the next free placeholder of its entity: not a decision."""
+    from miner.redaction.second import replaced_everywhere
+    from miner.redaction.unsure import REPLACED_REASONS
+
+    sure = {s.value: s.entity for s in redacted.surfaced if s.reason in REPLACED_REASONS}
+    return replaced_everywhere(redacted, sure) if sure else redacted
+
+
 def with_people_decided(redacted: Redacted) -> Redacted:
     """``redacted`` with each surfaced name that is a word of a person the
     session replaced, in another case or without its accents ("paul" beside
@@ -138,10 +149,10 @@ def with_people_decided(redacted: Redacted) -> Redacted:
     return replaced_everywhere(redacted, same) if same else redacted
 
 
-def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> set[str]:
+def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> dict[str, str]:
     """The parts of an unsure name that stand alone in the session are unsure
     too: "Beike" after "Karin Beike" is left as written only if surfaced.
-    Returns the parts it added."""
+    Returns each part it added -> the name it is part of."""
     parts = {
         part: value
         for value, entity in unsure_of.items()
@@ -150,15 +161,15 @@ def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str])
         if part != value and part not in unsure_of
     }
     if not parts:
-        return set()
-    added: set[str] = set()
+        return {}
+    added: dict[str, str] = {}
     matcher = WholeWords(exact=parts)
     for _key, leaf in leaves:
         if isinstance(leaf, str):
             for s, e in matcher.spans(leaf):
                 if leaf[s:e] not in unsure_of:
                     unsure_of[leaf[s:e]] = "PERSON"
-                    added.add(leaf[s:e])
+                    added[leaf[s:e]] = parts[leaf[s:e]]
     return added
 
 
@@ -189,7 +200,7 @@ def _unseen_by_review(leaves: list[tuple[str | None, Any]], values: list[str]) -
 def _surfaced(
     redacted: Session,
     unsure_of: dict[str, str],
-    parts: set[str],
+    parts: dict[str, str],
     entity_of: dict[str, str],
     things: tuple[str, ...],
     kept_values: set[str],
@@ -209,7 +220,9 @@ def _surfaced(
             if isinstance(leaf, str):
                 standing.update(leaf[s:e] for s, e in matcher.spans(leaf))
     surfaced = {
-        v: Surfaced(unsure_of[v], v, _PART_OF_A_NAME if v in parts else _GUESSED_NAME)
+        v: Surfaced(unsure_of[v], v, _PART_OF_A_NAME, parts[v])
+        if v in parts
+        else Surfaced(unsure_of[v], v, _GUESSED_NAME)
         for v in left
         if v in standing
     }

@@ -51,17 +51,40 @@ class Surfaced:
     """The rule that surfaced it (``unsure.REASONS``; measured per rule by
     ``tools/redaction_report surfaced-why``). Not written into a sidecar,
     and no part of a value's identity: one decision whatever surfaced it."""
+    part_of: str = field(default="", compare=False)
+    """The surfaced value this one is a part of, written alone ("Beike" of
+    "Karin Beike", "Klášterecká" or "128" of "Klášterecká 128"): the
+    reviewer decides it with that value (``decisions``)."""
 
     def as_json(self) -> dict[str, str]:
-        return {"entity": self.entity, "value": self.value}
+        found = {"entity": self.entity, "value": self.value}
+        return {**found, PART_OF: self.part_of} if self.part_of else found
 
 
-def one_decision(value: str) -> str:
-    """What the surfaced values a reviewer decides together share: a value
-    and its other casings in a case ("Bakhshi", "bakhshi", "BAKHSHI") are
-    the same word, so ``decide`` decides them at once and a case counts them
-    as one decision (docs/redaction.md, "What a reviewer sees")."""
-    return value.casefold()
+#: Where the sidecar says a surfaced value is another's part.
+PART_OF = "partOf"
+
+
+def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
+    """Each surfaced value of a case -> the decision it is part of, named by
+    the value decided (case-folded). The reviewer decides together a value
+    and its other casings ("Bakhshi", "bakhshi", "BAKHSHI": the same word),
+    and a value and its parts written alone that the case surfaced with it
+    (``Surfaced.part_of``: "Beike" with "Karin Beike"), as the session pass
+    gives a replaced value's parts its placeholder. So ``decide`` decides
+    them at once, and a case counts them as one decision (docs/redaction.md,
+    "What a reviewer sees")."""
+    found = list(surfaced)
+    listed = {s.value for s in found}
+    whole = {s.value: s.part_of for s in found if s.part_of in listed and s.part_of != s.value}
+    out: dict[str, str] = {}
+    for s in found:
+        root, seen = s.value, {s.value}
+        while root in whole and whole[root] not in seen:
+            root = whole[root]
+            seen.add(root)
+        out[s.value] = root.casefold()
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
@@ -144,8 +167,10 @@ def surfaced_in(spec: Any) -> tuple[Surfaced, ...]:
     for entry in found if isinstance(found, list) else []:
         if isinstance(entry, dict):
             entity, value = entry.get("entity"), entry.get("value")
+            part_of = entry.get(PART_OF)
             if isinstance(entity, str) and isinstance(value, str) and value:
-                out.append(Surfaced(entity, value))
+                whole = part_of if isinstance(part_of, str) else ""
+                out.append(Surfaced(entity, value, part_of=whole))
     return tuple(dict.fromkeys(out))
 
 
@@ -241,8 +266,9 @@ def _replaced(node: Any, value: str, placeholder: str, skip: tuple | None, path:
 
 def decide(files: CaseValues, value: str, verdict: Verdict) -> CaseValues:
     """A draft's three files with one surfaced value decided, and with it
-    the case's surfaced values that are the same decision (``one_decision``:
-    its other casings). New values; the given ones are not changed.
+    the case's surfaced values that are the same decision (``decisions``:
+    its other casings, its parts, the value it is part of). New values; the
+    given ones are not changed.
 
     - ``replace``: one placeholder, the next free number for its entity in the
       case, in place of every occurrence of each in the three files (the
@@ -255,7 +281,8 @@ def decide(files: CaseValues, value: str, verdict: Verdict) -> CaseValues:
     entry = next((s for s in surfaced_in(spec) if s.value == value), None)
     if entry is None or verdict not in VERDICTS:
         raise ValueError("not a surfaced value of this case, or not a verdict")
-    together = [s.value for s in surfaced_in(spec) if one_decision(s.value) == one_decision(value)]
+    decision = decisions(surfaced_in(spec))
+    together = [v for v, d in decision.items() if d == decision[value]]
     redaction = spec[PROVENANCE][REDACTION]
     remaining = [
         e

@@ -122,6 +122,15 @@ _THING_KEY = re.compile(
 )
 
 
+#: A street in lower case that the address rules read as one when capitalised.
+LOWER_CASE_STREET = "a lower-case street"
+
+#: The rules whose values are replaced, not put before the reviewer: at
+#: least 97% of their decisions on the tune splits were planted personal
+#: values, over 30 decisions or more (``redaction_report surfaced-why``:
+#: lower-case streets 38 of 38, no look-alike; docs/redaction.md).
+REPLACED_REASONS = frozenset((LOWER_CASE_STREET,))
+
 #: A span of ``Unsure``: (start, end, entity it may be, the rule that found it).
 Reasoned = tuple[int, int, str, str]
 
@@ -204,7 +213,7 @@ class Unsure:
             filled = PLACEHOLDER.sub(lambda m: "q" * len(m.group(0)), text)
             for start, end, entity in lower_case_streets(filled):
                 yield from _because(
-                    "a lower-case street", around_placeholders(text, start, end, entity)
+                    LOWER_CASE_STREET, around_placeholders(text, start, end, entity)
                 )
             for start, end, entity in numbered_words(seen):
                 yield from _because(
@@ -301,7 +310,7 @@ def unsure_values(
     distinct value as written (the first sighting's entity), the longest
     span first where two overlap; none inside an occurrence of ``things``
     (phrases the policy decided name things, case-folded)."""
-    found: dict[str, tuple[str, str]] = {}  # value -> (entity, reason)
+    found: dict[str, tuple[str, str, str]] = {}  # value -> (entity, reason, part of)
     leaves = [
         (key, leaf)
         for key, leaf in session_texts(session)
@@ -320,9 +329,9 @@ def unsure_values(
             if any(s <= start and stop <= e for s, e in inside):
                 continue
             if start >= end:
-                found.setdefault(leaf[start:stop], (entity, reason))
+                found.setdefault(leaf[start:stop], (entity, reason, ""))
                 end = stop
-    streets = [value for value, (entity, _reason) in found.items() if entity == "STREET_ADDRESS"]
+    streets = [value for value, (entity, *_why) in found.items() if entity == "STREET_ADDRESS"]
     for street in streets:
         # Its name written alone elsewhere ("could not verify Klášterecká"):
         # the same street, surfaced too.
@@ -330,7 +339,7 @@ def unsure_values(
             alone = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
             if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
                 # A street's, even where it was read as a name no list knows.
-                found[name] = ("STREET_ADDRESS", "a street's name alone")
+                found[name] = ("STREET_ADDRESS", "a street's name alone", street)
         # Its house number standing alone where a value does ("I have noted
         # 26 on your file"), as a replaced address's is replaced; or a whole
         # string ("Nr. 216", a tool's argument).
@@ -340,8 +349,8 @@ def unsure_values(
             if street in leaf:
                 continue
             if leaf.strip() in whole:
-                found.setdefault(leaf.strip(), ("STREET_ADDRESS", "a house number alone"))
+                found.setdefault(leaf.strip(), ("STREET_ADDRESS", "a house number alone", street))
             if numbers:
                 for s, e in house_numbers_alone(leaf, numbers):
-                    found.setdefault(leaf[s:e], ("STREET_ADDRESS", "a house number alone"))
-    return tuple(Surfaced(entity, value, reason) for value, (entity, reason) in found.items())
+                    found.setdefault(leaf[s:e], ("STREET_ADDRESS", "a house number alone", street))
+    return tuple(Surfaced(entity, value, *why) for value, (entity, *why) in found.items())
