@@ -45,6 +45,11 @@ ran dry (misses printed with ``-v``; a tune split, never a report).
 ``figures`` also prints the test templates filled from ``UNTOUCHED_LOCALES``
 (``untouched locales``), totals only: no command prints their misses.
 
+``surfaced-why [SPLIT...]`` prints, per rule that surfaced a value
+(``Surfaced.reason``), its decisions and how many were planted personal
+values, look-alikes, other labelled words or unlabelled ones (``WHY_SPLITS``;
+with ``-v`` each decision of a tune split, never of a report split).
+
 To measure your own data, label it the same way (text -> [(start, end,
 type)]) and call ``measure``.
 """
