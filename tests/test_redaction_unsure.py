@@ -866,29 +866,3 @@ def test_the_reasons_and_parts_of_surfaced_values():
     assert found["44 norris light"] == ("a lower-case street", "")
     assert found["norris light"] == ("a street's name alone", "44 norris light")
     assert found["FARMER"] == ("a word in capitals", "")
-
-
-def test_a_surfaced_part_of_a_replaced_value_is_replaced_with_it():
-    from collections import Counter
-    from datetime import UTC, datetime
-
-    from miner.model import Session, Turn
-    from miner.redaction.session import Redacted, with_sure_rules_decided
-    from miner.redaction.surfaced import Surfaced
-
-    now = datetime(2026, 11, 22, tzinfo=UTC)
-    text = "sent to <STREET_ADDRESS_1>; KLÁŠTERECKÁ again, and Vale Road"
-    session = Session("s", "a", "u", now, now, {}, (Turn("i", text, "ok"),))
-    surfaced = (
-        Surfaced("STREET_ADDRESS", "KLÁŠTERECKÁ", "a street's name alone", "Klášterecká 128"),
-        Surfaced("STREET_ADDRESS", "Vale Road", "a named street"),
-        Surfaced("STREET_ADDRESS", "Vale", "a street's name alone", "Vale Road"),
-    )
-    before = Redacted(session, Counter(), {"Klášterecká 128": "STREET_ADDRESS"}, (), surfaced)
-    after = with_sure_rules_decided(before)
-    # The replaced street's name is the street's; "Vale" goes with "Vale Road",
-    # which is still the reviewer's.
-    assert after.session.turns[0].user_text == (
-        "sent to <STREET_ADDRESS_1>; <STREET_ADDRESS_2> again, and Vale Road"
-    )
-    assert [s.value for s in after.surfaced] == ["Vale Road", "Vale"]

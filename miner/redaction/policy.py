@@ -92,9 +92,8 @@ class RedactionPolicy:
         # The one hook of the second model: it decides some surfaced values.
         if self.second is not None:
             redacted = self.second.decide(sessions, redacted)
-        # Then a surfaced value that is a replaced value's part, or a word
-        # of a replaced person, is that value's.
-        return [with_people_decided(with_sure_rules_decided(r)) for r in redacted]
+        # Then a surfaced name that is a replaced person's is that person's.
+        return [with_people_decided(r) for r in redacted]
 
     def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
         """(entity, value) found in each text, in order (``Detector.detect``)."""

@@ -116,22 +116,12 @@ def _redact_one(
 
 def with_sure_rules_decided(redacted: Redacted) -> Redacted:
     """``redacted`` with the values that a rule sure enough surfaced
-    (``unsure.REPLACED_REASONS``: a street in lower case) replaced, and the
-    parts of a replaced value surfaced alone (``Surfaced.part_of``: a
-    replaced street's name in another casing, a surfaced street's name or
-    house number once the second model replaced the street), as the session
-    pass replaces a value's parts: each by the next free placeholder of its
-    entity, not a decision."""
+    (``unsure.REPLACED_REASONS``: a street in lower case) replaced, each by
+    the next free placeholder of its entity: not a decision."""
     from miner.redaction.second import replaced_everywhere
     from miner.redaction.unsure import REPLACED_REASONS
 
-    left = {s.value for s in redacted.surfaced}
-    sure = {
-        s.value: s.entity
-        for s in redacted.surfaced
-        if s.reason in REPLACED_REASONS
-        or (s.part_of in redacted.originals and s.part_of not in left)
-    }
+    sure = {s.value: s.entity for s in redacted.surfaced if s.reason in REPLACED_REASONS}
     return replaced_everywhere(redacted, sure) if sure else redacted
 
 
@@ -238,8 +228,8 @@ def _surfaced(
     }
     for item in unsure_values(redacted, policy.unsure, things):
         surfaced.setdefault(item.value, item)
-    for value, (entity, reason, whole) in _other_casings(redacted, surfaced, entity_of).items():
-        surfaced.setdefault(value, Surfaced(entity, value, reason, whole))
+    for value, (entity, reason) in _other_casings(redacted, surfaced, entity_of).items():
+        surfaced.setdefault(value, Surfaced(entity, value, reason))
     names = [v for v, s in surfaced.items() if s.entity == "PERSON" and v not in kept_values]
     places = named_as_things(session_texts(redacted), names) if names else set()
     return (
@@ -259,7 +249,7 @@ _STREET_NAME_ALONE = "a street's name alone"
 
 def _other_casings(
     redacted: Session, surfaced: dict[str, Surfaced], entity_of: dict[str, str]
-) -> dict[str, tuple[str, str, str]]:
+) -> dict[str, tuple[str, str]]:
     """A name or street word surfaced or replaced, written elsewhere in the
     session in another casing that nothing replaced ("cihlářova" beside
     "Cihlářova" surfaced, "vašátkova" beside the street "Vašátkova 12"
@@ -268,10 +258,9 @@ def _other_casings(
     case is no value: only words of four letters or more that a name's or
     a street's). A replaced person's word so surfaced is then replaced
     (``with_people_decided``). So is a street's name written alone without
-    its number, in any casing (``street_names``), as the street's part.
-    Value -> (entity, reason, the value it is part of or "")."""
+    its number, in any casing (``street_names``). Value -> (entity, reason)."""
     words: dict[str, str] = {}
-    streets: dict[str, str] = {}  # a street's name, case-folded -> the street
+    streets: set[str] = set()
     values = [*((v, s.entity) for v, s in surfaced.items()), *entity_of.items()]
     for value, entity in values:
         if entity not in ("PERSON", "STREET_ADDRESS"):
@@ -280,8 +269,7 @@ def _other_casings(
             if len(word) >= 4 and not an_english_word(word.casefold(), 3.0):
                 words.setdefault(word.casefold(), entity)
         if entity == "STREET_ADDRESS":
-            for name in street_names(value):
-                streets.setdefault(name.casefold(), value)
+            streets.update(name.casefold() for name in street_names(value))
         if value in surfaced and " " in value:
             # The value whole in another casing: one decision, not one per word.
             words.setdefault(value.casefold(), entity)
@@ -290,7 +278,7 @@ def _other_casings(
     written = {w for value in (*surfaced, *entity_of) for w in _LETTER_WORD.findall(value)}
     matcher = WholeWords(any_case=[*words, *streets])
     decided = WholeWords(exact=surfaced)
-    found: dict[str, tuple[str, str, str]] = {}
+    found: dict[str, tuple[str, str]] = {}
     for _key, leaf in session_texts(redacted):
         if isinstance(leaf, str):
             # Not inside a value surfaced already: the reviewer decides it whole.
@@ -304,10 +292,9 @@ def _other_casings(
                 if value.casefold() in streets:
                     # A street's name written alone, in any casing ("I have
                     # noted Diagonal Rivadavia on your file").
-                    street = streets[value.casefold()]
-                    found.setdefault(value, ("STREET_ADDRESS", _STREET_NAME_ALONE, street))
+                    found.setdefault(value, ("STREET_ADDRESS", _STREET_NAME_ALONE))
                 elif value not in written and value not in surfaced:
-                    found.setdefault(value, (words[value.casefold()], _OTHER_CASING, ""))
+                    found.setdefault(value, (words[value.casefold()], _OTHER_CASING))
     return found
 
 
