@@ -135,7 +135,9 @@ class NameWords:
     def __init__(self, config: UnsureConfig) -> None:
         self.config = config
 
-    def spans(self, text: str, written: str) -> Iterator[tuple[int, int, str]]:
+    def spans(self, text: str, written: str) -> Iterator[tuple[int, int, str, str]]:
+        """(start, end, "PERSON", the rule that found it) of each name word
+        of ``text`` (``written``: the string as redaction wrote it)."""
         from miner.redaction.lexicon.names import (
             LOWER_CASE_TITLE_BEFORE,
             an_english_word,
@@ -153,7 +155,7 @@ class NameWords:
             if (not an_english_word(folded, 3.0) and not _english_compound(folded)) or (
                 a_first_name(word) and not an_english_word(folded, self.config.lower_case_zipf)
             ):
-                yield m.start(1), m.end(1), "PERSON"
+                yield m.start(1), m.end(1), "PERSON", "a speaker"
         lower_text = not any(c.isupper() for c in text)
         addressed_at = {start for start, _end in addressed(text)}
         run_end = -1  # a lower-case name runs on over the name words after it
@@ -163,7 +165,8 @@ class NameWords:
             if names_a_number(written, m.start(), m.end()):
                 continue  # "IBAN <IBAN_CODE_1>", "my iban is 0123...": a number's name
             if word.islower() and text[run_end : m.start()] == " " and _a_degree(folded):
-                yield m.start(), m.start() + len(word), "PERSON"  # "angela baker md"
+                end = m.start() + len(word)
+                yield m.start(), end, "PERSON", "a degree after a name"  # "angela baker md"
                 run_end = m.end()
                 continue
             if self._in_a_person_slot(text, m.start(), word, m.start() in addressed_at):
@@ -180,7 +183,7 @@ class NameWords:
                     start = particle.start() if particle else start
                 title = _TITLE_BEFORE.search(text, max(0, start - 10), start)
                 start = title.start() if title else start  # "PhDr. Michal Tichý"
-                yield start, end, "PERSON"
+                yield start, end, "PERSON", "a name in a person's slot"
                 run_end = end
                 continue
             if len(word) < 3 or folded in stop_words():
@@ -190,35 +193,37 @@ class NameWords:
                 and text[run_end : m.start()] == " "
                 and (known_name(word) or not an_english_word(folded, 3.0))
             ):
-                yield m.start(), m.end(), "PERSON"
+                yield m.start(), m.end(), "PERSON", "a lower-case name's next word"
                 run_end = m.end()
                 continue
             cued = _NAME_CUE.search(text, max(0, m.start() - 25), m.start()) is not None
             if word.islower():
-                if (
-                    (cued and (a_first_name(word) or not an_english_word(folded, 3.0)))
-                    or (
-                        a_first_name(word)
-                        and not an_english_word(folded, self.config.lower_case_zipf)
-                    )
-                    or _beside_a_name(text, written, m.start(), m.end(), word)
-                    or (
-                        a_first_name(word)
-                        and not an_english_word(folded, 5.0)
-                        and _surname_after(text, m.end())
-                    )
-                    or (lower_text and self._a_name_in_lower_case_text(text, m.start(), word))
-                    or (
-                        # A listed name's possessive, as capitalised ("Hernandez's"):
-                        # "(though torres's song ...)".
-                        text.startswith(("'s", "’s"), m.start() + len(word))
-                        and known_name(word)
-                        and not an_english_word(folded, self.config.lower_case_zipf)
-                    )
-                ):
+                reason = (
+                    "a lower-case word after a cue"
+                    if cued and (a_first_name(word) or not an_english_word(folded, 3.0))
+                    else "a lower-case first name"
+                    if a_first_name(word)
+                    and not an_english_word(folded, self.config.lower_case_zipf)
+                    else "a lower-case word beside a name"
+                    if _beside_a_name(text, written, m.start(), m.end(), word)
+                    else "a lower-case first name and surname"
+                    if a_first_name(word)
+                    and not an_english_word(folded, 5.0)
+                    and _surname_after(text, m.end())
+                    else "a name in a lower-case text"
+                    if lower_text and self._a_name_in_lower_case_text(text, m.start(), word)
+                    # A listed name's possessive, as capitalised ("Hernandez's"):
+                    # "(though torres's song ...)".
+                    else "a lower-case name's possessive"
+                    if text.startswith(("'s", "’s"), m.start() + len(word))
+                    and known_name(word)
+                    and not an_english_word(folded, self.config.lower_case_zipf)
+                    else ""
+                )
+                if reason:
                     # With a title before it ("miss shannon andrews").
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
-                    yield title.start() if title else m.start(), m.end(), "PERSON"
+                    yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
             elif word.isupper() and not shouted:
                 if len(word) < self.config.capitals_min and not cued:
@@ -229,18 +234,19 @@ class NameWords:
                     # SANTOS", "the recipient VAN DER BERG".
                     end = _name_words_after(text, m.end())
                     if end > m.end():
-                        yield m.start(), end, "PERSON"
+                        yield m.start(), end, "PERSON", "a particle in capitals after a cue"
                 elif (
                     listed
                     or (cued and (known_name(word) or not an_english_word(folded, 3.0)))
                     or self._unknown_in_capitals(text, m.start(), word, 6)
                 ):
-                    yield m.start(), m.end(), "PERSON"
+                    yield m.start(), m.end(), "PERSON", "a word in capitals"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
                 if known_name(word) and not an_english_word(folded, self.config.lower_case_zipf):
                     # With its surname ("ALICE DELHAYE"): the second model
                     # reads the name whole, and replaces it whole.
-                    yield m.start(), _name_words_after(text, m.end()), "PERSON"
+                    end = _name_words_after(text, m.end())
+                    yield m.start(), end, "PERSON", "a name in a text in capitals"
                 elif (cued and not an_english_word(folded, 3.0)) or _beside_a_name(
                     text, written, m.start(), m.end(), word
                 ):
@@ -252,7 +258,8 @@ class NameWords:
                         text, max(0, m.start() - 6), m.start()
                     )
                     start = particle.start() if particle else m.start()
-                    yield start, _name_words_after(text, m.end()), "PERSON"
+                    end = _name_words_after(text, m.end())
+                    yield start, end, "PERSON", "a cued word in a text in capitals"
             elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
                 run = _CAPITALISED_RUN.match(text, m.start())
                 words = run.group(0).split() if run else [word]
@@ -267,7 +274,8 @@ class NameWords:
                     not an_english_word(words[0].casefold(), 4.5)
                     or (len(words) > 1 and a_first_name(words[0]))
                 ):
-                    yield m.start(), m.start() + len(" ".join(words)), "PERSON"
+                    end = m.start() + len(" ".join(words))
+                    yield m.start(), end, "PERSON", "capitalised words after a cue"
             elif (
                 word[:1].isupper()
                 and known_name(word)
@@ -283,7 +291,8 @@ class NameWords:
                 # "(though Hernandez's song ...)".
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 particle = _PARTICLE_BEFORE.search(text, max(0, start - 6), start)
-                yield particle.start() if particle else start, end, "PERSON"
+                start = particle.start() if particle else start
+                yield start, end, "PERSON", "a surname after a particle or with 's"
             elif (
                 self.config.capitalised_zipf
                 and word[:1].isupper()
@@ -295,7 +304,7 @@ class NameWords:
                 # With the particles and initials around it ("Le Goff").
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 if not _a_place_grown_over(text, start, m.start()):
-                    yield start, end, "PERSON"
+                    yield start, end, "PERSON", "a capitalised listed name"
             elif (
                 self.config.unknown_capitalised
                 and an_unknown_word(word)
@@ -305,7 +314,8 @@ class NameWords:
                 # name written alone ("Andreassenberget", "Drumul Ene").
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 if not _a_place_grown_over(text, start, m.start()):
-                    yield start, _words_after_unknown(text, end), "PERSON"
+                    end = _words_after_unknown(text, end)
+                    yield start, end, "PERSON", "a capitalised word no list knows"
 
     def _in_a_person_slot(self, text: str, start: int, word: str, addressed: bool) -> bool:
         """A word a name list knows, or capitalised one English does not
