@@ -18,16 +18,18 @@ turn (``--data`` names the folder: the 20M-row one takes 6 GiB). For each:
   average (the machine may be shared).
 
 A draft that fails is reported with its exit code, the last line of its
-error and its peak RSS, and the bench goes on. Then, end to end on a
-7,041-row real-shaped export of each dialect asked for: every flagged
-session drafted by ``tools/baseline_draft.py`` and by ``miner draft``
-(target >= 5). Last, every line again as one table.
+error and its peak RSS, and the bench goes on; an export the disk has no
+room for (``disk_needed``) is not built, and its line says what it needs.
+Then, end to end on a 7,041-row real-shaped export of each dialect asked
+for: every flagged session drafted by ``tools/baseline_draft.py`` and by
+``miner draft`` (target >= 5). Last, every line again as one table, and
+how many drafts peaked under issue 38's bound (``verdict``).
 
 Usage: ``python -m tools.bench_scale [--rows 1000000] [--shapes
 real,wide,small-files,one-file] [--dialects python,java,go] [--data DIR]``:
 every combination of the three lists (by default every shape and dialect
-at 1M rows). ``--full`` is the issue's whole matrix: every shape and
-dialect at 1M and 5M rows, and the real shape's Python rows at 20M.
+at 1M rows). ``--full`` is issue 38's whole matrix: every shape and
+dialect at 1M, 5M and 20M rows.
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ PIPELINE = ROOT / "pipelines" / "support_agent.toml"
 FEEDBACK = ROOT / "tests" / "golden" / "feedback.parquet"
 #: The real agent's export the issue measured had this many rows.
 SMALL_ROWS = 7_041
+#: Issue 38's bound on a draft's peak RSS, "512 MB" read as 10^6 bytes.
+PEAK_BOUND_MIB = 488
+#: Disk left free beside an export being built and drafted: the draft's
+#: DuckDB spill under TMPDIR (4 GB at 20M rows) and the disk's other users.
+SPARE_DISK = 5 * 2**30
 
 
 def _window() -> list[str]:
@@ -155,6 +162,27 @@ def plain_scan(export: Path) -> tuple[Run, int]:
     return Run(time.perf_counter() - begin, time.process_time() - cpu, 0), rows
 
 
+def disk_needed(small: Path, rows: int, shape: str) -> int:
+    """Bytes of disk an export of ``rows`` rows of ``shape`` takes to build,
+    from ``small``, the 7,041-row one of the same shape and dialect: its
+    files' bytes per row (an upper bound: its files are small, so their
+    fixed cost is a larger share of them: 557 MiB per million real Python
+    rows against 310 built), plus, for ``one-file``, the Arrow file the
+    export is staged through (the rows uncompressed: 30 GiB beside 5 GiB of
+    Parquet for 20M Go rows), and a tenth more."""
+    import pyarrow.parquet as pq
+
+    written = uncompressed = 0
+    for file in small.rglob("*.parquet"):
+        written += file.stat().st_size
+        if scale_export.SHAPES[shape].one_file:
+            meta = pq.ParquetFile(file).metadata
+            uncompressed += sum(
+                meta.row_group(i).total_byte_size for i in range(meta.num_row_groups)
+            )
+    return int((written + uncompressed) * rows / SMALL_ROWS * 1.1)
+
+
 def _load() -> str:
     return "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
@@ -172,7 +200,8 @@ class Line:
     dialect: str
     shape: str
     rows: int
-    big: Run
+    big: Run | None
+    """None when the export was not built (no room on the disk)."""
     small: Run | None
     plain: Run | None
     load: float
@@ -180,7 +209,9 @@ class Line:
 
     def cells(self) -> list[str]:
         b, m, p = self.big, self.small, self.plain
-        head = [self.shape, self.dialect, f"{self.rows:,}", f"{b.peak}"]
+        head = [self.shape, self.dialect, f"{self.rows:,}", "-" if b is None else f"{b.peak}"]
+        if b is None:
+            return [*head, f"NOT RUN: {self.error}", "", "", f"{self.load:.1f}"]
         if self.error or m is None or p is None:
             return [*head, f"FAILED after {b.wall:.0f} s ({b.cpu:.1f} s CPU): {self.error}",
                     "", "", f"{self.load:.1f}"]  # fmt: skip
@@ -202,6 +233,19 @@ def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False)
         if keep and folder.exists():
             continue
         shutil.rmtree(folder, ignore_errors=True)
+        if folder == big:
+            need, free = disk_needed(small, rows, shape), shutil.disk_usage(data).free
+            if need + SPARE_DISK > free:
+                # A full disk mid-build would stop the bench, and whoever
+                # else writes there: said, not tried.
+                if not keep:
+                    shutil.rmtree(small, ignore_errors=True)
+                why = (
+                    f"not built: needs {need / 2**30:.1f} GiB of disk and "
+                    f"{SPARE_DISK / 2**30:.0f} spare, {free / 2**30:.1f} free under {data}"
+                )
+                print(f"{dialect} {shape} {rows:,} rows: {why}", flush=True)
+                return Line(dialect, shape, rows, None, None, None, os.getloadavg()[0], why)
         begin = time.perf_counter()
         scale_export.write(folder, size, dialect, shape)
         built = time.perf_counter() - begin
@@ -293,11 +337,27 @@ def table(lines: list[Line]) -> str:
     return "\n".join("| " + " | ".join(cells) + " |" for cells in rows)
 
 
-#: The issue's whole matrix (``--full``): (dialects, shapes, rows) products.
-FULL = (
-    ("python,java,go", "real,wide,small-files,one-file", "1000000,5000000"),
-    ("python", "real", "20000000"),
-)
+def verdict(lines: list[Line]) -> str:
+    """Issue 38's memory bound over the lines: in how many drafts the peak
+    RSS stayed under it, and each draft that did not, failed or did not run."""
+    held, others = 0, []
+    for line in lines:
+        name = f"{line.shape} {line.dialect} {line.rows:,}"
+        if line.big is None:
+            others.append(f"{name} not run")
+        elif line.error:
+            others.append(f"{name} failed ({line.big.peak} MiB)")
+        elif line.big.peak >= PEAK_BOUND_MIB:
+            others.append(f"{name} {line.big.peak} MiB")
+        else:
+            held += 1
+    return f"peak RSS under {PEAK_BOUND_MIB} MiB (512 MB): {held} of {len(lines)} drafts" + (
+        f"; not: {', '.join(others)}" if others else ""
+    )
+
+
+#: Issue 38's whole matrix (``--full``): (dialects, shapes, rows) products.
+FULL = (("python,java,go", "real,wide,small-files,one-file", "1000000,5000000,20000000"),)
 
 
 def main() -> None:
@@ -308,7 +368,7 @@ def main() -> None:
     parser.add_argument(
         "--full",
         action="store_true",
-        help="every shape and dialect at 1M and 5M rows, and real Python rows at 20M",
+        help="every shape and dialect at 1M, 5M and 20M rows (a day; 20M wide rows need 70 GB)",
     )
     parser.add_argument("--data", type=Path, default=None)
     parser.add_argument("--no-end-to-end", action="store_true")
@@ -333,6 +393,7 @@ def main() -> None:
             for dialect in (args.dialects if not args.full else FULL[0][0]).split(","):
                 end_to_end(data, dialect)
     print(table(lines))
+    print(verdict(lines))
 
 
 if __name__ == "__main__":
