@@ -26,7 +26,8 @@ for: every flagged session drafted by ``tools/baseline_draft.py`` and by
 how many drafts peaked under issue 38's bound (``verdict``).
 
 Usage: ``python -m tools.bench_scale [--rows 1000000] [--shapes
-real,wide,small-files,one-file] [--dialects python,java,go] [--data DIR]``:
+real,wide,small-files,one-file] [--dialects python,java,go] [--data DIR]
+[--compression snappy|zstd|gzip]``:
 every combination of the three lists (by default every shape and dialect
 at 1M rows). ``--full`` is issue 38's whole matrix: every shape and
 dialect at 1M, 5M and 20M rows.
@@ -277,9 +278,17 @@ class Line:
         ]
 
 
-def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False) -> Line:
-    """One line of figures for an export of ``rows`` rows; with ``keep``, the
-    exports already in ``data`` are measured as they are, and kept."""
+def measure(
+    data: Path,
+    dialect: str,
+    shape: str,
+    rows: int,
+    keep: bool = False,
+    compression: str = "snappy",
+) -> Line:
+    """One line of figures for an export of ``rows`` rows, its files
+    compressed with ``compression``; with ``keep``, the exports already in
+    ``data`` are measured as they are, and kept."""
     small, big = data / f"{dialect}-{shape}-small", data / f"{dialect}-{shape}-{rows}"
     built = 0.0
     for folder, size in ((small, SMALL_ROWS), (big, rows)):
@@ -300,9 +309,12 @@ def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False)
                 print(f"{dialect} {shape} {rows:,} rows: {why}", flush=True)
                 return Line(dialect, shape, rows, None, None, None, os.getloadavg()[0], why)
         begin = time.perf_counter()
-        scale_export.write(folder, size, dialect, shape)
+        scale_export.write(folder, size, dialect, shape, compression=compression)
         built = time.perf_counter() - begin
-    print(f"{dialect} {shape}: {scale_export.describe(big)} (built in {built:.0f} s)", flush=True)
+    print(
+        f"{dialect} {shape}: {scale_export.describe(big)}, {compression} (built in {built:.0f} s)",
+        flush=True,
+    )
     small_run: Run | None = None
     try:
         if not _WARMED:
@@ -424,6 +436,12 @@ def main() -> None:
         help="every shape and dialect at 1M, 5M and 20M rows (a day; 20M wide rows need 70 GB)",
     )
     parser.add_argument("--data", type=Path, default=None)
+    parser.add_argument(
+        "--compression",
+        choices=scale_export.COMPRESSIONS,
+        default="snappy",
+        help="the exports' Parquet compression (zstd: the 20M wide rows in 17 GiB, not 67)",
+    )
     parser.add_argument("--no-end-to-end", action="store_true")
     parser.add_argument(
         "--keep", action="store_true", help="reuse the exports in --data and keep them"
@@ -441,7 +459,9 @@ def main() -> None:
             for dialect in dialects.split(","):
                 for shape in shapes.split(","):
                     for rows in (int(r) for r in counts.split(",")):
-                        lines.append(measure(data, dialect, shape, rows, args.keep))
+                        lines.append(
+                            measure(data, dialect, shape, rows, args.keep, args.compression)
+                        )
         if not args.no_end_to_end:
             for dialect in (args.dialects if not args.full else FULL[0][0]).split(","):
                 end_to_end(data, dialect)
