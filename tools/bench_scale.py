@@ -18,16 +18,19 @@ turn (``--data`` names the folder: the 20M-row one takes 6 GiB). For each:
   average (the machine may be shared).
 
 A draft that fails is reported with its exit code, the last line of its
-error and its peak RSS, and the bench goes on. Then, end to end on a
-7,041-row real-shaped export of each dialect asked for: every flagged
-session drafted by ``tools/baseline_draft.py`` and by ``miner draft``
-(target >= 5). Last, every line again as one table.
+error and its peak RSS, and the bench goes on; an export the disk has no
+room for (``disk_needed``) is not built, and its line says what it needs.
+Then, end to end on a 7,041-row real-shaped export of each dialect asked
+for: every flagged session drafted by ``tools/baseline_draft.py`` and by
+``miner draft`` (target >= 5). Last, every line again as one table, and
+how many drafts peaked under issue 38's bound (``verdict``).
 
 Usage: ``python -m tools.bench_scale [--rows 1000000] [--shapes
-real,wide,small-files,one-file] [--dialects python,java,go] [--data DIR]``:
+real,wide,small-files,one-file] [--dialects python,java,go] [--data DIR]
+[--compression snappy|zstd|gzip]``:
 every combination of the three lists (by default every shape and dialect
-at 1M rows). ``--full`` is the issue's whole matrix: every shape and
-dialect at 1M and 5M rows, and the real shape's Python rows at 20M.
+at 1M rows). ``--full`` is issue 38's whole matrix: every shape and
+dialect at 1M, 5M and 20M rows.
 """
 
 from __future__ import annotations
@@ -45,6 +48,7 @@ import time
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from miner.errors import MinerError
 from tools import scale_export
@@ -54,6 +58,11 @@ PIPELINE = ROOT / "pipelines" / "support_agent.toml"
 FEEDBACK = ROOT / "tests" / "golden" / "feedback.parquet"
 #: The real agent's export the issue measured had this many rows.
 SMALL_ROWS = 7_041
+#: Issue 38's bound on a draft's peak RSS, "512 MB" read as 10^6 bytes.
+PEAK_BOUND_MIB = 488
+#: Disk left free beside an export being built and drafted: the draft's
+#: DuckDB spill under TMPDIR (4 GB at 20M rows) and the disk's other users.
+SPARE_DISK = 5 * 2**30
 
 
 def _window() -> list[str]:
@@ -122,7 +131,24 @@ def plain_scan(export: Path) -> tuple[Run, int]:
     reads (its columns, each row's file among them; its event types, rows
     with status ERROR or without a session, in the window and a day of
     grace either side), in one pass, doing nothing with them: its seconds
-    (wall and CPU); and the rows it read."""
+    (wall and CPU); and the rows it read.
+
+    Read by pyarrow's dataset scanner, as a user would (``_dataset_scan``);
+    but where miner's own reads go a page at a time (a column chunk over an
+    eighth of the default ``memory_limit``: ``duck.fit_prefetching``), so
+    does this scan (``_paged_scan``): the scanner decodes a row group's
+    columns whole, and the one-file shape's single 20M-row group took 22 GB
+    (the kernel killed the bench)."""
+    dataset, columns, where, paged = _selection_read(export)
+    begin, cpu = time.perf_counter(), time.process_time()
+    rows = (_paged_scan if paged else _dataset_scan)(dataset, columns, where)
+    return Run(time.perf_counter() - begin, time.process_time() - cpu, 0), rows
+
+
+def _selection_read(export: Path) -> tuple[Any, list[str], Any, bool]:
+    """What the selection reads of ``export``: its dataset, the columns
+    (``attributes`` only when the window holds a Go row), the rows as a
+    filter, and whether miner reads those columns a page at a time."""
     import pyarrow.dataset as ds
 
     from miner import source
@@ -134,25 +160,81 @@ def plain_scan(export: Path) -> tuple[Run, int]:
     opened = source.open_export(export)
     since, until = scale_export.window()
     scan = (since - timedelta(days=1), until + timedelta(days=1))
-    # The columns the selection reads, no more (``attributes`` only when the
-    # window holds a Go row).
     with duck.connect(ScanConfig()) as con:
         _rows, columns = duck.selection_rows(con, opened, *scan, SCAN_EVENT_TYPES)
+        duck.fit_prefetching(con, duck.largest_chunks(opened), columns)
+        [paged] = con.table(
+            "SELECT current_setting('disable_parquet_prefetching') AS paged"
+        ).column("paged")
     wanted = ds.field("session_id").is_null() | ds.field("event_type").isin(SCAN_EVENT_TYPES)
     if "status" in opened.columns:
         wanted |= ds.field("status") == "ERROR"
-    begin, cpu, rows = time.perf_counter(), time.process_time(), 0
-    # As ``source.scan_batches`` reads (its read-ahead), without its separate
-    # pass for rows without a session: the selection counts those in its one.
-    for batch in opened.dataset.to_batches(
+    where = Window(*scan).arrow(opened.dataset.schema) & wanted
+    return opened.dataset, columns, where, bool(paged.as_py())
+
+
+def _dataset_scan(dataset: Any, columns: list[str], where: Any) -> int:
+    """``plain_scan``'s read by pyarrow's dataset scanner; the rows it keeps.
+    As ``source.scan_batches`` reads (its read-ahead), without its separate
+    pass for rows without a session: the selection counts those in its one."""
+    rows = 0
+    for batch in dataset.to_batches(
         columns=[*columns, "__filename"],
-        filter=Window(*scan).arrow(opened.dataset.schema) & wanted,
+        filter=where,
         batch_size=16_384,
         batch_readahead=2,
         fragment_readahead=1,
     ):
         rows += batch.num_rows
-    return Run(time.perf_counter() - begin, time.process_time() - cpu, 0), rows
+    return rows
+
+
+def _paged_scan(dataset: Any, columns: list[str], where: Any) -> int:
+    """``plain_scan``'s read a page at a time: each file's ``columns`` (and
+    what ``where`` reads) in batches of 16,384 rows, no pre-buffering,
+    ``where`` applied to each batch; the rows it keeps."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    rows = 0
+    for fragment in dataset.get_fragments():
+        # The hive ``dt`` and the file name are the fragment's, not the file's.
+        keys = ds.get_partition_keys(fragment.partition_expression)
+        fixed = {"__filename": fragment.path, **keys}
+        in_file = set(pq.read_schema(fragment.path).names)
+        read = sorted({*columns, "event_type", "status", "session_id", "timestamp"} & in_file)
+        for batch in pq.ParquetFile(
+            fragment.path, pre_buffer=False, buffer_size=1 << 20
+        ).iter_batches(batch_size=16_384, columns=read):
+            table = pa.Table.from_batches([batch])
+            for name, value in fixed.items():
+                if name not in table.column_names:
+                    kind = dataset.schema.field(name).type if name != "__filename" else pa.string()
+                    table = table.append_column(name, pa.array([value] * table.num_rows, kind))
+            rows += table.filter(where).num_rows
+    return rows
+
+
+def disk_needed(small: Path, rows: int, shape: str) -> int:
+    """Bytes of disk an export of ``rows`` rows of ``shape`` takes to build,
+    from ``small``, the 7,041-row one of the same shape and dialect: its
+    files' bytes per row (an upper bound: its files are small, so their
+    fixed cost is a larger share of them: 557 MiB per million real Python
+    rows against 310 built), plus, for ``one-file``, the Arrow file the
+    export is staged through (the rows uncompressed: 30 GiB beside 5 GiB of
+    Parquet for 20M Go rows), and a tenth more."""
+    import pyarrow.parquet as pq
+
+    written = uncompressed = 0
+    for file in small.rglob("*.parquet"):
+        written += file.stat().st_size
+        if scale_export.SHAPES[shape].one_file:
+            meta = pq.ParquetFile(file).metadata
+            uncompressed += sum(
+                meta.row_group(i).total_byte_size for i in range(meta.num_row_groups)
+            )
+    return int((written + uncompressed) * rows / SMALL_ROWS * 1.1)
 
 
 def _load() -> str:
@@ -172,7 +254,8 @@ class Line:
     dialect: str
     shape: str
     rows: int
-    big: Run
+    big: Run | None
+    """None when the export was not built (no room on the disk)."""
     small: Run | None
     plain: Run | None
     load: float
@@ -180,7 +263,9 @@ class Line:
 
     def cells(self) -> list[str]:
         b, m, p = self.big, self.small, self.plain
-        head = [self.shape, self.dialect, f"{self.rows:,}", f"{b.peak}"]
+        head = [self.shape, self.dialect, f"{self.rows:,}", "-" if b is None else f"{b.peak}"]
+        if b is None:
+            return [*head, f"NOT RUN: {self.error}", "", "", f"{self.load:.1f}"]
         if self.error or m is None or p is None:
             return [*head, f"FAILED after {b.wall:.0f} s ({b.cpu:.1f} s CPU): {self.error}",
                     "", "", f"{self.load:.1f}"]  # fmt: skip
@@ -193,19 +278,43 @@ class Line:
         ]
 
 
-def measure(data: Path, dialect: str, shape: str, rows: int, keep: bool = False) -> Line:
-    """One line of figures for an export of ``rows`` rows; with ``keep``, the
-    exports already in ``data`` are measured as they are, and kept."""
+def measure(
+    data: Path,
+    dialect: str,
+    shape: str,
+    rows: int,
+    keep: bool = False,
+    compression: str = "snappy",
+) -> Line:
+    """One line of figures for an export of ``rows`` rows, its files
+    compressed with ``compression``; with ``keep``, the exports already in
+    ``data`` are measured as they are, and kept."""
     small, big = data / f"{dialect}-{shape}-small", data / f"{dialect}-{shape}-{rows}"
     built = 0.0
     for folder, size in ((small, SMALL_ROWS), (big, rows)):
         if keep and folder.exists():
             continue
         shutil.rmtree(folder, ignore_errors=True)
+        if folder == big:
+            need, free = disk_needed(small, rows, shape), shutil.disk_usage(data).free
+            if need + SPARE_DISK > free:
+                # A full disk mid-build would stop the bench, and whoever
+                # else writes there: said, not tried.
+                if not keep:
+                    shutil.rmtree(small, ignore_errors=True)
+                why = (
+                    f"not built: needs {need / 2**30:.1f} GiB of disk and "
+                    f"{SPARE_DISK / 2**30:.0f} spare, {free / 2**30:.1f} free under {data}"
+                )
+                print(f"{dialect} {shape} {rows:,} rows: {why}", flush=True)
+                return Line(dialect, shape, rows, None, None, None, os.getloadavg()[0], why)
         begin = time.perf_counter()
-        scale_export.write(folder, size, dialect, shape)
+        scale_export.write(folder, size, dialect, shape, compression=compression)
         built = time.perf_counter() - begin
-    print(f"{dialect} {shape}: {scale_export.describe(big)} (built in {built:.0f} s)", flush=True)
+    print(
+        f"{dialect} {shape}: {scale_export.describe(big)}, {compression} (built in {built:.0f} s)",
+        flush=True,
+    )
     small_run: Run | None = None
     try:
         if not _WARMED:
@@ -293,11 +402,27 @@ def table(lines: list[Line]) -> str:
     return "\n".join("| " + " | ".join(cells) + " |" for cells in rows)
 
 
-#: The issue's whole matrix (``--full``): (dialects, shapes, rows) products.
-FULL = (
-    ("python,java,go", "real,wide,small-files,one-file", "1000000,5000000"),
-    ("python", "real", "20000000"),
-)
+def verdict(lines: list[Line]) -> str:
+    """Issue 38's memory bound over the lines: in how many drafts the peak
+    RSS stayed under it, and each draft that did not, failed or did not run."""
+    held, others = 0, []
+    for line in lines:
+        name = f"{line.shape} {line.dialect} {line.rows:,}"
+        if line.big is None:
+            others.append(f"{name} not run")
+        elif line.error:
+            others.append(f"{name} failed ({line.big.peak} MiB)")
+        elif line.big.peak >= PEAK_BOUND_MIB:
+            others.append(f"{name} {line.big.peak} MiB")
+        else:
+            held += 1
+    return f"peak RSS under {PEAK_BOUND_MIB} MiB (512 MB): {held} of {len(lines)} drafts" + (
+        f"; not: {', '.join(others)}" if others else ""
+    )
+
+
+#: Issue 38's whole matrix (``--full``): (dialects, shapes, rows) products.
+FULL = (("python,java,go", "real,wide,small-files,one-file", "1000000,5000000,20000000"),)
 
 
 def main() -> None:
@@ -308,9 +433,15 @@ def main() -> None:
     parser.add_argument(
         "--full",
         action="store_true",
-        help="every shape and dialect at 1M and 5M rows, and real Python rows at 20M",
+        help="every shape and dialect at 1M, 5M and 20M rows (a day; 20M wide rows need 70 GB)",
     )
     parser.add_argument("--data", type=Path, default=None)
+    parser.add_argument(
+        "--compression",
+        choices=scale_export.COMPRESSIONS,
+        default="snappy",
+        help="the exports' Parquet compression (zstd: the 20M wide rows in 17 GiB, not 67)",
+    )
     parser.add_argument("--no-end-to-end", action="store_true")
     parser.add_argument(
         "--keep", action="store_true", help="reuse the exports in --data and keep them"
@@ -328,11 +459,14 @@ def main() -> None:
             for dialect in dialects.split(","):
                 for shape in shapes.split(","):
                     for rows in (int(r) for r in counts.split(",")):
-                        lines.append(measure(data, dialect, shape, rows, args.keep))
+                        lines.append(
+                            measure(data, dialect, shape, rows, args.keep, args.compression)
+                        )
         if not args.no_end_to_end:
             for dialect in (args.dialects if not args.full else FULL[0][0]).split(","):
                 end_to_end(data, dialect)
     print(table(lines))
+    print(verdict(lines))
 
 
 if __name__ == "__main__":
