@@ -837,3 +837,84 @@ def test_a_name_s_part_beside_a_replaced_person_is_surfaced(text, value):
 )
 def test_an_honorific_a_clitic_a_cue_or_a_line_break_beside_a_person_is_not_surfaced(text):
     assert surfaced(text) == {}
+
+
+# Generic fail-closed shapes (branch silent9): each written for a shape that
+# leaked silently on Faker locales in no project set, never a corpus value.
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A surname with its elided particle, whatever list writes it.
+        ("I spoke to O'Brannagh about the refund", "O'Brannagh"),
+        ("the letter was signed by D’Avenzo", "D’Avenzo"),
+        # A naming cue other than "my name is", and a title written out.
+        ("my name is on file but everyone calls me Treasure", "Treasure"),
+        ("I met the Reverend Okonjo Ibe yesterday", "Reverend Okonjo Ibe"),
+        # Addressed first, in lower case: a word English does not write.
+        ("tandiwe, can you check my order?", "tandiwe"),
+        # Addressed at a clause's end in a text all in capitals.
+        ("THE PARCEL IS LATE AGAIN. DON'T WAIT UP, MBALENHLE!", "MBALENHLE"),
+        # A word English does not write before what a person does, in lower case.
+        ("it seems that kwabenaa was influenced by that song", "kwabenaa"),
+    ],
+)
+def test_a_name_in_a_person_s_slot_of_any_shape_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yes, can you check it?",
+        "Hello, I need help with my order",
+        "the courier says it is late",
+        "O'Hare Airport was closed",
+        "Thanks,\nThe Support Team",
+    ],
+)
+def test_an_english_word_first_a_courier_an_airport_or_a_team_is_not_surfaced(text):
+    assert [v for v, e in surfaced(text).items() if e == "PERSON"] == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A signature's name line: what the name rules left of it.
+        ("Kind regards\nZ'thando <PERSON_1>\n<PHONE_NUMBER_1>", "Z'thando"),
+        # A name's part glued by another apostrophe.
+        ("Thx\n<PERSON_1>‘tarov\n<STREET_ADDRESS_1>", "tarov"),
+    ],
+)
+def test_what_the_name_rules_left_of_a_signature_s_name_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A block's letters, or a number joined by hyphens, before the street.
+        ("Rina Tanaka\\n\\nQ-<STREET_ADDRESS_1>", "Q"),
+        ("send it to k-12-40 <STREET_ADDRESS_1> please", "k-12-40"),
+        # A house number, marked or not, and a comma before the street's part.
+        ("my flat: 311, <STREET_ADDRESS_1>", "311"),
+        ("Plot No. 46, <STREET_ADDRESS_1>", "Plot No. 46"),
+        ("Plot No. <STREET_ADDRESS_1>", "Plot No."),
+        # A signature's line of parts apart by commas, one with a number.
+        (
+            "Best regards\n<PERSON_1>\nPlot No. 46, Zorvalane, Kimbatown, 7731\n<PHONE_NUMBER_1>",
+            "Plot No. 46, Zorvalane, Kimbatown, 7731",
+        ),
+    ],
+)
+def test_a_house_number_or_a_block_left_before_a_street_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_a_number_before_a_street_with_its_own_number_is_not_its_house_number():
+    assert "20" not in surfaced("I paid 20, 221B Baker Street London")
+
+
+def test_a_signature_s_line_with_a_sentence_s_word_is_no_address():
+    assert surfaced("Thx\n<PERSON_1>\nSenior Manager, Acme, since 2019") == {}

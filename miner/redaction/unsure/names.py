@@ -35,13 +35,14 @@ TITLE_BESIDE_PERSON = re.compile(
 #: A word glued to a person replaced, or beside it on its line: "Jean-
 #: <PERSON_1>", "<PERSON_1>ová", "<PERSON_1> Taylor".
 _WORD_BEFORE_PERSON = re.compile(
-    r"(?:(?<=\\[nNtr])|(?<![\w'’\\-]))([^\W\d_]+(?:['’-][^\W\d_]+)*)(['’-]|[ \t])?"
+    r"(?:(?<=\\[nNtr])|(?<![\w'’‘ʼ\\-]))([^\W\d_]+(?:['’‘ʼ-][^\W\d_]+)*)(['’‘ʼ-]|[ \t])?"
     r"(?=<PERSON_\d+>)"
 )
 
 
 _WORD_AFTER_PERSON = re.compile(
-    r"(?<=>)(?<=<PERSON_\d>|PERSON_\d\d>)(['’-]|[ \t])?([^\W\d_]+(?:['’-][^\W\d_]+)*)(?![\w'’-])"
+    r"(?<=>)(?<=<PERSON_\d>|PERSON_\d\d>)(['’‘ʼ-]|[ \t])?([^\W\d_]+(?:['’‘ʼ-][^\W\d_]+)*)"
+    r"(?![\w'’‘ʼ-])"
 )
 
 
@@ -63,10 +64,10 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
     for m, group, joint, zipf in found:
         word, gap = m.group(group), m.group(joint) or ""
         folded = word.casefold()
-        if gap in ("'", "’") and group == 2 and folded in _CLITICS:
+        if gap in ("'", "’", "ʼ") and group == 2 and folded in _CLITICS:
             continue
         if not (
-            gap in ("", "-", "'", "’")
+            gap in ("", "-", "'", "’", "‘", "ʼ")
             or (
                 len(word) >= 3
                 and folded not in stop_words()
@@ -104,7 +105,12 @@ _PERSON_SLOT_BEFORE = re.compile(
     r"|founded|created|hosted|raised|adopted) by|(?:said|wrote|spoke|talked|replied|sent it)"
     r"(?:[ \t]+[^\W\d_]+)?[ \t]+to|assistant to|married to|maiden name is|name is"
     r"|son of|daughter of|wife of|husband of"
-    r"|(?:it's|it is|booked|listed|reserved|registered) under|your name\??)),?[ \t]+\Z"
+    r"|(?:it's|it is|booked|listed|reserved|registered) under|your name\??"
+    r"|(?:calls?|called|call) (?:me|him|her)|known as|goes by|go by|nicknamed"
+    # A title written out: "the Reverend John Smith", "Sister Agnes".
+    r"|reverend|rev\.|pastor|father|sister|brother|bishop|rabbi|imam|sheikh|captain|colonel"
+    r"|major|sergeant|lieutenant|professor|senator|councillor|judge|madame?|monsieur|herr|frau"
+    r"|señora?|signora?)),?[ \t]+\Z"
 )
 
 
@@ -156,6 +162,14 @@ class NameWords:
                 yield m.start(1), m.end(1), "PERSON"
         lower_text = not any(c.isupper() for c in text)
         addressed_at = {start for start, _end in addressed(text)}
+        lowered = text.lower()
+        if shouted and len(lowered) == len(text):
+            # A text all in capitals addresses someone the same way ("DON'T
+            # GO TO TOWN, JABULANI!"): read in lower case, where the clause
+            # before the comma shows.
+            addressed_at |= {start for start, _end in addressed(lowered)}
+        yield from _elided_surnames(text)
+        yield from _addressed_first(text)
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in WORD.finditer(text):
             word = _POSSESSIVE.sub("", m.group(0))
@@ -184,6 +198,17 @@ class NameWords:
                 run_end = end
                 continue
             if len(word) < 3 or folded in stop_words():
+                continue
+            if (
+                word.islower()
+                and not an_english_word(folded, 3.0)
+                and _PERSON_SLOT_AFTER.match(text, m.start() + len(word))
+                and not _a_thing_or_place(text, m.start(), m.start() + len(word))
+            ):
+                # A word English does not write before what a person does, in
+                # lower case too ("abwao was influenced"): no list needed.
+                yield m.start(), m.start() + len(word), "PERSON"
+                run_end = m.start() + len(word)
                 continue
             if (
                 word.islower()
@@ -369,6 +394,49 @@ class NameWords:
 
 
 _POSSESSIVE = re.compile(r"['’]s?$")
+
+
+#: A surname with its elided particle glued by an apostrophe, capitalised
+#: after it ("O'Connor", "D’Onofrio", "O‘Brien"): the shape says a surname,
+#: whatever list knows it (the lists write "OConnor", or nothing).
+_ELIDED_SURNAME = re.compile(
+    r"(?<![\w'’‘ʼ])[A-HJ-Z]['’‘ʼ][A-Z][^\W\d_A-Z]{2,}(?:-[A-Z][^\W\d_A-Z]+)?(?![\w'’‘ʼ-])"
+)
+
+
+def _elided_surnames(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each ``_ELIDED_SURNAME`` in ``text`` that no place or thing word
+    around it claims ("spoke to O'Connor"; not "O'Hare Airport")."""
+    for m in _ELIDED_SURNAME.finditer(text):
+        if a_place_name(m.group(0)) or _a_thing_or_place(text, m.start(), m.end()):
+            continue
+        yield m.start(), m.end(), "PERSON"
+
+
+#: A word at a text's, line's or sentence's start, then a comma and what is
+#: said to someone: "olakunle, can i please speak to your boss?", "JABULANI,
+#: PLEASE CALL ME". The person is addressed, whoever the word names.
+_ADDRESSED_FIRST = re.compile(
+    r"(?:\A|(?<=\n)|(?<=\\n)|(?<=[.!?][ \t]))[ \t]*([^\W\d_]{3,}(?:['’-][^\W\d_]+)*),[ \t]+"
+    r"(?=(?i:can|could|would|will|please|thank|thanks|do|did|are|have|i|you|we|my)\b)"
+)
+
+
+def _addressed_first(text: str) -> Iterator[tuple[int, int, str]]:
+    """The word ``_ADDRESSED_FIRST`` finds, when English does not write it
+    (Zipf under 3) or a name list knows it and English writes it less than
+    often (Zipf 4.5): "olakunle, can i..."; not "yes, can you", "hello, i"."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _ADDRESSED_FIRST.finditer(text):
+        word = m.group(1)
+        folded = word.casefold()
+        if folded in stop_words() or a_place_name(word):
+            continue
+        if not an_english_word(folded, 3.0) or (
+            known_name(word) and not an_english_word(folded, 4.5)
+        ):
+            yield m.start(1), m.end(1), "PERSON"
 
 
 _WORD_JOINS = re.compile(r"['’-]")
