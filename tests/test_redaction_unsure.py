@@ -858,6 +858,16 @@ def test_an_honorific_a_clitic_a_cue_or_a_line_break_beside_a_person_is_not_surf
         ("THE PARCEL IS LATE AGAIN. DON'T WAIT UP, MBALENHLE!", "MBALENHLE"),
         # A word English does not write before what a person does, in lower case.
         ("it seems that kwabenaa was influenced by that song", "kwabenaa"),
+        # ... or after a greeting or an apology, in lower case.
+        ("sorry adwoaa, my mistake", "adwoaa"),
+        # A name's short words beside the one the rules read.
+        ("is it true that Lê Đức Thắng was influenced by it", "Lê Đức Thắng"),
+        # A line of lower-case words no English writes: a name on its own line.
+        ("hi\nchidinma obiora-eze\nthanks", "chidinma obiora-eze"),
+        # Two words no list knows side by side in a text with no capital.
+        ("please change it to ardita xhafoli", "ardita xhafoli"),
+        # A word no list knows in a text all in capitals, with the next one.
+        ("THE FILE OF AYNURA MƏMMƏDLI IS LOST", "AYNURA MƏMMƏDLI"),
     ],
 )
 def test_a_name_in_a_person_s_slot_of_any_shape_is_surfaced(text, value):
@@ -872,6 +882,10 @@ def test_a_name_in_a_person_s_slot_of_any_shape_is_surfaced(text, value):
         "the courier says it is late",
         "O'Hare Airport was closed",
         "Thanks,\nThe Support Team",
+        "thanks guys, all good",
+        "ok thanks\nsee you",
+        "MY ORDER ABCD IS LATE",
+        "pls recieve teh parcel",
     ],
 )
 def test_an_english_word_first_a_courier_an_airport_or_a_team_is_not_surfaced(text):
@@ -885,6 +899,8 @@ def test_an_english_word_first_a_courier_an_airport_or_a_team_is_not_surfaced(te
         ("Kind regards\nZ'thando <PERSON_1>\n<PHONE_NUMBER_1>", "Z'thando"),
         # A name's part glued by another apostrophe.
         ("Thx\n<PERSON_1>‘tarov\n<STREET_ADDRESS_1>", "tarov"),
+        # A capitalised word English does not write after a person replaced.
+        ("I asked <PERSON_1> Thắng twice", "Thắng"),
     ],
 )
 def test_what_the_name_rules_left_of_a_signature_s_name_is_surfaced(text, value):
@@ -901,6 +917,8 @@ def test_what_the_name_rules_left_of_a_signature_s_name_is_surfaced(text, value)
         ("my flat: 311, <STREET_ADDRESS_1>", "311"),
         ("Plot No. 46, <STREET_ADDRESS_1>", "Plot No. 46"),
         ("Plot No. <STREET_ADDRESS_1>", "Plot No."),
+        ("we live at No. <STREET_ADDRESS_1>", "No."),
+        ("send it to plot no. <STREET_ADDRESS_1>", "plot no."),
         # A signature's line of parts apart by commas, one with a number.
         (
             "Best regards\n<PERSON_1>\nPlot No. 46, Zorvalane, Kimbatown, 7731\n<PHONE_NUMBER_1>",

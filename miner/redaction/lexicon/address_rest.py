@@ -32,11 +32,11 @@ _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
 _RESIDUE_BEFORE = re.compile(
     r"(?:(?<=\\[nN])|(?<![\w.\\-]))"
     r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*"
-    r"|[A-Z][^\W\d_]+[ \t]+(?i:no|nr|n[º°])\.[ \t]*"
+    r"|[^\W\d_]+[ \t]+(?i:no|nr|n[º°])\.[ \t]*"
     r"|[^\W\d_]{1,3}-|[^\W_]+(?:-[^\W_]+)*-\d{1,5}[A-Za-z]?[ \t]+"
     # A house number, marked or not, and a comma: the street's name on the
     # part after it ("294, Jalan 2o", "Holding No. 710, HakimAvenue").
-    r"|(?:[A-Z][^\W\d_]+[ \t]+)?(?:(?i:no|nr|n[º°])\.?[ \t]*)?\d{1,5}[A-Za-z]?"
+    r"|(?:[^\W\d_]+[ \t]+)?(?:(?i:no|nr|n[º°])\.?[ \t]*)?\d{1,5}[A-Za-z]?"
     r"(?:[-/]\d{1,5}[A-Za-z]?)?,[ \t]*)\Z"
 )
 
@@ -97,6 +97,12 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
         line_start = max(text.rfind("\n", 0, start), 0)
         if before := _RESIDUE_BEFORE.search(blanked, max(line_start, start - 24), start):
             residue = before.group(0).rstrip(" \t-/,")
+            head = _WORD.match(residue)
+            if head and head.group(0).casefold() in stop_words() and " " in residue:
+                # A sentence's word before the house's ("at No. 12, ..."): not the address's.
+                cut = len(residue) - len(residue[head.end() :].lstrip())
+                before = _RESIDUE_BEFORE.search(blanked, before.start() + cut, start) or before
+                residue = before.group(0).rstrip(" \t-/,")
             numbered = before.group(0).rstrip().endswith(",") and text[start].isdigit()
             # Not a number before a street that has its own ("paid 20, 221B ...").
             if residue and residue.casefold().rstrip(".") not in stop_words() and not numbered:

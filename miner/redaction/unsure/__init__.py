@@ -47,6 +47,7 @@ from miner.redaction.unsure.names import (
     HONORIFICS,
     TITLE_BESIDE_PERSON,
     NameWords,
+    grown_over_short_words,
     names_beside_persons,
 )
 from miner.redaction.unsure.streets import (
@@ -249,6 +250,8 @@ class Unsure:
             # read as one, so the word after it is a word of its own.
             unescaped = ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)
             for start, end, entity in joined(text, self._name_words.spans(unescaped, text)):
+                if not PLACEHOLDER.search(text, start, end):
+                    start, end = grown_over_short_words(unescaped, start, end)
                 yield from around_placeholders(text, start, end, entity)
 
     def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:

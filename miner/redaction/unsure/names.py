@@ -74,11 +74,55 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
                 and known_name(word)
                 and not an_english_word(folded, zipf)
             )
+            or _a_short_name_word(word, after=group == 2)
         ):
             continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
         yield m.start(group), m.end(group), "PERSON"
+
+
+def _a_short_name_word(word: str, after: bool) -> bool:
+    """A capitalised word beside a person replaced that English does not
+    write (Zipf under 3) and no place: the name's other word in a language
+    whose names no list holds ("<PERSON_1> Thắng", "Vũ <PERSON_1>"); before
+    the person only of three letters at most, where a title stands as
+    often ("Herr")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold()
+    return (
+        word[:1].isupper()
+        and not word.isupper()
+        and (after or len(word) <= 3)
+        and folded not in stop_words()
+        and not an_english_word(folded, 3.0)
+        and not a_place_name(word)
+    )
+
+
+#: A capitalised word of at most three letters (of the alphabets with
+#: accents: "Vũ", "Đức", "Thị", "Ní") beside a name found, and the blank.
+_SHORT_WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_][^\W\d_A-Z]{0,2})[ \t]+\Z")
+_SHORT_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_][^\W\d_A-Z]{0,2})(?![\w'’-])")
+
+
+def grown_over_short_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name surfaced at [start, end) grown over the capitalised words of
+    at most three letters beside it that English does not write: a name's
+    other words in languages with short ones ("Vũ Đức Thắng": the rules
+    read "Thắng" alone), two each side at most."""
+    for _ in range(2):
+        m = _SHORT_WORD_BEFORE.search(text, max(0, start - 8), start)
+        if not m or not _a_short_name_word(m.group(1), after=False):
+            break
+        start = m.start(1)
+    for _ in range(2):
+        m = _SHORT_WORD_AFTER.match(text, end)
+        if not m or not _a_short_name_word(m.group(1), after=False):
+            break
+        end = m.end(1)
+    return start, end
 
 
 #: English honorifics and words abbreviated before a name that name no one.
@@ -112,6 +156,10 @@ _PERSON_SLOT_BEFORE = re.compile(
     r"|major|sergeant|lieutenant|professor|senator|councillor|judge|madame?|monsieur|herr|frau"
     r"|señora?|signora?)),?[ \t]+\Z"
 )
+
+
+#: A greeting or an apology just before a word: the person spoken to.
+_GREETING_BEFORE = re.compile(r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey)),?[ \t]+\Z")
 
 
 #: What a person does after a name: "Little was influenced", "May is a very
@@ -169,6 +217,7 @@ class NameWords:
             # before the comma shows.
             addressed_at |= {start for start, _end in addressed(lowered)}
         yield from _elided_surnames(text)
+        yield from _lower_case_name_lines(text)
         yield from _addressed_first(text)
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in WORD.finditer(text):
@@ -233,6 +282,7 @@ class NameWords:
                         and _surname_after(text, m.end())
                     )
                     or (lower_text and self._a_name_in_lower_case_text(text, m.start(), word))
+                    or (lower_text and _two_unknown_words(text, m.start(), m.end(), word))
                     or (
                         # A listed name's possessive, as capitalised ("Hernandez's"):
                         # "(though torres's song ...)".
@@ -265,6 +315,10 @@ class NameWords:
                 if known_name(word) and not an_english_word(folded, self.config.lower_case_zipf):
                     # With its surname ("ALICE DELHAYE"): the second model
                     # reads the name whole, and replaces it whole.
+                    yield m.start(), _name_words_after(text, m.end()), "PERSON"
+                elif self._unknown_in_capitals(text, m.start(), word, 5):
+                    # A word no list knows, as ``unknown_capitalised`` surfaces
+                    # it written capitalised ("THE FILE OF MƏMMƏDOVA").
                     yield m.start(), _name_words_after(text, m.end()), "PERSON"
                 elif (cued and not an_english_word(folded, 3.0)) or _beside_a_name(
                     text, written, m.start(), m.end(), word
@@ -350,13 +404,20 @@ class NameWords:
             return False
         if a_place_name(word) and not a_first_name(word) and not addressed:
             return False  # "Chad", "Jordan" are names too
-        if not known_name(word) and (word.islower() or an_english_word(folded, 3.0)):
-            return False  # capitalised, a word English does not write is a name too
-        if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
-            return False
         before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start) or (
             _TITLE_BEFORE.search(text, max(0, start - 10), start)
         )
+        if not known_name(word) and an_english_word(folded, 3.0):
+            return False  # a word English does not write is a name too
+        if (
+            not known_name(word)
+            and word.islower()
+            and not _GREETING_BEFORE.search(text, max(0, start - 12), start)
+        ):
+            # In lower case only after a greeting ("sorry akua,"; not "sung by salarymen").
+            return False
+        if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
+            return False
         # After it only capitalised: "the courier says" is no person's slot.
         after = word[0].isupper() and _PERSON_SLOT_AFTER.match(text, start + len(word))
         # A stop word only capitalised before what a person does ("May is
@@ -402,6 +463,31 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _ELIDED_SURNAME = re.compile(
     r"(?<![\w'’‘ʼ])[A-HJ-Z]['’‘ʼ][A-Z][^\W\d_A-Z]{2,}(?:-[A-Z][^\W\d_A-Z]+)?(?![\w'’‘ʼ-])"
 )
+
+
+#: A line of two to four words in lower case alone (an addressee's or a
+#: signature's name typed so: "adaeze okonkwo-ibe\n\n12 ...").
+_LOWER_CASE_LINE = re.compile(
+    r"(?:\A|(?<=\n))[ \t]*([^\W\d_A-Z]{3,}(?:-[^\W\d_A-Z]+)?"
+    r"(?:[ \t]+[^\W\d_A-Z]{3,}(?:-[^\W\d_A-Z]+)?){1,3})[ \t]*(?=\n|\Z)"
+)
+
+
+def _lower_case_name_lines(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each ``_LOWER_CASE_LINE`` every word of which English does not write
+    (Zipf under 3) or a name list knows and English writes less than often
+    (Zipf 4.5), no stop word, no place: a name on a line of its own."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _LOWER_CASE_LINE.finditer(text):
+        words = m.group(1).split()
+        if all(
+            w not in stop_words()
+            and not a_place_name(w)
+            and (not an_english_word(w, 3.0) or (known_name(w) and not an_english_word(w, 4.5)))
+            for w in words
+        ):
+            yield m.start(1), m.end(1), "PERSON"
 
 
 def _elided_surnames(text: str) -> Iterator[tuple[int, int, str]]:
@@ -475,6 +561,20 @@ def _name_words_after(text: str, end: int) -> int:
             break
         end = position = after.end(1)
     return end
+
+
+def _two_unknown_words(text: str, start: int, end: int, word: str) -> bool:
+    """In a text with no capital, a word next to another (a blank between)
+    where both are words ``an_unknown_word`` takes written capitalised: a
+    name no list knows typed in lower case ("ardit xhaferi"); one such word
+    alone is as often an id's or a firm's."""
+    before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
+    after = _LOWER_WORD_AFTER.match(text, end)
+    return an_unknown_word(word.title()) and any(
+        other.group(1).islower() and an_unknown_word(other.group(1).title())
+        for other in (before, after)
+        if other
+    )
 
 
 def _surname_after(text: str, end: int) -> bool:
