@@ -316,10 +316,6 @@ class NameWords:
                     # With its surname ("ALICE DELHAYE"): the second model
                     # reads the name whole, and replaces it whole.
                     yield m.start(), _name_words_after(text, m.end()), "PERSON"
-                elif self._unknown_in_capitals(text, m.start(), word, 5):
-                    # A word no list knows, as ``unknown_capitalised`` surfaces
-                    # it written capitalised ("THE FILE OF MƏMMƏDOVA").
-                    yield m.start(), _name_words_after(text, m.end()), "PERSON"
                 elif (cued and not an_english_word(folded, 3.0)) or _beside_a_name(
                     text, written, m.start(), m.end(), word
                 ):
@@ -332,6 +328,10 @@ class NameWords:
                     )
                     start = particle.start() if particle else m.start()
                     yield start, _name_words_after(text, m.end()), "PERSON"
+                elif self._unknown_in_capitals(text, m.start(), word, 5):
+                    # A word no list knows, as ``unknown_capitalised`` surfaces
+                    # it written capitalised ("THE FILE OF MƏMMƏDOVA").
+                    yield m.start(), _name_words_after(text, m.end()), "PERSON"
             elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
                 run = _CAPITALISED_RUN.match(text, m.start())
                 words = run.group(0).split() if run else [word]
@@ -404,9 +404,6 @@ class NameWords:
             return False
         if a_place_name(word) and not a_first_name(word) and not addressed:
             return False  # "Chad", "Jordan" are names too
-        before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start) or (
-            _TITLE_BEFORE.search(text, max(0, start - 10), start)
-        )
         if not known_name(word) and an_english_word(folded, 3.0):
             return False  # a word English does not write is a name too
         if (
@@ -418,6 +415,9 @@ class NameWords:
             return False
         if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
             return False
+        before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start) or (
+            _TITLE_BEFORE.search(text, max(0, start - 10), start)
+        )
         # After it only capitalised: "the courier says" is no person's slot.
         after = word[0].isupper() and _PERSON_SLOT_AFTER.match(text, start + len(word))
         # A stop word only capitalised before what a person does ("May is
