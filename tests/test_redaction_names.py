@@ -146,3 +146,30 @@ def test_an_escaped_line_break_before_a_replaced_name_is_a_word_s_start(policy):
     chat = "Aahana: What a wife.\\nJai: Remember me?\\nBhavini: You saved my life!"
     out = user_texts(redacted(policy, chat, "ok", args={"query": "Bhavini"}))
     assert "Bhavini" not in out[0], out
+
+
+@pytest.mark.parametrize(
+    "text, hit, left",
+    [
+        ("I AM DRIVING TO NORWAY TOMORROW", "AM DRIVING TO NORWAY TOMORROW", "NORWAY"),
+        ("IS QUAXBY OPEN NOW", "IS QUAXBY OPEN", "QUAXBY"),
+        # A word a name list knows stays, English or not.
+        ("CALL MARK GREEN TODAY", "CALL MARK GREEN TODAY", "MARK GREEN"),
+        ("THE AND OF", "THE AND OF", ""),
+    ],
+)
+def test_english_words_at_the_ends_of_a_name_in_capitals_are_cut_off(text, hit, left):
+    from miner.redaction.lexicon.names import without_english_words
+
+    start = text.index(hit)
+    cut = without_english_words(text, start, start + len(hit))
+    assert text[cut[0] : cut[1]] == left
+
+
+def test_a_country_a_cue_ran_into_in_capitals_is_no_person_but_a_name_is(policy):
+    # "I AM ..." is a name's cue; in capitals it ran over "DRIVING TO".
+    texts = user_texts(redacted(policy, "I AM DRIVING TO NORWAY TOMORROW"))
+    assert texts == ["I AM DRIVING TO NORWAY TOMORROW"]
+    texts = user_texts(redacted(policy, "MY NAME IS TOBIAS QUAXBY AND I NEED HELP"))
+    assert "TOBIAS" not in texts[0] and "QUAXBY" not in texts[0]
+    assert texts[0].endswith(" AND I NEED HELP")

@@ -839,6 +839,35 @@ def test_an_honorific_a_clitic_a_cue_or_a_line_break_beside_a_person_is_not_surf
     assert surfaced(text) == {}
 
 
+def test_a_street_typed_in_lower_case_is_replaced_not_surfaced(policy):
+    # The rule surfaced it; the tune splits found such streets always
+    # planted (unsure.REPLACED_REASONS), so the policy replaces it.
+    result = redacted(policy, "hi, the bill goes to 44 norris light")
+    assert result.session.turns[0].user_text == "hi, the bill goes to <STREET_ADDRESS_1>"
+    assert "44 norris light" not in [s.value for s in result.surfaced]
+    assert result.originals.get("44 norris light") == "STREET_ADDRESS"
+
+
+def test_the_reasons_and_parts_of_surfaced_values():
+    from datetime import UTC, datetime
+
+    from miner.model import Session, Turn
+    from miner.redaction.unsure import unsure_values
+
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    turns = (
+        Turn("i", "the bill goes to 44 norris light", "noted: norris light"),
+        Turn("j", "ring FARMER please", "ok"),
+    )
+    found = {
+        s.value: (s.reason, s.part_of)
+        for s in unsure_values(Session("s", "a", "u", now, now, {}, turns), Unsure())
+    }
+    assert found["44 norris light"] == ("a lower-case street", "")
+    assert found["norris light"] == ("a street's name alone", "44 norris light")
+    assert found["FARMER"] == ("a word in capitals", "")
+
+
 # Generic fail-closed shapes (branch silent9): each written for a shape that
 # leaked silently on Faker locales in no project set, never a corpus value.
 

@@ -679,3 +679,50 @@ def test_an_iso_expiry_date_after_a_birth_date_is_kept(policy, line, expiry):
     text = redacted(policy, line).session.turns[0].user_text
     assert "1979-11-05" not in text and "<DATE_OF_BIRTH_" in text
     assert expiry in text
+
+
+@pytest.mark.parametrize(
+    "text, town",
+    [
+        # A name a list knows with a town's ending glued to it.
+        ("Gretchenberg is lovely in spring.", "Gretchenberg"),
+        ("Oskarmouth has a nice beach", "Oskarmouth"),
+        # A town's first word before a first name; in capitals too.
+        ("New Tobias was great fun", "New Tobias"),
+        ("St. Hedwig was great fun", "St. Hedwig"),
+        ("WEST HILDA WAS GREAT FUN", "WEST HILDA"),
+    ],
+)
+def test_a_name_written_as_a_town_is_kept(text, town):
+    assert verdict(text, town, NER, {"PERSON"}) == "keep"
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Johnston escalated it.", "Johnston"),  # a listed surname ending so
+        ("Tobias Stanford escalated it.", "Tobias Stanford"),
+        ("New Tobias Quaxby escalated it.", "New Tobias Quaxby"),  # three words
+    ],
+)
+def test_a_person_whose_name_ends_like_a_town_s_stays_replaced(text, name):
+    assert verdict(text, name, NER, {"PERSON"}) == "replace"
+
+
+def test_a_town_that_is_a_surname_too_is_surfaced_and_a_first_name_stays_replaced():
+    # GeoNames' "Toledo", which a surname list knows too: a place as often.
+    assert verdict("Toledo is lovely in spring.", "Toledo", NER, {"PERSON"}) == "surface"
+    # A first name that is a town too stays a person's.
+    assert verdict("Florence is lovely in spring.", "Florence", NER, {"PERSON"}) == "replace"
+
+
+@pytest.mark.parametrize("text", ["I flew Skyrova last week", "We are flying with Skyrova"])
+def test_one_guessed_word_an_airline_stands_as_often_as_a_person_is_surfaced(text):
+    assert verdict(text, "Skyrova", NER, {"PERSON"}) == "surface"
+
+
+def test_a_question_s_first_word_and_a_code_are_surfaced_not_replaced(policy):
+    # "Is" was read as a name's first word before "LEA", and both replaced.
+    result = redacted(policy, "Is LEA open today?")
+    assert result.session.turns[0].user_text == "Is LEA open today?"
+    assert verdict("Is LEA open today?", "Is LEA", {"FirstNameRecognizer"}, set()) == "surface"

@@ -113,6 +113,27 @@ def test_the_memory_limit_and_threads_come_from_the_config():
     assert autoload == [(False,)]
 
 
+def test_a_step_is_dropped_once_its_last_reader_is_made():
+    from miner.engine.query import Stepped
+
+    # miner_a is read by miner_b alone, miner_b by miner_c alone; the final
+    # query reads miner_c and counts which of the three still exist.
+    sql = Stepped(
+        [
+            ("miner_a", "SELECT 1 AS x"),
+            ("miner_b", "SELECT x + 1 AS x FROM miner_a"),
+            ("miner_c", "SELECT x + 1 AS x FROM miner_b"),
+        ],
+        "SELECT x, (SELECT list(table_name ORDER BY table_name) FROM duckdb_tables() "
+        "WHERE table_name LIKE 'miner_%') AS kept FROM miner_c",
+    )
+    with duck.connect(ScanConfig()) as con:
+        [row] = con.table(sql).to_pylist()
+        after = con.con.sql("SELECT count(*) FROM duckdb_tables()").fetchall()
+    assert row == {"x": 3, "kept": ["miner_c"]}
+    assert after == [(0,)]
+
+
 def test_the_flags_are_built_after_the_engine_lets_its_memory_go(monkeypatch):
     """The draft's peak: the engine's buffers (the events it holds) and the
     flags' build must not be alive at once, so the flags table is built from

@@ -386,3 +386,69 @@ def test_review_json_names_a_file_it_cannot_read_as_unreadable(drafts):
     assert broken["file"] == str(tools_path) and broken["case"] == "-"
     assert broken["message"].startswith("invalid JSON") and broken["length"] == 0
     assert {r["kind"] for r in lines} <= {"review-marker", "personal-data", "unreadable"}
+
+
+def _one_case(surfaced: list[str]) -> surfacing.CaseValues:
+    """A minimal case whose sidecar lists ``surfaced`` as names."""
+    evalset = {"text": "Ring Okonkwo, OKONKWO or okonkwo at Vale"}
+    spec = {
+        "name": "OKONKWO",
+        "provenance": {
+            "redaction": {
+                "surfaced": [{"entity": "PERSON", "value": v} for v in surfaced],
+                "kept": [],
+            }
+        },
+    }
+    return evalset, spec, {"result": "Okonkwo"}
+
+
+def test_one_decision_covers_a_surfaced_value_and_its_other_casings():
+    case = _one_case(["Okonkwo", "OKONKWO", "Vale"])
+    replaced = surfacing.decide(case, "OKONKWO", "replace")
+    # Both casings take one placeholder; a casing nobody surfaced stays as it is.
+    assert replaced[0]["text"] == "Ring <PERSON_1>, <PERSON_1> or okonkwo at Vale"
+    assert replaced[1]["name"] == "<PERSON_1>" and replaced[2] == {"result": "<PERSON_1>"}
+    assert replaced[1]["provenance"]["redaction"]["surfaced"] == [
+        {"entity": "PERSON", "value": "Vale"}
+    ]
+    kept = surfacing.decide(case, "Okonkwo", "keep")
+    assert kept[1]["provenance"]["redaction"]["kept"] == ["Okonkwo", "OKONKWO"]
+    assert [s.value for s in surfacing.case_undecided(kept)] == ["Vale"]
+    # A value alone is decided alone.
+    only = surfacing.decide(_one_case(["Okonkwo", "Vale"]), "Vale", "keep")
+    assert [s.value for s in surfacing.case_undecided(only)] == ["Okonkwo"]
+    found = [surfacing.Surfaced("PERSON", v) for v in ("BAKHSHI", "Bakhshi", "Bakhshis")]
+    decision = surfacing.decisions(found)
+    assert decision["BAKHSHI"] == decision["Bakhshi"] != decision["Bakhshis"]
+
+
+def test_one_decision_covers_a_surfaced_value_and_its_parts_surfaced_alone():
+    evalset = {"text": "Karin Beike wrote; Beike again, not Beikes"}
+    spec = {
+        "provenance": {
+            "redaction": {
+                "surfaced": [
+                    {"entity": "PERSON", "value": "Karin Beike"},
+                    {"entity": "PERSON", "value": "Beike", "partOf": "Karin Beike"},
+                    {"entity": "PERSON", "value": "Beikes", "partOf": "Beike Holm"},
+                ],
+                "kept": [],
+            }
+        }
+    }
+    case = (evalset, spec, {})
+    # A part of a value the case does not list is a decision of its own.
+    assert len(set(surfacing.decisions(surfacing.surfaced_in(spec)).values())) == 2
+    replaced = surfacing.decide(case, "Beike", "replace")
+    assert replaced[0]["text"] == "<PERSON_1> wrote; <PERSON_1> again, not Beikes"
+    kept = surfacing.decide(case, "Karin Beike", "keep")
+    assert kept[1]["provenance"]["redaction"]["kept"] == ["Karin Beike", "Beike"]
+    assert [s.value for s in surfacing.case_undecided(kept)] == ["Beikes"]
+    # The sidecar writes the link only where there is one.
+    assert surfacing.Surfaced("PERSON", "Beike", part_of="Karin Beike").as_json() == {
+        "entity": "PERSON",
+        "value": "Beike",
+        "partOf": "Karin Beike",
+    }
+    assert surfacing.Surfaced("PERSON", "Beike").as_json() == {"entity": "PERSON", "value": "Beike"}

@@ -195,6 +195,36 @@ def test_a_planted_value_is_replaced_surfaced_or_a_silent_leak():
     assert silent.silent() == 2 and silent.silent("PERSON") == 1
 
 
+def test_a_decision_counts_a_value_once_in_any_casing_and_by_the_rule_that_surfaced_it():
+    from datetime import UTC, datetime
+
+    from miner.model import Session, Turn
+    from miner.redaction.surfaced import Surfaced
+    from tools.redaction_report import score_sessions
+
+    text = "Ring Okonkwo or OKONKWO about the Elsa chair"
+    now = datetime(2026, 12, 5, tzinfo=UTC)
+    session = Session("s", "app", "u", now, now, {}, (Turn("i", text, ""),))
+    surfaced = (
+        Surfaced("PERSON", "Okonkwo", "a capitalised listed name"),
+        Surfaced("PERSON", "OKONKWO", "another casing"),
+        Surfaced("PERSON", "Elsa", "a guessed name (verdict)"),
+    )
+
+    class Redacted:  # what score_sessions reads of miner's Redacted
+        def __init__(self) -> None:
+            self.session, self.surfaced = session, surfaced
+
+    labels = {text: [(5, 12, "PERSON"), (16, 23, "PERSON"), (34, 44, "NEGATIVE:product")]}
+    report = score_sessions([session], [Redacted()], labels)
+    assert report.decisions == 2 and report.silent() == 0
+    assert report.why == {
+        ("a capitalised listed name", "personal"): 1,
+        ("a guessed name (verdict)", "look-alike"): 1,
+    }
+    assert "| a capitalised listed name | 1 | 1 | 0 | 0 | 0 | 100% |" in report.why_table()
+
+
 #: Issue 36's hard cases (tools/support_corpus.py), test lists: a shop's,
 #: bank's, airline's and telecom's firms, towns, airports, plans and
 #: products named like people. Measured 2026-12-03 (the key and word

@@ -25,8 +25,9 @@ boundaries, in the session. Then:
   is **replaced** when any character of it was, **surfaced** (a decision,
   not a replacement) when a surfaced value covers it, else kept;
 - **decisions per case**: each session is a case, and one decision covers
-  every occurrence of a surfaced value in it: the distinct values surfaced
-  per session, averaged over the sessions.
+  every occurrence of a surfaced value in it, its other casings and its
+  parts surfaced alone (``surfaced.decisions``: ``decide`` decides them
+  together): the distinct decisions per session, averaged over the sessions.
 
 ``python -m tools.redaction_report figures`` prints the one table of these
 per corpus and split that docs/redaction.md carries.
@@ -43,6 +44,11 @@ locales in no other set, opened for tuning once the other dev sets' misses
 ran dry (misses printed with ``-v``; a tune split, never a report).
 ``figures`` also prints the test templates filled from ``UNTOUCHED_LOCALES``
 (``untouched locales``), totals only: no command prints their misses.
+
+``surfaced-why [SPLIT...]`` prints, per rule that surfaced a value
+(``Surfaced.reason``), its decisions and how many were planted personal
+values, look-alikes, other labelled words or unlabelled ones (``WHY_SPLITS``;
+with ``-v`` each decision of a tune split, never of a report split).
 
 To measure your own data, label it the same way (text -> [(start, end,
 type)]) and call ``measure``.
@@ -61,6 +67,7 @@ from typing import Any
 import pandas as pd
 
 from miner.model import Session
+from miner.redaction.surfaced import decisions
 from tools.pii_corpus import NEG
 
 #: The non-personal kinds issue 36 counts as look-alikes (words that look
@@ -110,6 +117,11 @@ class Report:
     """Non-personal words a surfaced value covers, with their kind and text."""
     decision_examples: list[tuple[str, str]] = field(default_factory=list)
     """(entity, value) of each decision: what the reviewer is asked."""
+    why: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """(reason, what it was: ``WHAT_SURFACED``) of each decision: per rule
+    that surfaced a value (``Surfaced.reason``), how often it was right."""
+    why_examples: list[tuple[str, str, str]] = field(default_factory=list)
+    """(reason, what it was, value in its text) of each decision."""
 
     def silent(self, kind: str | None = None) -> int:
         """Planted values neither replaced nor surfaced."""
@@ -181,6 +193,27 @@ class Report:
             f"decisions per case: {self.decisions_per_case():.2f} "
             f"({self.decisions} in {self.cases} sessions; by entity: {as_})",
         ]
+        return "\n".join(lines)
+
+    def why_table(self) -> str:
+        """Per reason a value was surfaced: its decisions, and how many were
+        planted personal values, look-alikes, other non-personal words or
+        unlabelled words (a decision counted once, by what its occurrences
+        cover: a planted value first)."""
+        reasons = sorted(
+            {r for r, _w in self.why}, key=lambda r: -sum(self.why[r, w] for w in WHAT_SURFACED)
+        )
+        head = " | ".join(WHAT_SURFACED)
+        lines = [
+            f"| reason | decisions | {head} | personal share |",
+            "|---|---:|" + "---:|" * len(WHAT_SURFACED) + "---:|",
+        ]
+        for reason in reasons:
+            counts = [self.why[reason, w] for w in WHAT_SURFACED]
+            total = sum(counts)
+            share = counts[0] / total if total else 0.0
+            cells = " | ".join(str(n) for n in counts)
+            lines.append(f"| {reason or '(none)'} | {total} | {cells} | {share:.0%} |")
         return "\n".join(lines)
 
     def recall(self, kind: str | None = None) -> float:
@@ -258,6 +291,12 @@ class Report:
         return "\n".join(lines)
 
 
+#: What a surfaced value turned out to be, in ``Report.why``'s order of
+#: precedence: it covers a planted value, a look-alike, another labelled
+#: non-personal word (a code, a status), or nothing labelled.
+WHAT_SURFACED = ("personal", "look-alike", "other negative", "unlabelled")
+
+
 def replaced_spans(original: str, redacted: str) -> list[tuple[int, int, str]] | None:
     """(start, end, entity) of ``original`` that placeholders in ``redacted`` stand for."""
     pieces = _PLACEHOLDER.split(redacted)
@@ -298,11 +337,19 @@ def score_sessions(
         locale = locale if isinstance(locale, str) else ""
         surfaced = getattr(after, "surfaced", ())
         values = {s.value for s in surfaced}
+        # One decision per value with its other casings and its parts
+        # (``decide`` decides them together), named by the first of them.
+        decision = decisions(surfaced)
+        decided: dict[str, Any] = {}
+        for s in surfaced:
+            decided.setdefault(decision[s.value], s)
         report.cases += 1
-        report.decisions += len(values)
-        report.decisions_as.update(s.entity for s in surfaced)
-        report.decision_examples += [(s.entity, s.value) for s in surfaced]
+        report.decisions += len(decided)
+        report.decisions_as.update(s.entity for s in decided.values())
+        report.decision_examples += [(s.entity, s.value) for s in decided.values()]
         occurs = _occurrences(values)
+        what: dict[str, int] = {}  # value -> its index in WHAT_SURFACED
+        shown_in: dict[str, str] = {}  # value -> a text it stands in
         pairs = zip(places(before), places(after.session), strict=True)
         for (place, original), (_place, output) in pairs:
             if not isinstance(original, str) or original not in labels:
@@ -310,9 +357,29 @@ def score_sessions(
             spans = replaced_spans(original, str(output))
             if spans is None:  # cannot align: count everything as leaked
                 spans = []
-            shown = [m.span() for m in occurs.finditer(original)] if occurs else []
+            found = list(occurs.finditer(original)) if occurs else []
+            for m in found:
+                at = _what_it_covers(labels[original], *m.span())
+                key = decision[m.group(0)]
+                if at < what.get(key, len(WHAT_SURFACED)):
+                    what[key], shown_in[key] = at, original
+            shown = [m.span() for m in found]
             _score(report, original, labels[original], spans, place, locale, shown)
+        for key, s in decided.items():
+            kind = WHAT_SURFACED[what.get(key, len(WHAT_SURFACED) - 1)]
+            report.why[s.reason, kind] += 1
+            report.why_examples.append((s.reason, kind, f"{s.value!r} in {shown_in.get(key)!r}"))
     return report
+
+
+def _what_it_covers(labels: list[tuple[int, int, str]], start: int, end: int) -> int:
+    """What ``[start, end)`` overlaps, as an index into ``WHAT_SURFACED``."""
+    kinds = [k for s, e, k in labels if s < end and start < e]
+    if any(not k.startswith(NEG) for k in kinds):
+        return 0
+    if any(k.partition(":")[2] in LOOKALIKE_KINDS for k in kinds):
+        return 1
+    return 2 if kinds else 3
 
 
 def _occurrences(values: set[str]) -> re.Pattern[str] | None:
@@ -549,6 +616,9 @@ def main() -> None:
                 for kind, value in report.silent_examples:
                     print("silent", kind, value)
         return
+    if args[:1] == ["surfaced-why"]:
+        _surfaced_why(args[1:])
+        return
     if args[:1] == ["fresh"]:
         from tools.third_party_corpus import TUNE_LOCALES
 
@@ -590,6 +660,66 @@ def main() -> None:
     for title, report in runs:
         print(f"## {title}\n\n{report.table()}\n\n{report.policy_table()}\n")
         _examples(report)
+
+
+#: The splits ``surfaced-why`` reads, and whether they are tune splits (whose
+#: decisions may be printed, with -v) or report splits (totals only).
+WHY_SPLITS = {
+    "presidio-dev": True,
+    "presidio-test": False,
+    "held-out-tune": True,
+    "held-out-report": False,
+    "fresh": True,
+    "untouched": False,
+    "hard-dev": True,
+    "hard-test": False,
+    "hard-held-out": False,
+}
+
+
+def why_report(split: str) -> Report:
+    """The report of one of ``WHY_SPLITS``."""
+    from tools.third_party_corpus import HELD_OUT_LOCALES, TUNE_LOCALES, UNTOUCHED_LOCALES
+
+    if split.startswith("presidio-"):
+        return third_party_report(split.removeprefix("presidio-"))
+    if split.startswith("held-out-"):
+        sets = held_out_sets()[split.removeprefix("held-out-")]
+        reports = [third_party_report(half, locales) for half, locales in sets]
+        return _summed(reports)
+    if split == "fresh":
+        return third_party_report("dev", TUNE_LOCALES)
+    if split == "untouched":
+        return third_party_report("test", UNTOUCHED_LOCALES)
+    if split == "hard-held-out":
+        return support_report("test", HELD_OUT_LOCALES)
+    return support_report(split.removeprefix("hard-"))
+
+
+def _summed(reports: list[Report]) -> Report:
+    """The decisions and reasons of several reports as one (``why_table``)."""
+    total = Report()
+    for r in reports:
+        total.cases += r.cases
+        total.decisions += r.decisions
+        total.why.update(r.why)
+        total.why_examples += r.why_examples
+    return total
+
+
+def _surfaced_why(splits: list[str]) -> None:
+    """``surfaced-why [SPLIT...]``: per reason a value was surfaced, what it
+    was (``Report.why_table``); with -v a tune split's decisions too."""
+    for split in splits or list(WHY_SPLITS):
+        if split not in WHY_SPLITS:
+            raise SystemExit(f"unknown split {split!r}; one of {', '.join(WHY_SPLITS)}")
+        report = why_report(split)
+        tune = "tune" if WHY_SPLITS[split] else "report: totals only"
+        print(f"## {split} ({tune}): {report.decisions} decisions in {report.cases} cases\n")
+        print(report.why_table(), "\n")
+        if "-v" in sys.argv and WHY_SPLITS[split]:  # a report split's values are never printed
+            for reason, kind, value in sorted(report.why_examples):
+                print("why", reason, "|", kind, "|", value)
 
 
 def _examples(report: Report) -> None:

@@ -19,6 +19,8 @@ from miner.redaction.lexicon.names import (
     NAME_CUE_REGEX,
     cased_for_ner,
     lower_case_names_after_cues,
+    names_no_person,
+    without_english_words,
 )
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.runtime import (
@@ -245,8 +247,20 @@ class Detector:
             at = bisect.bisect_right(thing_starts, start) - 1
             return at >= 0 and end <= things[at][1]
 
+        capitals: bool | None = None  # whether the text has no lower case, read once
         for r_start, r_end, score, entity, recognizer in sorted(found):
             start, end = _trim(text, r_start, r_end, entity)
+            if entity == "PERSON":
+                if capitals is None:
+                    capitals = text == text.upper()
+                if capitals:
+                    # "I AM TRAVELLING TO ALGERIA": the cue's or the model's
+                    # person run over English's words, cut to the words
+                    # between; a place or a country left is no one's.
+                    cut = without_english_words(text, start, end)
+                    if cut != (start, end) and (cut[0] == cut[1] or names_no_person(text, *cut)):
+                        continue
+                    start, end = cut
             if not _plausible(entity, text[start:end]):
                 continue
             if entity in NER_TYPES and (

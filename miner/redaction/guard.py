@@ -33,11 +33,11 @@ from miner.redaction.lexicon.formats import (
     phone_is_formatted,
 )
 from miner.redaction.lexicon.wordmatch import WholeWords, fold
+from miner.redaction.placeholders import PLACEHOLDER
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: Digits with the separators people put between them.
 _DIGIT_RUN = re.compile(r"\d(?:[\s\-./()]{0,2}\d)*")
-_PLACEHOLDER = re.compile(r"<[A-Z][A-Z0-9_]*(?:_\d+)?>")
 
 
 def _digits(text: str) -> str:
@@ -60,7 +60,7 @@ class LeakGuard:
         sizes = {len(digits) for digits, _entity in numbers}
         found: Counter[str] = Counter()
         for raw in strings:
-            text = _PLACEHOLDER.sub(" ", raw)
+            text = PLACEHOLDER.sub(" ", raw)
             if self._allowed is not None:
                 text = self._allowed.sub(" ", text)
             if not text.strip():

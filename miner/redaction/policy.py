@@ -22,7 +22,12 @@ from miner.redaction.detector import Detector, detector_for
 from miner.redaction.guard import LeakGuard
 from miner.redaction.keys import KeyRules
 from miner.redaction.second import SecondOpinion
-from miner.redaction.session import Redacted, redact_sessions, with_people_decided
+from miner.redaction.session import (
+    Redacted,
+    redact_sessions,
+    with_people_decided,
+    with_sure_rules_decided,
+)
 from miner.redaction.unsure import Unsure
 from miner.redaction.verdict import Detection
 
@@ -81,7 +86,9 @@ class RedactionPolicy:
         self, sessions: list[Session], progress: Progress = lambda it, _n: it
     ) -> list[Redacted]:
         """Redact every session (distinct strings are analysed once, in batches)."""
-        redacted = redact_sessions(sessions, self, progress)
+        # What a rule sure enough surfaced is replaced before the model reads
+        # the rest.
+        redacted = [with_sure_rules_decided(r) for r in redact_sessions(sessions, self, progress)]
         # The one hook of the second model: it decides some surfaced values.
         if self.second is not None:
             redacted = self.second.decide(sessions, redacted)

@@ -93,7 +93,7 @@ def _redact_one(
         # A name one of whose words is a sure name is the same person's.
         if entity == "PERSON" and any(p in entity_of for p in name_parts(value) if p != value):
             entity_of.setdefault(value, entity)
-    _with_parts(leaves, unsure_of)
+    parts = _with_parts(leaves, unsure_of)
     for value in _unseen_by_review(leaves, [v for v in unsure_of if v not in entity_of]):
         entity_of[value] = unsure_of[value]
     part_of = _link_parts(entity_of)
@@ -105,13 +105,24 @@ def _redact_one(
         replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
         redacted = map_session(session, replacer.leaf)
         replaced, towns = replacer.replaced, replacer.towns
-    surfaced, places = _surfaced(redacted, unsure_of, entity_of, kept, kept_values, policy)
+    surfaced, places = _surfaced(redacted, unsure_of, parts, entity_of, kept, kept_values, policy)
     # The values kept whole are recorded too, case-folded as the phrases are,
     # so the check reads an edited string as the draft did.
     kept_values |= places | towns
     if kept_values:
         kept = tuple(sorted({*kept, *(v.casefold() for v in kept_values)}))
     return Redacted(redacted, replaced, dict(entity_of), kept, surfaced, tuple(sorted(towns)))
+
+
+def with_sure_rules_decided(redacted: Redacted) -> Redacted:
+    """``redacted`` with the values that a rule sure enough surfaced
+    (``unsure.REPLACED_REASONS``: a street in lower case) replaced, each by
+    the next free placeholder of its entity: not a decision."""
+    from miner.redaction.second import replaced_everywhere
+    from miner.redaction.unsure import REPLACED_REASONS
+
+    sure = {s.value: s.entity for s in redacted.surfaced if s.reason in REPLACED_REASONS}
+    return replaced_everywhere(redacted, sure) if sure else redacted
 
 
 def with_people_decided(redacted: Redacted) -> Redacted:
@@ -138,9 +149,10 @@ def with_people_decided(redacted: Redacted) -> Redacted:
     return replaced_everywhere(redacted, same) if same else redacted
 
 
-def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> None:
+def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> dict[str, str]:
     """The parts of an unsure name that stand alone in the session are unsure
-    too: "Beike" after "Karin Beike" is left as written only if surfaced."""
+    too: "Beike" after "Karin Beike" is left as written only if surfaced.
+    Returns each part it added -> the name it is part of."""
     parts = {
         part: value
         for value, entity in unsure_of.items()
@@ -149,12 +161,16 @@ def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str])
         if part != value and part not in unsure_of
     }
     if not parts:
-        return
+        return {}
+    added: dict[str, str] = {}
     matcher = WholeWords(exact=parts)
     for _key, leaf in leaves:
         if isinstance(leaf, str):
             for s, e in matcher.spans(leaf):
-                unsure_of.setdefault(leaf[s:e], "PERSON")
+                if leaf[s:e] not in unsure_of:
+                    unsure_of[leaf[s:e]] = "PERSON"
+                    added[leaf[s:e]] = parts[leaf[s:e]]
+    return added
 
 
 def _unseen_by_review(leaves: list[tuple[str | None, Any]], values: list[str]) -> set[str]:
@@ -184,6 +200,7 @@ def _unseen_by_review(leaves: list[tuple[str | None, Any]], values: list[str]) -
 def _surfaced(
     redacted: Session,
     unsure_of: dict[str, str],
+    parts: dict[str, str],
     entity_of: dict[str, str],
     things: tuple[str, ...],
     kept_values: set[str],
@@ -202,26 +219,37 @@ def _surfaced(
         for _key, leaf in session_texts(redacted):
             if isinstance(leaf, str):
                 standing.update(leaf[s:e] for s, e in matcher.spans(leaf))
-    surfaced = {v: unsure_of[v] for v in left if v in standing}
+    surfaced = {
+        v: Surfaced(unsure_of[v], v, _PART_OF_A_NAME, parts[v])
+        if v in parts
+        else Surfaced(unsure_of[v], v, _GUESSED_NAME)
+        for v in left
+        if v in standing
+    }
     for item in unsure_values(redacted, policy.unsure, things):
-        surfaced.setdefault(item.value, item.entity)
-    for value, entity in _other_casings(redacted, surfaced, entity_of).items():
-        surfaced.setdefault(value, entity)
-    names = [v for v, entity in surfaced.items() if entity == "PERSON" and v not in kept_values]
+        surfaced.setdefault(item.value, item)
+    for value, (entity, reason) in _other_casings(redacted, surfaced, entity_of).items():
+        surfaced.setdefault(value, Surfaced(entity, value, reason))
+    names = [v for v, s in surfaced.items() if s.entity == "PERSON" and v not in kept_values]
     places = named_as_things(session_texts(redacted), names) if names else set()
     return (
-        tuple(
-            Surfaced(entity, value)
-            for value, entity in surfaced.items()
-            if value not in places and value not in kept_values
-        ),
+        tuple(s for v, s in surfaced.items() if v not in places and v not in kept_values),
         places,
     )
 
 
+#: Why the session pass surfaced a value (``Surfaced.reason``): the
+#: detector's verdict on a name it only guessed at, a part of such a name
+#: written alone, a value's other writing.
+_GUESSED_NAME = "a guessed name (verdict)"
+_PART_OF_A_NAME = "a surfaced name's part alone"
+_OTHER_CASING = "another casing"
+_STREET_NAME_ALONE = "a street's name alone"
+
+
 def _other_casings(
-    redacted: Session, surfaced: dict[str, str], entity_of: dict[str, str]
-) -> dict[str, str]:
+    redacted: Session, surfaced: dict[str, Surfaced], entity_of: dict[str, str]
+) -> dict[str, tuple[str, str]]:
     """A name or street word surfaced or replaced, written elsewhere in the
     session in another casing that nothing replaced ("cihlářova" beside
     "Cihlářova" surfaced, "vašátkova" beside the street "Vašátkova 12"
@@ -230,10 +258,11 @@ def _other_casings(
     case is no value: only words of four letters or more that a name's or
     a street's). A replaced person's word so surfaced is then replaced
     (``with_people_decided``). So is a street's name written alone without
-    its number, in any casing (``street_names``)."""
+    its number, in any casing (``street_names``). Value -> (entity, reason)."""
     words: dict[str, str] = {}
     streets: set[str] = set()
-    for value, entity in (*surfaced.items(), *entity_of.items()):
+    values = [*((v, s.entity) for v, s in surfaced.items()), *entity_of.items()]
+    for value, entity in values:
         if entity not in ("PERSON", "STREET_ADDRESS"):
             continue
         for word in _LETTER_WORD.findall(value):
@@ -249,7 +278,7 @@ def _other_casings(
     written = {w for value in (*surfaced, *entity_of) for w in _LETTER_WORD.findall(value)}
     matcher = WholeWords(any_case=[*words, *streets])
     decided = WholeWords(exact=surfaced)
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, str]] = {}
     for _key, leaf in session_texts(redacted):
         if isinstance(leaf, str):
             # Not inside a value surfaced already: the reviewer decides it whole.
@@ -263,9 +292,9 @@ def _other_casings(
                 if value.casefold() in streets:
                     # A street's name written alone, in any casing ("I have
                     # noted Diagonal Rivadavia on your file").
-                    found.setdefault(value, "STREET_ADDRESS")
+                    found.setdefault(value, ("STREET_ADDRESS", _STREET_NAME_ALONE))
                 elif value not in written and value not in surfaced:
-                    found.setdefault(value, words[value.casefold()])
+                    found.setdefault(value, (words[value.casefold()], _OTHER_CASING))
     return found
 
 

@@ -20,7 +20,7 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from miner.redaction.lexicon.wordmatch import WORD_START
@@ -47,9 +47,44 @@ class Surfaced:
 
     entity: str
     value: str
+    reason: str = field(default="", compare=False)
+    """The rule that surfaced it (``unsure.REASONS``; measured per rule by
+    ``tools/redaction_report surfaced-why``). Not written into a sidecar,
+    and no part of a value's identity: one decision whatever surfaced it."""
+    part_of: str = field(default="", compare=False)
+    """The surfaced value this one is a part of, written alone ("Beike" of
+    "Karin Beike", "Klášterecká" or "128" of "Klášterecká 128"): the
+    reviewer decides it with that value (``decisions``)."""
 
     def as_json(self) -> dict[str, str]:
-        return {"entity": self.entity, "value": self.value}
+        found = {"entity": self.entity, "value": self.value}
+        return {**found, PART_OF: self.part_of} if self.part_of else found
+
+
+#: Where the sidecar says a surfaced value is another's part.
+PART_OF = "partOf"
+
+
+def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
+    """Each surfaced value of a case -> the decision it is part of, named by
+    the value decided (case-folded). The reviewer decides together a value
+    and its other casings ("Bakhshi", "bakhshi", "BAKHSHI": the same word),
+    and a value and its parts written alone that the case surfaced with it
+    (``Surfaced.part_of``: "Beike" with "Karin Beike"), as the session pass
+    gives a replaced value's parts its placeholder. So ``decide`` decides
+    them at once, and a case counts them as one decision (docs/redaction.md,
+    "What a reviewer sees")."""
+    found = list(surfaced)
+    listed = {s.value for s in found}
+    whole = {s.value: s.part_of for s in found if s.part_of in listed and s.part_of != s.value}
+    out: dict[str, str] = {}
+    for s in found:
+        root, seen = s.value, {s.value}
+        while root in whole and whole[root] not in seen:
+            root = whole[root]
+            seen.add(root)
+        out[s.value] = root.casefold()
+    return out
 
 
 @functools.lru_cache(maxsize=4096)
@@ -132,8 +167,10 @@ def surfaced_in(spec: Any) -> tuple[Surfaced, ...]:
     for entry in found if isinstance(found, list) else []:
         if isinstance(entry, dict):
             entity, value = entry.get("entity"), entry.get("value")
+            part_of = entry.get(PART_OF)
             if isinstance(entity, str) and isinstance(value, str) and value:
-                out.append(Surfaced(entity, value))
+                whole = part_of if isinstance(part_of, str) else ""
+                out.append(Surfaced(entity, value, part_of=whole))
     return tuple(dict.fromkeys(out))
 
 
@@ -228,37 +265,42 @@ def _replaced(node: Any, value: str, placeholder: str, skip: tuple | None, path:
 
 
 def decide(files: CaseValues, value: str, verdict: Verdict) -> CaseValues:
-    """A draft's three files with one surfaced value decided (new values; the
-    given ones are not changed).
+    """A draft's three files with one surfaced value decided, and with it
+    the case's surfaced values that are the same decision (``decisions``:
+    its other casings, its parts, the value it is part of). New values; the
+    given ones are not changed.
 
     - ``replace``: one placeholder, the next free number for its entity in the
-      case, in place of every occurrence in the three files (the observed
-      session in the sidecar's provenance too), and the entry dropped from
-      ``surfaced``;
-    - ``keep``: the value moved from ``surfaced`` to ``kept``.
+      case, in place of every occurrence of each in the three files (the
+      observed session in the sidecar's provenance too), and the entries
+      dropped from ``surfaced``;
+    - ``keep``: the values moved from ``surfaced`` to ``kept``.
 
     A value the sidecar does not list as surfaced is a ValueError."""
     evalset, spec, tools = json.loads(json.dumps(list(files)))
     entry = next((s for s in surfaced_in(spec) if s.value == value), None)
     if entry is None or verdict not in VERDICTS:
         raise ValueError("not a surfaced value of this case, or not a verdict")
+    decision = decisions(surfaced_in(spec))
+    together = [v for v, d in decision.items() if d == decision[value]]
     redaction = spec[PROVENANCE][REDACTION]
     remaining = [
         e
         for e in redaction.get(SURFACED) or []
-        if not (isinstance(e, dict) and e.get("value") == value)
+        if not (isinstance(e, dict) and e.get("value") in together)
     ]
     if verdict == "keep":
         kept = [v for v in redaction.get(KEPT) or [] if isinstance(v, str)]
-        redaction[KEPT] = [*kept, value] if value not in kept else kept
+        redaction[KEPT] = [*kept, *(v for v in together if v not in kept)]
         redaction[SURFACED] = remaining
         return evalset, spec, tools
     placeholder = next_placeholder((evalset, spec, tools), entry.entity)
     # The redaction record itself keeps its lists (and the digests) as they are.
     skip = (PROVENANCE, REDACTION)
-    evalset = _replaced(evalset, value, placeholder, None, ())
-    tools = _replaced(tools, value, placeholder, None, ())
-    spec = _replaced(spec, value, placeholder, skip, ())
+    for same in sorted(together, key=len, reverse=True):
+        evalset = _replaced(evalset, same, placeholder, None, ())
+        tools = _replaced(tools, same, placeholder, None, ())
+        spec = _replaced(spec, same, placeholder, skip, ())
     spec[PROVENANCE][REDACTION][SURFACED] = remaining
     return evalset, spec, tools
 

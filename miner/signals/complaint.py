@@ -355,7 +355,7 @@ class Complaint(Signal):
 
     def steps(self) -> list[tuple[str, str]]:
         """``complaint_scored``: every user message scored by the rule table
-        (its rules named), read by each part of ``sql``. With the rules, the
+        (its rules named, with the ids it states), read by each part of ``sql``. With the rules, the
         parts of the session cues too, each a step (``_cue_steps``): inlined
         in the hits, DuckDB held a window and an ``unnest`` beside the other
         signals' hits, and ran out of 160 MiB at 20M rows."""
@@ -371,7 +371,7 @@ class Complaint(Signal):
         ids = (
             "SELECT DISTINCT session_id FROM (SELECT DISTINCT session_id, lower(said) AS said, "
             "coalesce(invocation_id, '') AS turn FROM (SELECT session_id, invocation_id, "
-            f"unnest(regexp_extract_all(text, {literal(ID)})) AS said FROM complaint_scored) i) t "
+            "unnest(stated) AS said FROM complaint_scored) i) t "
             # Two turns at least: the (id, turn) pairs are distinct.
             "GROUP BY session_id, said HAVING count(*) >= 2"
         )
@@ -422,9 +422,14 @@ class Complaint(Signal):
             f"regexp_replace(text, {literal(QUOTED)}, ' ', 'g') AS unquoted "
             "FROM events WHERE kind = 'USER_MESSAGE_RECEIVED' AND text <> ''"
         )
+        # The ids a message states (``ID``, the restated-id cue's), not its
+        # text: the step holds a few bytes a message where the text was
+        # hundreds (at 5M rows, 150 MB spilled under ``memory_limit`` and
+        # read back for this one extraction).
+        stated = f", regexp_extract_all(text, {literal(ID)}) AS stated" if self.config.rules else ""
         return (
-            f"SELECT session_id, invocation_id, ts, text, {score} AS score, "
-            f"concat_ws(', ', {named}) AS rules FROM (SELECT *, {fired} FROM "
+            f"SELECT session_id, invocation_id, ts, {score} AS score, "
+            f"concat_ws(', ', {named}) AS rules{stated} FROM (SELECT *, {fired} FROM "
             f"(SELECT *, {prefilters} FROM ({messages}) m) p) f"
         )
 

@@ -894,6 +894,33 @@ def complete_name(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+def without_english_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """The name hit ``text[start:end]`` of a text written all in capitals,
+    less the words at either end of it that are English's function words
+    ("AM", "TO", "OF") or that English writes (Zipf 4: "TRAVELLING",
+    "NEXT") and no first-name or surname list knows ("MARK", "GREEN"
+    stay); ``(start, start)`` when no word is left. In capitals every
+    word looks like a name's, and the model and the cues run a "person"
+    over the words around a name or a place ("I AM TRAVELLING TO
+    ALGERIA", "IS CHAD SAFE?")."""
+    words = [m.span() for m in _A_BLANKLESS_RUN.finditer(text, start, end)]
+
+    def english(span: tuple[int, int]) -> bool:
+        word = text[span[0] : span[1]].strip(".,;:!?\"'()").casefold()
+        if word in stop_words():
+            return True  # the name lists hold "To", "Call": no names here
+        return bool(word) and an_english_word(word, 4.0) and not known_name(word)
+
+    while words and english(words[0]):
+        words.pop(0)
+    while words and english(words[-1]):
+        words.pop()
+    return (words[0][0], words[-1][1]) if words else (start, start)
+
+
+_A_BLANKLESS_RUN = re.compile(r"\S+")
+
+
 _VOWEL_INITIAL_AND_NAME = re.compile(rf"[ \t]+[AEIOUY][ \t]+({_NAME_WORD})(?!\w)")
 _SURNAME_AFTER_PARTICLE = re.compile(r"[ \t]+[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w'’-])")
 

@@ -124,6 +124,25 @@ _THING_KEY = re.compile(
 )
 
 
+#: A street in lower case that the address rules read as one when capitalised.
+LOWER_CASE_STREET = "a lower-case street"
+
+#: The rules whose values are replaced, not put before the reviewer: at
+#: least 97% of their decisions on the tune splits were planted personal
+#: values, over 30 decisions or more (``redaction_report surfaced-why``:
+#: lower-case streets 38 of 38, no look-alike; docs/redaction.md).
+REPLACED_REASONS = frozenset((LOWER_CASE_STREET,))
+
+#: A span of ``Unsure``: (start, end, entity it may be, the rule that found it).
+Reasoned = tuple[int, int, str, str]
+
+
+def _because(reason: str, spans: Iterable[tuple[int, int, str]]) -> Iterator[Reasoned]:
+    """``spans`` with the rule that found them."""
+    for start, end, entity in spans:
+        yield start, end, entity, reason
+
+
 _NAME_LINE_WORD = re.compile(r"[^\W\d_]+(?:['’‘ʼ-][^\W\d_]+)*['’‘ʼ]?")
 
 
@@ -162,7 +181,13 @@ class Unsure:
         )
 
     def spans(self, text: str, key: str | None = None) -> Iterator[tuple[int, int, str]]:
-        """(start, end, entity it may be) of each unsure span of ``text``, a
+        """(start, end, entity it may be) of each unsure span of ``text``
+        (``reasoned_spans`` without the rule)."""
+        for start, end, entity, _reason in self.reasoned_spans(text, key):
+            yield start, end, entity
+
+    def reasoned_spans(self, text: str, key: str | None = None) -> Iterator[Reasoned]:
+        """(start, end, entity it may be, rule) of each unsure span of ``text``, a
         string as redaction wrote it (placeholders are never part of one),
         none inside a phrase of the allow list, and no name inside a town's
         name in a place's slot ("based in Lake Elnur", "rebooked to Quito":
@@ -172,66 +197,92 @@ class Unsure:
         if self.config.streets:
             # What the street rules left of an address beside a street they
             # found or one replaced: surfaced whatever its country's shape.
-            streets = [(s, e) for s, e, entity in found if entity == "STREET_ADDRESS"]
+            streets = [(s, e) for s, e, entity, _reason in found if entity == "STREET_ADDRESS"]
             for start, end in rest_of_addresses(text, streets):
-                found += around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC)
-        for start, end, entity in found:
+                found += _because(
+                    "rest of an address",
+                    around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC),
+                )
+        for start, end, entity, reason in found:
             if any(s <= start and end <= e for s, e in allowed):
                 continue
             if entity == "PERSON" and place_around(text, start, end):
                 continue
-            yield start, end, entity
+            yield start, end, entity, reason
 
-    def _spans(self, text: str, key: str | None) -> Iterator[tuple[int, int, str]]:
+    def _spans(self, text: str, key: str | None) -> Iterator[Reasoned]:
         seen = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
         if self.config.emails:
             for m in _EMAIL_SHAPE.finditer(seen):
-                yield m.start(), m.end(), "EMAIL_ADDRESS"
+                yield m.start(), m.end(), "EMAIL_ADDRESS", "an e-mail's other shape"
         if self.config.numbers and not (key and _THING_KEY.search(key)):
             yield from self._numbers(seen)
             for m in _DIALLING_CODE.finditer(text):
                 # A country's code left before a phone replaced: "(+358) <PHONE_NUMBER_1>".
-                yield m.start(), m.start() + len(m.group(0).rstrip(" .-")), "PHONE_NUMBER"
+                end = m.start() + len(m.group(0).rstrip(" .-"))
+                yield m.start(), end, "PHONE_NUMBER", "a dialling code"
         if "<DATE_OF_BIRTH_" not in text:
             # A date beside a birth cue that the cue rules did not take (a
             # birth date replaced in the string answers its cue).
             for start, end in dates_near_birth_cues(seen):
-                yield start, end, "DATE_OF_BIRTH"
+                yield start, end, "DATE_OF_BIRTH", "a date near a birth cue"
         if self.config.streets:
             # A street's name replaced already ("90, boulevard de <PERSON_1>"):
             # the street is read with a word in its place, and its words
             # around the placeholder are surfaced.
             filled = PLACEHOLDER.sub(lambda m: "q" * len(m.group(0)), text)
-            for start, end, entity in (*lower_case_streets(filled), *numbered_words(seen)):
-                yield from around_placeholders(text, start, end, entity)
+            for start, end, entity in lower_case_streets(filled):
+                yield from _because(
+                    LOWER_CASE_STREET, around_placeholders(text, start, end, entity)
+                )
+            for start, end, entity in numbered_words(seen):
+                yield from _because(
+                    "a number beside a word", around_placeholders(text, start, end, entity)
+                )
             # An address's parts around those replaced: its house number and
             # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
             # Placeholders as words of an address's (``address_fill``), once
             # for every rule below that reads a whole address.
             address_filled = PLACEHOLDER.sub(address_fill, text)
             for start, end, entity in address_blocks(address_filled):
-                yield from around_placeholders(text, start, end, entity, ALPHANUMERIC)
-            yield from house_numbers_after_placeholders(text)
+                yield from _because(
+                    "an address block",
+                    around_placeholders(text, start, end, entity, ALPHANUMERIC),
+                )
+            yield from _because(
+                "a house number by a placeholder", house_numbers_after_placeholders(text)
+            )
             for m in _MARKED_HOUSE_NUMBER.finditer(seen):
                 # A house with no number ("S/N"), or a string that is a marked
                 # house number alone ("Nr. 216", a tool's argument).
-                yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "STREET_ADDRESS"
+                group = m.lastindex or 0
+                yield m.start(group), m.end(group), "STREET_ADDRESS", "a marked house number"
             for m in UNIT_BEFORE_STREET.finditer(text):
                 # A unit's word left before its number replaced: "suite
                 # <STREET_ADDRESS_1>".
-                yield m.start(), m.start() + len(m.group(1)), "STREET_ADDRESS"
-            yield from named_streets(seen)
-            yield from a_street_alone(seen)
+                end = m.start() + len(m.group(1))
+                yield m.start(), end, "STREET_ADDRESS", "a unit before a street"
+            yield from _because("a named street", named_streets(seen))
+            yield from _because("a street alone", a_street_alone(seen))
             # An address read upwards from its postcode and town whose
             # parts the sure rules left ("Intrarea Pop\nVoluntari, 220928",
             # "<PERSON_1>\nValu lui Traian, 391043"), a name replaced in it too.
             for start, end, _sure in blocks_above_postcodes(address_filled, FILLED_WORD):
-                yield from around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC)
+                yield from _because(
+                    "a block above a postcode",
+                    around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC),
+                )
             # A signature's lines under its name shaped like an address's.
             for start, end in signature_address_lines(address_filled, FILLED_ANY):
-                yield from around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC)
+                yield from _because(
+                    "a signature's address",
+                    around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC),
+                )
             for start, end, entity in streets_after_address_cues(address_filled):
-                yield from around_placeholders(text, start, end, entity, ALPHANUMERIC)
+                yield from _because(
+                    "after an address cue",
+                    around_placeholders(text, start, end, entity, ALPHANUMERIC),
+                )
         if self.config.names:
             for m in TITLE_BESIDE_PERSON.finditer(text):
                 if m.group(m.lastindex or 0).casefold() in HONORIFICS:
@@ -239,22 +290,27 @@ class Unsure:
                 # A person's title or degree beside the name replaced, in the
                 # shape any language abbreviates one ("<PERSON_1> th.d.",
                 # "Ing. <PERSON_1>"): the name's part, so the reviewer's.
-                yield m.start(m.lastindex or 0), m.end(m.lastindex or 0), "PERSON"
-            yield from names_beside_persons(text)
+                group = m.lastindex or 0
+                yield m.start(group), m.end(group), "PERSON", "a title beside a person"
+            yield from _because("a word beside a person", names_beside_persons(text))
             for start, end in signature_name_lines(seen):
                 # What the name rules left of a signature's name line: its
                 # words, unless English writes each often ("The Support Team").
                 if _a_name_line(seen[start:end]):
-                    yield from around_placeholders(text, start, end, "PERSON", ALPHANUMERIC)
+                    yield from _because(
+                        "a signature's name line",
+                        around_placeholders(text, start, end, "PERSON", ALPHANUMERIC),
+                    )
             # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
             # read as one, so the word after it is a word of its own.
             unescaped = ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)
-            for start, end, entity in joined(text, self._name_words.spans(unescaped, text)):
+            name_words = joined(text, self._name_words.spans(unescaped, text))
+            for start, end, entity, reason in name_words:
                 if not PLACEHOLDER.search(text, start, end):
                     start, end = grown_over_short_words(unescaped, start, end)
-                yield from around_placeholders(text, start, end, entity)
+                yield from _because(reason, around_placeholders(text, start, end, entity))
 
-    def _numbers(self, text: str) -> Iterator[tuple[int, int, str]]:
+    def _numbers(self, text: str) -> Iterator[Reasoned]:
         for m in _DIGITS.finditer(text):
             number = m.group(0)
             digits = sum(c.isdigit() for c in number)
@@ -262,7 +318,8 @@ class Unsure:
                 continue
             if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
                 continue
-            yield m.start(), m.end(), "PHONE_NUMBER" if digits <= 15 else "NATIONAL_ID"
+            entity = "PHONE_NUMBER" if digits <= 15 else "NATIONAL_ID"
+            yield m.start(), m.end(), entity, "8 or more digits"
         for m in _GROUPED_DIGITS.finditer(text):
             # Fewer digits, but grouped as a phone's are ("34 86 15"): no
             # count, amount or code is written so.
@@ -273,7 +330,7 @@ class Unsure:
                 continue
             if _THING_NUMBER_CUE.search(text, max(0, m.start() - 30), m.start()):
                 continue
-            yield m.start(), m.end(), "PHONE_NUMBER"
+            yield m.start(), m.end(), "PHONE_NUMBER", "digits grouped as a phone's"
 
 
 def unsure_values(
@@ -283,7 +340,7 @@ def unsure_values(
     distinct value as written (the first sighting's entity), the longest
     span first where two overlap; none inside an occurrence of ``things``
     (phrases the policy decided name things, case-folded)."""
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, str, str]] = {}  # value -> (entity, reason, part of)
     leaves = [
         (key, leaf)
         for key, leaf in session_texts(session)
@@ -297,20 +354,22 @@ def unsure_values(
     for key, leaf in leaves:
         inside = [m.span() for m in named.finditer(leaf)] if named else []
         end = -1
-        for start, stop, entity in sorted(unsure.spans(leaf, key), key=lambda s: (s[0], -s[1])):
+        spans = sorted(unsure.reasoned_spans(leaf, key), key=lambda s: (s[0], -s[1]))
+        for start, stop, entity, reason in spans:
             if any(s <= start and stop <= e for s, e in inside):
                 continue
             if start >= end:
-                found.setdefault(leaf[start:stop], entity)
+                found.setdefault(leaf[start:stop], (entity, reason, ""))
                 end = stop
-    for street in [value for value, entity in found.items() if entity == "STREET_ADDRESS"]:
+    streets = [value for value, (entity, *_why) in found.items() if entity == "STREET_ADDRESS"]
+    for street in streets:
         # Its name written alone elsewhere ("could not verify Klášterecká"):
         # the same street, surfaced too.
         for name in street_name_parts(street):
             alone = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
             if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
                 # A street's, even where it was read as a name no list knows.
-                found[name] = "STREET_ADDRESS"
+                found[name] = ("STREET_ADDRESS", "a street's name alone", street)
         # Its house number standing alone where a value does ("I have noted
         # 26 on your file"), as a replaced address's is replaced; or a whole
         # string ("Nr. 216", a tool's argument).
@@ -320,8 +379,8 @@ def unsure_values(
             if street in leaf:
                 continue
             if leaf.strip() in whole:
-                found.setdefault(leaf.strip(), "STREET_ADDRESS")
+                found.setdefault(leaf.strip(), ("STREET_ADDRESS", "a house number alone", street))
             if numbers:
                 for s, e in house_numbers_alone(leaf, numbers):
-                    found.setdefault(leaf[s:e], "STREET_ADDRESS")
-    return tuple(Surfaced(entity, value) for value, entity in found.items())
+                    found.setdefault(leaf[s:e], ("STREET_ADDRESS", "a house number alone", street))
+    return tuple(Surfaced(entity, value, *why) for value, (entity, *why) in found.items())

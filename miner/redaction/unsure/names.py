@@ -189,7 +189,9 @@ class NameWords:
     def __init__(self, config: UnsureConfig) -> None:
         self.config = config
 
-    def spans(self, text: str, written: str) -> Iterator[tuple[int, int, str]]:
+    def spans(self, text: str, written: str) -> Iterator[tuple[int, int, str, str]]:
+        """(start, end, "PERSON", the rule that found it) of each name word
+        of ``text`` (``written``: the string as redaction wrote it)."""
         from miner.redaction.lexicon.names import (
             LOWER_CASE_TITLE_BEFORE,
             an_english_word,
@@ -207,7 +209,7 @@ class NameWords:
             if (not an_english_word(folded, 3.0) and not _english_compound(folded)) or (
                 a_first_name(word) and not an_english_word(folded, self.config.lower_case_zipf)
             ):
-                yield m.start(1), m.end(1), "PERSON"
+                yield m.start(1), m.end(1), "PERSON", "a speaker"
         lower_text = not any(c.isupper() for c in text)
         addressed_at = {start for start, _end in addressed(text)}
         lowered = text.lower()
@@ -226,7 +228,8 @@ class NameWords:
             if names_a_number(written, m.start(), m.end()):
                 continue  # "IBAN <IBAN_CODE_1>", "my iban is 0123...": a number's name
             if word.islower() and text[run_end : m.start()] == " " and _a_degree(folded):
-                yield m.start(), m.start() + len(word), "PERSON"  # "angela baker md"
+                end = m.start() + len(word)
+                yield m.start(), end, "PERSON", "a degree after a name"  # "angela baker md"
                 run_end = m.end()
                 continue
             if self._in_a_person_slot(text, m.start(), word, m.start() in addressed_at):
@@ -243,7 +246,7 @@ class NameWords:
                     start = particle.start() if particle else start
                 title = _TITLE_BEFORE.search(text, max(0, start - 10), start)
                 start = title.start() if title else start  # "PhDr. Michal Tichý"
-                yield start, end, "PERSON"
+                yield start, end, "PERSON", "a name in a person's slot"
                 run_end = end
                 continue
             if len(word) < 3 or folded in stop_words():
@@ -256,7 +259,7 @@ class NameWords:
             ):
                 # A word English does not write before what a person does, in
                 # lower case too ("abwao was influenced"): no list needed.
-                yield m.start(), m.start() + len(word), "PERSON"
+                yield m.start(), m.start() + len(word), "PERSON", "a lower-case word before a deed"
                 run_end = m.start() + len(word)
                 continue
             if (
@@ -264,36 +267,39 @@ class NameWords:
                 and text[run_end : m.start()] == " "
                 and (known_name(word) or not an_english_word(folded, 3.0))
             ):
-                yield m.start(), m.end(), "PERSON"
+                yield m.start(), m.end(), "PERSON", "a lower-case name's next word"
                 run_end = m.end()
                 continue
             cued = _NAME_CUE.search(text, max(0, m.start() - 25), m.start()) is not None
             if word.islower():
-                if (
-                    (cued and (a_first_name(word) or not an_english_word(folded, 3.0)))
-                    or (
-                        a_first_name(word)
-                        and not an_english_word(folded, self.config.lower_case_zipf)
-                    )
-                    or _beside_a_name(text, written, m.start(), m.end(), word)
-                    or (
-                        a_first_name(word)
-                        and not an_english_word(folded, 5.0)
-                        and _surname_after(text, m.end())
-                    )
-                    or (lower_text and self._a_name_in_lower_case_text(text, m.start(), word))
-                    or (lower_text and _two_unknown_words(text, m.start(), m.end(), word))
-                    or (
-                        # A listed name's possessive, as capitalised ("Hernandez's"):
-                        # "(though torres's song ...)".
-                        text.startswith(("'s", "’s"), m.start() + len(word))
-                        and known_name(word)
-                        and not an_english_word(folded, self.config.lower_case_zipf)
-                    )
-                ):
+                reason = (
+                    "a lower-case word after a cue"
+                    if cued and (a_first_name(word) or not an_english_word(folded, 3.0))
+                    else "a lower-case first name"
+                    if a_first_name(word)
+                    and not an_english_word(folded, self.config.lower_case_zipf)
+                    else "a lower-case word beside a name"
+                    if _beside_a_name(text, written, m.start(), m.end(), word)
+                    else "a lower-case first name and surname"
+                    if a_first_name(word)
+                    and not an_english_word(folded, 5.0)
+                    and _surname_after(text, m.end())
+                    else "a name in a lower-case text"
+                    if lower_text and self._a_name_in_lower_case_text(text, m.start(), word)
+                    else "two words no list knows in a lower-case text"
+                    if lower_text and _two_unknown_words(text, m.start(), m.end(), word)
+                    # A listed name's possessive, as capitalised ("Hernandez's"):
+                    # "(though torres's song ...)".
+                    else "a lower-case name's possessive"
+                    if text.startswith(("'s", "’s"), m.start() + len(word))
+                    and known_name(word)
+                    and not an_english_word(folded, self.config.lower_case_zipf)
+                    else ""
+                )
+                if reason:
                     # With a title before it ("miss shannon andrews").
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
-                    yield title.start() if title else m.start(), m.end(), "PERSON"
+                    yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
             elif word.isupper() and not shouted:
                 if len(word) < self.config.capitals_min and not cued:
@@ -304,18 +310,19 @@ class NameWords:
                     # SANTOS", "the recipient VAN DER BERG".
                     end = _name_words_after(text, m.end())
                     if end > m.end():
-                        yield m.start(), end, "PERSON"
+                        yield m.start(), end, "PERSON", "a particle in capitals after a cue"
                 elif (
                     listed
                     or (cued and (known_name(word) or not an_english_word(folded, 3.0)))
                     or self._unknown_in_capitals(text, m.start(), word, 6)
                 ):
-                    yield m.start(), m.end(), "PERSON"
+                    yield m.start(), m.end(), "PERSON", "a word in capitals"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
                 if known_name(word) and not an_english_word(folded, self.config.lower_case_zipf):
                     # With its surname ("ALICE DELHAYE"): the second model
                     # reads the name whole, and replaces it whole.
-                    yield m.start(), _name_words_after(text, m.end()), "PERSON"
+                    end = _name_words_after(text, m.end())
+                    yield m.start(), end, "PERSON", "a name in a text in capitals"
                 elif (cued and not an_english_word(folded, 3.0)) or _beside_a_name(
                     text, written, m.start(), m.end(), word
                 ):
@@ -327,11 +334,13 @@ class NameWords:
                         text, max(0, m.start() - 6), m.start()
                     )
                     start = particle.start() if particle else m.start()
-                    yield start, _name_words_after(text, m.end()), "PERSON"
+                    end = _name_words_after(text, m.end())
+                    yield start, end, "PERSON", "a cued word in a text in capitals"
                 elif self._unknown_in_capitals(text, m.start(), word, 5):
                     # A word no list knows, as ``unknown_capitalised`` surfaces
                     # it written capitalised ("THE FILE OF MƏMMƏDOVA").
-                    yield m.start(), _name_words_after(text, m.end()), "PERSON"
+                    end = _name_words_after(text, m.end())
+                    yield m.start(), end, "PERSON", "a word no list knows in a text in capitals"
             elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
                 run = _CAPITALISED_RUN.match(text, m.start())
                 words = run.group(0).split() if run else [word]
@@ -346,7 +355,8 @@ class NameWords:
                     not an_english_word(words[0].casefold(), 4.5)
                     or (len(words) > 1 and a_first_name(words[0]))
                 ):
-                    yield m.start(), m.start() + len(" ".join(words)), "PERSON"
+                    end = m.start() + len(" ".join(words))
+                    yield m.start(), end, "PERSON", "capitalised words after a cue"
             elif (
                 word[:1].isupper()
                 and known_name(word)
@@ -362,7 +372,8 @@ class NameWords:
                 # "(though Hernandez's song ...)".
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 particle = _PARTICLE_BEFORE.search(text, max(0, start - 6), start)
-                yield particle.start() if particle else start, end, "PERSON"
+                start = particle.start() if particle else start
+                yield start, end, "PERSON", "a surname after a particle or with 's"
             elif (
                 self.config.capitalised_zipf
                 and word[:1].isupper()
@@ -374,7 +385,7 @@ class NameWords:
                 # With the particles and initials around it ("Le Goff").
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 if not _a_place_grown_over(text, start, m.start()):
-                    yield start, end, "PERSON"
+                    yield start, end, "PERSON", "a capitalised listed name"
             elif (
                 self.config.unknown_capitalised
                 and an_unknown_word(word)
@@ -384,7 +395,8 @@ class NameWords:
                 # name written alone ("Andreassenberget", "Drumul Ene").
                 start, end = complete_name(text, m.start(), m.start() + len(word))
                 if not _a_place_grown_over(text, start, m.start()):
-                    yield start, _words_after_unknown(text, end), "PERSON"
+                    end = _words_after_unknown(text, end)
+                    yield start, end, "PERSON", "a capitalised word no list knows"
 
     def _in_a_person_slot(self, text: str, start: int, word: str, addressed: bool) -> bool:
         """A word a name list knows, or capitalised one English does not
@@ -473,7 +485,7 @@ _LOWER_CASE_LINE = re.compile(
 )
 
 
-def _lower_case_name_lines(text: str) -> Iterator[tuple[int, int, str]]:
+def _lower_case_name_lines(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Each ``_LOWER_CASE_LINE`` every word of which English does not write
     (Zipf under 3) or a name list knows and English writes less than often
     (Zipf 4.5), no stop word, no place: a name on a line of its own."""
@@ -487,16 +499,16 @@ def _lower_case_name_lines(text: str) -> Iterator[tuple[int, int, str]]:
             and (not an_english_word(w, 3.0) or (known_name(w) and not an_english_word(w, 4.5)))
             for w in words
         ):
-            yield m.start(1), m.end(1), "PERSON"
+            yield m.start(1), m.end(1), "PERSON", "a lower-case name line"
 
 
-def _elided_surnames(text: str) -> Iterator[tuple[int, int, str]]:
+def _elided_surnames(text: str) -> Iterator[tuple[int, int, str, str]]:
     """Each ``_ELIDED_SURNAME`` in ``text`` that no place or thing word
     around it claims ("spoke to O'Connor"; not "O'Hare Airport")."""
     for m in _ELIDED_SURNAME.finditer(text):
         if a_place_name(m.group(0)) or _a_thing_or_place(text, m.start(), m.end()):
             continue
-        yield m.start(), m.end(), "PERSON"
+        yield m.start(), m.end(), "PERSON", "a surname with its elided particle"
 
 
 #: A word at a text's, line's or sentence's start, then a comma and what is
@@ -508,7 +520,7 @@ _ADDRESSED_FIRST = re.compile(
 )
 
 
-def _addressed_first(text: str) -> Iterator[tuple[int, int, str]]:
+def _addressed_first(text: str) -> Iterator[tuple[int, int, str, str]]:
     """The word ``_ADDRESSED_FIRST`` finds, when English does not write it
     (Zipf under 3) or a name list knows it and English writes it less than
     often (Zipf 4.5): "olakunle, can i..."; not "yes, can you", "hello, i"."""
@@ -522,7 +534,7 @@ def _addressed_first(text: str) -> Iterator[tuple[int, int, str]]:
         if not an_english_word(folded, 3.0) or (
             known_name(word) and not an_english_word(folded, 4.5)
         ):
-            yield m.start(1), m.end(1), "PERSON"
+            yield m.start(1), m.end(1), "PERSON", "a word addressed first"
 
 
 _WORD_JOINS = re.compile(r"['’-]")

@@ -48,19 +48,22 @@ def around_placeholders(
             at = m.end()
 
 
-def joined(text: str, spans: Iterator[tuple[int, int, str]]) -> Iterator[tuple[int, int, str]]:
-    """Name spans next to each other (a blank between, on one line) as one value: the
-    reviewer decides "Emmanuelle Le Goff" once, not word by word."""
-    current: list[int] | None = None
-    for start, end, _entity in sorted(spans):
+def joined(
+    text: str, spans: Iterator[tuple[int, int, str, str]]
+) -> Iterator[tuple[int, int, str, str]]:
+    """Name spans (start, end, entity, rule) next to each other (a blank
+    between, on one line) as one value, the first one's rule: the reviewer
+    decides "Emmanuelle Le Goff" once, not word by word."""
+    current: tuple[int, int, str] | None = None
+    for start, end, _entity, reason in sorted(spans):
         if current and start <= current[1] + 1 and not text[current[1] : start].strip(" \t"):
-            current[1] = max(current[1], end)
+            current = (current[0], max(current[1], end), current[2])
             continue
         if current:
-            yield current[0], current[1], "PERSON"
-        current = [start, end]
+            yield current[0], current[1], "PERSON", current[2]
+        current = (start, end, reason)
     if current:
-        yield current[0], current[1], "PERSON"
+        yield current[0], current[1], "PERSON", current[2]
 
 
 #: What fills a placeholder where address blocks are read: a capitalised
