@@ -866,3 +866,102 @@ def test_the_reasons_and_parts_of_surfaced_values():
     assert found["44 norris light"] == ("a lower-case street", "")
     assert found["norris light"] == ("a street's name alone", "44 norris light")
     assert found["FARMER"] == ("a word in capitals", "")
+
+
+# Generic fail-closed shapes (branch silent9): each written for a shape that
+# leaked silently on Faker locales in no project set, never a corpus value.
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A surname with its elided particle, whatever list writes it.
+        ("I spoke to O'Brannagh about the refund", "O'Brannagh"),
+        ("the letter was signed by D’Avenzo", "D’Avenzo"),
+        # A naming cue other than "my name is", and a title written out.
+        ("my name is on file but everyone calls me Treasure", "Treasure"),
+        ("I met the Reverend Okonjo Ibe yesterday", "Reverend Okonjo Ibe"),
+        # Addressed first, in lower case: a word English does not write.
+        ("tandiwe, can you check my order?", "tandiwe"),
+        # Addressed at a clause's end in a text all in capitals.
+        ("THE PARCEL IS LATE AGAIN. DON'T WAIT UP, MBALENHLE!", "MBALENHLE"),
+        # A word English does not write before what a person does, in lower case.
+        ("it seems that kwabenaa was influenced by that song", "kwabenaa"),
+        # ... or after a greeting or an apology, in lower case.
+        ("sorry adwoaa, my mistake", "adwoaa"),
+        # A name's short words beside the one the rules read.
+        ("is it true that Lê Đức Thắng was influenced by it", "Lê Đức Thắng"),
+        # A line of lower-case words no English writes: a name on its own line.
+        ("hi\nchidinma obiora-eze\nthanks", "chidinma obiora-eze"),
+        # Two words no list knows side by side in a text with no capital.
+        ("please change it to ardita xhafoli", "ardita xhafoli"),
+        # A word no list knows in a text all in capitals, with the next one.
+        ("THE FILE OF AYNURA MƏMMƏDLI IS LOST", "AYNURA MƏMMƏDLI"),
+    ],
+)
+def test_a_name_in_a_person_s_slot_of_any_shape_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yes, can you check it?",
+        "Hello, I need help with my order",
+        "the courier says it is late",
+        "O'Hare Airport was closed",
+        "Thanks,\nThe Support Team",
+        "thanks guys, all good",
+        "ok thanks\nsee you",
+        "MY ORDER ABCD IS LATE",
+        "pls recieve teh parcel",
+    ],
+)
+def test_an_english_word_first_a_courier_an_airport_or_a_team_is_not_surfaced(text):
+    assert [v for v, e in surfaced(text).items() if e == "PERSON"] == []
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A signature's name line: what the name rules left of it.
+        ("Kind regards\nZ'thando <PERSON_1>\n<PHONE_NUMBER_1>", "Z'thando"),
+        # A name's part glued by another apostrophe.
+        ("Thx\n<PERSON_1>‘tarov\n<STREET_ADDRESS_1>", "tarov"),
+        # A capitalised word English does not write after a person replaced.
+        ("I asked <PERSON_1> Thắng twice", "Thắng"),
+    ],
+)
+def test_what_the_name_rules_left_of_a_signature_s_name_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A block's letters, or a number joined by hyphens, before the street.
+        ("Rina Tanaka\\n\\nQ-<STREET_ADDRESS_1>", "Q"),
+        ("send it to k-12-40 <STREET_ADDRESS_1> please", "k-12-40"),
+        # A house number, marked or not, and a comma before the street's part.
+        ("my flat: 311, <STREET_ADDRESS_1>", "311"),
+        ("Plot No. 46, <STREET_ADDRESS_1>", "Plot No. 46"),
+        ("Plot No. <STREET_ADDRESS_1>", "Plot No."),
+        ("we live at No. <STREET_ADDRESS_1>", "No."),
+        ("send it to plot no. <STREET_ADDRESS_1>", "plot no."),
+        # A signature's line of parts apart by commas, one with a number.
+        (
+            "Best regards\n<PERSON_1>\nPlot No. 46, Zorvalane, Kimbatown, 7731\n<PHONE_NUMBER_1>",
+            "Plot No. 46, Zorvalane, Kimbatown, 7731",
+        ),
+    ],
+)
+def test_a_house_number_or_a_block_left_before_a_street_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_a_number_before_a_street_with_its_own_number_is_not_its_house_number():
+    assert "20" not in surfaced("I paid 20, 221B Baker Street London")
+
+
+def test_a_signature_s_line_with_a_sentence_s_word_is_no_address():
+    assert surfaced("Thx\n<PERSON_1>\nSenior Manager, Acme, since 2019") == {}

@@ -26,11 +26,18 @@ _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
 
 #: Glued before a street (no line break between): a house or unit number
 #: joined by a hyphen or a slash ("1E-", "12/"), a number and a blank
-#: ("66 "), or an abbreviation of up to four letters with its full stop
-#: ("Bl. ", "Sc. ", "Nr. ").
+#: ("66 "), a block's letters joined by a hyphen ("N-"), a number joined
+#: to others by hyphens and a blank ("N-65-54 "), or an abbreviation of up
+#: to four letters with its full stop ("Bl. ", "Sc. ", "Nr. ").
 _RESIDUE_BEFORE = re.compile(
     r"(?:(?<=\\[nN])|(?<![\w.\\-]))"
-    r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*)\Z"
+    r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*"
+    r"|[^\W\d_]+[ \t]+(?i:no|nr|n[º°])\.[ \t]*"
+    r"|[^\W\d_]{1,3}-|[^\W_]+(?:-[^\W_]+)*-\d{1,5}[A-Za-z]?[ \t]+"
+    # A house number, marked or not, and a comma: the street's name on the
+    # part after it ("294, Jalan 2o", "Holding No. 710, HakimAvenue").
+    r"|(?:[^\W\d_]+[ \t]+)?(?:(?i:no|nr|n[º°])\.?[ \t]*)?\d{1,5}[A-Za-z]?"
+    r"(?:[-/]\d{1,5}[A-Za-z]?)?,[ \t]*)\Z"
 )
 
 #: The last words of a street's line after the part found, up to its end
@@ -88,9 +95,17 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
     blanked = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     for start, end in sorted(anchors):
         line_start = max(text.rfind("\n", 0, start), 0)
-        if before := _RESIDUE_BEFORE.search(blanked, max(line_start, start - 12), start):
-            residue = before.group(0).rstrip(" \t-/")
-            if residue and residue.casefold().rstrip(".") not in stop_words():
+        if before := _RESIDUE_BEFORE.search(blanked, max(line_start, start - 24), start):
+            residue = before.group(0).rstrip(" \t-/,")
+            head = _WORD.match(residue)
+            if head and head.group(0).casefold() in stop_words() and " " in residue:
+                # A sentence's word before the house's ("at No. 12, ..."): not the address's.
+                cut = len(residue) - len(residue[head.end() :].lstrip())
+                before = _RESIDUE_BEFORE.search(blanked, before.start() + cut, start) or before
+                residue = before.group(0).rstrip(" \t-/,")
+            numbered = before.group(0).rstrip().endswith(",") and text[start].isdigit()
+            # Not a number before a street that has its own ("paid 20, 221B ...").
+            if residue and residue.casefold().rstrip(".") not in stop_words() and not numbered:
                 yield before.start(), before.start() + len(residue)
         rest = _REST_OF_LINE.match(blanked, end)
         if (

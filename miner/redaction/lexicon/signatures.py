@@ -41,8 +41,19 @@ def signature_address_lines(
                 break  # a blank line ends the signature
             if not any(c.isalnum() for c in bare):
                 continue  # a value replaced: a phone, an e-mail
-            if not an_address_line(line):
+            if not (an_address_line(line) or _parts_with_a_number(line)):
                 break  # a sentence: the signature has ended
+            lead = len(line) - len(line.lstrip())
+            yield start + lead, start + len(line.rstrip())
+
+
+def signature_name_lines(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of the line under each sign-off, where the sender's
+    name stands: "Thx\nS'fiso Khuboni"."""
+    for m in _SIGN_OFF_LINE.finditer(text):
+        lines = _lines_after(text, m.end())
+        if lines and lines[0][2].strip():
+            start, _end, line = lines[0]
             lead = len(line) - len(line.lstrip())
             yield start + lead, start + len(line.rstrip())
 
@@ -59,3 +70,25 @@ def _lines_after(text: str, end: int) -> list[tuple[int, int, str]]:
             break
         at = m.end() + 1
     return lines
+
+
+_PART_WORD = re.compile(r"[^\W\d_]+\.?")
+
+
+def _parts_with_a_number(line: str) -> bool:
+    """A line of two or more parts apart by commas, each of at most four
+    words and none a sentence's (a stop word, but an abbreviation's "No."),
+    one of them with a number: "Holding No. 710, HakimAvenue, Rangpur,
+    2176", in any country's order."""
+    from miner.redaction.lexicon.names import stop_words
+
+    parts = line.split(",")
+    if len(parts) < 2 or not any(c.isdigit() for c in line):
+        return False
+    for part in parts:
+        words = _PART_WORD.findall(part)
+        if len(words) > 4 or any(
+            not w.endswith(".") and w.casefold() in stop_words() for w in words
+        ):
+            return False
+    return True

@@ -37,15 +37,17 @@ from miner.redaction.lexicon.addresses import (
     house_numbers_alone,
 )
 from miner.redaction.lexicon.dates import dates_near_birth_cues
+from miner.redaction.lexicon.names import stop_words
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
-from miner.redaction.lexicon.signatures import signature_address_lines
+from miner.redaction.lexicon.signatures import signature_address_lines, signature_name_lines
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
     HONORIFICS,
     TITLE_BESIDE_PERSON,
     NameWords,
+    grown_over_short_words,
     names_beside_persons,
 )
 from miner.redaction.unsure.streets import (
@@ -139,6 +141,24 @@ def _because(reason: str, spans: Iterable[tuple[int, int, str]]) -> Iterator[Rea
     """``spans`` with the rule that found them."""
     for start, end, entity in spans:
         yield start, end, entity, reason
+
+
+_NAME_LINE_WORD = re.compile(r"[^\W\d_]+(?:['’‘ʼ-][^\W\d_]+)*['’‘ʼ]?")
+
+
+def _a_name_line(line: str) -> bool:
+    """A line that may be a signature's name: at most four words, none a
+    stop word, each capitalised, one of them a word English writes less
+    than often (Zipf 4) or a name list's: not "The Support Team", "Sent
+    from my phone"."""
+    from miner.redaction.lexicon.names import an_english_word, known_name
+
+    words = _NAME_LINE_WORD.findall(line)
+    if not words or len(words) > 4 or any(c.isdigit() for c in line):
+        return False
+    if any(w.casefold() in stop_words() or not w[0].isupper() for w in words):
+        return False
+    return any(known_name(w) or not an_english_word(w.casefold(), 4.0) for w in words)
 
 
 class Unsure:
@@ -273,11 +293,21 @@ class Unsure:
                 group = m.lastindex or 0
                 yield m.start(group), m.end(group), "PERSON", "a title beside a person"
             yield from _because("a word beside a person", names_beside_persons(text))
+            for start, end in signature_name_lines(seen):
+                # What the name rules left of a signature's name line: its
+                # words, unless English writes each often ("The Support Team").
+                if _a_name_line(seen[start:end]):
+                    yield from _because(
+                        "a signature's name line",
+                        around_placeholders(text, start, end, "PERSON", ALPHANUMERIC),
+                    )
             # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
             # read as one, so the word after it is a word of its own.
             unescaped = ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)
             name_words = joined(text, self._name_words.spans(unescaped, text))
             for start, end, entity, reason in name_words:
+                if not PLACEHOLDER.search(text, start, end):
+                    start, end = grown_over_short_words(unescaped, start, end)
                 yield from _because(reason, around_placeholders(text, start, end, entity))
 
     def _numbers(self, text: str) -> Iterator[Reasoned]:

@@ -35,13 +35,14 @@ TITLE_BESIDE_PERSON = re.compile(
 #: A word glued to a person replaced, or beside it on its line: "Jean-
 #: <PERSON_1>", "<PERSON_1>ová", "<PERSON_1> Taylor".
 _WORD_BEFORE_PERSON = re.compile(
-    r"(?:(?<=\\[nNtr])|(?<![\w'’\\-]))([^\W\d_]+(?:['’-][^\W\d_]+)*)(['’-]|[ \t])?"
+    r"(?:(?<=\\[nNtr])|(?<![\w'’‘ʼ\\-]))([^\W\d_]+(?:['’‘ʼ-][^\W\d_]+)*)(['’‘ʼ-]|[ \t])?"
     r"(?=<PERSON_\d+>)"
 )
 
 
 _WORD_AFTER_PERSON = re.compile(
-    r"(?<=>)(?<=<PERSON_\d>|PERSON_\d\d>)(['’-]|[ \t])?([^\W\d_]+(?:['’-][^\W\d_]+)*)(?![\w'’-])"
+    r"(?<=>)(?<=<PERSON_\d>|PERSON_\d\d>)(['’‘ʼ-]|[ \t])?([^\W\d_]+(?:['’‘ʼ-][^\W\d_]+)*)"
+    r"(?![\w'’‘ʼ-])"
 )
 
 
@@ -63,21 +64,65 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
     for m, group, joint, zipf in found:
         word, gap = m.group(group), m.group(joint) or ""
         folded = word.casefold()
-        if gap in ("'", "’") and group == 2 and folded in _CLITICS:
+        if gap in ("'", "’", "ʼ") and group == 2 and folded in _CLITICS:
             continue
         if not (
-            gap in ("", "-", "'", "’")
+            gap in ("", "-", "'", "’", "‘", "ʼ")
             or (
                 len(word) >= 3
                 and folded not in stop_words()
                 and known_name(word)
                 and not an_english_word(folded, zipf)
             )
+            or _a_short_name_word(word, after=group == 2)
         ):
             continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
         yield m.start(group), m.end(group), "PERSON"
+
+
+def _a_short_name_word(word: str, after: bool) -> bool:
+    """A capitalised word beside a person replaced that English does not
+    write (Zipf under 3) and no place: the name's other word in a language
+    whose names no list holds ("<PERSON_1> Thắng", "Vũ <PERSON_1>"); before
+    the person only of three letters at most, where a title stands as
+    often ("Herr")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold()
+    return (
+        word[:1].isupper()
+        and not word.isupper()
+        and (after or len(word) <= 3)
+        and folded not in stop_words()
+        and not an_english_word(folded, 3.0)
+        and not a_place_name(word)
+    )
+
+
+#: A capitalised word of at most three letters (of the alphabets with
+#: accents: "Vũ", "Đức", "Thị", "Ní") beside a name found, and the blank.
+_SHORT_WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_][^\W\d_A-Z]{0,2})[ \t]+\Z")
+_SHORT_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_][^\W\d_A-Z]{0,2})(?![\w'’-])")
+
+
+def grown_over_short_words(text: str, start: int, end: int) -> tuple[int, int]:
+    """A name surfaced at [start, end) grown over the capitalised words of
+    at most three letters beside it that English does not write: a name's
+    other words in languages with short ones ("Vũ Đức Thắng": the rules
+    read "Thắng" alone), two each side at most."""
+    for _ in range(2):
+        m = _SHORT_WORD_BEFORE.search(text, max(0, start - 8), start)
+        if not m or not _a_short_name_word(m.group(1), after=False):
+            break
+        start = m.start(1)
+    for _ in range(2):
+        m = _SHORT_WORD_AFTER.match(text, end)
+        if not m or not _a_short_name_word(m.group(1), after=False):
+            break
+        end = m.end(1)
+    return start, end
 
 
 #: English honorifics and words abbreviated before a name that name no one.
@@ -104,8 +149,17 @@ _PERSON_SLOT_BEFORE = re.compile(
     r"|founded|created|hosted|raised|adopted) by|(?:said|wrote|spoke|talked|replied|sent it)"
     r"(?:[ \t]+[^\W\d_]+)?[ \t]+to|assistant to|married to|maiden name is|name is"
     r"|son of|daughter of|wife of|husband of"
-    r"|(?:it's|it is|booked|listed|reserved|registered) under|your name\??)),?[ \t]+\Z"
+    r"|(?:it's|it is|booked|listed|reserved|registered) under|your name\??"
+    r"|(?:calls?|called|call) (?:me|him|her)|known as|goes by|go by|nicknamed"
+    # A title written out: "the Reverend John Smith", "Sister Agnes".
+    r"|reverend|rev\.|pastor|father|sister|brother|bishop|rabbi|imam|sheikh|captain|colonel"
+    r"|major|sergeant|lieutenant|professor|senator|councillor|judge|madame?|monsieur|herr|frau"
+    r"|señora?|signora?)),?[ \t]+\Z"
 )
+
+
+#: A greeting or an apology just before a word: the person spoken to.
+_GREETING_BEFORE = re.compile(r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey)),?[ \t]+\Z")
 
 
 #: What a person does after a name: "Little was influenced", "May is a very
@@ -158,6 +212,15 @@ class NameWords:
                 yield m.start(1), m.end(1), "PERSON", "a speaker"
         lower_text = not any(c.isupper() for c in text)
         addressed_at = {start for start, _end in addressed(text)}
+        lowered = text.lower()
+        if shouted and len(lowered) == len(text):
+            # A text all in capitals addresses someone the same way ("DON'T
+            # GO TO TOWN, JABULANI!"): read in lower case, where the clause
+            # before the comma shows.
+            addressed_at |= {start for start, _end in addressed(lowered)}
+        yield from _elided_surnames(text)
+        yield from _lower_case_name_lines(text)
+        yield from _addressed_first(text)
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in WORD.finditer(text):
             word = _POSSESSIVE.sub("", m.group(0))
@@ -190,6 +253,17 @@ class NameWords:
                 continue
             if (
                 word.islower()
+                and not an_english_word(folded, 3.0)
+                and _PERSON_SLOT_AFTER.match(text, m.start() + len(word))
+                and not _a_thing_or_place(text, m.start(), m.start() + len(word))
+            ):
+                # A word English does not write before what a person does, in
+                # lower case too ("abwao was influenced"): no list needed.
+                yield m.start(), m.start() + len(word), "PERSON", "a lower-case word before a deed"
+                run_end = m.start() + len(word)
+                continue
+            if (
+                word.islower()
                 and text[run_end : m.start()] == " "
                 and (known_name(word) or not an_english_word(folded, 3.0))
             ):
@@ -212,6 +286,8 @@ class NameWords:
                     and _surname_after(text, m.end())
                     else "a name in a lower-case text"
                     if lower_text and self._a_name_in_lower_case_text(text, m.start(), word)
+                    else "two words no list knows in a lower-case text"
+                    if lower_text and _two_unknown_words(text, m.start(), m.end(), word)
                     # A listed name's possessive, as capitalised ("Hernandez's"):
                     # "(though torres's song ...)".
                     else "a lower-case name's possessive"
@@ -260,6 +336,11 @@ class NameWords:
                     start = particle.start() if particle else m.start()
                     end = _name_words_after(text, m.end())
                     yield start, end, "PERSON", "a cued word in a text in capitals"
+                elif self._unknown_in_capitals(text, m.start(), word, 5):
+                    # A word no list knows, as ``unknown_capitalised`` surfaces
+                    # it written capitalised ("THE FILE OF MƏMMƏDOVA").
+                    end = _name_words_after(text, m.end())
+                    yield m.start(), end, "PERSON", "a word no list knows in a text in capitals"
             elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
                 run = _CAPITALISED_RUN.match(text, m.start())
                 words = run.group(0).split() if run else [word]
@@ -335,8 +416,15 @@ class NameWords:
             return False
         if a_place_name(word) and not a_first_name(word) and not addressed:
             return False  # "Chad", "Jordan" are names too
-        if not known_name(word) and (word.islower() or an_english_word(folded, 3.0)):
-            return False  # capitalised, a word English does not write is a name too
+        if not known_name(word) and an_english_word(folded, 3.0):
+            return False  # a word English does not write is a name too
+        if (
+            not known_name(word)
+            and word.islower()
+            and not _GREETING_BEFORE.search(text, max(0, start - 12), start)
+        ):
+            # In lower case only after a greeting ("sorry akua,"; not "sung by salarymen").
+            return False
         if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
             return False
         before = _PERSON_SLOT_BEFORE.search(text, max(0, start - 30), start) or (
@@ -381,6 +469,74 @@ class NameWords:
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
+#: A surname with its elided particle glued by an apostrophe, capitalised
+#: after it ("O'Connor", "D’Onofrio", "O‘Brien"): the shape says a surname,
+#: whatever list knows it (the lists write "OConnor", or nothing).
+_ELIDED_SURNAME = re.compile(
+    r"(?<![\w'’‘ʼ])[A-HJ-Z]['’‘ʼ][A-Z][^\W\d_A-Z]{2,}(?:-[A-Z][^\W\d_A-Z]+)?(?![\w'’‘ʼ-])"
+)
+
+
+#: A line of two to four words in lower case alone (an addressee's or a
+#: signature's name typed so: "adaeze okonkwo-ibe\n\n12 ...").
+_LOWER_CASE_LINE = re.compile(
+    r"(?:\A|(?<=\n))[ \t]*([^\W\d_A-Z]{3,}(?:-[^\W\d_A-Z]+)?"
+    r"(?:[ \t]+[^\W\d_A-Z]{3,}(?:-[^\W\d_A-Z]+)?){1,3})[ \t]*(?=\n|\Z)"
+)
+
+
+def _lower_case_name_lines(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """Each ``_LOWER_CASE_LINE`` every word of which English does not write
+    (Zipf under 3) or a name list knows and English writes less than often
+    (Zipf 4.5), no stop word, no place: a name on a line of its own."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _LOWER_CASE_LINE.finditer(text):
+        words = m.group(1).split()
+        if all(
+            w not in stop_words()
+            and not a_place_name(w)
+            and (not an_english_word(w, 3.0) or (known_name(w) and not an_english_word(w, 4.5)))
+            for w in words
+        ):
+            yield m.start(1), m.end(1), "PERSON", "a lower-case name line"
+
+
+def _elided_surnames(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """Each ``_ELIDED_SURNAME`` in ``text`` that no place or thing word
+    around it claims ("spoke to O'Connor"; not "O'Hare Airport")."""
+    for m in _ELIDED_SURNAME.finditer(text):
+        if a_place_name(m.group(0)) or _a_thing_or_place(text, m.start(), m.end()):
+            continue
+        yield m.start(), m.end(), "PERSON", "a surname with its elided particle"
+
+
+#: A word at a text's, line's or sentence's start, then a comma and what is
+#: said to someone: "olakunle, can i please speak to your boss?", "JABULANI,
+#: PLEASE CALL ME". The person is addressed, whoever the word names.
+_ADDRESSED_FIRST = re.compile(
+    r"(?:\A|(?<=\n)|(?<=\\n)|(?<=[.!?][ \t]))[ \t]*([^\W\d_]{3,}(?:['’-][^\W\d_]+)*),[ \t]+"
+    r"(?=(?i:can|could|would|will|please|thank|thanks|do|did|are|have|i|you|we|my)\b)"
+)
+
+
+def _addressed_first(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """The word ``_ADDRESSED_FIRST`` finds, when English does not write it
+    (Zipf under 3) or a name list knows it and English writes it less than
+    often (Zipf 4.5): "olakunle, can i..."; not "yes, can you", "hello, i"."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _ADDRESSED_FIRST.finditer(text):
+        word = m.group(1)
+        folded = word.casefold()
+        if folded in stop_words() or a_place_name(word):
+            continue
+        if not an_english_word(folded, 3.0) or (
+            known_name(word) and not an_english_word(folded, 4.5)
+        ):
+            yield m.start(1), m.end(1), "PERSON", "a word addressed first"
+
+
 _WORD_JOINS = re.compile(r"['’-]")
 
 
@@ -417,6 +573,20 @@ def _name_words_after(text: str, end: int) -> int:
             break
         end = position = after.end(1)
     return end
+
+
+def _two_unknown_words(text: str, start: int, end: int, word: str) -> bool:
+    """In a text with no capital, a word next to another (a blank between)
+    where both are words ``an_unknown_word`` takes written capitalised: a
+    name no list knows typed in lower case ("ardit xhaferi"); one such word
+    alone is as often an id's or a firm's."""
+    before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
+    after = _LOWER_WORD_AFTER.match(text, end)
+    return an_unknown_word(word.title()) and any(
+        other.group(1).islower() and an_unknown_word(other.group(1).title())
+        for other in (before, after)
+        if other
+    )
 
 
 def _surname_after(text: str, end: int) -> bool:
