@@ -29,8 +29,9 @@ from miner.redaction.lexicon.wordmatch import (
     long_texts_read_once,
     value_matcher,
 )
+from miner.redaction.second import replaced_everywhere
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.unsure import unsure_values
+from miner.redaction.unsure import REPLACED_REASONS, unsure_values
 from miner.redaction.unsure.streets import street_names
 from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
 from miner.redaction.walk import map_session, session_texts
@@ -118,9 +119,6 @@ def with_sure_rules_decided(redacted: Redacted) -> Redacted:
     """``redacted`` with the values that a rule sure enough surfaced
     (``unsure.REPLACED_REASONS``: a street in lower case) replaced, each by
     the next free placeholder of its entity: not a decision."""
-    from miner.redaction.second import replaced_everywhere
-    from miner.redaction.unsure import REPLACED_REASONS
-
     sure = {s.value: s.entity for s in redacted.surfaced if s.reason in REPLACED_REASONS}
     return replaced_everywhere(redacted, sure) if sure else redacted
 
@@ -132,7 +130,6 @@ def with_people_decided(redacted: Redacted) -> Redacted:
     same person, not a decision (the next free placeholder, as the
     reviewer's *replace* writes)."""
     from miner.redaction.lexicon.dates import unaccented
-    from miner.redaction.second import replaced_everywhere
 
     words = {
         unaccented(word.casefold())
