@@ -44,6 +44,7 @@ from miner.redaction.lexicon.signatures import signature_address_lines, signatur
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
+    GREETED,
     HONORIFICS,
     TITLE_BESIDE_PERSON,
     NameWords,
@@ -73,9 +74,10 @@ from miner.redaction.unsure.text import (
 )
 from miner.redaction.walk import session_texts
 
-#: With its country's code in brackets before it: "(+358) 845173291".
+#: With its country's code in brackets before it: "(+358) 845173291"; a
+#: slash may group them too, as a birth number's ("625229/0000").
 _DIGITS = re.compile(
-    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ .-]?\d){7,}(?![\w/:-]|[.,]\d)"
+    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ ./-]?\d){7,}(?![\w/:-]|[.,]\d)"
 )
 
 
@@ -308,7 +310,12 @@ class Unsure:
             for start, end, entity, reason in name_words:
                 if not PLACEHOLDER.search(text, start, end):
                     start, end = grown_over_short_words(unescaped, start, end)
-                yield from _because(reason, around_placeholders(text, start, end, entity))
+                pieces = (
+                    around_placeholders(text, start, end, entity, ALPHANUMERIC)
+                    if reason == GREETED  # of two letters too: "Sorry sá,"
+                    else around_placeholders(text, start, end, entity)
+                )
+                yield from _because(reason, pieces)
 
     def _numbers(self, text: str) -> Iterator[Reasoned]:
         for m in _DIGITS.finditer(text):

@@ -171,6 +171,14 @@ _PERSON_SLOT_AFTER = re.compile(
 )
 
 
+#: What only a person does, of ``_PERSON_SLOT_AFTER``: not "has been", "gave",
+#: "is from", which a town does as often ("Toledo has been").
+_A_PERSON_S_DEED = re.compile(
+    r"[ \t]+(?:lives|lived|said|says|told|asked|replied|wrote|sang|smiled|laughed"
+    r"|was influenced|was born|is a very|married)\b"
+)
+
+
 #: A person's title before a name, of the languages Faker writes and
 #: nameparser does not list: "PhDr.", "MVDr.", "Mgr.", "Bc.", "Dr(a).".
 _TITLE_BEFORE = re.compile(
@@ -197,6 +205,7 @@ class NameWords:
             an_english_word,
             complete_name,
         )
+        from miner.redaction.lexicon.wordclass import word_classes
 
         shouted = not any(c.islower() for c in text)
         for m in _SPEAKER.finditer(text):
@@ -221,6 +230,7 @@ class NameWords:
         yield from _elided_surnames(text)
         yield from _lower_case_name_lines(text)
         yield from _addressed_first(text)
+        yield from _greeted(text)
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in WORD.finditer(text):
             word = _POSSESSIVE.sub("", m.group(0))
@@ -253,12 +263,21 @@ class NameWords:
                 continue
             if (
                 word.islower()
-                and not an_english_word(folded, 3.0)
+                and (
+                    not an_english_word(folded, 3.0)
+                    or (
+                        known_name(word)
+                        and not word_classes(folded)
+                        and not an_english_word(folded, self.config.lower_case_zipf)
+                    )
+                )
                 and _PERSON_SLOT_AFTER.match(text, m.start() + len(word))
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
             ):
                 # A word English does not write before what a person does, in
-                # lower case too ("abwao was influenced"): no list needed.
+                # lower case too ("abwao was influenced"): no list needed; or
+                # a listed name no English lexicon holds, though English
+                # writes it ("nguyen was influenced"; not "the courier said").
                 yield m.start(), m.start() + len(word), "PERSON", "a lower-case word before a deed"
                 run_end = m.start() + len(word)
                 continue
@@ -375,6 +394,20 @@ class NameWords:
                 start = particle.start() if particle else start
                 yield start, end, "PERSON", "a surname after a particle or with 's"
             elif (
+                len(word) == 3
+                and word[0].isupper()
+                and not word.isupper()
+                and text.startswith(("'s", "’s"), m.start() + len(word))
+                and not an_english_word(folded, 3.0)
+                and not word_classes(folded)
+                and not a_place_name(word)
+                and not _a_thing_or_place(text, m.start(), m.start() + len(word))
+            ):
+                # A word of three letters with a possessive that English does
+                # not write ("Iwu's"): a name, under the four letters that
+                # ``an_unknown_word`` needs of a word alone.
+                yield m.start(), m.start() + 3, "PERSON", "a short word with 's"
+            elif (
                 self.config.capitalised_zipf
                 and word[:1].isupper()
                 and known_name(word)
@@ -414,8 +447,16 @@ class NameWords:
         folded = word.casefold()
         if len(word) < 3 or (word[0].islower() and not word.islower()):
             return False
-        if a_place_name(word) and not a_first_name(word) and not addressed:
-            return False  # "Chad", "Jordan" are names too
+        if (
+            a_place_name(word)
+            and not a_first_name(word)
+            and not addressed
+            and not (word[0].isupper() and _A_PERSON_S_DEED.match(text, start + len(word)))
+        ):
+            # "Chad", "Jordan" are names too; a town before what only a
+            # person does is a surname that is also a town's ("Lere is a
+            # very sympathetic person").
+            return False
         if not known_name(word) and an_english_word(folded, 3.0):
             return False  # a word English does not write is a name too
         if (
@@ -535,6 +576,38 @@ def _addressed_first(text: str) -> Iterator[tuple[int, int, str, str]]:
             known_name(word) and not an_english_word(folded, 4.5)
         ):
             yield m.start(1), m.end(1), "PERSON", "a word addressed first"
+
+
+#: The rule of ``_greeted``: its word may be of two letters, under the
+#: three a name's span otherwise holds.
+GREETED = "a word after a greeting"
+
+
+#: A greeting or an apology, then one word alone up to the clause's end:
+#: the person spoken to, whatever the word's length or shape ("Sorry sá,",
+#: "Thanks S.IP.", "hi ngô!"); its letters may be joined by full stops,
+#: hyphens or apostrophes.
+_GREETED = re.compile(
+    r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))[ \t]*,?[ \t]+"
+    r"([^\W\d_](?:[^\W\d_]|[.'’-](?=[^\W\d_]))+)"
+    r"(?=[ \t]*(?:[,!?;:]|\.(?:\s|\Z)|\n|\\n|\Z))"
+)
+
+
+def _greeted(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """The word ``_GREETED`` finds when English does not write it (Zipf
+    under 3) and it is no place nor stop word: a
+    name of two letters or with dots, which the name rules' word of three
+    letters or more misses ("Sorry sá, I have..."); not "Thanks again,",
+    "Hi team!"."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _GREETED.finditer(text):
+        word = m.group(1)
+        folded = word.casefold()
+        if folded in stop_words() or a_place_name(word) or an_english_word(folded, 3.0):
+            continue
+        yield m.start(1), m.end(1), "PERSON", GREETED
 
 
 _WORD_JOINS = re.compile(r"['’-]")

@@ -31,12 +31,13 @@ from miner.redaction.unsure.text import (
 )
 
 #: What follows a name or street replaced in a street line: its house
-#: number, maybe after words ("<PERSON_1> utca 230.", "<PERSON_1> Nr. 15",
-#: "<STREET_ADDRESS_1> 6a"), on the same line.
+#: number, maybe after words or a number's mark ("<PERSON_1> utca 230.",
+#: "<PERSON_1> Nr. 15", "<STREET_ADDRESS_1> 6a", "<PERSON_1> # 66-4"), on
+#: the same line.
 _AFTER_PLACEHOLDER = re.compile(
     r"<(?P<entity>PERSON|STREET_ADDRESS)_\d+>"
-    r"(?P<words>(?:[ \t]+[^\W\d_][^\W\d_.]*\.?){0,2}),?[ \t]+"
-    r"(?P<number>\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?\.?)(?![\w/:+-]|[.,]\d)"
+    r"(?P<words>(?:[ \t]+[^\W\d_][^\W\d_.]*\.?){0,2}),?(?:[ \t]+(?P<mark>#|N[º°]))?[ \t]+"
+    r"(?P<number>\d{1,4}[A-Za-z]?(?:[/-]\d{1,4}[A-Za-z]?)?\.?)(?![\w/:+-]|[.,]\d)"
 )
 
 #: A unit's word before a street replaced: "suite <STREET_ADDRESS_1>".
@@ -98,16 +99,16 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
     street's: a house number after it ("<STREET_ADDRESS_1> 6a"), or words
     English does not write and a number after a name ("<PERSON_1> utca
     230.", a street named after a person; abbreviations such as "Nr." too).
-    Not a year, and not after a name with no word between ("<PERSON_1>
-    25": an age as often)."""
+    Not a year, and not after a name with no word nor mark ("#", "N°")
+    between ("<PERSON_1> 25": an age as often)."""
     from miner.redaction.lexicon.names import an_english_word
 
     for m in _AFTER_PLACEHOLDER.finditer(text):
         words = m.group("words").split()
         if _YEAR.fullmatch(m.group("number").rstrip(".")):
             continue
-        if m.group("entity") == "PERSON" and not words:
-            continue
+        if m.group("entity") == "PERSON" and not words and not m.group("mark"):
+            continue  # "<PERSON_1> 25": an age as often
         if any(
             not (w.endswith(".") and len(w) <= 4)
             and (an_english_word(w.casefold(), 3.0) or w.casefold() in stop_words())
