@@ -45,6 +45,8 @@ def test_the_mimesis_corpus_is_one_for_a_seed():
 
     assert build(5) == build(5)
     assert build(5) != build(6)
+    with pytest.raises(ValueError, match="mimsis"):
+        build_third_party_corpus("dev", per_locale=1, locales=("de",), generator="mimsis")
 
 
 def test_every_planted_value_stands_at_its_labelled_offsets():

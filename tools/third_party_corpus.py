@@ -500,6 +500,8 @@ def build_third_party_corpus(
     mimesis, ``locales`` are its own: ``MIMESIS_LOCALES``). Each session's
     state names its locale (``locale``: "en-GB"; for mimesis's "en-gb", the
     Faker locale's beside it, ``MIMESIS_FAKER_LOCALE``)."""
+    if generator not in GENERATORS:
+        raise ValueError(f"generator {generator!r}: one of {', '.join(GENERATORS)}")
     corpus = Corpus()
     r = random.Random(f"{seed}-{split}")
     start = datetime(2026, 11, 3, tzinfo=UTC)
