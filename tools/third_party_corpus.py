@@ -91,9 +91,10 @@ MIMESIS_TUNE_LOCALES = MIMESIS_LOCALES[0::2]
 #: command prints its misses), measured once, at the end of a round.
 #: mimesis shares some lists between a language's locales, so a rule tuned
 #: on a tune locale has seen part of a report one: en-au's and en-gb's
-#: first names and surnames are all en's, en-au's towns too; de's, nl's and
-#: pt's first names are (almost) all de-at's, nl-be's and pt-br's. Their
-#: streets, firms and the other towns are their own (22.2.0's data).
+#: first names and surnames are all en's, en-au's towns too; es-mx's towns
+#: are all es's; de's, nl's and pt's first names (almost) all de-at's,
+#: nl-be's and pt-br's. Their streets, firms and the other towns are their
+#: own (22.2.0's data).
 MIMESIS_REPORT_LOCALES = MIMESIS_LOCALES[1::2]
 #: The Faker locale beside each mimesis one: it fills what mimesis has no
 #: provider for, as the Faker corpus fills it (IBAN, national id, passport,
