@@ -45,6 +45,8 @@ def test_the_mimesis_corpus_is_one_for_a_seed():
 
     assert build(5) == build(5)
     assert build(5) != build(6)
+    with pytest.raises(ValueError, match="mimsis"):
+        build_third_party_corpus("dev", per_locale=1, locales=("de",), generator="mimsis")
 
 
 def test_every_planted_value_stands_at_its_labelled_offsets():
@@ -120,6 +122,7 @@ def _stand_in(split: str, locales=None, generator: str = "faker", *_args) -> Rep
         ["figures", "-v"],
         ["mimesis-tune", "-v"],
         ["surfaced-why", "-v"],
+        ["surfaced-why", "mimesis-report", "mimesis-tune", "-v"],
     ],
 )
 def test_the_report_set_s_misses_are_never_printed(argv, monkeypatch, capsys):
@@ -133,3 +136,5 @@ def test_the_report_set_s_misses_are_never_printed(argv, monkeypatch, capsys):
     tune_set = f"MARK-mimesis-dev-{MIMESIS_TUNE_LOCALES[0]}"
     assert report_set not in out
     assert tune_set in out  # the tune set's are: the gate is not closed for all
+    if argv[0] == "figures":
+        assert "| mimesis locales, test templates | 1 of 1 |" in out

@@ -47,7 +47,9 @@ ran dry (misses printed with ``-v``; a tune split, never a report).
 
 ``mimesis-tune`` prints the dev templates filled from a second generator,
 mimesis, for ``MIMESIS_TUNE_LOCALES`` (misses printed with ``-v``: a tune
-split); ``figures`` prints it too.
+split). ``figures`` prints it and the report set beside it, the test
+templates filled from mimesis for ``MIMESIS_REPORT_LOCALES`` (``mimesis
+locales``): totals only, no command prints their misses.
 
 ``surfaced-why [SPLIT...]`` prints, per rule that surfaced a value
 (``Surfaced.reason``), its decisions and how many were planted personal
@@ -587,6 +589,11 @@ def figure_runs() -> Iterator[tuple[str, str, Report]]:
         "mimesis tune locales, dev templates (tuned)",
         mimesis_report("dev"),
     )
+    yield (
+        "presidio-evaluator templates, mimesis's values",
+        "mimesis locales, test templates",
+        mimesis_report("test"),
+    )
     for split in ("dev", "test"):
         yield "shop (faker-ecommerce)", split, commerce_report(split)
     for split in ("dev", "test"):
@@ -702,6 +709,7 @@ WHY_SPLITS = {
     "fresh": True,
     "untouched": False,
     "mimesis-tune": True,
+    "mimesis-report": False,
     "hard-dev": True,
     "hard-test": False,
     "hard-held-out": False,
