@@ -965,3 +965,79 @@ def test_a_number_before_a_street_with_its_own_number_is_not_its_house_number():
 
 def test_a_signature_s_line_with_a_sentence_s_word_is_no_address():
     assert surfaced("Thx\n<PERSON_1>\nSenior Manager, Acme, since 2019") == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A word of any length or shape after a greeting, up to the clause's end.
+        ("Sorry Xá, the parcel is late.", "Xá"),
+        ("Thanks K.TR. Anything else?", "K.TR"),
+        # A listed name no English lexicon holds, in lower case, before a deed.
+        ("it may be that patel was influenced by the band", "patel"),
+        # A town's name before what only a person does: a surname too.
+        ("Ivrea was born in 1990 and sang in a choir", "Ivrea"),
+        # A rare word of three letters with a possessive.
+        ("I loved Ebi's song on the radio", "Ebi"),
+        # A first name that is also a country's, addressed first.
+        ("georgia, can you check my order?", "georgia"),
+    ],
+)
+def test_a_name_by_its_slot_or_shape_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize("text", ["Thanks again, see you.", "Hi team! Sorry all.", "Hello there."])
+def test_an_english_word_after_a_greeting_is_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+@pytest.mark.parametrize("text, value", [("pereira", "pereira"), ("sokolska", "sokolska")])
+def test_a_lower_case_name_or_street_alone_in_a_string_is_surfaced(text, value):
+    assert surfaced(text, key="surname") == {value: "PERSON"}
+
+
+@pytest.mark.parametrize("text", ["express", "pending", "standard"])
+def test_an_english_word_alone_in_a_string_is_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+def test_a_code_after_a_person_s_id_name_is_surfaced():
+    assert surfaced("my national id number is 7k44pq9")["7k44pq9"] == "NATIONAL_ID"
+    assert surfaced("her order number is AB12345") == {}
+
+
+def test_digits_grouped_by_a_slash_are_surfaced():
+    assert surfaced("call back on 731104/8812 please")["731104/8812"] == "PHONE_NUMBER"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A house number after its mark, beside a placeholder.
+        ("calle 9 <PERSON_1> # 12-7 <PERSON_1>", "12-7"),
+        # A house number and the street's first words before it.
+        ("Hello\n42 Queen <STREET_ADDRESS_1>", "42 Queen"),
+        # A postcode with its country's letters, under the street.
+        ("<STREET_ADDRESS_1>\nFloor B\nHolte\nDK-2840", "Floor B\nHolte\nDK-2840"),
+        # A postcode a sentence runs on from.
+        ("<STREET_ADDRESS_1>\nVarde\nNorway 6800 my birthday is soon", "Varde\nNorway 6800"),
+    ],
+)
+def test_what_is_left_of_an_address_beside_a_placeholder_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_what_stands_beside_a_value_replaced_after_the_unsure_rules_is_surfaced(policy):
+    from dataclasses import replace
+
+    from miner.redaction.session import with_rest_surfaced
+
+    before = redacted(policy, "Hello\n42 Queen Zorvalane Road")
+    text = "Hello\n42 Queen <STREET_ADDRESS_1>"
+    turn = replace(before.session.turns[0], user_text=text)
+    after = replace(before, session=replace(before.session, turns=(turn,)))
+    assert ("STREET_ADDRESS", "42 Queen") in {
+        (s.entity, s.value) for s in with_rest_surfaced(before, after, policy).surfaced
+    }
+    assert with_rest_surfaced(before, before, policy) is before

@@ -26,6 +26,7 @@ from miner.redaction.session import (
     Redacted,
     redact_sessions,
     with_people_decided,
+    with_rest_surfaced,
     with_sure_rules_decided,
 )
 from miner.redaction.unsure import Unsure
@@ -87,11 +88,15 @@ class RedactionPolicy:
     ) -> list[Redacted]:
         """Redact every session (distinct strings are analysed once, in batches)."""
         # What a rule sure enough surfaced is replaced before the model reads
-        # the rest.
-        redacted = [with_sure_rules_decided(r) for r in redact_sessions(sessions, self, progress)]
+        # the rest; each time, what stands beside a new placeholder is read.
+        first = redact_sessions(sessions, self, progress)
+        redacted = [with_rest_surfaced(r, with_sure_rules_decided(r), self) for r in first]
         # The one hook of the second model: it decides some surfaced values.
         if self.second is not None:
-            redacted = self.second.decide(sessions, redacted)
+            decided = self.second.decide(sessions, redacted)
+            redacted = [
+                with_rest_surfaced(b, a, self) for b, a in zip(redacted, decided, strict=True)
+            ]
         # Then a surfaced name that is a replaced person's is that person's.
         return [with_people_decided(r) for r in redacted]
 

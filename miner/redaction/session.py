@@ -9,7 +9,7 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from miner.model import Session
@@ -121,6 +121,33 @@ def with_sure_rules_decided(redacted: Redacted) -> Redacted:
     the next free placeholder of its entity: not a decision."""
     sure = {s.value: s.entity for s in redacted.surfaced if s.reason in REPLACED_REASONS}
     return replaced_everywhere(redacted, sure) if sure else redacted
+
+
+#: The unsure rules that read what stands beside a placeholder (the rest of
+#: an address, a name's part): a value replaced after they ran leaves
+#: beside its new placeholder what they surface.
+_BESIDE_A_PLACEHOLDER = frozenset((
+    "rest of an address", "an address block", "a house number by a placeholder",
+    "a unit before a street", "a word beside a person", "a title beside a person",
+))  # fmt: skip
+
+
+def with_rest_surfaced(before: Redacted, after: Redacted, policy: RedactionPolicy) -> Redacted:
+    """``after`` (``before`` with values replaced once the unsure rules had
+    read it: a sure rule's, the second model's) with what those rules find
+    beside the new placeholders surfaced too: "718 August" left before
+    "<STREET_ADDRESS_1>" once the model replaced the street's name the rules
+    had surfaced alone. Only rules of position, and only values neither
+    surfaced nor kept already: the rest was judged in the first pass."""
+    if after is before:
+        return after
+    known = {s.value for s in after.surfaced} | set(after.not_personal)
+    new = tuple(
+        s
+        for s in unsure_values(after.session, policy.unsure, after.not_personal)
+        if s.reason in _BESIDE_A_PLACEHOLDER and s.value not in known
+    )
+    return replace(after, surfaced=after.surfaced + new) if new else after
 
 
 def with_people_decided(redacted: Redacted) -> Redacted:

@@ -26,7 +26,8 @@ _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
 
 #: Glued before a street (no line break between): a house or unit number
 #: joined by a hyphen or a slash ("1E-", "12/"), a number and a blank
-#: ("66 "), a block's letters joined by a hyphen ("N-"), a number joined
+#: ("66 "), or with the street's first words ("718 August "), a block's
+#: letters joined by a hyphen ("N-"), a number joined
 #: to others by hyphens and a blank ("N-65-54 "), or an abbreviation of up
 #: to four letters with its full stop ("Bl. ", "Sc. ", "Nr. ").
 _RESIDUE_BEFORE = re.compile(
@@ -34,6 +35,9 @@ _RESIDUE_BEFORE = re.compile(
     r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*"
     r"|[^\W\d_]+[ \t]+(?i:no|nr|n[º°])\.[ \t]*"
     r"|[^\W\d_]{1,3}-|[^\W_]+(?:-[^\W_]+)*-\d{1,5}[A-Za-z]?[ \t]+"
+    # A house number and the street's first words, which its rule left
+    # ("718 August <STREET_ADDRESS_1>"): capitalised, two at most.
+    r"|\d{1,5}[A-Za-z]?(?:[ \t]+[A-Z][^\W\d_]*){1,2}[ \t]+"
     # A house number, marked or not, and a comma: the street's name on the
     # part after it ("294, Jalan 2o", "Holding No. 710, HakimAvenue").
     r"|(?:[^\W\d_]+[ \t]+)?(?:(?i:no|nr|n[º°])\.?[ \t]*)?\d{1,5}[A-Za-z]?"
@@ -58,8 +62,11 @@ _NEXT_PART = re.compile(
 )
 
 #: An address's number: a postcode, a unit's or a house's ("91918", "996",
-#: "H-8326", "R9S2P3", "52/30"). Not a time, an amount or a percentage.
-_PART_NUMBER = re.compile(r"(?:(?<=\\[nN])|(?<![\w$€£:/\\-]))[A-Za-z]*\d[\w/-]*(?![\w%:$€£])")
+#: "H-8326", "DK-8190", "R9S2P3", "52/30"). Not a time, an amount or a
+#: percentage.
+_PART_NUMBER = re.compile(
+    r"(?:(?<=\\[nN])|(?<![\w$€£:/\\-]))(?:[A-Za-z]{1,3}-)?[A-Za-z]*\d[\w/-]*(?![\w%:$€£])"
+)
 #: A date or a number too long for an address (a phone, an id): the
 #: address has ended before it.
 _NOT_AN_ADDRESS_PART = re.compile(r"\d{9,}|\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}")
@@ -121,6 +128,19 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
         yield from _parts_under(blanked, text, end)
 
 
+def _sentence_after_number(part: str) -> int:
+    """Where a sentence starts in ``part`` after an address's number in it
+    (its first stop word but a particle: "Ghana 04804 my birthday is"), or 0."""
+    number = _PART_NUMBER.search(part)
+    if not number:
+        return 0
+    for word in _WORD.finditer(part, number.end()):
+        folded = word.group(0).casefold()
+        if folded in stop_words() and folded not in _PARTICLES:
+            return word.start()
+    return 0
+
+
 def _plain_words(words: str) -> bool:
     """Whether ``words`` may be an address's: no stop word but particles."""
     return all(
@@ -154,14 +174,20 @@ def _parts_under(text: str, written: str, end: int) -> Iterator[tuple[int, int]]
         m = _NEXT_PART.match(text, at)
         if not m or m.end() == at:
             break
-        part = m.group(1)
+        part, part_end = m.group(1), m.end(1)
+        runs_on = _sentence_after_number(part)
+        if runs_on:
+            # A postcode's part a sentence runs on from, with no full stop
+            # between ("Ghana 04804 my birthday is ..."): the part up to the
+            # sentence, the last one.
+            part, part_end = part[:runs_on].rstrip(), m.start(1) + len(part[:runs_on].rstrip())
         if _NOT_AN_ADDRESS_PART.search(part):
             break
         bare = _BRACKETED.sub(" ", part)
         words = _WORD.findall(_PART_NUMBER.sub(" ", bare))
         if len(bare.split()) > 6 or not _plain_words(" ".join(words)):
             break
-        numbers = list(_PART_NUMBER.finditer(text, m.start(1), m.end(1)))
+        numbers = list(_PART_NUMBER.finditer(text, m.start(1), part_end))
         if (
             not numbers
             and part.strip()
@@ -180,12 +206,14 @@ def _parts_under(text: str, written: str, end: int) -> Iterator[tuple[int, int]]
             # Up to its last number, and the words after it English seldom
             # writes ("12226 Burma": a town; not "135189 passport number").
             last = numbers[-1].end()
-            for word in _TOKEN.finditer(text, last, m.end(1)):
+            for word in _TOKEN.finditer(text, last, part_end):
                 if _english(word.group(0).strip("()")):
                     break
                 last = word.end()
         elif numbered and part.strip():
             last = m.start(1) + len(part.rstrip())
+        if runs_on:
+            break
         at = m.end()
     if numbered and last > first:
         yield first, last

@@ -48,6 +48,7 @@ from miner.redaction.unsure.names import (
     HONORIFICS,
     TITLE_BESIDE_PERSON,
     NameWords,
+    a_name_alone,
     grown_over_short_words,
     names_beside_persons,
 )
@@ -94,6 +95,17 @@ _GROUPED_DIGITS = re.compile(
 _MARKED_HOUSE_NUMBER = re.compile(
     r"(?<![\w/])([Ss]/[Nn])(?![\w/]|[ \t]*[:#]|[ \t]*\d)"
     r"|\A[ \t]*((?:Nr|No|N[º°])\.?[ \t]?\d{1,5}[A-Za-z]?)[ \t.]*\Z"
+)
+
+
+#: A person's id named in English, then a code with a digit that no id's
+#: check took ("social security number is 6z26jx6"): whatever its country's
+#: shape, the value the name announces.
+_ID_AFTER_ITS_NAME = re.compile(
+    r"(?i:\b(?:social security|social insurance|national id(?:entity|entification)?"
+    r"|identity card|id card|personal (?:id|code|number|identity)|birth number|citizen number"
+    r"|tax id|ssn)(?:[ \t]+(?:number|no\.?|code))?[ \t]*(?:is|:|#|=)?[ \t]*)"
+    r"((?=[A-Za-z0-9/.-]*\d)[A-Za-z0-9][A-Za-z0-9/.-]{3,18}[A-Za-z0-9])(?![\w/-])"
 )
 
 
@@ -219,6 +231,8 @@ class Unsure:
                 yield m.start(), m.end(), "EMAIL_ADDRESS", "an e-mail's other shape"
         if self.config.numbers and not (key and _THING_KEY.search(key)):
             yield from self._numbers(seen)
+            for m in _ID_AFTER_ITS_NAME.finditer(seen):
+                yield m.start(1), m.end(1), "NATIONAL_ID", "a code after an id's name"
             for m in _DIALLING_CODE.finditer(text):
                 # A country's code left before a phone replaced: "(+358) <PHONE_NUMBER_1>".
                 end = m.start() + len(m.group(0).rstrip(" .-"))
@@ -295,6 +309,8 @@ class Unsure:
                 group = m.lastindex or 0
                 yield m.start(group), m.end(group), "PERSON", "a title beside a person"
             yield from _because("a word beside a person", names_beside_persons(text))
+            if not (key and _THING_KEY.search(key)):
+                yield from _because("a lower-case word alone", a_name_alone(seen))
             for start, end in signature_name_lines(seen):
                 # What the name rules left of a signature's name line: its
                 # words, unless English writes each often ("The Support Team").

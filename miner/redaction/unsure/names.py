@@ -564,16 +564,17 @@ _ADDRESSED_FIRST = re.compile(
 def _addressed_first(text: str) -> Iterator[tuple[int, int, str, str]]:
     """The word ``_ADDRESSED_FIRST`` finds, when English does not write it
     (Zipf under 3) or a name list knows it and English writes it less than
-    often (Zipf 4.5): "olakunle, can i..."; not "yes, can you", "hello, i"."""
+    often (Zipf 4.5; a first name 5, a country's too: "jordan, can i..."):
+    "olakunle, can i..."; not "yes, can you", "hello, i"."""
     from miner.redaction.lexicon.names import an_english_word
 
     for m in _ADDRESSED_FIRST.finditer(text):
         word = m.group(1)
         folded = word.casefold()
-        if folded in stop_words() or a_place_name(word):
-            continue
+        if folded in stop_words() or (a_place_name(word) and not a_first_name(word)):
+            continue  # a first name that is a country's too is addressed: "jordan, can i"
         if not an_english_word(folded, 3.0) or (
-            known_name(word) and not an_english_word(folded, 4.5)
+            known_name(word) and not an_english_word(folded, 4.5 if not a_first_name(word) else 5.0)
         ):
             yield m.start(1), m.end(1), "PERSON", "a word addressed first"
 
@@ -608,6 +609,32 @@ def _greeted(text: str) -> Iterator[tuple[int, int, str, str]]:
         if folded in stop_words() or a_place_name(word) or an_english_word(folded, 3.0):
             continue
         yield m.start(1), m.end(1), "PERSON", GREETED
+
+
+#: A string that is one word in lower case or capitalised (a tool's
+#: argument, a field): "lopez", "kolejowa".
+_ONE_WORD = re.compile(r"[ \t]*([^\W\d_]{3,}(?:['’-][^\W\d_]+)*)[ \t]*")
+
+
+def a_name_alone(text: str) -> Iterator[tuple[int, int, str]]:
+    """A whole string that is one word in lower case a name list knows and
+    English writes less than often (Zipf 4.5: "lopez"), or that English and
+    its lexicon do not write and that is no place ("kolejowa", a street's
+    name): a name or a street's typed into a field alone, with no sentence
+    around it for the other rules to read."""
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    m = _ONE_WORD.fullmatch(text)
+    if not m or not m.group(1).islower():
+        return
+    word = m.group(1)
+    if word in stop_words() or a_place_name(word.title()):
+        return
+    if (known_name(word) and not an_english_word(word, 4.5)) or (
+        not an_english_word(word, 3.0) and not word_classes(word)
+    ):
+        yield m.start(1), m.end(1), "PERSON"
 
 
 _WORD_JOINS = re.compile(r"['’-]")
