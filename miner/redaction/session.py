@@ -142,12 +142,20 @@ def with_rest_surfaced(before: Redacted, after: Redacted, policy: RedactionPolic
     if after is before:
         return after
     known = {s.value for s in after.surfaced} | set(after.not_personal)
-    new = tuple(
-        s
-        for s in unsure_values(after.session, policy.unsure, after.not_personal)
-        if s.reason in _BESIDE_A_PLACEHOLDER and s.value not in known
-    )
-    return replace(after, surfaced=after.surfaced + new) if new else after
+    new: dict[str, Surfaced] = {}
+    # Only the strings the replacement changed: the rest were read whole,
+    # and a 1 MiB message is not read twice for one value replaced in it.
+    pairs = zip(session_texts(before.session), session_texts(after.session), strict=True)
+    for (_key, was), (key, leaf) in pairs:
+        if not isinstance(leaf, str) or leaf == was:
+            continue
+        for start, end, entity, reason in policy.unsure.reasoned_spans(leaf, key):
+            value = leaf[start:end]
+            if reason in _BESIDE_A_PLACEHOLDER and value not in known:
+                new.setdefault(value, Surfaced(entity, value, reason))
+    if not new:
+        return after
+    return replace(after, surfaced=after.surfaced + tuple(new.values()))
 
 
 def with_people_decided(redacted: Redacted) -> Redacted:
