@@ -1041,3 +1041,12 @@ def test_what_stands_beside_a_value_replaced_after_the_unsure_rules_is_surfaced(
         (s.entity, s.value) for s in with_rest_surfaced(before, after, policy).surfaced
     }
     assert with_rest_surfaced(before, before, policy) is before
+
+
+@pytest.mark.parametrize("text", ["C'mon, sing it with me now", "y'all come back soon"])
+def test_a_contraction_s_rest_is_no_lower_case_first_name(text):
+    assert surfaced(text) == {}
+
+
+def test_a_surname_after_an_elided_particle_is_still_read():
+    assert "connor" in next(iter(surfaced("ask o'connor about it")), "")

@@ -88,10 +88,10 @@ class RedactionPolicy:
     ) -> list[Redacted]:
         """Redact every session (distinct strings are analysed once, in batches)."""
         # What a rule sure enough surfaced is replaced before the model reads
-        # the rest; each time, what stands beside a new placeholder is read.
-        first = redact_sessions(sessions, self, progress)
-        redacted = [with_rest_surfaced(r, with_sure_rules_decided(r), self) for r in first]
-        # The one hook of the second model: it decides some surfaced values.
+        # the rest (its rule read what stands beside it already).
+        redacted = [with_sure_rules_decided(r) for r in redact_sessions(sessions, self, progress)]
+        # The one hook of the second model: it decides some surfaced values;
+        # what stands beside a value it replaced is read again.
         if self.second is not None:
             decided = self.second.decide(sessions, redacted)
             redacted = [

@@ -237,6 +237,8 @@ class NameWords:
             folded = word.casefold()
             if names_a_number(written, m.start(), m.end()):
                 continue  # "IBAN <IBAN_CODE_1>", "my iban is 0123...": a number's name
+            if _CONTRACTED.search(text, max(0, m.start() - 3), m.start()):
+                continue  # the rest of a contraction: "C'mon", "y'all"
             if word.islower() and text[run_end : m.start()] == " " and _a_degree(folded):
                 end = m.start() + len(word)
                 yield m.start(), end, "PERSON", "a degree after a name"  # "angela baker md"
@@ -508,6 +510,11 @@ class NameWords:
 
 
 _POSSESSIVE = re.compile(r"['’]s?$")
+
+
+#: A letter and an apostrophe glued before a word, not an elided particle's
+#: ("O'", "D'", "L'"): the word is a contraction's rest ("C'mon", "y'all").
+_CONTRACTED = re.compile(r"(?<![\w'’])[^\W\d_ODLodl]['’]\Z")
 
 
 #: A surname with its elided particle glued by an apostrophe, capitalised
