@@ -29,6 +29,7 @@ from miner.redaction.lexicon.wordmatch import (
     long_texts_read_once,
     value_matcher,
 )
+from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.second import replaced_everywhere
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import REPLACED_REASONS, unsure_values
@@ -143,19 +144,47 @@ def with_rest_surfaced(before: Redacted, after: Redacted, policy: RedactionPolic
         return after
     known = {s.value for s in after.surfaced} | set(after.not_personal)
     new: dict[str, Surfaced] = {}
-    # Only the strings the replacement changed: the rest were read whole,
-    # and a 1 MiB message is not read twice for one value replaced in it.
+    # Only around the new placeholders of the strings the replacement
+    # changed: the rest was read whole, and a 1 MiB message is not read
+    # twice for one value replaced in it.
     pairs = zip(session_texts(before.session), session_texts(after.session), strict=True)
     for (_key, was), (key, leaf) in pairs:
         if not isinstance(leaf, str) or leaf == was:
             continue
-        for start, end, entity, reason in policy.unsure.reasoned_spans(leaf, key):
-            value = leaf[start:end]
-            if reason in _BESIDE_A_PLACEHOLDER and value not in known:
-                new.setdefault(value, Surfaced(entity, value, reason))
+        for start, end in _around_new_placeholders(was, leaf):
+            window = leaf[start:end]
+            for s, e, entity, reason in policy.unsure.reasoned_spans(window, key):
+                value = window[s:e]
+                if reason in _BESIDE_A_PLACEHOLDER and value not in known:
+                    new.setdefault(value, Surfaced(entity, value, reason))
     if not new:
         return after
     return replace(after, surfaced=after.surfaced + tuple(new.values()))
+
+
+#: How far either side of a new placeholder its address or name is read.
+_REREAD_REACH = 300
+
+
+def _around_new_placeholders(was: str, leaf: str) -> list[tuple[int, int]]:
+    """The stretches of ``leaf`` within ``_REREAD_REACH`` of a placeholder
+    that ``was`` does not hold, merged, cut at a line break or a blank (no
+    word cut in two)."""
+    old = set(PLACEHOLDER.findall(was))
+    spans: list[tuple[int, int]] = []
+    for m in PLACEHOLDER.finditer(leaf):
+        if m.group(0) in old:
+            continue
+        start, end = max(0, m.start() - _REREAD_REACH), min(len(leaf), m.end() + _REREAD_REACH)
+        if start > 0:
+            start = next((i + 1 for i in range(start, m.start()) if leaf[i] in " \t\n"), m.start())
+        if end < len(leaf):
+            end = next((i for i in range(end, m.end(), -1) if leaf[i - 1] in " \t\n"), m.end())
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], max(spans[-1][1], end))
+        else:
+            spans.append((start, end))
+    return spans
 
 
 def with_people_decided(redacted: Redacted) -> Redacted:
