@@ -124,19 +124,11 @@ def with_sure_rules_decided(redacted: Redacted) -> Redacted:
     return replaced_everywhere(redacted, sure) if sure else redacted
 
 
-#: The unsure rules that read what stands beside a placeholder (the rest of
-#: an address, a name's part): a value replaced after they ran leaves
-#: beside its new placeholder what they surface.
-_BESIDE_A_PLACEHOLDER = frozenset((
-    "rest of an address", "an address block", "a house number by a placeholder",
-    "a unit before a street", "a word beside a person", "a title beside a person",
-))  # fmt: skip
-
-
 def with_rest_surfaced(before: Redacted, after: Redacted, policy: RedactionPolicy) -> Redacted:
     """``after`` (``before`` with values replaced once the unsure rules had
-    read it: a sure rule's, the second model's) with what those rules find
-    beside the new placeholders surfaced too: "718 August" left before
+    read it: the second model's) with what their rules of position
+    (``Unsure.reasoned_spans(only_beside=True)``) find beside the new
+    placeholders surfaced too: "718 August" left before
     "<STREET_ADDRESS_1>" once the model replaced the street's name the rules
     had surfaced alone. Only rules of position, and only values neither
     surfaced nor kept already: the rest was judged in the first pass."""
@@ -153,9 +145,9 @@ def with_rest_surfaced(before: Redacted, after: Redacted, policy: RedactionPolic
             continue
         for start, end in _around_new_placeholders(was, leaf):
             window = leaf[start:end]
-            for s, e, entity, reason in policy.unsure.reasoned_spans(window, key):
+            for s, e, entity, reason in policy.unsure.reasoned_spans(window, key, True):
                 value = window[s:e]
-                if reason in _BESIDE_A_PLACEHOLDER and value not in known:
+                if value not in known:
                     new.setdefault(value, Surfaced(entity, value, reason))
     if not new:
         return after

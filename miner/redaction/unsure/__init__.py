@@ -200,14 +200,18 @@ class Unsure:
         for start, end, entity, _reason in self.reasoned_spans(text, key):
             yield start, end, entity
 
-    def reasoned_spans(self, text: str, key: str | None = None) -> Iterator[Reasoned]:
+    def reasoned_spans(
+        self, text: str, key: str | None = None, only_beside: bool = False
+    ) -> Iterator[Reasoned]:
         """(start, end, entity it may be, rule) of each unsure span of ``text``, a
         string as redaction wrote it (placeholders are never part of one),
         none inside a phrase of the allow list, and no name inside a town's
         name in a place's slot ("based in Lake Elnur", "rebooked to Quito":
-        ``place_around``)."""
+        ``place_around``). ``only_beside``: the rules of position alone (the
+        rest of an address, a house number, a unit, a title or a name's word
+        beside a placeholder), for a value replaced after the first reading."""
         allowed = [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
-        found = list(self._spans(text, key))
+        found = list(self._spans(text, key, only_beside))
         if self.config.streets:
             # What the street rules left of an address beside a street they
             # found or one replaced: surfaced whatever its country's shape.
@@ -224,8 +228,12 @@ class Unsure:
                 continue
             yield start, end, entity, reason
 
-    def _spans(self, text: str, key: str | None) -> Iterator[Reasoned]:
+    def _spans(self, text: str, key: str | None, only_beside: bool) -> Iterator[Reasoned]:
         seen = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+        if only_beside:
+            yield from self._streets_beside(text)
+            yield from self._names_beside(text)
+            return
         if self.config.emails:
             for m in _EMAIL_SHAPE.finditer(seen):
                 yield m.start(), m.end(), "EMAIL_ADDRESS", "an e-mail's other shape"
@@ -255,29 +263,15 @@ class Unsure:
                 yield from _because(
                     "a number beside a word", around_placeholders(text, start, end, entity)
                 )
-            # An address's parts around those replaced: its house number and
-            # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
+            yield from self._streets_beside(text)
             # Placeholders as words of an address's (``address_fill``), once
             # for every rule below that reads a whole address.
             address_filled = PLACEHOLDER.sub(address_fill, text)
-            for start, end, entity in address_blocks(address_filled):
-                yield from _because(
-                    "an address block",
-                    around_placeholders(text, start, end, entity, ALPHANUMERIC),
-                )
-            yield from _because(
-                "a house number by a placeholder", house_numbers_after_placeholders(text)
-            )
             for m in _MARKED_HOUSE_NUMBER.finditer(seen):
                 # A house with no number ("S/N"), or a string that is a marked
                 # house number alone ("Nr. 216", a tool's argument).
                 group = m.lastindex or 0
                 yield m.start(group), m.end(group), "STREET_ADDRESS", "a marked house number"
-            for m in UNIT_BEFORE_STREET.finditer(text):
-                # A unit's word left before its number replaced: "suite
-                # <STREET_ADDRESS_1>".
-                end = m.start() + len(m.group(1))
-                yield m.start(), end, "STREET_ADDRESS", "a unit before a street"
             yield from _because("a named street", named_streets(seen))
             yield from _because("a street alone", a_street_alone(seen))
             # An address read upwards from its postcode and town whose
@@ -300,15 +294,7 @@ class Unsure:
                     around_placeholders(text, start, end, entity, ALPHANUMERIC),
                 )
         if self.config.names:
-            for m in TITLE_BESIDE_PERSON.finditer(text):
-                if m.group(m.lastindex or 0).casefold() in HONORIFICS:
-                    continue  # "Ms. <PERSON_1>": English's, said of anyone
-                # A person's title or degree beside the name replaced, in the
-                # shape any language abbreviates one ("<PERSON_1> th.d.",
-                # "Ing. <PERSON_1>"): the name's part, so the reviewer's.
-                group = m.lastindex or 0
-                yield m.start(group), m.end(group), "PERSON", "a title beside a person"
-            yield from _because("a word beside a person", names_beside_persons(text))
+            yield from self._names_beside(text)
             if not (key and _THING_KEY.search(key)):
                 yield from _because("a lower-case word alone", a_name_alone(seen))
             for start, end in signature_name_lines(seen):
@@ -332,6 +318,40 @@ class Unsure:
                     else around_placeholders(text, start, end, entity)
                 )
                 yield from _because(reason, pieces)
+
+    def _streets_beside(self, text: str) -> Iterator[Reasoned]:
+        """The street rules of position: an address's parts beside a
+        placeholder."""
+        if self.config.streets:
+            # An address's parts around those replaced: its house number and
+            # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
+            address_filled = PLACEHOLDER.sub(address_fill, text)
+            for start, end, entity in address_blocks(address_filled):
+                yield from _because(
+                    "an address block",
+                    around_placeholders(text, start, end, entity, ALPHANUMERIC),
+                )
+            yield from _because(
+                "a house number by a placeholder", house_numbers_after_placeholders(text)
+            )
+            for m in UNIT_BEFORE_STREET.finditer(text):
+                # A unit's word left before its number replaced: "suite
+                # <STREET_ADDRESS_1>".
+                end = m.start() + len(m.group(1))
+                yield m.start(), end, "STREET_ADDRESS", "a unit before a street"
+
+    def _names_beside(self, text: str) -> Iterator[Reasoned]:
+        """The name rules of position: a name's part beside a person replaced."""
+        if self.config.names:
+            for m in TITLE_BESIDE_PERSON.finditer(text):
+                if m.group(m.lastindex or 0).casefold() in HONORIFICS:
+                    continue  # "Ms. <PERSON_1>": English's, said of anyone
+                # A person's title or degree beside the name replaced, in the
+                # shape any language abbreviates one ("<PERSON_1> th.d.",
+                # "Ing. <PERSON_1>"): the name's part, so the reviewer's.
+                group = m.lastindex or 0
+                yield m.start(group), m.end(group), "PERSON", "a title beside a person"
+            yield from _because("a word beside a person", names_beside_persons(text))
 
     def _numbers(self, text: str) -> Iterator[Reasoned]:
         for m in _DIGITS.finditer(text):
