@@ -138,8 +138,9 @@ def test_the_childs_collector_leaves_this_processs_objects_shared():
         gc.collect()
         return _private_mib() - before
 
+    frozen = gc.get_freeze_count()  # earlier tests' models may be frozen (miner.loading)
     assert run_apart(collect, "the step") < 8
-    assert gc.get_freeze_count() == 0 and len(held) == 500_000  # this process's not frozen
+    assert gc.get_freeze_count() == frozen and len(held) == 500_000  # this process's not frozen
 
 
 def test_the_job_does_not_import_the_detector_before_its_scan(tmp_path):
