@@ -4,6 +4,8 @@ one shape of the matrix must be a line of figures, not a lost hour."""
 
 from __future__ import annotations
 
+import pytest
+
 from tools import bench_scale
 
 
@@ -145,3 +147,14 @@ def test_an_export_can_be_written_in_zstd_as_bigquery_can(tmp_path):
         for c in ("snappy", "zstd")
     }
     assert size["zstd"] < size["snappy"] / 2  # 7,041 rows: x2.7; 50,000: x4
+
+
+@pytest.mark.parametrize("argv, code", [(["--help"], 0), (["bogus"], 2), (["12", "x"], 2)])
+def test_the_redaction_bench_reads_its_arguments_before_it_runs_anything(argv, code, capsys):
+    from tools import bench
+
+    with pytest.raises(SystemExit) as stopped:
+        bench.main(argv)  # a bench run would take minutes, not exit
+    assert stopped.value.code == code
+    out, err = capsys.readouterr()
+    assert "COPIES|long" in (out if code == 0 else err)
