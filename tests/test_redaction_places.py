@@ -193,3 +193,21 @@ def test_a_person_s_surname_is_not_spread_into_the_town_it_names(policy):
     assert texts[1] == "I am in Harlow for a business trip"
     assert texts[2] == "Harlow's mayor resigned"
     assert "Harlow" not in texts[3]
+
+
+def test_a_place_one_visits_is_no_person_but_a_person_visited_still_is(policy):
+    # "fun to visit" after a word that starts its clause and is no first
+    # name makes it a place; a first name, or a relation before the name,
+    # leaves it a person's (replaced or surfaced, never kept unseen).
+    texts, surfaced = redact(
+        policy,
+        "Kvarnholt was super fun to visit!",
+        "I have checked this for you: Kvarnholt is well worth a visit",
+        "Helga Brandt was super fun to visit!",
+        "My aunt Helga was always fun to visit",
+    )
+    assert texts[0] == "Kvarnholt was super fun to visit!"
+    assert texts[1] == "I have checked this for you: Kvarnholt is well worth a visit"
+    assert "Kvarnholt" not in surfaced
+    assert "Helga" not in texts[2] and "Brandt" not in texts[2]
+    assert "Helga" not in texts[3] or "Helga" in surfaced

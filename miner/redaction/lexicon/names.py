@@ -504,6 +504,7 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or any(pattern.match(text, end) for pattern in _THING_AFTER)
         or _ORGANISATION_FIRST.search(text, max(0, start - 60), start)
         or _a_country_after(text, end)
+        or a_place_to_visit(text, start, end)
     ):
         return True
     return bool(PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
@@ -525,6 +526,7 @@ def a_place_by_its_neighbours(text: str, start: int, end: int) -> bool:
         _PLACE_AFTER.match(text, end)
         or _A_PLACE_S.match(text, end)
         or _SAID_TO_BE_A_PLACE.match(text, end)
+        or a_place_to_visit(text, start, end)
         or _a_country_after(text, end)
     )
 
@@ -687,6 +689,31 @@ _SAID_TO_BE_A_PLACE = re.compile(
     r"[ \t]+(?:is|was)[ \t]+(?:a|an|the)[ \t]+(?:[a-z]+[ \t]+)?"
     r"(?:city|town|village|capital|municipality|country|island|region|province|commune)\b"
 )
+#: Somewhere one visits, said after its name: "Tenna was super fun to
+#: visit", "Lomm is well worth a visit". A person may be fun to visit too
+#: ("Grandpa Thorsen was always fun to visit"): ``a_place_to_visit`` asks
+#: the name to start its clause and to hold no first name.
+_FUN_TO_VISIT = re.compile(
+    r"[ \t]+(?i:is|was|are|were)[ \t]+(?i:(?:super|so|really|very|always|well|truly)[ \t]+){0,2}"
+    r"(?i:fun|nice|great|lovely|wonderful|beautiful|interesting|worth)[ \t]+"
+    r"(?i:to[ \t]+visit|a[ \t]+visit|visiting)\b"
+)
+#: Where a clause starts: the text's start, after a sentence's end, a
+#: colon, a line break or an escaped one.
+_CLAUSE_START = re.compile(r"(?:^|[.!?:;\n]|\\n)[ \t]*$")
+
+
+def a_place_to_visit(text: str, start: int, end: int) -> bool:
+    """Whether the words after [start, end) say it is a place one visits
+    ("Tenna was super fun to visit!"), the name starting its clause and no
+    word of it a first name: not "My aunt Ingrid was fun to visit"."""
+    return (
+        _FUN_TO_VISIT.match(text, end) is not None
+        and _CLAUSE_START.search(text, max(0, start - 4), start) is not None
+        and not any(a_first_name(word) for word in text[start:end].split())
+    )
+
+
 #: What a place has that a person does not: "Pakrac's mayor", "Seelow's
 #: residents".
 _A_PLACE_S = re.compile(
