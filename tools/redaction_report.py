@@ -45,6 +45,12 @@ ran dry (misses printed with ``-v``; a tune split, never a report).
 ``figures`` also prints the test templates filled from ``UNTOUCHED_LOCALES``
 (``untouched locales``), totals only: no command prints their misses.
 
+``mimesis-tune`` prints the dev templates filled from a second generator,
+mimesis, for ``MIMESIS_TUNE_LOCALES`` (misses printed with ``-v``: a tune
+split). ``figures`` prints it and the report set beside it, the test
+templates filled from mimesis for ``MIMESIS_REPORT_LOCALES`` (``mimesis
+locales``): totals only, no command prints their misses.
+
 ``surfaced-why [SPLIT...]`` prints, per rule that surfaced a value
 (``Surfaced.reason``), its decisions and how many were planted personal
 values, look-alikes, other labelled words or unlabelled ones (``WHY_SPLITS``;
@@ -473,14 +479,27 @@ def corpus_report(seed: int = 7) -> Report:
     return measure(corpus.rows, corpus.labels)
 
 
-def third_party_report(split: str, locales: tuple[str, ...] | None = None) -> Report:
+def third_party_report(
+    split: str, locales: tuple[str, ...] | None = None, generator: str = "faker"
+) -> Report:
     """The corpus from presidio-evaluator's templates and Faker's locales
     (tools/third_party_corpus.py), one split: "dev" (tuned on) or "test";
-    ``locales`` the corpus's seven unless given (``HELD_OUT_LOCALES``)."""
+    ``locales`` the corpus's seven unless given (``HELD_OUT_LOCALES``);
+    ``generator="mimesis"``: mimesis's values, for its ``locales``."""
     from tools.third_party_corpus import LOCALES, build_third_party_corpus
 
-    corpus = build_third_party_corpus(split, locales=locales or LOCALES)
+    corpus = build_third_party_corpus(split, locales=locales or LOCALES, generator=generator)
     return measure(corpus.rows, corpus.labels)
+
+
+def mimesis_report(split: str) -> Report:
+    """The templates filled from mimesis: "dev", the tune set
+    (``MIMESIS_TUNE_LOCALES``), or "test", the report set
+    (``MIMESIS_REPORT_LOCALES``, totals only)."""
+    from tools.third_party_corpus import MIMESIS_REPORT_LOCALES, MIMESIS_TUNE_LOCALES
+
+    locales = MIMESIS_TUNE_LOCALES if split == "dev" else MIMESIS_REPORT_LOCALES
+    return third_party_report(split, locales, generator="mimesis")
 
 
 def held_out_report(split: str) -> Report:
@@ -565,6 +584,16 @@ def figure_runs() -> Iterator[tuple[str, str, Report]]:
         "untouched locales, test templates",
         third_party_report("test", UNTOUCHED_LOCALES),
     )
+    yield (
+        "presidio-evaluator templates, mimesis's values",
+        "mimesis tune locales, dev templates (tuned)",
+        mimesis_report("dev"),
+    )
+    yield (
+        "presidio-evaluator templates, mimesis's values",
+        "mimesis locales, test templates",
+        mimesis_report("test"),
+    )
     for split in ("dev", "test"):
         yield "shop (faker-ecommerce)", split, commerce_report(split)
     for split in ("dev", "test"):
@@ -576,6 +605,11 @@ def figure_runs() -> Iterator[tuple[str, str, Report]]:
     )
     for name, export in SHIPPED_EXPORTS.items():
         yield name, "all sessions (no labels)", export_report(export)
+
+
+#: The rows of ``figures`` (by their split's first words) whose misses are
+#: never printed: the report splits.
+TOTALS_ONLY = ("test", "held-out", "untouched", "mimesis locales")
 
 
 def figures_table(runs: Iterator[tuple[str, str, Report]]) -> str:
@@ -612,18 +646,21 @@ def main() -> None:
         print(figures_table(collect()), "\n")
         for corpus, split, report in kept:
             print(f"## {corpus}, {split}\n\n{report.policy_table()}\n")
-            if "-v" in sys.argv and not split.startswith(("test", "held-out", "untouched")):
+            if "-v" in sys.argv and not split.startswith(TOTALS_ONLY):
                 for kind, value in report.silent_examples:
                     print("silent", kind, value)
         return
     if args[:1] == ["surfaced-why"]:
         _surfaced_why(args[1:])
         return
-    if args[:1] == ["fresh"]:
+    if args[:1] in (["fresh"], ["mimesis-tune"]):  # tune sets: misses printed with -v
         from tools.third_party_corpus import TUNE_LOCALES
 
-        report = third_party_report("dev", TUNE_LOCALES)
-        print(f"## fresh tune locales, dev templates\n\n{report.table()}\n")
+        if args[0] == "fresh":
+            title, report = "fresh tune locales", third_party_report("dev", TUNE_LOCALES)
+        else:
+            title, report = "mimesis tune locales", mimesis_report("dev")
+        print(f"## {title}, dev templates\n\n{report.table()}\n")
         print(f"{report.policy_table()}\n\n{report.locale_table()}\n")
         _examples(report)
         return
@@ -671,6 +708,8 @@ WHY_SPLITS = {
     "held-out-report": False,
     "fresh": True,
     "untouched": False,
+    "mimesis-tune": True,
+    "mimesis-report": False,
     "hard-dev": True,
     "hard-test": False,
     "hard-held-out": False,
@@ -691,6 +730,8 @@ def why_report(split: str) -> Report:
         return third_party_report("dev", TUNE_LOCALES)
     if split == "untouched":
         return third_party_report("test", UNTOUCHED_LOCALES)
+    if split.startswith("mimesis-"):
+        return mimesis_report("dev" if split == "mimesis-tune" else "test")
     if split == "hard-held-out":
         return support_report("test", HELD_OUT_LOCALES)
     return support_report(split.removeprefix("hard-"))

@@ -21,6 +21,12 @@ the same templates, with the same placement, from them (both template
 splits), and ``python -m tools.redaction_report held-out`` reports them. The
 default corpus (``LOCALES``) draws exactly as before.
 
+**A second generator.** ``build_third_party_corpus(generator="mimesis")``
+fills the same templates, with the same placement, from mimesis (another
+published generator, with its own per-locale names, streets, towns, firms,
+nationalities and jobs) for ``MIMESIS_LOCALES``: a set no rule was fitted
+to, since every other set draws its values from Faker's lists.
+
 **Split.** Templates are split by their id in the published file: even ids are
 the development part (tune on it), odd ids the test part (report it, CI
 asserts on it). The placement wrappers are shared by both parts.
@@ -35,7 +41,10 @@ import contextlib
 import json
 import random
 import re
+import zlib
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
+from types import SimpleNamespace
 from typing import Any
 
 from tools.pii_corpus import NEG, Corpus, Labelled, plugin_row
@@ -66,6 +75,41 @@ UNTOUCHED_LOCALES = (
     "de_LI", "dk_DK", "en_KE", "en_NG", "en_PK", "es_CA", "es_VE", "fr_QC", "fr_DZ",
     "ga_IE", "is_IS", "lb_LU", "mt_MT", "sq_AL", "bs_BA", "az_AZ", "vi_VN",
 )  # fmt: skip
+#: mimesis's (22.2.0) locales written in Latin script, sorted. Left out: its
+#: Arabic (ar-*), Greek (el), Persian (fa), Japanese (ja), Korean (ko),
+#: Chinese (zh) and Cyrillic (kk, ru, uk) locales: every other set measures
+#: names and places in Latin letters, and the English templates around a
+#: name in another script would measure something no other row does.
+MIMESIS_LOCALES = (
+    "az", "cs", "da", "de", "de-at", "de-ch", "en", "en-au", "en-ca", "en-gb", "es",
+    "es-mx", "et", "fi", "fr", "hr", "hu", "is", "it", "nl", "nl-be", "no", "pl", "pt",
+    "pt-br", "sk", "sv", "tr",
+)  # fmt: skip
+#: Filled with the **dev** templates: a tune set, whose misses may be read.
+MIMESIS_TUNE_LOCALES = MIMESIS_LOCALES[0::2]
+#: Filled with the **test** templates: a report set, totals only (no
+#: command prints its misses), measured once, at the end of a round.
+#: mimesis shares some lists between a language's locales, so a rule tuned
+#: on a tune locale has seen part of a report one: en-au's and en-gb's
+#: first names and surnames are all en's, en-au's towns too; es-mx's towns
+#: are all es's; de's, nl's and pt's first names (almost) all de-at's,
+#: nl-be's and pt-br's. Their streets, firms and the other towns are their
+#: own (22.2.0's data).
+MIMESIS_REPORT_LOCALES = MIMESIS_LOCALES[1::2]
+#: The Faker locale beside each mimesis one: it fills what mimesis has no
+#: provider for, as the Faker corpus fills it (IBAN, national id, passport,
+#: US driver licence, age), and its templates' other fields are mimesis's.
+MIMESIS_FAKER_LOCALE = {
+    "az": "az_AZ", "cs": "cs_CZ", "da": "da_DK", "de": "de_DE", "de-at": "de_AT",
+    "de-ch": "de_CH", "en": "en_US", "en-au": "en_AU", "en-ca": "en_CA", "en-gb": "en_GB",
+    "es": "es_ES", "es-mx": "es_MX", "et": "et_EE", "fi": "fi_FI", "fr": "fr_FR",
+    "hr": "hr_HR", "hu": "hu_HU", "is": "is_IS", "it": "it_IT", "nl": "nl_NL",
+    "nl-be": "nl_BE", "no": "no_NO", "pl": "pl_PL", "pt": "pt_PT", "pt-br": "pt_BR",
+    "sk": "sk_SK", "sv": "sv_SE", "tr": "tr_TR",
+}  # fmt: skip
+#: Where a template's values come from: Faker's locale data (with the
+#: generator's own providers), or mimesis's.
+GENERATORS = ("faker", "mimesis")
 SPLITS = ("dev", "test")
 
 #: The generator's entity types that are personal, as miner must find them.
@@ -217,7 +261,11 @@ def _kind(span: Any) -> str | None:
     return None  # ages, zip codes, urls, titles: neither counted nor excused
 
 
-def _generator(locale: str, seed: int) -> Any:
+def _generator(locale: str, seed: int, generator: str = "faker") -> Any:
+    """The sentence generator of ``locale`` and the object the placement
+    draws its names, addresses and ids from (``local``): Faker's locale, or,
+    for ``generator="mimesis"``, mimesis's values in front of the Faker
+    locale beside it (``MIMESIS_FAKER_LOCALE``)."""
     import pandas as pd  # noqa: F401  (the generator needs it; fail here if missing)
     from faker import Faker
     from faker.providers import BaseProvider
@@ -226,10 +274,21 @@ def _generator(locale: str, seed: int) -> Any:
         presidio_additional_entity_providers,
     )
 
-    local = Faker(locale)
+    drawn: dict[str, Any] = {}
+    # The generator draws its templates from the seed: the Faker corpus's
+    # locales draw the same ones in turn (as they always have); mimesis's
+    # each its own, so its sets hold every template, a rare one too.
+    draws = seed
+    if generator == "mimesis":
+        drawn = _mimesis_fields(locale, seed)
+        draws = zlib.crc32(f"{seed}-{locale}".encode())
+        locale = MIMESIS_FAKER_LOCALE[locale]
+    local: Any = Faker(locale)
     local.seed_instance(seed)
+    if drawn:
+        local = _DrawnFirst(drawn, local)
     skip = {"HospitalProvider"}  # downloads its list
-    if locale != "en_US":  # the locale's own address and phone formats
+    if locale != "en_US" or drawn:  # the locale's own address and phone formats
         skip |= {"AddressProviderNew", "PhoneNumberProviderNew"}
     providers = [p for p in presidio_additional_entity_providers if p.__name__ not in skip]
     id_method = NATIONAL_ID.get(locale)
@@ -306,15 +365,22 @@ def _generator(locale: str, seed: int) -> Any:
     # The generator draws its records' full names ("Miia J Uotila") from the
     # global random before it seeds it.
     random.seed(seed)
+    # Faker takes any object's public callables as a provider's; the last
+    # one added wins, so mimesis's fields stand over Faker's and the
+    # generator's. Not the placement's dates, which take arguments: the
+    # template's birth date is LocaleIds's, which formats the one ``local`` draws.
+    placement = {"date_of_birth", "date_between"}
+    fields = {name: draw for name, draw in drawn.items() if name not in placement}
+    mimesis = [SimpleNamespace(**fields)] if drawn else []
     faker = PresidioSentenceFaker(
         locale=locale,
         lower_case_ratio=0.1,
-        entity_providers=[*providers, LocaleIds, *([GenderedNames] if broken else [])],
+        entity_providers=[*providers, LocaleIds, *([GenderedNames] if broken else []), *mimesis],
         # en_US draws people from the generator's own FakeNameGenerator
-        # records; other locales from Faker's locale data alone.
-        base_records=None if locale == "en_US" else [{}],
+        # records; other locales (and mimesis's en) from their generator alone.
+        base_records=None if locale == "en_US" and not drawn else [{}],
         entity_type_mapping=mapping,
-        random_seed=seed,
+        random_seed=draws,
     )
     # it_IT lists its cities out of a set, in an order that changes with the
     # hash seed: sorted, so a seed gives one corpus.
@@ -324,12 +390,100 @@ def _generator(locale: str, seed: int) -> Any:
     return faker, local
 
 
-def _samples(locale: str, split: str, count: int, seed: int) -> tuple[list[Any], Any]:
+#: The year the corpus's sessions are in: mimesis's birth dates are ages
+#: before it (Faker's, before the clock's today).
+_CORPUS_YEAR = 2026
+
+
+def _mimesis_fields(locale: str, seed: int) -> dict[str, Callable[..., Any]]:
+    """The template fields mimesis has a provider for, drawn from its
+    ``locale``; the placement's names, address, phone and e-mail are these
+    too (``_DrawnFirst``). Each provider is seeded apart: one seed for all
+    would draw the same digits into a phone and a postcode."""
+    from mimesis import Address, Datetime, Finance, Internet, Payment, Person
+    from mimesis.enums import Gender, Locale, TitleType
+
+    code = Locale(locale)
+    person, address = Person(code, seed=f"{seed}-person"), Address(code, seed=f"{seed}-address")
+    finance, when = Finance(code, seed=f"{seed}-finance"), Datetime(code, seed=f"{seed}-date")
+    payment, internet = Payment(seed=f"{seed}-payment"), Internet(seed=f"{seed}-internet")
+    female, male, typical = Gender.FEMALE, Gender.MALE, TitleType.TYPICAL
+    fields: dict[str, Callable[..., Any]] = {
+        "name": person.full_name,
+        "name_female": lambda: person.full_name(female),
+        "name_male": lambda: person.full_name(male),
+        "first_name": person.first_name,
+        "first_name_female": lambda: person.first_name(female),
+        "first_name_male": lambda: person.first_name(male),
+        "first_name_nonbinary": person.first_name,
+        "last_name": person.last_name,
+        "last_name_female": lambda: person.last_name(female),
+        "last_name_male": lambda: person.last_name(male),
+        "prefix": lambda: person.title(title_type=typical),
+        "prefix_female": lambda: person.title(female, typical),
+        "prefix_male": lambda: person.title(male, typical),
+        "email": person.email,
+        "phone_number": person.phone_number,
+        "job": person.occupation,
+        "nationality": person.nationality,
+        "nation_woman": lambda: person.nationality(female),
+        "address": address.address,
+        "street_name": address.street_name,
+        "building_number": address.street_number,
+        "secondary_address": address.secondary_address,
+        "city": address.city,
+        "state": address.state,
+        "state_abbr": lambda: address.state(abbr=True),
+        "postcode": address.postal_code,
+        "zipcode": address.zip_code,
+        "country": address.country,
+        "organization": finance.company,
+        "credit_card_number": payment.credit_card_number,
+        "date_time": lambda: when.datetime(1970, 2025),
+        "year": lambda: when.year(1970, 2025),
+        "day_of_week": when.day_of_week,
+        "url": internet.url,
+        # v4 four times in five, v6 else, as the generator's own provider.
+        "ip_address": lambda: (
+            internet.ip_v4() if internet.random.random() < 0.8 else internet.ip_v6()
+        ),
+        # The placement's (``_identity``): a birth date between two ages, and
+        # an order's date in the two years before the corpus's.
+        "date_of_birth": lambda minimum_age, maximum_age: person.birthdate(
+            _CORPUS_YEAR - maximum_age, _CORPUS_YEAR - minimum_age
+        ),
+        "date_between": lambda start_date, end_date: when.date(_CORPUS_YEAR - 2, _CORPUS_YEAR - 1),
+    }
+    # mimesis writes "Test" as es's, es-mx's and is's only nationality: the
+    # Faker corpus's (the generator's list) stand there. No plural
+    # nationality either ("nation_plural" stays the generator's).
+    if person._extract(["nationality"]) == ["Test"]:
+        del fields["nationality"], fields["nation_woman"]
+    return fields
+
+
+class _DrawnFirst:
+    """A Faker locale object with ``drawn`` (name -> draw) in front of it:
+    what ``drawn`` lacks (national ids, IBAN, passport) is the Faker
+    locale's, as in the Faker corpus."""
+
+    def __init__(self, drawn: dict[str, Callable[..., Any]], faker: Any) -> None:
+        self._drawn, self._faker = drawn, faker
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):  # not set yet (a copy): no loop through _drawn
+            raise AttributeError(name)
+        return self._drawn.get(name) or getattr(self._faker, name)
+
+
+def _samples(
+    locale: str, split: str, count: int, seed: int, generator: str = "faker"
+) -> tuple[list[Any], Any]:
     """``count`` generated sentences of ``split``'s templates, with their field names."""
     import io
 
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        faker, local = _generator(locale, seed)
+        faker, local = _generator(locale, seed, generator)
         parity = SPLITS.index(split)
         out: list[Any] = []
         while len(out) < count:
@@ -344,20 +498,31 @@ def _samples(locale: str, split: str, count: int, seed: int) -> tuple[list[Any],
 
 def build_third_party_corpus(
     split: str = "test", seed: int = 20, per_locale: int = 100,
-    locales: tuple[str, ...] = LOCALES,
+    locales: tuple[str, ...] = LOCALES, generator: str = "faker",
 ) -> Corpus:  # fmt: skip
     """Plugin rows and labels for one split: ``per_locale`` sentences of each
-    of ``locales`` (en_US twice as many), placed over sessions of 3-5 turns.
-    Each session's state names its locale (``locale``: "en-GB")."""
+    of ``locales`` (Faker's en_US twice as many), placed over sessions of 3-5
+    turns, their values drawn by ``generator`` (one of ``GENERATORS``; for
+    mimesis, ``locales`` are its own: ``MIMESIS_LOCALES``). Each session's
+    state names its locale (``locale``: "en-GB"; for mimesis's "en-gb", the
+    Faker locale's beside it, ``MIMESIS_FAKER_LOCALE``)."""
+    if generator not in GENERATORS:
+        raise ValueError(f"generator {generator!r}: one of {', '.join(GENERATORS)}")
     corpus = Corpus()
     r = random.Random(f"{seed}-{split}")
     start = datetime(2026, 11, 3, tzinfo=UTC)
     index = 0
+    mimesis = generator == "mimesis"
+    prefix = "mimesis" if mimesis else "tp"
     for locale in locales:
-        samples, local = _samples(locale, split, per_locale * (2 if locale == "en_US" else 1), seed)
+        count = per_locale * (2 if locale == "en_US" and not mimesis else 1)
+        samples, local = _samples(locale, split, count, seed, generator)
+        # The session's locale tag and its national id: the Faker locale's.
+        faker_locale = MIMESIS_FAKER_LOCALE[locale] if mimesis else locale
         while samples:
             take, samples = samples[: r.randint(3, 5)], samples[r.randint(3, 5) :]
-            _session(corpus, r, local, locale, take, f"tp-{split}-{index:04d}", start)
+            sid = f"{prefix}-{split}-{index:04d}"
+            _session(corpus, r, local, faker_locale, take, sid, start)
             start += timedelta(minutes=23)
             index += 1
     return corpus
