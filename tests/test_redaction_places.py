@@ -211,3 +211,18 @@ def test_a_place_one_visits_is_no_person_but_a_person_visited_still_is(policy):
     assert "Kvarnholt" not in surfaced
     assert "Helga" not in texts[2] and "Brandt" not in texts[2]
     assert "Helga" not in texts[3] or "Helga" in surfaced
+
+
+def test_a_firm_said_so_or_worked_for_is_no_person_but_a_person_worked_for_still_is(policy):
+    texts, surfaced = redact(
+        policy,
+        "Brennholt is a design agency based in Kvarnholt.",
+        "I work for Vantorp",
+        "I work for Helga Brandt",
+        "Kowalczyk is a brand ambassador for us",
+    )
+    assert texts[0] == "Brennholt is a design agency based in Kvarnholt."
+    assert texts[1] == "I work for Vantorp"
+    assert not surfaced & {"Brennholt", "Vantorp"}
+    assert "Helga" not in texts[2] and "Brandt" not in texts[2]
+    assert "Kowalczyk" not in texts[3] or "Kowalczyk" in surfaced

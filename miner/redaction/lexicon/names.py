@@ -505,6 +505,7 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or _ORGANISATION_FIRST.search(text, max(0, start - 60), start)
         or _a_country_after(text, end)
         or a_place_to_visit(text, start, end)
+        or a_firm_by_its_words(text, start, end)
     ):
         return True
     return bool(PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
@@ -711,6 +712,32 @@ def a_place_to_visit(text: str, start: int, end: int) -> bool:
         _FUN_TO_VISIT.match(text, end) is not None
         and _CLAUSE_START.search(text, max(0, start - 4), start) is not None
         and not any(a_first_name(word) for word in text[start:end].split())
+    )
+
+
+#: A name said to be a firm's: "Hering is a design agency based in",
+#: "Terra is a small company.", "Wilier is the brainchild of our
+#: founders". The firm's noun ends its phrase: "Anna is a business owner",
+#: "a brand ambassador" name people.
+_SAID_TO_BE_A_FIRM = re.compile(
+    r"[ \t]+(?i:is|was)[ \t]+(?i:a|an|the)[ \t]+(?:[a-z-]+[ \t]+){0,2}"
+    r"(?i:agency|company|firm|brand|business|start-?up|studio|consultancy|manufacturer"
+    r"|retailer|corporation|chain|label|brainchild)"
+    r"(?=[ \t]*(?:$|[.,;:!?)]|\\n)|[ \t]+(?:based|in|of|from|that|which|with|founded|located)\b)"
+)
+#: Where a firm stands: "I work for Zwack", "she works at Palmera".
+_WORK_FOR = re.compile(r"(?i:\bwork(?:s|ed|ing)?[ \t]+(?:for|at))[ \t]+$")
+
+
+def a_firm_by_its_words(text: str, start: int, end: int) -> bool:
+    """Whether the words around [start, end) make it a firm's name: said to
+    be one after it ("Hering is a design agency based in Terra Boa"), or
+    after "I work for" or "at" with no first name in it ("I work for
+    Zwack"; "I work for Anna Keller" names her)."""
+    if _SAID_TO_BE_A_FIRM.match(text, end):
+        return True
+    return _WORK_FOR.search(text, max(0, start - 16), start) is not None and not any(
+        a_first_name(word) for word in text[start:end].split()
     )
 
 
