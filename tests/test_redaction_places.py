@@ -165,6 +165,8 @@ def test_people_listed_after_a_name_stay_people(policy):
         ("Novi Zeland was great to visit", "Novi Zeland"),  # Croatian
         ("Repubblica Dominicana was great to visit", "Repubblica Dominicana"),  # a state's word
         ("Skärholmen is a town in Sweden", "Skärholmen"),  # said to be a place
+        # a word of a country's name of several words (German's)
+        ("from Südgeorgien und die Südlichen Sandwichinseln.", "Südlichen Sandwichinseln"),
     ],
 )
 def test_a_country_in_europe_s_languages_or_a_place_said_so_is_no_person(line, place):
@@ -226,3 +228,11 @@ def test_a_firm_said_so_or_worked_for_is_no_person_but_a_person_worked_for_still
     assert not surfaced & {"Brennholt", "Vantorp"}
     assert "Helga" not in texts[2] and "Brandt" not in texts[2]
     assert "Kowalczyk" not in texts[3] or "Kowalczyk" in surfaced
+
+
+def test_a_person_beside_a_country_of_several_words_is_still_one():
+    from miner.redaction.lexicon.names import in_a_country_s_name
+
+    line = "Anna Keller from Sierra Leone called"
+    assert not in_a_country_s_name(line, 0, len("Anna Keller"))
+    assert in_a_country_s_name(line, line.index("Leone"), line.index("Leone") + 5)

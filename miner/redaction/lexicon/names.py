@@ -506,11 +506,38 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or _a_country_after(text, end)
         or a_place_to_visit(text, start, end)
         or a_firm_by_its_words(text, start, end)
+        or in_a_country_s_name(text, start, end)
     ):
         return True
     return bool(PLACE_BEFORE.search(text, max(0, start - 30), start)) and not text.startswith(
         ("'s", "’s"), end
     )
+
+
+#: The words a country's name of several words is written with around a
+#: hit: letters, and the apostrophes, dots and hyphens inside them.
+_COUNTRY_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+
+
+def in_a_country_s_name(text: str, start: int, end: int) -> bool:
+    """Whether [start, end) is a part of a country's name of several words,
+    written around it ("Südlichen Sandwichinseln" of "Südgeorgien und die
+    Südlichen Sandwichinseln", "Dominicana" of "Repubblica Dominicana"):
+    the model read a person in a country's words."""
+    words = [
+        m.span() for m in _COUNTRY_WORD.finditer(text, max(0, start - 48), min(len(text), end + 48))
+    ]
+    inside = [i for i, (s, e) in enumerate(words) if s < end and start < e]
+    if not inside:
+        return False
+    countries = country_names()
+    # Every run of two to seven words over the hit's words.
+    for lo in range(max(0, inside[0] - 5), inside[0] + 1):
+        for hi in range(max(inside[-1], lo + 1), min(len(words), lo + 7)):
+            name = text[words[lo][0] : words[hi][1]]
+            if " ".join(name.split()).casefold().rstrip(".") in countries:
+                return True
+    return False
 
 
 def a_place_by_its_neighbours(text: str, start: int, end: int) -> bool:
