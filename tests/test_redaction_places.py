@@ -163,8 +163,8 @@ def test_people_listed_after_a_name_stay_people(policy):
     [
         ("Bielorusko was great to visit", "Bielorusko"),  # Slovak
         ("Novi Zeland was great to visit", "Novi Zeland"),  # Croatian
-        ("Yeni Zelanda was great to visit", "Yeni Zelanda"),  # Turkish
-        ("Nýja-Sjáland was great to visit", "Nýja-Sjáland"),  # Icelandic
+        ("Yeni Zelanda won the match", "Yeni Zelanda"),  # Turkish
+        ("Nýja-Sjáland won the match", "Nýja-Sjáland"),  # Icelandic
         ("Repubblica Dominicana was great to visit", "Repubblica Dominicana"),  # a state's word
         ("Skärholmen is a town in Sweden", "Skärholmen"),  # said to be a place
         # a word of a country's name of several words (German's)
