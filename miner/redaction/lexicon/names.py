@@ -704,7 +704,10 @@ STATE_WORDS = _capitalised_only(
 _FAMILY_FIRM_AFTER = re.compile(
     r"[ \t]+(?:and|&|e|et|y|und|en|og|och|és|i)[ \t]+"
     r"(?:Sons|SONS|Fils|Figli|figli|Filhos|Hijos|Söhne|Sønner|Zonen|Brothers|Bros\.?|Frères"
-    r"|Hermanos|Fratelli|Irmãos|társa|társai)(?!\w)"
+    r"|Hermanos|Fratelli|Irmãos|társa|társai"
+    # A firm's partners, written out or cut short: "Manner & Comp.", "Dupont
+    # et Cie", "Smith & Co.", "Keller & Partner".
+    r"|Co\.?|Comp\.?|Cie\.?|Company|Companhia|Compagnie|Partners?|Associates)(?!\w)"
 )
 
 
