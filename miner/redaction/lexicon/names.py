@@ -523,6 +523,14 @@ def names_no_person(text: str, start: int, end: int) -> bool:
 _COUNTRY_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
+@functools.cache
+def _country_name_words() -> frozenset[str]:
+    """The words of the countries' names of several words (``country_names``)."""
+    return frozenset(
+        word.rstrip(".") for name in country_names() if " " in name for word in name.split()
+    )
+
+
 def in_a_country_s_name(text: str, start: int, end: int) -> bool:
     """Whether [start, end) is a part of a country's name of several words,
     written around it ("Südlichen Sandwichinseln" of "Südgeorgien und die
@@ -532,7 +540,12 @@ def in_a_country_s_name(text: str, start: int, end: int) -> bool:
         m.span() for m in _COUNTRY_WORD.finditer(text, max(0, start - 48), min(len(text), end + 48))
     ]
     inside = [i for i, (s, e) in enumerate(words) if s < end and start < e]
-    if not inside:
+    if not inside or not all(
+        text[s:e].casefold().rstrip(".") in _country_name_words()
+        for s, e in words[inside[0] : inside[-1] + 1]
+    ):
+        # A word no country of several words is written with: no run to try
+        # (most hits; a long text has thousands).
         return False
     countries = country_names()
     # Every run of two to seven words over the hit's words.
