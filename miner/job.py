@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -29,9 +29,8 @@ from miner.errors import InputError, UsageError
 from miner.fixtures import apply_fixtures
 from miner.loading import release_freed_memory
 from miner.model import SIGNALS
-from miner.redaction.detector import require_model
 from miner.redaction.guard import json_strings
-from miner.redaction.policy import RedactionPolicy, policy_for
+from miner.redaction.runtime import require_model
 from miner.redaction.surfaced import normalised
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
@@ -50,6 +49,9 @@ from miner.traces import (
     readability,
 )
 from miner.window import Window
+
+if TYPE_CHECKING:
+    from miner.redaction.policy import RedactionPolicy
 
 
 @dataclass(frozen=True)
@@ -165,7 +167,16 @@ def _draft_rows(context: DraftContext, events: pd.DataFrame, progress: Progress)
     heap the read freed goes back first (the model loads next, in
     ``policy_for``: once per process)."""
     release_freed_memory()
-    return draft_sessions(events, context, policy_for(context.config), progress)
+    return draft_sessions(events, context, _policy(context.config), progress)
+
+
+def _policy(config: PipelineConfig) -> RedactionPolicy:
+    """``policy_for(config)``, its module imported on the first call, after
+    the scan: the detector's word lists (8 MiB) are not in this process
+    while the scan's forked child runs beside it, counted in both."""
+    from miner.redaction.policy import policy_for
+
+    return policy_for(config)
 
 
 def run_clock() -> datetime:
@@ -264,7 +275,7 @@ def _draft(request: DraftRequest, progress: Progress, stale_removed: int) -> Run
         progress,
     ):
         drafted.merge(part)
-    policy = policy_for(config)
+    policy = _policy(config)
     cases, stats = drafted.cases, drafted.stats
     # A quarantined or declined session stays out of the ledger: once the
     # config catches what leaked, the next run drafts it; a declined one is

@@ -4,6 +4,8 @@ one shape of the matrix must be a line of figures, not a lost hour."""
 
 from __future__ import annotations
 
+import pytest
+
 from tools import bench_scale
 
 
@@ -71,17 +73,47 @@ def test_the_verdict_counts_the_drafts_under_issue_38s_bound():
         run = bench_scale.Run(20.0, 10.0, peak)
         return bench_scale.Line("go", shape, 20_000_000, run, small, plain, 3.0, error)
 
+    # Each process under the bound, the tree's summed RSS over it: not held.
+    over_summed = bench_scale.Run(20.0, 10.0, 420, 500, 390)
     lines = [
         line("real", 487),
         line("wide", 488),
         line("small-files", 300, "exit 2: Error"),
         bench_scale.Line("java", "wide", 20_000_000, None, None, None, 1.0, "not built"),
+        bench_scale.Line("java", "one-file", 20_000_000, over_summed, small, plain, 1.0),
     ]
     assert bench_scale.verdict(lines) == (
-        "peak RSS under 488 MiB (512 MB): 1 of 4 drafts; not: wide go 20,000,000 488 MiB, "
-        "small-files go 20,000,000 failed (300 MiB), wide java 20,000,000 not run"
+        "peak RSS under 488 MiB (512 MB): 1 of 5 drafts; not: wide go 20,000,000 488 MiB, "
+        "small-files go 20,000,000 failed (300 MiB), wide java 20,000,000 not run, "
+        "one-file java 20,000,000 420 MiB (tree: RSS 500, PSS 390)"
     )
     assert bench_scale.verdict(lines[:1]) == "peak RSS under 488 MiB (512 MB): 1 of 1 drafts"
+    cells = bench_scale.table(lines[-1:]).splitlines()[2]
+    assert cells.startswith("| one-file | java | 20,000,000 | 420 / 500 / 390 | 20.0 s ")
+
+
+def test_the_tree_sampler_counts_a_forked_childs_shared_pages_in_rss_once_in_pss():
+    # 100 MiB written before the fork: in both processes' RSS (a harness
+    # summing the tree's RSS counts it twice), split between them in PSS.
+    import subprocess
+    import sys
+
+    forks = (
+        "import os, sys, time\n"
+        "held = bytearray(100 << 20)\n"
+        "held[::4096] = b'x' * len(held[::4096])\n"
+        "if os.fork() == 0:\n"
+        "    time.sleep(1.5)\n"
+        "    os._exit(0)\n"
+        "os.wait()\n"
+    )
+    with (
+        subprocess.Popen([sys.executable, "-c", forks]) as parent,
+        bench_scale.TreeSampler(parent.pid) as tree,
+    ):
+        parent.wait()
+    assert tree.rss > 2 * 100 * 1024  # KiB: the 100 MiB counted in each process
+    assert tree.pss < tree.rss - 80 * 1024  # once in the summed PSS
 
 
 def test_the_plain_scan_a_page_at_a_time_reads_the_rows_the_scanner_does(tmp_path):
@@ -115,3 +147,14 @@ def test_an_export_can_be_written_in_zstd_as_bigquery_can(tmp_path):
         for c in ("snappy", "zstd")
     }
     assert size["zstd"] < size["snappy"] / 2  # 7,041 rows: x2.7; 50,000: x4
+
+
+@pytest.mark.parametrize("argv, code", [(["--help"], 0), (["bogus"], 2), (["12", "x"], 2)])
+def test_the_redaction_bench_reads_its_arguments_before_it_runs_anything(argv, code, capsys):
+    from tools import bench
+
+    with pytest.raises(SystemExit) as stopped:
+        bench.main(argv)  # a bench run would take minutes, not exit
+    assert stopped.value.code == code
+    out, err = capsys.readouterr()
+    assert "COPIES|long" in (out if code == 0 else err)

@@ -574,3 +574,12 @@ def test_the_parts_of_a_name_that_name_the_person_alone():
     assert name_parts("Diana Reeves-Lewis") == ["Diana", "Reeves-Lewis", "Reeves", "Lewis"]
     assert name_parts("GABRIELLY ARAUJO") == ["GABRIELLY", "Gabrielly", "ARAUJO", "Araujo"]
     assert name_parts("Mary O'Neil") == ["Mary", "O'Neil"]
+
+
+def test_an_id_s_name_matched_in_another_casing_is_looked_up_as_matched():
+    from miner.redaction.lexicon.formats import find_named_ids
+
+    # "Isıkukood" matches Estonia's "Isikukood" ignoring case ("ı" with
+    # "I"), but casefolds to another key: it was a KeyError.
+    text = "my Isıkukood: 38001085718"
+    assert [text[s:e] for s, e in find_named_ids(text)] == ["38001085718"]

@@ -163,8 +163,12 @@ def test_people_listed_after_a_name_stay_people(policy):
     [
         ("Bielorusko was great to visit", "Bielorusko"),  # Slovak
         ("Novi Zeland was great to visit", "Novi Zeland"),  # Croatian
+        ("Yeni Zelanda won the match", "Yeni Zelanda"),  # Turkish
+        ("Nýja-Sjáland won the match", "Nýja-Sjáland"),  # Icelandic
         ("Repubblica Dominicana was great to visit", "Repubblica Dominicana"),  # a state's word
         ("Skärholmen is a town in Sweden", "Skärholmen"),  # said to be a place
+        # a word of a country's name of several words (German's)
+        ("from Südgeorgien und die Südlichen Sandwichinseln.", "Südlichen Sandwichinseln"),
     ],
 )
 def test_a_country_in_europe_s_languages_or_a_place_said_so_is_no_person(line, place):
@@ -193,3 +197,44 @@ def test_a_person_s_surname_is_not_spread_into_the_town_it_names(policy):
     assert texts[1] == "I am in Harlow for a business trip"
     assert texts[2] == "Harlow's mayor resigned"
     assert "Harlow" not in texts[3]
+
+
+def test_a_place_one_visits_is_no_person_but_a_person_visited_still_is(policy):
+    # "fun to visit" after a word that starts its clause and is no first
+    # name makes it a place; a first name, or a relation before the name,
+    # leaves it a person's (replaced or surfaced, never kept unseen).
+    texts, surfaced = redact(
+        policy,
+        "Kvarnholt was super fun to visit!",
+        "I have checked this for you: Kvarnholt is well worth a visit",
+        "Helga Brandt was super fun to visit!",
+        "My aunt Helga was always fun to visit",
+    )
+    assert texts[0] == "Kvarnholt was super fun to visit!"
+    assert texts[1] == "I have checked this for you: Kvarnholt is well worth a visit"
+    assert "Kvarnholt" not in surfaced
+    assert "Helga" not in texts[2] and "Brandt" not in texts[2]
+    assert "Helga" not in texts[3] or "Helga" in surfaced
+
+
+def test_a_firm_said_so_or_worked_for_is_no_person_but_a_person_worked_for_still_is(policy):
+    texts, surfaced = redact(
+        policy,
+        "Brennholt is a design agency based in Kvarnholt.",
+        "I work for Vantorp",
+        "I work for Helga Brandt",
+        "Kowalczyk is a brand ambassador for us",
+    )
+    assert texts[0] == "Brennholt is a design agency based in Kvarnholt."
+    assert texts[1] == "I work for Vantorp"
+    assert not surfaced & {"Brennholt", "Vantorp"}
+    assert "Helga" not in texts[2] and "Brandt" not in texts[2]
+    assert "Kowalczyk" not in texts[3] or "Kowalczyk" in surfaced
+
+
+def test_a_person_beside_a_country_of_several_words_is_still_one():
+    from miner.redaction.lexicon.names import in_a_country_s_name
+
+    line = "Anna Keller from Sierra Leone called"
+    assert not in_a_country_s_name(line, 0, len("Anna Keller"))
+    assert in_a_country_s_name(line, line.index("Leone"), line.index("Leone") + 5)

@@ -663,6 +663,27 @@ def test_a_replaced_street_s_word_in_another_casing_is_surfaced(policy):
 
 
 @pytest.mark.parametrize(
+    "user, summary, other",
+    [
+        ("hi, it is ışıl bıçakçı again", "IŞIL BIÇAKÇI called twice", "IŞIL BIÇAKÇI"),
+        ("the recipient BIÇAKÇI is not known", "ask bıçakçı", "bıçakçı"),
+    ],
+)
+def test_a_name_in_another_casing_the_matcher_folds_its_own_way_is_surfaced(
+    policy, user, summary, other
+):
+    # The re module matches the dotless "ı" with "I" ignoring case, but
+    # "BIÇAKÇI".casefold() is not "bıçakçı": the lookup folds as it matches
+    # (a KeyError stopped the draft).
+    result = redacted(policy, user, summary=summary)
+    [call] = result.session.turns[0].tool_calls
+    surfaced = {(s.entity, s.value) for s in result.surfaced}
+    # Replaced with the name (a person's word surfaced beside it is), or surfaced.
+    assert other not in call.args["summary"] or ("PERSON", other) in surfaced
+    assert "PERSON" in call.args["summary"] or ("PERSON", other) in surfaced
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Thank you <PERSON_1>, your branch in Krásná Lípa will call you.",

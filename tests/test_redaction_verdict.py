@@ -598,6 +598,7 @@ def test_the_last_word_of_a_town_after_its_preposition_is_kept(text, name, kept)
         ("Your order from Lindqvist Elektro is ready", "Lindqvist Elektro"),
         ("My contract with Okonkwo and Sons ends soon", "Okonkwo and Sons"),
         ("Please transfer me to Ferrandi e figli", "Ferrandi e figli"),
+        ("The year after, at Ottokar Wendl & Comp. in Graz", "Ottokar Wendl & Comp."),
     ],
 )
 def test_a_trade_s_or_family_firm_s_word_keeps_the_firm_whole(policy, line, firm):

@@ -598,11 +598,17 @@ def test_a_go_message_is_read_from_its_first_four_parts(tmp_path):
     )
 
 
-@pytest.mark.parametrize("export_path", EXPORTS[1:], ids=lambda p: p.name)
-def test_the_held_events_give_back_every_column_of_the_view(export_path):
+@pytest.mark.parametrize(
+    ("export_path", "go_rows"),
+    [(GOLDEN / "python", True), (GOLDEN / "python", False), (GOLDEN / "java", True),
+     (GOLDEN / "java", False), (GOLDEN / "go", True)],
+    ids=lambda p: p.name if isinstance(p, Path) else f"go_rows={p}",
+)  # fmt: skip
+def test_the_held_events_give_back_every_column_of_the_view(export_path, go_rows):
     # The engine stores the events narrower (``duck.STORED_EVENTS``) under a
     # view: its rows are the events view's, column for column, a row without
-    # a session and a payload that is not JSON (their file kept) included.
+    # a session and a payload that is not JSON (their file kept) included;
+    # without a Go row (``go_rows`` False), without the type as written.
     from miner.engine.events import PAYLOAD_TYPES
     from miner.engine.query import events_sql, rows_sql
 
@@ -625,12 +631,14 @@ def test_the_held_events_give_back_every_column_of_the_view(export_path):
             "golden", names, duck.EARLIEST, duck.LATEST, SCAN_EVENT_TYPES, source_file="file"
         )
         direct = con.con.sql(events_sql(rows)).to_arrow_table()
-        con.hold_events(rows)
+        con.hold_events(rows, go_rows)
         held = con.con.sql("SELECT * FROM events").to_arrow_table()
+        stored = con.con.sql(f"SELECT * FROM {duck.STORED_EVENTS} LIMIT 0").columns
     assert held.schema == direct.schema
     assert Counter(map(str, held.to_pylist())) == Counter(map(str, direct.to_pylist()))
     assert pc.sum(held.column("bad_payload")).as_py() == 1
     assert held.column("source_file").drop_null().to_pylist() == ["part.parquet"] * 2
+    assert ("written_type" in stored) == go_rows
 
 
 def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path, monkeypatch):
@@ -726,5 +734,6 @@ def test_a_payload_less_tool_error_alone_is_a_go_row(tmp_path, dialect):
     pq.write_table(errors, tmp_path / "export" / "part.parquet")
     export = source.open_export(tmp_path / "export")
     with duck.connect(ScanConfig(), str(export.path)) as con:
-        _rows_sql, read = duck.selection_rows(con, export, START, END, SCAN_EVENT_TYPES)
+        _rows_sql, read, go_rows = duck.selection_rows(con, export, START, END, SCAN_EVENT_TYPES)
     assert ("attributes" in read) == (dialect == "go")
+    assert go_rows == (dialect == "go")

@@ -452,3 +452,11 @@ def test_one_decision_covers_a_surfaced_value_and_its_parts_surfaced_alone():
         "partOf": "Karin Beike",
     }
     assert surfacing.Surfaced("PERSON", "Beike").as_json() == {"entity": "PERSON", "value": "Beike"}
+
+
+def test_a_value_s_casings_the_matchers_fold_together_are_one_decision():
+    from miner.redaction.surfaced import Surfaced, decisions
+
+    # "BIÇAKÇI".casefold() is "biçakçi", not "bıçakçı": one word all the same.
+    found = decisions([Surfaced("PERSON", "bıçakçı"), Surfaced("PERSON", "BIÇAKÇI")])
+    assert found["bıçakçı"] == found["BIÇAKÇI"]

@@ -18,6 +18,7 @@ ratios (baseline / miner); absolute numbers depend on the machine.
 
 from __future__ import annotations
 
+import argparse
 import multiprocessing
 import resource
 import statistics
@@ -395,12 +396,25 @@ def bench_long_text(tmp: Path) -> None:
     )
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     """``python -m tools.bench [COPIES] [long]``: everything, or (``long``) the
     long-text figure alone."""
-    copies = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 2000
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.bench", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument(
+        "what",
+        nargs="*",
+        metavar="COPIES|long",
+        help="how many copies of the sample the scan reads (default 2000); "
+        "'long': the long-text figure alone",
+    )
+    what = parser.parse_args(argv).what
+    if any(not (w.isdigit() or w == "long") for w in what):
+        parser.error(f"expected a number of copies or 'long', got {' '.join(what)!r}")
+    copies = next((int(w) for w in what if w.isdigit()), 2000)
     with tempfile.TemporaryDirectory() as tmp:
-        if "long" in sys.argv:
+        if "long" in what:
             bench_long_text(Path(tmp))
             return
         export = Path(tmp) / "export"

@@ -46,7 +46,7 @@ class Duck:
         #: ``memory_limit`` before anything was let go (``let_go``).
         self.full_limit: int | None = None
 
-    def hold_events(self, rows: str) -> None:
+    def hold_events(self, rows: str, go_rows: bool = True) -> None:
         """Compute the ``events`` view over ``rows`` (``rows_sql``) once, into
         a table the selection's parts then read: inlined, the view would
         parse every payload once per signal (x3 the time on 4.6M rows). The
@@ -62,7 +62,10 @@ class Duck:
 
         The table is ``events`` narrowed (``STORED_EVENTS``), under the view
         ``events`` that gives the selection its columns back: writing the
-        table is half the CPU of building it, and goes with its columns."""
+        table is half the CPU of building it, and goes with its columns.
+        ``go_rows`` False says ``rows`` hold no row the Go plugin wrote
+        (``selection_rows``): no row's type is then renamed, and the type as
+        written is not stored (``stored_events_sql``)."""
 
         def hold() -> None:
             held = os.path.join(self.spill, "held.duckdb")
@@ -71,11 +74,11 @@ class Duck:
             self.con.execute("USE miner_held")
             self.con.execute("SET disabled_optimizers = 'in_clause'")
             try:
-                stored = STORED_EVENTS_SQL.format(events=events_sql(rows))
+                stored = stored_events_sql(events_sql(rows), go_rows)
                 self.con.execute(f"CREATE OR REPLACE TABLE {STORED_EVENTS} AS {stored}")
             finally:
                 self.con.execute("RESET disabled_optimizers")
-            self.con.execute(f"CREATE OR REPLACE VIEW events AS {EVENTS_OVER_STORED}")
+            self.con.execute(f"CREATE OR REPLACE VIEW events AS {events_over_stored(go_rows)}")
             # The selection's tables have no order: kept, DuckDB buffers what
             # each step writes to keep it. Not for the events: unordered, the
             # write of Go messages of kilobytes stopped out of memory.
@@ -212,26 +215,45 @@ class Duck:
 #: The table ``Duck.hold_events`` writes: ``events`` with the columns only
 #: the run's counts read (``miner.engine.query.counts_sql``: the dialect, the
 #: event type as written, the file of a row without a session or with a bad
-#: payload, that payload) stored narrower. The dialect is one byte; the type
-#: as written only where it is not ``kind`` (a Go rename); the file and the
-#: bad payload one struct, null on every other row. Five columns of every
-#: row were a fifth of the write (0.15 s of CPU at 1M rows).
+#: payload, that payload) stored narrower (``stored_events_sql``).
 STORED_EVENTS = "miner_events"
-STORED_EVENTS_SQL = (
-    "SELECT * EXCLUDE (raw_type, dialect, source_file, bad_payload, bad_text), "
-    "CAST(dialect AS ENUM('python', 'java', 'go')) AS dialect, "
-    "CASE WHEN raw_type IS DISTINCT FROM kind THEN raw_type END AS written_type, "
-    "CASE WHEN bad_payload OR source_file IS NOT NULL "
-    "THEN {{'file': source_file, 'text': bad_text}} END AS problem FROM ({events}) e"
-)
-#: ``events``, in its own columns and order, over ``STORED_EVENTS``.
-EVENTS_OVER_STORED = (
-    "SELECT session_id, invocation_id, ts, CASE WHEN written_type IS NULL THEN kind "
-    "ELSE written_type END AS raw_type, kind, CAST(dialect AS VARCHAR) AS dialect, status, "
-    "error_message, problem.file AS source_file, problem.text IS NOT NULL AS bad_payload, "
-    "problem.text AS bad_text, text, tool, args, result, transfer_to, total_ms "
-    f"FROM {STORED_EVENTS}"
-)
+
+
+def stored_events_sql(events: str, go_rows: bool) -> str:
+    """``STORED_EVENTS`` over the query ``events`` (``events_sql``). The
+    dialect is one byte; the type as written only where it is not ``kind``
+    (a Go rename), and not at all without a Go row (``go_rows`` False: no
+    type is renamed); the file and the bad payload one struct, null on
+    every other row. Five columns of every row were a fifth of the write
+    (0.15 s of CPU at 1M rows); a column stored, null or not, costs about
+    0.025 s of CPU per 1M rows."""
+    written = (
+        ", CASE WHEN raw_type IS DISTINCT FROM kind THEN raw_type END AS written_type"
+        if go_rows
+        else ""
+    )
+    return (
+        "SELECT * EXCLUDE (raw_type, dialect, source_file, bad_payload, bad_text), "
+        f"CAST(dialect AS ENUM('python', 'java', 'go')) AS dialect{written}, "
+        "CASE WHEN bad_payload OR source_file IS NOT NULL "
+        f"THEN {{'file': source_file, 'text': bad_text}} END AS problem FROM ({events}) e"
+    )
+
+
+def events_over_stored(go_rows: bool) -> str:
+    """``events``, in its own columns and order, over ``STORED_EVENTS`` as
+    ``stored_events_sql`` wrote it for ``go_rows``."""
+    raw_type = (
+        "CASE WHEN written_type IS NULL THEN kind ELSE written_type END" if go_rows else "kind"
+    )
+    return (
+        f"SELECT session_id, invocation_id, ts, {raw_type} AS raw_type, kind, "
+        "CAST(dialect AS VARCHAR) AS dialect, status, error_message, "
+        "problem.file AS source_file, problem.text IS NOT NULL AS bad_payload, "
+        "problem.text AS bad_text, text, tool, args, result, transfer_to, total_ms "
+        f"FROM {STORED_EVENTS}"
+    )
+
 
 #: Rows a query's result is handed over at a time (``_streamed``): the
 #: pick's batches of flags, 16,384 rows of a few hundred bytes each (65,536
@@ -376,8 +398,8 @@ def export_rows(
     """An export's rows as the selection's rows (``rows_sql``, from
     ``selection_rows``); the engine then holds their ``events``
     (``Duck.hold_events``)."""
-    rows, _columns = selection_rows(duck, export, scan_since, scan_until, kinds)
-    duck.hold_events(rows)
+    rows, _columns, go_rows = selection_rows(duck, export, scan_since, scan_until, kinds)
+    duck.hold_events(rows, go_rows)
     return rows
 
 
@@ -400,9 +422,10 @@ def fit_prefetching(duck: Duck, chunks: dict[str, int], columns: Sequence[str]) 
 
 def selection_rows(
     duck: Duck, export: Any, scan_since: datetime, scan_until: datetime, kinds: Sequence[str]
-) -> tuple[str, list[str]]:
-    """An export's rows as the selection's rows (``rows_sql``), and the
-    export's columns they read.
+) -> tuple[str, list[str], bool]:
+    """An export's rows as the selection's rows (``rows_sql``), the
+    export's columns they read, and whether they may hold a row the Go
+    plugin wrote (False only where none is in the window: ``_has_go_row``).
 
     A local export is read by DuckDB's own Parquet reader (hive ``dt=``
     partitions pruned by the window, files of different columns united by
@@ -449,12 +472,15 @@ def selection_rows(
 
     chunks = largest_chunks(export)
     narrow = [c for c in present if c != "attributes"]
+    # Asked only where it saves reading ``attributes``; unasked, a Go row may be there.
+    go_rows = True
     if len(narrow) < len(present):
         fit_prefetching(duck, chunks, narrow)
-        if not _has_go_row(duck, rows_of(narrow), rows_of(narrow, None)):
+        go_rows = _has_go_row(duck, rows_of(narrow), rows_of(narrow, None))
+        if not go_rows:
             present, read = narrow, [c for c in read if c != "attributes"]
     fit_prefetching(duck, chunks, read)
-    return rows_of(present), read
+    return rows_of(present), read, go_rows
 
 
 def _has_go_row(duck: Duck, rows: str, window_rows: str) -> bool:

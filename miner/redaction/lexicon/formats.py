@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from miner.redaction.lexicon.wordmatch import fold
+
 #: Regions whose national formats (no leading +) phone detection understands.
 #: Numbers written with +country code are found whatever the list.
 DEFAULT_PHONE_REGIONS: tuple[str, ...] = (
@@ -317,7 +319,7 @@ def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
     name; before it, from its start)."""
     names = personal_id_names()
     for m in _named_id_regex().finditer(text):
-        modules = names.get(m.group("name")) or _folded_names()[m.group("name").casefold()]
+        modules = names.get(m.group("name")) or _folded_names()[fold(m.group("name"))]
         value = m.group("value")
         while value:
             if any(_valid(module, value) for module in modules):
@@ -327,7 +329,7 @@ def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
     if "(" not in text:
         return
     for m in _id_before_its_name_regex().finditer(text):
-        modules = names.get(m.group("name")) or _folded_names()[m.group("name").casefold()]
+        modules = names.get(m.group("name")) or _folded_names()[fold(m.group("name"))]
         value = m.group("value")
         while value:
             if any(_valid(module, value) for module in modules):
@@ -338,7 +340,9 @@ def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
 
 @functools.cache
 def _folded_names() -> dict[str, tuple[Any, ...]]:
-    return {name.casefold(): modules for name, modules in personal_id_names().items()}
+    # By the matcher's own case relation: "Isıkukood" matches "Isikukood"
+    # ignoring case, but casefolds to another key.
+    return {fold(name): modules for name, modules in personal_id_names().items()}
 
 
 def _valid(module: Any, value: str) -> bool:
