@@ -13,3 +13,14 @@ def test_an_original_number_is_found_whatever_its_separators_and_only_then():
     assert guard.scan(["ref 0014155550199"], originals)["PHONE_NUMBER"] == 1
     assert "PHONE_NUMBER" not in guard.scan(["call 415 555 0198"], originals)
     assert "CREDIT_CARD" not in guard.scan(["order 4111 1111"], originals)
+
+
+def test_an_original_pasted_back_decomposed_is_found():
+    import unicodedata
+
+    guard = LeakGuard((), ())
+    originals = {"Bıçakçı": "PERSON"}
+    # "c" and a combining cedilla, as some keyboards and PDFs write "ç".
+    pasted = unicodedata.normalize("NFD", "please ring Bıçakçı today")
+    assert pasted != "please ring Bıçakçı today"
+    assert guard.scan([pasted], originals)["PERSON"] == 1

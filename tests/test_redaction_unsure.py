@@ -663,6 +663,25 @@ def test_a_replaced_street_s_word_in_another_casing_is_surfaced(policy):
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        ("hi, it is ışıl bıçakçı again", "ışıl bıçakçı"),
+        ("please call Zoë Brontë at 12 Rue de l'Église", None),
+    ],
+)
+def test_a_text_written_decomposed_is_read_as_written_composed(policy, text, value):
+    import unicodedata
+
+    # "c" and a combining cedilla for "ç": the words split at each mark.
+    decomposed = redacted(policy, unicodedata.normalize("NFD", text))
+    assert (
+        decomposed.session.turns[0].user_text == redacted(policy, text).session.turns[0].user_text
+    )
+    surfaced = {s.value for s in decomposed.surfaced}
+    assert surfaced == ({value} if value else set())
+
+
+@pytest.mark.parametrize(
     "user, summary, other",
     [
         ("hi, it is ışıl bıçakçı again", "IŞIL BIÇAKÇI called twice", "IŞIL BIÇAKÇI"),

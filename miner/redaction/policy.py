@@ -31,6 +31,7 @@ from miner.redaction.session import (
 )
 from miner.redaction.unsure import Unsure
 from miner.redaction.verdict import Detection
+from miner.redaction.walk import composed_session
 
 #: A progress wrapper: (iterable, total) -> iterable.
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
@@ -86,7 +87,9 @@ class RedactionPolicy:
     def redact(
         self, sessions: list[Session], progress: Progress = lambda it, _n: it
     ) -> list[Redacted]:
-        """Redact every session (distinct strings are analysed once, in batches)."""
+        """Redact every session (distinct strings are analysed once, in batches),
+        its texts read and written composed (``walk.composed``)."""
+        sessions = [composed_session(s) for s in sessions]
         # What a rule sure enough surfaced is replaced before the model reads
         # the rest (its rule read what stands beside it already).
         redacted = [with_sure_rules_decided(r) for r in redact_sessions(sessions, self, progress)]

@@ -1,10 +1,12 @@
 """Where redaction looks: every leaf of a session with the key it sits under
-(``JsonKey`` carries the object around it), and a copy of a session with a
-function applied to each leaf.
+(``JsonKey`` carries the object around it), a copy of a session with a
+function applied to each leaf, and the one form its texts are read in
+(``composed``).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
@@ -90,3 +92,24 @@ def map_session(session: Session, fn: Callable[[str | None, Any], Any]) -> Sessi
         for turn in session.turns
     )
     return replace(session, initial_state=map_json(session.initial_state, fn), turns=turns)
+
+
+def composed(text: str) -> str:
+    """``text`` in Unicode's composed form (NFC), the form redaction reads.
+
+    A text written decomposed ("c" and a combining cedilla for "ç", as some
+    keyboards, PDFs and file systems write it) looks the same but splits
+    its words at every combining mark: the word matchers read "bıc" and
+    "akçı", the name lists know neither, and the name went through unseen.
+    The two forms are the same text to every reader (Unicode's canonical
+    equivalence), so the draft holds the composed one."""
+    return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
+
+
+def composed_session(session: Session) -> Session:
+    """``session`` with every text leaf ``composed``."""
+    return map_session(session, lambda _key, leaf: _composed_leaf(leaf))
+
+
+def _composed_leaf(leaf: Any) -> Any:
+    return composed(leaf) if isinstance(leaf, str) else leaf
