@@ -24,3 +24,9 @@ def test_an_original_pasted_back_decomposed_is_found():
     pasted = unicodedata.normalize("NFD", "please ring Bıçakçı today")
     assert pasted != "please ring Bıçakçı today"
     assert guard.scan([pasted], originals)["PERSON"] == 1
+
+
+def test_an_original_phone_pasted_back_with_no_break_spaces_is_found():
+    guard = LeakGuard((), ())
+    originals = {"+44 7700 900123": "PHONE_NUMBER"}
+    assert guard.scan(["call +44\u00a07700\u00a0900123"], originals)["PHONE_NUMBER"] == 1

@@ -682,6 +682,27 @@ def test_a_text_written_decomposed_is_read_as_written_composed(policy, text, val
 
 
 @pytest.mark.parametrize(
+    "written, plain",
+    [
+        ("call me on +44\u00a07700\u00a0900123", "call me on +44 7700 900123"),  # no-break
+        ("this is Priya Ra\u00adman from Leeds", "this is Priya Raman from Leeds"),  # soft hyphen
+        ("my email is priya.raman\u200b@example.com", "my email is priya.raman@example.com"),
+    ],
+)
+def test_a_space_that_does_not_break_or_a_mark_that_shows_nothing_hides_no_value(
+    policy, written, plain
+):
+    drafted = redacted(policy, written).session.turns[0].user_text
+    assert drafted == redacted(policy, plain).session.turns[0].user_text
+    assert "900123" not in drafted and "man" not in drafted and "example" not in drafted
+
+
+def test_emoji_joined_by_zero_width_joiners_stay_joined(policy):
+    family = "our family \U0001f468\u200d\U0001f469\u200d\U0001f467 says thanks"
+    assert redacted(policy, family).session.turns[0].user_text == family
+
+
+@pytest.mark.parametrize(
     "user, summary, other",
     [
         ("hi, it is ışıl bıçakçı again", "IŞIL BIÇAKÇI called twice", "IŞIL BIÇAKÇI"),

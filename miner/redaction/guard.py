@@ -34,7 +34,7 @@ from miner.redaction.lexicon.formats import (
 )
 from miner.redaction.lexicon.wordmatch import WholeWords, fold
 from miner.redaction.placeholders import PLACEHOLDER
-from miner.redaction.walk import composed
+from miner.redaction.walk import canonical
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 #: Digits with the separators people put between them.
@@ -61,8 +61,9 @@ class LeakGuard:
         sizes = {len(digits) for digits, _entity in numbers}
         found: Counter[str] = Counter()
         for raw in strings:
-            # Composed, as the draft was written: a value pasted back decomposed is the same.
-            text = PLACEHOLDER.sub(" ", composed(raw))
+            # In the draft's form: a value pasted back decomposed, or with a
+            # no-break space or a soft hyphen in it, is the same value.
+            text = PLACEHOLDER.sub(" ", canonical(raw))
             if self._allowed is not None:
                 text = self._allowed.sub(" ", text)
             if not text.strip():

@@ -31,7 +31,7 @@ from miner.redaction.session import (
 )
 from miner.redaction.unsure import Unsure
 from miner.redaction.verdict import Detection
-from miner.redaction.walk import composed_session
+from miner.redaction.walk import canonical_session
 
 #: A progress wrapper: (iterable, total) -> iterable.
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
@@ -88,8 +88,8 @@ class RedactionPolicy:
         self, sessions: list[Session], progress: Progress = lambda it, _n: it
     ) -> list[Redacted]:
         """Redact every session (distinct strings are analysed once, in batches),
-        its texts read and written composed (``walk.composed``)."""
-        sessions = [composed_session(s) for s in sessions]
+        its texts read and written in one form (``walk.canonical``)."""
+        sessions = [canonical_session(s) for s in sessions]
         # What a rule sure enough surfaced is replaced before the model reads
         # the rest (its rule read what stands beside it already).
         redacted = [with_sure_rules_decided(r) for r in redact_sessions(sessions, self, progress)]

@@ -1,11 +1,12 @@
 """Where redaction looks: every leaf of a session with the key it sits under
 (``JsonKey`` carries the object around it), a copy of a session with a
 function applied to each leaf, and the one form its texts are read in
-(``composed``).
+(``canonical``).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import replace
@@ -94,22 +95,46 @@ def map_session(session: Session, fn: Callable[[str | None, Any], Any]) -> Sessi
     return replace(session, initial_state=map_json(session.initial_state, fn), turns=turns)
 
 
-def composed(text: str) -> str:
-    """``text`` in Unicode's composed form (NFC), the form redaction reads.
+#: Spaces other than the space, read as one: a phone written with no-break
+#: spaces ("+44\u00a07700\u00a0900123", as word processors and web pages
+#: write French or British numbers) was no phone to libphonenumber.
+_SPACES = dict.fromkeys(
+    map(
+        ord,
+        "\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f",
+    ),
+    " ",
+)
+#: Characters that show nothing and only split a word for the matchers: a
+#: soft hyphen (PDFs, word processors), a zero-width space, a word joiner, a
+#: zero-width no-break space. Not the zero-width (non-)joiners, which join
+#: emoji and shape Persian and Indic letters.
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))
+_PLAIN = {**_SPACES, **_INVISIBLE}
+_NEEDS_PLAIN = re.compile("[" + "".join(map(chr, _PLAIN)) + "]")
+
+
+def canonical(text: str) -> str:
+    """``text`` in the one form redaction reads and the draft holds: Unicode's
+    composed form (NFC), every space a space, no invisible character.
 
     A text written decomposed ("c" and a combining cedilla for "ç", as some
     keyboards, PDFs and file systems write it) looks the same but splits
     its words at every combining mark: the word matchers read "bıc" and
     "akçı", the name lists know neither, and the name went through unseen.
-    The two forms are the same text to every reader (Unicode's canonical
-    equivalence), so the draft holds the composed one."""
+    A soft hyphen inside a surname left its end behind a placeholder, and a
+    no-break space inside a phone left it whole. Each form reads the same to
+    a person (composed and decomposed text are one text to Unicode), so the
+    draft holds this one."""
+    if _NEEDS_PLAIN.search(text):
+        text = text.translate(_PLAIN)
     return text if unicodedata.is_normalized("NFC", text) else unicodedata.normalize("NFC", text)
 
 
-def composed_session(session: Session) -> Session:
-    """``session`` with every text leaf ``composed``."""
-    return map_session(session, lambda _key, leaf: _composed_leaf(leaf))
+def canonical_session(session: Session) -> Session:
+    """``session`` with every text leaf ``canonical``."""
+    return map_session(session, lambda _key, leaf: _canonical_leaf(leaf))
 
 
-def _composed_leaf(leaf: Any) -> Any:
-    return composed(leaf) if isinstance(leaf, str) else leaf
+def _canonical_leaf(leaf: Any) -> Any:
+    return canonical(leaf) if isinstance(leaf, str) else leaf
