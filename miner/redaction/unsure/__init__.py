@@ -229,11 +229,11 @@ class Unsure:
             yield start, end, entity, reason
 
     def _spans(self, text: str, key: str | None, only_beside: bool) -> Iterator[Reasoned]:
-        seen = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
         if only_beside:
             yield from self._streets_beside(text)
             yield from self._names_beside(text)
             return
+        seen = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
         if self.config.emails:
             for m in _EMAIL_SHAPE.finditer(seen):
                 yield m.start(), m.end(), "EMAIL_ADDRESS", "an e-mail's other shape"
@@ -263,10 +263,10 @@ class Unsure:
                 yield from _because(
                     "a number beside a word", around_placeholders(text, start, end, entity)
                 )
-            yield from self._streets_beside(text)
             # Placeholders as words of an address's (``address_fill``), once
-            # for every rule below that reads a whole address.
+            # for every rule that reads a whole address, those of position too.
             address_filled = PLACEHOLDER.sub(address_fill, text)
+            yield from self._streets_beside(text, address_filled)
             for m in _MARKED_HOUSE_NUMBER.finditer(seen):
                 # A house with no number ("S/N"), or a string that is a marked
                 # house number alone ("Nr. 216", a tool's argument).
@@ -319,13 +319,15 @@ class Unsure:
                 )
                 yield from _because(reason, pieces)
 
-    def _streets_beside(self, text: str) -> Iterator[Reasoned]:
+    def _streets_beside(self, text: str, address_filled: str | None = None) -> Iterator[Reasoned]:
         """The street rules of position: an address's parts beside a
-        placeholder."""
+        placeholder (``address_filled``: ``text`` with its placeholders
+        filled as an address's words, when the caller has it)."""
         if self.config.streets:
             # An address's parts around those replaced: its house number and
             # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
-            address_filled = PLACEHOLDER.sub(address_fill, text)
+            if address_filled is None:
+                address_filled = PLACEHOLDER.sub(address_fill, text)
             for start, end, entity in address_blocks(address_filled):
                 yield from _because(
                     "an address block",

@@ -158,8 +158,10 @@ _PERSON_SLOT_BEFORE = re.compile(
 )
 
 
-#: A greeting or an apology just before a word: the person spoken to.
-_GREETING_BEFORE = re.compile(r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey)),?[ \t]+\Z")
+#: A greeting or an apology: the word after it names the person spoken to.
+_GREETING = r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))"
+#: A greeting just before a word.
+_GREETING_BEFORE = re.compile(rf"{_GREETING},?[ \t]+\Z")
 
 
 #: What a person does after a name: "Little was influenced", "May is a very
@@ -596,7 +598,7 @@ GREETED = "a word after a greeting"
 #: "Thanks S.IP.", "hi ngô!"); its letters may be joined by full stops,
 #: hyphens or apostrophes.
 _GREETED = re.compile(
-    r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))[ \t]*,?[ \t]+"
+    rf"{_GREETING}[ \t]*,?[ \t]+"
     r"([^\W\d_](?:[^\W\d_]|[.'’-](?=[^\W\d_]))+)"
     r"(?=[ \t]*(?:[,!?;:]|\.(?:\s|\Z)|\n|\\n|\Z))"
 )
