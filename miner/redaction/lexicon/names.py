@@ -878,7 +878,13 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         first, surname = cued.group("value"), cued.group("surname")
         if first.title() in NOT_NAMES or first in stop_words() or A_TITLE.fullmatch(first):
             continue
-        if surname and (surname in stop_words() or surname.title() in NOT_NAMES):
+        if surname and (
+            surname in stop_words()
+            or surname.title() in NOT_NAMES
+            # An English word no name list knows ("my name is maria passport
+            # number ..."): the sentence goes on; "brian price" stays whole.
+            or (an_english_word(surname, CUED_SURNAME_WORD_ZIPF) and not known_name(surname))
+        ):
             surname = None
         # A greeting's one word: a name ("Sorry pelser.", "Dear pina."),
         # unless English writes it often and it is no common English first
@@ -915,6 +921,12 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
 def _rare(word: str) -> bool:
     """A word English does not write (Zipf under ``RARE_WORD_ZIPF``)."""
     return not an_english_word(word.casefold(), RARE_WORD_ZIPF)
+
+
+#: How often English writes the word after a lower-case first name, one no
+#: name list knows, for it to be no surname ("passport" 4.05, "account" 5.2;
+#: surnames the lists miss are rarer: "rajasa" 0, "verde" 3.3).
+CUED_SURNAME_WORD_ZIPF = 4.0
 
 
 #: How often English writes a greeting's lone word for it to be no name
