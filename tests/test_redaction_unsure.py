@@ -1068,6 +1068,23 @@ def test_a_code_after_a_person_s_id_name_is_surfaced():
     assert surfaced("her order number is AB12345") == {}
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("NIE Y4829173K on the booking", "Y4829173K"),  # the check letter is S
+        ("DNI: 48291735W for the invoice", "48291735W"),  # the check letter is S
+        ("my PESEL is 44051401459", "44051401459"),  # its check digit is 8
+    ],
+)
+def test_a_value_after_its_id_s_own_name_that_fails_its_check_is_surfaced(text, value):
+    # Mistyped, or of a shape stdnum does not know: the name announces it.
+    assert surfaced(text)[value] == "NATIONAL_ID"
+
+
+def test_an_id_s_name_with_no_digit_after_it_surfaces_nothing():
+    assert surfaced("the NIE form is attached, PESEL holders welcome") == {}
+
+
 def test_digits_grouped_by_a_slash_are_surfaced():
     assert surfaced("call back on 731104/8812 please")["731104/8812"] == "PHONE_NUMBER"
 

@@ -338,6 +338,16 @@ def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
             value = value.partition(" ")[2]
 
 
+def unchecked_named_ids(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of a value with a digit written after a person's id's own name
+    ("NIE Y4829173K", "DNI: 4829173-5") that the id's check does not take:
+    a value mistyped, or of a shape stdnum does not know, is the value the
+    name announces all the same (``unsure`` puts it before the reviewer)."""
+    for m in _named_id_regex().finditer(text):
+        if any(c.isdigit() for c in m.group("value")):
+            yield m.span("value")
+
+
 @functools.cache
 def _folded_names() -> dict[str, tuple[Any, ...]]:
     # By the matcher's own case relation: "Isıkukood" matches "Isikukood"
