@@ -32,6 +32,7 @@ from typing import Literal
 from miner.redaction.lexicon.names import (
     A_TITLE,
     a_first_name,
+    after_work_for,
     a_particle,
     common_in_english,
     known_name,
@@ -120,6 +121,14 @@ def verdict_of(
         # "Anna Keller, Taimotu": where the person before the comma is, as
         # often as a second name; the reviewer's.
         return "surface", ""
+    if after_work_for(text, start) or a_firm_s_line(text, start, end):
+        # Where a firm stands ("I work for Zwack", a signature's line
+        # between the name's or job's and the address's), named after its
+        # founder as often as not ("Eddie Bauer"): a listed name there is
+        # a firm's as often as a person's, the reviewer's (fail closed: the
+        # second model replaces a name it is sure of; one no list knows
+        # after "I work for" is kept, ``names.a_firm_by_its_words``).
+        return "surface", ""
     if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
         # The first-name list and spaCy disagree: the list knows the word as
         # a first name ("America", "Florence"), spaCy reads it, where it
@@ -192,6 +201,47 @@ _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*"
 #: A hit only the first-name list found, and spaCy's labels of a place.
 _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
 _PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
+
+
+#: What a block's line may start with before its value: blanks and a
+#: bullet ("??? ", "- ", "* ", "• ").
+_BULLET = re.compile(r"[ \t]*(?:[?*•·>-]+[ \t]+)?")
+#: A line of a name or a job above a firm's: one to six words, no digit, no
+#: sentence's or label's punctuation at its end.
+_NAME_OR_JOB_LINE = re.compile(r"[ \t]*(?:[?*•·>-]+[ \t]+)?[^\W\d_][^\d\n:;!?]{0,60}?[ \t]*")
+#: A greeting's or a sign-off's line above a name: the name's, not a firm's.
+_GREETING_OR_SIGN_OFF = re.compile(
+    r"(?i:[ \t]*(?:[?*•·>-]+[ \t]+)?(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)"
+    r"|(?:(?:kind|best|warm|with kind) )?regards|thx|thanks|thank you|cheers|sincerely"
+    r"|best(?: wishes)?|yours(?: truly| sincerely)?)\b.*)"
+)
+
+
+def a_firm_s_line(text: str, start: int, end: int) -> bool:
+    """Whether the hit ``text[start:end]`` fills a block's line (but for a
+    bullet) that stands under a line of a name or a job and over a line
+    with a number (an address's, a phone's): where a signature or an
+    address block writes the firm ("Lane Shaffer\nTerra\n630 Meadowbrook
+    Square", "Anthony Moss\nStaff Nurse\nDaiya\n210 Carriere Street"). The
+    sender's own name is the first line, or stands under a greeting or a
+    sign-off ("Kind regards\nAnna Keller\n12 Main Street")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if line_start == 0 or line_end < 0:
+        return False
+    bullet = _BULLET.match(text, line_start, start)
+    if bullet is None or bullet.end() != start or text[end:line_end].strip(" \t.,"):
+        return False
+    above_start = text.rfind("\n", 0, line_start - 1) + 1
+    above = text[above_start : line_start - 1]
+    below_end = text.find("\n", line_end + 1)
+    below = text[line_end + 1 : below_end if below_end >= 0 else len(text)]
+    return (
+        _NAME_OR_JOB_LINE.fullmatch(above) is not None
+        and len(above.split()) <= 6
+        and _GREETING_OR_SIGN_OFF.fullmatch(above) is None
+        and any(c.isdigit() for c in below)
+    )
 
 
 def _capitals_no_list_knows(text: str, value: str) -> bool:

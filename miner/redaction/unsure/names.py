@@ -12,6 +12,7 @@ from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number
 from miner.redaction.lexicon.names import (
     a_first_name,
+    a_nationality_said,
     a_particle,
     a_place_name,
     addressed,
@@ -374,9 +375,14 @@ class NameWords:
                     or (an_english_word(words[-1], 4.5) and not known_name(words[-1]))
                 ):
                     words.pop()
-                if words and (
-                    not an_english_word(words[0].casefold(), 4.5)
-                    or (len(words) > 1 and a_first_name(words[0]))
+                if (
+                    words
+                    and (
+                        not an_english_word(words[0].casefold(), 4.5)
+                        or (len(words) > 1 and a_first_name(words[0]))
+                    )
+                    # Not a nationality after "I am" ("I am Espanhol").
+                    and not a_nationality_said(text, m.start(), m.start() + len(" ".join(words)))
                 ):
                     end = m.start() + len(" ".join(words))
                     yield m.start(), end, "PERSON", "capitalised words after a cue"
