@@ -32,8 +32,8 @@ from typing import Literal
 from miner.redaction.lexicon.names import (
     A_TITLE,
     a_first_name,
-    after_work_for,
     a_particle,
+    after_work_for,
     common_in_english,
     known_name,
     only_a_first_name,
@@ -225,23 +225,86 @@ def a_firm_s_line(text: str, start: int, end: int) -> bool:
     Square", "Anthony Moss\nStaff Nurse\nDaiya\n210 Carriere Street"). The
     sender's own name is the first line, or stands under a greeting or a
     sign-off ("Kind regards\nAnna Keller\n12 Main Street")."""
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    if line_start == 0 or line_end < 0:
+    lines = _block_lines_around(text, start, end)
+    if lines is None:
         return False
-    bullet = _BULLET.match(text, line_start, start)
-    if bullet is None or bullet.end() != start or text[end:line_end].strip(" \t.,"):
-        return False
-    above_start = text.rfind("\n", 0, line_start - 1) + 1
-    above = text[above_start : line_start - 1]
-    below_end = text.find("\n", line_end + 1)
-    below = text[line_end + 1 : below_end if below_end >= 0 else len(text)]
+    above, below = lines
     return (
-        _NAME_OR_JOB_LINE.fullmatch(above) is not None
-        and len(above.split()) <= 6
-        and _GREETING_OR_SIGN_OFF.fullmatch(above) is None
-        and any(c.isdigit() for c in below)
+        bool(above)
+        and _a_name_or_job_line(above[0])
+        and bool(below)
+        and any(c.isdigit() for c in below[0])
     )
+
+
+def a_job_s_line(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` fills a block's line (but for a bullet)
+    under a line of a full name (two to four words, or a person's
+    placeholder; no greeting or sign-off) and over a line of words with no
+    number, with a number on one of the two lines under those: where a
+    signature writes its sender's job, between the name's line and the
+    firm's or the contact lines ("Zeynəb İbrahimli\nİdarəçi\nCaspian Marine
+    Services Limited\n24 Zabrat Prospekti", blank lines between them too).
+    A person's one word under their first name ("Zeynəb\nİbrahimli") is
+    not: its line above holds one word. The job may run on after the value
+    to its line's end, in words with no number ("Chercheur en sciences et
+    en industries")."""
+    rest = _BREAK.split(text[end : end + 200], maxsplit=1)[0]
+    if len(rest.split()) <= 5 and not any(c.isdigit() for c in rest):
+        end += len(rest.rstrip())
+    lines = _block_lines_around(text, start, end)
+    if lines is None:
+        return False
+    above, below = lines
+    return (
+        bool(above)
+        and (
+            _A_PERSON_S_PLACEHOLDER.fullmatch(above[0].strip()) is not None
+            or (_a_name_or_job_line(above[0]) and 2 <= len(above[0].split()) <= 4)
+        )
+        and len(below) >= 2
+        and not any(c.isdigit() for c in below[0])
+        and any(c.isdigit() for line in below[1:3] for c in line)
+    )
+
+
+#: A line break, real or written ``\n`` (a JSON string's, as a tool wrote it).
+_BREAK = re.compile(r"\\[nN]|\n")
+_A_PERSON_S_PLACEHOLDER = re.compile(r"<PERSON_\d+>")
+
+
+def _a_name_or_job_line(line: str) -> bool:
+    return (
+        _NAME_OR_JOB_LINE.fullmatch(line) is not None
+        and len(line.split()) <= 6
+        and _GREETING_OR_SIGN_OFF.fullmatch(line) is None
+    )
+
+
+def a_job_or_a_thing_by_position(text: str, start: int, end: int) -> bool:
+    """Whether a capitalised word no list knows stands where a job or a
+    thing does, not a person: after an article or an apposition's "the"
+    (``after_determiner``: "the Macar government", "Elçin Umudlu, the
+    Sürücü, said"), as the verdict reads the model's hits, or on a
+    signature's job line (``a_job_s_line``)."""
+    return after_determiner(text, start) or a_job_s_line(text, start, end)
+
+
+def _block_lines_around(text: str, start: int, end: int) -> tuple[list[str], list[str]] | None:
+    """The non-blank lines above and below the line ``text[start:end]``
+    fills (but for a bullet and a closing dot or comma), nearest first,
+    three each at most; None when the value does not fill its line. Read
+    400 characters either way: a block's lines are short, a text may not be."""
+    before = _BREAK.split(text[max(0, start - 400) : start])
+    after = _BREAK.split(text[end : end + 400])
+    if len(before) < 2 or len(after) < 2:
+        return None
+    bullet = _BULLET.fullmatch(before[-1])
+    if bullet is None or after[0].strip(" \t.,"):
+        return None
+    above = [line for line in before[:-1] if line.strip()]
+    below = [line for line in after[1:] if line.strip()]
+    return above[-3:][::-1], below[:3]
 
 
 def _capitals_no_list_knows(text: str, value: str) -> bool:
