@@ -71,6 +71,8 @@ def test_a_house_number_beside_a_word_english_does_not_write_is_surfaced(text, v
         ("Willemine, can I please speak to your boss?", "Willemine"),
         ("Zikmund is a very sympathetic person.", "Zikmund"),
         ("Is there a better example than early Blomqvist?", "Blomqvist"),
+        # A surname on its own line under a first name: no job's line.
+        ("Kind regards\nIngrid\nVelkorsi\nHalvorsen Bygg\n18 Birch Lane", "Velkorsi"),
     ],
 )
 def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
@@ -89,6 +91,8 @@ def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
         "Baytex Energy shares rose",  # a capitalised noun after it
         "Traceback (most recent call last)",  # two English words run together
         "PaymentGatewayError: declined",  # a capital inside: code, not a name
+        "Ingrid Solberg, the Sykepleier, said so",  # an apposition's job
+        "Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane",  # a job's line
     ],
 )
 def test_a_capitalised_word_its_shape_or_neighbours_make_a_place_or_thing_is_not(text):
