@@ -91,12 +91,22 @@ def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
         "Baytex Energy shares rose",  # a capitalised noun after it
         "Traceback (most recent call last)",  # two English words run together
         "PaymentGatewayError: declined",  # a capital inside: code, not a name
-        "Ingrid Solberg, the Sykepleier, said so",  # an apposition's job
-        "Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane",  # a job's line
     ],
 )
 def test_a_capitalised_word_its_shape_or_neighbours_make_a_place_or_thing_is_not(text):
     assert "PERSON" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ingrid Solberg, the Sykepleier, said so",  # an apposition's job
+        "Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane",  # a job's line
+        "Ingrid Solberg\n\nSykepleier\n\nContact:\nPhone: 555 0100",
+    ],
+)
+def test_a_capitalised_word_where_a_job_stands_is_not_surfaced(text):
+    assert "Sykepleier" not in surfaced(text)
 
 
 def test_customer_cue_surfaces_a_surname_english_writes_with_the_first_name():
