@@ -123,11 +123,7 @@ def verdict_of(
         # "Anna Keller, Taimotu": where the person before the comma is, as
         # often as a second name; the reviewer's.
         return "surface", ""
-    if (
-        after_work_for(text, start)
-        or _A_FIRM_S_SLOT.search(text, max(0, start - 40), start)
-        or a_firm_s_line(text, start, end)
-    ):
+    if after_work_for(text, start) or a_firm_s_line(text, start, end):
         # Where a firm stands ("I work for Zwack", a signature's line
         # between the name's or job's and the address's), named after its
         # founder as often as not ("Eddie Bauer"): a listed name there is
@@ -477,14 +473,6 @@ _SURNAMES_LISTED = re.compile(
 )
 #: Two surnames joined by a hyphen, alone: "Turner-Davis", "Grewal-Chandra".
 _SURNAMES_HYPHENATED = re.compile(r"[A-ZÀ-Þ][^\W\d_]+-[A-ZÀ-Þ][^\W\d_]+")
-#: Where a firm stands before a name, beyond "I work for"
-#: (``names.after_work_for``): "spent a year at", "employed by", "a job
-#: at", "which later became".
-_A_FIRM_S_SLOT = re.compile(
-    r"(?i:\b(?:spent[ \t]+(?:a|an|one|two|three|\d+)[ \t]+(?:years?|months?)[ \t]+(?:at|with)"
-    r"|(?:employed|hired)[ \t]+(?:by|at)|(?:job|position|internship|career)[ \t]+(?:at|with)"
-    r"|later[ \t]+became))[ \t]+$"
-)
 #: What makes a name a person's before it: a title, a first name's cue.
 _TITLE_BEFORE = re.compile(
     r"(?i:\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dear|hi|hello))\.?[ \t]+$"
