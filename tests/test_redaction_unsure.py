@@ -71,6 +71,8 @@ def test_a_house_number_beside_a_word_english_does_not_write_is_surfaced(text, v
         ("Willemine, can I please speak to your boss?", "Willemine"),
         ("Zikmund is a very sympathetic person.", "Zikmund"),
         ("Is there a better example than early Blomqvist?", "Blomqvist"),
+        # A surname on its own line under a first name: no job's line.
+        ("Kind regards\nIngrid\nVelkorsi\nHalvorsen Bygg\n18 Birch Lane", "Velkorsi"),
     ],
 )
 def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
@@ -93,6 +95,18 @@ def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
 )
 def test_a_capitalised_word_its_shape_or_neighbours_make_a_place_or_thing_is_not(text):
     assert "PERSON" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ingrid Solberg, the Sykepleier, said so",  # an apposition's job
+        "Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane",  # a job's line
+        "Ingrid Solberg\n\nSykepleier\n\nContact:\nPhone: 555 0100",
+    ],
+)
+def test_a_capitalised_word_where_a_job_stands_is_not_surfaced(text):
+    assert "Sykepleier" not in surfaced(text)
 
 
 def test_customer_cue_surfaces_a_surname_english_writes_with_the_first_name():
