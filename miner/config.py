@@ -214,8 +214,7 @@ class ScanConfig(_Table):
     """Most memory DuckDB may hold while running the selection ("160MiB",
     "2GB"); past it, it spills to a temporary folder."""
     threads: Annotated[int, Field(ge=1, le=256)] | None = None
-    """Engine threads reading the export; unset, one per core (the embedded
-    engine's steps over the rows it read run on one)."""
+    """Engine threads; unset, one per core."""
     sessions_per_pass: Annotated[int, Field(ge=1)] = 20_000
     """Accepted and ignored (configs written for the passes the selection no
     longer makes keep working): the engine aggregates in one query."""
