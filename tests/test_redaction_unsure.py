@@ -1111,3 +1111,41 @@ def test_a_contraction_s_rest_is_no_lower_case_first_name(text):
 
 def test_a_surname_after_an_elided_particle_is_still_read():
     assert "connor" in next(iter(surfaced("ask o'connor about it")), "")
+
+
+def reasons(text: str) -> dict[str, str]:
+    return {text[s:e]: reason for s, e, _entity, reason in Unsure().reasoned_spans(text, None)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A first name that English writes only as a verb's form, before "by".
+        "the anthem was sung by the choir",
+        # A role made of an English verb and "-er" before a person.
+        "ask our regular commenter <PERSON_1> about it",
+        # A word English's lexicon files after a person, ending the sentence.
+        "she was a big <PERSON_1> fan. Then she left",
+        # A person's id's name in its language, before its value.
+        "my rodné číslo is <NATIONAL_ID_1>",
+        # A website's host.
+        "details at https://natasha.example/ today",
+    ],
+)
+def test_words_of_the_sentence_beside_a_name_are_no_decision(text):
+    assert reasons(text) == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("we asked if sung could come too", "sung"),
+        ("ask our regular kowalczyk <PERSON_1> about it", "kowalczyk"),
+        ("please call <PERSON_1> lopez today", "lopez"),
+        ("file of <PERSON_1> th.d. attached", "th.d."),
+        ("the file of <PERSON_1> Jr. attached", "Jr."),
+        ("i will call natasha tomorrow", "natasha"),
+    ],
+)
+def test_a_name_beside_those_words_is_still_surfaced(text, value):
+    assert value in reasons(text)

@@ -49,6 +49,7 @@ from miner.redaction.unsure.names import (
     TITLE_BESIDE_PERSON,
     NameWords,
     a_name_alone,
+    a_sentence_s_last_word,
     grown_over_short_words,
     names_beside_persons,
 )
@@ -348,6 +349,8 @@ class Unsure:
             for m in TITLE_BESIDE_PERSON.finditer(text):
                 if m.group(m.lastindex or 0).casefold() in HONORIFICS:
                     continue  # "Ms. <PERSON_1>": English's, said of anyone
+                if m.lastindex == 1 and a_sentence_s_last_word(m.group(1)):
+                    continue  # "a huge <PERSON_1> fan.": the sentence's end
                 # A person's title or degree beside the name replaced, in the
                 # shape any language abbreviates one ("<PERSON_1> th.d.",
                 # "Ing. <PERSON_1>"): the name's part, so the reviewer's.

@@ -9,7 +9,7 @@ import re
 from collections.abc import Iterator
 
 from miner.config import UnsureConfig
-from miner.redaction.lexicon.formats import names_a_number
+from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_particle,
@@ -30,6 +30,17 @@ TITLE_BESIDE_PERSON = re.compile(
     r"<PERSON_\d+>,?[ \t]+([^\W\d_]{1,4}\.(?:[^\W\d_]{1,4}\.?){0,3})(?![\w.])"
     r"|(?<![\w.])((?:[^\W\d_]{1,4}\.){1,3})[ \t]+(?=<PERSON_\d+>)"
 )
+
+
+def a_sentence_s_last_word(abbreviation: str) -> bool:
+    """Whether what ``TITLE_BESIDE_PERSON`` found after a person is one
+    word with a full stop that lemminflect files under a part of speech:
+    the sentence's end ("a huge <PERSON_1> fan."), no title or degree
+    ("Jr.", "th.d.", "Ing.": no English word)."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    word = abbreviation.removesuffix(".")
+    return word.isalpha() and bool(word_classes(word))
 
 
 #: A word glued to a person replaced, or beside it on its line: "Jean-
@@ -73,6 +84,7 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
                 and folded not in stop_words()
                 and known_name(word)
                 and not an_english_word(folded, zipf)
+                and not (group == 2 and _english_after_a_person(word))
             )
             or _a_short_name_word(word, after=group == 2)
         ):
@@ -80,6 +92,17 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
         yield m.start(group), m.end(group), "PERSON"
+
+
+def _english_after_a_person(word: str) -> bool:
+    """A lower-case word after a person replaced that lemminflect files
+    under a part of speech (a noun, a verb): the sentence going on ("a
+    huge <PERSON_1> fan."), not a surname typed in lower case, which a
+    name list holds and English's lexicon does not ("<PERSON_1> lopez"),
+    however rarely English writes the word (Zipf under 5: "fan" 4.9)."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    return word.islower() and bool(word_classes(word))
 
 
 def _a_short_name_word(word: str, after: bool) -> bool:
@@ -301,6 +324,7 @@ class NameWords:
                     else "a lower-case first name"
                     if a_first_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
+                    and not _a_verb_before_by(text, m.end(), folded)
                     else "a lower-case word beside a name"
                     if _beside_a_name(text, written, m.start(), m.end(), word)
                     else "a lower-case first name and surname"
@@ -319,7 +343,7 @@ class NameWords:
                     and not an_english_word(folded, self.config.lower_case_zipf)
                     else ""
                 )
-                if reason:
+                if reason and not _a_site_or_an_id_s_name(written, text, m.start(), m.end()):
                     # With a title before it ("miss shannon andrews").
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
                     yield title.start() if title else m.start(), m.end(), "PERSON", reason
@@ -886,6 +910,55 @@ _CAPITALS_PARTICLE_BEFORE = re.compile(
 _PERSON_AFTER = re.compile(r"[ ]<PERSON_\d+>")
 
 
+#: A verb's passive or phrasal "by" after a word: "sung by", "stopped by".
+_BY_AFTER = re.compile(r"[ \t]+by\b")
+
+
+def _a_verb_before_by(text: str, end: int, folded: str) -> bool:
+    """A word lemminflect files only as a verb's form, "by" after it: the
+    passive ("sung by salarymen"), not a first name ("Sung"). Only before
+    "by": a verb's form alone is a first name as often ("drew", "wade")."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    return bool(_BY_AFTER.match(text, end)) and word_classes(folded) == {"VERB"}
+
+
+#: The endings of an English noun of who does something: "commenter",
+#: "narrator".
+_AGENT_ENDINGS = ("er", "or")
+
+
+def _an_agent_noun(word: str) -> bool:
+    """A word no name list holds made of an English verb (Zipf 3 or more)
+    and "-er" or "-or" ("commenter", "blogger", "narrator"): who someone is
+    ("RR commenter <PERSON_1>"), not a word of a name, however rarely
+    English writes it."""
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    folded = word.casefold()
+    if not folded.endswith(_AGENT_ENDINGS) or known_name(word):
+        return False
+    stem = folded[:-2]
+    # "commenter" of "comment", "writer" of "write", "blogger" of "blog".
+    stems = (stem, folded[:-1], stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem)
+    return any("VERB" in word_classes(s) and an_english_word(s, 3.0) for s in stems if s)
+
+
+#: A website's host: a word after "://" or "www." with a dot after it.
+_HOST_BEFORE = re.compile(r"(?://|\bwww\.)\Z")
+
+
+def _a_site_or_an_id_s_name(written: str, text: str, start: int, end: int) -> bool:
+    """Whether the word at [start, end) is a website's host name
+    ("https://mariah.tc/": a site's, however a first name it is) or a
+    word of a person's id's name before its value ("my rodné číslo is"):
+    no one's name either way."""
+    if text.startswith(".", end) and _HOST_BEFORE.search(text, max(0, start - 4), start):
+        return True
+    return names_a_person_s_id(written, start, end)
+
+
 def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> bool:
     """A lower-case word next to another that makes the two a name ("ailén
     cortés", "august bärer"): one of them a name a list knows that English
@@ -913,10 +986,11 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
         # word; after one, a surname English writes less than very often
         # (Zipf 5) too ("<PERSON_1> lopez"; before one it is as often a cue,
         # "ring <PERSON_1>").
-        return not an_english_word(word.casefold(), 3.0) or (
+        return (not an_english_word(word.casefold(), 3.0) and not _an_agent_noun(word)) or (
             _PERSON_BEFORE.search(written, max(0, start - 20), start) is not None
             and known_name(word)
             and not an_english_word(word.casefold(), 5.0)
+            and not _english_after_a_person(word)
         )
     before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
     after = _LOWER_WORD_AFTER.match(text, end)
