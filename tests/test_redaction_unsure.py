@@ -1149,3 +1149,8 @@ def test_words_of_the_sentence_beside_a_name_are_no_decision(text):
 )
 def test_a_name_beside_those_words_is_still_surfaced(text, value):
     assert value in reasons(text)
+
+
+def test_a_name_cue_reads_the_word_on_its_own_line_only():
+    assert reasons("My name is <PERSON_1>\nThx\n<PERSON_2>") == {}
+    assert "kowalski" in reasons("please ring kowalski on the intercom")

@@ -154,11 +154,13 @@ HONORIFICS = frozenset(
 )
 
 
-#: A cue before a lower-case name: the project's name cues and a few more.
+#: A cue before a lower-case name: the project's name cues and a few more,
+#: on the name's line (``\Z``, not ``$``, which matches before a line break:
+#: "My name is <PERSON_1>\nThx" cued "Thx").
 _NAME_CUE = re.compile(
     r"(?i:\b(?:it's|it is|i'm|i am|this is|ask for|name is|name of|name's|call me|speak (?:to|with)"
     r"|talk to|ring|recipient|pax|passenger|customer|client|for mr\.?|for mrs\.?|for ms\.?)"
-    r":?[ \t]+)$"
+    r":?[ \t]+)\Z"
 )
 
 
