@@ -1154,3 +1154,21 @@ def test_a_name_beside_those_words_is_still_surfaced(text, value):
 def test_a_name_cue_reads_the_word_on_its_own_line_only():
     assert reasons("My name is <PERSON_1>\nThx\n<PERSON_2>") == {}
     assert "kowalski" in reasons("please ring kowalski on the intercom")
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # Addressed first after a colon, where a quoted clause starts.
+        ("Noted, and passed on: Georgia, can you call us back?", "Georgia"),
+        # Spoken to, in lower case, a word English does not write.
+        ("you came back! said tamsin to oluwadamilare", "oluwadamilare"),
+    ],
+)
+def test_a_name_addressed_or_spoken_to_is_surfaced(text, value):
+    assert value in reasons(text)
+
+
+def test_an_english_word_s_rarer_plural_is_no_unknown_name():
+    assert "Cyborgs" not in reasons("the film was about Cyborgs and more")
+    assert "Kalnins" in reasons("the file of Kalnins was sent")

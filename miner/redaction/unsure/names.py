@@ -189,6 +189,12 @@ _GREETING = r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))"
 _GREETING_BEFORE = re.compile(rf"{_GREETING},?[ \t]+\Z")
 
 
+#: Who is spoken to, after what is said and who said it: "said nessa to".
+_SAID_TO_BEFORE = re.compile(
+    r"(?i:\b(?:said|wrote|spoke|talked|replied)(?:[ \t]+[^\W\d_]+)?[ \t]+to[ \t]+\Z)"
+)
+
+
 #: What a person does after a name: "Little was influenced", "May is a very
 #: sympathetic person", "Sem lives on".
 _PERSON_SLOT_AFTER = re.compile(
@@ -493,8 +499,10 @@ class NameWords:
             not known_name(word)
             and word.islower()
             and not _GREETING_BEFORE.search(text, max(0, start - 12), start)
+            and not _SAID_TO_BEFORE.search(text, max(0, start - 30), start)
         ):
-            # In lower case only after a greeting ("sorry akua,"; not "sung by salarymen").
+            # In lower case only after a greeting or one spoken to ("sorry
+            # akua,", "said nessa to eárine"; not "sung by salarymen").
             return False
         if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
             return False
@@ -587,11 +595,12 @@ def _elided_surnames(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield m.start(), m.end(), "PERSON", "a surname with its elided particle"
 
 
-#: A word at a text's, line's or sentence's start, then a comma and what is
+#: A word at a text's, line's, sentence's or quote's start (after a colon:
+#: "I have checked this for you: jordan, can i..."), then a comma and what is
 #: said to someone: "olakunle, can i please speak to your boss?", "JABULANI,
 #: PLEASE CALL ME". The person is addressed, whoever the word names.
 _ADDRESSED_FIRST = re.compile(
-    r"(?:\A|(?<=\n)|(?<=\\n)|(?<=[.!?][ \t]))[ \t]*([^\W\d_]{3,}(?:['’-][^\W\d_]+)*),[ \t]+"
+    r"(?:\A|(?<=\n)|(?<=\\n)|(?<=[.!?:][ \t]))[ \t]*([^\W\d_]{3,}(?:['’-][^\W\d_]+)*),[ \t]+"
     r"(?=(?i:can|could|would|will|please|thank|thanks|do|did|are|have|i|you|we|my)\b)"
 )
 
@@ -788,6 +797,8 @@ def an_unknown_word(word: str) -> bool:
         return False
     if an_english_word(folded, 3.0) or word_classes(folded):
         return False
+    if folded.endswith("s") and an_english_word(folded[:-1], 3.0):
+        return False  # an English word's plural, rarer than it ("Hobbits")
     if a_place_name(word) or folded in nationality_words() or folded in date_words():
         return False
     if folded in smaller_town_names():
