@@ -1172,3 +1172,5 @@ def test_a_name_addressed_or_spoken_to_is_surfaced(text, value):
 def test_an_english_word_s_rarer_plural_is_no_unknown_name():
     assert "Cyborgs" not in reasons("the film was about Cyborgs and more")
     assert "Kalnins" in reasons("the file of Kalnins was sent")
+    # A listed name's genitive or patronymic is no English plural.
+    assert "Stefans" in reasons("follow up with Stefans next week")

@@ -797,8 +797,10 @@ def an_unknown_word(word: str) -> bool:
         return False
     if an_english_word(folded, 3.0) or word_classes(folded):
         return False
-    if folded.endswith("s") and an_english_word(folded[:-1], 3.0):
-        return False  # an English word's plural, rarer than it ("Hobbits")
+    if folded.endswith("s") and an_english_word(folded[:-1], 3.0) and not known_name(word[:-1]):
+        # An English word's plural, rarer than it ("Hobbits"); not a name's
+        # genitive or patronymic ("Johans" of "Johan").
+        return False
     if a_place_name(word) or folded in nationality_words() or folded in date_words():
         return False
     if folded in smaller_town_names():
