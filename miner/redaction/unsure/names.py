@@ -183,6 +183,10 @@ _PERSON_SLOT_BEFORE = re.compile(
 )
 
 
+#: The rule of a name in a person's slot (``NameWords._in_a_person_slot``).
+PERSON_SLOT = "a name in a person's slot"
+
+
 #: A greeting or an apology: the word after it names the person spoken to.
 _GREETING = r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))"
 #: A greeting just before a word.
@@ -291,7 +295,7 @@ class NameWords:
                     start = particle.start() if particle else start
                 title = _TITLE_BEFORE.search(text, max(0, start - 10), start)
                 start = title.start() if title else start  # "PhDr. Michal Tichý"
-                yield start, end, "PERSON", "a name in a person's slot"
+                yield start, end, "PERSON", PERSON_SLOT
                 run_end = end
                 continue
             if len(word) < 3 or folded in stop_words():
@@ -495,6 +499,12 @@ class NameWords:
             return False
         if not known_name(word) and an_english_word(folded, 3.0):
             return False  # a word English does not write is a name too
+        if not known_name(word) and (
+            (word.isupper() and len(word) <= 3) or _english_people_compound(folded)
+        ):
+            # Unlisted: an acronym ("starring <PERSON_1> DOB"), or English's
+            # word for people of a kind ("sung by salarymen").
+            return False
         if (
             not known_name(word)
             and word.islower()
@@ -797,6 +807,8 @@ def an_unknown_word(word: str) -> bool:
         return False
     if an_english_word(folded, 3.0) or word_classes(folded):
         return False
+    if _english_people_compound(folded):
+        return False  # "Salarymen"
     if folded.endswith("s") and an_english_word(folded[:-1], 3.0) and not known_name(word[:-1]):
         # An English word's plural, rarer than it ("Hobbits"); not a name's
         # genitive or patronymic ("Johans" of "Johan").
@@ -894,6 +906,21 @@ def _words_after_unknown(text: str, end: int) -> int:
             break
         end = m.end()
     return end
+
+
+def _english_people_compound(folded: str) -> bool:
+    """An English word of four letters or more, then "man" or "men":
+    people of a kind ("salarymen", "linemen"), too rare for the lexicon."""
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    head = folded[:-3]
+    return (
+        folded.endswith(("man", "men"))
+        and len(head) >= 4
+        and bool(word_classes(head))
+        and an_english_word(head, 3.0)
+    )
 
 
 def _english_compound(folded: str) -> bool:
