@@ -1176,13 +1176,26 @@ def test_an_english_word_s_rarer_plural_is_no_unknown_name():
     assert "Stefans" in reasons("follow up with Stefans next week")
 
 
-def test_a_name_in_a_person_s_slot_is_replaced_not_surfaced(policy):
-    # The tune splits found the rule's values always planted (36 of 36:
-    # unsure.REPLACED_REASONS), so the policy replaces them.
-    result = redacted(policy, "Thank you April, for the help")
-    assert result.session.turns[0].user_text == "Thank you <PERSON_1>, for the help"
-    assert result.originals.get("April") == "PERSON"
-    assert "April" not in [s.value for s in result.surfaced]
+def test_a_rare_name_in_a_person_s_slot_is_replaced_a_common_word_surfaced():
+    # The tune splits found the rule's values English writes less than
+    # often always planted (34 of 34: unsure.REPLACED_REASONS), so the
+    # first pass replaces them; a word English writes often stays the
+    # reviewer's ("Boss").
+    from miner.config import load_config
+    from miner.redaction.detector import detector_for
+    from miner.redaction.policy import RedactionPolicy
+    from tests.conftest import PIPELINE
+
+    config = load_config(PIPELINE)
+    off = config.redaction.model_copy(update={"second_model": False})
+    without = config.model_copy(update={"redaction": off})
+    first_pass_only = RedactionPolicy(without, detector_for(without))
+    result = redacted(first_pass_only, "Don't go to town, Qorvath!")
+    assert result.session.turns[0].user_text == "Don't go to town, <PERSON_1>!"
+    assert result.originals.get("Qorvath") == "PERSON"
+    common = redacted(first_pass_only, "Thanks for nothing, Boss!")
+    assert common.session.turns[0].user_text == "Thanks for nothing, Boss!"
+    assert ("PERSON", "Boss") in {(s.entity, s.value) for s in common.surfaced}
 
 
 @pytest.mark.parametrize(
@@ -1194,4 +1207,6 @@ def test_a_name_in_a_person_s_slot_is_replaced_not_surfaced(policy):
     ],
 )
 def test_an_acronym_or_english_people_in_a_person_s_slot_is_no_name_there(text):
-    assert "a name in a person's slot" not in reasons(text).values()
+    assert not {"a name in a person's slot", "a rare name in a person's slot"} & set(
+        reasons(text).values()
+    )

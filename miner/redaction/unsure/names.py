@@ -183,8 +183,10 @@ _PERSON_SLOT_BEFORE = re.compile(
 )
 
 
-#: The rule of a name in a person's slot (``NameWords._in_a_person_slot``).
+#: The rule of a name in a person's slot (``NameWords._in_a_person_slot``),
+#: and of one English writes less than often (Zipf ``lower_case_zipf``).
 PERSON_SLOT = "a name in a person's slot"
+RARE_NAME_IN_SLOT = "a rare name in a person's slot"
 
 
 #: A greeting or an apology: the word after it names the person spoken to.
@@ -295,7 +297,11 @@ class NameWords:
                     start = particle.start() if particle else start
                 title = _TITLE_BEFORE.search(text, max(0, start - 10), start)
                 start = title.start() if title else start  # "PhDr. Michal Tichý"
-                yield start, end, "PERSON", PERSON_SLOT
+                # Replaced when English writes it less than often (the tune
+                # splits' values were all planted); else the reviewer's
+                # ("Thanks for nothing, Boss!").
+                rare = not an_english_word(folded, self.config.lower_case_zipf)
+                yield start, end, "PERSON", RARE_NAME_IN_SLOT if rare else PERSON_SLOT
                 run_end = end
                 continue
             if len(word) < 3 or folded in stop_words():
