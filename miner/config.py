@@ -43,6 +43,19 @@ DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
     "ssn",
     "dob",
     "birthday",
+    # Words a person's record is keyed by that hold no "name" or "dob":
+    # "surname", "lastname", "birth_date", "passport_no", "national_id".
+    "surname",
+    "forename",
+    "firstname",
+    "lastname",
+    "fullname",
+    "birth",
+    "birthdate",
+    "passport",
+    "national_id",
+    "telephone",
+    "msisdn",
 )
 
 #: Entity types Presidio looks for. DATE_TIME, UK_NHS, US_BANK_NUMBER, URL and
@@ -201,7 +214,8 @@ class ScanConfig(_Table):
     """Most memory DuckDB may hold while running the selection ("160MiB",
     "2GB"); past it, it spills to a temporary folder."""
     threads: Annotated[int, Field(ge=1, le=256)] | None = None
-    """Engine threads; unset, one per core."""
+    """Engine threads reading the export; unset, one per core (the embedded
+    engine's steps over the rows it read run on one)."""
     sessions_per_pass: Annotated[int, Field(ge=1)] = 20_000
     """Accepted and ignored (configs written for the passes the selection no
     longer makes keep working): the engine aggregates in one query."""

@@ -71,6 +71,8 @@ def test_a_house_number_beside_a_word_english_does_not_write_is_surfaced(text, v
         ("Willemine, can I please speak to your boss?", "Willemine"),
         ("Zikmund is a very sympathetic person.", "Zikmund"),
         ("Is there a better example than early Blomqvist?", "Blomqvist"),
+        # A surname on its own line under a first name: no job's line.
+        ("Kind regards\nIngrid\nVelkorsi\nHalvorsen Bygg\n18 Birch Lane", "Velkorsi"),
     ],
 )
 def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
@@ -93,6 +95,18 @@ def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
 )
 def test_a_capitalised_word_its_shape_or_neighbours_make_a_place_or_thing_is_not(text):
     assert "PERSON" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ingrid Solberg, the Sykepleier, said so",  # an apposition's job
+        "Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane",  # a job's line
+        "Ingrid Solberg\n\nSykepleier\n\nContact:\nPhone: 555 0100",
+    ],
+)
+def test_a_capitalised_word_where_a_job_stands_is_not_surfaced(text):
+    assert "Sykepleier" not in surfaced(text)
 
 
 def test_customer_cue_surfaces_a_surname_english_writes_with_the_first_name():
@@ -1066,6 +1080,23 @@ def test_an_english_word_alone_in_a_string_is_not_surfaced(text):
 def test_a_code_after_a_person_s_id_name_is_surfaced():
     assert surfaced("my national id number is 7k44pq9")["7k44pq9"] == "NATIONAL_ID"
     assert surfaced("her order number is AB12345") == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("NIE Y4829173K on the booking", "Y4829173K"),  # the check letter is S
+        ("DNI: 48291735W for the invoice", "48291735W"),  # the check letter is S
+        ("my PESEL is 44051401459", "44051401459"),  # its check digit is 8
+    ],
+)
+def test_a_value_after_its_id_s_own_name_that_fails_its_check_is_surfaced(text, value):
+    # Mistyped, or of a shape stdnum does not know: the name announces it.
+    assert surfaced(text)[value] == "NATIONAL_ID"
+
+
+def test_an_id_s_name_with_no_digit_after_it_surfaces_nothing():
+    assert surfaced("the NIE form is attached, PESEL holders welcome") == {}
 
 
 def test_digits_grouped_by_a_slash_are_surfaced():

@@ -641,6 +641,26 @@ def test_the_held_events_give_back_every_column_of_the_view(export_path, go_rows
     assert ("written_type" in stored) == go_rows
 
 
+def test_the_export_is_read_on_the_configured_threads_and_the_steps_on_one():
+    # The steps over the held events are aggregates and joins: on two
+    # threads each thread built partial groups that were then merged (a
+    # session's tool path, a sorted list, cost 3x the CPU at 5M rows).
+    from miner.engine.query import rows_sql
+
+    table = source.open_export(GOLDEN / "python").dataset.to_table()
+    with duck.connect(ScanConfig(threads=2)) as con:
+        con.con.register("golden", table)
+        rows = rows_sql("golden", table.schema.names, duck.EARLIEST, duck.LATEST, SCAN_EVENT_TYPES)
+
+        def threads() -> int:
+            [(setting,)] = con.con.sql("SELECT current_setting('threads')").fetchall()
+            return int(setting)
+
+        assert threads() == 2
+        con.hold_events(rows)
+        assert threads() == duck.STEP_THREADS == 1
+
+
 def test_the_pick_spills_what_outgrows_a_tight_memory_limit(tmp_path, monkeypatch):
     # 100,000 rows shaped like a real agent's (``tools.scale_export``, built
     # from the golden sessions the plugins wrote): 5,000 sessions, most flagged.

@@ -37,6 +37,7 @@ from miner.redaction.lexicon.addresses import (
     house_numbers_alone,
 )
 from miner.redaction.lexicon.dates import dates_near_birth_cues
+from miner.redaction.lexicon.formats import unchecked_named_ids
 from miner.redaction.lexicon.names import stop_words
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
@@ -244,6 +245,8 @@ class Unsure:
             yield from self._numbers(seen)
             for m in _ID_AFTER_ITS_NAME.finditer(seen):
                 yield m.start(1), m.end(1), "NATIONAL_ID", "a code after an id's name"
+            for start, end in unchecked_named_ids(seen):
+                yield start, end, "NATIONAL_ID", "a code after an id's name"
             for m in _DIALLING_CODE.finditer(text):
                 # A country's code left before a phone replaced: "(+358) <PHONE_NUMBER_1>".
                 end = m.start() + len(m.group(0).rstrip(" .-"))

@@ -12,6 +12,7 @@ from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
 from miner.redaction.lexicon.names import (
     a_first_name,
+    a_nationality_said,
     a_particle,
     a_place_name,
     addressed,
@@ -245,6 +246,7 @@ class NameWords:
             complete_name,
         )
         from miner.redaction.lexicon.wordclass import word_classes
+        from miner.redaction.verdict import a_job_or_a_thing_by_position
 
         shouted = not any(c.islower() for c in text)
         for m in _SPEAKER.finditer(text):
@@ -361,8 +363,13 @@ class NameWords:
                     and not an_english_word(folded, self.config.lower_case_zipf)
                     else ""
                 )
-                if reason and not _a_site_or_an_id_s_name(written, text, m.start(), m.end()):
-                    # With a title before it ("miss shannon andrews").
+                if (
+                    reason
+                    and not a_nationality_said(text, m.start(), m.end())
+                    and not _a_site_or_an_id_s_name(written, text, m.start(), m.end())
+                ):
+                    # With a title before it ("miss shannon andrews"); not a
+                    # nationality after "I am" ("i am espanhol").
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
                     yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
@@ -416,9 +423,14 @@ class NameWords:
                     or (an_english_word(words[-1], 4.5) and not known_name(words[-1]))
                 ):
                     words.pop()
-                if words and (
-                    not an_english_word(words[0].casefold(), 4.5)
-                    or (len(words) > 1 and a_first_name(words[0]))
+                if (
+                    words
+                    and (
+                        not an_english_word(words[0].casefold(), 4.5)
+                        or (len(words) > 1 and a_first_name(words[0]))
+                    )
+                    # Not a nationality after "I am" ("I am Espanhol").
+                    and not a_nationality_said(text, m.start(), m.start() + len(" ".join(words)))
                 ):
                     end = m.start() + len(" ".join(words))
                     yield m.start(), end, "PERSON", "capitalised words after a cue"
@@ -469,6 +481,7 @@ class NameWords:
                 self.config.unknown_capitalised
                 and an_unknown_word(word)
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
+                and not a_job_or_a_thing_by_position(written, m.start(), m.start() + len(word))
             ):
                 # A name no list knows ("Willemine", "Zikmund") or a street's
                 # name written alone ("Andreassenberget", "Drumul Ene").
