@@ -313,6 +313,29 @@ def _id_before_its_name_regex() -> re.Pattern[str]:
     )
 
 
+@functools.cache
+def _id_name_before_value_regex() -> re.Pattern[str]:
+    """A person's id's name before its value, the value a placeholder or a
+    word with a digit: "my rodné číslo is <NATIONAL_ID_1>"."""
+    return re.compile(
+        rf"(?<![\w-]){_id_names_alternation()}"
+        r"(?=(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
+        r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*(?:<[A-Z_]+_\d+>|[A-Za-z/.-]{0,6}\d))"
+    )
+
+
+def names_a_person_s_id(text: str, start: int, end: int) -> bool:
+    """Whether the word at [start, end) is a word of a person's id's name
+    (``personal_id_names``) written before its value: "rodné", "číslo" of
+    "my rodné číslo is 186216/9639", the id's name in its language, no
+    one's (a name list holds "číslo")."""
+    window = max(0, start - 60)
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in _id_name_before_value_regex().finditer(text, window, end + 60)
+    )
+
+
 def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
     """Spans of a person's id written after its own name ("my rodné číslo is
     186214/9641", "PESEL: 02070803628") or before it in brackets
