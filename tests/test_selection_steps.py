@@ -20,6 +20,7 @@ def test_each_statement_of_the_selection_is_timed_and_the_choice_fingerprinted(t
         assert any(step in sql for sql in statements), (step, statements)
     assert any(sql.startswith("read: ") for sql in statements)
     assert 0 < sum(seconds for _sql, seconds in first.timed) <= first.total
+    assert len(first.walls) == len(first.timed) and 0 < sum(first.walls) <= first.wall
     # The same choice twice, and the engine left as it was.
     assert len(first.fingerprint) == 64 and first.fingerprint == again.fingerprint
     assert methods == {name: getattr(duck.Duck, name) for name in methods}

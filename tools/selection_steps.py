@@ -18,6 +18,7 @@ import contextlib
 import hashlib
 import json
 import resource
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -39,10 +40,14 @@ def cpu_seconds() -> float:
 
 @dataclass
 class Steps:
-    """The statements a selection ran, each with its CPU seconds, in order."""
+    """The statements a selection ran, each with its CPU seconds, in order,
+    and beside them their wall seconds (``walls``): CPU over wall is how
+    many cores a statement kept busy."""
 
     timed: list[tuple[str, float]] = field(default_factory=list)
+    walls: list[float] = field(default_factory=list)
     total: float = 0.0
+    wall: float = 0.0
     fingerprint: str = ""
 
 
@@ -56,11 +61,12 @@ def _timed_statements(steps: Steps) -> Iterator[None]:
     run, named = duck.Duck._run, {"sql": "?"}
 
     def timed_run(self: Any, work: Callable[[], Any]) -> Any:
-        begin = cpu_seconds()
+        begin, began = cpu_seconds(), time.perf_counter()
         try:
             return run(self, work)
         finally:
             steps.timed.append((named["sql"], cpu_seconds() - begin))
+            steps.walls.append(time.perf_counter() - began)
 
     def naming(method: Callable[..., Any], label: Callable[[Any], str]) -> Callable[..., Any]:
         def named_method(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -100,13 +106,13 @@ def measure(export: Path, since: datetime, until: datetime) -> Steps:
     plan = PickPlan(frozenset(), frozenset(), per_signal=20, max_cases=20, seed=0)
     opened = source.open_export(export)
     steps = Steps()
-    begin = cpu_seconds()
+    begin, began = cpu_seconds(), time.perf_counter()
     with (
         _timed_statements(steps),
         _held_events(opened, config, Window(since - grace, until + grace)) as con,
     ):
         picked = select_and_pick(con, negative, config.signals, since, until, plan, str(export))
-    steps.total = cpu_seconds() - begin
+    steps.total, steps.wall = cpu_seconds() - begin, time.perf_counter() - began
     chosen = picked.selection
     what = {
         "picked": [
@@ -144,12 +150,18 @@ def main() -> None:
     args = parser.parse_args()
     for run in range(args.runs):
         steps = measure(args.export, args.since, args.until)
-        print(f"run {run + 1}: {steps.total:.2f} s of CPU, the choice {steps.fingerprint[:16]}")
-        small = sum(seconds for _sql, seconds in steps.timed if seconds < args.least)
-        for sql, seconds in steps.timed:
+        print(
+            f"run {run + 1}: {steps.total:.2f} s of CPU, {steps.wall:.2f} s wall,"
+            f" the choice {steps.fingerprint[:16]}"
+        )
+        print("     CPU    wall  statement")
+        small = [0.0, 0.0]
+        for (sql, seconds), wall in zip(steps.timed, steps.walls, strict=True):
             if seconds >= args.least:
-                print(f"  {seconds:6.2f}  {sql}")
-        print(f"  {small:6.2f}  (statements under {args.least} s)")
+                print(f"  {seconds:6.2f}  {wall:6.2f}  {sql}")
+            else:
+                small = [small[0] + seconds, small[1] + wall]
+        print(f"  {small[0]:6.2f}  {small[1]:6.2f}  (statements under {args.least} s of CPU)")
 
 
 if __name__ == "__main__":
