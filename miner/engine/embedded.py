@@ -146,10 +146,11 @@ def pool_beside_files(limit: int, files: int) -> int:
     pool stopped a step of 20M rows' selection (10,009 files) out of
     memory at 82 and at 101 MiB.
 
-    Without it, 20M rows in 10,009 small files took the selection's child
-    to 420 MiB, and the process tree's summed RSS (the job's 155 MiB beside
-    it) to 576, over issue 38's 488 MiB; a real-shaped export's 88 files
-    cost the read 0.7 MiB of pool."""
+    On 20M rows in 10,009 small files (a pool of 82 MiB while they are
+    read) the events' hold peaked at 317 MiB, not 409, for about 2 s more
+    CPU; the steps after it, at 380, then decide the child's peak (the
+    process tree's summed RSS: 555-564 MiB, still over issue 38's 488). A
+    real-shaped export's 88 files cost the read 0.7 MiB of pool."""
     return max(limit - files * HELD_PER_FILE, min(limit, POOL_FLOOR))
 
 
