@@ -205,6 +205,15 @@ class SamplingConfig(_Table):
     """Longest session expected: events are read this far either side of the window."""
 
 
+#: The units ``[scan] memory_limit`` may be written in, as DuckDB reads them.
+_SIZE_UNITS = {"kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12} | {
+    "kib": 2**10,
+    "mib": 2**20,
+    "gib": 2**30,
+    "tib": 2**40,
+}
+
+
 class ScanConfig(_Table):
     """The embedded engine's scan of the export (DuckDB, in a forked child of the job)."""
 
@@ -213,6 +222,15 @@ class ScanConfig(_Table):
     ] = "160MiB"
     """Most memory DuckDB may hold while running the selection ("160MiB",
     "2GB"); past it, it spills to a temporary folder."""
+
+    @property
+    def memory_limit_bytes(self) -> int:
+        """``memory_limit`` in bytes, read as DuckDB reads it (KB = 1000
+        bytes, KiB = 1024)."""
+        found = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([A-Za-z]+)\s*", self.memory_limit)
+        assert found is not None  # the field's pattern
+        return int(float(found.group(1)) * _SIZE_UNITS[found.group(2).lower()])
+
     threads: Annotated[int, Field(ge=1, le=256)] | None = None
     """Engine threads; unset, one per core."""
     sessions_per_pass: Annotated[int, Field(ge=1)] = 20_000

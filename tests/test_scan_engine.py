@@ -20,7 +20,13 @@ import pytest
 from miner import source
 from miner.config import ScanConfig, load_config
 from miner.engine import duck, parquet
-from miner.engine.embedded import EmbeddedEngine, read_sessions
+from miner.engine.embedded import (
+    HELD_PER_FILE,
+    POOL_FLOOR,
+    EmbeddedEngine,
+    pool_beside_files,
+    read_sessions,
+)
 from miner.errors import InputError
 from miner.sample import (
     SCAN_EVENT_TYPES,
@@ -737,3 +743,47 @@ def test_a_payload_less_tool_error_alone_is_a_go_row(tmp_path, dialect):
         _rows_sql, read, go_rows = duck.selection_rows(con, export, START, END, SCAN_EVENT_TYPES)
     assert ("attributes" in read) == (dialect == "go")
     assert go_rows == (dialect == "go")
+
+
+def test_an_opened_export_holds_no_dataset_until_one_is_read(tmp_path):
+    # The job opens the export, then forks the selection's child, which
+    # counts every page the job holds in its RSS too (docs/performance.md).
+    ds.write_dataset(
+        ds.dataset(TRACES, partitioning="hive").to_table(), tmp_path / "export",
+        format="parquet", partitioning=["dt"], partitioning_flavor="hive",
+        max_rows_per_file=10, max_rows_per_group=10,
+    )  # fmt: skip
+    export = source.open_export(tmp_path / "export")
+    assert export.columns >= {"session_id", "dt"} and export.local
+    assert "dataset" not in vars(export)
+    files = sorted(f for layout in export.layouts for f in layout)
+    assert sorted(export.dataset.files) == files and "dataset" in vars(export)
+    assert export.dataset.schema == export.schema
+
+
+def test_a_bound_export_reads_the_same_rows_with_no_file_written_in_its_sql(tmp_path):
+    # 10,009 files written into each query are 1.2 MB of SQL parsed again
+    # each time (``parquet.bind_files``).
+    table = ds.dataset(TRACES, partitioning="hive").to_table()
+    ds.write_dataset(
+        table, tmp_path / "export", format="parquet", partitioning=["dt"],
+        partitioning_flavor="hive", max_rows_per_file=10, max_rows_per_group=10,
+    )  # fmt: skip
+    export = source.open_export(tmp_path / "export")
+    count = "SELECT count(*) AS n, count(DISTINCT miner_source_file) AS files FROM {}"
+    with duck.connect(ScanConfig()) as con:
+        written = con.table(count.format(parquet.duckdb_table(export))).to_pylist()
+        bound = parquet.bind_files(con.con, export)
+        read = parquet.duckdb_table(bound, row_numbers=True)
+        assert not any(f in read for layout in export.layouts for f in layout)
+        assert con.table(count.format(read)).to_pylist() == written
+    assert written == [{"n": table.num_rows, "files": len(export.layouts[0])}]
+
+
+def test_the_pool_gives_way_to_each_file_read_down_to_a_floor():
+    limit = ScanConfig().memory_limit_bytes
+    assert limit == 160 * 2**20 and ScanConfig(memory_limit="2GB").memory_limit_bytes == 2 * 10**9
+    assert pool_beside_files(limit, 88) == limit - 88 * HELD_PER_FILE
+    assert pool_beside_files(limit, 10_009) == max(limit - 10_009 * HELD_PER_FILE, POOL_FLOOR)
+    assert pool_beside_files(limit, 10**6) == POOL_FLOOR
+    assert pool_beside_files(2**20, 10**6) == 2**20  # never above the config's own limit
