@@ -141,11 +141,15 @@ _THING_KEY = re.compile(
 #: A street in lower case that the address rules read as one when capitalised.
 LOWER_CASE_STREET = "a lower-case street"
 
+#: An address block whose street line names its type beside its name and
+#: house number ("245 Şirin Aşurbəyov Küçəsi", "Rákóczi köz 850").
+TYPED_STREET_LINE = "a street line with its type"
+
 #: The rules whose values are replaced, not put before the reviewer: at
 #: least 97% of their decisions on the tune splits were planted personal
 #: values, over 30 decisions or more (``redaction_report surfaced-why``:
 #: lower-case streets 38 of 38, no look-alike; docs/redaction.md).
-REPLACED_REASONS = frozenset((LOWER_CASE_STREET,))
+REPLACED_REASONS = frozenset((LOWER_CASE_STREET, TYPED_STREET_LINE))
 
 #: A span of ``Unsure``: (start, end, entity it may be, the rule that found it).
 Reasoned = tuple[int, int, str, str]
@@ -328,9 +332,9 @@ class Unsure:
             # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
             if address_filled is None:
                 address_filled = PLACEHOLDER.sub(address_fill, text)
-            for start, end, entity in address_blocks(address_filled):
+            for start, end, entity, typed in address_blocks(address_filled):
                 yield from _because(
-                    "an address block",
+                    TYPED_STREET_LINE if typed else "an address block",
                     around_placeholders(text, start, end, entity, ALPHANUMERIC),
                 )
             yield from _because(

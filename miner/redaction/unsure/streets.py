@@ -10,10 +10,12 @@ import re
 from collections.abc import Iterator
 
 from miner.redaction.lexicon.addresses import (
+    STREET_AFTER,
     STREET_CUE,
     STREET_SUFFIXES,
     address_parts,
     find_addresses,
+    street_types,
 )
 from miner.redaction.lexicon.names import (
     a_first_name,
@@ -537,9 +539,10 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         yield start, end, "STREET_ADDRESS"
 
 
-def address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
-    """A street line in any language's shape, and the parts of its address
-    after it. The line: a house number (or a street replaced already) beside
+def address_blocks(text: str) -> Iterator[tuple[int, int, str, bool]]:
+    """A street line in any language's shape, the parts of its address
+    after it, and whether the line names its type (``_typed_line``: then
+    sure). The line: a house number (or a street replaced already) beside
     words on one line, up to five before it and five after, one of them a
     word a street's name is made of (``_street_word``): "Diagonal Paraná N°
     5872", "625 christina trace", "Vale Fernando Freitas, 823", "8 Aaron
@@ -607,7 +610,44 @@ def address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
         elif not any(_street_word(w) for w in words):
             continue
         end = after
-        yield start, end, "STREET_ADDRESS"
+        yield start, end, "STREET_ADDRESS", not replaced and _typed_line(words)
+
+
+def _typed_line(words: list[str]) -> bool:
+    """Whether the words of a street line beside its house number name a
+    street's type first or last, beside a name ("245 Şirin Aşurbəyov
+    Küçəsi", "Rákóczi köz 850", "155 Ny Toftegårdsvej", "Aleea Pop 12":
+    ``street_types``, Faker's of every language it writes addresses in, and
+    the address rules' own, "tänav", "utca"), or hold a street replaced
+    ("155 <PERSON_1> <STREET_ADDRESS_1>"). No look-alike is shaped so: a
+    firm's word makes no block, and a place or a product names no type."""
+    if any(FILLED_STREET.fullmatch(w) for w in words):
+        return True
+    named = [w for w in words if not w.startswith(FILLED)]
+    if len(words) < 2 or not named:
+        return False
+    return _a_street_type_word(named[0]) or _a_street_type_word(named[-1])
+
+
+@functools.lru_cache(maxsize=65536)
+def _a_street_type_word(word: str) -> bool:
+    """A street's type, written apart ("Küçəsi", "köz", "Allé") or glued
+    to a name English does not write ("Toftegårdsvej", "Isabellalei")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold()
+    if folded in street_types() or folded.rstrip(".") in street_types():
+        return True
+    if STREET_CUE.fullmatch(word) or STREET_AFTER.fullmatch(folded):
+        return True
+    if len(folded) < 6 or not folded.isalpha() or an_english_word(folded, 3.5):
+        return False
+    return any(folded.endswith(t) and len(folded) >= len(t) + 3 for t in _glued_types())
+
+
+@functools.cache
+def _glued_types() -> tuple[str, ...]:  # noqa: N802
+    return tuple(t for t in street_types() if t.isalpha())
 
 
 _BLANKS = re.compile(r"[ \t]*")
