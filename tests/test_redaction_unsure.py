@@ -1111,3 +1111,73 @@ def test_a_contraction_s_rest_is_no_lower_case_first_name(text):
 
 def test_a_surname_after_an_elided_particle_is_still_read():
     assert "connor" in next(iter(surfaced("ask o'connor about it")), "")
+
+
+def reasons(text: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for s, e, _entity, reason in Unsure().reasoned_spans(text):
+        found.setdefault(text[s:e], set()).add(reason)
+    return found
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A street's type of Faker's lists, last or first, beside a name and a number.
+        ("Best wishes\n52 Tovuz Nərgiz Küçəsi\nthanks", "52 Tovuz Nərgiz Küçəsi"),
+        ("Regards,\nMókus bálint köz 41\nthanks", "Mókus bálint köz 41"),
+        ("it is at 73 Hvidkløvervej, Sorø", "73 Hvidkløvervej, Sorø"),
+        ("Regards,\n9 Nurmeki põik tänav\nthanks", "9 Nurmeki põik tänav"),
+    ],
+)
+def test_a_street_line_that_names_its_type_is_sure(text, value):
+    from miner.redaction.unsure import REPLACED_REASONS, TYPED_STREET_LINE
+
+    assert TYPED_STREET_LINE in reasons(text).get(value, set())
+    assert TYPED_STREET_LINE in REPLACED_REASONS
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # No type: a person's name and a number as often, the reviewer's.
+        ("The bakery is at 1180 Odile Varnier", "1180 Odile Varnier"),
+        ("Regards,\nBerg Kvarn 12\nthanks", "Berg Kvarn 12"),
+    ],
+)
+def test_a_street_line_with_no_type_stays_surfaced(text, value):
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    found = reasons(text)
+    assert value in found and TYPED_STREET_LINE not in found[value], found
+
+
+def test_a_typed_street_line_is_replaced_and_the_firm_above_it_kept(policy):
+    text = "Kind regards,\nHalvor Brekke\nNordvik Maskin AS\n61 Tovuz Nərgiz Küçəsi\nthanks"
+    written = redacted(policy, text).session.turns[0].user_text
+    assert "Nərgiz" not in written and "61" not in written and "Küçəsi" not in written
+    assert "Nordvik Maskin AS" in written
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A street named by its ordinal, its type left out, with its unit and postcode.
+        (
+            "Hi,\n72 2nd\\n Apt. B\\n Elmford\\n Canada K1M 2C5",
+            "72 2nd\\n Apt. B\\n Elmford\\n Canada K1M 2C5",
+        ),
+        # A town's name as a street's, the lines under it bulleted.
+        (
+            "• 48 Lisboa\n• Flat 9\n• Sometown\n• Norway 4120",
+            "48 Lisboa\n• Flat 9\n• Sometown\n• Norway 4120",
+        ),
+    ],
+)
+def test_an_ordinal_or_a_town_over_bulleted_parts_is_a_street_line(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_a_verb_before_a_numbered_article_is_no_street():
+    text = "the council began by invoking Article 12 of the charter"
+    assert "STREET_ADDRESS" not in surfaced(text).values()

@@ -403,7 +403,11 @@ def unsure_values(
     for key, leaf in leaves:
         inside = [m.span() for m in named.finditer(leaf)] if named else []
         end = -1
-        spans = sorted(unsure.reasoned_spans(leaf, key), key=lambda s: (s[0], -s[1]))
+        # Of two rules that found one span, the one sure enough to replace it.
+        spans = sorted(
+            unsure.reasoned_spans(leaf, key),
+            key=lambda s: (s[0], -s[1], s[3] not in REPLACED_REASONS),
+        )
         for start, stop, entity, reason in spans:
             if any(s <= start and stop <= e for s, e in inside):
                 continue

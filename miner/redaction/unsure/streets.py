@@ -326,6 +326,10 @@ _ADDRESS_WORD = r"[^\W\d_](?:[^\W\d_]|['’.-](?=[^\W\d_]))*\.?"
 _RUN_NUMBER = r"\d{1,5}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?"
 
 
+#: A street named by its ordinal, its type left out: "39 1st", "12 3rd".
+_ORDINAL = r"\d{1,3}(?i:st|nd|rd|th)"
+
+
 #: A house number: digits with a letter or a second number ("16/1", "86W"),
 #: or "S/N" (sin / sem número). Not inside a date, a time, an amount, a
 #: phone or a code ("15/05/2024", "10:30", "$15", "15%", "A-12").
@@ -347,7 +351,8 @@ _WORD_BEFORE = re.compile(rf"(?<![\w'’.-])({_ADDRESS_WORD})(,?[ \t]+)\Z")
 
 
 _TOKEN_AFTER = re.compile(
-    rf"[ \t]+(?:(?P<number>{_RUN_NUMBER})(?![\w/:.-]|[.,]\d)|(?P<word>{_ADDRESS_WORD}))"
+    rf"[ \t]+(?:(?P<ordinal>{_ORDINAL})(?!\w)|(?P<number>{_RUN_NUMBER})(?![\w/:.-]|[.,]\d)"
+    rf"|(?P<word>{_ADDRESS_WORD}))"
 )
 
 
@@ -624,8 +629,10 @@ def _typed_line(words: list[str]) -> bool:
     if any(FILLED_STREET.fullmatch(w) for w in words):
         return True
     named = [w for w in words if not w.startswith(FILLED)]
-    if len(words) < 2 or not named:
+    if not named:
         return False
+    if len(words) == 1:
+        return _a_glued_street_type(words[0])  # "73 Hvidkløvervej"
     return _a_street_type_word(named[0]) or _a_street_type_word(named[-1])
 
 
@@ -633,20 +640,28 @@ def _typed_line(words: list[str]) -> bool:
 def _a_street_type_word(word: str) -> bool:
     """A street's type, written apart ("Küçəsi", "köz", "Allé") or glued
     to a name English does not write ("Toftegårdsvej", "Isabellalei")."""
-    from miner.redaction.lexicon.names import an_english_word
-
     folded = word.casefold()
     if folded in street_types() or folded.rstrip(".") in street_types():
         return True
-    if STREET_CUE.fullmatch(word) or STREET_AFTER.fullmatch(folded):
-        return True
+    return bool(STREET_CUE.fullmatch(word) or STREET_AFTER.fullmatch(folded)) or (
+        _a_glued_street_type(word)
+    )
+
+
+@functools.lru_cache(maxsize=65536)
+def _a_glued_street_type(word: str) -> bool:
+    """A street's type glued to a name of three letters or more, the whole
+    a word English does not write: "Hvidkløvervej", "Isabellalei"."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold()
     if len(folded) < 6 or not folded.isalpha() or an_english_word(folded, 3.5):
         return False
     return any(folded.endswith(t) and len(folded) >= len(t) + 3 for t in _glued_types())
 
 
 @functools.cache
-def _glued_types() -> tuple[str, ...]:  # noqa: N802
+def _glued_types() -> tuple[str, ...]:
     return tuple(t for t in street_types() if t.isalpha())
 
 
@@ -686,7 +701,13 @@ def _joins(word: str, lower: bool) -> bool:
     in lower case."""
     if _plain_word(word, lower):
         return False
-    return lower or word[0].isupper() or word.casefold() in _ADDRESS_PARTICLES or _street_word(word)
+    return (
+        lower
+        or word[0].isupper()
+        or word.casefold() in _ADDRESS_PARTICLES
+        or _street_word(word)
+        or _a_street_type_word(word)  # "Szemere bertalan út 109"
+    )
 
 
 def _street_run(
@@ -714,6 +735,8 @@ def _street_run(
         m = _WORD_BEFORE.search(text, max(0, at - 60), at)
         if not m or ((step or replaced) and "," in m.group(2)) or not joins(m.group(1)):
             break
+        if not lower and _a_sentence_word_before_a_name(m.group(1), words):
+            break  # "invoking Article 50": the sentence's verb, then a thing's name
         words.insert(0, m.group(1))
         at = m.start()
     lead = before and _NUMBER_AND_WORDS_BEFORE.search(text, max(0, at - 40), at)
@@ -731,7 +754,12 @@ def _street_run(
         if not m:
             break
         word = m.group("word")
-        if m.group("number"):
+        if m.group("ordinal"):
+            if run_end != end or replaced:
+                break
+            # Its name, right after the house number: "39 1st\n Apt. X".
+            words.append(m.group("ordinal"))
+        elif m.group("number"):
             if numbers:
                 break
             numbers += 1
@@ -780,6 +808,18 @@ def _street_run(
     return run_start, run_end, words, mark is not None
 
 
+def _a_sentence_word_before_a_name(word: str, words: list[str]) -> bool:
+    """Whether a lower-case word before a street line's capitalised first
+    word, in a text with capitals, is a word of English's lexicon
+    (lemminflect's: "invoking Article 50") and no street's type ("via
+    Roma", "rue Roger"): the sentence's, not the street's."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    if not (word.islower() and words and words[0][:1].isupper()):
+        return False
+    return bool(word_classes(word)) and not _a_street_type(word)
+
+
 @functools.lru_cache(maxsize=65536)
 def _street_word(word: str) -> bool:
     """A word a street's name is made of: a first name, a place, or a word
@@ -815,6 +855,8 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         for count, token in enumerate(_PART_TOKEN.finditer(m.group(1))):
             value = token.group(0)
             letters = _NOT_A_LETTER.sub("", value)
+            if count == 0 and not any(c.isalnum() for c in value):
+                continue  # a line's bullet: "• 4600 Jujuy", "??? Mənzil 53"
             if count == 6:  # at most six words: the rest is a sentence
                 whole = False
                 break
