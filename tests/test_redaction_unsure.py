@@ -335,12 +335,12 @@ def test_a_bad_unsure_key_is_refused_in_one_line_naming_file_and_key(scratch_con
 def test_a_surfaced_street_s_name_written_alone_elsewhere_is_surfaced_too(policy):
     result = redacted(
         policy,
-        "Please deliver to 8 Hauglandgropa, the door code is 1234",
-        summary="could not verify Hauglandgropa",
+        "Please deliver to 8 Brattkvisla, the door code is 1234",
+        summary="could not verify Brattkvisla",
     )
     surfaced = {(s.entity, s.value) for s in result.surfaced}
-    assert ("STREET_ADDRESS", "8 Hauglandgropa") in surfaced
-    assert ("STREET_ADDRESS", "Hauglandgropa") in surfaced
+    assert ("STREET_ADDRESS", "8 Brattkvisla") in surfaced
+    assert ("STREET_ADDRESS", "Brattkvisla") in surfaced
 
 
 @pytest.mark.parametrize(
@@ -645,11 +645,11 @@ def test_a_street_s_name_is_its_line_without_its_numbers(street, names):
 def test_a_surfaced_street_s_house_number_alone_elsewhere_is_surfaced_too(policy):
     result = redacted(
         policy,
-        "Please deliver to 8 Hauglandgropa, the door code is 1234",
+        "Please deliver to 8 Brattkvisla, the door code is 1234",
         reply="I have noted 8 on your file.",
     )
     surfaced = {(s.entity, s.value) for s in result.surfaced}
-    assert {("STREET_ADDRESS", "8 Hauglandgropa"), ("STREET_ADDRESS", "8")} <= surfaced
+    assert {("STREET_ADDRESS", "8 Brattkvisla"), ("STREET_ADDRESS", "8")} <= surfaced
 
 
 def test_a_replaced_street_s_word_in_another_casing_is_surfaced(policy):
