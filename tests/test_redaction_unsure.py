@@ -359,10 +359,6 @@ def test_a_surfaced_street_s_name_written_alone_elsewhere_is_surfaced_too(policy
             "SHIP TO 24 BOULEVARD COSANDEY\\N SUITE 613\\N CARRAUD-LA-VILLE\\N\\N CROATIA 4774",
             "24 BOULEVARD COSANDEY\\N SUITE 613\\N CARRAUD-LA-VILLE\\N\\N CROATIA 4774",
         ),
-        (
-            "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks",
-            "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF",
-        ),  # fmt: skip
     ],
 )
 def test_a_street_line_of_any_language_is_surfaced_with_the_parts_after_it(text, value):
@@ -1126,7 +1122,7 @@ def reasons(text: str) -> dict[str, set[str]]:
         # A street's type of Faker's lists, last or first, beside a name and a number.
         ("Best wishes\n52 Tovuz Nərgiz Küçəsi\nthanks", "52 Tovuz Nərgiz Küçəsi"),
         ("Regards,\nMókus bálint köz 41\nthanks", "Mókus bálint köz 41"),
-        ("it is at 73 Hvidkløvervej, Sorø", "73 Hvidkløvervej, Sorø"),
+        ("it is at 73 Hvidkløvervej, Sorø", "73 Hvidkløvervej"),
         ("Regards,\n9 Nurmeki põik tänav\nthanks", "9 Nurmeki põik tänav"),
     ],
 )
@@ -1150,6 +1146,15 @@ def test_a_street_line_with_no_type_stays_surfaced(text, value):
 
     found = reasons(text)
     assert value in found and TYPED_STREET_LINE not in found[value], found
+
+
+def test_a_typed_street_line_is_sure_and_the_parts_under_it_the_reviewer_s():
+    text = "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks"
+    found = reasons(text)
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    assert TYPED_STREET_LINE in found["Trevo Cavalcanti, 33"]
+    assert "an address block" in found["Vila Santa Rosa\n46881973 Silveira Verde / DF"]
 
 
 def test_a_typed_street_line_is_replaced_and_the_firm_above_it_kept(policy):

@@ -403,10 +403,12 @@ def unsure_values(
     for key, leaf in leaves:
         inside = [m.span() for m in named.finditer(leaf)] if named else []
         end = -1
-        # Of two rules that found one span, the one sure enough to replace it.
+        # Of two rules that found spans starting at one place, the one sure
+        # enough to replace its span (what the other found after it is
+        # surfaced by its own rules: an address's parts).
         spans = sorted(
             unsure.reasoned_spans(leaf, key),
-            key=lambda s: (s[0], -s[1], s[3] not in REPLACED_REASONS),
+            key=lambda s: (s[0], s[3] not in REPLACED_REASONS, -s[1]),
         )
         for start, stop, entity, reason in spans:
             if any(s <= start and stop <= e for s, e in inside):

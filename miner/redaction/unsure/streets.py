@@ -614,8 +614,16 @@ def address_blocks(text: str) -> Iterator[tuple[int, int, str, bool]]:
                 continue
         elif not any(_street_word(w) for w in words):
             continue
+        if not replaced and _typed_line(words):
+            # The line is sure; the parts under it stay the reviewer's (a
+            # town, a country: look-alikes as often, written apart).
+            yield start, stop, "STREET_ADDRESS", True
+            if after > stop:
+                part = _NEXT_ADDRESS_PART.match(text, stop)
+                yield (part.start(1) if part else stop), after, "STREET_ADDRESS", False
+        else:
+            yield start, after, "STREET_ADDRESS", False
         end = after
-        yield start, end, "STREET_ADDRESS", not replaced and _typed_line(words)
 
 
 def _typed_line(words: list[str]) -> bool:
