@@ -382,6 +382,10 @@ class Unsure:
             yield m.start(), m.end(), "PHONE_NUMBER", "digits grouped as a phone's"
 
 
+#: What stands between an address's parts: blanks, commas, line breaks.
+_REST_START = re.compile(r"(?:[\s,;]|\\[nN])*")
+
+
 def unsure_values(
     session: Session, unsure: Unsure, things: tuple[str, ...] = ()
 ) -> tuple[Surfaced, ...]:
@@ -402,7 +406,7 @@ def unsure_values(
     )
     for key, leaf in leaves:
         inside = [m.span() for m in named.finditer(leaf)] if named else []
-        end = -1
+        end, sure = -1, False
         # Of two rules that found spans starting at one place, the one sure
         # enough to replace its span (what the other found after it is
         # surfaced by its own rules: an address's parts).
@@ -415,7 +419,14 @@ def unsure_values(
                 continue
             if start >= end:
                 found.setdefault(leaf[start:stop], (entity, reason, ""))
-                end = stop
+                end, sure = stop, reason in REPLACED_REASONS
+            elif sure and stop > end:
+                # A longer span than the sure one taken here: its rest is
+                # surfaced, as the whole would have been ("..., Sorø").
+                rest = _REST_START.match(leaf, end).end()  # type: ignore[union-attr]
+                if rest < stop:
+                    found.setdefault(leaf[rest:stop], (entity, reason, ""))
+                end, sure = stop, False
     streets = [value for value, (entity, *_why) in found.items() if entity == "STREET_ADDRESS"]
     for street in streets:
         # Its name written alone elsewhere ("could not verify Klášterecká"):

@@ -614,16 +614,37 @@ def address_blocks(text: str) -> Iterator[tuple[int, int, str, bool]]:
                 continue
         elif not any(_street_word(w) for w in words):
             continue
-        if not replaced and _typed_line(words):
-            # The line is sure; the parts under it stay the reviewer's (a
-            # town, a country: look-alikes as often, written apart).
-            yield start, stop, "STREET_ADDRESS", True
-            if after > stop:
-                part = _NEXT_ADDRESS_PART.match(text, stop)
-                yield (part.start(1) if part else stop), after, "STREET_ADDRESS", False
-        else:
-            yield start, after, "STREET_ADDRESS", False
+        yield from _sure_and_unsure(text, start, first, stop, after, words, replaced)
         end = after
+
+
+def _sure_and_unsure(
+    text: str, start: int, first: int, stop: int, after: int, words: list[str], replaced: bool
+) -> Iterator[tuple[int, int, str, bool]]:
+    """An address block's spans, each with whether it is sure: the street
+    line when it names its type (``_typed_line``), and apart from it, the
+    reviewer's, the words before its number when the type comes after it
+    ("Brightscope, 7 Magistrova ulica": a firm's or a place's as often) and
+    the parts under it (a town, a country: look-alikes as often)."""
+    before = len(_WORD_IN_LINE.findall(text, start, first))
+    if _NUMBER_MARK.search(text, max(0, first - 6), first):
+        before -= 1  # "N°"
+    if not replaced and _typed_line(words[before:]):
+        line_start = first  # "245 Şirin Aşurbəyov Küçəsi", "7 Magistrova ulica"
+    elif not replaced and _typed_line(words):
+        line_start = start  # "Rákóczi köz 850", "Trevo Cavalcanti, 33"
+    else:
+        yield start, after, "STREET_ADDRESS", False
+        return
+    if line_start > start:
+        yield start, start + len(text[start:first].rstrip(" \t,")), "STREET_ADDRESS", False
+    yield line_start, stop, "STREET_ADDRESS", True
+    if after > stop:
+        part = _NEXT_ADDRESS_PART.match(text, stop)
+        yield (part.start(1) if part else stop), after, "STREET_ADDRESS", False
+
+
+_WORD_IN_LINE = re.compile(r"[^\W\d_]+")
 
 
 def _typed_line(words: list[str]) -> bool:
@@ -863,8 +884,6 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         for count, token in enumerate(_PART_TOKEN.finditer(m.group(1))):
             value = token.group(0)
             letters = _NOT_A_LETTER.sub("", value)
-            if count == 0 and not any(c.isalnum() for c in value):
-                continue  # a line's bullet: "• 4600 Jujuy", "??? Mənzil 53"
             if count == 6:  # at most six words: the rest is a sentence
                 whole = False
                 break
