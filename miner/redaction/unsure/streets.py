@@ -632,12 +632,17 @@ def _sure_and_unsure(
     if not replaced and _typed_line(words[before:]):
         line_start = first  # "245 Şirin Aşurbəyov Küçəsi", "7 Magistrova ulica"
     elif not replaced and _typed_line(words):
-        line_start = start  # "Rákóczi köz 850", "Trevo Cavalcanti, 33"
+        # The type before the number: from the type when it comes first
+        # ("Trevo Cavalcanti, 33"), else from the capitalised word nearest
+        # before it ("Rákóczi köz 850", "Szemere bertalan út 109"): a word
+        # before that is a town's or a firm's as often ("in Oslo Kongens
+        # gate 12").
+        line_start = start + _name_start(text[start:first], words[:before])
     else:
         yield start, after, "STREET_ADDRESS", False
         return
     if line_start > start:
-        yield start, start + len(text[start:first].rstrip(" \t,")), "STREET_ADDRESS", False
+        yield start, start + len(text[start:line_start].rstrip(" \t,")), "STREET_ADDRESS", False
     yield line_start, stop, "STREET_ADDRESS", True
     if after > stop:
         part = _NEXT_ADDRESS_PART.match(text, stop)
@@ -645,6 +650,27 @@ def _sure_and_unsure(
 
 
 _WORD_IN_LINE = re.compile(r"[^\W\d_]+")
+
+
+def _name_start(line: str, words: list[str]) -> int:
+    """Where in ``line`` (a street line up to its number, of ``words``) the
+    street's name starts: at its type when that comes first, else at the
+    capitalised word nearest before the type."""
+    types = [i for i, w in enumerate(words) if _a_street_type_word(w)]
+    first = 0
+    if types and types[0] > 0:
+        first = types[0] - 1
+        while first > 0 and not words[first][:1].isupper():
+            first -= 1
+    at = 0
+    for i, word in enumerate(words):
+        found = line.find(word, at)
+        if found < 0:
+            return 0
+        if i == first:
+            return found
+        at = found + len(word)
+    return 0
 
 
 def _typed_line(words: list[str]) -> bool:
