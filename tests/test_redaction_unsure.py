@@ -1122,7 +1122,7 @@ def reasons(text: str) -> dict[str, set[str]]:
         # A street's type of Faker's lists, last or first, beside a name and a number.
         ("Best wishes\n52 Tovuz Nərgiz Küçəsi\nthanks", "52 Tovuz Nərgiz Küçəsi"),
         ("Regards,\nMókus bálint köz 41\nthanks", "Mókus bálint köz 41"),
-        ("it is at 73 Hvidkløvervej, Sorø", "73 Hvidkløvervej"),
+        ("it is at 73 Hvidkløvervej today", "73 Hvidkløvervej"),
         ("Regards,\n9 Nurmeki põik tänav\nthanks", "9 Nurmeki põik tänav"),
     ],
 )
@@ -1148,19 +1148,21 @@ def test_a_street_line_with_no_type_stays_surfaced(text, value):
     assert value in found and TYPED_STREET_LINE not in found[value], found
 
 
-def test_a_typed_street_line_is_sure_and_the_parts_under_it_the_reviewer_s():
+def test_a_typed_street_line_with_a_town_under_it_stays_one_unsure_block():
+    # Apart, the town alone would be read by the second model as a name.
     text = "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks"
     found = reasons(text)
     from miner.redaction.unsure import TYPED_STREET_LINE
 
-    assert TYPED_STREET_LINE in found["Trevo Cavalcanti, 33"]
-    assert "an address block" in found["Vila Santa Rosa\n46881973 Silveira Verde / DF"]
+    block = "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF"
+    assert "an address block" in found[block]
+    assert not any(TYPED_STREET_LINE in why for why in found.values())
 
 
 def test_a_typed_street_line_after_a_firm_and_a_comma_is_sure_from_its_number():
     from miner.redaction.unsure import TYPED_STREET_LINE
 
-    found = reasons("We'll meet Tuesday at Korvex, 12 Tovuz Nərgiz Küçəsi, Quba")
+    found = reasons("We'll meet Tuesday at Korvex, 12 Tovuz Nərgiz Küçəsi")
     assert TYPED_STREET_LINE in found["12 Tovuz Nərgiz Küçəsi"]
     assert not any(TYPED_STREET_LINE in why for value, why in found.items() if "Korvex" in value)
 

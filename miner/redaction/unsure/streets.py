@@ -27,6 +27,7 @@ from miner.redaction.unsure.names import WORD, an_unknown_word
 from miner.redaction.unsure.text import (
     DATE,
     FILLED,
+    FILLED_ANY,
     FILLED_OTHER,
     FILLED_STREET,
     FILLED_WORD,
@@ -625,7 +626,14 @@ def _sure_and_unsure(
     line when it names its type (``_typed_line``), and apart from it, the
     reviewer's, the words before its number when the type comes after it
     ("Brightscope, 7 Magistrova ulica": a firm's or a place's as often) and
-    the parts under it (a town, a country: look-alikes as often)."""
+    the parts under it, a phone's placeholder; a block with words under its
+    line (a town, a country: look-alikes as often) is one value, unsure."""
+    if _WORD_IN_LINE.search(FILLED_ANY.sub("", text[stop:after])):
+        # Parts with words under the line (a town, a country): the block
+        # stays one value, the reviewer's. Apart, a town alone is read by
+        # the second model as a name or a street, and replaced: a look-alike.
+        yield start, after, "STREET_ADDRESS", False
+        return
     before = len(_WORD_IN_LINE.findall(text, start, first))
     if _NUMBER_MARK.search(text, max(0, first - 6), first):
         before -= 1  # "N°"
