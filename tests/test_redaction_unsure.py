@@ -1139,6 +1139,8 @@ def test_a_street_line_that_names_its_type_is_sure(text, value):
         # No type: a person's name and a number as often, the reviewer's.
         ("The bakery is at 1180 Odile Varnier", "1180 Odile Varnier"),
         ("Regards,\nBerg Kvarn 12\nthanks", "Berg Kvarn 12"),
+        # A town with a type's ending glued ("-burg") and its postcode: no street.
+        ("Regards,\nAnna Weber, Regensburg 93047\nthanks", "Regensburg 93047"),
     ],
 )
 def test_a_street_line_with_no_type_stays_surfaced(text, value):

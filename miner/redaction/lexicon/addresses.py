@@ -48,9 +48,10 @@ _NOT_TYPES = frozenset(
 
 
 @functools.cache
-def street_types() -> frozenset[str]:
+def street_types(english: bool = True) -> frozenset[str]:
     """Street types in every language Faker's address providers write one
-    (their ``street_suffixes`` and ``street_prefixes``, long and short:
+    (English's too unless not ``english``; their ``street_suffixes`` and
+    ``street_prefixes``, long and short:
     "küçəsi", "prospekti", "köz", "sétány", "stræde", "vej", "třída",
     "aleea", "rua"), case-folded, in the scripts addresses are read in here;
     not those of two letters or fewer nor words English writes (wordfreq
@@ -68,6 +69,8 @@ def street_types() -> frozenset[str]:
              "street_prefixes", "street_prefixes_long", "street_prefixes_short")  # fmt: skip
     types: set[str] = set()
     for module in pkgutil.iter_modules(providers.__path__):
+        if not english and module.name.startswith("en"):
+            continue
         provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
         for name in lists:
             if (module.name, name) in _NOT_TYPES:

@@ -615,19 +615,22 @@ def address_blocks(text: str) -> Iterator[tuple[int, int, str, bool]]:
                 continue
         elif not any(_street_word(w) for w in words):
             continue
-        yield from _sure_and_unsure(text, start, first, stop, after, words, replaced)
+        yield from _sure_and_unsure(text, (start, first, last, stop, after), words, replaced)
         end = after
 
 
 def _sure_and_unsure(
-    text: str, start: int, first: int, stop: int, after: int, words: list[str], replaced: bool
+    text: str, at: tuple[int, int, int, int, int], words: list[str], replaced: bool
 ) -> Iterator[tuple[int, int, str, bool]]:
     """An address block's spans, each with whether it is sure: the street
     line when it names its type (``_typed_line``), and apart from it, the
     reviewer's, the words before its number when the type comes after it
     ("Brightscope, 7 Magistrova ulica": a firm's or a place's as often) and
     the parts under it, a phone's placeholder; a block with words under its
-    line (a town, a country: look-alikes as often) is one value, unsure."""
+    line (a town, a country: look-alikes as often) is one value, unsure.
+    ``at``: where the block starts, its number starts and ends, its line
+    and its parts end."""
+    start, first, last, stop, after = at
     if _WORD_IN_LINE.search(FILLED_ANY.sub("", text[stop:after])):
         # Parts with words under the line (a town, a country): the block
         # stays one value, the reviewer's. Apart, a town alone is read by
@@ -637,8 +640,10 @@ def _sure_and_unsure(
     before = len(_WORD_IN_LINE.findall(text, start, first))
     if _NUMBER_MARK.search(text, max(0, first - 6), first):
         before -= 1  # "N°"
-    if not replaced and _typed_line(words[before:]):
-        line_start = first  # "245 Şirin Aşurbəyov Küçəsi", "7 Magistrova ulica"
+    if not replaced and _typed_line(words[before:], last_only=True):
+        # The type last after the number: "245 Şirin Aşurbəyov Küçəsi", "7
+        # Magistrova ulica" (first, "12 Rua Augusta Lisboa" may end in a town).
+        line_start = first
     elif not replaced and _typed_line(words):
         # The type before the number: from the type when it comes first
         # ("Trevo Cavalcanti, 33"), else from the capitalised word nearest
@@ -646,6 +651,11 @@ def _sure_and_unsure(
         # before that is a town's or a firm's as often ("in Oslo Kongens
         # gate 12").
         line_start = start + _name_start(text[start:first], words[:before])
+        if _WORD_IN_LINE.search(text, last, stop):
+            # Words after the number: a town's as often ("Calle Mayor 12
+            # Madrid"): the block is the reviewer's.
+            yield start, after, "STREET_ADDRESS", False
+            return
     else:
         yield start, after, "STREET_ADDRESS", False
         return
@@ -681,7 +691,7 @@ def _name_start(line: str, words: list[str]) -> int:
     return 0
 
 
-def _typed_line(words: list[str]) -> bool:
+def _typed_line(words: list[str], last_only: bool = False) -> bool:
     """Whether the words of a street line beside its house number name a
     street's type first or last, beside a name ("245 Şirin Aşurbəyov
     Küçəsi", "Rákóczi köz 850", "155 Ny Toftegårdsvej", "Aleea Pop 12":
@@ -689,14 +699,18 @@ def _typed_line(words: list[str]) -> bool:
     the address rules' own, "tänav", "utca"), or hold a street replaced
     ("155 <PERSON_1> <STREET_ADDRESS_1>"). No look-alike is shaped so: a
     firm's word makes no block, and a place or a product names no type."""
-    if any(FILLED_STREET.fullmatch(w) for w in words):
+    if not words:
+        return False
+    if FILLED_STREET.fullmatch(words[-1]) or (
+        not last_only and any(FILLED_STREET.fullmatch(w) for w in words)
+    ):
         return True
     named = [w for w in words if not w.startswith(FILLED)]
     if not named:
         return False
     if len(words) == 1:
         return _a_glued_street_type(words[0])  # "73 Hvidkløvervej"
-    return _a_street_type_word(named[0]) or _a_street_type_word(named[-1])
+    return _a_street_type_word(named[-1]) or (not last_only and _a_street_type_word(named[0]))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -713,19 +727,22 @@ def _a_street_type_word(word: str) -> bool:
 
 @functools.lru_cache(maxsize=65536)
 def _a_glued_street_type(word: str) -> bool:
-    """A street's type glued to a name of three letters or more, the whole
-    a word English does not write: "Hvidkløvervej", "Isabellalei"."""
+    """A street's type of a language not English glued to a name of three
+    letters or more, the whole a word English does not write and no place
+    ("Hvidkløvervej", "Isabellalei"; not "Regensburg", "Sandvika": towns)."""
     from miner.redaction.lexicon.names import an_english_word
 
     folded = word.casefold()
     if len(folded) < 6 or not folded.isalpha() or an_english_word(folded, 3.5):
+        return False
+    if a_place_name(word.rstrip(".")):
         return False
     return any(folded.endswith(t) and len(folded) >= len(t) + 3 for t in _glued_types())
 
 
 @functools.cache
 def _glued_types() -> tuple[str, ...]:
-    return tuple(t for t in street_types() if t.isalpha())
+    return tuple(t for t in street_types(english=False) if t.isalpha())
 
 
 _BLANKS = re.compile(r"[ \t]*")
