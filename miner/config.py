@@ -43,6 +43,19 @@ DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
     "ssn",
     "dob",
     "birthday",
+    # Words a person's record is keyed by that hold no "name" or "dob":
+    # "surname", "lastname", "birth_date", "passport_no", "national_id".
+    "surname",
+    "forename",
+    "firstname",
+    "lastname",
+    "fullname",
+    "birth",
+    "birthdate",
+    "passport",
+    "national_id",
+    "telephone",
+    "msisdn",
 )
 
 #: Entity types Presidio looks for. DATE_TIME, UK_NHS, US_BANK_NUMBER, URL and

@@ -80,6 +80,23 @@ def test_people_emails_phones_cards_and_street_addresses_are_replaced(detector, 
     )
 
 
+@pytest.mark.parametrize(
+    "key, value, entity",
+    [
+        ("surname", "HUBER", "PERSON"),
+        ("lastName", "o'neill", "PERSON"),
+        ("birth_date", "12.03.1984", "PERSONAL"),
+        ("passportNumber", "X7729104", "PASSPORT"),
+        ("national_id", "Y4829173K", "NATIONAL_ID"),
+        ("telephone", "5550134", "PHONE_NUMBER"),
+    ],
+)
+def test_a_person_s_record_keys_are_personal(detector, config, key, value, entity):
+    call = ToolCall(name="lookup_customer", args={key: value}, result={"status": "ok"})
+    out, _ = redact_one(session(turn("hi", "ok", call)), detector, config)
+    assert out.turns[0].tool_calls[0].args == {key: f"<{entity}_1>"}
+
+
 def test_values_under_personal_keys_go_whatever_their_format(detector, config):
     call = ToolCall(
         name="lookup_customer",

@@ -129,9 +129,16 @@ def test_a_lower_case_name_after_a_cue_is_replaced_though_no_list_knows_it(polic
     assert name not in out and "<PERSON_1>" in out, out
 
 
-def test_an_english_word_after_a_lower_case_name_no_list_knows_is_not_its_surname(policy):
-    [out] = user_texts(redacted(policy, "my name is i̇brahim passport number unknown"))
+@pytest.mark.parametrize("first", ["i̇brahim", "ibrahim", "maria"])
+def test_an_english_word_after_a_lower_case_first_name_is_not_its_surname(policy, first):
+    # Whether a list knows the first name or not: "passport" is English's.
+    [out] = user_texts(redacted(policy, f"my name is {first} passport number unknown"))
     assert out == "my name is <PERSON_1> passport number unknown", out
+
+
+def test_a_listed_surname_that_english_writes_stays_with_its_first_name(policy):
+    [out] = user_texts(redacted(policy, "my name is maria brown, order 55123"))
+    assert "brown" not in out and "maria" not in out, out
 
 
 def test_a_lower_case_name_after_a_cue_stays_whole_beside_its_first_name_alone(policy):

@@ -238,3 +238,38 @@ def test_a_person_beside_a_country_of_several_words_is_still_one():
     line = "Anna Keller from Sierra Leone called"
     assert not in_a_country_s_name(line, 0, len("Anna Keller"))
     assert in_a_country_s_name(line, line.index("Leone"), line.index("Leone") + 5)
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        # A nationality written as its language's name, in the writer's own.
+        ("I am Norueguês but I live in Porto.", "Norueguês"),
+        ("she is Olasz, she told me", "Olasz"),
+        # A country, or a day, in a language of few customers.
+        ("We moved here from Olaszország last year", "Olaszország"),
+        ("See you Czwartek then", "Czwartek"),
+        ("Kolmapäev works for me", "Kolmapäev"),
+    ],
+)
+def test_cldr_s_languages_countries_and_days_in_every_latin_script_language_are_no_person(
+    text, word
+):
+    start = text.index(word)
+    assert names_no_person(text, start, start + len(word))
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        # Languages' names that are surnames or first names too stay persons'.
+        ("I am Moore, calling about my order", "Moore"),
+        ("I am Roman and I need help", "Roman"),
+        ("Domingo called twice", "Domingo"),
+        # A language's name with no form of "be" before it is no nationality.
+        ("Olasz called twice", "Olasz"),
+    ],
+)
+def test_a_language_s_name_that_is_a_person_s_or_said_without_be_is_not_read_so(text, word):
+    start = text.index(word)
+    assert not names_no_person(text, start, start + len(word))

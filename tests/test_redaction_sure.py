@@ -94,6 +94,22 @@ def test_a_number_after_an_id_s_name_that_fails_its_check_is_not_an_id(policy, t
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        ("pasaporte PAB123456", "PAB123456"),
+        ("numero di passaporto YA1234567", "YA1234567"),
+        ("paspoort nr. NW3K21L98, geldig tot 2031", "NW3K21L98"),
+    ],
+)
+def test_a_passport_number_after_its_name_in_another_language_is_replaced(policy, text, value):
+    assert found(policy, text).get(value) == "PASSPORT"
+
+
+def test_a_passport_s_name_before_a_number_without_a_digit_or_too_long_is_no_passport(policy):
+    assert "PASSPORT" not in found(policy, "the pasaporte office, ticket 1234567890").values()
+
+
+@pytest.mark.parametrize(
     "text, phone",
     [
         ("Kind regards\nJo\n+61-2-5800-1909", "+61-2-5800-1909"),

@@ -71,6 +71,8 @@ def test_a_house_number_beside_a_word_english_does_not_write_is_surfaced(text, v
         ("Willemine, can I please speak to your boss?", "Willemine"),
         ("Zikmund is a very sympathetic person.", "Zikmund"),
         ("Is there a better example than early Blomqvist?", "Blomqvist"),
+        # A surname on its own line under a first name: no job's line.
+        ("Kind regards\nIngrid\nVelkorsi\nHalvorsen Bygg\n18 Birch Lane", "Velkorsi"),
     ],
 )
 def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
@@ -93,6 +95,18 @@ def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
 )
 def test_a_capitalised_word_its_shape_or_neighbours_make_a_place_or_thing_is_not(text):
     assert "PERSON" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ingrid Solberg, the Sykepleier, said so",  # an apposition's job
+        "Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane",  # a job's line
+        "Ingrid Solberg\n\nSykepleier\n\nContact:\nPhone: 555 0100",
+    ],
+)
+def test_a_capitalised_word_where_a_job_stands_is_not_surfaced(text):
+    assert "Sykepleier" not in surfaced(text)
 
 
 def test_customer_cue_surfaces_a_surname_english_writes_with_the_first_name():
@@ -1064,6 +1078,23 @@ def test_a_code_after_a_person_s_id_name_is_surfaced():
     assert surfaced("her order number is AB12345") == {}
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("NIE Y4829173K on the booking", "Y4829173K"),  # the check letter is S
+        ("DNI: 48291735W for the invoice", "48291735W"),  # the check letter is S
+        ("my PESEL is 44051401459", "44051401459"),  # its check digit is 8
+    ],
+)
+def test_a_value_after_its_id_s_own_name_that_fails_its_check_is_surfaced(text, value):
+    # Mistyped, or of a shape stdnum does not know: the name announces it.
+    assert surfaced(text)[value] == "NATIONAL_ID"
+
+
+def test_an_id_s_name_with_no_digit_after_it_surfaces_nothing():
+    assert surfaced("the NIE form is attached, PESEL holders welcome") == {}
+
+
 def test_digits_grouped_by_a_slash_are_surfaced():
     assert surfaced("call back on 731104/8812 please")["731104/8812"] == "PHONE_NUMBER"
 
@@ -1109,11 +1140,34 @@ def test_a_surname_after_an_elided_particle_is_still_read():
     assert "connor" in next(iter(surfaced("ask o'connor about it")), "")
 
 
-def reasons(text: str) -> dict[str, set[str]]:
+def all_reasons(text: str) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for s, e, _entity, reason in Unsure().reasoned_spans(text):
         found.setdefault(text[s:e], set()).add(reason)
     return found
+
+
+def reasons(text: str) -> dict[str, str]:
+    return {text[s:e]: reason for s, e, _entity, reason in Unsure().reasoned_spans(text, None)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A first name that English writes only as a verb's form, before "by".
+        "the anthem was sung by the choir",
+        # A role made of an English verb and "-er" before a person.
+        "ask our regular commenter <PERSON_1> about it",
+        # A word English's lexicon files after a person, ending the sentence.
+        "she was a big <PERSON_1> fan. Then she left",
+        # A person's id's name in its language, before its value.
+        "my rodné číslo is <NATIONAL_ID_1>",
+        # A website's host.
+        "details at https://natasha.example/ today",
+    ],
+)
+def test_words_of_the_sentence_beside_a_name_are_no_decision(text):
+    assert reasons(text) == {}
 
 
 @pytest.mark.parametrize(
@@ -1129,8 +1183,28 @@ def reasons(text: str) -> dict[str, set[str]]:
 def test_a_street_line_that_names_its_type_is_sure(text, value):
     from miner.redaction.unsure import REPLACED_REASONS, TYPED_STREET_LINE
 
-    assert TYPED_STREET_LINE in reasons(text).get(value, set())
+    assert TYPED_STREET_LINE in all_reasons(text).get(value, set())
     assert TYPED_STREET_LINE in REPLACED_REASONS
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("we asked if sung could come too", "sung"),
+        ("ask our regular kowalczyk <PERSON_1> about it", "kowalczyk"),
+        ("please call <PERSON_1> lopez today", "lopez"),
+        ("file of <PERSON_1> th.d. attached", "th.d."),
+        ("the file of <PERSON_1> Jr. attached", "Jr."),
+        ("i will call natasha tomorrow", "natasha"),
+    ],
+)
+def test_a_name_beside_those_words_is_still_surfaced(text, value):
+    assert value in reasons(text)
+
+
+def test_a_name_cue_reads_the_word_on_its_own_line_only():
+    assert reasons("My name is <PERSON_1>\nThx\n<PERSON_2>") == {}
+    assert "kowalski" in reasons("please ring kowalski on the intercom")
 
 
 @pytest.mark.parametrize(
@@ -1146,14 +1220,14 @@ def test_a_street_line_that_names_its_type_is_sure(text, value):
 def test_a_street_line_with_no_type_stays_surfaced(text, value):
     from miner.redaction.unsure import TYPED_STREET_LINE
 
-    found = reasons(text)
+    found = all_reasons(text)
     assert value in found and TYPED_STREET_LINE not in found[value], found
 
 
 def test_a_typed_street_line_with_a_town_under_it_stays_one_unsure_block():
     # Apart, the town alone would be read by the second model as a name.
     text = "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks"
-    found = reasons(text)
+    found = all_reasons(text)
     from miner.redaction.unsure import TYPED_STREET_LINE
 
     block = "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF"
@@ -1164,7 +1238,7 @@ def test_a_typed_street_line_with_a_town_under_it_stays_one_unsure_block():
 def test_a_typed_street_line_after_a_firm_and_a_comma_is_sure_from_its_number():
     from miner.redaction.unsure import TYPED_STREET_LINE
 
-    found = reasons("We'll meet Tuesday at Korvex, 12 Tovuz Nərgiz Küçəsi")
+    found = all_reasons("We'll meet Tuesday at Korvex, 12 Tovuz Nərgiz Küçəsi")
     assert TYPED_STREET_LINE in found["12 Tovuz Nərgiz Küçəsi"]
     assert not any(TYPED_STREET_LINE in why for value, why in found.items() if "Korvex" in value)
 
@@ -1193,3 +1267,59 @@ def test_a_street_named_by_its_ordinal_is_a_street_line(text, value):
 def test_a_verb_before_a_numbered_article_is_no_street():
     text = "the council began by invoking Article 12 of the charter"
     assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # Addressed first after a colon, where a quoted clause starts.
+        ("Noted, and passed on: Georgia, can you call us back?", "Georgia"),
+        # Spoken to, in lower case, a word English does not write.
+        ("you came back! said tamsin to oluwadamilare", "oluwadamilare"),
+    ],
+)
+def test_a_name_addressed_or_spoken_to_is_surfaced(text, value):
+    assert value in reasons(text)
+
+
+def test_an_english_word_s_rarer_plural_is_no_unknown_name():
+    assert "Cyborgs" not in reasons("the film was about Cyborgs and more")
+    assert "Kalnins" in reasons("the file of Kalnins was sent")
+    # A listed name's genitive or patronymic is no English plural.
+    assert "Stefans" in reasons("follow up with Stefans next week")
+
+
+def test_a_rare_name_in_a_person_s_slot_is_replaced_a_common_word_surfaced():
+    # The tune splits found the rule's values English writes less than
+    # often always planted (34 of 34: unsure.REPLACED_REASONS), so the
+    # first pass replaces them; a word English writes often stays the
+    # reviewer's ("Boss").
+    from miner.config import load_config
+    from miner.redaction.detector import detector_for
+    from miner.redaction.policy import RedactionPolicy
+    from tests.conftest import PIPELINE
+
+    config = load_config(PIPELINE)
+    off = config.redaction.model_copy(update={"second_model": False})
+    without = config.model_copy(update={"redaction": off})
+    first_pass_only = RedactionPolicy(without, detector_for(without))
+    result = redacted(first_pass_only, "Don't go to town, Qorvath!")
+    assert result.session.turns[0].user_text == "Don't go to town, <PERSON_1>!"
+    assert result.originals.get("Qorvath") == "PERSON"
+    common = redacted(first_pass_only, "Thanks for nothing, Boss!")
+    assert common.session.turns[0].user_text == "Thanks for nothing, Boss!"
+    assert ("PERSON", "Boss") in {(s.entity, s.value) for s in common.surfaced}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An acronym where a person stands, and a word of people of a kind.
+        "starring <PERSON_1> DOB 21 July",
+        "IT WAS SUNG BY TRAINMEN. THEN",
+    ],
+)
+def test_an_acronym_or_english_people_in_a_person_s_slot_is_no_name_there(text):
+    assert not {"a name in a person's slot", "a rare name in a person's slot"} & set(
+        reasons(text).values()
+    )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from miner.redaction.verdict import company_form_after, noun_after, verdict_of
+from miner.redaction.verdict import a_job_s_line, company_form_after, noun_after, verdict_of
 
 
 @pytest.mark.parametrize(
@@ -727,3 +727,56 @@ def test_a_question_s_first_word_and_a_code_are_surfaced_not_replaced(policy):
     result = redacted(policy, "Is LEA open today?")
     assert result.session.turns[0].user_text == "Is LEA open today?"
     assert verdict("Is LEA open today?", "Is LEA", {"FirstNameRecognizer"}, set()) == "surface"
+
+
+GUESSED = frozenset(("PlaceAwareSpacyRecognizer",))
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        # A firm named after its founder where a firm stands: the reviewer's.
+        ("I work for Brennan since May", "Brennan"),
+        ("Ingrid Solberg\nStaff Nurse\nHalvorsen\n18 Birch Lane", "Halvorsen"),
+        ("- Ingrid Solberg\n- Walter Brennan\n- 18 Birch Lane", "Walter Brennan"),
+    ],
+)
+def test_a_name_in_a_firm_s_slot_is_surfaced_not_replaced(text, name):
+    start = text.index(name)
+    assert verdict_of(text, start, start + len(name), "PERSON", GUESSED, frozenset()) == (
+        "surface",
+        "",
+    )
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        # The sender's name under a sign-off or a greeting, or first in its
+        # block, is a person's.
+        ("Kind regards\nIngrid Solberg\n18 Birch Lane", "Ingrid Solberg"),
+        ("Hello\nIngrid Solberg\n18 Birch Lane", "Ingrid Solberg"),
+        ("Ingrid Solberg\n18 Birch Lane", "Ingrid Solberg"),
+    ],
+)
+def test_a_sender_s_name_above_an_address_is_replaced(text, name):
+    start = text.index(name)
+    verdict, _thing = verdict_of(text, start, start + len(name), "PERSON", GUESSED, frozenset())
+    assert verdict == "replace"
+
+
+@pytest.mark.parametrize(
+    "text, word, job",
+    [
+        ("Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane", "Sykepleier", True),
+        ("<PERSON_1>\\nSykepleier\\nHalvorsen Bygg\\n18 Birch Lane", "Sykepleier", True),
+        ("Ingrid Solberg\n\nSykepleier\n\nContact:\nPhone: 555 0100", "Sykepleier", True),
+        # A surname on its own line under a first name is the person's.
+        ("Kind regards\nIngrid\nVelkorsi\nHalvorsen Bygg\n18 Birch Lane", "Velkorsi", False),
+        # Over an address's line it is a firm's line, or a person's.
+        ("Ingrid Solberg\nVelkorsi\n18 Birch Lane", "Velkorsi", False),
+    ],
+)
+def test_a_signature_s_job_line_is_found_by_its_position(text, word, job):
+    start = text.index(word)
+    assert a_job_s_line(text, start, start + len(word)) is job

@@ -67,9 +67,18 @@ class KeyRules:
                 ("mobile", "PHONE_NUMBER"),
                 ("address", "STREET_ADDRESS"),
                 ("street", "STREET_ADDRESS"),
+                ("telephone", "PHONE_NUMBER"),
+                ("msisdn", "PHONE_NUMBER"),
                 ("card", "CREDIT_CARD"),
                 ("iban", "IBAN_CODE"),
+                ("passport", "PASSPORT"),
+                ("national_id", "NATIONAL_ID"),
                 ("name", "PERSON"),
+                ("surname", "PERSON"),
+                ("forename", "PERSON"),
+                ("firstname", "PERSON"),
+                ("lastname", "PERSON"),
+                ("fullname", "PERSON"),
             ):
                 if word in words:
                     return entity

@@ -61,9 +61,12 @@ CARD_REGEX = (
 _CARD_FIRST_DIGITS = frozenset("23456")
 
 
-#: A passport number after its name: 6-9 capitals and digits, one digit at least.
+#: A passport number after its name, in English or the word of a language
+#: of Europe a customer writes it in (no library lists it; "Pass", German's
+#: and Sweden's, is English's too): 6-9 capitals and digits, one digit at least.
 PASSPORT_CUE_REGEX = (
-    r"(?i:\bpassport(?:\s+(?:number|no\.?|#))?(?:\s+is)?)[\s:#]{1,3}"
+    r"(?i:\b(?:passport|pasaporte|passeport|passaporto|passaporte|paspoort|reisepass|paszport"
+    r"|pasaport|útlevél)(?:\s+(?:number|no\.?|nr\.?|n[º°]|#))?(?:\s+is)?)[\s:#]{1,3}"
     r"(?P<value>(?=[A-Z]{0,3}\d)[A-Z0-9]{6,9})\b"
 )
 
@@ -310,6 +313,29 @@ def _id_before_its_name_regex() -> re.Pattern[str]:
     )
 
 
+@functools.cache
+def _id_name_before_value_regex() -> re.Pattern[str]:
+    """A person's id's name before its value, the value a placeholder or a
+    word with a digit: "my rodné číslo is <NATIONAL_ID_1>"."""
+    return re.compile(
+        rf"(?<![\w-]){_id_names_alternation()}"
+        r"(?=(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
+        r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*(?:<[A-Z_]+_\d+>|[A-Za-z/.-]{0,6}\d))"
+    )
+
+
+def names_a_person_s_id(text: str, start: int, end: int) -> bool:
+    """Whether the word at [start, end) is a word of a person's id's name
+    (``personal_id_names``) written before its value: "rodné", "číslo" of
+    "my rodné číslo is 186216/9639", the id's name in its language, no
+    one's (a name list holds "číslo")."""
+    window = max(0, start - 60)
+    return any(
+        m.start() <= start and end <= m.end()
+        for m in _id_name_before_value_regex().finditer(text, window, end + 60)
+    )
+
+
 def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
     """Spans of a person's id written after its own name ("my rodné číslo is
     186214/9641", "PESEL: 02070803628") or before it in brackets
@@ -336,6 +362,16 @@ def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
                 yield m.end("value") - len(value), m.end("value")
                 break
             value = value.partition(" ")[2]
+
+
+def unchecked_named_ids(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of a value with a digit written after a person's id's own name
+    ("NIE Y4829173K", "DNI: 4829173-5") that the id's check does not take:
+    a value mistyped, or of a shape stdnum does not know, is the value the
+    name announces all the same (``unsure`` puts it before the reviewer)."""
+    for m in _named_id_regex().finditer(text):
+        if any(c.isdigit() for c in m.group("value")):
+            yield m.span("value")
 
 
 @functools.cache

@@ -309,7 +309,20 @@ def date_words() -> frozenset[str]:
     month and a person vetoes nothing."""
     months, _, days = calendar_words()
     names = {unaccented(name).casefold() for name in first_names()}
-    return frozenset(w for w in months | days if unaccented(w) not in names)
+    # And every language CLDR writes in Latin letters ("Poniedziałek",
+    # "Reede", "Bazar ertəsi" and its words), less first names and surnames
+    # ("Maj", "Domingo"): a customer names the day in their own.
+    from babel import Locale
+
+    elsewhere: set[str] = set()
+    for language in latin_script_languages():
+        for calendar in (Locale(language).days, Locale(language).months):
+            for context in ("format", "stand-alone"):
+                for word in calendar[context]["wide"].values():
+                    elsewhere.update((word, *word.replace("-", " ").split()))
+    return frozenset(w for w in months | days if unaccented(w) not in names) | _less_persons_names(
+        w for w in elsewhere if len(w) > 3
+    )
 
 
 @kept
@@ -350,6 +363,16 @@ def country_names() -> frozenset[str]:
             for spelling in _spellings(n)
             if language == "en" or spelling.casefold() not in people
         }
+    # Every other language CLDR writes in Latin letters ("Makaó", "Cənubi
+    # Sudan"), less first names and surnames: in a language few customers
+    # write, a country's name that is a person's too is a person's first.
+    names |= _less_persons_names(
+        spelling
+        for language in latin_script_languages()
+        if language not in _COUNTRY_LANGUAGES
+        for name in Locale(language).territories.values()
+        for spelling in _spellings(name)
+    )
     return frozenset(names)
 
 
@@ -464,13 +487,24 @@ def nationality_words() -> frozenset[str]:
     "Guyanese", "Bolivian", "New Zealander"), in lower case. In an English
     sentence "German" is a nationality more often than Germán, so the
     demonyms that are first names too stay in ("Georgian", "Thai")."""
+    from babel import Locale
     from countryinfo import CountryInfo
 
-    return frozenset(
+    demonyms = frozenset(
         word.strip().casefold()
         for country in CountryInfo.all().values()
         for word in re.split(r"[,/]", country.get("demonym") or "")
         if word.strip()
+    )
+    # A nationality is written as its language's name as often ("I am
+    # Espanhol", "angol", "the Macar government"): the languages' names in
+    # every language CLDR writes in Latin letters, less first names and
+    # surnames ("Roman", "Moore", "Sosa": "I am Moore" is a person's).
+    return demonyms | _less_persons_names(
+        name
+        for language in latin_script_languages()
+        for name in Locale(language).languages.values()
+        if len(name) > 2
     )
 
 
@@ -489,6 +523,39 @@ _COUNTRY_LANGUAGES = (
 )  # fmt: skip
 
 
+#: Languages CLDR writes in Latin letters whose names of countries, days
+#: and languages are not read: Vietnamese ("Đức", Germany, is a word of
+#: persons' names: "Lê Đức Thắng").
+_NOT_READ = frozenset(("vi",))
+
+
+@functools.cache
+def latin_script_languages() -> tuple[str, ...]:
+    """Every language CLDR (babel) has data for and writes in Latin letters
+    by default (its likely script, "az" -> "az_Latn_AZ"): 220 or so, not
+    chosen by who writes to us (a customer writes their country, day or
+    nationality in their own language)."""
+    from babel import localedata
+    from babel.core import get_global
+
+    likely = get_global("likely_subtags")
+    return tuple(
+        language
+        for language in sorted(localedata.locale_identifiers())
+        if "_" not in language
+        and language not in _NOT_READ
+        and likely.get(language, "").split("_")[1:2] == ["Latn"]
+    )
+
+
+def a_nationality_said(text: str, start: int, end: int) -> bool:
+    """Whether [start, end) is a nationality or a language's name said of
+    someone with a form of "be" ("I am guyanese", "I am Espanhol")."""
+    return text[start:end].casefold() in nationality_words() and bool(
+        _A_FORM_OF_BE.search(text, max(0, start - 12), start)
+    )
+
+
 def names_no_person(text: str, start: int, end: int) -> bool:
     """A NER "person" at [start, end) that is a country's name, a
     nationality said of someone ("I am guyanese"), that its neighbours show
@@ -498,10 +565,7 @@ def names_no_person(text: str, start: int, end: int) -> bool:
     if (
         text[start:end].casefold() in country_names()
         or text[start:end].casefold() in region_names()
-        or (
-            text[start:end].casefold() in nationality_words()
-            and _A_FORM_OF_BE.search(text, max(0, start - 12), start)
-        )
+        or a_nationality_said(text, start, end)
         or text[start:end].casefold() in date_words()
         or _SAINT_BEFORE.search(text, max(0, start - 10), start)
         or _SAINT_FIRST.match(text, start, end)
@@ -768,13 +832,19 @@ def a_place_to_visit(text: str, start: int, end: int) -> bool:
 #: founders". The firm's noun ends its phrase: "Anna is a business owner",
 #: "a brand ambassador" name people.
 _SAID_TO_BE_A_FIRM = re.compile(
-    r"[ \t]+(?i:is|was)[ \t]+(?i:a|an|the)[ \t]+(?:[a-z-]+[ \t]+){0,2}"
+    r"[ \t]+(?i:is|was)[ \t]+(?i:a|an|the)[ \t]+(?i:[a-z-]+[ \t]+){0,2}"
     r"(?i:agency|company|firm|brand|business|start-?up|studio|consultancy|manufacturer"
     r"|retailer|corporation|chain|label|brainchild)"
     r"(?=[ \t]*(?:$|[.,;:!?)]|\\n)|[ \t]+(?:based|in|of|from|that|which|with|founded|located)\b)"
 )
 #: Where a firm stands: "I work for Zwack", "she works at Palmera".
 _WORK_FOR = re.compile(r"(?i:\bwork(?:s|ed|ing)?[ \t]+(?:for|at))[ \t]+$")
+
+
+def after_work_for(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` stands where a firm does: after "I work
+    for", "she works at"."""
+    return _WORK_FOR.search(text, max(0, start - 16), start) is not None
 
 
 def a_firm_by_its_words(text: str, start: int, end: int) -> bool:
@@ -788,9 +858,7 @@ def a_firm_by_its_words(text: str, start: int, end: int) -> bool:
     # a firm's as often as a person's ("I work for Ndiaye-Okafor"), the
     # reviewer's (``verdict.named_like_a_firm``).
     words = re.split(r"[ \t-]+", text[start:end])
-    return _WORK_FOR.search(text, max(0, start - 16), start) is not None and not any(
-        known_name(word) for word in words
-    )
+    return after_work_for(text, start) and not any(known_name(word) for word in words)
 
 
 #: What a place has that a person does not: "Pakrac's mayor", "Seelow's
@@ -878,7 +946,13 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
         first, surname = cued.group("value"), cued.group("surname")
         if first.title() in NOT_NAMES or first in stop_words() or A_TITLE.fullmatch(first):
             continue
-        if surname and (surname in stop_words() or surname.title() in NOT_NAMES):
+        if surname and (
+            surname in stop_words()
+            or surname.title() in NOT_NAMES
+            # An English word no name list knows ("my name is maria passport
+            # number ..."): the sentence goes on; "brian price" stays whole.
+            or (an_english_word(surname, CUED_SURNAME_WORD_ZIPF) and not known_name(surname))
+        ):
             surname = None
         # A greeting's one word: a name ("Sorry pelser.", "Dear pina."),
         # unless English writes it often and it is no common English first
@@ -915,6 +989,12 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
 def _rare(word: str) -> bool:
     """A word English does not write (Zipf under ``RARE_WORD_ZIPF``)."""
     return not an_english_word(word.casefold(), RARE_WORD_ZIPF)
+
+
+#: How often English writes the word after a lower-case first name, one no
+#: name list knows, for it to be no surname ("passport" 4.05, "account" 5.2;
+#: surnames the lists miss are rarer: "rajasa" 0, "verde" 3.3).
+CUED_SURNAME_WORD_ZIPF = 4.0
 
 
 #: How often English writes a greeting's lone word for it to be no name

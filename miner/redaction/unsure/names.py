@@ -9,9 +9,10 @@ import re
 from collections.abc import Iterator
 
 from miner.config import UnsureConfig
-from miner.redaction.lexicon.formats import names_a_number
+from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
 from miner.redaction.lexicon.names import (
     a_first_name,
+    a_nationality_said,
     a_particle,
     a_place_name,
     addressed,
@@ -30,6 +31,17 @@ TITLE_BESIDE_PERSON = re.compile(
     r"<PERSON_\d+>,?[ \t]+([^\W\d_]{1,4}\.(?:[^\W\d_]{1,4}\.?){0,3})(?![\w.])"
     r"|(?<![\w.])((?:[^\W\d_]{1,4}\.){1,3})[ \t]+(?=<PERSON_\d+>)"
 )
+
+
+def a_sentence_s_last_word(abbreviation: str) -> bool:
+    """Whether what ``TITLE_BESIDE_PERSON`` found after a person is one
+    word with a full stop that lemminflect files under a part of speech:
+    the sentence's end ("a huge <PERSON_1> fan."), no title or degree
+    ("Jr.", "th.d.", "Ing.": no English word)."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    word = abbreviation.removesuffix(".")
+    return word.isalpha() and bool(word_classes(word))
 
 
 #: A word glued to a person replaced, or beside it on its line: "Jean-
@@ -73,6 +85,7 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
                 and folded not in stop_words()
                 and known_name(word)
                 and not an_english_word(folded, zipf)
+                and not (group == 2 and _english_after_a_person(word))
             )
             or _a_short_name_word(word, after=group == 2)
         ):
@@ -80,6 +93,17 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
         yield m.start(group), m.end(group), "PERSON"
+
+
+def _english_after_a_person(word: str) -> bool:
+    """A lower-case word after a person replaced that lemminflect files
+    under a part of speech (a noun, a verb): the sentence going on ("a
+    huge <PERSON_1> fan."), not a surname typed in lower case, which a
+    name list holds and English's lexicon does not ("<PERSON_1> lopez"),
+    however rarely English writes the word (Zipf under 5: "fan" 4.9)."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    return word.islower() and bool(word_classes(word))
 
 
 def _a_short_name_word(word: str, after: bool) -> bool:
@@ -131,11 +155,13 @@ HONORIFICS = frozenset(
 )
 
 
-#: A cue before a lower-case name: the project's name cues and a few more.
+#: A cue before a lower-case name: the project's name cues and a few more,
+#: on the name's line (``\Z``, not ``$``, which matches before a line break:
+#: "My name is <PERSON_1>\nThx" cued "Thx").
 _NAME_CUE = re.compile(
     r"(?i:\b(?:it's|it is|i'm|i am|this is|ask for|name is|name of|name's|call me|speak (?:to|with)"
     r"|talk to|ring|recipient|pax|passenger|customer|client|for mr\.?|for mrs\.?|for ms\.?)"
-    r":?[ \t]+)$"
+    r":?[ \t]+)\Z"
 )
 
 
@@ -158,10 +184,22 @@ _PERSON_SLOT_BEFORE = re.compile(
 )
 
 
+#: The rule of a name in a person's slot (``NameWords._in_a_person_slot``),
+#: and of one English writes less than often (Zipf ``lower_case_zipf``).
+PERSON_SLOT = "a name in a person's slot"
+RARE_NAME_IN_SLOT = "a rare name in a person's slot"
+
+
 #: A greeting or an apology: the word after it names the person spoken to.
 _GREETING = r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))"
 #: A greeting just before a word.
 _GREETING_BEFORE = re.compile(rf"{_GREETING},?[ \t]+\Z")
+
+
+#: Who is spoken to, after what is said and who said it: "said nessa to".
+_SAID_TO_BEFORE = re.compile(
+    r"(?i:\b(?:said|wrote|spoke|talked|replied)(?:[ \t]+[^\W\d_]+)?[ \t]+to[ \t]+\Z)"
+)
 
 
 #: What a person does after a name: "Little was influenced", "May is a very
@@ -208,6 +246,7 @@ class NameWords:
             complete_name,
         )
         from miner.redaction.lexicon.wordclass import word_classes
+        from miner.redaction.verdict import a_job_or_a_thing_by_position
 
         shouted = not any(c.islower() for c in text)
         for m in _SPEAKER.finditer(text):
@@ -260,7 +299,11 @@ class NameWords:
                     start = particle.start() if particle else start
                 title = _TITLE_BEFORE.search(text, max(0, start - 10), start)
                 start = title.start() if title else start  # "PhDr. Michal Tichý"
-                yield start, end, "PERSON", "a name in a person's slot"
+                # Replaced when English writes it less than often (the tune
+                # splits' values were all planted); else the reviewer's
+                # ("Thanks for nothing, Boss!").
+                rare = not an_english_word(folded, self.config.lower_case_zipf)
+                yield start, end, "PERSON", RARE_NAME_IN_SLOT if rare else PERSON_SLOT
                 run_end = end
                 continue
             if len(word) < 3 or folded in stop_words():
@@ -301,6 +344,7 @@ class NameWords:
                     else "a lower-case first name"
                     if a_first_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
+                    and not _a_verb_before_by(text, m.end(), folded)
                     else "a lower-case word beside a name"
                     if _beside_a_name(text, written, m.start(), m.end(), word)
                     else "a lower-case first name and surname"
@@ -319,8 +363,13 @@ class NameWords:
                     and not an_english_word(folded, self.config.lower_case_zipf)
                     else ""
                 )
-                if reason:
-                    # With a title before it ("miss shannon andrews").
+                if (
+                    reason
+                    and not a_nationality_said(text, m.start(), m.end())
+                    and not _a_site_or_an_id_s_name(written, text, m.start(), m.end())
+                ):
+                    # With a title before it ("miss shannon andrews"); not a
+                    # nationality after "I am" ("i am espanhol").
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
                     yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
@@ -374,9 +423,14 @@ class NameWords:
                     or (an_english_word(words[-1], 4.5) and not known_name(words[-1]))
                 ):
                     words.pop()
-                if words and (
-                    not an_english_word(words[0].casefold(), 4.5)
-                    or (len(words) > 1 and a_first_name(words[0]))
+                if (
+                    words
+                    and (
+                        not an_english_word(words[0].casefold(), 4.5)
+                        or (len(words) > 1 and a_first_name(words[0]))
+                    )
+                    # Not a nationality after "I am" ("I am Espanhol").
+                    and not a_nationality_said(text, m.start(), m.start() + len(" ".join(words)))
                 ):
                     end = m.start() + len(" ".join(words))
                     yield m.start(), end, "PERSON", "capitalised words after a cue"
@@ -427,6 +481,7 @@ class NameWords:
                 self.config.unknown_capitalised
                 and an_unknown_word(word)
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
+                and not a_job_or_a_thing_by_position(written, m.start(), m.start() + len(word))
             ):
                 # A name no list knows ("Willemine", "Zikmund") or a street's
                 # name written alone ("Andreassenberget", "Drumul Ene").
@@ -463,12 +518,20 @@ class NameWords:
             return False
         if not known_name(word) and an_english_word(folded, 3.0):
             return False  # a word English does not write is a name too
+        if not known_name(word) and (
+            (word.isupper() and len(word) <= 3) or _english_people_compound(folded)
+        ):
+            # Unlisted: an acronym ("starring <PERSON_1> DOB"), or English's
+            # word for people of a kind ("sung by salarymen").
+            return False
         if (
             not known_name(word)
             and word.islower()
             and not _GREETING_BEFORE.search(text, max(0, start - 12), start)
+            and not _SAID_TO_BEFORE.search(text, max(0, start - 30), start)
         ):
-            # In lower case only after a greeting ("sorry akua,"; not "sung by salarymen").
+            # In lower case only after a greeting or one spoken to ("sorry
+            # akua,", "said nessa to eárine"; not "sung by salarymen").
             return False
         if an_english_word(folded, self.config.lower_case_zipf if word.islower() else 6.0):
             return False
@@ -561,11 +624,12 @@ def _elided_surnames(text: str) -> Iterator[tuple[int, int, str, str]]:
         yield m.start(), m.end(), "PERSON", "a surname with its elided particle"
 
 
-#: A word at a text's, line's or sentence's start, then a comma and what is
+#: A word at a text's, line's, sentence's or quote's start (after a colon:
+#: "I have checked this for you: jordan, can i..."), then a comma and what is
 #: said to someone: "olakunle, can i please speak to your boss?", "JABULANI,
 #: PLEASE CALL ME". The person is addressed, whoever the word names.
 _ADDRESSED_FIRST = re.compile(
-    r"(?:\A|(?<=\n)|(?<=\\n)|(?<=[.!?][ \t]))[ \t]*([^\W\d_]{3,}(?:['’-][^\W\d_]+)*),[ \t]+"
+    r"(?:\A|(?<=\n)|(?<=\\n)|(?<=[.!?:][ \t]))[ \t]*([^\W\d_]{3,}(?:['’-][^\W\d_]+)*),[ \t]+"
     r"(?=(?i:can|could|would|will|please|thank|thanks|do|did|are|have|i|you|we|my)\b)"
 )
 
@@ -762,6 +826,12 @@ def an_unknown_word(word: str) -> bool:
         return False
     if an_english_word(folded, 3.0) or word_classes(folded):
         return False
+    if _english_people_compound(folded):
+        return False  # "Salarymen"
+    if folded.endswith("s") and an_english_word(folded[:-1], 3.0) and not known_name(word[:-1]):
+        # An English word's plural, rarer than it ("Hobbits"); not a name's
+        # genitive or patronymic ("Johans" of "Johan").
+        return False
     if a_place_name(word) or folded in nationality_words() or folded in date_words():
         return False
     if folded in smaller_town_names():
@@ -857,6 +927,21 @@ def _words_after_unknown(text: str, end: int) -> int:
     return end
 
 
+def _english_people_compound(folded: str) -> bool:
+    """An English word of four letters or more, then "man" or "men":
+    people of a kind ("salarymen", "linemen"), too rare for the lexicon."""
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    head = folded[:-3]
+    return (
+        folded.endswith(("man", "men"))
+        and len(head) >= 4
+        and bool(word_classes(head))
+        and an_english_word(head, 3.0)
+    )
+
+
 def _english_compound(folded: str) -> bool:
     """Two words of English run together, the second of four letters or
     more ("traceback", "zoolander"): a word too new for the lexicon."""
@@ -886,6 +971,55 @@ _CAPITALS_PARTICLE_BEFORE = re.compile(
 _PERSON_AFTER = re.compile(r"[ ]<PERSON_\d+>")
 
 
+#: A verb's passive or phrasal "by" after a word: "sung by", "stopped by".
+_BY_AFTER = re.compile(r"[ \t]+by\b")
+
+
+def _a_verb_before_by(text: str, end: int, folded: str) -> bool:
+    """A word lemminflect files only as a verb's form, "by" after it: the
+    passive ("sung by salarymen"), not a first name ("Sung"). Only before
+    "by": a verb's form alone is a first name as often ("drew", "wade")."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    return bool(_BY_AFTER.match(text, end)) and word_classes(folded) == {"VERB"}
+
+
+#: The endings of an English noun of who does something: "commenter",
+#: "narrator".
+_AGENT_ENDINGS = ("er", "or")
+
+
+def _an_agent_noun(word: str) -> bool:
+    """A word no name list holds made of an English verb (Zipf 3 or more)
+    and "-er" or "-or" ("commenter", "blogger", "narrator"): who someone is
+    ("RR commenter <PERSON_1>"), not a word of a name, however rarely
+    English writes it."""
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    folded = word.casefold()
+    if not folded.endswith(_AGENT_ENDINGS) or known_name(word):
+        return False
+    stem = folded[:-2]
+    # "commenter" of "comment", "writer" of "write", "blogger" of "blog".
+    stems = (stem, folded[:-1], stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem)
+    return any("VERB" in word_classes(s) and an_english_word(s, 3.0) for s in stems if s)
+
+
+#: A website's host: a word after "://" or "www." with a dot after it.
+_HOST_BEFORE = re.compile(r"(?://|\bwww\.)\Z")
+
+
+def _a_site_or_an_id_s_name(written: str, text: str, start: int, end: int) -> bool:
+    """Whether the word at [start, end) is a website's host name
+    ("https://mariah.tc/": a site's, however a first name it is) or a
+    word of a person's id's name before its value ("my rodné číslo is"):
+    no one's name either way."""
+    if text.startswith(".", end) and _HOST_BEFORE.search(text, max(0, start - 4), start):
+        return True
+    return names_a_person_s_id(written, start, end)
+
+
 def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> bool:
     """A lower-case word next to another that makes the two a name ("ailén
     cortés", "august bärer"): one of them a name a list knows that English
@@ -913,10 +1047,11 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
         # word; after one, a surname English writes less than very often
         # (Zipf 5) too ("<PERSON_1> lopez"; before one it is as often a cue,
         # "ring <PERSON_1>").
-        return not an_english_word(word.casefold(), 3.0) or (
+        return (not an_english_word(word.casefold(), 3.0) and not _an_agent_noun(word)) or (
             _PERSON_BEFORE.search(written, max(0, start - 20), start) is not None
             and known_name(word)
             and not an_english_word(word.casefold(), 5.0)
+            and not _english_after_a_person(word)
         )
     before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
     after = _LOWER_WORD_AFTER.match(text, end)

@@ -1,0 +1,156 @@
+"""Where the selection's CPU goes: the selection and the pick of a 20-case
+draft (what ``miner draft``'s first child runs: the ``events`` held, then
+``miner.sample.select_and_pick``), in this process, each DuckDB statement
+timed in CPU seconds (every thread's: ``RUSAGE_SELF``), and a fingerprint of
+what they chose (flags, picks, left-out sessions, counts), so that two
+checkouts run back to back can be compared for time and for sameness
+(docs/performance.md, "Where the rows' cost goes").
+
+Usage: ``python -m tools.selection_steps EXPORT [--runs N] [--least SECONDS]``
+(the window is ``tools.scale_export``'s, which holds every row of an export
+it built; ``--since``/``--until`` for another).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import json
+import resource
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tools import scale_export
+
+ROOT = Path(__file__).resolve().parent.parent
+PIPELINE = ROOT / "pipelines" / "support_agent.toml"
+FEEDBACK = ROOT / "tests" / "golden" / "feedback.parquet"
+
+
+def cpu_seconds() -> float:
+    """This process's CPU time so far, every thread's (DuckDB's included)."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+@dataclass
+class Steps:
+    """The statements a selection ran, each with its CPU seconds, in order."""
+
+    timed: list[tuple[str, float]] = field(default_factory=list)
+    total: float = 0.0
+    fingerprint: str = ""
+
+
+@contextlib.contextmanager
+def _timed_statements(steps: Steps) -> Iterator[None]:
+    """Every statement a ``miner.engine.duck.Duck`` runs meanwhile, timed
+    into ``steps`` under the first words of its SQL (the ``events`` table's
+    build as ``events``)."""
+    from miner.engine import duck
+
+    run, named = duck.Duck._run, {"sql": "?"}
+
+    def timed_run(self: Any, work: Callable[[], Any]) -> Any:
+        begin = cpu_seconds()
+        try:
+            return run(self, work)
+        finally:
+            steps.timed.append((named["sql"], cpu_seconds() - begin))
+
+    def naming(method: Callable[..., Any], label: Callable[[Any], str]) -> Callable[..., Any]:
+        def named_method(self: Any, *args: Any, **kwargs: Any) -> Any:
+            named["sql"] = label(args[0]) if args else method.__name__
+            return method(self, *args, **kwargs)
+
+        return named_method
+
+    patched = {
+        "_run": timed_run,
+        "hold_events": naming(duck.Duck.hold_events, lambda _rows: "events"),
+        "execute": naming(duck.Duck.execute, lambda sql: " ".join(str(sql).split())[:90]),
+        "table": naming(duck.Duck.table, lambda sql: "read: " + " ".join(str(sql).split())[:84]),
+    }
+    before = {name: getattr(duck.Duck, name) for name in patched}
+    try:
+        for name, method in patched.items():
+            setattr(duck.Duck, name, method)
+        yield
+    finally:
+        for name, method in before.items():
+            setattr(duck.Duck, name, method)
+
+
+def measure(export: Path, since: datetime, until: datetime) -> Steps:
+    """The selection and pick of a 20-case draft of ``export`` in the window,
+    as the draft's child runs them, under the default ``[scan]`` config."""
+    from miner import source
+    from miner.config import load_config
+    from miner.engine.embedded import _held_events
+    from miner.sample import PickPlan, read_negative_feedback, select_and_pick
+    from miner.window import Window
+
+    config = load_config(PIPELINE)
+    negative = read_negative_feedback(FEEDBACK, config.feedback)
+    grace = config.sampling.session_grace
+    plan = PickPlan(frozenset(), frozenset(), per_signal=20, max_cases=20, seed=0)
+    opened = source.open_export(export)
+    steps = Steps()
+    begin = cpu_seconds()
+    with (
+        _timed_statements(steps),
+        _held_events(opened, config, Window(since - grace, until + grace)) as con,
+    ):
+        picked = select_and_pick(con, negative, config.signals, since, until, plan, str(export))
+    steps.total = cpu_seconds() - begin
+    chosen = picked.selection
+    what = {
+        "picked": [
+            [
+                s.session_id,
+                s.start.isoformat(),
+                sorted(s.signals),
+                s.signature,
+                sorted((r.signal, r.rule, r.invocation or "") for r in s.reasons),
+            ]
+            for s in chosen.picked
+        ],
+        "flagged": chosen.flagged,
+        "in_window": chosen.in_window,
+        "signatures": chosen.signatures,
+        "by_rule": picked.by_rule,
+        "left": list(picked.left.lines()),
+        "sessions": picked.sessions,
+        "rows_read": sorted(f"{d} {t} {n}" for (d, t), n in picked.rows_read.items()),
+    }
+    steps.fingerprint = hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+    return steps
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("export", type=Path)
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument(
+        "--least", type=float, default=0.03, help="statements under this many seconds are summed"
+    )
+    since, until = scale_export.window()
+    parser.add_argument("--since", type=datetime.fromisoformat, default=since)
+    parser.add_argument("--until", type=datetime.fromisoformat, default=until)
+    args = parser.parse_args()
+    for run in range(args.runs):
+        steps = measure(args.export, args.since, args.until)
+        print(f"run {run + 1}: {steps.total:.2f} s of CPU, the choice {steps.fingerprint[:16]}")
+        small = sum(seconds for _sql, seconds in steps.timed if seconds < args.least)
+        for sql, seconds in steps.timed:
+            if seconds >= args.least:
+                print(f"  {seconds:6.2f}  {sql}")
+        print(f"  {small:6.2f}  (statements under {args.least} s)")
+
+
+if __name__ == "__main__":
+    main()
