@@ -349,12 +349,12 @@ def test_a_bad_unsure_key_is_refused_in_one_line_naming_file_and_key(scratch_con
 def test_a_surfaced_street_s_name_written_alone_elsewhere_is_surfaced_too(policy):
     result = redacted(
         policy,
-        "Please deliver to 8 Hauglandgropa, the door code is 1234",
-        summary="could not verify Hauglandgropa",
+        "Please deliver to 8 Brattkvisla, the door code is 1234",
+        summary="could not verify Brattkvisla",
     )
     surfaced = {(s.entity, s.value) for s in result.surfaced}
-    assert ("STREET_ADDRESS", "8 Hauglandgropa") in surfaced
-    assert ("STREET_ADDRESS", "Hauglandgropa") in surfaced
+    assert ("STREET_ADDRESS", "8 Brattkvisla") in surfaced
+    assert ("STREET_ADDRESS", "Brattkvisla") in surfaced
 
 
 @pytest.mark.parametrize(
@@ -373,10 +373,6 @@ def test_a_surfaced_street_s_name_written_alone_elsewhere_is_surfaced_too(policy
             "SHIP TO 24 BOULEVARD COSANDEY\\N SUITE 613\\N CARRAUD-LA-VILLE\\N\\N CROATIA 4774",
             "24 BOULEVARD COSANDEY\\N SUITE 613\\N CARRAUD-LA-VILLE\\N\\N CROATIA 4774",
         ),
-        (
-            "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks",
-            "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF",
-        ),  # fmt: skip
     ],
 )
 def test_a_street_line_of_any_language_is_surfaced_with_the_parts_after_it(text, value):
@@ -659,11 +655,11 @@ def test_a_street_s_name_is_its_line_without_its_numbers(street, names):
 def test_a_surfaced_street_s_house_number_alone_elsewhere_is_surfaced_too(policy):
     result = redacted(
         policy,
-        "Please deliver to 8 Hauglandgropa, the door code is 1234",
+        "Please deliver to 8 Brattkvisla, the door code is 1234",
         reply="I have noted 8 on your file.",
     )
     surfaced = {(s.entity, s.value) for s in result.surfaced}
-    assert {("STREET_ADDRESS", "8 Hauglandgropa"), ("STREET_ADDRESS", "8")} <= surfaced
+    assert {("STREET_ADDRESS", "8 Brattkvisla"), ("STREET_ADDRESS", "8")} <= surfaced
 
 
 def test_a_replaced_street_s_word_in_another_casing_is_surfaced(policy):
@@ -1144,6 +1140,13 @@ def test_a_surname_after_an_elided_particle_is_still_read():
     assert "connor" in next(iter(surfaced("ask o'connor about it")), "")
 
 
+def all_reasons(text: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for s, e, _entity, reason in Unsure().reasoned_spans(text):
+        found.setdefault(text[s:e], set()).add(reason)
+    return found
+
+
 def reasons(text: str) -> dict[str, str]:
     return {text[s:e]: reason for s, e, _entity, reason in Unsure().reasoned_spans(text, None)}
 
@@ -1170,6 +1173,23 @@ def test_words_of_the_sentence_beside_a_name_are_no_decision(text):
 @pytest.mark.parametrize(
     "text, value",
     [
+        # A street's type of Faker's lists, last or first, beside a name and a number.
+        ("Best wishes\n52 Tovuz Nərgiz Küçəsi\nthanks", "52 Tovuz Nərgiz Küçəsi"),
+        ("Regards,\nMókus bálint köz 41\nthanks", "Mókus bálint köz 41"),
+        ("it is at 73 Hvidkløvervej today", "73 Hvidkløvervej"),
+        ("Regards,\n9 Nurmeki põik tänav\nthanks", "9 Nurmeki põik tänav"),
+    ],
+)
+def test_a_street_line_that_names_its_type_is_sure(text, value):
+    from miner.redaction.unsure import REPLACED_REASONS, TYPED_STREET_LINE
+
+    assert TYPED_STREET_LINE in all_reasons(text).get(value, set())
+    assert TYPED_STREET_LINE in REPLACED_REASONS
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
         ("we asked if sung could come too", "sung"),
         ("ask our regular kowalczyk <PERSON_1> about it", "kowalczyk"),
         ("please call <PERSON_1> lopez today", "lopez"),
@@ -1185,6 +1205,68 @@ def test_a_name_beside_those_words_is_still_surfaced(text, value):
 def test_a_name_cue_reads_the_word_on_its_own_line_only():
     assert reasons("My name is <PERSON_1>\nThx\n<PERSON_2>") == {}
     assert "kowalski" in reasons("please ring kowalski on the intercom")
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # No type: a person's name and a number as often, the reviewer's.
+        ("The bakery is at 1180 Odile Varnier", "1180 Odile Varnier"),
+        ("Regards,\nBerg Kvarn 12\nthanks", "Berg Kvarn 12"),
+        # A town with a type's ending glued ("-burg") and its postcode: no street.
+        ("Regards,\nAnna Weber, Regensburg 93047\nthanks", "Regensburg 93047"),
+    ],
+)
+def test_a_street_line_with_no_type_stays_surfaced(text, value):
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    found = all_reasons(text)
+    assert value in found and TYPED_STREET_LINE not in found[value], found
+
+
+def test_a_typed_street_line_with_a_town_under_it_stays_one_unsure_block():
+    # Apart, the town alone would be read by the second model as a name.
+    text = "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF\n\nThanks"
+    found = all_reasons(text)
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    block = "Trevo Cavalcanti, 33\nVila Santa Rosa\n46881973 Silveira Verde / DF"
+    assert "an address block" in found[block]
+    assert not any(TYPED_STREET_LINE in why for why in found.values())
+
+
+def test_a_typed_street_line_after_a_firm_and_a_comma_is_sure_from_its_number():
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    found = all_reasons("We'll meet Tuesday at Korvex, 12 Tovuz Nərgiz Küçəsi")
+    assert TYPED_STREET_LINE in found["12 Tovuz Nərgiz Küçəsi"]
+    assert not any(TYPED_STREET_LINE in why for value, why in found.items() if "Korvex" in value)
+
+
+def test_a_typed_street_line_is_replaced_and_the_firm_above_it_kept(policy):
+    text = "Kind regards,\nHalvor Brekke\nNordvik Maskin AS\n61 Tovuz Nərgiz Küçəsi\nthanks"
+    written = redacted(policy, text).session.turns[0].user_text
+    assert "Nərgiz" not in written and "61" not in written and "Küçəsi" not in written
+    assert "Nordvik Maskin AS" in written
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A street named by its ordinal, its type left out, with its unit and postcode.
+        (
+            "Hi,\n72 2nd\\n Apt. B\\n Elmford\\n Canada K1M 2C5",
+            "72 2nd\\n Apt. B\\n Elmford\\n Canada K1M 2C5",
+        ),
+    ],
+)
+def test_a_street_named_by_its_ordinal_is_a_street_line(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_a_verb_before_a_numbered_article_is_no_street():
+    text = "the council began by invoking Article 12 of the charter"
+    assert "STREET_ADDRESS" not in surfaced(text).values()
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ follow it. Plain Python: redaction, ``miner check`` and the leak guard use it.""
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
@@ -36,6 +37,55 @@ def _street_suffixes() -> tuple[str, ...]:
 
 
 STREET_SUFFIXES = _street_suffixes()
+
+
+#: Faker's address lists that hold no street types: Swedish and Finnish
+#: name parts glued before a type ("Björk", "Agricolan"), Malaysian street
+#: names.
+_NOT_TYPES = frozenset(
+    (("sv_SE", "street_prefixes"), ("fi_FI", "street_prefixes"), ("en_MS", "street_suffixes"))
+)
+
+
+@functools.cache
+def street_types(english: bool = True) -> frozenset[str]:
+    """Street types in every language Faker's address providers write one
+    (English's too unless not ``english``; their ``street_suffixes`` and
+    ``street_prefixes``, long and short:
+    "küçəsi", "prospekti", "köz", "sétány", "stræde", "vej", "třída",
+    "aleea", "rua"), case-folded, in the scripts addresses are read in here;
+    not those of two letters or fewer nor words English writes (wordfreq
+    Zipf 3.5: "park", "via", "tie", "put"), which name other things as
+    often. Faker's lists, not a list of ours: judged on mimesis's streets,
+    which Faker did not write."""
+    import importlib
+    import pkgutil
+
+    import faker.providers.address as providers
+
+    from miner.redaction.lexicon.names import an_english_word
+
+    lists = ("street_suffixes", "street_suffixes_long", "street_suffixes_short",
+             "street_prefixes", "street_prefixes_long", "street_prefixes_short")  # fmt: skip
+    types: set[str] = set()
+    for module in pkgutil.iter_modules(providers.__path__):
+        if not english and module.name.startswith("en"):
+            continue
+        provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
+        for name in lists:
+            if (module.name, name) in _NOT_TYPES:
+                continue
+            for word in vars(provider).get(name, ()):
+                folded = word.strip().casefold()
+                letters = folded.rstrip(".")
+                if (
+                    len(letters) >= 3
+                    and letters.isalpha()
+                    and all(ord(c) < 0x530 for c in letters)  # Latin, Greek, Cyrillic
+                    and not an_english_word(letters, 3.5)
+                ):
+                    types.add(folded)
+    return frozenset(types)
 
 
 #: The suffixes as written, and in capitals ("1075 BARLOW STREET").
@@ -198,6 +248,10 @@ _STREET_ENDINGS = _by_first_letter(
 
 
 _STREET_AFTER = r"(?:utca|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee)"
+
+
+#: A street's type written after its name (``_STREET_AFTER``), a word alone.
+STREET_AFTER = re.compile(_STREET_AFTER, re.IGNORECASE)
 
 
 #: The endings that name a street without a number after them ("Börnerallee"),

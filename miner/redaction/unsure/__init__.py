@@ -144,12 +144,17 @@ _THING_KEY = re.compile(
 #: A street in lower case that the address rules read as one when capitalised.
 LOWER_CASE_STREET = "a lower-case street"
 
+#: An address block whose street line names its type beside its name and
+#: house number ("245 Şirin Aşurbəyov Küçəsi", "Rákóczi köz 850").
+TYPED_STREET_LINE = "a street line with its type"
+
 #: The rules whose values are replaced, not put before the reviewer: at
 #: least 97% of their decisions on the tune splits were planted personal
 #: values, over 30 decisions or more (``redaction_report surfaced-why``:
 #: lower-case streets 38 of 38, names English writes less than often in a
-#: person's slot 34 of 34, no look-alike; docs/redaction.md).
-REPLACED_REASONS = frozenset((LOWER_CASE_STREET, RARE_NAME_IN_SLOT))
+#: person's slot 34 of 34, no look-alike; a street line that names its
+#: type: docs/redaction.md).
+REPLACED_REASONS = frozenset((LOWER_CASE_STREET, RARE_NAME_IN_SLOT, TYPED_STREET_LINE))
 
 #: A span of ``Unsure``: (start, end, entity it may be, the rule that found it).
 Reasoned = tuple[int, int, str, str]
@@ -334,9 +339,9 @@ class Unsure:
             # "N°" too ("8 <PERSON_1>", "<PERSON_1> N° <STREET_ADDRESS_1>, Jujuy").
             if address_filled is None:
                 address_filled = PLACEHOLDER.sub(address_fill, text)
-            for start, end, entity in address_blocks(address_filled):
+            for start, end, entity, typed in address_blocks(address_filled):
                 yield from _because(
-                    "an address block",
+                    TYPED_STREET_LINE if typed else "an address block",
                     around_placeholders(text, start, end, entity, ALPHANUMERIC),
                 )
             yield from _because(
@@ -386,6 +391,10 @@ class Unsure:
             yield m.start(), m.end(), "PHONE_NUMBER", "digits grouped as a phone's"
 
 
+#: What stands between an address's parts: blanks, commas, line breaks.
+_REST_START = re.compile(r"(?:[\s,;]|\\[nN])*")
+
+
 def unsure_values(
     session: Session, unsure: Unsure, things: tuple[str, ...] = ()
 ) -> tuple[Surfaced, ...]:
@@ -406,14 +415,27 @@ def unsure_values(
     )
     for key, leaf in leaves:
         inside = [m.span() for m in named.finditer(leaf)] if named else []
-        end = -1
-        spans = sorted(unsure.reasoned_spans(leaf, key), key=lambda s: (s[0], -s[1]))
+        end, sure = -1, False
+        # Of two rules that found spans starting at one place, the one sure
+        # enough to replace its span (what the other found after it is
+        # surfaced by its own rules: an address's parts).
+        spans = sorted(
+            unsure.reasoned_spans(leaf, key),
+            key=lambda s: (s[0], s[3] not in REPLACED_REASONS, -s[1]),
+        )
         for start, stop, entity, reason in spans:
             if any(s <= start and stop <= e for s, e in inside):
                 continue
             if start >= end:
                 found.setdefault(leaf[start:stop], (entity, reason, ""))
-                end = stop
+                end, sure = stop, reason in REPLACED_REASONS
+            elif sure and stop > end:
+                # A longer span than the sure one taken here: its rest is
+                # surfaced, as the whole would have been ("..., Sorø").
+                rest = _REST_START.match(leaf, end).end()  # type: ignore[union-attr]
+                if rest < stop:
+                    found.setdefault(leaf[rest:stop], (entity, reason, ""))
+                end, sure = stop, False
     streets = [value for value, (entity, *_why) in found.items() if entity == "STREET_ADDRESS"]
     for street in streets:
         # Its name written alone elsewhere ("could not verify Klášterecká"):

@@ -10,10 +10,12 @@ import re
 from collections.abc import Iterator
 
 from miner.redaction.lexicon.addresses import (
+    STREET_AFTER,
     STREET_CUE,
     STREET_SUFFIXES,
     address_parts,
     find_addresses,
+    street_types,
 )
 from miner.redaction.lexicon.names import (
     a_first_name,
@@ -25,6 +27,7 @@ from miner.redaction.unsure.names import WORD, an_unknown_word
 from miner.redaction.unsure.text import (
     DATE,
     FILLED,
+    FILLED_ANY,
     FILLED_OTHER,
     FILLED_STREET,
     FILLED_WORD,
@@ -324,6 +327,10 @@ _ADDRESS_WORD = r"[^\W\d_](?:[^\W\d_]|['’.-](?=[^\W\d_]))*\.?"
 _RUN_NUMBER = r"\d{1,5}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?"
 
 
+#: A street named by its ordinal, its type left out: "39 1st", "12 3rd".
+_ORDINAL = r"\d{1,3}(?i:st|nd|rd|th)"
+
+
 #: A house number: digits with a letter or a second number ("16/1", "86W"),
 #: or "S/N" (sin / sem número). Not inside a date, a time, an amount, a
 #: phone or a code ("15/05/2024", "10:30", "$15", "15%", "A-12").
@@ -345,7 +352,8 @@ _WORD_BEFORE = re.compile(rf"(?<![\w'’.-])({_ADDRESS_WORD})(,?[ \t]+)\Z")
 
 
 _TOKEN_AFTER = re.compile(
-    rf"[ \t]+(?:(?P<number>{_RUN_NUMBER})(?![\w/:.-]|[.,]\d)|(?P<word>{_ADDRESS_WORD}))"
+    rf"[ \t]+(?:(?P<ordinal>{_ORDINAL})(?!\w)|(?P<number>{_RUN_NUMBER})(?![\w/:.-]|[.,]\d)"
+    rf"|(?P<word>{_ADDRESS_WORD}))"
 )
 
 
@@ -537,9 +545,10 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         yield start, end, "STREET_ADDRESS"
 
 
-def address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
-    """A street line in any language's shape, and the parts of its address
-    after it. The line: a house number (or a street replaced already) beside
+def address_blocks(text: str) -> Iterator[tuple[int, int, str, bool]]:
+    """A street line in any language's shape, the parts of its address
+    after it, and whether the line names its type (``_typed_line``: then
+    sure). The line: a house number (or a street replaced already) beside
     words on one line, up to five before it and five after, one of them a
     word a street's name is made of (``_street_word``): "Diagonal Paraná N°
     5872", "625 christina trace", "Vale Fernando Freitas, 823", "8 Aaron
@@ -606,8 +615,134 @@ def address_blocks(text: str) -> Iterator[tuple[int, int, str]]:
                 continue
         elif not any(_street_word(w) for w in words):
             continue
+        yield from _sure_and_unsure(text, (start, first, last, stop, after), words, replaced)
         end = after
-        yield start, end, "STREET_ADDRESS"
+
+
+def _sure_and_unsure(
+    text: str, at: tuple[int, int, int, int, int], words: list[str], replaced: bool
+) -> Iterator[tuple[int, int, str, bool]]:
+    """An address block's spans, each with whether it is sure: the street
+    line when it names its type (``_typed_line``), and apart from it, the
+    reviewer's, the words before its number when the type comes after it
+    ("Brightscope, 7 Magistrova ulica": a firm's or a place's as often) and
+    the parts under it, a phone's placeholder; a block with words under its
+    line (a town, a country: look-alikes as often) is one value, unsure.
+    ``at``: where the block starts, its number starts and ends, its line
+    and its parts end."""
+    start, first, last, stop, after = at
+    if _WORD_IN_LINE.search(FILLED_ANY.sub("", text[stop:after])):
+        # Parts with words under the line (a town, a country): the block
+        # stays one value, the reviewer's. Apart, a town alone is read by
+        # the second model as a name or a street, and replaced: a look-alike.
+        yield start, after, "STREET_ADDRESS", False
+        return
+    before = len(_WORD_IN_LINE.findall(text, start, first))
+    if _NUMBER_MARK.search(text, max(0, first - 6), first):
+        before -= 1  # "N°"
+    if not replaced and _typed_line(words[before:], last_only=True):
+        # The type last after the number: "245 Şirin Aşurbəyov Küçəsi", "7
+        # Magistrova ulica" (first, "12 Rua Augusta Lisboa" may end in a town).
+        line_start = first
+    elif not replaced and _typed_line(words):
+        # The type before the number: from the type when it comes first
+        # ("Trevo Cavalcanti, 33"), else from the capitalised word nearest
+        # before it ("Rákóczi köz 850", "Szemere bertalan út 109"): a word
+        # before that is a town's or a firm's as often ("in Oslo Kongens
+        # gate 12").
+        line_start = start + _name_start(text[start:first], words[:before])
+        if _WORD_IN_LINE.search(text, last, stop):
+            # Words after the number: a town's as often ("Calle Mayor 12
+            # Madrid"): the block is the reviewer's.
+            yield start, after, "STREET_ADDRESS", False
+            return
+    else:
+        yield start, after, "STREET_ADDRESS", False
+        return
+    if line_start > start:
+        yield start, start + len(text[start:line_start].rstrip(" \t,")), "STREET_ADDRESS", False
+    yield line_start, stop, "STREET_ADDRESS", True
+    if after > stop:
+        part = _NEXT_ADDRESS_PART.match(text, stop)
+        yield (part.start(1) if part else stop), after, "STREET_ADDRESS", False
+
+
+_WORD_IN_LINE = re.compile(r"[^\W\d_]+")
+
+
+def _name_start(line: str, words: list[str]) -> int:
+    """Where in ``line`` (a street line up to its number, of ``words``) the
+    street's name starts: at its type when that comes first, else at the
+    capitalised word nearest before the type."""
+    types = [i for i, w in enumerate(words) if _a_street_type_word(w)]
+    first = 0
+    if types and types[0] > 0:
+        first = types[0] - 1
+        while first > 0 and not words[first][:1].isupper():
+            first -= 1
+    at = 0
+    for i, word in enumerate(words):
+        found = line.find(word, at)
+        if found < 0:
+            return 0
+        if i == first:
+            return found
+        at = found + len(word)
+    return 0
+
+
+def _typed_line(words: list[str], last_only: bool = False) -> bool:
+    """Whether the words of a street line beside its house number name a
+    street's type first or last, beside a name ("245 Şirin Aşurbəyov
+    Küçəsi", "Rákóczi köz 850", "155 Ny Toftegårdsvej", "Aleea Pop 12":
+    ``street_types``, Faker's of every language it writes addresses in, and
+    the address rules' own, "tänav", "utca"), or hold a street replaced
+    ("155 <PERSON_1> <STREET_ADDRESS_1>"). No look-alike is shaped so: a
+    firm's word makes no block, and a place or a product names no type."""
+    if not words:
+        return False
+    if FILLED_STREET.fullmatch(words[-1]) or (
+        not last_only and any(FILLED_STREET.fullmatch(w) for w in words)
+    ):
+        return True
+    named = [w for w in words if not w.startswith(FILLED)]
+    if not named:
+        return False
+    if len(words) == 1:
+        return _a_glued_street_type(words[0])  # "73 Hvidkløvervej"
+    return _a_street_type_word(named[-1]) or (not last_only and _a_street_type_word(named[0]))
+
+
+@functools.lru_cache(maxsize=65536)
+def _a_street_type_word(word: str) -> bool:
+    """A street's type, written apart ("Küçəsi", "köz", "Allé") or glued
+    to a name English does not write ("Toftegårdsvej", "Isabellalei")."""
+    folded = word.casefold()
+    if folded in street_types() or folded.rstrip(".") in street_types():
+        return True
+    return bool(STREET_CUE.fullmatch(word) or STREET_AFTER.fullmatch(folded)) or (
+        _a_glued_street_type(word)
+    )
+
+
+@functools.lru_cache(maxsize=65536)
+def _a_glued_street_type(word: str) -> bool:
+    """A street's type of a language not English glued to a name of three
+    letters or more, the whole a word English does not write and no place
+    ("Hvidkløvervej", "Isabellalei"; not "Regensburg", "Sandvika": towns)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold()
+    if len(folded) < 6 or not folded.isalpha() or an_english_word(folded, 3.5):
+        return False
+    if a_place_name(word.rstrip(".")):
+        return False
+    return any(folded.endswith(t) and len(folded) >= len(t) + 3 for t in _glued_types())
+
+
+@functools.cache
+def _glued_types() -> tuple[str, ...]:
+    return tuple(t for t in street_types(english=False) if t.isalpha())
 
 
 _BLANKS = re.compile(r"[ \t]*")
@@ -646,7 +781,13 @@ def _joins(word: str, lower: bool) -> bool:
     in lower case."""
     if _plain_word(word, lower):
         return False
-    return lower or word[0].isupper() or word.casefold() in _ADDRESS_PARTICLES or _street_word(word)
+    return (
+        lower
+        or word[0].isupper()
+        or word.casefold() in _ADDRESS_PARTICLES
+        or _street_word(word)
+        or _a_street_type_word(word)  # "Szemere bertalan út 109"
+    )
 
 
 def _street_run(
@@ -674,6 +815,8 @@ def _street_run(
         m = _WORD_BEFORE.search(text, max(0, at - 60), at)
         if not m or ((step or replaced) and "," in m.group(2)) or not joins(m.group(1)):
             break
+        if not lower and _a_sentence_word_before_a_name(m.group(1), words):
+            break  # "invoking Article 50": the sentence's verb, then a thing's name
         words.insert(0, m.group(1))
         at = m.start()
     lead = before and _NUMBER_AND_WORDS_BEFORE.search(text, max(0, at - 40), at)
@@ -691,7 +834,12 @@ def _street_run(
         if not m:
             break
         word = m.group("word")
-        if m.group("number"):
+        if m.group("ordinal"):
+            if run_end != end or replaced:
+                break
+            # Its name, right after the house number: "39 1st\n Apt. X".
+            words.append(m.group("ordinal"))
+        elif m.group("number"):
             if numbers:
                 break
             numbers += 1
@@ -738,6 +886,18 @@ def _street_run(
         run_end = text.rindex(words.pop(), run_start, run_end)
         run_end = run_start + len(text[run_start:run_end].rstrip(" \t"))
     return run_start, run_end, words, mark is not None
+
+
+def _a_sentence_word_before_a_name(word: str, words: list[str]) -> bool:
+    """Whether a lower-case word before a street line's capitalised first
+    word, in a text with capitals, is a word of English's lexicon
+    (lemminflect's: "invoking Article 50") and no street's type ("via
+    Roma", "rue Roger"): the sentence's, not the street's."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    if not (word.islower() and words and words[0][:1].isupper()):
+        return False
+    return bool(word_classes(word)) and not _a_street_type(word)
 
 
 @functools.lru_cache(maxsize=65536)
