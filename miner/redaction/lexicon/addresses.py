@@ -5,7 +5,6 @@ follow it. Plain Python: redaction, ``miner check`` and the leak guard use it.""
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Container, Iterator
 from dataclasses import dataclass
@@ -47,8 +46,21 @@ _NOT_TYPES = frozenset(
 )
 
 
-@functools.cache
-def street_types(english: bool = True) -> frozenset[str]:
+@kept
+def street_types() -> frozenset[str]:
+    """Street types in every language Faker's address providers write one,
+    English's too (``_faker_street_types``), derived once per installation:
+    importing every locale's provider cost each run 19 MiB."""
+    return _faker_street_types(english=True)
+
+
+@kept
+def foreign_street_types() -> frozenset[str]:
+    """``street_types`` less English's."""
+    return _faker_street_types(english=False)
+
+
+def _faker_street_types(english: bool) -> frozenset[str]:
     """Street types in every language Faker's address providers write one
     (English's too unless not ``english``; their ``street_suffixes`` and
     ``street_prefixes``, long and short:

@@ -15,6 +15,7 @@ from miner.redaction.lexicon.addresses import (
     STREET_SUFFIXES,
     address_parts,
     find_addresses,
+    foreign_street_types,
     street_types,
 )
 from miner.redaction.lexicon.names import (
@@ -742,7 +743,7 @@ def _a_glued_street_type(word: str) -> bool:
 
 @functools.cache
 def _glued_types() -> tuple[str, ...]:
-    return tuple(t for t in street_types(english=False) if t.isalpha())
+    return tuple(t for t in foreign_street_types() if t.isalpha())
 
 
 _BLANKS = re.compile(r"[ \t]*")
