@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from miner.redaction.verdict import a_job_s_line, company_form_after, noun_after, verdict_of
+from miner.redaction.lexicon.signatures import a_job_s_line
+from miner.redaction.verdict import company_form_after, noun_after, verdict_of
 
 
 @pytest.mark.parametrize(

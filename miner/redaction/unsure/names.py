@@ -19,6 +19,7 @@ from miner.redaction.lexicon.names import (
     known_name,
     stop_words,
 )
+from miner.redaction.lexicon.signatures import a_job_or_a_thing_by_position
 
 #: A word; in capitals with an Irish or Italian "O'" or "D'" before it ("O'HEA").
 WORD = re.compile(r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2}))?[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
@@ -246,7 +247,6 @@ class NameWords:
             complete_name,
         )
         from miner.redaction.lexicon.wordclass import word_classes
-        from miner.redaction.verdict import a_job_or_a_thing_by_position
 
         shouted = not any(c.islower() for c in text)
         for m in _SPEAKER.finditer(text):
