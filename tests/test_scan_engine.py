@@ -714,15 +714,20 @@ def test_files_of_different_columns_are_read_united_by_name(tmp_path, monkeypatc
     assert set(frame["source_file"].map(lambda f: Path(f).name)) == {"a.parquet", "b.parquet"}
 
 
+def _in_small_files(folder: Path) -> source.Export:
+    """The sample's rows written as files of ten rows each, opened."""
+    ds.write_dataset(
+        ds.dataset(TRACES, partitioning="hive").to_table(), folder, format="parquet",
+        partitioning=["dt"], partitioning_flavor="hive", max_rows_per_file=10,
+        max_rows_per_group=10,
+    )  # fmt: skip
+    return source.open_export(folder)
+
+
 def test_files_of_one_layout_are_read_without_union_by_name(tmp_path):
     # union_by_name kept every file's reader: 5M rows in 2,507 files peaked
     # 150 MiB higher (docs/performance.md).
-    table = ds.dataset(TRACES, partitioning="hive").to_table()
-    ds.write_dataset(
-        table, tmp_path / "export", format="parquet", partitioning=["dt"],
-        partitioning_flavor="hive", max_rows_per_file=10, max_rows_per_group=10,
-    )  # fmt: skip
-    export = source.open_export(tmp_path / "export")
+    export = _in_small_files(tmp_path / "export")
     assert len(export.layouts) == 1 and len(export.layouts[0]) > 10
     assert "union_by_name" not in parquet.duckdb_table(export)
     assert _as_seen(selected(tmp_path / "export")) == _as_seen(selected(TRACES))
@@ -748,12 +753,7 @@ def test_a_payload_less_tool_error_alone_is_a_go_row(tmp_path, dialect):
 def test_an_opened_export_holds_no_dataset_until_one_is_read(tmp_path):
     # The job opens the export, then forks the selection's child, which
     # counts every page the job holds in its RSS too (docs/performance.md).
-    ds.write_dataset(
-        ds.dataset(TRACES, partitioning="hive").to_table(), tmp_path / "export",
-        format="parquet", partitioning=["dt"], partitioning_flavor="hive",
-        max_rows_per_file=10, max_rows_per_group=10,
-    )  # fmt: skip
-    export = source.open_export(tmp_path / "export")
+    export = _in_small_files(tmp_path / "export")
     assert export.columns >= {"session_id", "dt"} and export.local
     assert "dataset" not in vars(export)
     files = sorted(f for layout in export.layouts for f in layout)
@@ -764,12 +764,7 @@ def test_an_opened_export_holds_no_dataset_until_one_is_read(tmp_path):
 def test_a_bound_export_reads_the_same_rows_with_no_file_written_in_its_sql(tmp_path):
     # 10,009 files written into each query are 1.2 MB of SQL parsed again
     # each time (``parquet.bind_files``).
-    table = ds.dataset(TRACES, partitioning="hive").to_table()
-    ds.write_dataset(
-        table, tmp_path / "export", format="parquet", partitioning=["dt"],
-        partitioning_flavor="hive", max_rows_per_file=10, max_rows_per_group=10,
-    )  # fmt: skip
-    export = source.open_export(tmp_path / "export")
+    export = _in_small_files(tmp_path / "export")
     count = "SELECT count(*) AS n, count(DISTINCT miner_source_file) AS files FROM {}"
     with duck.connect(ScanConfig()) as con:
         written = con.table(count.format(parquet.duckdb_table(export))).to_pylist()
@@ -777,7 +772,8 @@ def test_a_bound_export_reads_the_same_rows_with_no_file_written_in_its_sql(tmp_
         read = parquet.duckdb_table(bound, row_numbers=True)
         assert not any(f in read for layout in export.layouts for f in layout)
         assert con.table(count.format(read)).to_pylist() == written
-    assert written == [{"n": table.num_rows, "files": len(export.layouts[0])}]
+    rows = ds.dataset(TRACES, partitioning="hive").count_rows()
+    assert written == [{"n": rows, "files": len(export.layouts[0])}]
 
 
 def test_the_pool_gives_way_to_each_file_read_down_to_a_floor():
