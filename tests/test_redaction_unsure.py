@@ -1323,3 +1323,18 @@ def test_an_acronym_or_english_people_in_a_person_s_slot_is_no_name_there(text):
     assert not {"a name in a person's slot", "a rare name in a person's slot"} & set(
         reasons(text).values()
     )
+
+
+def test_a_surname_named_for_a_trade_after_a_replaced_first_name_is_not_left_silently(policy):
+    # English's lexicon files "thatcher" as a noun, but writes it rarely:
+    # typed in lower case after a first name, it is the surname.
+    redaction = redacted(policy, "Hello, I am Katarzyna thatcher")
+    text = redaction.session.turns[0].user_text
+    surfaced = {s.value.casefold() for s in redaction.surfaced}
+    assert "thatcher" not in text or "thatcher" in surfaced, text
+
+
+def test_a_sentence_s_words_before_a_street_type_are_no_street(policy):
+    redaction = redacted(policy, "La oficina está en Distrito 5, muy cerca")
+    text = redaction.session.turns[0].user_text
+    assert "La oficina está en" in text, text

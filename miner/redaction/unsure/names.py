@@ -98,13 +98,25 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
 
 def _english_after_a_person(word: str) -> bool:
     """A lower-case word after a person replaced that lemminflect files
-    under a part of speech (a noun, a verb): the sentence going on ("a
-    huge <PERSON_1> fan."), not a surname typed in lower case, which a
-    name list holds and English's lexicon does not ("<PERSON_1> lopez"),
-    however rarely English writes the word (Zipf under 5: "fan" 4.9)."""
+    under a part of speech (a noun, a verb) and English writes often (Zipf
+    ``ENGLISH_AFTER_A_PERSON_ZIPF``): the sentence going on ("a huge
+    <PERSON_1> fan.": "fan" 4.9), not a surname typed in lower case, which
+    a name list holds and English's lexicon does not ("<PERSON_1> lopez"),
+    nor one named for a trade, which the lexicon holds and English writes
+    less often ("Katarzyna thatcher": 3.5; "sawyer", "chandler", "tanner")."""
+    from miner.redaction.lexicon.names import an_english_word
     from miner.redaction.lexicon.wordclass import word_classes
 
-    return word.islower() and bool(word_classes(word))
+    return (
+        word.islower()
+        and an_english_word(word, ENGLISH_AFTER_A_PERSON_ZIPF)
+        and bool(word_classes(word))
+    )
+
+
+#: How often English writes a word after a person for it to be the
+#: sentence's, not a surname (``_english_after_a_person``).
+ENGLISH_AFTER_A_PERSON_ZIPF = 4.5
 
 
 def _a_short_name_word(word: str, after: bool) -> bool:

@@ -674,13 +674,18 @@ _WORD_IN_LINE = re.compile(r"[^\W\d_]+")
 def _name_start(line: str, words: list[str]) -> int:
     """Where in ``line`` (a street line up to its number, of ``words``) the
     street's name starts: at its type when that comes first, else at the
-    capitalised word nearest before the type."""
+    capitalised word nearest before the type, over particles and one word
+    in lower case ("Rua da Silva", "Mókus bálint köz"), else at the type: a
+    sentence's words before it are no name ("La oficina está en Distrito 5")."""
     types = [i for i, w in enumerate(words) if _a_street_type_word(w)]
     first = 0
     if types and types[0] > 0:
-        first = types[0] - 1
+        first, lower = types[0] - 1, 0
         while first > 0 and not words[first][:1].isupper():
+            lower += len(words[first]) > 3
             first -= 1
+        if lower > 1 or not words[first][:1].isupper():
+            first = types[0]
     at = 0
     for i, word in enumerate(words):
         found = line.find(word, at)
