@@ -129,7 +129,9 @@ class Export:
     @functools.cached_property
     def dataset(self) -> ds.Dataset:
         """The export as a pyarrow dataset of ``schema``, made on first use
-        (the folder listed again, no footer read) and kept by this object.
+        from the files ``open_export`` listed and checked (``layouts``: a
+        file written into the folder since is not read; no footer read
+        again) and kept by this object.
 
         Not made by ``open_export``: the job opens the export, then runs the
         selection in a forked child (``miner.engine.apart``), which counts
@@ -137,11 +139,12 @@ class Export:
         small files holds 16 MiB of fragments; made in the child, which
         reads the files, it is counted once, and goes with the child."""
         return ds.dataset(
-            self.location,
+            sorted(file for layout in self.layouts for file in layout),
             schema=self.schema,
             filesystem=self.filesystem,
             format="parquet",
             partitioning="hive",
+            partition_base_dir=str(self.location),
         )
 
     @property

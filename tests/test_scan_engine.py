@@ -24,6 +24,7 @@ from miner.engine.embedded import (
     HELD_PER_FILE,
     POOL_FLOOR,
     EmbeddedEngine,
+    _held_events,
     pool_beside_files,
     read_sessions,
 )
@@ -761,6 +762,19 @@ def test_an_opened_export_holds_no_dataset_until_one_is_read(tmp_path):
     assert export.dataset.schema == export.schema
 
 
+def test_a_file_written_after_the_export_was_opened_is_not_read(tmp_path):
+    # Its footer was never checked: half-written, it would stop the run
+    # with an error naming no file.
+    export = _in_small_files(tmp_path / "export")
+    day = next(p for p in (tmp_path / "export").iterdir() if p.name.startswith("dt="))
+    (day / "part-late.parquet").write_bytes(b"PAR1 not yet complete")
+    files = sorted(f for layout in export.layouts for f in layout)
+    assert sorted(export.dataset.files) == files
+    sample = ds.dataset(TRACES, partitioning="hive")
+    assert export.dataset.to_table().num_rows == sample.count_rows()
+    assert export.dataset.to_table().column("dt").unique().to_pylist()
+
+
 def test_a_bound_export_reads_the_same_rows_with_no_file_written_in_its_sql(tmp_path):
     # 10,009 files written into each query are 1.2 MB of SQL parsed again
     # each time (``parquet.bind_files``).
@@ -783,3 +797,14 @@ def test_the_pool_gives_way_to_each_file_read_down_to_a_floor():
     assert pool_beside_files(limit, 10_009) == max(limit - 10_009 * HELD_PER_FILE, POOL_FLOOR)
     assert pool_beside_files(limit, 10**6) == POOL_FLOOR
     assert pool_beside_files(2**20, 10**6) == 2**20  # never above the config's own limit
+
+
+def test_the_steps_after_the_files_are_read_have_the_whole_pool_again(tmp_path):
+    config = load_config(PIPELINE)
+    export = _in_small_files(tmp_path / "export")
+    # Lowered while the files are read (``pool_beside_files``), then not.
+    with _held_events(export, config, Window(START, END)) as con:
+        held = con.con.sql("SELECT current_setting('memory_limit')").fetchall()
+    with duck.connect(config.scan) as fresh:
+        whole = fresh.con.sql("SELECT current_setting('memory_limit')").fetchall()
+    assert held == whole, (held, whole)
