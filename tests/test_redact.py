@@ -97,6 +97,22 @@ def test_a_person_s_record_keys_are_personal(detector, config, key, value, entit
     assert out.turns[0].tool_calls[0].args == {key: f"<{entity}_1>"}
 
 
+@pytest.mark.parametrize(
+    "key, entity",
+    [
+        ("customer_national_id", "NATIONAL_ID"),
+        ("nationalIdNumber", "NATIONAL_ID"),
+        ("passport_required", None),
+        ("telephone_support_hours", None),
+        ("phone_verified", None),
+    ],
+)
+def test_a_key_s_word_pairs_name_its_value_and_a_setting_s_word_none(config, key, entity):
+    from miner.redaction.keys import KeyRules
+
+    assert KeyRules(config).entity(key) == entity
+
+
 def test_values_under_personal_keys_go_whatever_their_format(detector, config):
     call = ToolCall(
         name="lookup_customer",

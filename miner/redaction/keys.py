@@ -10,9 +10,19 @@ from miner.config import PipelineConfig
 
 
 def _key_words(key: str) -> set[str]:
-    """``billingEmail`` / ``billing_email`` -> {"billing", "email", "billing_email"}."""
+    """``billingEmail`` / ``billing_email`` -> {"billing", "email", "billing_email"};
+    two words together too, a key's word of two ("customer_national_id" ->
+    "national_id")."""
     snake = _snake(key)
-    return {snake, *snake.split("_")}
+    parts = snake.split("_")
+    return {snake, *parts, *(f"{a}_{b}" for a, b in zip(parts, parts[1:], strict=False))}
+
+
+#: A key's last word that makes it a setting's, not a value's:
+#: "passport_required", "telephone_support_hours", "phone_verified".
+_SETTING_WORDS = frozenset(
+    ("required", "enabled", "allowed", "verified", "hours", "count", "policy")
+)
 
 
 #: Words that, beside "name" in a key, say the name is not a person's.
@@ -58,6 +68,8 @@ class KeyRules:
         if key.lower() in self._identifier:
             return self._identifier[key.lower()]
         words = _key_words(key)
+        if _snake(key).rsplit("_", 1)[-1] in _SETTING_WORDS:
+            return None
         if "name" in words and not self._names_a_person(key, words):
             words = {w for w in words if w != "name" and not w.endswith("_name")}
         if words & self._personal:
