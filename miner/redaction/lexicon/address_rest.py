@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from miner.redaction.lexicon.names import stop_words
+from miner.redaction.lexicon.signatures import SIGN_OFF_WORDS
 from miner.redaction.placeholders import PLACEHOLDER
 
 _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
@@ -74,10 +75,7 @@ _NOT_AN_ADDRESS_PART = re.compile(r"\d{9,}|\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,
 _BRACKETED = re.compile(r"\([^()\n]{0,40}\)")
 _WORD = re.compile(r"[^\W\d_]+")
 #: A sign-off: the message goes on after the address, no town.
-_SIGN_OFF = re.compile(
-    r"(?i:--|(?:(?:kind|best|warm|with kind) )?regards|thx|thanks|thank you|cheers|sincerely"
-    r"|best(?: wishes)?|yours(?: truly| sincerely)?)[!.]?"
-)
+_SIGN_OFF = re.compile(rf"(?i:--|{SIGN_OFF_WORDS})[!.]?")
 _BLANK_LINE = re.compile(r"(?:\n|\\[nN])[ \t]*(?:\n|\\[nN])")
 _TOKEN = re.compile(r"[^\s,;]+")
 

@@ -20,11 +20,14 @@ from collections.abc import Iterator
 from miner.redaction.lexicon.names import A_TITLE, a_first_name
 from miner.redaction.lexicon.postcode_blocks import an_address_line
 
-#: A sign-off on a line of its own.
-_SIGN_OFF_LINE = re.compile(
-    r"(?im)^[ \t]*(?:--|(?:(?:kind|best|warm|with kind) )?regards|thx|thanks|thank you|cheers"
-    r"|sincerely|best(?: wishes)?|yours(?: truly| sincerely)?)[,!.]?[ \t]*$"
+#: The words a message is signed off with, as an alternation (lower case:
+#: wrap it in ``(?i:...)``).
+SIGN_OFF_WORDS = (
+    r"(?:(?:kind|best|warm|with kind) )?regards|thx|thanks|thank you|cheers|sincerely"
+    r"|best(?: wishes)?|yours(?: truly| sincerely)?"
 )
+#: A sign-off on a line of its own.
+_SIGN_OFF_LINE = re.compile(rf"(?im)^[ \t]*(?:--|{SIGN_OFF_WORDS})[,!.]?[ \t]*$")
 #: Lines under the name read at most.
 _MOST_LINES = 6
 _LINE = re.compile(r"[^\n]*")
@@ -101,15 +104,15 @@ def _parts_with_a_number(line: str) -> bool:
 
 #: What a block's line may start with before its value: blanks and a
 #: bullet ("??? ", "- ", "* ", "• ").
-_BULLET = re.compile(r"[ \t]*(?:[?*•·>-]+[ \t]+)?")
+_BULLET_BEFORE = r"[ \t]*(?:[?*•·>-]+[ \t]+)?"
+_BULLET = re.compile(_BULLET_BEFORE)
 #: A line of a name or a job above a firm's: one to six words, no digit, no
 #: sentence's or label's punctuation at its end.
-_NAME_OR_JOB_LINE = re.compile(r"[ \t]*(?:[?*•·>-]+[ \t]+)?[^\W\d_][^\d\n:;!?]{0,60}?[ \t]*")
+_NAME_OR_JOB_LINE = re.compile(rf"{_BULLET_BEFORE}[^\W\d_][^\d\n:;!?]{{0,60}}?[ \t]*")
 #: A greeting's or a sign-off's line above a name: the name's, not a firm's.
 _GREETING_OR_SIGN_OFF = re.compile(
-    r"(?i:[ \t]*(?:[?*•·>-]+[ \t]+)?(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)"
-    r"|(?:(?:kind|best|warm|with kind) )?regards|thx|thanks|thank you|cheers|sincerely"
-    r"|best(?: wishes)?|yours(?: truly| sincerely)?)\b.*)"
+    rf"(?i:{_BULLET_BEFORE}(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)"
+    rf"|{SIGN_OFF_WORDS})\b.*)"
 )
 
 
