@@ -139,13 +139,19 @@ class Export:
         small files holds 16 MiB of fragments; made in the child, which
         reads the files, it is counted once, and goes with the child."""
         return ds.dataset(
-            sorted(file for layout in self.layouts for file in layout),
+            list(self.files),
             schema=self.schema,
             filesystem=self.filesystem,
             format="parquet",
             partitioning="hive",
             partition_base_dir=str(self.location),
         )
+
+    @functools.cached_property
+    def files(self) -> tuple[str, ...]:
+        """Every file ``open_export`` listed and checked, in path order: what
+        reads the export by file reads these, with no dataset made for it."""
+        return tuple(sorted(file for layout in self.layouts for file in layout))
 
     @property
     def columns(self) -> set[str]:

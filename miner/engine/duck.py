@@ -439,7 +439,7 @@ def selection_rows(
     from miner.engine.parquet import copy_remote, duckdb_table, iso_day_partitions
 
     present = export.present(ROW_COLUMNS)
-    schema = export.dataset.schema
+    schema = export.schema
     binary = [
         c
         for c in present
@@ -512,8 +512,8 @@ def largest_chunks(export: Any) -> dict[str, int]:
     import pyarrow.parquet as pq
 
     largest: dict[str, int] = {}
-    for file in export.dataset.files:
-        footer = pq.read_metadata(file, filesystem=export.dataset.filesystem)
+    for file in export.files:
+        footer = pq.read_metadata(file)
         for g in range(footer.num_row_groups):
             group = footer.row_group(g)
             for c in range(group.num_columns):

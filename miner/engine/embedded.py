@@ -211,12 +211,10 @@ def _local_session_rows(
         else:
             found.setdefault(row["file"], []).append(int(row["n"]))
     refuse_rows_without_session(export.path, sorted(orphans.items()))
-    schema = pa.schema([export.dataset.schema.field(c) for c in present])
+    schema = pa.schema([export.schema.field(c) for c in present])
     duck.fit_prefetching(con, chunks, present)
     parts = [
-        _file_rows(con, file, sorted(found[file]), schema)
-        for file in export.dataset.files
-        if file in found
+        _file_rows(con, file, sorted(found[file]), schema) for file in export.files if file in found
     ]
     if not parts:
         parts = [schema.empty_table().append_column("source_file", pa.array([], pa.string()))]

@@ -82,7 +82,7 @@ def _file_lists(export: Export) -> Sequence[Sequence[str]]:
     """The lists of files ``duckdb_table`` reads: one per layout, or every
     file in one list past ``UNITED_LAYOUTS`` layouts."""
     if len(export.layouts) > UNITED_LAYOUTS:
-        return [export.dataset.files]
+        return [export.files]
     return export.layouts
 
 
@@ -104,7 +104,7 @@ def iso_day_partitions(export: Export) -> bool:
     compare wrongly; such exports are filtered by timestamp alone)."""
     if "dt" not in export.columns:
         return False
-    days = [DAY_PARTITION.search(path) for path in export.dataset.files]
+    days = [DAY_PARTITION.search(path) for path in export.files]
     return all(day is not None and _ISO_DAY.fullmatch(day.group(1)) for day in days)
 
 
