@@ -271,6 +271,10 @@ def test_a_dialled_number_after_a_thing_word_is_no_phone():
         ("nascido em quinta-feira, 3 de set. de 1970", "quinta-feira, 3 de set. de 1970"),
         # A form's label on its own line.
         ("Date of birth:\n03/05/1970\nAddress: ...", "03/05/1970"),
+        # A cue with its own date after it names that one, not the date before.
+        ("My card expires 2027-04-30 and I was born 1984-03-12.", "1984-03-12"),
+        ("Ordered on 2026-11-02; my birthday is 3 May 1970", "3 May 1970"),
+        ("Valid until 2031-01-01, date of birth: 1970-05-03", "1970-05-03"),
     ],
 )
 def test_a_date_near_a_birth_cue_is_a_date_of_birth(text, date):

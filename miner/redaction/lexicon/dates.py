@@ -98,6 +98,13 @@ _BIRTH = (
 _SAME_SENTENCE = r"(?:[^.!?\n\d]|\.(?!\s)|(?<!\d)\d{1,3}(?![\d/.-]\d)){0,60}?"
 
 
+#: What stands between a cue and the date it names right after it ("born
+#: 1984-03-12", "birthday is 3 May"): a cue with its own date is not about
+#: the date before it ("my card expires 2027-04-30 and I was born
+#: 1984-03-12": the expiry date is no birth date).
+_CUE_TO_ITS_DATE = r"[ \t]*(?:[:=]|\b(?:is|was|on)\b)?[ \t]*"
+
+
 @functools.cache
 def dob_cue_regexes() -> tuple[str, str]:
     """A date near a birth cue, after it or before it ("born on 3 May 1970",
@@ -107,7 +114,7 @@ def dob_cue_regexes() -> tuple[str, str]:
     date = _date_regex()
     return (
         rf"{_BIRTH}(?:[ \t]*:?[ \t]*\n[ \t]*|{_SAME_SENTENCE})(?P<value>{date})",
-        rf"(?P<value>{date})(?:[^.!?\n\d]|\.(?!\s)){{0,30}}?{_BIRTH}",
+        rf"(?P<value>{date})(?:[^.!?\n\d]|\.(?!\s)){{0,30}}?{_BIRTH}(?!{_CUE_TO_ITS_DATE}{date})",
     )
 
 
