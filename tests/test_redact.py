@@ -262,6 +262,36 @@ def test_a_carrier_status_or_sku_a_tool_returns_is_a_thing_everywhere(detector, 
     assert out.turns[0].tool_calls[0].result == {"status": "left with <PERSON_1> at the door"}
 
 
+@pytest.mark.parametrize("key", ["company", "employer", "seller", "store_name"])
+def test_a_person_s_name_under_a_firm_s_key_is_surfaced_not_replaced(detector, config, key):
+    # A firm named after its founder, or a marketplace's seller who is a
+    # person: the key says firm, the words say person; the reviewer decides,
+    # and the second model, which reads the value without its key, does not.
+    call = ToolCall(name="lookup_order", args={key: "Eddie Bauer"}, result={"status": "ok"})
+    [result] = RedactionPolicy(config, detector).redact([session(turn("hi", "ok", call))])
+    assert result.session.turns[0].tool_calls[0].args[key] == "Eddie Bauer"
+    [surfaced] = result.surfaced
+    assert (surfaced.value, surfaced.entity) == ("Eddie Bauer", "PERSON")
+    assert surfaced.reason == "a person's name under a firm's key"
+
+
+def test_a_thing_s_name_key_in_a_contact_record_is_no_person_s_name(detector, config):
+    # Beside an e-mail a bare ``name`` is a person's; ``employer_name`` and
+    # ``city_name`` there still name a firm and a town.
+    record = {
+        "name": "Priya Raman",
+        "email": "p.raman@example.org",
+        "employer_name": "Eddie Bauer",
+        "city_name": "Jordan",
+    }
+    call = ToolCall(name="lookup_customer", args={}, result=record)
+    [result] = RedactionPolicy(config, detector).redact([session(turn("hi", "ok", call))])
+    out = result.session.turns[0].tool_calls[0].result
+    assert out["name"] == "<PERSON_1>"
+    assert (out["employer_name"], out["city_name"]) == ("Eddie Bauer", "Jordan")
+    assert "Eddie Bauer" in {s.value for s in result.surfaced}
+
+
 def test_a_bare_name_beside_an_email_is_a_person(detector, config):
     result = {"name": "Priya Raman", "email": "p.raman@example.org"}
     call = ToolCall(name="lookup_customer", args={}, result=result)

@@ -31,6 +31,10 @@ _NOT_A_PERSON = frozenset((
     "agent", "tool", "app", "file", "product", "item", "company", "event", "function",
     "model", "plan", "service", "field", "table", "column", "host", "domain", "store",
     "brand", "category", "bucket", "project", "dataset", "branch", "node", "session",
+    "sku", "article", "variant", "device", "course", "hotel", "venue", "airport", "airline",
+    "carrier", "courier", "shop", "merchant", "vendor", "supplier", "retailer", "employer",
+    "firm", "business", "organisation", "organization", "org", "bank", "team", "queue",
+    "channel", "department", "city", "town", "country", "region",
 ))
 # fmt: on
 
@@ -40,6 +44,11 @@ _NOT_A_PERSON = frozenset((
 _CONTACT_WORDS = frozenset(
     ("email", "phone", "mobile", "first_name", "last_name", "dob", "birthday", "ssn", "address")
 )
+
+
+#: Why a value of a firm's key that reads as a person's name is surfaced:
+#: the second model, which reads the value without its key, does not decide it.
+A_NAME_IN_A_FIRMS_KEY = "a person's name under a firm's key"
 
 
 class KeyRules:
@@ -96,6 +105,13 @@ class KeyRules:
                     return entity
             return "PERSONAL"
         return None
+
+    def holds_a_named_thing(self, key: str) -> bool:
+        """A key whose value names a firm, a place or a plan (``seller``,
+        ``company``, ``store``): its value is a thing's name when it reads as
+        one (``names_a_thing``), and unsure, not a person's for sure, when it
+        reads as a person's name."""
+        return bool(_key_words(key) & _NAMED_THING_KEYS)
 
     def names_a_thing(self, key: str, value: str = "") -> bool:
         """A key whose value is a product, a plan, an agent, a carrier...: NER

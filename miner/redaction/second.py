@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 from miner.errors import ModelMissingError
 from miner.loading import release_freed_memory
 from miner.model import Session
+from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
 from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import occurrences
@@ -174,6 +175,7 @@ class SecondOpinion:
             found = leaves(value.value)
             if (
                 len(found) == len(before(value.value))
+                and value.reason != A_NAME_IN_A_FIRMS_KEY
                 and not (value.entity == "PERSON" and _names_a_thing(found))
                 and not _a_calendar_word(value.value)
             ):

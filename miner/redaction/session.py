@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from miner.model import Session
 from miner.redaction.detector import NER_TYPES, Detector
-from miner.redaction.keys import KeyRules
+from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY, KeyRules
 from miner.redaction.lexicon.addresses import (
     address_parts,
     house_number_values,
@@ -90,7 +90,7 @@ def _redact_one(
     values it is part of, number the placeholders, replace every occurrence;
     then what it is unsure of, left as written."""
     leaves = list(session_texts(session))
-    entity_of, things, unsure_of, kept_values = _collect(leaves, found, policy)
+    entity_of, things, unsure_of, kept_values, firm_slots = _collect(leaves, found, policy)
     for value, entity in unsure_of.items():
         # A name one of whose words is a sure name is the same person's.
         if entity == "PERSON" and any(p in entity_of for p in name_parts(value) if p != value):
@@ -107,7 +107,9 @@ def _redact_one(
         replacer = _Replacer(entity_of, placeholder, policy.keys, policy.detector)
         redacted = map_session(session, replacer.leaf)
         replaced, towns = replacer.replaced, replacer.towns
-    surfaced, places = _surfaced(redacted, unsure_of, parts, entity_of, kept, kept_values, policy)
+    surfaced, places = _surfaced(
+        redacted, unsure_of, parts, entity_of, kept, kept_values, firm_slots, policy
+    )
     # The values kept whole are recorded too, case-folded as the phrases are,
     # so the check reads an edited string as the draft did.
     kept_values |= places | towns
@@ -257,6 +259,7 @@ def _surfaced(
     entity_of: dict[str, str],
     things: tuple[str, ...],
     kept_values: set[str],
+    firm_slots: set[str],
     policy: RedactionPolicy,
 ) -> tuple[tuple[Surfaced, ...], set[str]]:
     """What the session's reviewer decides: the detector's unsure values that
@@ -275,7 +278,7 @@ def _surfaced(
     surfaced = {
         v: Surfaced(unsure_of[v], v, _PART_OF_A_NAME, parts[v])
         if v in parts
-        else Surfaced(unsure_of[v], v, _GUESSED_NAME)
+        else Surfaced(unsure_of[v], v, A_NAME_IN_A_FIRMS_KEY if v in firm_slots else _GUESSED_NAME)
         for v in left
         if v in standing
     }
@@ -377,17 +380,21 @@ def _collect(
     leaves: list[tuple[str | None, Any]],
     found: dict[str, list[Detection]],
     policy: RedactionPolicy,
-) -> tuple[dict[str, str], list[str], dict[str, str], set[str]]:
+) -> tuple[dict[str, str], list[str], dict[str, str], set[str], set[str]]:
     """Every personal value of the session -> its entity, first sighting wins,
     key rules and identifier patterns before the detector; the phrases that
     name a thing, case-folded (the values of name keys that name one, and the
     phrases a kept detection named); the values the detector is unsure of
     -> their entity; and the values kept as written (a guessed name the
     session shows to be a thing, ``named_as_things``, or a detection kept
-    whole, as a code on a route)."""
+    whole, as a code on a route); and the values of a firm's key that read
+    as a person's name ("company": "Eddie Bauer"), surfaced, not replaced:
+    a firm named after its founder, or a marketplace's seller who is a
+    person, the reviewer tells apart."""
     entity_of: dict[str, str] = {}
     things: list[str] = []
     unsure_of: dict[str, str] = {}
+    firm_slots: set[str] = set()
     for key, leaf in leaves:
         if not key or leaf in (None, "", True, False):
             continue
@@ -396,6 +403,8 @@ def _collect(
             entity_of.setdefault(str(leaf).strip(), entity)
         elif isinstance(leaf, str) and policy.keys.names_a_thing(key, leaf):
             things.append(leaf.strip().casefold())
+        elif isinstance(leaf, str) and policy.keys.holds_a_named_thing(key):
+            firm_slots.add(leaf.strip())
     # What the words around a name make a thing, wherever it stands: a
     # product named like a person filling a string ("Elsa dining chair" as a
     # search's query), a firm running into its legal form ("Bonneau SA"),
@@ -451,12 +460,12 @@ def _collect(
         # is not read so.)
         if d.entity in NER_TYPES and in_things.covers(leaf, d.value):
             continue
-        if d.verdict == "replace":
+        if d.verdict == "replace" and not (d.entity == "PERSON" and leaf.strip() in firm_slots):
             entity_of.setdefault(d.value, d.entity)
         else:
             unsure_of.setdefault(d.value, d.entity)
     entity_of.pop("", None)
-    return entity_of, things, unsure_of, kept_values
+    return entity_of, things, unsure_of, kept_values, firm_slots & set(unsure_of)
 
 
 class _Inside:
