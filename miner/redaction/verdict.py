@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from miner.redaction.lexicon.firms import in_a_firm_s_slot
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_particle,
@@ -130,6 +131,12 @@ def verdict_of(
         # a firm's as often as a person's, the reviewer's (fail closed: the
         # second model replaces a name it is sure of; one no list knows
         # after "I work for" is kept, ``names.a_firm_by_its_words``).
+        return "surface", ""
+    if in_a_firm_s_slot(text, start, end):
+        # Where a shop, a firm or a brand stands ("ordered a jacket from
+        # Eddie Bauer", "Zwack ships to Canada", "Sergio Rossi's online
+        # store", "which later became Orexo"): firms are named after people,
+        # and people stand there too; the reviewer's (``lexicon.firms``).
         return "surface", ""
     if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
         # The first-name list and spaCy disagree: the list knows the word as
