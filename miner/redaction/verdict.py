@@ -17,7 +17,9 @@ filters (an allowed phrase, a determiner before it) came first.
   lexicon says it is a noun), since a name may stand before a noun too
   ("Maria account locked"); a three-letter code in capitals elsewhere; a
   name where a firm stands ("I work for Brennan", a block's line between
-  a name's or a job's and an address's), named after its founder as often.
+  a name's or a job's and an address's), named after its founder as often;
+  a name in a firm's, shop's or brand's slot ("ordered a jacket from Eddie
+  Bauer", "X ships to", "X's online store": ``lexicon.firms``).
 - **Sure of a name** (replaced): the rest, as before the verdict. Surfacing
   spaCy's lone persons too (a first name alone, a word no list knows, one
   spaCy also labels ORG or GPE) was measured on the presidio-evaluator

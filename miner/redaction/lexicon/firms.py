@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import re
 
+from miner.redaction.lexicon.names import after_work_for
+from miner.redaction.lexicon.signatures import a_firm_s_line
+
 #: A verb of buying, ordering or returning, then up to five words of its
 #: object ("ordered a pair of boots"), then where from: "from", "at", "on",
 #: "with" ("I bought it at Best Buy", "ordered a jacket from Eddie Bauer",
@@ -87,6 +90,18 @@ _FIRM_HISTORY_BEFORE = re.compile(
     r"|stake[ \t]+in|franchise[ \t]+of)[ \t]+$"
 )
 
+#: What a firm does to a customer's order, said with "by": "sold by X",
+#: "shipped by X", "operated by X" (a flight), "issued by X" (a card).
+#: Not "handled by" or "owned by": a support agent or a person as often.
+_DONE_BY_A_FIRM_BEFORE = re.compile(
+    r"(?i:\b(?:sold|shipped|delivered|dispatched|fulfill?ed|operated|issued|manufactured"
+    r"|made|distributed|stocked|supplied|insured|underwritten|provided|powered)[ \t]+by"
+    # A customer's tie to a firm: "a customer of X", "my account with X",
+    # "switched to X" (a telecom's, a bank's).
+    r"|\bcustomers?[ \t]+(?:of|at)|\baccount[ \t]+(?:with|at)|\bswitch(?:ed|ing)?"
+    r"[ \t]+(?:from|to|over[ \t]+to))[ \t]+$"
+)
+
 #: A workplace and a job after it: "a year at Zwack as the assistant",
 #: "employed at Domea as a nurse", "joined Orexo as an engineer".
 _WORKPLACE_BEFORE = re.compile(
@@ -108,6 +123,12 @@ def in_a_firm_s_slot(text: str, start: int, end: int) -> bool:
         or _SHOP_BEFORE.search(text, before, start)
         or _FIRM_NOUN_BEFORE.search(text, max(0, start - 24), start)
         or _FIRM_HISTORY_BEFORE.search(text, max(0, start - 40), start)
+        or _DONE_BY_A_FIRM_BEFORE.search(text, max(0, start - 24), start)
+        # Where the verdict surfaces a firm named after its founder ("I work
+        # for Zwack", a signature's firm line): the second model reads it
+        # as a name all the same.
+        or after_work_for(text, start)
+        or a_firm_s_line(text, start, end)
         or (
             _WORKPLACE_BEFORE.search(text, max(0, start - 24), start)
             and _AS_A_JOB_AFTER.match(text, end)
