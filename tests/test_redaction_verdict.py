@@ -91,7 +91,7 @@ def test_without_a_cue_or_the_words_of_a_thing_a_name_hit_is_replaced_as_before(
     # Surfacing these instead raised silent leaks and decisions on the
     # presidio-evaluator splits (docs/redaction.md): they stay replaced.
     assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
-    assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
+    assert verdict("ask Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
 
 
 @pytest.mark.parametrize(
@@ -797,6 +797,11 @@ def test_a_signature_s_job_line_is_found_by_its_position(text, word, job):
         ("the shop later became Quaxby in 1998", "Quaxby"),
         ("Ines spent a year at Quaxby as the assistant to Tom", "Quaxby"),
         ("Quaxby was acquired by a fund", "Quaxby"),
+        ("the lamp was sold by Talia Wendrup", "Talia Wendrup"),
+        ("I switched to Quaxby last year", "Quaxby"),
+        ("I have been a customer of Talia Wendrup for years", "Talia Wendrup"),
+        ("is Quaxby back in stock?", "Quaxby"),
+        ("do you have Quaxby in grey", "Quaxby"),
     ],
 )
 def test_a_name_in_a_firm_s_or_shop_s_slot_is_the_reviewer_s(text, name):
@@ -818,6 +823,7 @@ def test_a_name_in_a_firm_s_or_shop_s_slot_is_the_reviewer_s(text, name):
         ("I sent the form to Talia Wendrup", "Talia Wendrup"),
         ("I spoke with Talia Wendrup at the desk", "Talia Wendrup"),
         ("Talia Wendrup's flight was cancelled", "Talia Wendrup"),
+        ("is Talia Wendrup in today?", "Talia Wendrup"),
     ],
 )
 def test_a_person_s_own_slots_are_no_firm_s(text, name):
@@ -835,3 +841,11 @@ def test_a_name_in_a_shop_s_slot_is_left_for_the_reviewer_not_the_second_model(p
     # The same name where a person stands is replaced as before.
     result = redacted(policy, "please ask Talia Wendrup to call me back")
     assert "Talia Wendrup" not in result.session.turns[0].user_text
+
+
+def test_a_firm_named_after_a_person_where_one_works_is_left_for_the_reviewer(policy):
+    # The verdict surfaces a name after "I work for"; the second model
+    # would read a firm named after its founder there as a name.
+    result = redacted(policy, "I work for Talia Wendrup since March")
+    assert "Talia Wendrup" in result.session.turns[0].user_text
+    assert "Talia Wendrup" in {s.value for s in result.surfaced}

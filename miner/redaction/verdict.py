@@ -130,9 +130,10 @@ def verdict_of(
         # Where a firm stands ("I work for Zwack", a signature's line
         # between the name's or job's and the address's), named after its
         # founder as often as not ("Eddie Bauer"): a listed name there is
-        # a firm's as often as a person's, the reviewer's (fail closed: the
-        # second model replaces a name it is sure of; one no list knows
-        # after "I work for" is kept, ``names.a_firm_by_its_words``).
+        # a firm's as often as a person's, the reviewer's (the second model
+        # is not asked there: it reads a firm named after a person as a
+        # name, ``lexicon.firms``; one no list knows after "I work for" is
+        # kept, ``names.a_firm_by_its_words``).
         return "surface", ""
     if in_a_firm_s_slot(text, start, end):
         # Where a shop, a firm or a brand stands ("ordered a jacket from

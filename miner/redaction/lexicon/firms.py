@@ -80,6 +80,16 @@ _FIRM_S = re.compile(
     r"|winter[ \t]+sale|sale|fleet|flights|routes|stock[ \t]+price|share[ \t]+price)\b"
 )
 
+#: What is said of a product after its name: "Is Elsa back in stock?",
+#: "Do you have Elsa in grey?", "Elsa in size 40". People are not in stock,
+#: nor had in a colour.
+_PRODUCT_AFTER = re.compile(
+    r"[ \t]+(?:(?:is|are|was|were|still|currently|now|back|ever)[ \t]+)*"
+    r"(?:(?:back[ \t]+)?in[ \t]+stock|out[ \t]+of[ \t]+stock|sold[ \t]+out|restocked"
+    r"|discontinued|in[ \t]+(?:(?:a|another|the|other)[ \t]+)?(?:sizes?|colou?rs?|black|white"
+    r"|gr[ae]y|red|blue|green|navy|beige|brown|pink|oak|walnut|xs|xl|xxl))\b"
+)
+
 #: A firm's history: "which later became Zwack", "acquired by X", "merged
 #: with X", "a subsidiary of X", "spun off from X", "rebranded as X".
 _FIRM_HISTORY_BEFORE = re.compile(
@@ -115,11 +125,13 @@ def in_a_firm_s_slot(text: str, start: int, end: int) -> bool:
     carrier or a brand does: after a purchase's "from" or "at", after a
     firm's noun or its history ("later became"), as a workplace before a
     job ("at Zwack as the assistant"), before a firm's verb ("ships",
-    "was acquired") or before what a firm owns ("'s online store")."""
+    "was acquired"), before what a firm owns ("'s online store") or what
+    is said of a product ("back in stock", "in grey")."""
     before = max(0, start - 80)
     return bool(
         _FIRM_VERB_AFTER.match(text, end)
         or _FIRM_S.match(text, end)
+        or _PRODUCT_AFTER.match(text, end)
         or _SHOP_BEFORE.search(text, before, start)
         or _FIRM_NOUN_BEFORE.search(text, max(0, start - 24), start)
         or _FIRM_HISTORY_BEFORE.search(text, max(0, start - 40), start)
