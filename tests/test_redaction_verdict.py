@@ -801,6 +801,7 @@ def test_a_signature_s_job_line_is_found_by_its_position(text, word, job):
         ("I switched to Quaxby last year", "Quaxby"),
         ("I have been a customer of Talia Wendrup for years", "Talia Wendrup"),
         ("is Quaxby back in stock?", "Quaxby"),
+        ("the refund from Talia Wendrup never came", "Talia Wendrup"),
         ("do you have Quaxby in grey", "Quaxby"),
     ],
 )

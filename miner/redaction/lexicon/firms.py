@@ -10,8 +10,10 @@ website, an app and stores ("Sergio Rossi's online store"), is named
 after a firm's noun ("our supplier Zwack", "the retailer Eddie Bauer").
 A person may stand in each of these slots too ("I bought it from Maria",
 "Maria charged my card"), so a slot makes a name the reviewer's, never
-kept unseen (``verdict.verdict_of`` surfaces it; the second model still
-replaces a name it is sure of).
+kept unseen: ``verdict.verdict_of`` surfaces it, and the second model is
+not asked there (``second._names_a_thing``), as it reads a firm named
+after a person as a name (Rampart replaced "Eddie Bauer" after "ordered a
+jacket from").
 
 Each sign reads a few words before or after the hit, with one compiled
 pattern: no work on text where no name was found.
@@ -66,7 +68,7 @@ _FIRM_VERB_AFTER = re.compile(
 #: What a firm has that a person, in a support chat, does not: "Sergio
 #: Rossi's online store", "Zwack's website", "X's customer service", "X's
 #: returns policy". A person's own things ("Maria's order", "Maria's
-#: account", "Maria's flight") are not here.
+#: account", "Maria's flights", "Maria's sale") are not here.
 _FIRM_S = re.compile(
     r"['’]s[ \t]+(?:(?:new|latest|own|online|official|flagship|main|nearest|local|mobile"
     r"|web|whole|entire)[ \t]+)?"
@@ -77,7 +79,7 @@ _FIRM_S = re.compile(
     r"|head[ \t]+office|warehouse|warehouses|factory|factories|shareholders|ceo|founder"
     r"|founders|employees|staff|checkout|loyalty[ \t]+(?:card|programme|program|scheme|points)"
     r"|terms[ \t]+and[ \t]+conditions|price[ \t]+list|spring[ \t]+sale|summer[ \t]+sale"
-    r"|winter[ \t]+sale|sale|fleet|flights|routes|stock[ \t]+price|share[ \t]+price)\b"
+    r"|winter[ \t]+sale|fleet|routes|stock[ \t]+price|share[ \t]+price)\b"
 )
 
 #: What is said of a product after its name: "Is Elsa back in stock?",
@@ -101,11 +103,15 @@ _FIRM_HISTORY_BEFORE = re.compile(
 )
 
 #: What a firm does to a customer's order, said with "by": "sold by X",
-#: "shipped by X", "operated by X" (a flight), "issued by X" (a card).
+#: "shipped by X", "operated by X" (a flight), "issued by X" (a card); what
+#: a shop sends ("the parcel from X"); a customer's tie to a firm.
 #: Not "handled by" or "owned by": a support agent or a person as often.
 _DONE_BY_A_FIRM_BEFORE = re.compile(
     r"(?i:\b(?:sold|shipped|delivered|dispatched|fulfill?ed|operated|issued|manufactured"
     r"|made|distributed|stocked|supplied|insured|underwritten|provided|powered)[ \t]+by"
+    # What a shop sends: "an invoice from X", "the parcel from X".
+    r"|\b(?:invoice|receipt|refund|newsletter|parcel|package|shipment|voucher|gift[ \t]+card"
+    r"|catalogu?e)s?[ \t]+from"
     # A customer's tie to a firm: "a customer of X", "my account with X",
     # "switched to X" (a telecom's, a bank's).
     r"|\bcustomers?[ \t]+(?:of|at)|\baccount[ \t]+(?:with|at)|\bswitch(?:ed|ing)?"
