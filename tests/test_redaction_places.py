@@ -228,7 +228,10 @@ def test_a_firm_said_so_or_worked_for_is_no_person_but_a_person_worked_for_still
     assert texts[0] == "Brennholt is a design agency based in Kvarnholt."
     assert texts[1] == "I work for Vantorp"
     assert not surfaced & {"Brennholt", "Vantorp"}
-    assert "Helga" not in texts[2] and "Brandt" not in texts[2]
+    # Firms are named after people ("Eddie Bauer"): a listed name there is
+    # the reviewer's (the second model is not asked: lexicon/firms.py),
+    # never kept unseen.
+    assert "Helga Brandt" in surfaced or ("Helga" not in texts[2] and "Brandt" not in texts[2])
     assert "Kowalczyk" not in texts[3] or "Kowalczyk" in surfaced
 
 

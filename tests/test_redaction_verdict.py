@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from miner.redaction.lexicon.firms import in_a_firm_s_slot
 from miner.redaction.lexicon.signatures import a_job_s_line
 from miner.redaction.verdict import company_form_after, noun_after, verdict_of
 
@@ -90,7 +91,7 @@ def test_without_a_cue_or_the_words_of_a_thing_a_name_hit_is_replaced_as_before(
     # Surfacing these instead raised silent leaks and decisions on the
     # presidio-evaluator splits (docs/redaction.md): they stay replaced.
     assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
-    assert verdict("sold by Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
+    assert verdict("ask Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
 
 
 @pytest.mark.parametrize(
@@ -781,3 +782,71 @@ def test_a_sender_s_name_above_an_address_is_replaced(text, name):
 def test_a_signature_s_job_line_is_found_by_its_position(text, word, job):
     start = text.index(word)
     assert a_job_s_line(text, start, start + len(word)) is job
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("I ordered a pair of boots from Talia Wendrup last week", "Talia Wendrup"),
+        ("we bought the sofa at Quaxby", "Quaxby"),
+        ("Talia Wendrup ships to Norway now", "Talia Wendrup"),
+        ("Quaxby no longer charges for returns", "Quaxby"),
+        ("Talia Wendrup's online store is down", "Talia Wendrup"),
+        ("Quaxby's customer service never answered", "Quaxby"),
+        ("our supplier Talia Wendrup sent the wrong size", "Talia Wendrup"),
+        ("the shop later became Quaxby in 1998", "Quaxby"),
+        ("Ines spent a year at Quaxby as the assistant to Tom", "Quaxby"),
+        ("Quaxby was acquired by a fund", "Quaxby"),
+        ("the lamp was sold by Talia Wendrup", "Talia Wendrup"),
+        ("I switched to Quaxby last year", "Quaxby"),
+        ("I have been a customer of Talia Wendrup for years", "Talia Wendrup"),
+        ("is Quaxby back in stock?", "Quaxby"),
+        ("the refund from Talia Wendrup never came", "Talia Wendrup"),
+        ("do you have Quaxby in grey", "Quaxby"),
+    ],
+)
+def test_a_name_in_a_firm_s_or_shop_s_slot_is_the_reviewer_s(text, name):
+    # Firms are named after people ("Eddie Bauer"): where the sentence
+    # makes the name a shop, a firm or a brand, it is surfaced, not replaced
+    # (nor kept: a person may stand there too).
+    start = text.index(name)
+    assert in_a_firm_s_slot(text, start, start + len(name))
+    assert verdict(text, name, {"FirstNameRecognizer"}, {"ORG"}) == "surface"
+    assert verdict(text, name, NER, {"PERSON"}) == "surface"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("please call Talia Wendrup tomorrow", "Talia Wendrup"),
+        ("Talia Wendrup's order is late", "Talia Wendrup"),
+        ("Talia Wendrup called about her account", "Talia Wendrup"),
+        ("I sent the form to Talia Wendrup", "Talia Wendrup"),
+        ("I spoke with Talia Wendrup at the desk", "Talia Wendrup"),
+        ("Talia Wendrup's flight was cancelled", "Talia Wendrup"),
+        ("is Talia Wendrup in today?", "Talia Wendrup"),
+    ],
+)
+def test_a_person_s_own_slots_are_no_firm_s(text, name):
+    start = text.index(name)
+    assert not in_a_firm_s_slot(text, start, start + len(name))
+    assert verdict(text, name, NER, {"PERSON"}) == "replace"
+
+
+def test_a_name_in_a_shop_s_slot_is_left_for_the_reviewer_not_the_second_model(policy):
+    # The second model reads a firm named after a person as a name; in a
+    # shop's slot the reviewer decides it.
+    result = redacted(policy, "I ordered a jacket from Talia Wendrup, it never came")
+    assert "Talia Wendrup" in result.session.turns[0].user_text
+    assert "Talia Wendrup" in {s.value for s in result.surfaced}
+    # The same name where a person stands is replaced as before.
+    result = redacted(policy, "please ask Talia Wendrup to call me back")
+    assert "Talia Wendrup" not in result.session.turns[0].user_text
+
+
+def test_a_firm_named_after_a_person_where_one_works_is_left_for_the_reviewer(policy):
+    # The verdict surfaces a name after "I work for"; the second model
+    # would read a firm named after its founder there as a name.
+    result = redacted(policy, "I work for Talia Wendrup since March")
+    assert "Talia Wendrup" in result.session.turns[0].user_text
+    assert "Talia Wendrup" in {s.value for s in result.surfaced}

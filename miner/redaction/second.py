@@ -202,6 +202,7 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     products and plans are named ("Rosalind reading lamp"): the verdict
     surfaced it for that, and the model reads any name-like word there as a
     name, so the reviewer decides it (the look-alikes' figure measured it)."""
+    from miner.redaction.lexicon.firms import in_a_firm_s_slot
     from miner.redaction.lexicon.names import names_no_person
     from miner.redaction.lexicon.places import a_town_after_a_preposition, where_after_a_name
     from miner.redaction.verdict import after_determiner, named_like_a_firm, noun_after
@@ -213,8 +214,9 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     # reads as a person; nor a town's known name after "to", "in", "at"
     # ("rebook me to Tarragona"), nor where a person is ("<PERSON_1>,
     # Skingen"), nor surnames named as a firm ("Brown, Johnson and Hobbs",
-    # "Turner-Davis"). The model reads the words as a name there
-    # too; the reviewer decides them.
+    # "Turner-Davis"), nor a name in a firm's or shop's slot ("ordered it
+    # from Eddie Bauer", "Zwack ships": ``lexicon.firms``). The model reads
+    # the words as a name there too; the reviewer decides them.
     return any(
         noun_after(leaf, end)
         or names_no_person(leaf, start, end)
@@ -222,6 +224,7 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
         or a_town_after_a_preposition(leaf, start, end)
         or where_after_a_name(leaf, start, end)
         or named_like_a_firm(leaf, start, end)
+        or in_a_firm_s_slot(leaf, start, end)
         for leaf, start, end in found
     )
 

@@ -17,7 +17,9 @@ filters (an allowed phrase, a determiner before it) came first.
   lexicon says it is a noun), since a name may stand before a noun too
   ("Maria account locked"); a three-letter code in capitals elsewhere; a
   name where a firm stands ("I work for Brennan", a block's line between
-  a name's or a job's and an address's), named after its founder as often.
+  a name's or a job's and an address's), named after its founder as often;
+  a name in a firm's, shop's or brand's slot ("ordered a jacket from Eddie
+  Bauer", "X ships to", "X's online store": ``lexicon.firms``).
 - **Sure of a name** (replaced): the rest, as before the verdict. Surfacing
   spaCy's lone persons too (a first name alone, a word no list knows, one
   spaCy also labels ORG or GPE) was measured on the presidio-evaluator
@@ -31,6 +33,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from miner.redaction.lexicon.firms import in_a_firm_s_slot
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_particle,
@@ -127,9 +130,16 @@ def verdict_of(
         # Where a firm stands ("I work for Zwack", a signature's line
         # between the name's or job's and the address's), named after its
         # founder as often as not ("Eddie Bauer"): a listed name there is
-        # a firm's as often as a person's, the reviewer's (fail closed: the
-        # second model replaces a name it is sure of; one no list knows
-        # after "I work for" is kept, ``names.a_firm_by_its_words``).
+        # a firm's as often as a person's, the reviewer's (the second model
+        # is not asked there: it reads a firm named after a person as a
+        # name, ``lexicon.firms``; one no list knows after "I work for" is
+        # kept, ``names.a_firm_by_its_words``).
+        return "surface", ""
+    if in_a_firm_s_slot(text, start, end):
+        # Where a shop, a firm or a brand stands ("ordered a jacket from
+        # Eddie Bauer", "Zwack ships to Canada", "Sergio Rossi's online
+        # store", "which later became Orexo"): firms are named after people,
+        # and people stand there too; the reviewer's (``lexicon.firms``).
         return "surface", ""
     if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
         # The first-name list and spaCy disagree: the list knows the word as
