@@ -104,6 +104,21 @@ def test_one_guessed_word_where_a_town_or_a_firm_stands_as_often_is_surfaced(tex
     assert verdict(text, word, NER, {"PERSON"}) == "surface"
 
 
+@pytest.mark.parametrize(
+    "text, word, expected",
+    [
+        ("Driver says nobody was home.", "Driver", "surface"),
+        ("Parcel lost. Courier: left at the door", "Courier", "surface"),
+        # Mid-sentence the capital is the word's own: a surname.
+        ("please ask Driver about it", "Driver", "replace"),
+        # A first name opening a sentence is a person's.
+        ("Mark says hi", "Mark", "replace"),
+    ],
+)
+def test_a_common_noun_opening_a_sentence_is_surfaced_not_replaced(text, word, expected):
+    assert verdict(text, word, NER, {"PERSON"}) == expected
+
+
 def test_capitals_with_a_word_no_name_list_knows_are_surfaced_in_mixed_case_text():
     # A ticker's or a firm's name in capitals as often as a surname.
     assert verdict("She holds QXWV TRNZ shares now", "QXWV TRNZ", NER, {"PERSON"}) == "surface"

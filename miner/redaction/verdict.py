@@ -158,6 +158,13 @@ def verdict_of(
         return "keep", text[start : max(company_end, end)]
     if town_shaped(value) or common_nouns(value):
         return "keep", value
+    if _a_noun_opening_a_sentence(text, start, value):
+        # "Driver says nobody was home", "Courier: left at the door": a
+        # noun English writes, capitalised by its place and no first
+        # name, names a job or a thing there as often as a surname; the
+        # reviewer's, not replaced (mid-sentence, "ask Baker", it is a
+        # surname's: replaced).
+        return "surface", ""
     if noun_after(text, head_end):
         # A noun after a name names a product or a plan more often than not
         # ("Elsa dining chair"), but not always ("Maria account locked"):
@@ -689,6 +696,32 @@ def _a_name_and_a_town_s_ending(word: str) -> bool:
 
 
 _LETTER_AND_NOUN = re.compile(r"[A-Z]-([A-Z][a-z]+)")
+
+
+#: A colon, or a lower-case word (a verb, if lemminflect knows it as one), after a name.
+_VERB_OR_COLON_AFTER = re.compile(r"[ \t]*(?::|([a-z]+)\b)")
+#: Where a sentence or a line starts: a word there is capitalised by its place.
+_SENTENCE_OPENS = re.compile(r"(?:\A|[.!?:\n])[ \t\"'“(]*\Z")
+
+
+def _a_noun_opening_a_sentence(text: str, start: int, value: str) -> bool:
+    """Whether a one-word guessed name opens a sentence as its subject or a
+    line's label (a verb or a colon after it) and is a noun English writes
+    (Zipf 3.5), no first name."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    word = value.casefold()
+    after = _VERB_OR_COLON_AFTER.match(text, start + len(value))
+    return (
+        after is not None
+        and (after.group(1) is None or "VERB" in _kinds(after.group(1)))
+        and value.isalpha()
+        and not value.isupper()
+        and bool(_SENTENCE_OPENS.search(text, max(0, start - 8), start))
+        and "NOUN" in _kinds(word)
+        and an_english_word(word, 3.5)
+        and not a_first_name(value)
+    )
 
 
 def common_nouns(value: str) -> bool:
