@@ -1338,3 +1338,30 @@ def test_a_sentence_s_words_before_a_street_type_are_no_street(policy):
     redaction = redacted(policy, "La oficina está en Distrito 5, muy cerca")
     text = redaction.session.turns[0].user_text
     assert "La oficina está en" in text, text
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("PLEASE CANCEL MY SUBSCRIPTION TODAY", "CANCEL"),  # lemminflect's verb
+        ("MY HUSBAND IS THAI", "THAI"),  # a nationality said
+        ("THE OLD MILL BRIDGE IS CLOSED", "MILL BRIDGE"),  # a place by its word
+    ],
+)
+def test_a_listed_word_in_a_text_in_capitals_that_is_english_or_a_place_is_no_name(text, word):
+    assert word not in surfaced(text)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [("WHY IS TEODORO SO LATE?", "TEODORO"), ("PLEASE CALL BACK LUDMILA", "LUDMILA")],
+)
+def test_a_listed_name_in_a_text_in_capitals_is_still_surfaced(text, name):
+    assert surfaced(text).get(name) == "PERSON"
+
+
+def test_a_word_whose_address_it_is_is_a_person_s_though_a_town_s_name():
+    # "Kisumu" is a town's name, which the name rules leave alone elsewhere.
+    text = "As agreed, here is Kisumu's address: 14 Oginga Road"
+    assert surfaced(text).get("Kisumu") == "PERSON"
+    assert "Kisumu" not in surfaced("We drove from Kisumu to the coast")
