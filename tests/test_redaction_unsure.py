@@ -1365,3 +1365,28 @@ def test_a_word_whose_address_it_is_is_a_person_s_though_a_town_s_name():
     text = "As agreed, here is Kisumu's address: 14 Oginga Road"
     assert surfaced(text).get("Kisumu") == "PERSON"
     assert "Kisumu" not in surfaced("We drove from Kisumu to the coast")
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("The ETFS HEDG/ETFS DAILY HEDGED QWOPTICA office is at 9 Elm Road", "QWOPTICA"),
+        ("The KRAVECORP DS 1 40TH SE Orchestra was founded in 1988", "KRAVECORP"),
+    ],
+)
+def test_a_word_in_capitals_in_a_code_s_run_is_no_name(text, word):
+    # A fund's or a ticker's name: three words in capitals or more, one
+    # shaped like a code's part ("HEDG/ETFS", "40TH").
+    assert word not in surfaced(text)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Please ring KOBELTSKI on the intercom", "KOBELTSKI"),
+        ("NAME 1 WOJTASZEKA/ANNA MRS", "WOJTASZEKA"),  # an airline's name, first name after
+        ("I ORDERED 2 CHAIRS FOR KOWALCZYKOWA and a table", "KOWALCZYKOWA"),
+    ],
+)
+def test_a_word_in_capitals_outside_a_code_s_run_is_still_surfaced(text, name):
+    assert surfaced(text).get(name) == "PERSON"

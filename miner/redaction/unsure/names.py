@@ -405,7 +405,10 @@ class NameWords:
                 elif (
                     listed
                     or (cued and (known_name(word) or not an_english_word(folded, 3.0)))
-                    or self._unknown_in_capitals(text, m.start(), word, 6)
+                    or (
+                        self._unknown_in_capitals(text, m.start(), word, 6)
+                        and not _in_a_code_s_run(text, m.start(), m.end())
+                    )
                 ):
                     yield m.start(), m.end(), "PERSON", "a word in capitals"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
@@ -925,6 +928,43 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
     return bool(
         after and "NOUN" in word_classes(after.group(1)) and not a_first_name(after.group(1))
     )
+
+
+#: A part of a run of words in capitals that only a code has: letters and
+#: digits glued ("40TH", "X3"), or a slash or a dot between letters
+#: ("NXT/SHS", "EUR.M").
+_CODE_PART = re.compile(r"[^\W\d_]\d|\d[^\W\d_]|[^\W\d_][/.][^\W\d_]")
+
+
+def _in_a_code_s_run(text: str, start: int, end: int) -> bool:
+    """Whether a word in capitals no list knows at [start, end) stands in a
+    run of three words or more with no lower-case letter, a blank apart, of
+    which one is shaped like a code's part: a fund's or a ticker's name
+    ("ETFS HEDG/ETFS DAILY HEDGED PHYSICA", "The KEYCORP DS 1 40TH SE
+    Orchestra"; 8 tune decisions, none a planted name); not a name an
+    airline writes with its first name after a slash ("WOJTASZEK/ANNA")."""
+    if text.startswith("/", end):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    line = text[line_start : len(text) if line_end < 0 else line_end]
+    words = line.split(" ")
+    at, index = line_start, 0
+    while index < len(words) - 1 and at + len(words[index]) < end:  # to the word's own
+        at += len(words[index]) + 1
+        index += 1
+
+    def capitals(w: str) -> bool:
+        return bool(w) and not any(c.islower() for c in w)
+
+    first = index
+    while first > 0 and capitals(words[first - 1]):
+        first -= 1
+    last = index
+    while last + 1 < len(words) and capitals(words[last + 1]):
+        last += 1
+    run = words[first : last + 1]
+    return len(run) >= 3 and any(_CODE_PART.search(w) for w in run)
 
 
 def _a_word_or_place_in_capitals(text: str, start: int, end: int, word: str) -> bool:
