@@ -1390,3 +1390,20 @@ def test_a_word_in_capitals_in_a_code_s_run_is_no_name(text, word):
 )
 def test_a_word_in_capitals_outside_a_code_s_run_is_still_surfaced(text, name):
     assert surfaced(text).get(name) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("she moved here from georgia", "georgia"),  # a place after "from"
+        ("the sunni Border Force stopped him", "sunni"),  # a thing's word after it
+        ("in argentina they sing", "argentina"),
+        ("we sang carry me back to tristán da cunha", "tristán"),  # a place's particle
+    ],
+)
+def test_a_lower_case_first_name_its_neighbours_make_a_place_or_a_thing_is_no_name(text, word):
+    assert word not in surfaced(text)
+
+
+def test_a_lower_case_first_name_after_from_is_still_surfaced():
+    assert surfaced("i got a call from petra yesterday").get("petra") == "PERSON"

@@ -386,9 +386,17 @@ class NameWords:
                     reason
                     and not a_nationality_said(text, m.start(), m.end())
                     and not _a_site_or_an_id_s_name(written, text, m.start(), m.end())
+                    and not (
+                        reason == LOWER_CASE_FIRST_NAME
+                        and _a_thing_or_place(text, m.start(), m.end())
+                    )
                 ):
                     # With a title before it ("miss shannon andrews"); not a
-                    # nationality after "I am" ("i am espanhol").
+                    # nationality after "I am" ("i am espanhol"); a first name
+                    # alone not where its neighbours make it a place or a
+                    # thing, as capitalised ("she moved here from georgia",
+                    # "the sunni Border Force", "tristán da cunha": 11 tune
+                    # decisions, 1 planted, whose other place was an address's).
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
                     yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
