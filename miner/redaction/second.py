@@ -12,11 +12,13 @@ size of the trace; run over everything it costs 3-6 times spaCy's CPU.
 
 Its verdict on a value (``SecondOpinion.verdict``): **replace** when every
 occurrence it read is labelled personal (a name, street name, e-mail or
-phone: ``PERSONAL_LABELS``) on every token with a probability of at least ``replace_score``; else
-the value stays surfaced, for the reviewer. There is no *keep* verdict: a
-value the model labels nothing over every token with a probability of
-0.999 or more was a planted name or address often enough on the dev splits
-that keeping them added silent leaks (docs/redaction.md, "Measured").
+phone: ``PERSONAL_LABELS``) on every token with a probability of at least
+``replace_score`` (or the lower bar of the rule that surfaced it,
+``REASON_BARS``); else the value stays surfaced, for the reviewer. There is
+no *keep* verdict: a value the model labels nothing over every token with a
+probability of 0.999 or more was a planted name or address often enough on
+the dev splits that keeping them added silent leaks (docs/redaction.md,
+"Measured").
 
 The model is loaded by ``decide`` when a session has a surfaced value
 (``load_model``), and released when it has decided: a run that surfaces

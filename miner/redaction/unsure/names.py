@@ -944,6 +944,10 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
 _CODE_PART = re.compile(r"[^\W\d_]\d|\d[^\W\d_]|[^\W\d_][/.][^\W\d_]")
 
 
+#: Characters read either side of a word for its run of capitals.
+_RUN_READ = 200
+
+
 def _in_a_code_s_run(text: str, start: int, end: int) -> bool:
     """Whether a word in capitals no list knows at [start, end) stands in a
     run of three words or more with no lower-case letter, a blank apart, of
@@ -953,9 +957,11 @@ def _in_a_code_s_run(text: str, start: int, end: int) -> bool:
     airline writes with its first name after a slash ("WOJTASZEK/ANNA")."""
     if text.startswith("/", end):
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", end)
-    line = text[line_start : len(text) if line_end < 0 else line_end]
+    # Its line, 200 characters either side at most: a run of codes is short,
+    # and a 1 MiB message may be one line.
+    line_start = max(text.rfind("\n", max(0, start - _RUN_READ), start) + 1, start - _RUN_READ, 0)
+    line_end = text.find("\n", end, end + _RUN_READ)
+    line = text[line_start : min(len(text), end + _RUN_READ) if line_end < 0 else line_end]
     words = line.split(" ")
     at, index = line_start, 0
     while index < len(words) - 1 and at + len(words[index]) < end:  # to the word's own
