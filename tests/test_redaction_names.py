@@ -180,3 +180,19 @@ def test_a_country_a_cue_ran_into_in_capitals_is_no_person_but_a_name_is(policy)
     texts = user_texts(redacted(policy, "MY NAME IS TOBIAS QUAXBY AND I NEED HELP"))
     assert "TOBIAS" not in texts[0] and "QUAXBY" not in texts[0]
     assert texts[0].endswith(" AND I NEED HELP")
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("call petronela back when you can", "petronela"),  # a lower-case first name
+        ("ring WOJTASZEK on the intercom", "WOJTASZEK"),  # a surname in capitals
+        ("recipient BRZECZEK not known at this address", "BRZECZEK"),
+    ],
+)
+def test_the_outside_corpus_s_silent_shapes_are_replaced_or_surfaced(policy, text, name):
+    # Lower-case first names and surnames in capitals were left silent by
+    # the hidden outside corpus (issue 36): each is at least surfaced.
+    redaction = redacted(policy, text)
+    [out] = user_texts(redaction)
+    assert name not in out or name in {s.value for s in redaction.surfaced}, out

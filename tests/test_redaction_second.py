@@ -303,3 +303,29 @@ def test_a_value_after_a_line_break_written_backslash_n_is_replaced_too():
     found = Redacted(chat("xBhavini and Bhavinis"), Counter(), {}, (), ())
     [turn] = second.replaced_everywhere(found, {"Bhavini": "PERSON"}).session.turns
     assert turn.user_text == "xBhavini and Bhavinis"
+
+
+def test_a_rule_the_model_reads_well_replaces_at_its_lower_bar():
+    # REASON_BARS: a lower-case first name ("tell radka the parcel came")
+    # is replaced at 0.5; any other rule needs replace_score.
+    opinion = SecondOpinion(replace_score=0.9)
+    bars = opinion.bars(
+        [
+            Surfaced("PERSON", "radka", "a lower-case first name"),
+            Surfaced("PERSON", "Vandrell", "a capitalised word no list knows"),
+        ]
+    )
+    assert bars == {"radka": 0.5, "Vandrell": 0.9}
+    read = [Reading(0.7, "PERSON")]
+    assert opinion.verdict(read, bars["radka"]) == "PERSON"
+    assert opinion.verdict(read, bars["Vandrell"]) is None
+    assert opinion.verdict([Reading(0.4, "PERSON")], bars["radka"]) is None
+
+
+def test_a_value_two_rules_surfaced_takes_the_higher_bar():
+    opinion = SecondOpinion(replace_score=0.9)
+    both = [
+        Surfaced("PERSON", "trzaska", "a lower-case first name"),
+        Surfaced("PERSON", "trzaska", "a guessed name (verdict)"),
+    ]
+    assert opinion.bars(both) == {"trzaska": 0.9}

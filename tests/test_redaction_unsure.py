@@ -1338,3 +1338,65 @@ def test_a_sentence_s_words_before_a_street_type_are_no_street(policy):
     redaction = redacted(policy, "La oficina está en Distrito 5, muy cerca")
     text = redaction.session.turns[0].user_text
     assert "La oficina está en" in text, text
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("PLEASE CANCEL MY SUBSCRIPTION TODAY", "CANCEL"),  # lemminflect's verb
+        ("MY HUSBAND IS THAI", "THAI"),  # a nationality said
+        ("THE OLD MILL BRIDGE IS CLOSED", "MILL BRIDGE"),  # a place by its word
+    ],
+)
+def test_a_listed_word_in_a_text_in_capitals_that_is_english_or_a_place_is_no_name(text, word):
+    assert word not in surfaced(text)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [("WHY IS TEODORO SO LATE?", "TEODORO"), ("PLEASE CALL BACK LUDMILA", "LUDMILA")],
+)
+def test_a_listed_name_in_a_text_in_capitals_is_still_surfaced(text, name):
+    assert surfaced(text).get(name) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("The ETFS HEDG/ETFS DAILY HEDGED QWOPTICA office is at 9 Elm Road", "QWOPTICA"),
+        ("The KRAVECORP DS 1 40TH SE Orchestra was founded in 1988", "KRAVECORP"),
+    ],
+)
+def test_a_word_in_capitals_in_a_code_s_run_is_no_name(text, word):
+    # A fund's or a ticker's name: three words in capitals or more, one
+    # shaped like a code's part ("HEDG/ETFS", "40TH").
+    assert word not in surfaced(text)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Please ring KOBELTSKI on the intercom", "KOBELTSKI"),
+        ("NAME 1 WOJTASZEKA/ANNA MRS", "WOJTASZEKA"),  # an airline's name, first name after
+        ("I ORDERED 2 CHAIRS FOR KOWALCZYKOWA and a table", "KOWALCZYKOWA"),
+    ],
+)
+def test_a_word_in_capitals_outside_a_code_s_run_is_still_surfaced(text, name):
+    assert surfaced(text).get(name) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("she moved here from georgia", "georgia"),  # a place after "from"
+        ("the sunni Border Force stopped him", "sunni"),  # a thing's word after it
+        ("in argentina they sing", "argentina"),
+        ("we sang carry me back to tristán da cunha", "tristán"),  # a place's particle
+    ],
+)
+def test_a_lower_case_first_name_its_neighbours_make_a_place_or_a_thing_is_no_name(text, word):
+    assert word not in surfaced(text)
+
+
+def test_a_lower_case_first_name_after_from_is_still_surfaced():
+    assert surfaced("i got a call from petra yesterday").get("petra") == "PERSON"

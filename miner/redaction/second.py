@@ -12,11 +12,13 @@ size of the trace; run over everything it costs 3-6 times spaCy's CPU.
 
 Its verdict on a value (``SecondOpinion.verdict``): **replace** when every
 occurrence it read is labelled personal (a name, street name, e-mail or
-phone: ``PERSONAL_LABELS``) on every token with a probability of at least ``replace_score``; else
-the value stays surfaced, for the reviewer. There is no *keep* verdict: a
-value the model labels nothing over every token with a probability of
-0.999 or more was a planted name or address often enough on the dev splits
-that keeping them added silent leaks (docs/redaction.md, "Measured").
+phone: ``PERSONAL_LABELS``) on every token with a probability of at least
+``replace_score`` (or the lower bar of the rule that surfaced it,
+``REASON_BARS``); else the value stays surfaced, for the reviewer. There is
+no *keep* verdict: a value the model labels nothing over every token with a
+probability of 0.999 or more was a planted name or address often enough on
+the dev splits that keeping them added silent leaks (docs/redaction.md,
+"Measured").
 
 The model is loaded by ``decide`` when a session has a surfaced value
 (``load_model``), and released when it has decided: a run that surfaces
@@ -45,7 +47,8 @@ from miner.model import Session
 from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
 from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
-from miner.redaction.surfaced import occurrences
+from miner.redaction.surfaced import Surfaced, occurrences
+from miner.redaction.unsure.names import LOWER_CASE_FIRST_NAME, LOWER_CASE_WORD_BEFORE_A_DEED
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -67,6 +70,22 @@ PERSONAL_LABELS: dict[str, str] = {
     "EMAIL": "EMAIL_ADDRESS",
     "PHONE": "PHONE_NUMBER",
     "STREET_NAME": "STREET_ADDRESS",
+}
+
+#: Rule that surfaced a value (``Surfaced.reason``) -> the least probability
+#: its tokens must each be personal for the model to replace it, under
+#: ``SecondOpinion.replace_score``. Measured on the five tune splits with the
+#: model replacing nothing: of these rules' values it read at 0.5 or more
+#: and under 0.9, 4 were planted names ("daiga spent a year at": 0.77) and
+#: none a look-alike or an unlabelled word. Not the rules whose values in
+#: that band were look-alikes too (a capitalised word no list knows: 4
+#: planted, 7 look-alikes; a guessed name: 11 and 2; a capitalised listed
+#: name: 3 and 3), nor a word in capitals in mixed-case text, 11% planted
+#: on the mimesis tune split: at 0.5 it replaced 2 more look-alikes on
+#: presidio's test templates (branch names10).
+REASON_BARS: dict[str, float] = {
+    LOWER_CASE_FIRST_NAME: 0.5,
+    LOWER_CASE_WORD_BEFORE_A_DEED: 0.5,
 }
 
 #: Batches the model reads at once, each on one thread (see ``_Rampart``).
@@ -105,12 +124,23 @@ class SecondOpinion:
     occurrences: int = 3
     """Occurrences of a value read at most (the first ones in the session)."""
 
-    def verdict(self, readings: Sequence[Reading]) -> str | None:
+    def verdict(self, readings: Sequence[Reading], bar: float | None = None) -> str | None:
         """The entity type to replace a value as, from its readings; None
-        to leave it surfaced."""
-        if not readings or min(r.personal for r in readings) < self.replace_score:
+        to leave it surfaced. ``bar``: the value's rule's (``bar``), else
+        ``replace_score``."""
+        if not readings or min(r.personal for r in readings) < (bar or self.replace_score):
             return None
         return max(readings, key=lambda r: r.personal).entity
+
+    def bars(self, surfaced: Iterable[Surfaced]) -> dict[str, float]:
+        """Each surfaced value -> the least personal reading that replaces
+        it: ``REASON_BARS``'s for its rule, under ``replace_score``; the
+        highest where rules of different bars surfaced the same value."""
+        bars: dict[str, float] = {}
+        for s in surfaced:
+            bar = min(REASON_BARS.get(s.reason, self.replace_score), self.replace_score)
+            bars[s.value] = max(bar, bars.get(s.value, 0.0))
+        return bars
 
     def decide(self, originals: Sequence[Session], redacted: Sequence[Redacted]) -> list[Redacted]:
         """Each of ``redacted`` (the first pass over ``originals``) with the
@@ -124,11 +154,14 @@ class SecondOpinion:
         # The first pass's freed heap goes back before the model stacks on it.
         release_freed_memory()
         model = load_model()
-        readings = self.readings(model, asked)
+        bars = [self.bars(r.surfaced) for r in redacted]
+        readings = self.readings(model, asked, bars)
         decided = []
-        for result, read in zip(redacted, readings, strict=True):
+        for result, read, bar in zip(redacted, readings, bars, strict=True):
             replacing = {
-                value: entity for value, found in read.items() if (entity := self.verdict(found))
+                value: entity
+                for value, found in read.items()
+                if (entity := self.verdict(found, bar.get(value)))
             }
             decided.append(replaced_everywhere(result, replacing) if replacing else result)
         # Released, not kept for the process: what loads after it (google-adk's
@@ -138,13 +171,17 @@ class SecondOpinion:
         return decided
 
     def readings(
-        self, model: _Rampart, asked: Sequence[dict[str, list[Window]]]
+        self,
+        model: _Rampart,
+        asked: Sequence[dict[str, list[Window]]],
+        bars: Sequence[dict[str, float]] = (),
     ) -> list[dict[str, list[Reading]]]:
         """The model's readings of each session's values over their windows.
 
         The windows are read in rounds, each value's first window in the
         first, its second in the second...; the windows of a round are read
-        in batches. A value one reading puts under ``replace_score`` stays
+        in batches. A value one reading puts under its bar (``bars``: value
+        -> bar per session, else ``replace_score``) stays
         surfaced whatever the others say (``verdict``), so its later windows
         are not read: most surfaced values are settled by their first (the
         model's CPU follows the windows it reads)."""
@@ -159,7 +196,8 @@ class SecondOpinion:
                 reading = model.read(window, start, end)
                 if reading is not None:
                     readings[session][value].append(reading)
-                if reading is None or reading.personal >= self.replace_score:
+                bar = bars[session].get(value) if session < len(bars) else None
+                if reading is None or reading.personal >= (bar or self.replace_score):
                     open_.append((session, value))
             at += 1
         return readings

@@ -203,6 +203,13 @@ PERSON_SLOT = "a name in a person's slot"
 RARE_NAME_IN_SLOT = "a rare name in a person's slot"
 
 
+#: Rules whose values the second model reads well: on the tune splits
+#: every value of theirs it read as personal with a probability of 0.5 or
+#: more but under 0.9 was a planted name (``second.REASON_BARS``).
+LOWER_CASE_FIRST_NAME = "a lower-case first name"
+LOWER_CASE_WORD_BEFORE_A_DEED = "a lower-case word before a deed"
+
+
 #: A greeting or an apology: the word after it names the person spoken to.
 _GREETING = r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))"
 #: A greeting just before a word.
@@ -337,7 +344,7 @@ class NameWords:
                 # lower case too ("abwao was influenced"): no list needed; or
                 # a listed name no English lexicon holds, though English
                 # writes it ("nguyen was influenced"; not "the courier said").
-                yield m.start(), m.start() + len(word), "PERSON", "a lower-case word before a deed"
+                yield m.start(), m.start() + len(word), "PERSON", LOWER_CASE_WORD_BEFORE_A_DEED
                 run_end = m.start() + len(word)
                 continue
             if (
@@ -353,7 +360,7 @@ class NameWords:
                 reason = (
                     "a lower-case word after a cue"
                     if cued and (a_first_name(word) or not an_english_word(folded, 3.0))
-                    else "a lower-case first name"
+                    else LOWER_CASE_FIRST_NAME
                     if a_first_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
                     and not _a_verb_before_by(text, m.end(), folded)
@@ -379,9 +386,17 @@ class NameWords:
                     reason
                     and not a_nationality_said(text, m.start(), m.end())
                     and not _a_site_or_an_id_s_name(written, text, m.start(), m.end())
+                    and not (
+                        reason == LOWER_CASE_FIRST_NAME
+                        and _a_thing_or_place(text, m.start(), m.end())
+                    )
                 ):
                     # With a title before it ("miss shannon andrews"); not a
-                    # nationality after "I am" ("i am espanhol").
+                    # nationality after "I am" ("i am espanhol"); a first name
+                    # alone not where its neighbours make it a place or a
+                    # thing, as capitalised ("she moved here from georgia",
+                    # "the sunni Border Force", "tristán da cunha": 11 tune
+                    # decisions, 1 planted, whose other place was an address's).
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
                     yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
@@ -398,11 +413,18 @@ class NameWords:
                 elif (
                     listed
                     or (cued and (known_name(word) or not an_english_word(folded, 3.0)))
-                    or self._unknown_in_capitals(text, m.start(), word, 6)
+                    or (
+                        self._unknown_in_capitals(text, m.start(), word, 6)
+                        and not _in_a_code_s_run(text, m.start(), m.end())
+                    )
                 ):
                     yield m.start(), m.end(), "PERSON", "a word in capitals"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
-                if known_name(word) and not an_english_word(folded, self.config.lower_case_zipf):
+                if (
+                    known_name(word)
+                    and not an_english_word(folded, self.config.lower_case_zipf)
+                    and not _a_word_or_place_in_capitals(text, m.start(), m.end(), word)
+                ):
                     # With its surname ("ALICE DELHAYE"): the second model
                     # reads the name whole, and replaces it whole.
                     end = _name_words_after(text, m.end())
@@ -894,6 +916,67 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
     after = _CAPITALISED_AFTER.match(text, end)
     return bool(
         after and "NOUN" in word_classes(after.group(1)) and not a_first_name(after.group(1))
+    )
+
+
+#: A part of a run of words in capitals that only a code has: letters and
+#: digits glued ("40TH", "X3"), or a slash or a dot between letters
+#: ("NXT/SHS", "EUR.M").
+_CODE_PART = re.compile(r"[^\W\d_]\d|\d[^\W\d_]|[^\W\d_][/.][^\W\d_]")
+
+
+#: Characters read either side of a word for its run of capitals.
+_RUN_READ = 200
+
+
+def _in_a_code_s_run(text: str, start: int, end: int) -> bool:
+    """Whether a word in capitals no list knows at [start, end) stands in a
+    run of three words or more with no lower-case letter, a blank apart, of
+    which one is shaped like a code's part: a fund's or a ticker's name
+    ("ETFS HEDG/ETFS DAILY HEDGED PHYSICA", "The KEYCORP DS 1 40TH SE
+    Orchestra"; 8 tune decisions, none a planted name); not a name an
+    airline writes with its first name after a slash ("WOJTASZEK/ANNA")."""
+    if text.startswith("/", end):
+        return False
+    # Its line, 200 characters either side at most: a run of codes is short,
+    # and a 1 MiB message may be one line.
+    line_start = max(text.rfind("\n", max(0, start - _RUN_READ), start) + 1, start - _RUN_READ, 0)
+    line_end = text.find("\n", end, end + _RUN_READ)
+    line = text[line_start : min(len(text), end + _RUN_READ) if line_end < 0 else line_end]
+    words = line.split(" ")
+    at, index = line_start, 0
+    while index < len(words) - 1 and at + len(words[index]) < end:  # to the word's own
+        at += len(words[index]) + 1
+        index += 1
+
+    def capitals(w: str) -> bool:
+        return bool(w) and not any(c.islower() for c in w)
+
+    first = index
+    while first > 0 and capitals(words[first - 1]):
+        first -= 1
+    last = index
+    while last + 1 < len(words) and capitals(words[last + 1]):
+        last += 1
+    run = words[first : last + 1]
+    return len(run) >= 3 and any(_CODE_PART.search(w) for w in run)
+
+
+def _a_word_or_place_in_capitals(text: str, start: int, end: int, word: str) -> bool:
+    """Whether a listed name at [start, end) of a text all in capitals is
+    an English word of lemminflect's lexicon ("NEED TO CHANGE BILLING
+    DATE", "CANCEL"), a place's name ("SENEGAL", "PALAU"), a place or a thing
+    by its neighbours ("MOVED HERE FROM KENYA", "TADAS BRIDGE") or a
+    nationality said ("I AM THAI"): the capitalised rules' checks, which
+    the rule of a name in a text in capitals skipped (20 decisions on the
+    tune splits, none a planted name)."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    return (
+        bool(word_classes(word.casefold()))
+        or a_place_name(word.title())
+        or a_nationality_said(text, start, end)
+        or _a_thing_or_place(text, start, end)
     )
 
 
