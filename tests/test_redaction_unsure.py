@@ -1360,6 +1360,13 @@ def test_a_listed_name_in_a_text_in_capitals_is_still_surfaced(text, name):
     assert surfaced(text).get(name) == "PERSON"
 
 
+def test_a_word_whose_address_it_is_is_a_person_s_though_a_town_s_name():
+    # "Kisumu" is a town's name, which the name rules leave alone elsewhere.
+    text = "As agreed, here is Kisumu's address: 14 Oginga Road"
+    assert surfaced(text).get("Kisumu") == "PERSON"
+    assert "Kisumu" not in surfaced("We drove from Kisumu to the coast")
+
+
 @pytest.mark.parametrize(
     "text, word",
     [
