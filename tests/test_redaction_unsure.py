@@ -1407,3 +1407,11 @@ def test_a_lower_case_first_name_its_neighbours_make_a_place_or_a_thing_is_no_na
 
 def test_a_lower_case_first_name_after_from_is_still_surfaced():
     assert surfaced("i got a call from petra yesterday").get("petra") == "PERSON"
+
+
+def test_a_short_capitalised_word_no_english_alone_in_a_string_is_surfaced():
+    # A field's value of three letters: the capitalised rules need four
+    # letters of a word alone.
+    assert surfaced("Uzo") == {"Uzo": "PERSON"}
+    assert surfaced("Yes") == {} and surfaced("Ltd") == {}
+    assert "Uzo" not in surfaced("Uzo", key="sku")  # a thing's key

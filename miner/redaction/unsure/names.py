@@ -747,11 +747,26 @@ def a_name_alone(text: str) -> Iterator[tuple[int, int, str]]:
     English writes less than often (Zipf 4.5: "lopez"), or that English and
     its lexicon do not write and that is no place ("kolejowa", a street's
     name): a name or a street's typed into a field alone, with no sentence
-    around it for the other rules to read."""
+    around it for the other rules to read. Capitalised, one of three
+    letters English and its lexicon do not write ("Uzo"): the capitalised
+    rules read a word of four letters or more alone, not one that short
+    (left silent, and where the session wrote it again, on the mimesis tune
+    split)."""
     from miner.redaction.lexicon.names import an_english_word
     from miner.redaction.lexicon.wordclass import word_classes
 
     m = _ONE_WORD.fullmatch(text)
+    if m and _CAPITALISED_WORD.fullmatch(m.group(1)) and len(m.group(1)) == 3:
+        word = m.group(1)
+        folded = word.casefold()
+        if not (
+            folded in stop_words()
+            or an_english_word(folded, 3.0)
+            or word_classes(folded)
+            or a_place_name(word)
+        ):
+            yield m.start(1), m.end(1), "PERSON"
+        return
     if not m or not m.group(1).islower():
         return
     word = m.group(1)
