@@ -1360,6 +1360,13 @@ def test_a_listed_name_in_a_text_in_capitals_is_still_surfaced(text, name):
     assert surfaced(text).get(name) == "PERSON"
 
 
+def test_a_word_whose_address_it_is_is_a_person_s_though_a_town_s_name():
+    # "Kisumu" is a town's name, which the name rules leave alone elsewhere.
+    text = "As agreed, here is Kisumu's address: 14 Oginga Road"
+    assert surfaced(text).get("Kisumu") == "PERSON"
+    assert "Kisumu" not in surfaced("We drove from Kisumu to the coast")
+
+
 @pytest.mark.parametrize(
     "text, word",
     [
@@ -1400,3 +1407,11 @@ def test_a_lower_case_first_name_its_neighbours_make_a_place_or_a_thing_is_no_na
 
 def test_a_lower_case_first_name_after_from_is_still_surfaced():
     assert surfaced("i got a call from petra yesterday").get("petra") == "PERSON"
+
+
+def test_a_short_capitalised_word_no_english_alone_in_a_string_is_surfaced():
+    # A field's value of three letters: the capitalised rules need four
+    # letters of a word alone.
+    assert surfaced("Uzo") == {"Uzo": "PERSON"}
+    assert surfaced("Yes") == {} and surfaced("Ltd") == {}
+    assert "Uzo" not in surfaced("Uzo", key="sku")  # a thing's key

@@ -486,6 +486,18 @@ class NameWords:
                 start = particle.start() if particle else start
                 yield start, end, "PERSON", "a surname after a particle or with 's"
             elif (
+                len(word) >= 3
+                and word[0].isupper()
+                and not word.isupper()
+                and _A_PERSON_S_THING_AFTER.match(text, m.start() + len(word))
+                and folded not in stop_words()
+                and not an_english_word(folded, self.config.lower_case_zipf)
+            ):
+                # Whose address or phone it is: a person's, whatever else the
+                # word names ("here's Koidu's address": a town's name too,
+                # left silent on the mimesis tune split).
+                yield m.start(), m.start() + len(word), "PERSON", "a name with a person's thing"
+            elif (
                 len(word) == 3
                 and word[0].isupper()
                 and not word.isupper()
@@ -611,6 +623,13 @@ class NameWords:
 _POSSESSIVE = re.compile(r"['’]s?$")
 
 
+#: What only a person has, after a word and its "'s": "Koidu's address".
+_A_PERSON_S_THING_AFTER = re.compile(
+    r"['’]s[ \t]+(?:(?:home|postal|e-?mail|delivery)[ \t]+)?(?:address|phone|mobile|e-?mail"
+    r"|birthday|date of birth|passport|wife|husband|son|daughter|mother|father)\b"
+)
+
+
 #: A letter and an apostrophe glued before a word, not an elided particle's
 #: ("O'", "D'", "L'"): the word is a contraction's rest ("C'mon", "y'all").
 _CONTRACTED = re.compile(r"(?<![\w'’])[^\W\d_ODLodl]['’]\Z")
@@ -728,11 +747,26 @@ def a_name_alone(text: str) -> Iterator[tuple[int, int, str]]:
     English writes less than often (Zipf 4.5: "lopez"), or that English and
     its lexicon do not write and that is no place ("kolejowa", a street's
     name): a name or a street's typed into a field alone, with no sentence
-    around it for the other rules to read."""
+    around it for the other rules to read. Capitalised, one of three
+    letters English and its lexicon do not write ("Uzo"): the capitalised
+    rules read a word of four letters or more alone, not one that short
+    (left silent, and where the session wrote it again, on the mimesis tune
+    split)."""
     from miner.redaction.lexicon.names import an_english_word
     from miner.redaction.lexicon.wordclass import word_classes
 
     m = _ONE_WORD.fullmatch(text)
+    if m and _CAPITALISED_WORD.fullmatch(m.group(1)) and len(m.group(1)) == 3:
+        word = m.group(1)
+        folded = word.casefold()
+        if not (
+            folded in stop_words()
+            or an_english_word(folded, 3.0)
+            or word_classes(folded)
+            or a_place_name(word)
+        ):
+            yield m.start(1), m.end(1), "PERSON"
+        return
     if not m or not m.group(1).islower():
         return
     word = m.group(1)
