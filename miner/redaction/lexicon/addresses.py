@@ -259,7 +259,14 @@ _STREET_ENDINGS = _by_first_letter(
 )
 
 
-_STREET_AFTER = r"(?:utca|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee)"
+#: Hungarian ("útja": the road of, "Árpád fejedelem útja"), Slavic, Baltic,
+#: Estonian ("põik": a side street, "puiestee": an avenue) and Swedish ("väg",
+#: apart: "August Palmgrens väg"), which Faker's providers lack (it has no
+#: Estonian one, and writes Swedish types glued) as does any library miner has.
+_STREET_AFTER = (
+    r"(?:utca|útja|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee"
+    r"|puiestee|põik|väg)"
+)
 
 
 #: A street's type written after its name (``_STREET_AFTER``), a word alone.
@@ -359,6 +366,12 @@ def _street_lines(lower: bool) -> list[str]:
         # A number before a glued street word: "82 Maaikering", "637 Catharinaring".
         rf"\b{_NUMBER},?[ \t]+{_NOT_A_DETERMINER}[{CAPITALS}][\w'’-]{{2,}}?(?i:{_STREET_ENDINGS})\b"
         rf"{_NO_NAME_AFTER}",
+        # The number first and a street's type of a language not English last
+        # (Faker's, ``foreign_street_types``, and ``_STREET_AFTER``): "245
+        # Şirin Aşurbəyov Küçəsi", "1090 Ujuki põik". Sure here, before the
+        # model reads the words before the type as a person's and leaves the
+        # number alone ("1300 <PERSON_1>").
+        rf"\b{_NUMBER},?[ \t]+{name}{{1,3}}(?i:{_types_last()})(?!\w){_NO_NAME_AFTER}",
         # A number, a name, a number: "893 Allika 46", "903 Λ. Αλκυονίδων 241"
         # (in lower case, any "2 more in 3").
         rf"\b\d{{1,5}}[ \t]+(?!(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})\b)"
@@ -366,9 +379,20 @@ def _street_lines(lower: bool) -> list[str]:
     ]
 
 
+def _types_last() -> str:
+    """The street types written after the name in a language not English,
+    as one alternation: Faker's (``foreign_street_types``; "küçəsi",
+    "prospekti", "vej") and ``_STREET_AFTER``'s, but "u." (only before a
+    number: "Kálmán Imre u. 12.")."""
+    words = {*foreign_street_types(), *_STREET_AFTER[3:-1].replace("\\.", ".").split("|")}
+    words.discard("u.")
+    ordered = sorted(words, key=len, reverse=True)  # "útja" before "út"
+    return _by_first_letter(" ".join(re.escape(w) for w in ordered))
+
+
 #: "u." typed in lower case only before a Hungarian house number ("u. 93."), not "thank u. 12".
 _LOWER_CASE_STREET_AFTER = (
-    r"(?:utca|út|tér|körút|u\.(?=[ \t]\d+\.)|ulica|ulice|cesta|iela|gatvė|tänav)"
+    r"(?:utca|útja|út|tér|körút|u\.(?=[ \t]\d+\.)|ulica|ulice|cesta|iela|gatvė|tänav|põik)"
 )
 
 

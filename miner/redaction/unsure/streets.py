@@ -24,6 +24,7 @@ from miner.redaction.lexicon.names import (
     known_name,
     stop_words,
 )
+from miner.redaction.lexicon.signatures import SIGN_OFF_WORDS
 from miner.redaction.unsure.names import WORD, an_unknown_word
 from miner.redaction.unsure.text import (
     DATE,
@@ -726,9 +727,12 @@ def _a_street_type_word(word: str) -> bool:
     folded = word.casefold()
     if folded in street_types() or folded.rstrip(".") in street_types():
         return True
-    return bool(STREET_CUE.fullmatch(word) or STREET_AFTER.fullmatch(folded)) or (
-        _a_glued_street_type(word)
-    )
+    # Its full stop may be the sentence's: "a taxi to 414 Karsti tänav."
+    return bool(
+        STREET_CUE.fullmatch(word)
+        or STREET_AFTER.fullmatch(folded)
+        or STREET_AFTER.fullmatch(folded.rstrip("."))
+    ) or _a_glued_street_type(word)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -937,6 +941,8 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
             break
         if DATE.search(m.group(1)) or _LONG_NUMBER.search(m.group(1)):
             break
+        if _SIGN_OFF.fullmatch(m.group(1).strip()):
+            break  # "...\nThx\n<PERSON_1>": a signature's, not the address's
         stop, numbered, named, whole, headed = m.start(1), False, False, True, False
         for count, token in enumerate(_PART_TOKEN.finditer(m.group(1))):
             value = token.group(0)
@@ -966,6 +972,10 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         numbered_before = numbered
         at = stop
     return last
+
+
+#: A sign-off on its own part ("Thx", "Kind regards,"): the address ended before it.
+_SIGN_OFF = re.compile(rf"(?i:{SIGN_OFF_WORDS})[,!.]?")
 
 
 #: A blank line: an address's parts never run over one.
