@@ -1314,6 +1314,13 @@ def test_a_sign_off_ends_an_address_s_parts():
     assert "Thx" not in "".join(found)
 
 
+def test_a_sentence_s_full_stop_ends_an_address_s_parts():
+    text = "We'll meet Monday at Varnex, 12 Kalinowa, Bredzin. Passport no. <PASSPORT_1>"
+    found = all_reasons(text)
+    assert "Varnex, 12 Kalinowa, Bredzin" in found
+    assert not any("Passport" in value or value.endswith(".") for value in found)
+
+
 def test_a_name_surfaced_inside_a_sure_street_is_no_decision_once_it_is_replaced():
     from datetime import UTC, datetime
 

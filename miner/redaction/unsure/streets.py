@@ -962,6 +962,10 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
                 whole = False
                 break
             stop = m.start(1) + token.end()
+            if _SENTENCE_END.search(value):
+                # "..., Cedynia. Passport no.": the sentence's end, the address's too.
+                stop, whole = stop - 1, False
+                break
         same_line = not re.search(_LINE_BREAK, text[at : m.start(1)])
         if headed and not whole:
             break  # a phone and a sentence after it: "<PHONE_NUMBER_1>. Passport no."
@@ -972,6 +976,11 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         numbered_before = numbered
         at = stop
     return last
+
+
+#: A word of five letters or more and a full stop: a sentence's end, no
+#: abbreviation ("Cedynia."; not "Str.", "Apto.").
+_SENTENCE_END = re.compile(r"[^\W\d_]{5}\.\Z")
 
 
 #: A sign-off on its own part ("Thx", "Kind regards,"): the address ended before it.
