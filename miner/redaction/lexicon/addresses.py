@@ -473,6 +473,10 @@ class _AddressPatterns:
     @classmethod
     def compile(cls, lower: bool) -> _AddressPatterns:
         flags = re.IGNORECASE if lower else 0
+        # In lower case any words are a town's or a street's: not one that
+        # starts with a determiner ("...\nmy cpf is 016" is no town and
+        # postcode, nor "my cpf is" a street and its USPS suffix "IS").
+        town = rf"{_NOT_A_DETERMINER}{_TOWN}" if lower else _TOWN
         suffixes = "|".join(STREET_SUFFIXES)
         street_line = (
             # Only where a line can start: one test per position, not one per
@@ -493,22 +497,22 @@ class _AddressPatterns:
         #: state and ZIP, a country and postcode, a town alone before a comma or
         #: the line's end (not in lower case, where that is any word).
         town_alone = (
-            rf"|,[ \t]*{_TOWN}(?=[ \t]*(?:[\n,.;:!?)]|$))"
-            rf"|[ \t]+{_TOWN}(?=[ \t]*(?:\n|$)|[ \t]+{_MISSING_FIELD})"
+            rf"|,[ \t]*{town}(?=[ \t]*(?:[\n,.;:!?)]|$))"
+            rf"|[ \t]+{town}(?=[ \t]*(?:\n|$)|[ \t]+{_MISSING_FIELD})"
         )
         next_part = (
             rf"(?:,\s*|{_BREAK}|\s)"
             rf"(?:(?i:{UNIT_AFTER})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
-            rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
+            rf"|(?:{_NOT_A_DETERMINER if lower else ''}{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
             # The postcode and its town first: "344 42 Janovice", not "344".
             # "C.P." (código postal) before it, as Mexico and Spain write it.
-            rf"|(?:C\.[ ]?P\.[ \t]?|CP[ \t])?(?:{POSTCODE},?\s+{_TOWN}|{POSTCODE})(?![\w-])"
+            rf"|(?:C\.[ ]?P\.[ \t]?|CP[ \t])?(?:{POSTCODE},?\s+{town}|{POSTCODE})(?![\w-])"
             # A town and its state's code, as Brazil writes them ("Campinas - SP",
             # "Recife/PE").
-            rf"|{_TOWN}[ \t]*(?:-|/)[ \t]*[A-Z]{{2}}\b"
+            rf"|{town}[ \t]*(?:-|/)[ \t]*[A-Z]{{2}}\b"
             # A town, a state and a postcode, or a comma between them as
             # Australia writes them ("Ultimo, NSW, 2007").
-            rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}},?\s+(?:\d{{5}}(?:-\d{{4}})?|{POSTCODE})|{POSTCODE})"
+            rf"|{town},?\s+(?:[A-Za-z]{{2,3}},?\s+(?:\d{{5}}(?:-\d{{4}})?|{POSTCODE})|{POSTCODE})"
             r"(?![\w-])"
             rf"|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?\b|{_MISSING_FIELD})"
             rf"{'' if lower else town_alone}"
@@ -516,11 +520,11 @@ class _AddressPatterns:
         #: A line holding only a town, a state, or a street with no number ("Flat 6\nCheryl Cape").
         #: Or a region written as its number (", 53").
         town_line = (
-            rf"{_BREAK}(?:(?:{_CAP}\s+){{1,3}}(?:{suffixes})\b\.?|{_TOWN}|[A-Z]{{2}}|\d{{1,3}})"
+            rf"{_BREAK}(?:(?:{_CAP}\s+){{1,3}}(?:{suffixes})\b\.?|{town}|[A-Z]{{2}}|\d{{1,3}})"
             rf"{_PART_END}"
         )
         postcode_ahead = (
-            rf"(?:,\s*|{_BREAK})(?:{_TOWN},?\s+{POSTCODE}|{POSTCODE},?\s+{_TOWN}|{_UNIT}\.?\s\d)"
+            rf"(?:,\s*|{_BREAK})(?:{town},?\s+{POSTCODE}|{POSTCODE},?\s+{town}|{_UNIT}\.?\s\d)"
             rf"(?![\w-])|[ \t]+{_UNIT}\.?\s\d"
         )
         return cls(
