@@ -1321,6 +1321,12 @@ def test_a_sentence_s_full_stop_ends_an_address_s_parts():
     assert not any("Passport" in value or value.endswith(".") for value in found)
 
 
+def test_a_block_line_s_bullet_does_not_end_an_address_s_parts():
+    # The street named after a town holds its block only with the postcode under it.
+    text = "• Anna Berg\n• 231 Lisboa\n• Flat 53\n• Oeiras\n• Portugal 2780-123"
+    assert "231 Lisboa\n• Flat 53\n• Oeiras\n• Portugal 2780-123" in all_reasons(text)
+
+
 def test_a_name_surfaced_inside_a_sure_street_is_no_decision_once_it_is_replaced():
     from datetime import UTC, datetime
 

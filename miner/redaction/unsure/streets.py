@@ -24,7 +24,7 @@ from miner.redaction.lexicon.names import (
     known_name,
     stop_words,
 )
-from miner.redaction.lexicon.signatures import SIGN_OFF_WORDS
+from miner.redaction.lexicon.signatures import BULLET_BEFORE, SIGN_OFF_WORDS
 from miner.redaction.unsure.names import WORD, an_unknown_word
 from miner.redaction.unsure.text import (
     DATE,
@@ -944,7 +944,9 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         if _SIGN_OFF.fullmatch(m.group(1).strip()):
             break  # "...\nThx\n<PERSON_1>": a signature's, not the address's
         stop, numbered, named, whole, headed = m.start(1), False, False, True, False
-        for count, token in enumerate(_PART_TOKEN.finditer(m.group(1))):
+        # A block line's bullet before the part: "\n??? Flat 53".
+        bullet = _BULLET.match(m.group(1)).end()  # type: ignore[union-attr]
+        for count, token in enumerate(_PART_TOKEN.finditer(m.group(1), bullet)):
             value = token.group(0)
             letters = _NOT_A_LETTER.sub("", value)
             if count == 6:  # at most six words: the rest is a sentence
@@ -976,6 +978,9 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         numbered_before = numbered
         at = stop
     return last
+
+
+_BULLET = re.compile(BULLET_BEFORE)
 
 
 #: A word of five letters or more and a full stop: a sentence's end, no
