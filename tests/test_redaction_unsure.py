@@ -1327,6 +1327,11 @@ def test_a_block_line_s_bullet_does_not_end_an_address_s_parts():
     assert "231 Lisboa\n• Flat 53\n• Oeiras\n• Portugal 2780-123" in all_reasons(text)
 
 
+def test_a_label_before_another_value_is_no_rest_of_a_street_s_line():
+    assert all_reasons("The bus drops you off at <STREET_ADDRESS_1> DOB <DATE_OF_BIRTH_1>") == {}
+    assert "kvorno" in all_reasons("ship to <STREET_ADDRESS_1> kvorno")
+
+
 def test_a_name_surfaced_inside_a_sure_street_is_no_decision_once_it_is_replaced():
     from datetime import UTC, datetime
 
