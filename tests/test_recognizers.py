@@ -123,6 +123,10 @@ def _addresses(text: str) -> list[str]:
         ("her address: 4. Bartók béla út", "4. Bartók béla út"),
         ("meet me at 88. kossuth tér", "88. kossuth tér"),
         ("Best\nUSNS Ørsted\nFPO AE 09123", "USNS Ørsted\nFPO AE 09123"),
+        # In lower case, a line that starts with a determiner is no town nor
+        # street ("is" is a USPS suffix): the sentence after the address.
+        ("ship to 57 avenida paulo freire\nsanta luzia 30110-012\nmy CPF is 123.456.789-09",
+         "57 avenida paulo freire\nsanta luzia 30110-012"),
     ],
 )  # fmt: skip
 def test_street_addresses_of_the_default_regions_are_found_whole(text, address):

@@ -3,6 +3,8 @@ issue 36 found leaking silently, and on look-alikes it must leave alone."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from miner.redaction.unsure import Unsure
@@ -1248,6 +1250,106 @@ def test_a_typed_street_line_is_replaced_and_the_firm_above_it_kept(policy):
     written = redacted(policy, text).session.turns[0].user_text
     assert "Nərgiz" not in written and "61" not in written and "Küçəsi" not in written
     assert "Nordvik Maskin AS" in written
+
+
+@pytest.mark.parametrize(
+    "text, street",
+    [
+        # The number first and a type of a language not English last: sure
+        # before the model reads the words before the type as a person's.
+        ("Meet me at 1402 Orxan Vəliyev Küçəsi", "1402 Orxan Vəliyev Küçəsi"),
+        ("Please send it to 88 Talvike põik? I am away", "88 Talvike põik"),
+        ("Deliver to 317 Rauf Qasimov prospekti, thanks", "317 Rauf Qasimov prospekti"),
+    ],
+)
+def test_a_number_then_a_name_then_its_type_is_a_sure_street_line(text, street):
+    from miner.redaction.lexicon.addresses import find_addresses
+
+    assert [text[s:e] for s, e in find_addresses(text)] == [street]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Terminal 2 Norte, gate 14",  # no name between the number and the word
+        "I booked 2 rooms for Tuesday",  # no type
+        "12 Tovuz Nərgiz Küçəsi Bistro",  # a capitalised word after it: a firm's
+    ],
+)
+def test_a_number_and_a_type_with_no_name_between_is_no_sure_street_line(text):
+    from miner.redaction.lexicon.addresses import find_addresses
+
+    assert [text[s:e] for s, e in find_addresses(text) if "Küçəsi" in text[s:e]] == []
+    assert "Norte" not in "".join(text[s:e] for s, e in find_addresses(text))
+
+
+def test_a_street_the_model_would_read_as_a_person_is_replaced_whole(policy):
+    result = redacted(policy, "Meet me at 1402 Orxan Vəliyev Küçəsi")
+    assert result.session.turns[0].user_text == "Meet me at <STREET_ADDRESS_1>"
+    assert result.surfaced == ()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # The type's full stop is the sentence's.
+        ("Please send a taxi to 88 Talvike tänav.", "88 Talvike tänav."),
+        # Hungarian's "road of", Estonian's side street, Swedish's type apart.
+        ("Regards,\nRózsa útja 12\nthanks", "Rózsa útja 12"),
+        ("Regards,\n14 Kaera põik\nthanks", "14 Kaera põik"),
+        ("Regards,\nLinnea Holms väg 31\nthanks", "Holms väg 31"),
+    ],
+)
+def test_more_street_types_name_a_typed_line(text, value):
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    assert TYPED_STREET_LINE in all_reasons(text).get(value, set()), all_reasons(text)
+
+
+def test_a_sign_off_ends_an_address_s_parts():
+    # Not "Thx" surfaced as a part of the address above it.
+    text = "<STREET_ADDRESS_1>\nThx\n<PERSON_1>\n<STREET_ADDRESS_2>"
+    assert all_reasons(text) == {}
+    found = all_reasons("Meet at 5490 ervinova 1334\nThx\nMarta Kolar\n18 Birch Lane")
+    assert "Thx" not in "".join(found)
+
+
+def test_a_sentence_s_full_stop_ends_an_address_s_parts():
+    text = "We'll meet Monday at Varnex, 12 Kalinowa, Bredzin. Passport no. <PASSPORT_1>"
+    found = all_reasons(text)
+    assert "Varnex, 12 Kalinowa, Bredzin" in found
+    assert not any("Passport" in value or value.endswith(".") for value in found)
+
+
+def test_a_block_line_s_bullet_does_not_end_an_address_s_parts():
+    # The street named after a town holds its block only with the postcode under it.
+    text = "• Anna Berg\n• 231 Lisboa\n• Flat 53\n• Oeiras\n• Portugal 2780-123"
+    assert "231 Lisboa\n• Flat 53\n• Oeiras\n• Portugal 2780-123" in all_reasons(text)
+
+
+def test_a_label_before_another_value_is_no_rest_of_a_street_s_line():
+    assert all_reasons("The bus drops you off at <STREET_ADDRESS_1> DOB <DATE_OF_BIRTH_1>") == {}
+    assert "kvorno" in all_reasons("ship to <STREET_ADDRESS_1> kvorno")
+
+
+def test_a_name_surfaced_inside_a_sure_street_is_no_decision_once_it_is_replaced():
+    from datetime import UTC, datetime
+
+    from miner.model import Session, Turn
+    from miner.redaction.session import Redacted, with_sure_rules_decided
+    from miner.redaction.surfaced import Surfaced
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    turn = Turn(invocation_id="i", user_text="Regards\n41 Nora bəy Küçəsi", reply_text="Nora?")
+    session = Session("s", "support_agent", "u-1", now, now, {}, (turn,))
+    street = Surfaced("STREET_ADDRESS", "41 Nora bəy Küçəsi", TYPED_STREET_LINE)
+    name = Surfaced("PERSON", "bəy", "a guessed name (verdict)")
+    kept = Surfaced("PERSON", "Nora", "a guessed name (verdict)")  # written elsewhere too
+    before = Redacted(session, Counter(), {}, surfaced=(street, name, kept))
+    after = with_sure_rules_decided(before)
+    assert after.session.turns[0].user_text == "Regards\n<STREET_ADDRESS_1>"
+    assert after.surfaced == (kept,)
 
 
 @pytest.mark.parametrize(

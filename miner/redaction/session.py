@@ -123,7 +123,18 @@ def with_sure_rules_decided(redacted: Redacted) -> Redacted:
     (``unsure.REPLACED_REASONS``: a street in lower case) replaced, each by
     the next free placeholder of its entity: not a decision."""
     sure = {s.value: s.entity for s in redacted.surfaced if s.reason in REPLACED_REASONS}
-    return replaced_everywhere(redacted, sure) if sure else redacted
+    if not sure:
+        return redacted
+    decided = replaced_everywhere(redacted, sure)
+    # A value surfaced inside one replaced ("Ceyhun" of "436 Ceyhun bəy
+    # Hacıbəyli Küçəsi") and written nowhere else: nothing left to decide.
+    texts = [leaf for _key, leaf in session_texts(decided.session) if isinstance(leaf, str)]
+    gone = {
+        s.value
+        for s in decided.surfaced
+        if any(s.value in v for v in sure) and not any(s.value in t for t in texts)
+    }
+    return replace(decided, surfaced=tuple(s for s in decided.surfaced if s.value not in gone))
 
 
 def with_rest_surfaced(before: Redacted, after: Redacted, policy: RedactionPolicy) -> Redacted:

@@ -98,6 +98,9 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
     streets = set(streets)
     anchors = {*streets, *(m.span() for m in _STREET_PLACEHOLDER.finditer(text))}
     blanked = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
+    # Another kind of value after the line's words ends no line: the words
+    # are its label ("<STREET_ADDRESS_1> DOB <DATE_OF_BIRTH_1>").
+    labelled = PLACEHOLDER.sub(_fill_other_values, text) if anchors else text
     for start, end in sorted(anchors):
         line_start = max(text.rfind("\n", 0, start), 0)
         if before := _RESIDUE_BEFORE.search(blanked, max(line_start, start - 24), start):
@@ -112,7 +115,7 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             # Not a number before a street that has its own ("paid 20, 221B ...").
             if residue and residue.casefold().rstrip(".") not in stop_words() and not numbered:
                 yield before.start(), before.start() + len(residue)
-        rest = _REST_OF_LINE.match(blanked, end)
+        rest = _REST_OF_LINE.match(labelled, end)
         if (
             rest
             and _plain_words(rest.group(1))
@@ -124,6 +127,14 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             yield rest.start(1), rest.end(1)
             end = rest.end(1)
         yield from _parts_under(blanked, text, end)
+
+
+def _fill_other_values(m: re.Match[str]) -> str:
+    """A placeholder blanked if a street's or a person's (a word of the
+    address), else as signs no address's words are made of."""
+    if m.group(0).startswith(("<STREET_ADDRESS", "<PERSON")):
+        return " " * len(m.group(0))
+    return "¤" * len(m.group(0))
 
 
 def _sentence_after_number(part: str) -> int:

@@ -259,7 +259,14 @@ _STREET_ENDINGS = _by_first_letter(
 )
 
 
-_STREET_AFTER = r"(?:utca|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee)"
+#: Hungarian ("útja": the road of, "Árpád fejedelem útja"), Slavic, Baltic,
+#: Estonian ("põik": a side street, "puiestee": an avenue) and Swedish ("väg",
+#: apart: "August Palmgrens väg"), which Faker's providers lack (it has no
+#: Estonian one, and writes Swedish types glued) as does any library miner has.
+_STREET_AFTER = (
+    r"(?:utca|útja|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee"
+    r"|puiestee|põik|väg)"
+)
 
 
 #: A street's type written after its name (``_STREET_AFTER``), a word alone.
@@ -359,6 +366,12 @@ def _street_lines(lower: bool) -> list[str]:
         # A number before a glued street word: "82 Maaikering", "637 Catharinaring".
         rf"\b{_NUMBER},?[ \t]+{_NOT_A_DETERMINER}[{CAPITALS}][\w'’-]{{2,}}?(?i:{_STREET_ENDINGS})\b"
         rf"{_NO_NAME_AFTER}",
+        # The number first and a street's type of a language not English last
+        # (Faker's, ``foreign_street_types``, and ``_STREET_AFTER``): "245
+        # Şirin Aşurbəyov Küçəsi", "1090 Ujuki põik". Sure here, before the
+        # model reads the words before the type as a person's and leaves the
+        # number alone ("1300 <PERSON_1>").
+        rf"\b{_NUMBER},?[ \t]+{name}{{1,3}}(?i:{_types_last()})(?!\w){_NO_NAME_AFTER}",
         # A number, a name, a number: "893 Allika 46", "903 Λ. Αλκυονίδων 241"
         # (in lower case, any "2 more in 3").
         rf"\b\d{{1,5}}[ \t]+(?!(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})\b)"
@@ -366,9 +379,20 @@ def _street_lines(lower: bool) -> list[str]:
     ]
 
 
+def _types_last() -> str:
+    """The street types written after the name in a language not English,
+    as one alternation: Faker's (``foreign_street_types``; "küçəsi",
+    "prospekti", "vej") and ``_STREET_AFTER``'s, but "u." (only before a
+    number: "Kálmán Imre u. 12.")."""
+    words = {*foreign_street_types(), *_STREET_AFTER[3:-1].replace("\\.", ".").split("|")}
+    words.discard("u.")
+    ordered = sorted(words, key=len, reverse=True)  # "útja" before "út"
+    return _by_first_letter(" ".join(re.escape(w) for w in ordered))
+
+
 #: "u." typed in lower case only before a Hungarian house number ("u. 93."), not "thank u. 12".
 _LOWER_CASE_STREET_AFTER = (
-    r"(?:utca|út|tér|körút|u\.(?=[ \t]\d+\.)|ulica|ulice|cesta|iela|gatvė|tänav)"
+    r"(?:utca|útja|út|tér|körút|u\.(?=[ \t]\d+\.)|ulica|ulice|cesta|iela|gatvė|tänav|põik)"
 )
 
 
@@ -449,6 +473,10 @@ class _AddressPatterns:
     @classmethod
     def compile(cls, lower: bool) -> _AddressPatterns:
         flags = re.IGNORECASE if lower else 0
+        # In lower case any words are a town's or a street's: not one that
+        # starts with a determiner ("...\nmy cpf is 016" is no town and
+        # postcode, nor "my cpf is" a street and its USPS suffix "IS").
+        town = rf"{_NOT_A_DETERMINER}{_TOWN}" if lower else _TOWN
         suffixes = "|".join(STREET_SUFFIXES)
         street_line = (
             # Only where a line can start: one test per position, not one per
@@ -469,22 +497,22 @@ class _AddressPatterns:
         #: state and ZIP, a country and postcode, a town alone before a comma or
         #: the line's end (not in lower case, where that is any word).
         town_alone = (
-            rf"|,[ \t]*{_TOWN}(?=[ \t]*(?:[\n,.;:!?)]|$))"
-            rf"|[ \t]+{_TOWN}(?=[ \t]*(?:\n|$)|[ \t]+{_MISSING_FIELD})"
+            rf"|,[ \t]*{town}(?=[ \t]*(?:[\n,.;:!?)]|$))"
+            rf"|[ \t]+{town}(?=[ \t]*(?:\n|$)|[ \t]+{_MISSING_FIELD})"
         )
         next_part = (
             rf"(?:,\s*|{_BREAK}|\s)"
             rf"(?:(?i:{UNIT_AFTER})\.?\s*\#?\d+[A-Za-z]?\b|\#\d+\b|\d{{1,2}}\s?[º°ª](?:\s?[A-Z]\b)?"
-            rf"|(?:{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
+            rf"|(?:{_NOT_A_DETERMINER if lower else ''}{_CAP}[ \t]+){{1,3}}(?:{suffixes})\b\.?"
             # The postcode and its town first: "344 42 Janovice", not "344".
             # "C.P." (código postal) before it, as Mexico and Spain write it.
-            rf"|(?:C\.[ ]?P\.[ \t]?|CP[ \t])?(?:{POSTCODE},?\s+{_TOWN}|{POSTCODE})(?![\w-])"
+            rf"|(?:C\.[ ]?P\.[ \t]?|CP[ \t])?(?:{POSTCODE},?\s+{town}|{POSTCODE})(?![\w-])"
             # A town and its state's code, as Brazil writes them ("Campinas - SP",
             # "Recife/PE").
-            rf"|{_TOWN}[ \t]*(?:-|/)[ \t]*[A-Z]{{2}}\b"
+            rf"|{town}[ \t]*(?:-|/)[ \t]*[A-Z]{{2}}\b"
             # A town, a state and a postcode, or a comma between them as
             # Australia writes them ("Ultimo, NSW, 2007").
-            rf"|{_TOWN},?\s+(?:[A-Za-z]{{2,3}},?\s+(?:\d{{5}}(?:-\d{{4}})?|{POSTCODE})|{POSTCODE})"
+            rf"|{town},?\s+(?:[A-Za-z]{{2,3}},?\s+(?:\d{{5}}(?:-\d{{4}})?|{POSTCODE})|{POSTCODE})"
             r"(?![\w-])"
             rf"|[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?\b|{_MISSING_FIELD})"
             rf"{'' if lower else town_alone}"
@@ -492,11 +520,11 @@ class _AddressPatterns:
         #: A line holding only a town, a state, or a street with no number ("Flat 6\nCheryl Cape").
         #: Or a region written as its number (", 53").
         town_line = (
-            rf"{_BREAK}(?:(?:{_CAP}\s+){{1,3}}(?:{suffixes})\b\.?|{_TOWN}|[A-Z]{{2}}|\d{{1,3}})"
+            rf"{_BREAK}(?:(?:{_CAP}\s+){{1,3}}(?:{suffixes})\b\.?|{town}|[A-Z]{{2}}|\d{{1,3}})"
             rf"{_PART_END}"
         )
         postcode_ahead = (
-            rf"(?:,\s*|{_BREAK})(?:{_TOWN},?\s+{POSTCODE}|{POSTCODE},?\s+{_TOWN}|{_UNIT}\.?\s\d)"
+            rf"(?:,\s*|{_BREAK})(?:{town},?\s+{POSTCODE}|{POSTCODE},?\s+{town}|{_UNIT}\.?\s\d)"
             rf"(?![\w-])|[ \t]+{_UNIT}\.?\s\d"
         )
         return cls(

@@ -104,14 +104,14 @@ def _parts_with_a_number(line: str) -> bool:
 
 #: What a block's line may start with before its value: blanks and a
 #: bullet ("??? ", "- ", "* ", "• ").
-_BULLET_BEFORE = r"[ \t]*(?:[?*•·>-]+[ \t]+)?"
-_BULLET = re.compile(_BULLET_BEFORE)
+BULLET_BEFORE = r"[ \t]*(?:[?*•·>-]+[ \t]+)?"
+_BULLET = re.compile(BULLET_BEFORE)
 #: A line of a name or a job above a firm's: one to six words, no digit, no
 #: sentence's or label's punctuation at its end.
-_NAME_OR_JOB_LINE = re.compile(rf"{_BULLET_BEFORE}[^\W\d_][^\d\n:;!?]{{0,60}}?[ \t]*")
+_NAME_OR_JOB_LINE = re.compile(rf"{BULLET_BEFORE}[^\W\d_][^\d\n:;!?]{{0,60}}?[ \t]*")
 #: A greeting's or a sign-off's line above a name: the name's, not a firm's.
 _GREETING_OR_SIGN_OFF = re.compile(
-    rf"(?i:{_BULLET_BEFORE}(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)"
+    rf"(?i:{BULLET_BEFORE}(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)"
     rf"|{SIGN_OFF_WORDS})\b.*)"
 )
 

@@ -24,6 +24,7 @@ from miner.redaction.lexicon.names import (
     known_name,
     stop_words,
 )
+from miner.redaction.lexicon.signatures import BULLET_BEFORE, SIGN_OFF_WORDS
 from miner.redaction.unsure.names import WORD, an_unknown_word
 from miner.redaction.unsure.text import (
     DATE,
@@ -726,9 +727,12 @@ def _a_street_type_word(word: str) -> bool:
     folded = word.casefold()
     if folded in street_types() or folded.rstrip(".") in street_types():
         return True
-    return bool(STREET_CUE.fullmatch(word) or STREET_AFTER.fullmatch(folded)) or (
-        _a_glued_street_type(word)
-    )
+    # Its full stop may be the sentence's: "a taxi to 414 Karsti tänav."
+    return bool(
+        STREET_CUE.fullmatch(word)
+        or STREET_AFTER.fullmatch(folded)
+        or STREET_AFTER.fullmatch(folded.rstrip("."))
+    ) or _a_glued_street_type(word)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -937,8 +941,12 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
             break
         if DATE.search(m.group(1)) or _LONG_NUMBER.search(m.group(1)):
             break
+        if _SIGN_OFF.fullmatch(m.group(1).strip()):
+            break  # "...\nThx\n<PERSON_1>": a signature's, not the address's
         stop, numbered, named, whole, headed = m.start(1), False, False, True, False
-        for count, token in enumerate(_PART_TOKEN.finditer(m.group(1))):
+        # A block line's bullet before the part: "\n??? Flat 53".
+        bullet = _BULLET.match(m.group(1)).end()  # type: ignore[union-attr]
+        for count, token in enumerate(_PART_TOKEN.finditer(m.group(1), bullet)):
             value = token.group(0)
             letters = _NOT_A_LETTER.sub("", value)
             if count == 6:  # at most six words: the rest is a sentence
@@ -956,6 +964,10 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
                 whole = False
                 break
             stop = m.start(1) + token.end()
+            if _SENTENCE_END.search(value):
+                # "..., Cedynia. Passport no.": the sentence's end, the address's too.
+                stop, whole = stop - 1, False
+                break
         same_line = not re.search(_LINE_BREAK, text[at : m.start(1)])
         if headed and not whole:
             break  # a phone and a sentence after it: "<PHONE_NUMBER_1>. Passport no."
@@ -966,6 +978,18 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         numbered_before = numbered
         at = stop
     return last
+
+
+_BULLET = re.compile(BULLET_BEFORE)
+
+
+#: A word of five letters or more and a full stop: a sentence's end, no
+#: abbreviation ("Cedynia."; not "Str.", "Apto.").
+_SENTENCE_END = re.compile(r"[^\W\d_]{5}\.\Z")
+
+
+#: A sign-off on its own part ("Thx", "Kind regards,"): the address ended before it.
+_SIGN_OFF = re.compile(rf"(?i:{SIGN_OFF_WORDS})[,!.]?")
 
 
 #: A blank line: an address's parts never run over one.
