@@ -196,3 +196,31 @@ def test_the_outside_corpus_s_silent_shapes_are_replaced_or_surfaced(policy, tex
     redaction = redacted(policy, text)
     [out] = user_texts(redaction)
     assert name not in out or name in {s.value for s in redaction.surfaced}, out
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("it was a Mr. wojtaszek at the door", "wojtaszek"),
+        ("leave it with neighbour quaxby at no. 12", "quaxby"),
+        ("ask frau brzeczek please", "brzeczek"),
+    ],
+)
+def test_a_lower_case_surname_after_a_title_or_a_relative_is_not_silent(policy, text, name):
+    redaction = redacted(policy, text)
+    [out] = user_texts(redaction)
+    assert name not in out or any(name in s.value for s in redaction.surfaced), out
+
+
+@pytest.mark.parametrize(
+    "text", ["my sister said so", "my wife called yesterday about it", "my boss wants a refund"]
+)
+def test_what_a_relative_did_is_no_name(policy, text):
+    # "Said" is a first name; after "my sister" the verb's form is the deed.
+    redaction = redacted(policy, text)
+    assert user_texts(redaction) == [text] and redaction.surfaced == ()
+
+
+def test_a_first_name_after_a_relative_is_still_replaced(policy):
+    [out] = user_texts(redacted(policy, "my brother mark will pick it up"))
+    assert out == "my brother <PERSON_1> will pick it up"

@@ -179,8 +179,8 @@ _LOWER_CASE_NAME_AFTER_CUE = re.compile(
     r"(?:(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey)|my name is|name's|name is"
     r"|name:|recipient:?|signed:?|this is|call me|under|speak (?:to|with)|ask for|follow up with"
     r"|mr\.?|mrs\.?|ms\.?|miss|dr\."
-    r"|my (?:husband|wife|partner|son|daughter|mother|father|mom|mum|dad|brother|sister"
-    r"|friend|colleague|boss))(?:'s name(?: is)?)?,?[ \t]+)"
+    r"|(?P<relation>my (?:husband|wife|partner|son|daughter|mother|father|mom|mum|dad|brother"
+    r"|sister|friend|colleague|boss)))(?:'s name(?: is)?)?,?[ \t]+)"
     # A sign-off's line, or a signature's delimiter, with the name on the next.
     r"|(?P<signoff>(?i:\b(?:regards|sincerely|cheers|thx|thanks),?)|(?<![^\n])--)[ \t]*\n[ \t]*)"
     rf"(?P<value>[{_LO}]{{3,}})(?:[ \t]+(?P<surname>[{_LO}]{{2,}}(?:-[{_LO}]+)?))?(?![\w'’-])"
@@ -227,8 +227,18 @@ def lower_case_names_after_cues(text: str) -> Iterator[int]:
     capitalised name after its cue is. (Not after a greeting: "hi mark" is
     as often a greeting and a word.)"""
     for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
-        if not cued.group("greeting"):
+        if not cued.group("greeting") and not _a_relative_s_deed(cued):
             yield cued.start("value")
+
+
+def _a_relative_s_deed(cued: re.Match[str]) -> bool:
+    """A word lemminflect files only as a verb's form after "my sister",
+    "my wife"...: what the relative did ("my sister said so", "my wife
+    called"), not their name, though "Said" is one; a name typed so is
+    replaced after the other cues ("my name is said")."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    return bool(cued.group("relation")) and word_classes(cued.group("value")) == {"VERB"}
 
 
 _BOOKING_TITLE = r"(?:MRS|MR|MSTR|MS|MISS|DR)"
@@ -945,6 +955,8 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
     for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
         first, surname = cued.group("value"), cued.group("surname")
         if first.title() in NOT_NAMES or first in stop_words() or A_TITLE.fullmatch(first):
+            continue
+        if _a_relative_s_deed(cued):
             continue
         if surname and (
             surname in stop_words()

@@ -178,6 +178,16 @@ _NAME_CUE = re.compile(
 )
 
 
+#: A title or a relative before a word typed in lower case ("a Mr. kowalski
+#: signed", "leave it with neighbour weber"): a surname there hides from NER
+#: and from every list of first names.
+_TITLE_OR_RELATIVE_BEFORE = re.compile(
+    r"(?i:\b(?:mr|mrs|ms|mx|dr|herr|frau|mme|mlle|sr|sra|sig)\.?"
+    r"|\b(?:miss|signora|señora?|neighbou?r|wife|husband|daughter|mother|father|mom|mum|dad"
+    r"|brother|sister|friend|colleague|boss|landlord|landlady|flatmate|roommate))[ \t]+\Z"
+)
+
+
 #: Where a person stands before a name: a greeting ("Dear", "Thank you,"),
 #: a credit ("starring", "directed by") or a relation ("said Ivan to",
 #: "assistant to", "maiden name is").
@@ -360,6 +370,9 @@ class NameWords:
                 reason = (
                     "a lower-case word after a cue"
                     if cued and (a_first_name(word) or not an_english_word(folded, 3.0))
+                    else "a lower-case word after a title or a relative"
+                    if _TITLE_OR_RELATIVE_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                    and not an_english_word(folded, 4.0)
                     else LOWER_CASE_FIRST_NAME
                     if a_first_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
