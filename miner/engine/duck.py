@@ -71,7 +71,7 @@ class Duck:
         The table is written in no order, on every thread, where
         ``unordered_write_fits`` says that the threads' reads fit
         ``memory_limit`` (``row_bytes``: the uncompressed bytes per row of
-        the columns read, ``Footers.row_bytes``; None, unknown: in order);
+        the columns read, ``Footers.row_bytes_of``; None, unknown: in order);
         in order, DuckDB writes it on one thread. Nothing after reads the
         table's order (every step groups, joins or sorts). An unordered
         write that DuckDB stops out of memory anyway is rolled back whole and
@@ -287,11 +287,12 @@ RESULT_BATCH_ROWS = 16_384
 #: per thread (a vector).
 VECTOR_ROWS = 2_048
 #: What one thread of the ``events`` write holds outside the spillable
-#: pool per byte of the vector it reads (``Footers.row_bytes`` x
+#: pool per byte of the vector it reads (``Footers.row_bytes_of`` x
 #: ``VECTOR_ROWS``): the decoded strings, the JSON parser's documents and
 #: the view's values. Measured with ``duckdb_memory()`` during the write
-#: on one thread: 80.6 MiB for 1M wide Go rows (7.9 KB a row read), 15.6
-#: for real-shaped Python (540 bytes, most of it fixed).
+#: in order (one thread): the allocator's 80.6 MiB for 1M wide Go rows
+#: (8 KB a row read), 15.6 for real-shaped Python (540 bytes, most of it
+#: fixed).
 HELD_PER_READ_BYTE = 5
 #: The share of ``memory_limit`` the threads' reads may take for the
 #: ``events`` write to be unordered: the rest is the table's row groups
@@ -315,14 +316,17 @@ def unordered_write_fits(limit: int, threads: int, row_bytes: float) -> bool:
     ``UNORDERED_READ_SHARE`` of ``limit`` (``memory_limit``, bytes).
 
     In order, DuckDB writes the table on one thread whatever ``threads``
-    says (5M real-shaped Python rows: 3.8 s wall on one or two, 2.1 s
-    unordered on two); unordered, 1M wide Go rows (7.9 KB a row read) asked
-    for 160 MiB of reads on two threads and stopped out of memory, what no
-    setting of DuckDB's bounds (the row groups buffered per thread,
-    ``write_buffer_row_group_count``, were 1 MiB of it; prefetching off, the
-    reads held more). Under the default 160 MiB on two threads, rows of up
-    to 4 KB read are written unordered: real-shaped rows of every dialect
-    (540 bytes to 2.4 KB), and the wide ones but Go's."""
+    says (5M real-shaped Python rows: 3.8 s wall idle on one or two, 2.1 s
+    unordered on two). Unordered, 1M wide Go rows (8 KB a row read) stopped
+    out of memory under the default limit, nothing spilled: in
+    ``duckdb_memory()`` the two threads' reads held 140 MiB (the
+    allocator's 93, prefetched column chunks 47; one thread's 104), the
+    table's row groups 1 MiB. No setting bounds that: buffering one row
+    group a thread (``write_buffer_row_group_count``) changed nothing, and
+    with prefetching off the reads held 151 MiB. Under the default 160 MiB
+    on two threads, rows of up to 4 KB read are written unordered: at 1M
+    rows, the real-shaped rows of every dialect (0.5 to 1.5 KB) and the
+    wide ones but Go's (1.7 to 1.8 KB)."""
     if threads < 2 or limit <= 0:
         return False
     return threads * VECTOR_ROWS * row_bytes * HELD_PER_READ_BYTE <= limit * UNORDERED_READ_SHARE
