@@ -1,7 +1,8 @@
 """Where the selection's CPU goes: the selection and the pick of a 20-case
 draft (what ``miner draft``'s first child runs: the ``events`` held, then
 ``miner.sample.select_and_pick``), in this process, each DuckDB statement
-timed in CPU seconds (every thread's: ``RUSAGE_SELF``), and a fingerprint of
+timed in CPU seconds (every thread's: ``RUSAGE_SELF``) and wall seconds,
+with how many threads shared that CPU (``spread``), and a fingerprint of
 what they chose (flags, picks, left-out sessions, counts), so that two
 checkouts run back to back can be compared for time and for sameness
 (docs/performance.md, "Where the rows' cost goes").
@@ -17,6 +18,7 @@ import argparse
 import contextlib
 import hashlib
 import json
+import os
 import resource
 import time
 from collections.abc import Callable, Iterator
@@ -32,6 +34,30 @@ PIPELINE = ROOT / "pipelines" / "support_agent.toml"
 FEEDBACK = ROOT / "tests" / "golden" / "feedback.parquet"
 
 
+def thread_cpu() -> dict[int, float]:
+    """Each thread of this process: its CPU seconds so far, from
+    ``/proc/self/task`` (empty where there is none: not Linux)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    seconds: dict[int, float] = {}
+    with contextlib.suppress(OSError):
+        for task in os.listdir("/proc/self/task"):
+            with contextlib.suppress(OSError), open(f"/proc/self/task/{task}/stat") as stat:
+                # utime and stime: the 14th and 15th fields, after the name in brackets.
+                fields = stat.read().rsplit(")", 1)[1].split()
+                seconds[int(task)] = (int(fields[11]) + int(fields[12])) / ticks
+    return seconds
+
+
+def spread(before: dict[int, float], after: dict[int, float]) -> float:
+    """How many threads' worth of CPU a statement used, from each thread's
+    CPU before and after it: the CPU of them all over the busiest one's (1.0:
+    one thread did it all; 2.0: two did half each). Unlike CPU over wall, it
+    does not depend on what else the machine runs."""
+    used = [after[t] - before.get(t, 0.0) for t in after]
+    busiest = max(used, default=0.0)
+    return sum(used) / busiest if busiest > 0 else 0.0
+
+
 def cpu_seconds() -> float:
     """This process's CPU time so far, every thread's (DuckDB's included)."""
     used = resource.getrusage(resource.RUSAGE_SELF)
@@ -42,10 +68,12 @@ def cpu_seconds() -> float:
 class Steps:
     """The statements a selection ran, each with its CPU seconds, in order,
     and beside them their wall seconds (``walls``): CPU over wall is how
-    many cores a statement kept busy."""
+    many cores a statement kept busy, on an idle machine; and how many
+    threads shared its CPU (``spreads``), on any."""
 
     timed: list[tuple[str, float]] = field(default_factory=list)
     walls: list[float] = field(default_factory=list)
+    spreads: list[float] = field(default_factory=list)
     total: float = 0.0
     wall: float = 0.0
     fingerprint: str = ""
@@ -61,12 +89,13 @@ def _timed_statements(steps: Steps) -> Iterator[None]:
     run, named = duck.Duck._run, {"sql": "?"}
 
     def timed_run(self: Any, work: Callable[[], Any]) -> Any:
-        begin, began = cpu_seconds(), time.perf_counter()
+        begin, began, threads = cpu_seconds(), time.perf_counter(), thread_cpu()
         try:
             return run(self, work)
         finally:
             steps.timed.append((named["sql"], cpu_seconds() - begin))
             steps.walls.append(time.perf_counter() - began)
+            steps.spreads.append(spread(threads, thread_cpu()))
 
     def naming(method: Callable[..., Any], label: Callable[[Any], str]) -> Callable[..., Any]:
         def named_method(self: Any, *args: Any, **kwargs: Any) -> Any:
@@ -154,14 +183,18 @@ def main() -> None:
             f"run {run + 1}: {steps.total:.2f} s of CPU, {steps.wall:.2f} s wall,"
             f" the choice {steps.fingerprint[:16]}"
         )
-        print("     CPU    wall  statement")
+        print("     CPU    wall  threads  statement")
         small = [0.0, 0.0]
-        for (sql, seconds), wall in zip(steps.timed, steps.walls, strict=True):
+        for (sql, seconds), wall, threads in zip(
+            steps.timed, steps.walls, steps.spreads, strict=True
+        ):
             if seconds >= args.least:
-                print(f"  {seconds:6.2f}  {wall:6.2f}  {sql}")
+                print(f"  {seconds:6.2f}  {wall:6.2f}  {threads:7.1f}  {sql}")
             else:
                 small = [small[0] + seconds, small[1] + wall]
-        print(f"  {small[0]:6.2f}  {small[1]:6.2f}  (statements under {args.least} s of CPU)")
+        print(
+            f"  {small[0]:6.2f}  {small[1]:6.2f}           (statements under {args.least} s of CPU)"
+        )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -46,7 +47,7 @@ class Duck:
         #: ``memory_limit`` before anything was let go (``let_go``).
         self.full_limit: int | None = None
 
-    def hold_events(self, rows: str, go_rows: bool = True) -> None:
+    def hold_events(self, rows: str, go_rows: bool = True, row_bytes: float | None = None) -> None:
         """Compute the ``events`` view over ``rows`` (``rows_sql``) once, into
         a table the selection's parts then read: inlined, the view would
         parse every payload once per signal (x3 the time on 4.6M rows). The
@@ -65,23 +66,46 @@ class Duck:
         table is half the CPU of building it, and goes with its columns.
         ``go_rows`` False says ``rows`` hold no row the Go plugin wrote
         (``selection_rows``): no row's type is then renamed, and the type as
-        written is not stored (``stored_events_sql``)."""
+        written is not stored (``stored_events_sql``).
 
-        def hold() -> None:
-            held = os.path.join(self.spill, "held.duckdb")
-            self.con.execute(f"ATTACH IF NOT EXISTS {text(held)} AS miner_held")
-            # Unqualified names are looked up among the temporary tables, then here.
-            self.con.execute("USE miner_held")
+        The table is written in no order, on every thread, where
+        ``unordered_write_fits`` says that the threads' reads fit
+        ``memory_limit`` (``row_bytes``: the uncompressed bytes per row of
+        the columns read, ``Footers.row_bytes_of``; None, unknown: in order);
+        in order, DuckDB writes it on one thread. Nothing after reads the
+        table's order (every step groups, joins or sorts). An unordered
+        write that DuckDB stops out of memory anyway is rolled back whole and
+        written again in order."""
+
+        def write(ordered: bool) -> None:
+            self.con.execute(f"SET preserve_insertion_order = {str(ordered).lower()}")
             self.con.execute("SET disabled_optimizers = 'in_clause'")
             try:
                 stored = stored_events_sql(events_sql(rows), go_rows)
                 self.con.execute(f"CREATE OR REPLACE TABLE {STORED_EVENTS} AS {stored}")
             finally:
                 self.con.execute("RESET disabled_optimizers")
+
+        def hold() -> None:
+            import duckdb
+
+            held = os.path.join(self.spill, "held.duckdb")
+            self.con.execute(f"ATTACH IF NOT EXISTS {text(held)} AS miner_held")
+            # Unqualified names are looked up among the temporary tables, then here.
+            self.con.execute("USE miner_held")
+            unordered = row_bytes is not None and unordered_write_fits(
+                _setting_bytes(self.con, "memory_limit"), _threads(self.con), row_bytes
+            )
+            try:
+                write(ordered=not unordered)
+            except duckdb.OutOfMemoryException:
+                if not unordered:
+                    raise
+                # The failed statement left nothing: DuckDB rolled it back.
+                write(ordered=True)
             self.con.execute(f"CREATE OR REPLACE VIEW events AS {events_over_stored(go_rows)}")
             # The selection's tables have no order: kept, DuckDB buffers what
-            # each step writes to keep it. Not for the events: unordered, the
-            # write of Go messages of kilobytes stopped out of memory.
+            # each step writes to keep it.
             self.con.execute("SET preserve_insertion_order = false")
 
         self._run(hold)
@@ -259,6 +283,21 @@ def events_over_stored(go_rows: bool) -> str:
 #: pick's batches of flags, 16,384 rows of a few hundred bytes each (65,536
 #: added 27 MiB to the pick's peak at 20M rows).
 RESULT_BATCH_ROWS = 16_384
+#: Rows DuckDB's Parquet reader and the ``events`` view handle at a time
+#: per thread (a vector).
+VECTOR_ROWS = 2_048
+#: What one thread of the ``events`` write holds outside the spillable
+#: pool per byte of the vector it reads (``Footers.row_bytes_of`` x
+#: ``VECTOR_ROWS``): the decoded strings, the JSON parser's documents and
+#: the view's values. Measured with ``duckdb_memory()`` during the write
+#: in order (one thread): the allocator's 80.6 MiB for 1M wide Go rows
+#: (8 KB a row read), 15.6 for real-shaped Python (540 bytes, most of it
+#: fixed).
+HELD_PER_READ_BYTE = 5
+#: The share of ``memory_limit`` the threads' reads may take for the
+#: ``events`` write to be unordered: the rest is the table's row groups
+#: being built (one per thread, unordered), which DuckDB may spill.
+UNORDERED_READ_SHARE = 0.5
 #: A column chunk larger than this share of ``memory_limit`` turns DuckDB's
 #: Parquet prefetching off (``fit_prefetching``).
 PREFETCH_SHARE = 0.125
@@ -266,6 +305,37 @@ PREFETCH_SHARE = 0.125
 #: and the least it keeps (within ``memory_limit``): the scans of the held
 #: flags and hits pin blocks a thread, and stopped out of memory under 8 MiB.
 LET_GO_SHARE, LET_GO_FLOOR = 0.4, 16 * 2**20
+
+
+def unordered_write_fits(limit: int, threads: int, row_bytes: float) -> bool:
+    """Whether ``Duck.hold_events`` writes the ``events`` table in no order,
+    on all ``threads``: each thread then reads a vector of its own
+    (``VECTOR_ROWS`` rows of ``row_bytes`` uncompressed bytes of the
+    columns read), holding ``HELD_PER_READ_BYTE`` times its bytes outside
+    the spillable pool, and together they must stay under
+    ``UNORDERED_READ_SHARE`` of ``limit`` (``memory_limit``, bytes).
+
+    In order, DuckDB writes the table on one thread whatever ``threads``
+    says (5M real-shaped Python rows: 3.8 s wall idle on one or two, 2.1 s
+    unordered on two). Unordered, 1M wide Go rows (8 KB a row read) stopped
+    out of memory under the default limit, nothing spilled: in
+    ``duckdb_memory()`` the two threads' reads held 140 MiB (the
+    allocator's 93, prefetched column chunks 47; one thread's 104), the
+    table's row groups 1 MiB. No setting bounds that: buffering one row
+    group a thread (``write_buffer_row_group_count``) changed nothing, and
+    with prefetching off the reads held 151 MiB. Under the default 160 MiB
+    on two threads, rows of up to 4 KB read are written unordered: at 1M
+    rows, the real-shaped rows of every dialect (0.5 to 1.5 KB) and the
+    wide ones but Go's (1.7 to 1.8 KB)."""
+    if threads < 2 or limit <= 0:
+        return False
+    return threads * VECTOR_ROWS * row_bytes * HELD_PER_READ_BYTE <= limit * UNORDERED_READ_SHARE
+
+
+def _threads(con: Any) -> int:
+    """DuckDB's ``threads`` setting."""
+    [(threads,)] = con.execute("SELECT current_setting('threads')").fetchall()
+    return int(threads)
 
 
 def _last_readers(sql: Stepped) -> dict[str, int | None]:
@@ -398,8 +468,9 @@ def export_rows(
     """An export's rows as the selection's rows (``rows_sql``, from
     ``selection_rows``); the engine then holds their ``events``
     (``Duck.hold_events``)."""
-    rows, _columns, go_rows = selection_rows(duck, export, scan_since, scan_until, kinds)
-    duck.hold_events(rows, go_rows)
+    footers = read_footers(export)
+    rows, read, go_rows = selection_rows(duck, export, scan_since, scan_until, kinds, footers)
+    duck.hold_events(rows, go_rows, footers.row_bytes_of(read))
     return rows
 
 
@@ -421,11 +492,17 @@ def fit_prefetching(duck: Duck, chunks: dict[str, int], columns: Sequence[str]) 
 
 
 def selection_rows(
-    duck: Duck, export: Any, scan_since: datetime, scan_until: datetime, kinds: Sequence[str]
+    duck: Duck,
+    export: Any,
+    scan_since: datetime,
+    scan_until: datetime,
+    kinds: Sequence[str],
+    footers: Footers | None = None,
 ) -> tuple[str, list[str], bool]:
     """An export's rows as the selection's rows (``rows_sql``), the
     export's columns they read, and whether they may hold a row the Go
     plugin wrote (False only where none is in the window: ``_has_go_row``).
+    ``footers``: the export's (``read_footers``), if read already.
 
     A local export is read by DuckDB's own Parquet reader (hive ``dt=``
     partitions pruned by the window, files of different columns united by
@@ -470,7 +547,7 @@ def selection_rows(
             binary_columns=binary,
         )
 
-    chunks = largest_chunks(export)
+    chunks = (footers or read_footers(export)).largest_chunks
     narrow = [c for c in present if c != "attributes"]
     # Asked only where it saves reading ``attributes``; unasked, a Go row may be there.
     go_rows = True
@@ -503,15 +580,35 @@ def _has_go_row(duck: Duck, rows: str, window_rows: str) -> bool:
     return bool(duck.table(f"{errors} LIMIT 1").num_rows)
 
 
-def largest_chunks(export: Any) -> dict[str, int]:
-    """Each column's largest compressed column chunk in a local export's
-    row groups (each file's footer read once, then let go); none for a
-    remote one (read from a copy in the spill folder, ``copy_remote``)."""
+@dataclass(frozen=True)
+class Footers:
+    """What a local export's Parquet footers say of each column, over its
+    row groups: the largest compressed column chunk (``fit_prefetching``)
+    and the most uncompressed bytes per row (``Duck.hold_events``). Empty
+    for a remote export (read from a copy in the spill folder,
+    ``copy_remote``)."""
+
+    largest_chunks: dict[str, int]
+    widest_rows: dict[str, float]
+
+    def row_bytes_of(self, columns: Sequence[str]) -> float | None:
+        """The uncompressed bytes of a row of ``columns``, each column's
+        widest row group's (the widest row group of them all is at most
+        that); None where the footers say nothing (a remote export)."""
+        if not self.widest_rows:
+            return None
+        return sum(self.widest_rows.get(c, 0.0) for c in columns)
+
+
+def read_footers(export: Any) -> Footers:
+    """A local export's ``Footers``, each file's footer read once, then let
+    go."""
     if not export.local:
-        return {}
+        return Footers({}, {})
     import pyarrow.parquet as pq
 
     largest: dict[str, int] = {}
+    widest: dict[str, float] = {}
     for file in export.files:
         footer = pq.read_metadata(file)
         for g in range(footer.num_row_groups):
@@ -520,4 +617,13 @@ def largest_chunks(export: Any) -> dict[str, int]:
                 chunk = group.column(c)
                 column = chunk.path_in_schema.split(".", 1)[0]
                 largest[column] = max(largest.get(column, 0), chunk.total_compressed_size)
-    return largest
+                if group.num_rows:
+                    per_row = chunk.total_uncompressed_size / group.num_rows
+                    widest[column] = max(widest.get(column, 0.0), per_row)
+    return Footers(largest, widest)
+
+
+def largest_chunks(export: Any) -> dict[str, int]:
+    """Each column's largest compressed column chunk in a local export's
+    row groups (``Footers.largest_chunks``)."""
+    return read_footers(export).largest_chunks
