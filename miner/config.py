@@ -269,9 +269,10 @@ class UnsureConfig(_Table):
     """A word in lower case that a name list knows is surfaced unless English
     writes it this often or more (wordfreq Zipf: "mark" 5.1 stays, "derek"
     4.0 goes)."""
-    capitals_zipf: Zipf = 3.5
+    capitals_zipf: Zipf = 4.0
     """Likewise for a word in capitals in a text that is not all capitals
-    ("ring FARMER on the intercom")."""
+    ("ring FARMER on the intercom"; "for SCHNEIDER": the commonest German
+    surnames are written in English at Zipf 3.5 to 3.7)."""
     capitalised_zipf: Zipf = 3.0
     """A capitalised word a name list knows that nothing replaced is surfaced
     when English writes it less often than this (0: never)."""
