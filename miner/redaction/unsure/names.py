@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
 from miner.redaction.lexicon.names import (
+    RELATIVES,
     a_first_name,
     a_nationality_said,
     a_particle,
@@ -183,8 +184,8 @@ _NAME_CUE = re.compile(
 #: and from every list of first names.
 _TITLE_OR_RELATIVE_BEFORE = re.compile(
     r"(?i:\b(?:mr|mrs|ms|mx|dr|herr|frau|mme|mlle|sr|sra|sig)\.?"
-    r"|\b(?:miss|signora|señora?|neighbou?r|wife|husband|daughter|mother|father|mom|mum|dad"
-    r"|brother|sister|friend|colleague|boss|landlord|landlady|flatmate|roommate))[ \t]+\Z"
+    rf"|\b(?:miss|signora|señora?|neighbou?r|{RELATIVES}|landlord|landlady|flatmate|roommate))"
+    r"[ \t]+\Z"
 )
 
 
