@@ -213,6 +213,17 @@ def test_a_lower_case_surname_after_a_title_or_a_relative_is_not_silent(policy, 
     assert name not in out or any(name in s.value for s in redaction.surfaced), out
 
 
+@pytest.mark.parametrize("relative", RELATIVES.split("|"))
+def test_a_lower_case_surname_after_any_relative_is_not_silent(policy, relative):
+    # One list of relatives (lexicon.names.RELATIVES) for the cue and the
+    # unsure rule: with "son" and "partner" missing from the unsure one,
+    # "leave it with her son quaxby" was silent.
+    text = f"leave it with her {relative} quaxby"
+    redaction = redacted(policy, text)
+    [out] = user_texts(redaction)
+    assert "quaxby" not in out or any("quaxby" in s.value for s in redaction.surfaced), out
+
+
 @pytest.mark.parametrize(
     "text", ["my sister said so", "my wife called yesterday about it", "my boss wants a refund"]
 )
@@ -225,14 +236,3 @@ def test_what_a_relative_did_is_no_name(policy, text):
 def test_a_first_name_after_a_relative_is_still_replaced(policy):
     [out] = user_texts(redacted(policy, "my brother mark will pick it up"))
     assert out == "my brother <PERSON_1> will pick it up"
-
-
-@pytest.mark.parametrize("relative", RELATIVES.split("|"))
-def test_a_lower_case_surname_after_any_relative_is_not_silent(policy, relative):
-    # One list of relatives (lexicon.names.RELATIVES) for the cue and the
-    # unsure rule: with "son" and "partner" missing from the unsure one,
-    # "leave it with her son quaxby" was silent.
-    text = f"leave it with her {relative} quaxby"
-    redaction = redacted(policy, text)
-    [out] = user_texts(redaction)
-    assert "quaxby" not in out or any("quaxby" in s.value for s in redaction.surfaced), out
