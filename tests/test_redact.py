@@ -275,6 +275,30 @@ def test_a_person_s_name_under_a_firm_s_key_is_surfaced_not_replaced(detector, c
     assert surfaced.reason == "a person's name under a firm's key"
 
 
+@pytest.mark.parametrize(
+    "key",
+    ["hotel_guest_name", "bank_account_holder_name", "team_member_name", "venue_contact_name"],
+)
+def test_a_person_s_role_after_a_thing_s_word_keeps_the_key_a_person_s(detector, config, key):
+    # The thing's word ("hotel", "bank", "team") names whose guest, holder
+    # or member: the value is a person's, and so is the name where the
+    # user writes it (read as a thing, both were left silent).
+    call = ToolCall(name="lookup_booking", args={key: "Jan Kowalski"}, result={"status": "ok"})
+    turns = (turn("hi", "ok"), turn("booking for Jan Kowalski confirmed?", "ok", call))
+    [result] = RedactionPolicy(config, detector).redact([session(*turns)])
+    later = result.session.turns[1]
+    assert later.tool_calls[0].args[key] == "<PERSON_1>"
+    assert later.user_text == "booking for <PERSON_1> confirmed?"
+
+
+@pytest.mark.parametrize("key", ["shop_owner_name", "supplier_contact_name"])
+def test_a_person_s_role_after_a_firm_s_word_is_no_firm_s_key(detector, config, key):
+    call = ToolCall(name="lookup_order", args={key: "Jan Kowalski"}, result={"status": "ok"})
+    [result] = RedactionPolicy(config, detector).redact([session(turn("hi", "ok", call))])
+    assert result.session.turns[0].tool_calls[0].args[key] == "<PERSON_1>"
+    assert not result.surfaced
+
+
 def test_a_thing_s_name_key_in_a_contact_record_is_no_person_s_name(detector, config):
     # Beside an e-mail a bare ``name`` is a person's; ``employer_name`` and
     # ``city_name`` there still name a firm and a town.

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from miner.model import Session, ToolCall, Turn
+from miner.redaction.lexicon.names import RELATIVES
 
 
 @pytest.fixture(scope="module")
@@ -210,6 +211,17 @@ def test_a_lower_case_surname_after_a_title_or_a_relative_is_not_silent(policy, 
     redaction = redacted(policy, text)
     [out] = user_texts(redaction)
     assert name not in out or any(name in s.value for s in redaction.surfaced), out
+
+
+@pytest.mark.parametrize("relative", RELATIVES.split("|"))
+def test_a_lower_case_surname_after_any_relative_is_not_silent(policy, relative):
+    # One list of relatives (lexicon.names.RELATIVES) for the cue and the
+    # unsure rule: with "son" and "partner" missing from the unsure one,
+    # "leave it with her son quaxby" was silent.
+    text = f"leave it with her {relative} quaxby"
+    redaction = redacted(policy, text)
+    [out] = user_texts(redaction)
+    assert "quaxby" not in out or any("quaxby" in s.value for s in redaction.surfaced), out
 
 
 @pytest.mark.parametrize(

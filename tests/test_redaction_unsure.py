@@ -1488,6 +1488,11 @@ def test_a_word_in_capitals_in_a_code_s_run_is_no_name(text, word):
         ("Please ring KOBELTSKI on the intercom", "KOBELTSKI"),
         ("NAME 1 WOJTASZEKA/ANNA MRS", "WOJTASZEKA"),  # an airline's name, first name after
         ("I ORDERED 2 CHAIRS FOR KOWALCZYKOWA and a table", "KOWALCZYKOWA"),
+        # A passenger's surname beside a booking's codes (a seat, a flight's
+        # number, a route, a PNR) is no fund's name.
+        ("Please rebook KRZYSZTOFIAK PNR X7Y9Q2 today", "KRZYSZTOFIAK"),
+        ("Boarding pass: KRZYSZTOFIAK LO281 12A", "KRZYSZTOFIAK"),
+        ("Ticket holder BRZOZOWSKA KTW-LTN W6 1234 was denied", "BRZOZOWSKA"),
     ],
 )
 def test_a_word_in_capitals_outside_a_code_s_run_is_still_surfaced(text, name):

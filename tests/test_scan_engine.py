@@ -911,3 +911,18 @@ def test_the_selection_is_the_same_whether_the_events_are_written_in_order_or_no
             duck.export_rows(con, export, since, until, SCAN_EVENT_TYPES)
             seen.append(_as_seen(select(con.table, nobody, config.signals, since, until)))
     assert seen[0][0] and seen[0] == seen[1]
+
+
+def test_a_nested_column_s_row_is_all_its_leaves_bytes(tmp_path):
+    # "content_parts" is stored as a chunk per leaf (text, mime_type...): a
+    # row read is their sum, not the widest leaf, or the events write is
+    # judged to fit where it does not.
+    from types import SimpleNamespace
+
+    parts = [[{"text": f"{n:0400}", "details": f"{n:0400}"}] for n in range(1_000)]
+    file = tmp_path / "nested.parquet"
+    table = pa.table({"content_parts": parts})
+    pq.write_table(table, file, compression="none", use_dictionary=False)
+    footers = duck.read_footers(SimpleNamespace(local=True, files=[file]))
+    assert footers.widest_rows["content_parts"] >= 800, footers.widest_rows
+    assert footers.row_bytes_of(["content_parts"]) == footers.widest_rows["content_parts"]

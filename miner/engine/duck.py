@@ -613,13 +613,17 @@ def read_footers(export: Any) -> Footers:
         footer = pq.read_metadata(file)
         for g in range(footer.num_row_groups):
             group = footer.row_group(g)
+            # A nested column ("content_parts") is stored as one chunk per
+            # leaf: a row of it is all its leaves' bytes, summed.
+            group_bytes: dict[str, int] = {}
             for c in range(group.num_columns):
                 chunk = group.column(c)
                 column = chunk.path_in_schema.split(".", 1)[0]
                 largest[column] = max(largest.get(column, 0), chunk.total_compressed_size)
-                if group.num_rows:
-                    per_row = chunk.total_uncompressed_size / group.num_rows
-                    widest[column] = max(widest.get(column, 0.0), per_row)
+                group_bytes[column] = group_bytes.get(column, 0) + chunk.total_uncompressed_size
+            if group.num_rows:
+                for column, size in group_bytes.items():
+                    widest[column] = max(widest.get(column, 0.0), size / group.num_rows)
     return Footers(largest, widest)
 
 

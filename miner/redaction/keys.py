@@ -51,6 +51,12 @@ _CONTACT_WORDS = frozenset(
 A_NAME_IN_A_FIRMS_KEY = "a person's name under a firm's key"
 
 
+#: A person's role a key may name beside a thing's word, besides the
+#: person objects (``customer``, ``guest``, ``holder``...): "queue_assignee_name".
+#: Not "lead", "manager" nor "driver": "lead_source_name", "package_manager_name".
+_PERSON_ROLES = frozenset(("assignee",))
+
+
 class KeyRules:
     """Which JSON keys make their values personal, and as what entity."""
 
@@ -59,8 +65,24 @@ class KeyRules:
         self._personal = {k.lower() for k in config.redaction.personal_keys}
         self._person_objects = {k.lower() for k in config.redaction.person_objects}
 
+    def _a_person_s_role_last(self, key: str) -> bool:
+        """Whether the key's last word that names a role or a thing (but
+        "name") names a person's: the key is that person's, whatever thing
+        it names before ("hotel_guest_name", "bank_account_holder_name",
+        "shop_owner_name"), not when a thing's word comes last
+        ("customer_company_name")."""
+        person = self._person_objects | _PERSON_ROLES
+        for word in reversed(_snake(key).split("_")):
+            if word in person:
+                return True
+            if word in _NOT_A_PERSON or word in _NAMED_THING_KEYS or word in _THING_KEYS:
+                return False
+        return False
+
     def _names_a_person(self, key: str, words: set[str]) -> bool:
         """Whether a key with "name" in it holds a person's name."""
+        if self._a_person_s_role_last(key):
+            return True  # hotel_guest_name, team_member_name
         if words & _NOT_A_PERSON:
             return False  # agent_name, product_name
         snake = _snake(key)
@@ -110,8 +132,9 @@ class KeyRules:
         """A key whose value names a firm, a place or a plan (``seller``,
         ``company``, ``store``): its value is a thing's name when it reads as
         one (``names_a_thing``), and unsure, not a person's for sure, when it
-        reads as a person's name."""
-        return bool(_key_words(key) & _NAMED_THING_KEYS)
+        reads as a person's name. Not a person's role after it
+        (``shop_owner_name``, ``supplier_contact_name``)."""
+        return bool(_key_words(key) & _NAMED_THING_KEYS) and not self._a_person_s_role_last(key)
 
     def names_a_thing(self, key: str, value: str = "") -> bool:
         """A key whose value is a product, a plan, an agent, a carrier...: NER
@@ -122,6 +145,8 @@ class KeyRules:
         under ``items``); a bare ``name`` with no evidence either way is
         neither."""
         words = _key_words(key)
+        if self._a_person_s_role_last(key):
+            return False  # hotel_guest_name, venue_contact_name
         if words & _THING_KEYS:
             return bool(_A_THING_VALUE.fullmatch(value.strip()))
         if words & _NAMED_THING_KEYS:

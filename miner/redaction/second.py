@@ -126,7 +126,7 @@ class SecondOpinion:
 
     def verdict(self, readings: Sequence[Reading], bar: float | None = None) -> str | None:
         """The entity type to replace a value as, from its readings; None
-        to leave it surfaced. ``bar``: the value's rule's (``bar``), else
+        to leave it surfaced. ``bar``: the value's rule's (``bars``), else
         ``replace_score``."""
         if not readings or min(r.personal for r in readings) < (bar or self.replace_score):
             return None

@@ -51,7 +51,9 @@ _FIRM_NOUN_BEFORE = re.compile(
 #: A firm's verbs after its name, as the agent of a sentence: "Eddie Bauer
 #: ships to Canada", "Zwack charges a fee", "Sergio Rossi was acquired",
 #: "X is hiring". A person does few of these in a support chat; when one
-#: does ("Maria charged my card twice"), the reviewer decides.
+#: does ("Maria ships it tomorrow"), the reviewer decides. Present tense
+#: and a firm's own past only: "Maria charged my card twice" is a person's
+#: deed as often, and stays replaced.
 _FIRM_VERB_AFTER = re.compile(
     r"[ \t]+(?:(?:has|have|had|just|also|now|recently|already|still|never|always|only"
     r"|no[ \t]+longer|does[ \t]+not|doesn['’]t|did[ \t]+not|didn['’]t|will|won['’]t"

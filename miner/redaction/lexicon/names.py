@@ -135,6 +135,14 @@ _NAME_AFTER = re.compile(
 _DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?!\w|\.\w)")
 
 
+#: A person's relatives and familiars, as "my wife", "my boss" name them:
+#: the word after is often a name ("my wife Marta", "my boss kowalski").
+RELATIVES = (
+    r"husband|wife|partner|son|daughter|mother|father|mom|mum|dad|brother|sister|friend"
+    r"|colleague|boss"
+)
+
+
 #: A name after the words that introduce one: "my name is", "I'm", a sign-off,
 #: a greeting ("Dear", "Sorry"), a relation ("my husband"), a title in the
 #: default regions' languages ("Sig.", "Herr", "Mme"). The cue is
@@ -146,9 +154,8 @@ _NAME_CUE = (
     r"|(?<![^\n])--[ \t]*(?=\n))\s+"
     # Every other cue, with the name on the same line.
     r"|(?i:\bmy name is|\bname's|\bname is|\bname:|\bnamed|\bcall me|\bi am|\bi'm|\bthis is"
-    r"|\bit's|\bdear|\bsorry,?|\bhi,?|\bhello,?|\bhey,?|\bunder|\bmy (?:husband|wife|partner|son"
-    r"|daughter|mother|father|mom|mum|dad|brother|sister|friend|colleague|boss"
-    r"|neighbou?r)(?:'s name)?"
+    r"|\bit's|\bdear|\bsorry,?|\bhi,?|\bhello,?|\bhey,?|\bunder"
+    rf"|\bmy (?:{RELATIVES}|neighbou?r)(?:'s name)?"
     r"|\b(?:first|last|middle|family|sur|given) ?name(?: is|:)?|\bmr\.?|\bmrs\.?|\bms\.?|\bmiss"
     r"|\bdr\.?|\bprof\.?|\bsig\.(?:ra)?|\bsig\.na|\bdott\.(?:ssa)?|\bing\.|\bherr|\bfrau"
     r"|\bmme\.?|\bmlle\.?|\bm\.|\bsr\.?|\bsra\.?|\bd\.|\bdña\.|\bdhr\.|\bmevr\."
@@ -179,8 +186,7 @@ _LOWER_CASE_NAME_AFTER_CUE = re.compile(
     r"(?:(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey)|my name is|name's|name is"
     r"|name:|recipient:?|signed:?|this is|call me|under|speak (?:to|with)|ask for|follow up with"
     r"|mr\.?|mrs\.?|ms\.?|miss|dr\."
-    r"|(?P<relation>my (?:husband|wife|partner|son|daughter|mother|father|mom|mum|dad|brother"
-    r"|sister|friend|colleague|boss)))(?:'s name(?: is)?)?,?[ \t]+)"
+    rf"|(?P<relation>my (?:{RELATIVES})))(?:'s name(?: is)?)?,?[ \t]+)"
     # A sign-off's line, or a signature's delimiter, with the name on the next.
     r"|(?P<signoff>(?i:\b(?:regards|sincerely|cheers|thx|thanks),?)|(?<![^\n])--)[ \t]*\n[ \t]*)"
     rf"(?P<value>[{_LO}]{{3,}})(?:[ \t]+(?P<surname>[{_LO}]{{2,}}(?:-[{_LO}]+)?))?(?![\w'’-])"

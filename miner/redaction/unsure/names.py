@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
 from miner.redaction.lexicon.names import (
+    RELATIVES,
     a_first_name,
     a_nationality_said,
     a_particle,
@@ -183,8 +184,8 @@ _NAME_CUE = re.compile(
 #: and from every list of first names.
 _TITLE_OR_RELATIVE_BEFORE = re.compile(
     r"(?i:\b(?:mr|mrs|ms|mx|dr|herr|frau|mme|mlle|sr|sra|sig)\.?"
-    r"|\b(?:miss|signora|señora?|neighbou?r|wife|husband|daughter|mother|father|mom|mum|dad"
-    r"|brother|sister|friend|colleague|boss|landlord|landlady|flatmate|roommate))[ \t]+\Z"
+    rf"|\b(?:miss|signora|señora?|neighbou?r|{RELATIVES}|landlord|landlady|flatmate|roommate))"
+    r"[ \t]+\Z"
 )
 
 
@@ -972,6 +973,18 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
 _CODE_PART = re.compile(r"[^\W\d_]\d|\d[^\W\d_]|[^\W\d_][/.][^\W\d_]")
 
 
+#: A word of a travel booking in capitals, whose runs hold a passenger's
+#: surname beside codes ("KRZYSZTOFIAK PNR X7Y9Q2", "KRZYSZTOFIAK LO281
+#: 12A", "BRZOZOWSKA KTW-LTN W6 1234"): a seat, a flight's number (its
+#: airline's two characters, then digits, glued or apart), a route of two
+#: airports' codes, or a booking's word. No fund's or ticker's part is so
+#: shaped ("HEDG/ETFS", "40TH", "NXT/SHS").
+_BOOKING_PART = re.compile(
+    r"\d{1,2}[A-K]|[A-Z][A-Z\d]\d{1,4}|(?:[A-Z][A-Z\d]|\d[A-Z])(?= \d{2,4}\b)|[A-Z]{3}-[A-Z]{3}"
+    r"|PNR|REF|SEAT|GATE|ROW|FLIGHT|PAX|BOOKING|TICKET"
+)
+
+
 #: Characters read either side of a word for its run of capitals.
 _RUN_READ = 200
 
@@ -982,7 +995,9 @@ def _in_a_code_s_run(text: str, start: int, end: int) -> bool:
     which one is shaped like a code's part: a fund's or a ticker's name
     ("ETFS HEDG/ETFS DAILY HEDGED PHYSICA", "The KEYCORP DS 1 40TH SE
     Orchestra"; 8 tune decisions, none a planted name); not a name an
-    airline writes with its first name after a slash ("WOJTASZEK/ANNA")."""
+    airline writes with its first name after a slash ("WOJTASZEK/ANNA"),
+    nor one beside a booking's codes (``_BOOKING_PART``: "KRZYSZTOFIAK
+    LO281 12A")."""
     if text.startswith("/", end):
         return False
     # Its line, 200 characters either side at most: a run of codes is short,
@@ -1006,7 +1021,18 @@ def _in_a_code_s_run(text: str, start: int, end: int) -> bool:
     while last + 1 < len(words) and capitals(words[last + 1]):
         last += 1
     run = words[first : last + 1]
-    return len(run) >= 3 and any(_CODE_PART.search(w) for w in run)
+    if len(run) < 3 or not any(_CODE_PART.search(w) for w in run):
+        return False
+    # Each word with the next, for a flight's number written apart ("W6 1234").
+    return not any(_a_booking_part(w, after) for w, after in zip(run, [*run[1:], ""], strict=True))
+
+
+def _a_booking_part(word: str, after: str) -> bool:
+    """Whether ``word`` of a run in capitals, ``after`` the next, is a
+    booking's (``_BOOKING_PART``), whole."""
+    word = word.strip(",.:;()")
+    booking = _BOOKING_PART.match(f"{word} {after}")
+    return booking is not None and booking.end() == len(word)
 
 
 def _a_word_or_place_in_capitals(text: str, start: int, end: int, word: str) -> bool:
