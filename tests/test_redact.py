@@ -11,6 +11,7 @@ from miner.config import load_config
 from miner.fixtures import apply_fixtures
 from miner.model import Session, ToolCall, Turn
 from miner.redaction.detector import detector_for
+from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
 from miner.redaction.policy import RedactionPolicy
 from tests.conftest import PIPELINE
 
@@ -262,7 +263,9 @@ def test_a_carrier_status_or_sku_a_tool_returns_is_a_thing_everywhere(detector, 
     assert out.turns[0].tool_calls[0].result == {"status": "left with <PERSON_1> at the door"}
 
 
-@pytest.mark.parametrize("key", ["company", "employer", "seller", "store_name"])
+@pytest.mark.parametrize(
+    "key", ["company", "employer", "seller", "store_name", "bank_name", "product_name"]
+)
 def test_a_person_s_name_under_a_firm_s_key_is_surfaced_not_replaced(detector, config, key):
     # A firm named after its founder, or a marketplace's seller who is a
     # person: the key says firm, the words say person; the reviewer decides,
@@ -272,7 +275,7 @@ def test_a_person_s_name_under_a_firm_s_key_is_surfaced_not_replaced(detector, c
     assert result.session.turns[0].tool_calls[0].args[key] == "Eddie Bauer"
     [surfaced] = result.surfaced
     assert (surfaced.value, surfaced.entity) == ("Eddie Bauer", "PERSON")
-    assert surfaced.reason == "a person's name under a firm's key"
+    assert surfaced.reason == A_NAME_IN_A_FIRMS_KEY
 
 
 @pytest.mark.parametrize(

@@ -48,7 +48,7 @@ _CONTACT_WORDS = frozenset(
 
 #: Why a value of a firm's key that reads as a person's name is surfaced:
 #: the second model, which reads the value without its key, does not decide it.
-A_NAME_IN_A_FIRMS_KEY = "a person's name under a firm's key"
+A_NAME_IN_A_FIRMS_KEY = "a person's name under a firm's or a thing's key"
 
 
 #: A person's role a key may name beside a thing's word, besides the
@@ -132,9 +132,12 @@ class KeyRules:
         """A key whose value names a firm, a place or a plan (``seller``,
         ``company``, ``store``): its value is a thing's name when it reads as
         one (``names_a_thing``), and unsure, not a person's for sure, when it
-        reads as a person's name. Not a person's role after it
+        reads as a person's name; so does a name key with a thing's word
+        (``bank_name``, ``product_name``). Not a person's role after it
         (``shop_owner_name``, ``supplier_contact_name``)."""
-        return bool(_key_words(key) & _NAMED_THING_KEYS) and not self._a_person_s_role_last(key)
+        words = _key_words(key)
+        named = words & _NAMED_THING_KEYS or ("name" in words and words & _NOT_A_PERSON)
+        return bool(named) and not self._a_person_s_role_last(key)
 
     def names_a_thing(self, key: str, value: str = "") -> bool:
         """A key whose value is a product, a plan, an agent, a carrier...: NER
@@ -154,7 +157,9 @@ class KeyRules:
         if "name" not in words or self._names_a_person(key, words):
             return False
         if words & _NOT_A_PERSON:
-            return True
+            # "product_name": "Elsa dining chair" is a thing; "bank_name":
+            # "Jan Kowalski" reads as a person's, and is the reviewer's.
+            return _a_named_thing(value.strip())
         parent = getattr(key, "parent", None)
         siblings: frozenset[str] = getattr(key, "siblings", frozenset())
         return bool(
