@@ -205,6 +205,11 @@ def test_the_outside_corpus_s_silent_shapes_are_replaced_or_surfaced(policy, tex
         ("it was a Mr. wojtaszek at the door", "wojtaszek"),
         ("leave it with neighbour quaxby at no. 12", "quaxby"),
         ("ask frau brzeczek please", "brzeczek"),
+        # A listed surname English writes often.
+        ("leave it with neighbour baker please", "baker"),
+        # A listed surname that calls or writes, capitalised.
+        ("Wood called about the invoice", "Wood"),
+        ("Price emailed twice about it", "Price"),
     ],
 )
 def test_a_lower_case_surname_after_a_title_or_a_relative_is_not_silent(policy, text, name):
@@ -225,7 +230,15 @@ def test_a_lower_case_surname_after_any_relative_is_not_silent(policy, relative)
 
 
 @pytest.mark.parametrize(
-    "text", ["my sister said so", "my wife called yesterday about it", "my boss wants a refund"]
+    "text",
+    [
+        "my sister said so",
+        "my wife called yesterday about it",
+        "my boss wants a refund",
+        "my wife works there",
+        "Support called me yesterday",
+        "The courier called twice",
+    ],
 )
 def test_what_a_relative_did_is_no_name(policy, text):
     # "Said" is a first name; after "my sister" the verb's form is the deed.

@@ -242,6 +242,19 @@ _PERSON_SLOT_AFTER = re.compile(
 )
 
 
+#: What a customer or a colleague does in a support chat, after their name:
+#: calls, writes, says.
+_A_CALLER_S_DEED = re.compile(
+    r"[ \t]+(?:called|calls|phoned|rang|emailed|e-mailed|wrote|writes|said|says|asked|asks"
+    r"|complained|replied|told|wants|wanted)\b"
+)
+#: A determiner or a possessive before a word: a thing's or a team's word
+#: ("the Billing called", "our Support said"), not a person's name.
+_A_DETERMINER_BEFORE = re.compile(
+    r"(?i:\b(?:the|a|an|this|that|our|your|my|his|her|their))[ \t]+\Z"
+)
+
+
 #: What only a person does, of ``_PERSON_SLOT_AFTER``: not "has been", "gave",
 #: "is from", which a town does as often ("Toledo has been").
 _A_PERSON_S_DEED = re.compile(
@@ -373,7 +386,13 @@ class NameWords:
                     if cued and (a_first_name(word) or not an_english_word(folded, 3.0))
                     else "a lower-case word after a title or a relative"
                     if _TITLE_OR_RELATIVE_BEFORE.search(text, max(0, m.start() - 12), m.start())
-                    and not an_english_word(folded, 4.0)
+                    and (
+                        not an_english_word(folded, 3.5)
+                        # A listed name English writes often ("neighbour
+                        # baker", "mr. price"), not a verb's form ("my
+                        # sister said", "my wife works there": the deed).
+                        or (known_name(word) and not _a_verb_s_form(folded))
+                    )
                     else LOWER_CASE_FIRST_NAME
                     if a_first_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
@@ -525,6 +544,20 @@ class NameWords:
                 # not write ("Iwu's"): a name, under the four letters that
                 # ``an_unknown_word`` needs of a word alone.
                 yield m.start(), m.start() + 3, "PERSON", "a short word with 's"
+            elif (
+                word[:1].isupper()
+                and not word.isupper()
+                and known_name(word)
+                and folded not in stop_words()
+                and _A_CALLER_S_DEED.match(text, m.start() + len(word))
+                and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
+                and not a_place_name(word)
+            ):
+                # A surname English writes as a word, where it calls, writes
+                # or says ("Wood called about the invoice", "Price emailed
+                # twice"): the reviewer's (a team's word there, "Support
+                # called", is no listed name).
+                yield m.start(), m.start() + len(word), "PERSON", "a listed name that called"
             elif (
                 self.config.capitalised_zipf
                 and word[:1].isupper()
@@ -1141,6 +1174,15 @@ _PERSON_AFTER = re.compile(r"[ ]<PERSON_\d+>")
 
 #: A verb's passive or phrasal "by" after a word: "sung by", "stopped by".
 _BY_AFTER = re.compile(r"[ \t]+by\b")
+
+
+def _a_verb_s_form(folded: str) -> bool:
+    """A word lemminflect files as a verb, only so or with an inflection's
+    ending ("said", "works", "called", "living"; not "mark", "price")."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    classes = word_classes(folded)
+    return "VERB" in classes and (classes == {"VERB"} or folded.endswith(("s", "ed", "ing")))
 
 
 def _a_verb_before_by(text: str, end: int, folded: str) -> bool:
