@@ -358,6 +358,7 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
         # A saint's name is a place's; "Santa" can start a person's name.
         ("I am at St. Jakob for a trip", "Jakob", True),
         ("I am at St. Jakob for a trip", "St. Jakob", True),
+        ("the ferry back from S:t Olof, then home", "Olof", True),
         ("Dear Santa Ana Lopez", "Ana Lopez", False),
         # A place noun before it; where a speaker is from.
         ("the band's home city Jamesfort: Acme", "Jamesfort", True),

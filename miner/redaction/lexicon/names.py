@@ -296,8 +296,9 @@ PLACE_PREPOSITION = re.compile(r"(?i:\b(?:to|from|in|at|near|via|into))[ \t]+$")
 
 
 #: A saint's name is a place's before a person's: "St. Jakob", "São Paulo",
-#: "Sankt Gallen", "Sainte-Marie"; not "San" or "Santa" ("Dear Santa Ana Lopez").
-_SAINT = r"\b(?:St|Ste|Sankt|Saint|Sainte|Sint|São)\.?[ \t-]+"
+#: "Sankt Gallen", "Sainte-Marie", Swedish's "S:t Olof", "S:ta Maria"; not
+#: "San" or "Santa" ("Dear Santa Ana Lopez").
+_SAINT = r"\b(?:St|Ste|Sankt|Saint|Sainte|Sint|São|S:ta?)\.?[ \t-]+"
 _SAINT_BEFORE = re.compile(rf"{_SAINT}$")
 _SAINT_FIRST = re.compile(rf"{_SAINT}(?=\w)")
 
