@@ -343,12 +343,22 @@ def test_a_greeting_on_its_own_line_does_not_make_the_next_line_a_name():
         ("I am guyanese but I live in Malawi.", "guyanese", True),
         # ...said of someone: elsewhere it may be a surname.
         ("she is German, I think", "German", True),
+        # A country's or people's name with a nationality's ending, no list's
+        # name: a German woman's "-in" ("Usbekistan", "Tadschikistan").
+        ("I am Usbekin but I moved", "Usbekin", True),
+        ("she was Tadschikin, I think", "Tadschikin", True),
+        # ...not a surname's ending ("-ski"), nor a name a list knows.
+        ("I am Polanski, your agent", "Polanski", False),
+        ("I am Kowalczyk, your agent", "Kowalczyk", False),
+        # ...and only said with a form of "be".
+        ("Thanks, Usbekin.", "Usbekin", False),
         ("Dear Welsh, I have updated your request.", "Welsh", False),
         ("Is French still handling my case?", "French", False),
         ("Germán called", "Germán", False),
         # A saint's name is a place's; "Santa" can start a person's name.
         ("I am at St. Jakob for a trip", "Jakob", True),
         ("I am at St. Jakob for a trip", "St. Jakob", True),
+        ("the ferry back from S:t Olof, then home", "Olof", True),
         ("Dear Santa Ana Lopez", "Ana Lopez", False),
         # A place noun before it; where a speaker is from.
         ("the band's home city Jamesfort: Acme", "Jamesfort", True),
