@@ -552,6 +552,7 @@ class NameWords:
                 and _A_CALLER_S_DEED.match(text, m.start() + len(word))
                 and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
                 and not a_place_name(word)
+                and not _a_thing_or_place(text, m.start(), m.start() + len(word))
             ):
                 # A surname English writes as a word, where it calls, writes
                 # or says ("Wood called about the invoice", "Price emailed
