@@ -1522,3 +1522,57 @@ def test_a_short_capitalised_word_no_english_alone_in_a_string_is_surfaced():
     assert surfaced("Uzo") == {"Uzo": "PERSON"}
     assert surfaced("Yes") == {} and surfaced("Ltd") == {}
     assert "Uzo" not in surfaced("Uzo", key="sku")  # a thing's key
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A house number marked by a word at its line's start: with its mark
+        # (after a line break written "\n", not "nNr.": a street's word).
+        (r"Ines Kohl\nNr. 38\nthanks", "Nr. 38"),
+        ("Ines Kohl\nNr. 38\nthanks", "Nr. 38"),
+        ("Ines Kohl\nNr. 38, Lindau\nthanks", "Nr. 38, Lindau"),
+    ],
+)
+def test_a_marked_house_number_at_its_line_s_start_is_surfaced(text, value):
+    assert value in all_reasons(text)
+
+
+@pytest.mark.parametrize("text", ["see ticket\n#38\nthanks", "my order No. 38 is late"])
+def test_a_number_marked_by_a_hash_or_in_a_sentence_is_no_house_number(text):
+    assert all_reasons(text) == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # The number, then a type written before the name, the line whole.
+        ("Regards,\nIrma Wolf\n17 rue des Tanneurs\n<PHONE_NUMBER_1>", "17 rue des Tanneurs"),
+        (r"Regards,\nIrma Wolf\n940 Avenida Ruiz Tavares", "940 Avenida Ruiz Tavares"),
+        # A word English writes too (a square) and a particle, then the name.
+        ("Regards,\nIrma Wolf\n38 Place du Marché\n<PHONE_NUMBER_1>", "38 Place du Marché"),
+        # A Danish type Faker lacks, glued: an alley.
+        ("Regards,\nIrma Wolf\n54 Smedegyden\n<PHONE_NUMBER_1>", "54 Smedegyden"),
+    ],
+)
+def test_a_line_of_a_number_and_a_type_before_the_name_is_sure(text, value):
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    assert TYPED_STREET_LINE in all_reasons(text).get(value, set()), all_reasons(text)
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # Words after the street on its line, or a sentence's: the reviewer's.
+        ("we met at 17 rue des Tanneurs yesterday", "17 rue des Tanneurs"),
+        ("Regards,\n17 rue des Tanneurs, Lyon\nthanks", "17 rue des Tanneurs, Lyon"),
+        # A town ending in "-haven" is no Danish garden.
+        ("Regards,\n54 Newhaven\nthanks", "54 Newhaven"),
+    ],
+)
+def test_a_number_and_a_type_before_the_name_inside_a_line_stays_surfaced(text, value):
+    from miner.redaction.unsure import TYPED_STREET_LINE
+
+    found = all_reasons(text)
+    assert TYPED_STREET_LINE not in found.get(value, {TYPED_STREET_LINE}), found

@@ -342,7 +342,18 @@ _HOUSE_NUMBER_TOKEN = re.compile(
 
 
 #: What marks a number as a house's: "N° 982", "nº 4", "no. 12", "#45".
-_NUMBER_MARK = re.compile(r"(?:(?<![\w.])(?i:n[º°]\.?|no\.|nr\.)|\#)[ \t]?\Z")
+#: After a line break written ``\n`` too: "...\\nNr. 216" (its "n" glued to
+#: the mark hid it: "nNr." was read as a street's word).
+_NUMBER_MARK = re.compile(r"(?:(?:(?<![\w.])|(?<=\\[nN]))(?i:n[º°]\.?|no\.|nr\.)|\#)[ \t]?\Z")
+
+
+#: A house number marked by a word at its line's start: "...\\nNr. 216\\n"
+#: (the street's line above it, or none). Not "#" ("#12": an order, a
+#: ticket) nor in a sentence ("my order No. 5 is").
+_MARKED_LINE = re.compile(
+    r"(?:(?<=\n)|(?<=\\[nN])|(?<![\s\S]))[ \t]*(?i:n[º°]\.?|no\.|nr\.)[ \t]?\d{1,5}[A-Za-z]?"
+    r"(?![\w/-])"
+)
 
 
 _NUMBER_AND_WORDS_BEFORE = re.compile(
@@ -590,7 +601,7 @@ def address_blocks(text: str) -> Iterator[tuple[int, int, str, bool]]:
         named = [w for w in words if not w.startswith(FILLED)]
         if named and all(w.isupper() and len(w) <= 4 for w in named) and mixed:
             continue  # codes in a text with lower case: "SG FTSE 100", "ETN"
-        if not words and not replaced:
+        if not words and not replaced and not _MARKED_LINE.match(text, start):
             continue
         if (
             replaced
@@ -646,14 +657,18 @@ def _sure_and_unsure(
         # The type last after the number: "245 Şirin Aşurbəyov Küçəsi", "7
         # Magistrova ulica" (first, "12 Rua Augusta Lisboa" may end in a town).
         line_start = first
-    elif not replaced and _typed_line(words):
+    elif not replaced and (
+        _typed_line(words) or _a_line_from_number_and_type(text, first, stop, words[before:])
+    ):
         # The type before the number: from the type when it comes first
         # ("Trevo Cavalcanti, 33"), else from the capitalised word nearest
         # before it ("Rákóczi köz 850", "Szemere bertalan út 109"): a word
         # before that is a town's or a firm's as often ("in Oslo Kongens
         # gate 12").
         line_start = start + _name_start(text[start:first], words[:before])
-        if _WORD_IN_LINE.search(text, last, stop):
+        if _WORD_IN_LINE.search(text, last, stop) and not _a_line_from_number_and_type(
+            text, first, stop, words[before:]
+        ):
             # Words after the number: a town's as often ("Calle Mayor 12
             # Madrid"): the block is the reviewer's.
             yield start, after, "STREET_ADDRESS", False
@@ -670,6 +685,43 @@ def _sure_and_unsure(
 
 
 _WORD_IN_LINE = re.compile(r"[^\W\d_]+")
+
+
+def _a_line_from_number_and_type(text: str, first: int, stop: int, words: list[str]) -> bool:
+    """Whether a street line is a whole line that starts with its house
+    number, then a street's type written before the name ("12 rue des
+    Lilas", "1107 Avenida Paulista" alone on their lines): sure, as the
+    type last is. No town ends such a line where the next part is on the
+    next line; one after it on the same line ("12 Rua Augusta Lisboa") is
+    read with it, as the address recognizer reads it."""
+    if not words or _AFTER_TYPES.fullmatch(words[0]):
+        return False
+    # The type, or a capitalised word that a particle follows, then the
+    # name: "1107 Place De Belfort", "5 Cours du Roi" (a square, a walk:
+    # words English writes too, so no type of the lists).
+    if not (
+        _a_street_type(words[0])
+        or (
+            len(words) > 2
+            and words[0][:1].isupper()
+            and words[1].casefold() in _ADDRESS_PARTICLES
+            and words[2][:1].isupper()
+        )
+    ):
+        return False
+    return bool(_LINE_STARTS_BEFORE.search(text, max(0, first - 4), first)) and bool(
+        _LINE_ENDS_AFTER.match(text, stop)
+    )
+
+
+#: A line's start before a house number: a line break (real or written
+#: ``\n``), a block line's bullet, or the text's start.
+_LINE_STARTS_BEFORE = re.compile(rf"(?:{_LINE_BREAK}|\A)[ \t]*\Z")
+
+
+#: A line's end after a street line: a line break or the text's end, maybe
+#: after a full stop.
+_LINE_ENDS_AFTER = re.compile(rf"\.?[ \t]*(?:{_LINE_BREAK}|\Z)")
 
 
 def _name_start(line: str, words: list[str]) -> int:
@@ -752,7 +804,14 @@ def _a_glued_street_type(word: str) -> bool:
 
 @functools.cache
 def _glued_types() -> tuple[str, ...]:
-    return tuple(t for t in foreign_street_types() if t.isalpha())
+    return tuple(t for t in {*foreign_street_types(), *_DANISH_GLUED_TYPES} if t.isalpha())
+
+
+#: Danish street types Faker's provider lacks (it writes "vej", "gade",
+#: "stræde", "allé"), glued to the name, bare or definite: "gyde" (an alley),
+#: "vænge" (a green): "Hæderlighedsgyden". Not "have" (a garden,
+#: "Kirkehaven"): English towns end so ("Newhaven"), and Faker's towns.
+_DANISH_GLUED_TYPES = ("gyde", "gyden", "vænge", "vænget")
 
 
 _BLANKS = re.compile(r"[ \t]*")
