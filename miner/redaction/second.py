@@ -232,17 +232,25 @@ class SecondOpinion:
         for leaf, start, end in islice(found, self.occurrences):
             begin = _word_start(leaf, max(0, start - self.context))
             stop = _word_end(leaf, min(len(leaf), end + self.context))
-            windows.append((_breaks_unescaped(leaf[begin:stop]), start - begin, end - begin))
+            window = leaf[begin:stop]
+            if _A_SPEAKER_AFTER_AN_ESCAPED_BREAK.match(leaf, start - 2, end + 1):
+                window = _breaks_unescaped(window)
+            windows.append((window, start - begin, end - begin))
         return windows
+
+
+#: A dialogue's speaker after a line break written ``\\n``: "\\nCastorina:".
+_A_SPEAKER_AFTER_AN_ESCAPED_BREAK = re.compile(r"\\[nN][^\W\d_][^:\\]*:\Z")
 
 
 def _breaks_unescaped(window: str) -> str:
     """``window`` with its line breaks written ``\\n`` (a JSON string's, as a
-    tool wrote it) as real ones, of the same length (" \\n"): the model read
-    "\\nCastorina: You saved my life!" as one word "nCastorina", and left a
-    dialogue's speaker surfaced (the unsure rules read them so too)."""
-    if "\\" not in window:
-        return window
+    tool wrote it) as real ones, of the same length (" \\n"): for a
+    dialogue's speaker, which the model read as one word "nCastorina" in
+    "\\nCastorina: You saved my life!" (0.00001; 0.9999 after a real
+    break). Not for a signature's lines: under a name's, with real breaks,
+    it read a job or a firm alone on its line as a name ("Tarixçi",
+    "Eddie Bauer": 9 more look-alikes replaced on the mimesis tune split)."""
     return ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", window)
 
 
