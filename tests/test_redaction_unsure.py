@@ -115,6 +115,8 @@ def test_a_capitalised_word_its_shape_or_neighbours_make_a_place_or_thing_is_not
         "Ingrid Solberg, the Sykepleier, said so",  # an apposition's job
         "Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane",  # a job's line
         "Ingrid Solberg\n\nSykepleier\n\nContact:\nPhone: 555 0100",
+        "I have checked this for you: <PERSON_1>\\n\\nSykepleier\\n\\nPersonal Info:\\n"
+        "Phone:\\n<PHONE_NUMBER_1>",
     ],
 )
 def test_a_capitalised_word_where_a_job_stands_is_not_surfaced(text):
@@ -129,6 +131,8 @@ def test_a_capitalised_word_where_a_job_stands_is_not_surfaced(text):
         "<PERSON_1>\\nVelkorsi\\n<STREET_ADDRESS_1>\\nMobile: <PHONE_NUMBER_1>",
         "Ingrid Solberg\nSykepleier\nVelkorsi Bygg\n18 Birch Lane",
         "??? Ingrid de Solberg\n??? Velkorsi\n??? 18 Birch Lane",
+        # A reply quoting the block after a colon.
+        "I have checked this for you: <PERSON_1>\\nVelkorsi\\n<STREET_ADDRESS_1>",
         # The firm's second word no list knows, after its first.
         "Ingrid Solberg\nQarnholt Velkorsi\n18 Birch Lane",
     ],

@@ -221,15 +221,19 @@ def _a_written_name_s_line(line: str) -> bool:
     sentence's ("Please update my address\nZbyrowska Nowak\n12 Main St")."""
     from miner.redaction.lexicon.names import a_particle
 
+    bare = line[_BULLET.match(line).end() :]  # type: ignore[union-attr]
     return _a_full_name_s_line(line) and all(
         w[:1].isupper() or w.startswith("<") or a_particle(w)
-        for w in line[_BULLET.match(line).end() :].split()  # type: ignore[union-attr]
+        for w in bare.rsplit(": ", 1)[-1].split()
     )
 
 
 def _a_full_name_s_line(line: str) -> bool:
+    """A line of two to four words (``_a_name_or_job_line``), or of a
+    person's placeholder, alone or after a colon: a reply quotes the block
+    ("I have checked this for you: <PERSON_1>\\nTarixçi\\n...")."""
     bare = line[_BULLET.match(line).end() :]  # type: ignore[union-attr]
-    return _A_PERSON_S_PLACEHOLDER.fullmatch(bare.strip()) is not None or (
+    return _A_PERSON_S_PLACEHOLDER.fullmatch(bare.rsplit(": ", 1)[-1].strip()) is not None or (
         _a_name_or_job_line(line) and 2 <= len(bare.split()) <= 4
     )
 
