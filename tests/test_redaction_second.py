@@ -305,9 +305,12 @@ def test_a_window_reads_line_breaks_written_backslash_n_as_breaks():
     [(window, start, end)] = SecondOpinion().windows("Qzorina", [text])
     assert window[start:end] == "Qzorina"
     assert window == "Nela: What a wife. \nQzorina: You saved my life!  How?"
-    # A signature's line keeps its escapes: with real breaks the model read a
-    # job alone on its line under a name's as a name.
-    text = "Nela Varg\\nQzorina\\n12 Birch Lane"
+    text = "hi\\nask Qzorina about it\\nbye"
+    [(window, _start, _end)] = SecondOpinion().windows("Qzorina", [text])
+    assert window == "hi \nask Qzorina about it \nbye"
+    # A value alone on its line keeps its escapes: with real breaks the model
+    # read a job alone on its line under a name's as a name.
+    text = "Nela Varg\\n??? Qzorina.\\n12 Birch Lane"
     [(window, _start, _end)] = SecondOpinion().windows("Qzorina", [text])
     assert window == text
 

@@ -233,24 +233,34 @@ class SecondOpinion:
             begin = _word_start(leaf, max(0, start - self.context))
             stop = _word_end(leaf, min(len(leaf), end + self.context))
             window = leaf[begin:stop]
-            if _A_SPEAKER_AFTER_AN_ESCAPED_BREAK.match(leaf, start - 2, end + 1):
+            if "\\" in window and not _alone_on_its_line(leaf, start, end):
                 window = _breaks_unescaped(window)
             windows.append((window, start - begin, end - begin))
         return windows
 
 
-#: A dialogue's speaker after a line break written ``\\n``: "\\nCastorina:".
-_A_SPEAKER_AFTER_AN_ESCAPED_BREAK = re.compile(r"\\[nN][^\W\d_][^:\\]*:\Z")
+#: What may stand before and after a value that fills its line: a bullet, a
+#: closing dot or comma.
+_LINE_BEFORE = re.compile(r"(?:\\[nN]|\n|^)[ \t?*•·>-]*\Z")
+_LINE_AFTER = re.compile(r"[ \t.,]*(?:\\[nN]|\n|\Z)")
+
+
+def _alone_on_its_line(leaf: str, start: int, end: int) -> bool:
+    """Whether ``leaf[start:end]`` fills its line (but for a bullet and a
+    closing dot or comma): a signature's or an address block's line."""
+    return bool(
+        _LINE_BEFORE.search(leaf, max(0, start - 8), start) and _LINE_AFTER.match(leaf, end)
+    )
 
 
 def _breaks_unescaped(window: str) -> str:
     """``window`` with its line breaks written ``\\n`` (a JSON string's, as a
-    tool wrote it) as real ones, of the same length (" \\n"): for a
-    dialogue's speaker, which the model read as one word "nCastorina" in
-    "\\nCastorina: You saved my life!" (0.00001; 0.9999 after a real
-    break). Not for a signature's lines: under a name's, with real breaks,
-    it read a job or a firm alone on its line as a name ("Tarixçi",
-    "Eddie Bauer": 9 more look-alikes replaced on the mimesis tune split)."""
+    tool wrote it) as real ones, of the same length (" \\n"): the model read
+    "\\nCastorina: You saved my life!" as one word "nCastorina" and the
+    speaker as no name (0.00001; 0.9999 after a real break). Not for a value
+    alone on its line: under a name's, with real breaks, it read a job or a
+    firm there as a name ("Tarixçi", "Eddie Bauer": 9 more look-alikes
+    replaced on the mimesis tune split)."""
     return ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", window)
 
 
