@@ -310,9 +310,9 @@ def test_a_window_reads_line_breaks_written_backslash_n_as_breaks():
     assert window == "hi \nask Qzorina about it \nbye"
     # A value alone on its line keeps its escapes: with real breaks the model
     # read a job alone on its line under a name's as a name.
-    text = "Nela Varg\\n??? Qzorina.\\n12 Birch Lane"
-    [(window, _start, _end)] = SecondOpinion().windows("Qzorina", [text])
-    assert window == text
+    for text in ("Nela Varg\\n??? Qzorina.\\n12 Birch Lane", "Nela Varg\\nQzorina morski\\n12"):
+        [(window, _start, _end)] = SecondOpinion().windows("Qzorina", [text])
+        assert window == text
 
 
 def test_a_value_after_a_line_break_written_backslash_n_is_replaced_too():

@@ -239,15 +239,17 @@ class SecondOpinion:
         return windows
 
 
-#: What may stand before and after a value that fills its line: a bullet, a
+#: What may stand before and after a value that starts a block's line: a
+#: bullet; up to three words of the line's rest ("Makler morski"), a
 #: closing dot or comma.
 _LINE_BEFORE = re.compile(r"(?:\\[nN]|\n|^)[ \t?*•·>-]*\Z")
-_LINE_AFTER = re.compile(r"[ \t.,]*(?:\\[nN]|\n|\Z)")
+_LINE_AFTER = re.compile(r"(?:[ \t]+[^\W\d_][\w'’.-]*){0,3}[ \t.,]*(?:\\[nN]|\n|\Z)")
 
 
 def _alone_on_its_line(leaf: str, start: int, end: int) -> bool:
-    """Whether ``leaf[start:end]`` fills its line (but for a bullet and a
-    closing dot or comma): a signature's or an address block's line."""
+    """Whether ``leaf[start:end]`` starts a line of four words at most (but
+    for a bullet and a closing dot or comma): a signature's or an address
+    block's line ("\\nMakler morski\\n"; not a speaker's "\\nAnna: ...")."""
     return bool(
         _LINE_BEFORE.search(leaf, max(0, start - 8), start) and _LINE_AFTER.match(leaf, end)
     )
