@@ -270,15 +270,19 @@ def test_occurrences_from_the_word_index_are_the_word_boundary_pattern_s():
     leaves = ["a a a a", "x ab-ab-ab"]
     assert second._Occurrences(leaves)("a a") == [(leaves[0], 0, 3), (leaves[0], 4, 7)]
     assert second._Occurrences(leaves)("ab-ab") == [(leaves[1], 2, 7)]
+    # After a line break written "\\n" (a speaker's "\\nab:"), not "\\\\n".
+    leaf = "hi\\nab: ok\\\\nab"
+    assert second._Occurrences([leaf])("ab") == [(leaf, 4, 6)]
     rng = random.Random(36)
+    letters = ["a", "b", "n", " ", "_", "-", ".", "é", "\\"]
     for _ in range(2000):
         leaves = [
-            "".join(rng.choice("ab _-.é") for _ in range(rng.randint(0, 30)))
+            "".join(rng.choice(letters) for _ in range(rng.randint(0, 30)))
             for _ in range(rng.randint(1, 3))
         ]
         found = second._Occurrences(leaves)
         for _ in range(3):
-            value = "".join(rng.choice("ab _-.é") for _ in range(rng.randint(1, 4)))
+            value = "".join(rng.choice(letters[:-1]) for _ in range(rng.randint(1, 4)))
             expected = [(leaf, s, e) for leaf in leaves for s, e in occurrences(leaf, value)]
             assert found(value) == expected, (value, leaves)
 
@@ -292,6 +296,23 @@ def test_a_window_is_the_value_and_about_a_sentence_either_side_not_the_whole_st
     assert window[start:end] == "Dagmar Novotna"
     assert 80 <= start <= 100
     assert 80 <= len(window) - end <= 100
+
+
+def test_a_window_reads_line_breaks_written_backslash_n_as_breaks():
+    # The model read "\\nQzorina:" as one word and the speaker as no name
+    # (0.00001, against 0.9999 with a real break): its window breaks there.
+    text = "Nela: What a wife.\\nQzorina: You saved my life!\\tHow?"
+    [(window, start, end)] = SecondOpinion().windows("Qzorina", [text])
+    assert window[start:end] == "Qzorina"
+    assert window == "Nela: What a wife. \nQzorina: You saved my life!  How?"
+    text = "hi\\nask Qzorina about it\\nbye"
+    [(window, _start, _end)] = SecondOpinion().windows("Qzorina", [text])
+    assert window == "hi \nask Qzorina about it \nbye"
+    # A value alone on its line keeps its escapes: with real breaks the model
+    # read a job alone on its line under a name's as a name.
+    for text in ("Nela Varg\\n??? Qzorina.\\n12 Birch Lane", "Nela Varg\\nQzorina morski\\n12"):
+        [(window, _start, _end)] = SecondOpinion().windows("Qzorina", [text])
+        assert window == text
 
 
 def test_a_value_after_a_line_break_written_backslash_n_is_replaced_too():

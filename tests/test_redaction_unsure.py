@@ -75,6 +75,14 @@ def test_a_house_number_beside_a_word_english_does_not_write_is_surfaced(text, v
         ("Is there a better example than early Blomqvist?", "Blomqvist"),
         # A surname on its own line under a first name: no job's line.
         ("Kind regards\nIngrid\nVelkorsi\nHalvorsen Bygg\n18 Birch Lane", "Velkorsi"),
+        # Under a one-word line, or a sentence's, it is no firm's line.
+        ("Kind regards\nIngrid\nVelkorsi\n18 Birch Lane", "Velkorsi"),
+        ("Please update my address\nIngrid Velkorsi\n18 Birch Lane", "Ingrid Velkorsi"),
+        # With a first name: a second person's line, no firm's.
+        ("Ingrid Solberg\nHalvor Velkorsi\n18 Birch Lane", "Halvor Velkorsi"),
+        # Between "my" and no number, or "the" and no state's noun.
+        ("I asked my Velkorsi about it", "Velkorsi"),
+        ("the Velkorsi family is away", "Velkorsi"),
     ],
 )
 def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
@@ -93,6 +101,8 @@ def test_a_capitalised_word_no_list_knows_is_surfaced(text, value):
         "Baytex Energy shares rose",  # a capitalised noun after it
         "Traceback (most recent call last)",  # two English words run together
         "PaymentGatewayError: declined",  # a capital inside: code, not a name
+        "the Qzarian government resigned",  # a state's noun after it
+        "my Sotsiaalkindlustusnumber is 12345678",  # a number's name after "my"
     ],
 )
 def test_a_capitalised_word_its_shape_or_neighbours_make_a_place_or_thing_is_not(text):
@@ -105,10 +115,30 @@ def test_a_capitalised_word_its_shape_or_neighbours_make_a_place_or_thing_is_not
         "Ingrid Solberg, the Sykepleier, said so",  # an apposition's job
         "Ingrid Solberg\nSykepleier\nHalvorsen Bygg\n18 Birch Lane",  # a job's line
         "Ingrid Solberg\n\nSykepleier\n\nContact:\nPhone: 555 0100",
+        "I have checked this for you: <PERSON_1>\\n\\nSykepleier\\n\\nPersonal Info:\\n"
+        "Phone:\\n<PHONE_NUMBER_1>",
     ],
 )
 def test_a_capitalised_word_where_a_job_stands_is_not_surfaced(text):
     assert "Sykepleier" not in surfaced(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A firm's line under a full name's, a placeholder's, or a job's.
+        "Ingrid Solberg\nVelkorsi\n18 Birch Lane",
+        "<PERSON_1>\\nVelkorsi\\n<STREET_ADDRESS_1>\\nMobile: <PHONE_NUMBER_1>",
+        "Ingrid Solberg\nSykepleier\nVelkorsi Bygg\n18 Birch Lane",
+        "??? Ingrid de Solberg\n??? Velkorsi\n??? 18 Birch Lane",
+        # A reply quoting the block after a colon.
+        "I have checked this for you: <PERSON_1>\\nVelkorsi\\n<STREET_ADDRESS_1>",
+        # The firm's second word no list knows, after its first.
+        "Ingrid Solberg\nQarnholt Velkorsi\n18 Birch Lane",
+    ],
+)
+def test_a_word_no_list_knows_on_a_firm_s_line_under_a_name_is_not_surfaced(text):
+    assert "Velkorsi" not in " ".join(surfaced(text))
 
 
 def test_customer_cue_surfaces_a_surname_english_writes_with_the_first_name():

@@ -148,19 +148,14 @@ def a_job_s_line(text: str, start: int, end: int) -> bool:
     not: its line above holds one word. The job may run on after the value
     to its line's end, in words with no number ("Chercheur en sciences et
     en industries")."""
-    rest = _BREAK.split(text[end : end + 200], maxsplit=1)[0]
-    if len(rest.split()) <= 5 and not any(c.isdigit() for c in rest):
-        end += len(rest.rstrip())
+    end = _to_the_line_s_end(text, end)
     lines = _block_lines_around(text, start, end)
     if lines is None:
         return False
     above, below = lines
     return (
         bool(above)
-        and (
-            _A_PERSON_S_PLACEHOLDER.fullmatch(above[0].strip()) is not None
-            or (_a_name_or_job_line(above[0]) and 2 <= len(above[0].split()) <= 4)
-        )
+        and _a_full_name_s_line(above[0])
         and len(below) >= 2
         and not any(c.isdigit() for c in below[0])
         and any(c.isdigit() for line in below[1:3] for c in line)
@@ -180,13 +175,92 @@ def _a_name_or_job_line(line: str) -> bool:
     )
 
 
+def a_firm_s_line_under_a_name(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]``, run on to its line's end in words with
+    no number ("Kihnu Veeteed", "Mutoh Europe nv"), fills a block's line
+    over a line with a number (an address's, a phone's) and under a full
+    name's line (two to four words each capitalised, or a person's
+    placeholder: the name replaced already), right under it or with a job's line between
+    ("Lane Shaffer\nGimv\n61 Molenvondelweg", "Hedhindis
+    Jeppsson\nReceptarie\nOrexo\nLumavägen 909"). A one-word line above
+    is no full name: "Zeynəb\nİbrahimli\n24 Zabrat Prospekti" is one
+    person's name on two lines."""
+    end = _to_the_line_s_end(text, end)
+    line_start = _LINE_S_WORDS_BEFORE.search(text, max(0, start - 80), start)
+    if line_start:
+        start = line_start.start("words")
+    lines = _block_lines_around(text, start, end)
+    if lines is None or any(a_first_name(w) for w in _PART_WORD.findall(text[start:end])):
+        return False  # a second person's name ("Anna Keller\nJon Velkorsi\n...")
+    above, below = lines
+    return (
+        bool(above)
+        and (
+            _a_written_name_s_line(above[0])
+            or (
+                len(above) > 1
+                and _a_name_or_job_line(above[0])
+                and _a_written_name_s_line(above[1])
+            )
+        )
+        and bool(below)
+        and any(c.isdigit() for c in below[0])
+    )
+
+
+#: The words of a firm's name before its word at hand, from the line's start
+#: (after a bullet): "Kihnu " of "Kihnu Veeteed".
+_LINE_S_WORDS_BEFORE = re.compile(
+    rf"(?:\\[nN]|\n){BULLET_BEFORE}(?P<words>(?:[^\W\d_][\w'’&.-]*[ \t]+){{1,3}})$"
+)
+
+
+def _a_written_name_s_line(line: str) -> bool:
+    """A full name's line (``_a_full_name_s_line``) whose words are each
+    capitalised or a name's particle ("Viveque de Albernas"): not a
+    sentence's ("Please update my address\nZbyrowska Nowak\n12 Main St")."""
+    from miner.redaction.lexicon.names import a_particle
+
+    bare = line[_BULLET.match(line).end() :]  # type: ignore[union-attr]
+    return _a_full_name_s_line(line) and all(
+        w[:1].isupper() or w.startswith("<") or a_particle(w)
+        for w in bare.rsplit(": ", 1)[-1].split()
+    )
+
+
+def _a_full_name_s_line(line: str) -> bool:
+    """A line of two to four words (``_a_name_or_job_line``), or of a
+    person's placeholder, alone or after a colon: a reply quotes the block
+    ("I have checked this for you: <PERSON_1>\\nTarixçi\\n...")."""
+    bare = line[_BULLET.match(line).end() :]  # type: ignore[union-attr]
+    return _A_PERSON_S_PLACEHOLDER.fullmatch(bare.rsplit(": ", 1)[-1].strip()) is not None or (
+        _a_name_or_job_line(line) and 2 <= len(bare.split()) <= 4
+    )
+
+
+def _to_the_line_s_end(text: str, end: int) -> int:
+    """``end`` run on to its line's end when what is left of the line is
+    five words or fewer with no number (the rest of a job's or a firm's
+    name), else ``end``."""
+    rest = _BREAK.split(text[end : end + 200], maxsplit=1)[0]
+    if len(rest.split()) <= 5 and not any(c.isdigit() for c in rest):
+        return end + len(rest.rstrip())
+    return end
+
+
 def a_job_or_a_thing_by_position(text: str, start: int, end: int) -> bool:
-    """Whether a capitalised word no list knows stands where a job does,
-    not a person: in an apposition after ", the" ("Elçin Umudlu, the
-    Sürücü, said"; ``in_an_apposition``), or on a signature's job line
-    (``a_job_s_line``). (After any article too, as ``after_determiner``
-    reads the model's hits, it left a person silent on a held-out split.)"""
-    return in_an_apposition(text, start) or a_job_s_line(text, start, end)
+    """Whether a capitalised word no list knows stands where a job or a
+    firm does, not a person: in an apposition after ", the" ("Elçin
+    Umudlu, the Sürücü, said"; ``in_an_apposition``), on a signature's job
+    line (``a_job_s_line``), or on its firm's line under a full name's
+    (``a_firm_s_line_under_a_name``). (After any article too, as
+    ``after_determiner`` reads the model's hits, it left a person silent
+    on a held-out split.)"""
+    return (
+        in_an_apposition(text, start)
+        or a_job_s_line(text, start, end)
+        or a_firm_s_line_under_a_name(text, start, end)
+    )
 
 
 def _block_lines_around(text: str, start: int, end: int) -> tuple[list[str], list[str]] | None:
