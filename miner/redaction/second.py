@@ -49,7 +49,7 @@ from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced, occurrences
 from miner.redaction.unsure.names import LOWER_CASE_FIRST_NAME, LOWER_CASE_WORD_BEFORE_A_DEED
-from miner.redaction.unsure.text import ESCAPED_BREAK
+from miner.redaction.unsure.text import breaks_unescaped
 from miner.redaction.walk import map_session, session_texts
 
 if TYPE_CHECKING:
@@ -234,7 +234,13 @@ class SecondOpinion:
             stop = _word_end(leaf, min(len(leaf), end + self.context))
             window = leaf[begin:stop]
             if "\\" in window and not _alone_on_its_line(leaf, start, end):
-                window = _breaks_unescaped(window)
+                # The model read "\\nCastorina: You saved my life!" as one
+                # word "nCastorina" and the speaker as no name (0.00001;
+                # 0.9999 after a real break). Not for a value alone on its
+                # line: under a name's, with real breaks, it read a job or a
+                # firm there as a name ("Tarixçi", "Eddie Bauer": 9 more
+                # look-alikes replaced on the mimesis tune split).
+                window = breaks_unescaped(window)
             windows.append((window, start - begin, end - begin))
         return windows
 
@@ -253,17 +259,6 @@ def _alone_on_its_line(leaf: str, start: int, end: int) -> bool:
     return bool(
         _LINE_BEFORE.search(leaf, max(0, start - 8), start) and _LINE_AFTER.match(leaf, end)
     )
-
-
-def _breaks_unescaped(window: str) -> str:
-    """``window`` with its line breaks written ``\\n`` (a JSON string's, as a
-    tool wrote it) as real ones, of the same length (" \\n"): the model read
-    "\\nCastorina: You saved my life!" as one word "nCastorina" and the
-    speaker as no name (0.00001; 0.9999 after a real break). Not for a value
-    alone on its line: under a name's, with real breaks, it read a job or a
-    firm there as a name ("Tarixçi", "Eddie Bauer": 9 more look-alikes
-    replaced on the mimesis tune split)."""
-    return ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", window)
 
 
 def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:

@@ -37,14 +37,13 @@ from miner.redaction.lexicon.firms import in_a_firm_s_slot
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_particle,
-    after_work_for,
     common_in_english,
     known_name,
     only_a_first_name,
     stop_words,
 )
 from miner.redaction.lexicon.places import PLACE_PREPOSITION, place_around, where_after_a_name
-from miner.redaction.lexicon.signatures import a_firm_s_line, in_an_apposition
+from miner.redaction.lexicon.signatures import in_an_apposition
 from miner.redaction.unsure.names import TOWN_ENDING, TOWN_START_WORDS
 
 Verdict = Literal["replace", "keep", "surface"]
@@ -126,20 +125,15 @@ def verdict_of(
         # "Anna Keller, Taimotu": where the person before the comma is, as
         # often as a second name; the reviewer's.
         return "surface", ""
-    if after_work_for(text, start) or a_firm_s_line(text, start, end):
-        # Where a firm stands ("I work for Zwack", a signature's line
-        # between the name's or job's and the address's), named after its
-        # founder as often as not ("Eddie Bauer"): a listed name there is
-        # a firm's as often as a person's, the reviewer's (the second model
-        # is not asked there: it reads a firm named after a person as a
-        # name, ``lexicon.firms``; one no list knows after "I work for" is
-        # kept, ``names.a_firm_by_its_words``).
-        return "surface", ""
     if in_a_firm_s_slot(text, start, end):
-        # Where a shop, a firm or a brand stands ("ordered a jacket from
-        # Eddie Bauer", "Zwack ships to Canada", "Sergio Rossi's online
-        # store", "which later became Orexo"): firms are named after people,
-        # and people stand there too; the reviewer's (``lexicon.firms``).
+        # Where a firm, a shop or a brand stands ("I work for Zwack", a
+        # signature's line between the name's or job's and the address's,
+        # "ordered a jacket from Eddie Bauer", "Zwack ships to Canada",
+        # "Sergio Rossi's online store", "which later became Orexo"): firms
+        # are named after people, and people stand there too; the
+        # reviewer's (the second model is not asked there: it reads a firm
+        # named after a person as a name, ``lexicon.firms``; one no list
+        # knows after "I work for" is kept, ``names.a_firm_by_its_words``).
         return "surface", ""
     if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
         # The first-name list and spaCy disagree: the list knows the word as

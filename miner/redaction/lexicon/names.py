@@ -967,7 +967,9 @@ _A_THING_WORD = re.compile(
 _MODEL_NUMBER = re.compile(r"[ \t]+[A-Z0-9][\w-]*\d")
 
 
-_DETERMINERS = frozenset(
+#: Articles, possessives and demonstratives: a word after one names a thing
+#: or a team ("Your Merino base layer", "the Billing called"), not a person.
+DETERMINERS = frozenset(
     ("the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that",
      "these", "those")
 )  # fmt: skip
@@ -981,7 +983,7 @@ def _capitalised_runs(text: str) -> Iterator[re.Match[str]]:
     for m in _CAPITALISED_RUN.finditer(text):
         rest = m.group(2)
         first = m.group(1).lower()
-        if rest and first in stop_words() and first not in _DETERMINERS:
+        if rest and first in stop_words() and first not in DETERMINERS:
             inner = _CAPITALISED_RUN.match(text, m.end(1) + len(rest) - len(rest.lstrip()))
             if inner:
                 m = inner

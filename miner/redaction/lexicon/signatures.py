@@ -105,7 +105,7 @@ def _parts_with_a_number(line: str) -> bool:
 #: What a block's line may start with before its value: blanks and a
 #: bullet ("??? ", "- ", "* ", "• ").
 BULLET_BEFORE = r"[ \t]*(?:[?*•·>-]+[ \t]+)?"
-_BULLET = re.compile(BULLET_BEFORE)
+BULLET = re.compile(BULLET_BEFORE)
 #: A line of a name or a job above a firm's: one to six words, no digit, no
 #: sentence's or label's punctuation at its end.
 _NAME_OR_JOB_LINE = re.compile(rf"{BULLET_BEFORE}[^\W\d_][^\d\n:;!?]{{0,60}}?[ \t]*")
@@ -221,7 +221,7 @@ def _a_written_name_s_line(line: str) -> bool:
     sentence's ("Please update my address\nZbyrowska Nowak\n12 Main St")."""
     from miner.redaction.lexicon.names import a_particle
 
-    bare = line[_BULLET.match(line).end() :]  # type: ignore[union-attr]
+    bare = line[BULLET.match(line).end() :]  # type: ignore[union-attr]
     return _a_full_name_s_line(line) and all(
         w[:1].isupper() or w.startswith("<") or a_particle(w)
         for w in bare.rsplit(": ", 1)[-1].split()
@@ -232,7 +232,7 @@ def _a_full_name_s_line(line: str) -> bool:
     """A line of two to four words (``_a_name_or_job_line``), or of a
     person's placeholder, alone or after a colon: a reply quotes the block
     ("I have checked this for you: <PERSON_1>\\nTarixçi\\n...")."""
-    bare = line[_BULLET.match(line).end() :]  # type: ignore[union-attr]
+    bare = line[BULLET.match(line).end() :]  # type: ignore[union-attr]
     return _A_PERSON_S_PLACEHOLDER.fullmatch(bare.rsplit(": ", 1)[-1].strip()) is not None or (
         _a_name_or_job_line(line) and 2 <= len(bare.split()) <= 4
     )
@@ -272,7 +272,7 @@ def _block_lines_around(text: str, start: int, end: int) -> tuple[list[str], lis
     after = _BREAK.split(text[end : end + 400])
     if len(before) < 2 or len(after) < 2:
         return None
-    bullet = _BULLET.fullmatch(before[-1])
+    bullet = BULLET.fullmatch(before[-1])
     if bullet is None or after[0].strip(" \t.,"):
         return None
     above = [line for line in before[:-1] if line.strip()]

@@ -69,11 +69,11 @@ from miner.redaction.unsure.streets import (
 from miner.redaction.unsure.text import (
     ALPHANUMERIC,
     DATE,
-    ESCAPED_BREAK,
     FILLED_ANY,
     FILLED_WORD,
     address_fill,
     around_placeholders,
+    breaks_unescaped,
     joined,
 )
 from miner.redaction.walk import session_texts
@@ -316,9 +316,7 @@ class Unsure:
                         "a signature's name line",
                         around_placeholders(text, start, end, "PERSON", ALPHANUMERIC),
                     )
-            # A line break written ``\\n`` ("...\\nsylvia: you saved my life") is
-            # read as one, so the word after it is a word of its own.
-            unescaped = ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", seen)
+            unescaped = breaks_unescaped(seen)
             name_words = joined(text, self._name_words.spans(unescaped, text))
             for start, end, entity, reason in name_words:
                 if not PLACEHOLDER.search(text, start, end):

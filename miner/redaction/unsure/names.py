@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
 from miner.redaction.lexicon.names import (
+    DETERMINERS,
     RELATIVES,
     a_first_name,
     a_nationality_said,
@@ -248,11 +249,9 @@ _A_CALLER_S_DEED = re.compile(
     r"[ \t]+(?:called|calls|phoned|rang|emailed|e-mailed|wrote|writes|said|says|asked|asks"
     r"|complained|replied|told|wants|wanted)\b"
 )
-#: A determiner or a possessive before a word: a thing's or a team's word
+#: A determiner (``DETERMINERS``) before a word: a thing's or a team's word
 #: ("the Billing called", "our Support said"), not a person's name.
-_A_DETERMINER_BEFORE = re.compile(
-    r"(?i:\b(?:the|a|an|this|that|our|your|my|his|her|their))[ \t]+\Z"
-)
+_A_DETERMINER_BEFORE = re.compile(rf"(?i:\b(?:{'|'.join(sorted(DETERMINERS))}))[ \t]+\Z")
 
 
 #: What only a person does, of ``_PERSON_SLOT_AFTER``: not "has been", "gave",

@@ -24,7 +24,7 @@ from miner.redaction.lexicon.names import (
     known_name,
     stop_words,
 )
-from miner.redaction.lexicon.signatures import BULLET_BEFORE, SIGN_OFF_WORDS
+from miner.redaction.lexicon.signatures import BULLET, SIGN_OFF_WORDS
 from miner.redaction.unsure.names import WORD, an_unknown_word
 from miner.redaction.unsure.text import (
     DATE,
@@ -1004,7 +1004,7 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
             break  # "...\nThx\n<PERSON_1>": a signature's, not the address's
         stop, numbered, named, whole, headed = m.start(1), False, False, True, False
         # A block line's bullet before the part: "\n??? Flat 53".
-        bullet = _BULLET.match(m.group(1)).end()  # type: ignore[union-attr]
+        bullet = BULLET.match(m.group(1)).end()  # type: ignore[union-attr]
         for count, token in enumerate(_PART_TOKEN.finditer(m.group(1), bullet)):
             value = token.group(0)
             letters = _NOT_A_LETTER.sub("", value)
@@ -1037,9 +1037,6 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         numbered_before = numbered
         at = stop
     return last
-
-
-_BULLET = re.compile(BULLET_BEFORE)
 
 
 #: A word of five letters or more and a full stop: a sentence's end, no

@@ -9,7 +9,16 @@ from collections.abc import Iterator
 
 from miner.redaction.placeholders import PLACEHOLDER
 
-ESCAPED_BREAK = re.compile(r"\\[nNrt]")
+_ESCAPED_BREAK = re.compile(r"\\[nNrt]")
+
+
+def breaks_unescaped(text: str) -> str:
+    """``text`` with its line breaks written ``\\n`` (a JSON string's, as a
+    tool wrote it) read as real ones and its written ``\\r``, ``\\t`` as
+    blanks, each of the same length (" \\n", "  "): spans found in it index
+    ``text``, and the word after a break is a word of its own
+    ("...\\nsylvia: you saved my life")."""
+    return _ESCAPED_BREAK.sub(lambda m: " \n" if m.group(0)[1] in "nN" else "  ", text)
 
 
 _LETTERS = re.compile(r"[^\W\d_]{3}")
