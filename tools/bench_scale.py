@@ -265,7 +265,7 @@ def _selection_read(export: Path) -> tuple[Any, list[str], Any, bool]:
     scan = (since - timedelta(days=1), until + timedelta(days=1))
     with duck.connect(ScanConfig()) as con:
         _rows, columns, _go_rows = duck.selection_rows(con, opened, *scan, SCAN_EVENT_TYPES)
-        duck.fit_prefetching(con, duck.largest_chunks(opened), columns)
+        duck.fit_prefetching(con, duck.read_footers(opened).largest_chunks, columns)
         [paged] = con.table(
             "SELECT current_setting('disable_parquet_prefetching') AS paged"
         ).column("paged")

@@ -477,7 +477,7 @@ def export_rows(
 def fit_prefetching(duck: Duck, chunks: dict[str, int], columns: Sequence[str]) -> None:
     """DuckDB's Parquet prefetching off for a read of ``columns`` where one
     of their column chunks (``chunks``: each column's largest, from
-    ``largest_chunks``) is over ``PREFETCH_SHARE`` of ``memory_limit``, else
+    ``Footers.largest_chunks``) is over ``PREFETCH_SHARE`` of ``memory_limit``, else
     on.
     Prefetching, DuckDB reads a row group's whole column chunk into one
     block it cannot spill (493 MiB for the ``content`` of a file of one
@@ -625,9 +625,3 @@ def read_footers(export: Any) -> Footers:
                 for column, size in group_bytes.items():
                     widest[column] = max(widest.get(column, 0.0), size / group.num_rows)
     return Footers(largest, widest)
-
-
-def largest_chunks(export: Any) -> dict[str, int]:
-    """Each column's largest compressed column chunk in a local export's
-    row groups (``Footers.largest_chunks``)."""
-    return read_footers(export).largest_chunks

@@ -193,7 +193,7 @@ def _local_session_rows(
     number, then each file that holds such a row is read for those row
     numbers (``_file_rows``). The payload columns are decoded from each
     file's first picked row to its last, never for the whole window."""
-    chunks = duck.largest_chunks(export)
+    chunks = duck.read_footers(export).largest_chunks
     duck.fit_prefetching(con, chunks, ["session_id", "timestamp"])
     table = duckdb_table(export, row_numbers=True)
     in_window = window.sql(days=iso_day_partitions(export))
