@@ -24,6 +24,7 @@ from miner import window
 from miner.config import ScanConfig
 from miner.dialects import GO_ONLY
 from miner.engine.events import GO_TOOL_ERROR, ROW_COLUMNS
+from miner.engine.parquet import copy_remote, duckdb_table, iso_day_partitions
 from miner.engine.query import Stepped, events_sql, rows_sql
 from miner.engine.sql import listed, name, text
 from miner.errors import ConfigError, InputError, MinerError
@@ -511,10 +512,6 @@ def selection_rows(
     the private spill folder, and read from there. ``attributes`` is most of
     an export's bytes and the view reads it on Go rows only: without one in
     the window, the scan leaves it out."""
-    import pyarrow as pa
-
-    from miner.engine.parquet import copy_remote, duckdb_table, iso_day_partitions
-
     present = export.present(ROW_COLUMNS)
     schema = export.schema
     binary = [

@@ -10,7 +10,7 @@ import itertools
 import os
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import pyarrow as pa
 
@@ -19,8 +19,16 @@ from miner.engine.sql import text
 from miner.source import Export
 from miner.window import Window
 
-if TYPE_CHECKING:  # typing only: the engine imports this module, not the reverse
-    from miner.engine.duck import Duck
+
+class SpillingEngine(Protocol):
+    """What ``copy_remote`` needs of the engine (``miner.engine.duck.Duck``,
+    which imports this module): its connection, its private spill folder,
+    and a statement run with its errors named."""
+
+    con: Any
+    spill: str
+
+    def execute(self, sql: str) -> None: ...
 
 
 def duckdb_table(export: Export, row_numbers: bool = False) -> str:
@@ -109,7 +117,7 @@ def iso_day_partitions(export: Export) -> bool:
 
 
 def copy_remote(
-    duck: Duck,
+    duck: SpillingEngine,
     export: Export,
     present: list[str],
     window: Window,
