@@ -84,6 +84,32 @@ def test_the_rules_match_alike_in_duckdb_and_arrow():
     assert verdicts.tolist() == [s >= THRESHOLD for s, _ in scorer.score_many(texts)]
 
 
+def test_the_signals_scores_in_groups_are_the_scorers():
+    # The signal's SQL runs a rule only where its group's alternation
+    # matched (``complaint.RULES_PER_GROUP``): every message still scores as
+    # the scorer scores it, rule for rule, and the rules that ignore case are
+    # gated by groups (more of them than a group holds).
+    texts = _texts()
+    signal = complaint.Complaint(ComplaintConfig(), None)
+    [(_step, scored)] = [s for s in signal.steps() if s[0] == "complaint_scored"]
+    assert "any_ci_0" in scored and "any_cs_0" not in scored
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE events AS SELECT 's' AS session_id, CAST(i AS VARCHAR) AS invocation_id, "
+        "TIMESTAMP '2026-01-01' + to_seconds(i) AS ts, 'USER_MESSAGE_RECEIVED' AS kind, text "
+        "FROM (SELECT unnest(range(len($t))) AS i, unnest($t) AS text)",
+        {"t": texts},
+    )
+    rows = con.execute(f"SELECT invocation_id, score, rules FROM ({scored}) s").fetchall()
+    by_message = {int(i): (float(score), rules) for i, score, rules in rows}
+    expected = Scorer(ComplaintConfig()).score_many(texts)
+    said = [i for i, text in enumerate(texts) if text]
+    assert sorted(by_message) == said
+    for i in said:
+        score, rules = expected[i]
+        assert by_message[i] == (pytest.approx(score), ", ".join(rules)), texts[i]
+
+
 @pytest.fixture(scope="module")
 def spark():
     os.environ["MINER_SPARK_MASTER"] = "local[1]"

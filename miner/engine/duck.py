@@ -240,8 +240,24 @@ class Duck:
 #: The table ``Duck.hold_events`` writes: ``events`` with the columns only
 #: the run's counts read (``miner.engine.query.counts_sql``: the dialect, the
 #: event type as written, the file of a row without a session or with a bad
-#: payload, that payload) stored narrower (``stored_events_sql``).
+#: payload, that payload) stored narrower, and the texts no row holds two of
+#: in one column (``stored_events_sql``).
 STORED_EVENTS = "miner_events"
+
+#: The ``events`` columns no row holds two of, each with the kinds of the
+#: rows that may hold it (``miner.engine.events``: a message's or answer's
+#: text, a call's arguments, a call's result), stored as one column,
+#: ``STORED_SAID``: a column stored costs its CPU whether it is null or not.
+#: Stored as text, the arguments and result are read back as text, not as
+#: DuckDB's ``JSON`` (its ``VARCHAR`` under another name; a cast back would
+#: parse each again): every step reads them as text or through
+#: ``json_extract``, which takes either.
+SAID_BY_KIND: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("text", ("USER_MESSAGE_RECEIVED", "AGENT_RESPONSE")),
+    ("args", ("TOOL_STARTING",)),
+    ("result", ("TOOL_COMPLETED",)),
+)
+STORED_SAID = "said"
 
 
 def stored_events_sql(events: str, go_rows: bool) -> str:
@@ -249,19 +265,27 @@ def stored_events_sql(events: str, go_rows: bool) -> str:
     dialect is one byte; the type as written only where it is not ``kind``
     (a Go rename), and not at all without a Go row (``go_rows`` False: no
     type is renamed); the file and the bad payload one struct, null on
-    every other row. Five columns of every row were a fifth of the write
-    (0.15 s of CPU at 1M rows); a column stored, null or not, costs about
-    0.025 s of CPU per 1M rows."""
+    every other row; the text, arguments and result one column
+    (``SAID_BY_KIND``: each is null on the rows of other kinds). Five
+    columns of every row were a fifth of the write (0.15 s of CPU at 1M
+    rows); a column stored, null or not, costs about 0.025 s of CPU per 1M
+    rows."""
     written = (
         ", CASE WHEN raw_type IS DISTINCT FROM kind THEN raw_type END AS written_type"
         if go_rows
         else ""
     )
+    said = " ".join(
+        f"WHEN kind IN ({listed(kinds)}) THEN CAST({column} AS VARCHAR)"
+        for column, kinds in SAID_BY_KIND
+    )
+    merged = ", ".join(column for column, _kinds in SAID_BY_KIND)
     return (
-        "SELECT * EXCLUDE (raw_type, dialect, source_file, bad_payload, bad_text), "
+        f"SELECT * EXCLUDE (raw_type, dialect, source_file, bad_payload, bad_text, {merged}), "
         f"CAST(dialect AS ENUM('python', 'java', 'go')) AS dialect{written}, "
         "CASE WHEN bad_payload OR source_file IS NOT NULL "
-        f"THEN {{'file': source_file, 'text': bad_text}} END AS problem FROM ({events}) e"
+        "THEN {'file': source_file, 'text': bad_text} END AS problem, "
+        f"CASE {said} END AS {STORED_SAID} FROM ({events}) e"
     )
 
 
@@ -271,12 +295,16 @@ def events_over_stored(go_rows: bool) -> str:
     raw_type = (
         "CASE WHEN written_type IS NULL THEN kind ELSE written_type END" if go_rows else "kind"
     )
+    said = {
+        column: f"CASE WHEN kind IN ({listed(kinds)}) THEN {STORED_SAID} END AS {column}"
+        for column, kinds in SAID_BY_KIND
+    }
     return (
         f"SELECT session_id, invocation_id, ts, {raw_type} AS raw_type, kind, "
         "CAST(dialect AS VARCHAR) AS dialect, status, error_message, "
         "problem.file AS source_file, problem.text IS NOT NULL AS bad_payload, "
-        "problem.text AS bad_text, text, tool, args, result, transfer_to, total_ms "
-        f"FROM {STORED_EVENTS}"
+        f"problem.text AS bad_text, {said['text']}, tool, {said['args']}, {said['result']}, "
+        f"transfer_to, total_ms FROM {STORED_EVENTS}"
     )
 
 

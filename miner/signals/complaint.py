@@ -327,6 +327,17 @@ class Scorer:
         return tuple(rule.name for bit, rule in enumerate(self.rules) if key >> bit & 1)
 
 
+#: The rules of a case (ignoring it or not) are tried in groups of this
+#: many, each group only on the messages its own alternation matches (where
+#: the case's alternation of all of them did): at 5M real-shaped rows, over
+#: 388,000 user messages, 0.53-0.54 s of CPU against 0.68-0.74 with the
+#: case's alternation alone (the 11 rules that ignore case in groups of 6:
+#: 0.57-0.60; of 3: 0.56-0.59). A case of no more rules has no groups.
+RULES_PER_GROUP = 4
+#: Each case's alternation of its rules (``_any_of``), by column.
+_CASES = ((True, "any_ci"), (False, "any_cs"))
+
+
 def _ignores_case(rule: Rule) -> bool:
     return rule.pattern.startswith("(?i)")
 
@@ -399,16 +410,31 @@ class Complaint(Signal):
     def _scored(self) -> str:
         # A rule runs only on the messages that its case's alternation of
         # every rule matches (RE2 reads it in one pass; most messages match
-        # no rule at all): the same hits, a fraction of the regex work.
-        fired = ", ".join(
-            f"CASE WHEN {'any_ci' if _ignores_case(rule) else 'any_cs'} "
-            f"THEN regexp_matches(unquoted, {literal(rule.pattern)}) ELSE false END AS r{i}"
-            for i, rule in enumerate(self.scorer.rules)
-        )
+        # no rule at all), and of those, only on the messages that the
+        # alternation of its group matches (``RULES_PER_GROUP``): the same
+        # hits, a fraction of the regex work.
+        rules = self.scorer.rules
         prefilters = ", ".join(
-            f"{_any_of(self.scorer.rules, ignore_case)} AS {column}"
-            for ignore_case, column in ((True, "any_ci"), (False, "any_cs"))
+            f"{_any_of(rules, ignore_case)} AS {column}" for ignore_case, column in _CASES
         )
+        gate: dict[int, str] = {}
+        groups: list[str] = []
+        for ignore_case, column in _CASES:
+            of_case = [i for i, rule in enumerate(rules) if _ignores_case(rule) == ignore_case]
+            if len(of_case) <= RULES_PER_GROUP:
+                gate.update(dict.fromkeys(of_case, column))
+                continue
+            for start in range(0, len(of_case), RULES_PER_GROUP):
+                group, name = of_case[start : start + RULES_PER_GROUP], f"{column}_{start}"
+                either = _any_of([rules[i] for i in group], ignore_case)
+                groups.append(f"CASE WHEN {column} THEN {either} ELSE false END AS {name}")
+                gate.update(dict.fromkeys(group, name))
+        fired = ", ".join(
+            f"CASE WHEN {gate[i]} "
+            f"THEN regexp_matches(unquoted, {literal(rule.pattern)}) ELSE false END AS r{i}"
+            for i, rule in enumerate(rules)
+        )
+        grouped = f"(SELECT *, {', '.join(groups)} FROM " if groups else "("
         score = " + ".join(
             f"CASE WHEN r{i} THEN {rule.weight} ELSE 0 END"
             for i, rule in enumerate(self.scorer.rules)
@@ -430,7 +456,7 @@ class Complaint(Signal):
         return (
             f"SELECT session_id, invocation_id, ts, {score} AS score, "
             f"concat_ws(', ', {named}) AS rules{stated} FROM (SELECT *, {fired} FROM "
-            f"(SELECT *, {prefilters} FROM ({messages}) m) p) f"
+            f"{grouped}(SELECT *, {prefilters} FROM ({messages}) m) p) g) f"
         )
 
     def sql(self) -> str:
