@@ -11,7 +11,10 @@ filters (an allowed phrase, a determiner before it) came first.
 - **Sure it is a thing** (kept): what the words around it say it names:
   - a company form in or after it (``GmbH``, ``s.r.l.``, ``S.A.``:
     cleanco's table of legal forms);
-  - a three-letter code in capitals on a route ("MAN-BEG", "from MAN").
+  - a three-letter code in capitals on a route ("MAN-BEG", "from MAN");
+  - a firm's noun among its words no name list knows ("Vesterlund
+    Pharmaceutica": ``lexicon.firms.firm_by_its_words``, in any sentence;
+    firm-shaped but unsure, "Tarvo Holding", "Lõunapank", it is surfaced).
 - **Unsure** (surfaced): an ordinary noun after it, the way products and
   plans are named ("Elsa dining chair", "Guest plan": lemminflect's English
   lexicon says it is a noun), since a name may stand before a noun too
