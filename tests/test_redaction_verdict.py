@@ -941,6 +941,7 @@ def test_forms_cleanco_and_iso_lack_make_a_firm(text, form):
         "Please call back Maria Jensen, Vesko d.o.o., before noon.",
         "Please call back Maria Jensen, Nagy és Vargane Bt., before noon.",
         "Please call back Maria Jensen, Dellor, Inc., before noon.",
+        "Please call back Maria Jensen, PT Sinar Wibowo, before noon.",
     ],
 )
 def test_a_person_before_a_comma_is_no_part_of_the_firm_after_it(text):

@@ -434,6 +434,10 @@ def company_form_after(text: str, start: int) -> int:
     or 0."""
     at, comma, first_comma = start, -1, -1
     while (m := _NAME_WORD.match(text, at)) and m.start(1) - start <= 80 and m.end() > at:
+        after_a_comma = "," in text[m.start() : m.start(1)]
+        before = text[start : m.start()].split()
+        if after_a_comma and len(before) > 1 and a_first_name(before[0]):
+            return 0  # "Maria Jensen, PT Sinar": a person, then her firm
         form = legal_form_at(text, m.start(1))
         if form:
             # Over a comma only in a list of surnames, one word each, ending
@@ -450,7 +454,7 @@ def company_form_after(text: str, start: int) -> int:
         word = m.group(1)
         if not (word[:1].isupper() or word in _JOINERS):
             return 0
-        if "," in text[m.start() : m.start(1)]:
+        if after_a_comma:
             comma = m.start()
             first_comma = first_comma if first_comma >= 0 else comma
         at = m.end(1)
