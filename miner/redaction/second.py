@@ -45,6 +45,7 @@ from miner.errors import ModelMissingError
 from miner.loading import release_freed_memory
 from miner.model import Session
 from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
+from miner.redaction.lexicon.firms import firm_by_its_words
 from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced, occurrences
@@ -215,7 +216,13 @@ class SecondOpinion:
             if (
                 len(found) == len(before(value.value))
                 and value.reason != A_NAME_IN_A_FIRMS_KEY
-                and not (value.entity == "PERSON" and _names_a_thing(found))
+                # Nor a value whose own words are a firm's ("Tarvo Holding",
+                # "Lõunapank"): the model reads them as a name wherever they
+                # stand (``lexicon.firms.firm_by_its_words``).
+                and not (
+                    value.entity == "PERSON"
+                    and (firm_by_its_words(value.value) != "" or _names_a_thing(found))
+                )
                 and not _a_calendar_word(value.value)
             ):
                 asked[value.value] = self._windows_of(found)
@@ -266,7 +273,7 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     products and plans are named ("Rosalind reading lamp"): the verdict
     surfaced it for that, and the model reads any name-like word there as a
     name, so the reviewer decides it (the look-alikes' figure measured it)."""
-    from miner.redaction.lexicon.firms import firm_by_its_words, in_a_firm_s_slot
+    from miner.redaction.lexicon.firms import in_a_firm_s_slot
     from miner.redaction.lexicon.names import names_no_person
     from miner.redaction.lexicon.places import a_town_after_a_preposition, where_after_a_name
     from miner.redaction.verdict import after_determiner, named_like_a_firm, noun_after
@@ -279,9 +286,7 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     # ("rebook me to Tarragona"), nor where a person is ("<PERSON_1>,
     # Skingen"), nor surnames named as a firm ("Brown, Johnson and Hobbs",
     # "Turner-Davis"), nor a name in a firm's or shop's slot ("ordered it
-    # from Eddie Bauer", "Zwack ships": ``lexicon.firms``), nor one whose
-    # own words are a firm's ("Tarvo Holding", "Lõunapank":
-    # ``firms.firm_by_its_words``). The model reads
+    # from Eddie Bauer", "Zwack ships": ``lexicon.firms``). The model reads
     # the words as a name there too; the reviewer decides them.
     return any(
         noun_after(leaf, end)
@@ -291,7 +296,6 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
         or where_after_a_name(leaf, start, end)
         or named_like_a_firm(leaf, start, end)
         or in_a_firm_s_slot(leaf, start, end)
-        or firm_by_its_words(leaf[start:end]) != ""
         for leaf, start, end in found
     )
 

@@ -435,8 +435,7 @@ def company_form_after(text: str, start: int) -> int:
     at, comma, first_comma = start, -1, -1
     while (m := _NAME_WORD.match(text, at)) and m.start(1) - start <= 80 and m.end() > at:
         after_a_comma = "," in text[m.start() : m.start(1)]
-        before = text[start : m.start()].split()
-        if after_a_comma and len(before) > 1 and a_first_name(before[0]):
+        if after_a_comma and _a_person_s_name(text[start : m.start()]):
             return 0  # "Maria Jensen, PT Sinar": a person, then her firm
         form = legal_form_at(text, m.start(1))
         if form:
@@ -459,6 +458,12 @@ def company_form_after(text: str, start: int) -> int:
             first_comma = first_comma if first_comma >= 0 else comma
         at = m.end(1)
     return 0
+
+
+def _a_person_s_name(words: str) -> bool:
+    """Whether ``words`` are two or more, the first a first name."""
+    split = words.split()
+    return len(split) > 1 and a_first_name(split[0])
 
 
 def legal_form_at(text: str, at: int) -> int:

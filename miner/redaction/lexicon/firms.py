@@ -21,6 +21,7 @@ pattern: no work on text where no name was found.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Literal
 
@@ -223,6 +224,7 @@ _FORM_FIRST = re.compile(r"(?:PT|Perum|Persero)[ \t]+[A-Z]")
 _INITIALS_FORM_FIRST = re.compile(r"(?:CV|PD|UD)[ \t]+[A-Z]")
 
 
+@functools.lru_cache(maxsize=4096)
 def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     """What the words of a name found (``value``) make it, wherever it
     stands: "keep" when a word of it is a firm's noun no name list knows
@@ -233,7 +235,8 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     ("Lõunapank", "Bankorvia"), or a word is written with a capital
     inside as brands are ("VoxGenix"), or an initials' form opens it ("CV
     Dewi"): firm-shaped, but the reviewer's; "" when its words say
-    nothing of a firm."""
+    nothing of a firm. (Cached: a long text names the same few firms and
+    people again and again.)"""
     from miner.redaction.lexicon.names import known_name
 
     if "," in value:
