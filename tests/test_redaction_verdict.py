@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from miner.redaction.lexicon.firms import in_a_firm_s_slot
+from miner.redaction.lexicon.firms import firm_by_its_words, in_a_firm_s_slot
 from miner.redaction.lexicon.signatures import a_job_s_line
-from miner.redaction.verdict import company_form_after, noun_after, verdict_of
+from miner.redaction.verdict import company_form_after, named_like_a_firm, noun_after, verdict_of
 
 
 @pytest.mark.parametrize(
@@ -865,3 +865,97 @@ def test_a_firm_named_after_a_person_where_one_works_is_left_for_the_reviewer(po
     result = redacted(policy, "I work for Talia Wendrup since March")
     assert "Talia Wendrup" in result.session.turns[0].user_text
     assert "Talia Wendrup" in {s.value for s in result.surfaced}
+
+
+# -- A firm by its own words, in any sentence (issue 36) --------------------
+
+
+@pytest.mark.parametrize(
+    "value, says",
+    [
+        # A firm's noun no name list knows, beside another word: kept.
+        ("Vesterlund Pharmaceutica", "keep"),
+        ("Harbin Avtomobil Zavodu", "keep"),
+        ("Rannu Keskus", "keep"),
+        ("Pelko Air", "keep"),
+        ("PT Sinar Wibowo", "keep"),
+        # A firm's noun a surname list knows too, alone, in a compound or
+        # a brand's inner capital, an initials' form: the reviewer's.
+        ("Tarvo Holding", "surface"),
+        ("Pharmaceutica", "surface"),
+        ("Lõunapank", "surface"),
+        ("Bankorvia", "surface"),
+        ("VoxGenix", "surface"),
+        ("CV Dewi Lestari", "surface"),
+        # A person's name says nothing of a firm.
+        ("Anna Keller", ""),
+        ("Kevin McDonald", ""),
+        ("Petrović", ""),
+        ("Fairbanks", ""),
+        # Run together with a person before a comma: hers, not a firm's.
+        ("Maria Jensen, Vesterlund Pharmaceutica", ""),
+    ],
+)
+def test_a_firm_s_own_words_say_what_it_is(value, says):
+    assert firm_by_its_words(value) == says
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yesterday Vesterlund Pharmaceutica charged me twice.",
+        "My contract with Vesterlund Pharmaceutica ends in May.",
+        "Please call back Vesterlund Pharmaceutica before noon.",
+        "Vesterlund Pharmaceutica",
+    ],
+)
+def test_a_firm_by_its_words_is_kept_whatever_the_sentence(text):
+    # The slot differs; the value's own words do not.
+    assert verdict(text, "Vesterlund Pharmaceutica", NER, {"PERSON"}) == "keep"
+
+
+def test_a_sure_name_with_a_firm_s_noun_is_surfaced_not_kept():
+    # "A. Enggaard Holding" is a person's name in a firm's: at least
+    # surfaced, never kept unseen.
+    text = "I spoke with T. Vesterlund Holding about it."
+    assert verdict(text, "T. Vesterlund Holding", {"InitialsRecognizer"}, set()) == "surface"
+    assert verdict("my name is Anna Keller", "Anna Keller", {"NameCueRecognizer"}, set()) == (
+        "replace"
+    )
+
+
+@pytest.mark.parametrize(
+    "text, form",
+    [
+        ("Yesterday Tamsel Gürbüz San. charged me", "San."),
+        ("Yesterday Mocanel Suciu CRL charged me", "CRL"),
+    ],
+)
+def test_forms_cleanco_and_iso_lack_make_a_firm(text, form):
+    assert text[: company_form_after(text, len("Yesterday "))].endswith(form)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please call back Maria Jensen, Vesko d.o.o., before noon.",
+        "Please call back Maria Jensen, Nagy és Vargane Bt., before noon.",
+        "Please call back Maria Jensen, Dellor, Inc., before noon.",
+        "Please call back Maria Jensen, PT Sinar Wibowo, before noon.",
+    ],
+)
+def test_a_person_before_a_comma_is_no_part_of_the_firm_after_it(text):
+    # The legal form after the comma made "Maria Jensen, Vesko d.o.o." one
+    # firm, kept: she went silent.
+    assert company_form_after(text, text.index("Maria")) == 0
+    assert verdict(text, "Maria Jensen", NER, {"PERSON"}) == "replace"
+
+
+def test_a_list_of_surnames_ending_with_a_joiner_is_still_one_firm():
+    text = "I wrote to Vissani, Barolli e Saurin SPA today."
+    assert text[: company_form_after(text, text.index("Vissani"))].endswith("SPA")
+
+
+def test_two_surnames_joined_after_a_sentence_s_first_word_are_firm_shaped():
+    assert named_like_a_firm("Yesterday Grewal-Chandra charged me", 10, 24)
+    assert not named_like_a_firm("Call Anna Grewal-Chandra now", 10, 24)

@@ -45,6 +45,7 @@ from miner.errors import ModelMissingError
 from miner.loading import release_freed_memory
 from miner.model import Session
 from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
+from miner.redaction.lexicon.firms import firm_by_its_words
 from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced, occurrences
@@ -215,7 +216,13 @@ class SecondOpinion:
             if (
                 len(found) == len(before(value.value))
                 and value.reason != A_NAME_IN_A_FIRMS_KEY
-                and not (value.entity == "PERSON" and _names_a_thing(found))
+                # Nor a value whose own words are a firm's ("Tarvo Holding",
+                # "Lõunapank"): the model reads them as a name wherever they
+                # stand (``lexicon.firms.firm_by_its_words``).
+                and not (
+                    value.entity == "PERSON"
+                    and (firm_by_its_words(value.value) != "" or _names_a_thing(found))
+                )
                 and not _a_calendar_word(value.value)
             ):
                 asked[value.value] = self._windows_of(found)

@@ -11,7 +11,10 @@ filters (an allowed phrase, a determiner before it) came first.
 - **Sure it is a thing** (kept): what the words around it say it names:
   - a company form in or after it (``GmbH``, ``s.r.l.``, ``S.A.``:
     cleanco's table of legal forms);
-  - a three-letter code in capitals on a route ("MAN-BEG", "from MAN").
+  - a three-letter code in capitals on a route ("MAN-BEG", "from MAN");
+  - a firm's noun among its words no name list knows ("Vesterlund
+    Pharmaceutica": ``lexicon.firms.firm_by_its_words``, in any sentence;
+    firm-shaped but unsure, "Tarvo Holding", "Lõunapank", it is surfaced).
 - **Unsure** (surfaced): an ordinary noun after it, the way products and
   plans are named ("Elsa dining chair", "Guest plan": lemminflect's English
   lexicon says it is a noun), since a name may stand before a noun too
@@ -33,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from miner.redaction.lexicon.firms import in_a_firm_s_slot
+from miner.redaction.lexicon.firms import firm_by_its_words, in_a_firm_s_slot
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_particle,
@@ -97,8 +100,12 @@ def verdict_of(
         # cue: so only with the airfield's word inside the hit); the
         # airfield's name, as written.
         return "keep", value
+    by_its_words = firm_by_its_words(value)
     if not guessed(entity, recognizers):
-        return "replace", ""
+        # A name a sure rule found with a firm's noun among its words ("A.
+        # Enggaard Holding": an initial and a surname): a person's name in
+        # a firm's, the reviewer's, never kept unseen.
+        return ("surface" if by_its_words else "replace"), ""
     if _a_route_in(value):
         # "Flight AEM-FNE" as the model drew it: a route's codes and a word
         # English writes, no one's name (its codes, read as a person's
@@ -115,6 +122,14 @@ def verdict_of(
         # slot ("I am in New Jane"). (Not "bei", "im": "Termin bei Weber"
         # is a person's.) Here only: "Anouk" alone elsewhere is not kept for it.
         return "keep", ""
+    if by_its_words:
+        # A firm's noun among its words, in the regions' languages ("Janssen
+        # Pharmaceutica", "Harbin Avtomobil Zavodu", "PT Maju Jaya"):
+        # kept, a firm in any sentence; one that is a name too ("Eesti
+        # Bank"), alone, or run into a compound ("Lõunapank") is the
+        # reviewer's (``lexicon.firms.firm_by_its_words``). The slots below
+        # differ between any two sets of sentences; these words do not.
+        return by_its_words, (value if by_its_words == "keep" else "")
     if named_like_a_firm(text, start, end):
         # "Brown, Johnson and Hobbs", "Turner-Davis" alone: surnames only,
         # as firms are named after their founders, and as people are listed
@@ -392,14 +407,24 @@ def named_like_a_firm(text: str, start: int, end: int) -> bool:
     if not hyphenated:
         return False
     first, second = text[start:end].split("-")
-    return not (a_first_name(first) and a_first_name(second)) and not re.search(
-        r"[A-ZÀ-Þ][^\W\d_]+[ \t]+$", text[max(0, start - 30) : start]
+    # A first name before it makes it a person's surname ("Anna Grewal-
+    # Chandra"); a sentence's capitalised first word does not ("Yesterday
+    # Turner-Davis charged me").
+    before = _WORD_BEFORE.search(text, max(0, start - 30), start)
+    return not (a_first_name(first) and a_first_name(second)) and not (
+        before and a_first_name(before.group(1))
     )
+
+
+_WORD_BEFORE = re.compile(r"([A-ZÀ-Þ][^\W\d_]+)[ \t]+$")
 
 
 #: One more word of a company's name, after a blank, a comma or "&".
 _NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&]+)")
-_JOINERS = frozenset(("and", "e", "y", "und", "et", "en", "&"))
+_JOINERS = frozenset(("and", "e", "y", "und", "et", "en", "ve", "og", "och", "és", "&"))
+#: A joiner before a list's last name: a comma joins a firm's names only in
+#: a list ending so ("Saffi, Semitecolo e Tron SPA").
+_LAST_JOINED = re.compile(r"[ \t](?:and|&|e|y|und|et|en|ve|og|och|és)[ \t]")
 
 
 def company_form_after(text: str, start: int) -> int:
@@ -407,16 +432,38 @@ def company_form_after(text: str, start: int) -> int:
     ``S.A.``, ``Ltd``) in or after the name starting at ``start``, within a
     company's name (capitalised words and joiners, 80 characters at most),
     or 0."""
-    at = start
+    at, comma, first_comma = start, -1, -1
     while (m := _NAME_WORD.match(text, at)) and m.start(1) - start <= 80 and m.end() > at:
+        after_a_comma = "," in text[m.start() : m.start(1)]
+        if after_a_comma and _a_person_s_name(text[start : m.start()]):
+            return 0  # "Maria Jensen, PT Sinar": a person, then her firm
         form = legal_form_at(text, m.start(1))
         if form:
+            # Over a comma only in a list of surnames, one word each, ending
+            # with a joiner ("Saffi, Semitecolo e Tron SPA"): after "Maria
+            # Jensen, " a firm starts ("Jug d.o.o.", "Nagy és Varga Bt."),
+            # and she is no part of it (the form's own comma, "Dell, Inc.",
+            # is not one).
+            if comma >= 0 and (
+                not _LAST_JOINED.search(text, comma, m.start(1))
+                or len(text[start:first_comma].split()) > 1
+            ):
+                return 0
             return form
         word = m.group(1)
         if not (word[:1].isupper() or word in _JOINERS):
             return 0
+        if after_a_comma:
+            comma = m.start()
+            first_comma = first_comma if first_comma >= 0 else comma
         at = m.end(1)
     return 0
+
+
+def _a_person_s_name(words: str) -> bool:
+    """Whether ``words`` are two or more, the first a first name."""
+    split = words.split()
+    return len(split) > 1 and a_first_name(split[0])
 
 
 def legal_form_at(text: str, at: int) -> int:
@@ -424,7 +471,11 @@ def legal_form_at(text: str, at: int) -> int:
     with a capital or a dot, as companies write them: "GmbH", "s.r.l.", not
     the words "as" or "company"; ISO 20275's abbreviations as the standard
     writes them: "OHG", "SPA", "e.G.", "S.L.N.E."), or 0."""
-    form = _legal_form().match(text, at) or _iso_legal_form().match(text, at)
+    form = (
+        _legal_form().match(text, at)
+        or _iso_legal_form().match(text, at)
+        or _FORMS_NO_TABLE_LISTS.match(text, at)
+    )
     if not form or not (any(c.isupper() for c in form.group(0)) or "." in form.group(0)):
         return 0
     if a_particle(form.group(0)) and _A_WORD_AFTER.match(text, form.end()):
@@ -435,6 +486,11 @@ def legal_form_at(text: str, at: int) -> int:
 
 
 _A_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
+#: Legal forms neither cleanco's table nor ISO 20275 writes as firms do:
+#: Turkish ones cut short ("San.", "Tic.", "Şti.": Sanayi, Ticaret,
+#: Şirketi), Poland's "Sp." (spółka), Indonesia's "Tbk", Romania's
+#: registry's forms in capitals ("CRL", "SPI", "PFA", "OC1").
+_FORMS_NO_TABLE_LISTS = re.compile(r"(?:San\.|Tic\.|Şti\.|Sp\.|Tbk|CRL|SPI|PFA|OC[1-3])(?!\w)")
 
 
 @functools.cache

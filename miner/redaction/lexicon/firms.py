@@ -21,7 +21,9 @@ pattern: no work on text where no name was found.
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Literal
 
 from miner.redaction.lexicon.names import after_work_for
 from miner.redaction.lexicon.signatures import a_firm_s_line
@@ -154,3 +156,103 @@ def in_a_firm_s_slot(text: str, start: int, end: int) -> bool:
             and _AS_A_JOB_AFTER.match(text, end)
         )
     )
+
+
+# -- A firm by its own words, wherever it stands (issue 36) ---------------
+#
+# The slots above differ between any two sets of sentences; what holds in
+# any sentence is the value's own words. These are the nouns firms are
+# named with and people are not, in the regions' languages, the ones the
+# detector's organisation and trade words (``names.ORGANISATION_WORDS``,
+# ``names.TRADE_WORDS``) do not list: written out here, as no library
+# installed here ships firms' nouns in these languages (cleanco and ISO
+# 20275 list legal forms only, which ``verdict.company_form_after`` reads).
+
+#: A firm's noun as a word of its name, capitalised or in capitals
+#: ("Vesterlund Pharmaceutica", "Harlow Newspapers", "Rannu Keskus", "Pelko
+#: Oil", "Ceriani Editore", "Harbin Avtomobil Zavodu").
+_FIRM_NOUNS = (
+    # Groups, holdings, industry, money.
+    "Group Groupe Gruppo Grupo Grupa Grupp Gruppe Groep Holding Holdings Beteiligungs"
+    " Beteiligung Industry Industria Sanayi Sanayii Investment Investments Investimentos"
+    " Inversiones Invest Financial Finance"
+    " Finans Finanz Wealth Banka Bankası Pank Seguros Sigorta Assurance Assurances"
+    # Energy, transport, telecoms, technology.
+    " Energia Energie Enerji Energi Oil Petroleum Petrol Airline Aviation Aéreas Aerolíneas"
+    " Linhas Railway Railways Telekom Telecomunicações Telecommunications Networks Network"
+    " Technologies Technology Tech Software Digital Electric Electrical"
+    # Trades, goods, services.
+    " Entertainment Management Realty Properties Catering Restaurants Coffee Brewery Brauerei"
+    " Bryggeri Birra Steel Manufacturing Products Brands Automotive Otomotiv Avtomobil"
+    " Zavodu Zavod Fabriki Fabrika Fabryka Fabrik Kirjastus Editore Editorial Editora"
+    " Newspapers Publishing Keskus Pharmaceutica Pharmaceutical İnşaat Insaat Associates"
+    " Corporación Corporação Kompanija Kompanie Kompaniet Spółka Společnost Tbk Persero"
+    " Impresa Vabrik Meedia Media Inmobiliaria Imobiliária Hoteis Varejo Kraft Ejendomme"
+    " Air Maintenance Moda Gás Gas TV Lines Liini"
+)
+_FIRM_NOUN = re.compile(
+    r"(?<![\w'’-])(?:"
+    + "|".join(w for word in _FIRM_NOUNS.split() for w in (word, word.upper()))
+    + r")(?![\w'’-])"
+)
+
+#: A firm's noun run into a compound, as Germanic, Finnic and Baltic
+#: languages write them ("Lõunapank", "Tarvo Malzfabrik",
+#: "Soojuselektrijaam"), or a firm's word a brand starts with
+#: ("Bankorvia", "Telekomunikacije", "Pharmavit"); the word no name list
+#: knows (not "Fairbanks", "Petrović").
+_FIRM_COMPOUND = re.compile(
+    r"(?i:[^\W\d_]{3,}(?:bank|pank|banka|fabrik|fabriek|gruppe|versicherung|brauerei|bryggeri"
+    r"|werke|elektrijaam|jaam|tehas|kirjastus|keskus|zentrum|holding|handel|logistik"
+    r"|technik|systeme|immobilien|invest|telecom|telekom|pharma|energie|energia|vabrik|meedia"
+    r"|liini|gás)"
+    r"|(?:bank|pharma|telekom|telecom|tele|euro|elektro|energo|petro(?:chem|l|qu)|agro|auto)"
+    r"[^\W\d_]{3,})"
+)
+#: A capital inside a word after a lower-case letter, as brands write
+#: theirs ("VoxGenix", "PepsiCo"), not after a surname's particle ("McDonald",
+#: "MacArthur", "DiCaprio", "LaToya", "DeShawn", "VanDyke", "O'Neill").
+_CAPITAL_INSIDE = re.compile(
+    r"(?!(?:Mc|Mac|Di|Da|De|Du|La|Le|Van|Von|Fitz)[A-Z])[A-Z][a-z]+[A-Z][a-z]"
+)
+
+#: A legal form written before a firm's name, as Indonesia's are ("PT Maju
+#: Jaya", "Perum Damri"); "CV", "PD" and "UD" are a curriculum vitae's, a
+#: police department's or initials as often ("CV Anna Keller"), so only
+#: the reviewer's.
+_FORM_FIRST = re.compile(r"(?:PT|Perum|Persero)[ \t]+[A-Z]")
+_INITIALS_FORM_FIRST = re.compile(r"(?:CV|PD|UD)[ \t]+[A-Z]")
+
+
+@functools.lru_cache(maxsize=4096)
+def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
+    """What the words of a name found (``value``) make it, wherever it
+    stands: "keep" when a word of it is a firm's noun no name list knows
+    and it has another word ("Vesterlund Pharmaceutica", "Rannu Keskus", "PT
+    Maju Jaya"): people are not named so; "surface" when a firm's noun
+    there is a name too ("Tarvo Holding": "Holding" is a surname), stands alone
+    ("Pharmaceutica"), or is run into a compound no list knows
+    ("Lõunapank", "Bankorvia"), or a word is written with a capital
+    inside as brands are ("VoxGenix"), or an initials' form opens it ("CV
+    Dewi"): firm-shaped, but the reviewer's; "" when its words say
+    nothing of a firm. (Cached: a long text names the same few firms and
+    people again and again.)"""
+    from miner.redaction.lexicon.names import known_name
+
+    if "," in value:
+        return ""  # "Maria Jensen, Eesti Pank" as the model ran them together: she is hers
+    words = value.split()
+    if _FORM_FIRST.match(value) and len(words) > 1:
+        return "keep"
+    nouns = [m.group(0) for m in _FIRM_NOUN.finditer(value)]
+    if nouns and len(words) > 1 and not any(known_name(noun) for noun in nouns):
+        return "keep"
+    if nouns or _INITIALS_FORM_FIRST.match(value):
+        return "surface"
+    if any(
+        (_FIRM_COMPOUND.fullmatch(word) or _CAPITAL_INSIDE.match(word)) and not known_name(word)
+        for word in re.findall(r"[^\W\d_]+", value)
+        if word[:1].isupper()
+    ):
+        return "surface"
+    return ""
