@@ -1696,3 +1696,19 @@ def test_a_street_running_on_past_a_name_surfaces_its_rest():
     turns = (Turn("i", "Zəfər Nəbiyeva Küçəsi 4471 is my new address.", "ok"),)
     values = [s.value for s in unsure_values(Session("s", "a", "u", now, now, {}, turns), Unsure())]
     assert "4471" in values
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("It was sent from Rua 58 last week.", "Rua 58"),
+        ("address=Calle 71; status=pending", "Calle 71"),
+    ],
+)
+def test_a_street_s_type_and_its_number_are_surfaced_in_any_sentence(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize("text", ["we watched it at the Plaza 2 cinema", "Boarding at Gate 12 now"])
+def test_a_screen_or_a_gate_and_its_number_are_no_street(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()

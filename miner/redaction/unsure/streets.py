@@ -229,8 +229,8 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
     has no list of ("Travessa Costa, 12"): a number of at most four digits
     beside a word, or after capitalised words, one of which English does
     not write (wordfreq Zipf under 3) and is no town, region or country,
-    month or weekday. Surfaced, not replaced: a product line or a foreign
-    word and a count look the same."""
+    month or weekday, or after a street's type ("Rua 33"). Surfaced, not
+    replaced: a product line or a foreign word and a count look the same."""
     from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
     from miner.redaction.lexicon.names import an_english_word
 
@@ -248,7 +248,12 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
 
     for m in WORD.finditer(text):
         word = m.group(0)
-        if len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word):
+        # A street's type, capitalised, before a number that names the
+        # street ("Rua 33", "Calle 12"): a street in any sentence.
+        typed = word[:1].isupper() and _a_street_type(word)
+        if not typed and (
+            len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word)
+        ):
             continue
         after = _NUMBER_AFTER.match(text, m.end())
         before = None if after else _NUMBER_BEFORE.search(text, max(0, m.start() - 8), m.start())
@@ -261,7 +266,9 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
             start = m.start()
             lead = _WORDS_BEFORE.search(text, max(0, start - 40), start)
             words = lead.group(0).split() if lead else []
-            if not (foreign(word, 4) or any(foreign(w, 3) for w in words)):
+            # After a type, a number of two digits or more ("Plaza 2": a cinema's screen).
+            typed = typed and sum(c.isdigit() for c in number) >= 2
+            if not (typed or foreign(word, 4) or any(foreign(w, 3) for w in words)):
                 continue
             start = lead.start() if lead else start
             # Its words in lower case before it, and the street's type
