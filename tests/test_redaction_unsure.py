@@ -1606,3 +1606,109 @@ def test_a_number_and_a_type_before_the_name_inside_a_line_stays_surfaced(text, 
 
     found = all_reasons(text)
     assert TYPED_STREET_LINE not in found.get(value, {TYPED_STREET_LINE}), found
+
+
+# A street in any sentence (branch streets12): rules about the value (its
+# number's shape, its line), whatever sentence carries it.
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A number no age is written as, after a street named after a person.
+        ("the van stopped at <PERSON_1> 14c this morning", "14c"),
+        ("<PERSON_1> 2217 is where I live now.", "2217"),
+        ("send it to <PERSON_1> 8/3 please", "8/3"),
+        # A house number with a second number and a comma before one.
+        ("Please deliver to 41/907, <PERSON_1> by Monday.", "41/907"),
+    ],
+)
+def test_a_house_number_no_age_is_written_as_beside_a_person_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<PERSON_1> 31 called again",
+        "<PERSON_1> 5G is down",
+        "open 24/7, <PERSON_1> said",
+        "on 11/04, <PERSON_1> phoned",
+    ],
+)
+def test_an_age_a_code_or_a_date_beside_a_person_is_no_house_number(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Please ship to 17\n<STREET_ADDRESS_1> by Friday.", "17"),
+        ("ship to 92b\\n<STREET_ADDRESS_1>", "92b"),
+    ],
+)
+def test_a_house_number_ending_the_line_above_a_street_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text", ["see point 1.\n<STREET_ADDRESS_1>", "we open at 10:30\n<STREET_ADDRESS_1>"]
+)
+def test_a_list_s_number_or_a_time_above_a_street_is_no_house_number(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("The parcel went to 482 Marigold instead", "482 Marigold"),
+        ("708 Lighthouse is where I live now.", "708 Lighthouse"),
+        ("address=31 Oakmere; status=pending", "31 Oakmere"),
+    ],
+)
+def test_a_house_number_and_one_capitalised_word_are_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I bought the Pixel 18 Ultra last week",
+        "we need 24 Tickets for the show",
+        "I have 3 Nokia phones",
+        "my ticket for Flight 6021 Standard was refunded",
+        "the Canon 90 Mini arrived broken",
+    ],
+)
+def test_a_count_a_model_or_a_flight_before_a_word_is_no_street(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+def test_a_street_running_on_past_a_name_surfaces_its_rest():
+    from datetime import UTC, datetime
+
+    from miner.model import Session, Turn
+    from miner.redaction.unsure import unsure_values
+
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    # The name rules read "Zəfər Nəbiyeva Küçəsi" as one name; the street's
+    # line runs on to its number, which is surfaced, not left silent.
+    turns = (Turn("i", "Zəfər Nəbiyeva Küçəsi 4471 is my new address.", "ok"),)
+    values = [s.value for s in unsure_values(Session("s", "a", "u", now, now, {}, turns), Unsure())]
+    assert "4471" in values
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("It was sent from Rua 58 last week.", "Rua 58"),
+        ("address=Calle 71; status=pending", "Calle 71"),
+    ],
+)
+def test_a_street_s_type_and_its_number_are_surfaced_in_any_sentence(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize("text", ["we watched it at the Plaza 2 cinema", "Boarding at Gate 12 now"])
+def test_a_screen_or_a_gate_and_its_number_are_no_street(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()

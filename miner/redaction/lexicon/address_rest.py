@@ -45,6 +45,14 @@ _RESIDUE_BEFORE = re.compile(
     r"(?:[-/]\d{1,5}[A-Za-z]?)?,[ \t]*)\Z"
 )
 
+#: A house number ending the line right above a street ("to 03\\n<STREET_ADDRESS_1>":
+#: a format that writes the number on a line of its own, en_IN's). Not a
+#: list's "1." nor part of a date, a time, an amount or a code.
+_NUMBER_LINE_ABOVE = re.compile(
+    r"(?:(?<=\\[nN])|(?<![\w/.,:#$€£+\\-]))\d{1,5}[a-z]?(?:/\d{1,4}[a-z]?)?"
+    r"(?=[ \t]*,?[ \t]*(?:\r?\n|\\[nN])[ \t]*\Z)"
+)
+
 #: The last words of a street's line after the part found, up to its end
 #: (a comma, a line break, a sentence's end or the text's): at most three.
 _REST_OF_LINE = re.compile(
@@ -115,6 +123,8 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             # Not a number before a street that has its own ("paid 20, 221B ...").
             if residue and residue.casefold().rstrip(".") not in stop_words() and not numbered:
                 yield before.start(), before.start() + len(residue)
+        elif above := _NUMBER_LINE_ABOVE.search(blanked, max(0, start - 16), start):
+            yield above.span()
         rest = _REST_OF_LINE.match(labelled, end)
         if (
             rest

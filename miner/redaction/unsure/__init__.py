@@ -427,8 +427,10 @@ def unsure_values(
             if start >= end:
                 found.setdefault(leaf[start:stop], (entity, reason, ""))
                 end, sure = stop, reason in REPLACED_REASONS
-            elif sure and stop > end:
-                # A longer span than the sure one taken here: its rest is
+            elif stop > end and (sure or entity == "STREET_ADDRESS"):
+                # A longer span than the sure one taken here, or a street
+                # running on past a name taken here ("Rzayeva Küçəsi 1356"
+                # after "Həqiqət Rzayeva Küçəsi" read as one): its rest is
                 # surfaced, as the whole would have been ("..., Sorø").
                 rest = _REST_START.match(leaf, end).end()  # type: ignore[union-attr]
                 if rest < stop:

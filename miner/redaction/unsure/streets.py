@@ -105,14 +105,21 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
     English does not write and a number after a name ("<PERSON_1> utca
     230.", a street named after a person; abbreviations such as "Nr." too).
     Not a year, and not after a name with no word nor mark ("#", "N°")
-    between ("<PERSON_1> 25": an age as often)."""
+    between ("<PERSON_1> 25": an age as often) unless the number is none
+    an age is written as (``_NO_AGE``: "<PERSON_1> 6b", "<PERSON_1> 1356");
+    and a house number before one (``_NUMBER_BEFORE_PERSON``)."""
     from miner.redaction.lexicon.names import an_english_word
 
     for m in _AFTER_PLACEHOLDER.finditer(text):
         words = m.group("words").split()
         if _YEAR.fullmatch(m.group("number").rstrip(".")):
             continue
-        if m.group("entity") == "PERSON" and not words and not m.group("mark"):
+        if (
+            m.group("entity") == "PERSON"
+            and not words
+            and not m.group("mark")
+            and not _NO_AGE.fullmatch(m.group("number").rstrip("."))
+        ):
             continue  # "<PERSON_1> 25": an age as often
         if any(
             not (w.endswith(".") and len(w) <= 4)
@@ -122,6 +129,26 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
             continue
         lead = len(m.group("words")) - len(m.group("words").lstrip())
         yield m.start("words") + lead if words else m.start("number"), m.end(), "STREET_ADDRESS"
+    for m in _NUMBER_BEFORE_PERSON.finditer(text):
+        first, _, second = m.group(1).partition("/")
+        if second and int(first) <= 31 and second.isdigit() and int(second) <= 12:
+            continue  # "on 12/05, <PERSON_1>", "24/7, <PERSON_1>": a date's shape
+        yield m.start(1), m.end(1), "STREET_ADDRESS"
+
+
+#: A house number with a second number or a letter, and a comma, before a
+#: street's name replaced as a person's: "60/550, <PERSON_1>" (a number a
+#: count or a year is never written as; not a day and a month's shape).
+_NUMBER_BEFORE_PERSON = re.compile(
+    r"(?<![\w/.,:#$€£+-])(\d{1,4}[a-z]?/\d{1,4}[a-z]?|\d{1,4}[a-z]),[ \t]+(?=<PERSON_\d+>)"
+)
+
+
+#: A number no age is written as: with a letter in lower case or a second
+#: number ("6b", "12/4"; not "4G", "3D": codes), or of three or four digits
+#: ("1356"; a year is read above): a house number after a street named
+#: after a person ("<PERSON_1> 6b").
+_NO_AGE = re.compile(r"\d{1,4}[a-z]|\d{1,4}[a-z]?/\d{1,4}[a-z]?|\d{3,4}")
 
 
 def lower_case_streets(text: str) -> Iterator[tuple[int, int, str]]:
@@ -202,8 +229,8 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
     has no list of ("Travessa Costa, 12"): a number of at most four digits
     beside a word, or after capitalised words, one of which English does
     not write (wordfreq Zipf under 3) and is no town, region or country,
-    month or weekday. Surfaced, not replaced: a product line or a foreign
-    word and a count look the same."""
+    month or weekday, or after a street's type ("Rua 33"). Surfaced, not
+    replaced: a product line or a foreign word and a count look the same."""
     from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
     from miner.redaction.lexicon.names import an_english_word
 
@@ -221,7 +248,12 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
 
     for m in WORD.finditer(text):
         word = m.group(0)
-        if len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word):
+        # A street's type, capitalised, before a number that names the
+        # street ("Rua 33", "Calle 12"): a street in any sentence.
+        typed = word[:1].isupper() and _a_street_type(word)
+        if not typed and (
+            len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word)
+        ):
             continue
         after = _NUMBER_AFTER.match(text, m.end())
         before = None if after else _NUMBER_BEFORE.search(text, max(0, m.start() - 8), m.start())
@@ -234,7 +266,9 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
             start = m.start()
             lead = _WORDS_BEFORE.search(text, max(0, start - 40), start)
             words = lead.group(0).split() if lead else []
-            if not (foreign(word, 4) or any(foreign(w, 3) for w in words)):
+            # After a type, a number of two digits or more ("Plaza 2": a cinema's screen).
+            typed = typed and sum(c.isdigit() for c in number) >= 2
+            if not (typed or foreign(word, 4) or any(foreign(w, 3) for w in words)):
                 continue
             start = lead.start() if lead else start
             # Its words in lower case before it, and the street's type
@@ -248,8 +282,41 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
                     break
                 start = prior.start()
             yield start, after.end(), "STREET_ADDRESS"
-        elif before and foreign(word, 4):
+        elif before and (foreign(word, 4) or _a_street_named_by_one_word(text, before, m)):
             yield before.start(), m.end(), "STREET_ADDRESS"
+
+
+def _a_street_named_by_one_word(text: str, number: re.Match[str], word: re.Match[str]) -> bool:
+    """Whether a house number of two digits or more and one capitalised
+    word after it, alone between lower-case words or punctuation, are a
+    street named without its type ("at 159 Majestic yesterday", "776
+    Buckingham, so"; English words and places too: any word names a
+    street). Not a count of things ("12 Boxes": a plural), a product's
+    model ("iPhone 15 Pro": a capitalised word or a number before it, or
+    one of its words), nor a name running on ("12 Main Street": the street
+    rules read it)."""
+    value = word.group(0)
+    digits = sum(c.isdigit() for c in number.group(0))
+    if digits < 2 or not value.istitle() or value.endswith("s"):
+        return False
+    if value.casefold() in _MODEL_WORDS:
+        return False
+    if _CAPITALISED_BEFORE.search(text, max(0, number.start() - 40), number.start()):
+        return False
+    return not _CAPITALISED_AFTER.match(text, word.end())
+
+
+#: A product model's words after its number ("Galaxy 21 Ultra").
+_MODEL_WORDS = frozenset(("plus", "mini", "lite", "ultra", "edition", "pack", "series", "max"))
+
+
+#: A word with a capital or a digit right before a number: a thing's name
+#: and its model or its count ("iPhone 15", "Flight 2034").
+_CAPITALISED_BEFORE = re.compile(r"(?<![\w'’.-])[\w'’.-]*[A-Z\d][\w'’.-]*[ \t]+\Z")
+
+
+#: A capitalised word or a number after the word: a longer name.
+_CAPITALISED_AFTER = re.compile(r"[ \t]+[A-Z\d]")
 
 
 def street_names(street: str) -> list[str]:
