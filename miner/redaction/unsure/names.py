@@ -134,10 +134,12 @@ def _a_short_name_word(word: str, after: bool) -> bool:
     return (
         word[:1].isupper()
         # In capitals only after the person: a surname the first name's list
-        # did not carry over ("<PERSON_1> MATHULA", "<PERSON_1> EZE"); before
+        # did not carry over ("<PERSON_1> MATHULA"); before
         # it, a cue or a title in capitals as often ("RING", "DR").
         and (after or not word.isupper())
         and (after or len(word) <= 3)
+        # Not an acronym no list knows ("<PERSON_1> DOB", "<PERSON_1> PNR").
+        and not (word.isupper() and len(word) <= 3 and not known_name(word))
         and folded not in stop_words()
         and not an_english_word(folded, 3.0)
         and not a_place_name(word.title() if word.isupper() else word)
@@ -239,9 +241,10 @@ RARE_NAME_IN_SLOT = "a rare name in a person's slot"
 #: every value of theirs it read as personal with a probability of 0.5 or
 #: more but under 0.9 was a planted name (``second.REASON_BARS``).
 LOWER_CASE_FIRST_NAME = "a lower-case first name"
-#: A surname list's word in lower case that no English lexicon files
-#: ("hernandez", "zimmerman"): what ``LOWER_CASE_FIRST_NAME`` is to a first name.
-LOWER_CASE_SURNAME = "a lower-case listed surname"
+#: A lower-case word after a verb said to a person that no list knows or
+#: that is a census surname no English lexicon files ("tell adaeze",
+#: "remind hernandez").
+LOWER_CASE_TOLD_NAME = "a lower-case word after a verb said to a person"
 LOWER_CASE_WORD_BEFORE_A_DEED = "a lower-case word before a deed"
 
 
@@ -310,6 +313,7 @@ class NameWords:
             LOWER_CASE_TITLE_BEFORE,
             an_english_word,
             complete_name,
+            smaller_town_names,
         )
         from miner.redaction.lexicon.wordclass import word_classes
 
@@ -419,22 +423,24 @@ class NameWords:
                     if a_first_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
                     and not _a_verb_before_by(text, m.end(), folded)
-                    # A census surname as rare in English, though no lexicon
-                    # of English words holds it ("tell hernandez", "for
-                    # zimmerman"): a surname list knows whole languages'
-                    # names the first-name list has no first names of.
-                    else LOWER_CASE_SURNAME
-                    if len(word) >= 4
-                    and known_name(word)
-                    and not word_classes(folded)
-                    and not an_english_word(folded, self.config.lower_case_zipf)
-                    and not a_place_name(word)
-                    # A word no list knows where a person is told or written
-                    # to ("tell adaeze", "let umudlu know"); alone it is as
-                    # often an id's or a firm's name.
-                    else "a lower-case word after a verb said to a person"
+                    # Where a person is told or written to ("tell adaeze",
+                    # "let umudlu know", "remind hernandez"): a word no list
+                    # knows, or a census surname no English lexicon files
+                    # (Zipf under ``lower_case_zipf``). Not anywhere: such a
+                    # surname is as often an English word lemminflect lacks
+                    # ("lingo", "salsa"), and the unknown word an id's or a firm's.
+                    else LOWER_CASE_TOLD_NAME
                     if _A_VERB_TO_A_PERSON_BEFORE.search(text, max(0, m.start() - 12), m.start())
-                    and an_unknown_word(word.title())
+                    and (
+                        an_unknown_word(word.title())
+                        or (
+                            len(word) >= 4
+                            and known_name(word)
+                            and not word_classes(folded)
+                            and not an_english_word(folded, self.config.lower_case_zipf)
+                            and not a_place_name(word)
+                        )
+                    )
                     else "a lower-case word beside a name"
                     if _beside_a_name(text, written, m.start(), m.end(), word)
                     else "a lower-case first name and surname"
@@ -458,7 +464,7 @@ class NameWords:
                     and not a_nationality_said(text, m.start(), m.end())
                     and not _a_site_or_an_id_s_name(written, text, m.start(), m.end())
                     and not (
-                        reason in (LOWER_CASE_FIRST_NAME, LOWER_CASE_SURNAME)
+                        reason in (LOWER_CASE_FIRST_NAME, LOWER_CASE_TOLD_NAME)
                         and _a_thing_or_place(text, m.start(), m.end())
                     )
                 ):
@@ -612,6 +618,8 @@ class NameWords:
                         not word_classes(folded)
                         and not an_english_word(folded, LISTED_NAME_WITHOUT_A_WORD_ZIPF)
                         and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
+                        # Nor a town GeoNames knows ("Carleton", "Hampton").
+                        and folded not in smaller_town_names()
                     )
                 )
                 and not a_place_name(word)
