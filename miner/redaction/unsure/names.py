@@ -618,8 +618,12 @@ class NameWords:
                         not word_classes(folded)
                         and not an_english_word(folded, LISTED_NAME_WITHOUT_A_WORD_ZIPF)
                         and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
-                        # Nor a town GeoNames knows ("Carleton", "Hampton").
+                        # Nor a town GeoNames knows ("Carleton", "Hampton"),
+                        # nor a word of a capitalised run: a town's or a
+                        # firm's word in another language as often ("Río
+                        # Bueno", "Taman Desa", "Adrian Ville").
                         and folded not in smaller_town_names()
+                        and not _in_a_capitalised_run(text, m.start(), m.start() + len(word))
                     )
                 )
                 and not a_place_name(word)
@@ -728,6 +732,18 @@ class NameWords:
 
 
 _POSSESSIVE = re.compile(r"['’]s?$")
+
+
+_WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_][\w'’-]*)[ \t]+\Z")
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_])")
+
+
+def _in_a_capitalised_run(text: str, start: int, end: int) -> bool:
+    """Whether a capitalised word stands right before or after [start, end)
+    on its line."""
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    after = _WORD_AFTER.match(text, end)
+    return any(m and m.group(1)[0].isupper() for m in (before, after))
 
 
 #: What only a person has, after a word and its "'s": "Koidu's address".
