@@ -122,21 +122,27 @@ ENGLISH_AFTER_A_PERSON_ZIPF = 4.5
 
 
 def _a_short_name_word(word: str, after: bool) -> bool:
-    """A capitalised word beside a person replaced that English does not
-    write (Zipf under 3) and no place: the name's other word in a language
-    whose names no list holds ("<PERSON_1> Thắng", "Vũ <PERSON_1>"); before
-    the person only of three letters at most, where a title stands as
-    often ("Herr")."""
+    """A capitalised word (after the person, one in capitals too) beside a
+    person replaced that English does not write (Zipf under 3) and no
+    place: the name's other word in a language whose names no list holds
+    ("<PERSON_1> Thắng", "Vũ <PERSON_1>", "<PERSON_1> MATHULA"); before the
+    person only of three letters at most, where a title stands as often
+    ("Herr")."""
     from miner.redaction.lexicon.names import an_english_word
 
     folded = word.casefold()
     return (
         word[:1].isupper()
-        and not word.isupper()
+        # In capitals only after the person: a surname the first name's list
+        # did not carry over ("<PERSON_1> MATHULA"); before
+        # it, a cue or a title in capitals as often ("RING", "DR").
+        and (after or not word.isupper())
         and (after or len(word) <= 3)
+        # Not an acronym no list knows ("<PERSON_1> DOB", "<PERSON_1> PNR").
+        and not (word.isupper() and len(word) <= 3 and not known_name(word))
         and folded not in stop_words()
         and not an_english_word(folded, 3.0)
-        and not a_place_name(word)
+        and not a_place_name(word.title() if word.isupper() else word)
     )
 
 
@@ -180,6 +186,15 @@ _NAME_CUE = re.compile(
 )
 
 
+#: A verb whose object is a person, before a word typed in lower case
+#: ("tell adaeze", "remind giosetta", "let umudlu know"): a word English does
+#: not write there is a name no list may know, in any language.
+_A_VERB_TO_A_PERSON_BEFORE = re.compile(
+    r"(?i:\b(?:tell|told|remind|reminded|inform|informed|notify|notified|let|cc|thank|thanked"
+    r"|ping|pinged|text|texted|phone|phoned|e-?mailed))[ \t]+\Z"
+)
+
+
 #: A title or a relative before a word typed in lower case ("a Mr. kowalski
 #: signed", "leave it with neighbour weber"): a surname there hides from NER
 #: and from every list of first names.
@@ -209,6 +224,13 @@ _PERSON_SLOT_BEFORE = re.compile(
 )
 
 
+#: How often English may write a capitalised listed name no English lexicon
+#: files (no noun, verb, adjective) for it still to be surfaced: the census's
+#: surnames of other languages English writes as names only ("Hernandez"
+#: 3.5, "Zimmerman" 3.5, "Mcdonald" 3.8; "Jones" 4.7 stays).
+LISTED_NAME_WITHOUT_A_WORD_ZIPF = 4.0
+
+
 #: The rule of a name in a person's slot (``NameWords._in_a_person_slot``),
 #: and of one English writes less than often (Zipf ``lower_case_zipf``).
 PERSON_SLOT = "a name in a person's slot"
@@ -219,6 +241,10 @@ RARE_NAME_IN_SLOT = "a rare name in a person's slot"
 #: every value of theirs it read as personal with a probability of 0.5 or
 #: more but under 0.9 was a planted name (``second.REASON_BARS``).
 LOWER_CASE_FIRST_NAME = "a lower-case first name"
+#: A lower-case word after a verb said to a person that no list knows or
+#: that is a census surname no English lexicon files ("tell adaeze",
+#: "remind hernandez").
+LOWER_CASE_TOLD_NAME = "a lower-case word after a verb said to a person"
 LOWER_CASE_WORD_BEFORE_A_DEED = "a lower-case word before a deed"
 
 
@@ -287,6 +313,7 @@ class NameWords:
             LOWER_CASE_TITLE_BEFORE,
             an_english_word,
             complete_name,
+            smaller_town_names,
         )
         from miner.redaction.lexicon.wordclass import word_classes
 
@@ -396,6 +423,24 @@ class NameWords:
                     if a_first_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
                     and not _a_verb_before_by(text, m.end(), folded)
+                    # Where a person is told or written to ("tell adaeze",
+                    # "let umudlu know", "remind hernandez"): a word no list
+                    # knows, or a census surname no English lexicon files
+                    # (Zipf under ``lower_case_zipf``). Not anywhere: such a
+                    # surname is as often an English word lemminflect lacks
+                    # ("lingo", "salsa"), and the unknown word an id's or a firm's.
+                    else LOWER_CASE_TOLD_NAME
+                    if _A_VERB_TO_A_PERSON_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                    and (
+                        an_unknown_word(word.title())
+                        or (
+                            len(word) >= 4
+                            and known_name(word)
+                            and not word_classes(folded)
+                            and not an_english_word(folded, self.config.lower_case_zipf)
+                            and not a_place_name(word)
+                        )
+                    )
                     else "a lower-case word beside a name"
                     if _beside_a_name(text, written, m.start(), m.end(), word)
                     else "a lower-case first name and surname"
@@ -419,7 +464,7 @@ class NameWords:
                     and not a_nationality_said(text, m.start(), m.end())
                     and not _a_site_or_an_id_s_name(written, text, m.start(), m.end())
                     and not (
-                        reason == LOWER_CASE_FIRST_NAME
+                        reason in (LOWER_CASE_FIRST_NAME, LOWER_CASE_TOLD_NAME)
                         and _a_thing_or_place(text, m.start(), m.end())
                     )
                 ):
@@ -562,7 +607,25 @@ class NameWords:
                 self.config.capitalised_zipf
                 and word[:1].isupper()
                 and known_name(word)
-                and not an_english_word(folded, max(self.config.capitalised_zipf, 3.0))
+                and (
+                    not an_english_word(folded, max(self.config.capitalised_zipf, 3.0))
+                    # A surname no English lexicon files, though English
+                    # writes it as a name ("Hernandez" 3.5, "Zimmerman"):
+                    # not "Butler", "Birch", which are words too.
+                    # Not after a determiner, a firm's or a hotel's ("the
+                    # Hilton", "my Dell").
+                    or (
+                        not word_classes(folded)
+                        and not an_english_word(folded, LISTED_NAME_WITHOUT_A_WORD_ZIPF)
+                        and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
+                        # Nor a town GeoNames knows ("Carleton", "Hampton"),
+                        # nor a word of a capitalised run: a town's or a
+                        # firm's word in another language as often ("Río
+                        # Bueno", "Taman Desa", "Adrian Ville").
+                        and folded not in smaller_town_names()
+                        and not _in_a_capitalised_run(text, m.start(), m.start() + len(word))
+                    )
+                )
                 and not a_place_name(word)
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
             ):
@@ -669,6 +732,18 @@ class NameWords:
 
 
 _POSSESSIVE = re.compile(r"['’]s?$")
+
+
+_WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_][\w'’-]*)[ \t]+\Z")
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_])")
+
+
+def _in_a_capitalised_run(text: str, start: int, end: int) -> bool:
+    """Whether a capitalised word stands right before or after [start, end)
+    on its line."""
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    after = _WORD_AFTER.match(text, end)
+    return any(m and m.group(1)[0].isupper() for m in (before, after))
 
 
 #: What only a person has, after a word and its "'s": "Koidu's address".
