@@ -47,14 +47,19 @@ T = TypeVar("T")
 
 #: Whether steps run in a forked child (tests turn it off to compare).
 FORK = sys.platform == "linux"
+#: Whether this process is itself such a child: a step asked for here runs
+#: here (the child's pages already go when it exits; a grandchild would
+#: count them in the tree's RSS again, beside this child waiting).
+_in_child = False
 
 
 def run_apart(step: Callable[[], T], what: str) -> T:
     """``step()``'s result, computed in a forked child process; the
     exception it raised, raised here. ``what`` names the step in the one
     error of the child's own: it ended without an answer (killed, say by
-    the kernel out of memory)."""
-    if not FORK:
+    the kernel out of memory). In such a child already, ``step`` runs there."""
+    global _in_child
+    if not FORK or _in_child:
         return step()
     # The child's buffered output, and this process's copied into it, must
     # not be written twice: flushed now, the child flushes only its own.
@@ -63,6 +68,7 @@ def run_apart(step: Callable[[], T], what: str) -> T:
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child: coverage is not collected there)
+        _in_child = True
         os.close(read_end)
         # The objects this process had are the child's too, on pages it
         # shares with this one until it writes to them; a full collection in
