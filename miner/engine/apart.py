@@ -27,7 +27,11 @@ importing DuckDB and pyarrow's datasets alone holds 93 MiB, and one
 importing the engine's modules (pandas and pydantic come with them) 127.
 Measured on 1M Go rows, the selection in a spawned interpreter peaked at
 301 MiB against 260 forked, the tree's summed RSS at 439-443 against
-400-403, and cost 0.4 s more CPU.
+400-403, and cost 0.4 s more CPU. Smaller still is a fork of a process that
+has imported nothing yet: on a large export ``miner draft`` runs its first
+stage, up to the engine's picks, in such a child (``miner.cli.draft``), and
+the selection runs in that child itself (a step asked for in a child runs
+there).
 """
 
 from __future__ import annotations
