@@ -13,13 +13,16 @@ import traceback
 from collections.abc import Callable, Iterable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import click
 import typer
 
 from miner.errors import FindingsError, InputError, MinerError, OutputError, UsageError
 from miner.summary import NOT_DRAFTED_REASONS, RunSummary
+
+if TYPE_CHECKING:
+    from miner.job import DraftRequest, Selected
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -246,7 +249,7 @@ def draft(
     from miner import output
     from miner.engine import apart
 
-    def request_of() -> Any:
+    def request_of() -> DraftRequest:
         """The run's ``DraftRequest``: its engine, config and window."""
         from miner import source
         from miner.engine.registry import engine_named
@@ -292,7 +295,7 @@ def draft(
         with output.locked(out, lock_timeout, "miner draft"):
             removed = output.remove_stale_staging(out)
 
-            def first_stage() -> Any:
+            def first_stage() -> Selected:
                 from miner.job import check_window, select_sessions
 
                 request = request_of()
@@ -376,10 +379,10 @@ def sql_(
 
 #: A local export of at least this many bytes has ``miner draft``'s first
 #: stage run in a child forked before the job's imports (``draft``): at 20M
-#: small-files rows (5.2 GB) the process tree's summed RSS was 450 MiB
-#: against 548. A smaller one's tree is under issue 38's 488 MiB either way
-#: (5M rows, 1.5 GB: 449-455), and the job's imports, made in the child and
-#: again in the job, cost CPU (a fixed cost of each draft).
+#: small-files rows (5.2 GB) the process tree's summed RSS was 474-497 MiB
+#: against 548-563 (5M rows, 1.5 GB: 395-398 against 448-453). Not below:
+#: the job's imports, made in the child and again in the job, cost CPU
+#: (0.1-0.3 s), a fixed cost of each draft.
 SELECT_APART_BYTES = 2**30
 
 
