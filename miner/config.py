@@ -186,7 +186,7 @@ class FeedbackConfig(_Table):
 
 #: The ``[signals]`` table: one sub-table per signal of ``miner.signals``
 #: (``[signals.escalation]``, ``[signals.complaint]``...), declared by the signal.
-SignalsConfig = signals_config_model()
+SignalsConfig = signals_config_model(__name__)
 
 
 class SamplingConfig(_Table):

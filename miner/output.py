@@ -24,8 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from miner.case import CASE_SUFFIXES, EVALSET, SPEC, TOOLS, case_file_names
 from miner.errors import (
@@ -630,6 +628,10 @@ def _sha256(path: Path) -> str:
 
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
     """Rows as one Parquet file, written beside and renamed into place."""
+    # Imported here: ``miner draft`` holds the output's lock from a process
+    # that has not imported pyarrow yet (``miner.cli.draft``).
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

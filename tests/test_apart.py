@@ -164,3 +164,85 @@ def test_the_job_does_not_import_the_detector_before_its_scan(tmp_path):
         [sys.executable, "-c", spy], cwd=root, capture_output=True, text=True, check=False
     )
     assert "detector at the scan: False" in done.stderr, done.stderr[-2000:]
+
+
+def test_a_step_asked_for_in_a_child_runs_in_that_child():
+    # A grandchild would count the child's pages again beside it waiting.
+    outer, inner = run_apart(lambda: (os.getpid(), run_apart(os.getpid, "inner")), "outer")
+    assert outer == inner != os.getpid()
+
+
+def test_the_config_pickles_as_the_drafts_first_stage_hands_it_over():
+    import pickle
+
+    from miner.config import load_config
+
+    root = Path(__file__).resolve().parent.parent
+    config = load_config(root / "pipelines" / "support_agent.toml")
+    assert pickle.loads(pickle.dumps(config)) == config
+
+
+def test_the_export_is_measured_by_its_files_alone(tmp_path):
+    from miner.cli import _export_bytes
+
+    (tmp_path / "dt=2026-11-20").mkdir()
+    (tmp_path / "dt=2026-11-20" / "a.parquet").write_bytes(b"x" * 1000)
+    (tmp_path / "b.parquet").write_bytes(b"x" * 24)
+    assert _export_bytes(str(tmp_path)) == 1024
+    assert _export_bytes(str(tmp_path / "b.parquet")) == 24
+    assert _export_bytes("s3://bucket/prefix/") == 0
+    assert _export_bytes(None) == 0
+
+
+def _draft_spied(out: Path, pipeline: str = "pipelines/support_agent.toml") -> str:
+    """``miner draft`` of the sample with its first stage apart whatever the
+    export's size: its stderr, whose first line names what this process had
+    imported when that stage's child was forked."""
+    root = Path(__file__).resolve().parent.parent
+    spy = (
+        "import sys\n"
+        "import miner.cli, miner.engine.apart as apart\n"
+        "miner.cli.SELECT_APART_BYTES = 0\n"
+        "original, seen = apart.run_apart, []\n"
+        "def spied(step, what):\n"
+        "    if not seen:\n"
+        "        seen.append(what)\n"
+        "        heavy = ['pandas', 'pyarrow', 'duckdb', 'miner.job', 'miner.config']\n"
+        "        print('imported at the fork:', [m for m in heavy if m in sys.modules],\n"
+        "              file=sys.stderr, flush=True)\n"
+        "    return original(step, what)\n"
+        "apart.run_apart = spied\n"
+        f"sys.argv = ['miner', 'draft', '--pipeline', {pipeline!r}, '--traces',\n"
+        "            'sample_traces/traces', '--since', '2026-11-20', '--until', '2026-11-28',\n"
+        f"            '--out', {str(out)!r}]\n"
+        "miner.cli.main()\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", spy], cwd=root, capture_output=True, text=True, check=False
+    )
+    return done.stderr
+
+
+def test_a_large_exports_first_stage_runs_before_the_jobs_imports_with_the_same_drafts(
+    drafted, tmp_path
+):
+    out, _result = drafted
+    stderr = _draft_spied(tmp_path / "out")
+    assert stderr.splitlines()[0] == "imported at the fork: []", stderr[-2000:]
+    assert sorted(p.name for p in (tmp_path / "out").glob("draft_*")) == sorted(
+        p.name for p in out.glob("draft_*")
+    )
+    ledger = "miner-ledger.json"
+    assert (tmp_path / "out" / ledger).read_text() == (out / ledger).read_text()
+
+
+def test_an_error_in_the_first_stages_child_is_one_line_naming_the_file_and_the_knob(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    config = tmp_path / "bad.toml"
+    shipped = (root / "pipelines" / "support_agent.toml").read_text()
+    config.write_text(shipped + '\n[scan]\nmemory_limit = "lots"\n')
+    stderr = _draft_spied(tmp_path / "out", str(config))
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 2 and lines[0].startswith("imported at the fork:"), stderr[-2000:]
+    assert str(config) in lines[1] and "memory_limit" in lines[1]
+    assert not (tmp_path / "out").exists()  # a refused run leaves no output

@@ -27,7 +27,11 @@ importing DuckDB and pyarrow's datasets alone holds 93 MiB, and one
 importing the engine's modules (pandas and pydantic come with them) 127.
 Measured on 1M Go rows, the selection in a spawned interpreter peaked at
 301 MiB against 260 forked, the tree's summed RSS at 439-443 against
-400-403, and cost 0.4 s more CPU.
+400-403, and cost 0.4 s more CPU. Smaller still is a fork of a process that
+has imported nothing yet: on a large export ``miner draft`` runs its first
+stage, up to the engine's picks, in such a child (``miner.cli.draft``), and
+the selection runs in that child itself (a step asked for in a child runs
+there).
 """
 
 from __future__ import annotations
@@ -47,14 +51,19 @@ T = TypeVar("T")
 
 #: Whether steps run in a forked child (tests turn it off to compare).
 FORK = sys.platform == "linux"
+#: Whether this process is itself such a child: a step asked for here runs
+#: here (the child's pages already go when it exits; a grandchild would
+#: count them in the tree's RSS again, beside this child waiting).
+_in_child = False
 
 
 def run_apart(step: Callable[[], T], what: str) -> T:
     """``step()``'s result, computed in a forked child process; the
     exception it raised, raised here. ``what`` names the step in the one
     error of the child's own: it ended without an answer (killed, say by
-    the kernel out of memory)."""
-    if not FORK:
+    the kernel out of memory). In such a child already, ``step`` runs there."""
+    global _in_child
+    if not FORK or _in_child:
         return step()
     # The child's buffered output, and this process's copied into it, must
     # not be written twice: flushed now, the child flushes only its own.
@@ -63,6 +72,7 @@ def run_apart(step: Callable[[], T], what: str) -> T:
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child: coverage is not collected there)
+        _in_child = True
         os.close(read_end)
         # The objects this process had are the child's too, on pages it
         # shares with this one until it writes to them; a full collection in

@@ -124,11 +124,14 @@ REGISTRY: tuple[type[Signal], ...] = _discover()
 NAMES: tuple[str, ...] = tuple(s.name for s in REGISTRY)
 
 
-def signals_config_model() -> type[BaseModel]:
-    """The ``[signals]`` table: one sub-table per registered signal."""
+def signals_config_model(module: str) -> type[BaseModel]:
+    """The ``[signals]`` table: one sub-table per registered signal; the
+    model named ``SignalsConfig`` in ``module``, where it is bound, so that a
+    config pickles (``miner draft`` hands its request over from a child)."""
     fields: dict[str, Any] = {s.name: (s.Config, s.Config()) for s in REGISTRY}
     return create_model(  # type: ignore[call-overload, no-any-return]
         "SignalsConfig",
+        __module__=module,
         __config__=ConfigDict(extra="forbid", frozen=True, strict=True),
         **fields,
     )
