@@ -18,8 +18,8 @@ from miner.model import Session, Turn
 from miner.redaction import second
 from miner.redaction.detector import detector_for
 from miner.redaction.policy import RedactionPolicy
+from miner.redaction.redacted import Redacted
 from miner.redaction.second import Reading, SecondOpinion
-from miner.redaction.session import Redacted
 from miner.redaction.surfaced import Surfaced
 from tests.conftest import PIPELINE
 

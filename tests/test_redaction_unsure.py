@@ -1366,7 +1366,8 @@ def test_a_name_surfaced_inside_a_sure_street_is_no_decision_once_it_is_replaced
     from datetime import UTC, datetime
 
     from miner.model import Session, Turn
-    from miner.redaction.session import Redacted, with_sure_rules_decided
+    from miner.redaction.redacted import Redacted
+    from miner.redaction.session import with_sure_rules_decided
     from miner.redaction.surfaced import Surfaced
     from miner.redaction.unsure import TYPED_STREET_LINE
 

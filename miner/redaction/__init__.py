@@ -40,6 +40,7 @@ The package, one module per concern (import from the module, not from here:
 - ``keys``: the key rules with their defaults;
 - ``walk``: the leaves of a session redaction reads and writes;
 - ``session``: the session pass (collect, link parts, number, replace);
+- ``redacted``: what it makes of a session (``Redacted``);
 - ``placeholders``: the placeholder shape;
 - ``surfaced``: the values put before the reviewer (``Surfaced``);
 - ``guard``: the leak guard;

@@ -21,9 +21,9 @@ from miner.model import Session
 from miner.redaction.detector import Detector, detector_for
 from miner.redaction.guard import LeakGuard
 from miner.redaction.keys import KeyRules
+from miner.redaction.redacted import Redacted
 from miner.redaction.second import SecondOpinion
 from miner.redaction.session import (
-    Redacted,
     redact_sessions,
     with_people_decided,
     with_rest_surfaced,

