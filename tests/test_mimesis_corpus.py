@@ -138,3 +138,13 @@ def test_the_report_set_s_misses_are_never_printed(argv, monkeypatch, capsys):
     assert tune_set in out  # the tune set's are: the gate is not closed for all
     if argv[0] == "figures":
         assert "| mimesis locales, test templates | 1 of 1 |" in out
+
+
+def test_the_cross_cells_print_their_totals_and_no_miss(monkeypatch, capsys):
+    monkeypatch.setattr(redaction_report, "third_party_report", _stand_in)
+    monkeypatch.setattr(sys, "argv", ["redaction_report", "mimesis-cross", "-v"])
+    redaction_report.main()
+    out = capsys.readouterr().out
+    assert "| mimesis tune locales, test templates | 1 of 1 |" in out
+    assert "| mimesis report locales, dev templates | 1 of 1 |" in out
+    assert "MARK-" not in out  # both cells hold report data: totals only

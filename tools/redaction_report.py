@@ -52,6 +52,9 @@ mimesis, for ``MIMESIS_TUNE_LOCALES`` (misses printed with ``-v``: a tune
 split). ``figures`` prints it and the report set beside it, the test
 templates filled from mimesis for ``MIMESIS_REPORT_LOCALES`` (``mimesis
 locales``): totals only, no command prints their misses.
+``mimesis-cross`` prints the other two cells of that square, totals only:
+the tune locales on the test templates, the report locales on the dev
+ones (what the templates add, what the locales' lists add).
 
 ``surfaced-why [SPLIT...]`` prints, per rule that surfaced a value
 (``Surfaced.reason``), its decisions and how many were planted personal
@@ -612,6 +615,27 @@ def figure_runs(*, clean_report: bool = True) -> Iterator[tuple[str, str, Report
         yield name, "all sessions (no labels)", export_report(export)
 
 
+def mimesis_cross_runs() -> Iterator[tuple[str, str, Report]]:
+    """The two cells the mimesis tune and report sets leave out: the tune
+    locales on the test templates and the report locales on the dev ones.
+    With the two sets they part what the report set adds into what the
+    templates add and what the locales' lists add. Both hold report data:
+    totals only."""
+    from tools.third_party_corpus import MIMESIS_REPORT_LOCALES, MIMESIS_TUNE_LOCALES
+
+    corpus = "presidio-evaluator templates, mimesis's values"
+    yield (
+        corpus,
+        "mimesis tune locales, test templates",
+        third_party_report("test", MIMESIS_TUNE_LOCALES, generator="mimesis"),
+    )
+    yield (
+        corpus,
+        "mimesis report locales, dev templates",
+        third_party_report("dev", MIMESIS_REPORT_LOCALES, generator="mimesis"),
+    )
+
+
 #: The rows of ``figures`` (by their split's first words) whose misses are
 #: never printed: the report splits.
 TOTALS_ONLY = ("test", "held-out", "untouched", "mimesis locales")
@@ -657,6 +681,9 @@ def main() -> None:
         return
     if args[:1] == ["surfaced-why"]:
         _surfaced_why(args[1:])
+        return
+    if args[:1] == ["mimesis-cross"]:  # report cells: totals only, never -v
+        print(figures_table(mimesis_cross_runs()))
         return
     if args[:1] in (["fresh"], ["mimesis-tune"]):  # tune sets: misses printed with -v
         from tools.third_party_corpus import TUNE_LOCALES
