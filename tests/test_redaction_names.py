@@ -310,3 +310,42 @@ def test_a_surname_in_capitals_after_a_person_replaced_is_the_name_s_part():
     # English after the person, or a word in capitals before it, is not.
     text = "ZUKO <PERSON_1> PLEASE CALL <PERSON_2> DOB"
     assert [text[s:e] for s, e, _entity in names_beside_persons(text)] == []
+
+
+# A first name no list knows, typed in lower case where a person stands in a
+# chat (branch lowercase12): after a preposition of a person, a verb of
+# speech or contact, or before one. The names here are made up for the test.
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("the parcel is for ozvaniel, not me", "ozvaniel"),
+        ("i spoke with tadewunmi yesterday", "tadewunmi"),
+        ("got a mail from ilvaneth about the return", "ilvaneth"),
+        ("zarvunka is waiting downstairs", "zarvunka"),
+        ("odakemi called about the refund", "odakemi"),
+    ],
+)
+def test_a_lower_case_name_no_list_knows_in_a_person_s_slot_is_not_silent(policy, text, name):
+    redaction = redacted(policy, text)
+    [out] = user_texts(redaction)
+    assert name not in out or name in {s.value for s in redaction.surfaced}, out
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Words English coins from its own: a compound, a suffix, a prefix.
+        "the issue is with the backend",
+        "the app is slow for rebooking",
+        "the button is glitchy for me too",
+        # A unit, no vowel in it.
+        "is the limit for kbps or for mbps?",
+        # An English word in the slot.
+        "the parcel is for pickup, not delivery",
+    ],
+)
+def test_an_english_coinage_or_a_unit_in_a_person_s_slot_stays(policy, text):
+    redaction = redacted(policy, text)
+    assert user_texts(redaction) == [text] and redaction.surfaced == ()

@@ -246,6 +246,79 @@ LOWER_CASE_FIRST_NAME = "a lower-case first name"
 #: "remind hernandez").
 LOWER_CASE_TOLD_NAME = "a lower-case word after a verb said to a person"
 LOWER_CASE_WORD_BEFORE_A_DEED = "a lower-case word before a deed"
+#: A lower-case word English does not write (``an_unknown_word``, and Zipf
+#: under ``LOWER_CASE_SLOT_ZIPF``) where a person stands in a chat of any
+#: language (``_LOWER_CASE_PERSON_SLOT_BEFORE``, ``_AFTER``): "the parcel is
+#: for natashia", "i spoke with adaeze", "ödhild is waiting". Surfaced, not
+#: replaced: on the word alone such a name is a brand's or a tool's as often
+#: ("paid with klarna", "run it with kubectl").
+LOWER_CASE_WORD_IN_A_PERSON_SLOT = "a lower-case word no English writes in a person's slot"
+#: How often English may write a word for ``LOWER_CASE_WORD_IN_A_PERSON_SLOT``.
+LOWER_CASE_SLOT_ZIPF = 3.0
+
+
+#: Before a person, in a chat of any language: a preposition of a person
+#: ("for", "with", "to", "from", "by"), a verb of speech or contact ("spoke
+#: with", "call", "e-mail"), a naming cue ("this is", "name is") or a
+#: greeting ("hi", "hey").
+_LOWER_CASE_PERSON_SLOT_BEFORE = re.compile(
+    r"(?i:\b(?:for|with|to|from|by|this is|it's|it is|name is|hi|hello|hey|dear|thanks"
+    r"|thank you|call|called|e-?mail|e-?mailed|message|messaged|contact|contacted|ask|asked))"
+    r",?[ \t]+\Z"
+)
+#: After a person: a verb of speech or contact, waiting, or "here" ("ödhild
+#: called", "adaeze is waiting", "hi, temidayo here").
+_LOWER_CASE_PERSON_SLOT_AFTER = re.compile(
+    r"[ \t]+(?:is waiting|was waiting|is here|here\b|called|calls|phoned|rang|e-?mailed"
+    r"|texted|messaged|said|says|asked|asks|told|wrote|writes|replied|mentioned|wants|wanted)\b"
+)
+
+
+#: A vowel of the Latin script: a word with none is a unit's or a code's
+#: ("mbps", "kbps"), not a name.
+_A_VOWEL = re.compile(r"[aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
+#: What English adds to a word to coin another that no lexicon lists yet:
+#: "glitchy", "laggy", "wifey", "shopify"; "rebooking".
+_COINING_SUFFIXES = ("ing", "ify", "y")
+_COINING_PREFIXES = ("re", "un", "pre")
+
+
+def _an_english_coinage(folded: str) -> bool:
+    """A word no lexicon lists that English made of its own words, or no
+    word at all: no vowel ("mbps"), two English words run together, the
+    second of three letters or more ("backend"; not "devops": "ops" is not
+    filed), or an English word (Zipf 3) and a coining suffix ("glitchy",
+    "laggy", "wifey", the stem's doubled consonant undone) or an English
+    word (Zipf 3.5) after a coining prefix ("rebooking")."""
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    def english(part: str, zipf: float = 3.0) -> bool:
+        return bool(word_classes(part)) and an_english_word(part, zipf)
+
+    if not _A_VOWEL.search(folded):
+        return True
+    if any(english(folded[:cut]) and english(folded[cut:]) for cut in range(3, len(folded) - 2)):
+        return True
+    for suffix in _COINING_SUFFIXES:
+        stem = folded[: -len(suffix)]
+        if folded.endswith(suffix) and len(stem) >= 3:
+            stems = (stem, stem[:-1]) if stem[-1:] == stem[-2:-1] else (stem,)
+            if any(english(s) for s in stems):
+                return True
+    return any(
+        folded.startswith(prefix) and english(folded[len(prefix) :], 3.5)
+        for prefix in _COINING_PREFIXES
+    )
+
+
+def _in_a_lower_case_person_slot(text: str, start: int, end: int) -> bool:
+    """Whether the word at [start, end) stands where a person does in a
+    chat (``_LOWER_CASE_PERSON_SLOT_BEFORE`` or ``_AFTER``)."""
+    return bool(
+        _LOWER_CASE_PERSON_SLOT_BEFORE.search(text, max(0, start - 16), start)
+        or _LOWER_CASE_PERSON_SLOT_AFTER.match(text, end)
+    )
 
 
 #: A greeting or an apology: the word after it names the person spoken to.
@@ -441,6 +514,11 @@ class NameWords:
                             and not a_place_name(word)
                         )
                     )
+                    else LOWER_CASE_WORD_IN_A_PERSON_SLOT
+                    if _in_a_lower_case_person_slot(text, m.start(), m.end())
+                    and an_unknown_word(word.title())
+                    and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
+                    and not _an_english_coinage(folded)
                     else "a lower-case word beside a name"
                     if _beside_a_name(text, written, m.start(), m.end(), word)
                     else "a lower-case first name and surname"
@@ -464,7 +542,12 @@ class NameWords:
                     and not a_nationality_said(text, m.start(), m.end())
                     and not _a_site_or_an_id_s_name(written, text, m.start(), m.end())
                     and not (
-                        reason in (LOWER_CASE_FIRST_NAME, LOWER_CASE_TOLD_NAME)
+                        reason
+                        in (
+                            LOWER_CASE_FIRST_NAME,
+                            LOWER_CASE_TOLD_NAME,
+                            LOWER_CASE_WORD_IN_A_PERSON_SLOT,
+                        )
                         and _a_thing_or_place(text, m.start(), m.end())
                     )
                 ):
