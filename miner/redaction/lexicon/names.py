@@ -132,8 +132,12 @@ _NAME_AFTER = re.compile(
 )
 
 
-#: A degree ends at a blank or a sentence's full stop ("Denis Radisch B.Sc.. Who").
-_DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?!\w|\.\w)")
+#: A degree ends at a blank or a sentence's full stop ("Denis Radisch B.Sc.. Who"),
+#: and ends the name: before a capitalised word no degree it opens a firm's
+#: name ("Hasta Sinaga, PT Pradana": a person, then her firm).
+_DEGREE_AFTER = re.compile(
+    rf",?[ \t]+{_DEGREE}(?!\w|\.\w)(?![ \t]+(?!{_DEGREE}(?!\w|\.\w))[{_UP}])"
+)
 
 
 #: A person's relatives and familiars, as "my wife", "my boss" name them:
@@ -876,9 +880,10 @@ _FAMILY_FIRM_AFTER = re.compile(
 
 #: A firm's words after a name, the word that makes it a firm capitalised
 #: or in capitals: in lower case it is the sentence's ("Maria Lopez bank
-#: transfer failed", "ask Maria Lopez group leader": a person).
+#: transfer failed", "ask Maria Lopez group leader": a person). Not over a
+#: slash: "Marcus Morris/Rowe Group" is a person and a firm.
 _ORGANISATION = re.compile(
-    rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+(?=[^\W\d_a-zß-ÿ])"
+    rf"(?:[ \t]+[A-Z][\w.&-]*){{0,5}}?[ \t]+(?=[^\W\d_a-zß-ÿ])"
     rf"(?:{_ORGANISATION_WORDS}|{TRADE_WORDS})"
 )
 #: A name said to be a place: "Spino is a city in Argentina", "X was a
