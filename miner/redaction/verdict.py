@@ -139,7 +139,7 @@ def verdict_of(
         # reviewer's.
         return "surface", ""
     if a_country_after(text, end):
-        # "Nada Kos, Izola": a first name and more before a region after a
+        # "Nada Kos, Tirol": a first name and more before a region after a
         # comma, a person and where she is as often as a town and its
         # region ("Victoria Falls, Zimbabwe"; a one-word hit there is the
         # town's, ``names_no_person``); the reviewer's, never dropped.
@@ -428,7 +428,7 @@ _WORD_BEFORE = re.compile(r"([A-ZÀ-Þ][^\W\d_]+)[ \t]+$")
 
 
 #: One more word of a company's name, after a blank, a comma or "&".
-#: A word of a company's name; a slash ends the name ("Sal Agresti/Diesel
+#: A word of a company's name; a slash ends the name ("Mark Okonkwo/Quaxby
 #: S.p.A." is a person and a firm), but not a form's own ("Mærsk A/S", read
 #: whole by ``legal_form_at`` at its first letter).
 _NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&/]+)")
@@ -453,7 +453,7 @@ def company_form_after(text: str, start: int) -> int:
         form = legal_form_at(text, m.start(1))
         if form and after_a_comma and _A_NAME_NEXT.match(text, form):
             # A form after a comma with a name after it opens the next
-            # firm ("Hasta Sinaga, PT Pradana"); the form's own comma ends
+            # firm ("Greta Lindqvist, PT Sinar Pelangi"); the form's own comma ends
             # the name it follows ("Dell, Inc.").
             return 0
         if form:

@@ -134,7 +134,7 @@ _NAME_AFTER = re.compile(
 
 #: A degree ends at a blank or a sentence's full stop ("Denis Radisch B.Sc.. Who"),
 #: and ends the name: before a capitalised word no degree it opens a firm's
-#: name ("Hasta Sinaga, PT Pradana": a person, then her firm).
+#: name ("Greta Lindqvist, PT Sinar Pelangi": a person, then her firm).
 _DEGREE_AFTER = re.compile(
     rf",?[ \t]+{_DEGREE}(?!\w|\.\w)(?![ \t]+(?!{_DEGREE}(?!\w|\.\w))[{_UP}])"
 )
@@ -656,7 +656,7 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or _ORGANISATION_FIRST.search(text, max(0, start - 60), start)
         # A country or region after a comma makes a town of a word
         # ("Springfield, Illinois"), not of a first name and more ("Nada
-        # Kos, Izola": a person and where she is, as often as "Victoria
+        # Kos, Tirol": a person and where she is, as often as "Victoria
         # Falls, Zimbabwe"): that one is the verdict's to surface.
         or (a_country_after(text, end) and not a_person_s_name(text[start:end]))
         or a_place_to_visit(text, start, end)
@@ -740,7 +740,7 @@ def a_country_after(text: str, end: int) -> bool:
     Illinois", "Tenna (Argentina)"): a town's name is written so, a
     person's seldom. The region's name must end the capitalised words
     there: one that opens a longer name opens a firm's ("Maria Jensen,
-    Sakarya Şti.", "Kayla Gordon, Canada Wide Media")."""
+    Tirol Seilbahn Wartung", "Greta Lindqvist, Bayern Kranbau GmbH")."""
     after = _AFTER_A_COMMA.match(text, end)
     if not after:
         return False
@@ -881,7 +881,7 @@ _FAMILY_FIRM_AFTER = re.compile(
 #: A firm's words after a name, the word that makes it a firm capitalised
 #: or in capitals: in lower case it is the sentence's ("Maria Lopez bank
 #: transfer failed", "ask Maria Lopez group leader": a person). Not over a
-#: slash: "Marcus Morris/Rowe Group" is a person and a firm.
+#: slash: "Mark Okonkwo/Quaxby Group" is a person and a firm.
 _ORGANISATION = re.compile(
     rf"(?:[ \t]+[A-Z][\w.&-]*){{0,5}}?[ \t]+(?=[^\W\d_a-zß-ÿ])"
     rf"(?:{_ORGANISATION_WORDS}|{TRADE_WORDS})"

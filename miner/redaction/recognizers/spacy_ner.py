@@ -33,8 +33,8 @@ class PlaceAwareSpacyRecognizer(SpacyRecognizer):  # type: ignore[misc]
             if hit.entity_type != "PERSON":
                 results.append(hit)
                 continue
-            # The model runs a name over a slash into the next value ("Barry
-            # Beard/Fulton LLC", "Anna Lee/Marta Kos"); no one's name is
+            # The model runs a name over a slash into the next value ("Greta
+            # Lindqvist/Okabe Kft.", "Anna Lee/Marta Kos"); no one's name is
             # written with one, so each side is read as a hit of its own:
             # the firm's words beyond it no longer drop the person.
             sides = [m.span() for m in _SLASH_SIDE.finditer(text, hit.start, hit.end)]
