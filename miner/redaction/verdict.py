@@ -427,10 +427,10 @@ def named_like_a_firm(text: str, start: int, end: int) -> bool:
 _WORD_BEFORE = re.compile(r"([A-ZÀ-Þ][^\W\d_]+)[ \t]+$")
 
 
-#: One more word of a company's name, after a blank, a comma or "&".
-#: A word of a company's name; a slash ends the name ("Mark Okonkwo/Quaxby
-#: S.p.A." is a person and a firm), but not a form's own ("Mærsk A/S", read
-#: whole by ``legal_form_at`` at its first letter).
+#: One more word of a company's name, after a blank, a comma or "&". A
+#: slash ends the name ("Mark Okonkwo/Quaxby S.p.A." is a person and a
+#: firm), but not a form's own ("Mærsk A/S", read whole by
+#: ``legal_form_at`` at its first letter).
 _NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&/]+)")
 #: A capitalised word right after a legal form.
 _A_NAME_NEXT = re.compile(r"[ \t]+[^\W\d_a-zß-ÿ]")
@@ -453,8 +453,8 @@ def company_form_after(text: str, start: int) -> int:
         form = legal_form_at(text, m.start(1))
         if form and after_a_comma and _A_NAME_NEXT.match(text, form):
             # A form after a comma with a name after it opens the next
-            # firm ("Greta Lindqvist, PT Sinar Pelangi"); the form's own comma ends
-            # the name it follows ("Dell, Inc.").
+            # firm ("Greta Lindqvist, PT Sinar Pelangi"); the form's own
+            # comma ends the name it follows ("Dell, Inc.").
             return 0
         if form:
             # Over a comma only in a list of surnames, one word each, ending
