@@ -38,8 +38,10 @@ from typing import Literal
 
 from miner.redaction.lexicon.firms import firm_by_its_words, in_a_firm_s_slot
 from miner.redaction.lexicon.names import (
+    a_country_after,
     a_first_name,
     a_particle,
+    a_person_s_name,
     common_in_english,
     known_name,
     only_a_first_name,
@@ -135,6 +137,12 @@ def verdict_of(
         # as firms are named after their founders, and as people are listed
         # by surname ("our founders: Brown, Johnson and Hobbs"); the
         # reviewer's.
+        return "surface", ""
+    if a_country_after(text, end):
+        # "Nada Kos, Tirol": a first name and more before a region after a
+        # comma, a person and where she is as often as a town and its
+        # region ("Victoria Falls, Zimbabwe"; a one-word hit there is the
+        # town's, ``names_no_person``); the reviewer's, never dropped.
         return "surface", ""
     if where_after_a_name(text, start, end):
         # "Anna Keller, Taimotu": where the person before the comma is, as
@@ -419,8 +427,13 @@ def named_like_a_firm(text: str, start: int, end: int) -> bool:
 _WORD_BEFORE = re.compile(r"([A-ZÀ-Þ][^\W\d_]+)[ \t]+$")
 
 
-#: One more word of a company's name, after a blank, a comma or "&".
-_NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&]+)")
+#: One more word of a company's name, after a blank, a comma or "&". A
+#: slash ends the name ("Mark Okonkwo/Quaxby S.p.A." is a person and a
+#: firm), but not a form's own ("Mærsk A/S", read whole by
+#: ``legal_form_at`` at its first letter).
+_NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&/]+)")
+#: A capitalised word right after a legal form.
+_A_NAME_NEXT = re.compile(r"[ \t]+[^\W\d_a-zß-ÿ]")
 _JOINERS = frozenset(("and", "e", "y", "und", "et", "en", "ve", "og", "och", "és", "&"))
 #: A joiner before a list's last name: a comma joins a firm's names only in
 #: a list ending so ("Saffi, Semitecolo e Tron SPA").
@@ -435,9 +448,14 @@ def company_form_after(text: str, start: int) -> int:
     at, comma, first_comma = start, -1, -1
     while (m := _NAME_WORD.match(text, at)) and m.start(1) - start <= 80 and m.end() > at:
         after_a_comma = "," in text[m.start() : m.start(1)]
-        if after_a_comma and _a_person_s_name(text[start : m.start()]):
+        if after_a_comma and a_person_s_name(text[start : m.start()]):
             return 0  # "Maria Jensen, PT Sinar": a person, then her firm
         form = legal_form_at(text, m.start(1))
+        if form and after_a_comma and _A_NAME_NEXT.match(text, form):
+            # A form after a comma with a name after it opens the next
+            # firm ("Greta Lindqvist, PT Sinar Pelangi"); the form's own
+            # comma ends the name it follows ("Dell, Inc.").
+            return 0
         if form:
             # Over a comma only in a list of surnames, one word each, ending
             # with a joiner ("Saffi, Semitecolo e Tron SPA"): after "Maria
@@ -458,12 +476,6 @@ def company_form_after(text: str, start: int) -> int:
             first_comma = first_comma if first_comma >= 0 else comma
         at = m.end(1)
     return 0
-
-
-def _a_person_s_name(words: str) -> bool:
-    """Whether ``words`` are two or more, the first a first name."""
-    split = words.split()
-    return len(split) > 1 and a_first_name(split[0])
 
 
 def legal_form_at(text: str, at: int) -> int:

@@ -132,8 +132,12 @@ _NAME_AFTER = re.compile(
 )
 
 
-#: A degree ends at a blank or a sentence's full stop ("Denis Radisch B.Sc.. Who").
-_DEGREE_AFTER = re.compile(rf",?[ \t]+{_DEGREE}(?!\w|\.\w)")
+#: A degree ends at a blank or a sentence's full stop ("Denis Radisch B.Sc.. Who"),
+#: and ends the name: before a capitalised word no degree it opens a firm's
+#: name ("Greta Lindqvist, PT Sinar Pelangi": a person, then her firm).
+_DEGREE_AFTER = re.compile(
+    rf",?[ \t]+{_DEGREE}(?!\w|\.\w)(?![ \t]+(?!{_DEGREE}(?!\w|\.\w))[{_UP}])"
+)
 
 
 #: A person's relatives and familiars, as "my wife", "my boss" name them:
@@ -650,7 +654,11 @@ def names_no_person(text: str, start: int, end: int) -> bool:
         or _A_THING_WORD.search(text, start, end)
         or any(pattern.match(text, end) for pattern in _THING_AFTER)
         or _ORGANISATION_FIRST.search(text, max(0, start - 60), start)
-        or _a_country_after(text, end)
+        # A country or region after a comma makes a town of a word
+        # ("Springfield, Illinois"), not of a first name and more ("Nada
+        # Kos, Tirol": a person and where she is, as often as "Victoria
+        # Falls, Zimbabwe"): that one is the verdict's to surface.
+        or (a_country_after(text, end) and not a_person_s_name(text[start:end]))
         or a_place_to_visit(text, start, end)
         or a_firm_by_its_words(text, start, end)
         or in_a_country_s_name(text, start, end)
@@ -715,7 +723,7 @@ def a_place_by_its_neighbours(text: str, start: int, end: int) -> bool:
         or _A_PLACE_S.match(text, end)
         or _SAID_TO_BE_A_PLACE.match(text, end)
         or a_place_to_visit(text, start, end)
-        or _a_country_after(text, end)
+        or a_country_after(text, end)
     )
 
 
@@ -726,11 +734,13 @@ _AFTER_A_COMMA = re.compile(
 )
 
 
-def _a_country_after(text: str, end: int) -> bool:
+def a_country_after(text: str, end: int) -> bool:
     """Whether a country's or a top-level region's name follows [.., end)
     after a comma or in brackets ("Chlebnice, Slovensko", "Springfield,
     Illinois", "Tenna (Argentina)"): a town's name is written so, a
-    person's is not."""
+    person's seldom. The region's name must end the capitalised words
+    there: one that opens a longer name opens a firm's ("Maria Jensen,
+    Tirol Seilbahn Wartung", "Greta Lindqvist, Bayern Kranbau GmbH")."""
     after = _AFTER_A_COMMA.match(text, end)
     if not after:
         return False
@@ -738,6 +748,7 @@ def _a_country_after(text: str, end: int) -> bool:
     places = (country_names(), region_names())
     return any(
         " ".join(words[:n]).casefold().rstrip(".") in names
+        and (n == len(words) or not words[n][:1].isupper())
         for n in range(len(words), 0, -1)
         for names in places
     )
@@ -869,9 +880,10 @@ _FAMILY_FIRM_AFTER = re.compile(
 
 #: A firm's words after a name, the word that makes it a firm capitalised
 #: or in capitals: in lower case it is the sentence's ("Maria Lopez bank
-#: transfer failed", "ask Maria Lopez group leader": a person).
+#: transfer failed", "ask Maria Lopez group leader": a person). Not over a
+#: slash: "Mark Okonkwo/Quaxby Group" is a person and a firm.
 _ORGANISATION = re.compile(
-    rf"(?:[ \t]+[A-Z][\w.&/-]*){{0,5}}?[ \t]+(?=[^\W\d_a-zß-ÿ])"
+    rf"(?:[ \t]+[A-Z][\w.&-]*){{0,5}}?[ \t]+(?=[^\W\d_a-zß-ÿ])"
     rf"(?:{_ORGANISATION_WORDS}|{TRADE_WORDS})"
 )
 #: A name said to be a place: "Spino is a city in Argentina", "X was a
@@ -1485,6 +1497,12 @@ def only_a_first_name(word: str) -> bool:
     return a_first_name(word) and not all(
         unaccented(part) in _surnames() for part in word.casefold().split("-")
     )
+
+
+def a_person_s_name(words: str) -> bool:
+    """Whether ``words`` are two or more, the first a first name."""
+    split = words.split()
+    return len(split) > 1 and a_first_name(split[0])
 
 
 def known_name(word: str) -> bool:

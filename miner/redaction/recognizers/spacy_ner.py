@@ -4,6 +4,7 @@ and its people completed from the text around them.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from presidio_analyzer.predefined_recognizers import SpacyRecognizer
@@ -29,13 +30,26 @@ class PlaceAwareSpacyRecognizer(SpacyRecognizer):  # type: ignore[misc]
             line = text[hit.start : hit.end].strip().split("\n")[0].rstrip()
             hit.start = text.index(line, hit.start)
             hit.end = hit.start + len(line)
-            if hit.entity_type == "PERSON":
-                if names_no_person(text, hit.start, hit.end):
+            if hit.entity_type != "PERSON":
+                results.append(hit)
+                continue
+            # The model runs a name over a slash into the next value ("Greta
+            # Lindqvist/Okabe Kft.", "Anna Lee/Marta Kos"); no one's name is
+            # written with one, so each side is read as a hit of its own:
+            # the firm's words beyond it no longer drop the person.
+            sides = [m.span() for m in _SLASH_SIDE.finditer(text, hit.start, hit.end)]
+            for start, end in sides:
+                person = hit if len(sides) == 1 else result(self, "PERSON", start, end, hit.score)
+                if names_no_person(text, person.start, person.end):
                     continue
-                hit.start, hit.end = complete_name(text, hit.start, hit.end)
-                if a_town(text, hit.start, hit.end):
+                person.start, person.end = complete_name(text, person.start, person.end)
+                if a_town(text, person.start, person.end):
                     continue  # the model's "person" is a town's whole name
-                for other in list_members(text, hit.start, hit.end):
+                for other in list_members(text, person.start, person.end):
                     results.append(result(self, "PERSON", *other, 0.6))
-            results.append(hit)
+                results.append(person)
         return results
+
+
+#: A side of a slash in a hit: its words, without the blanks around them.
+_SLASH_SIDE = re.compile(r"[^/\s](?:[^/]*[^/\s])?")
