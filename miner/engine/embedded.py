@@ -189,31 +189,35 @@ def _local_session_rows(
 ) -> pa.Table:
     """The rows in ``window`` of the sessions ``ids`` of a local export:
     ``present`` and ``source_file``, in the export's file and row order.
-    Two reads by DuckDB: the ids' column alone, in the window's days, finds
+    Two reads by DuckDB: the ids' column, in the window's days, finds
     each of the sessions' rows' file and row number, then each file that
     holds such a row is read for those row numbers, the window's times
     applied there (``_file_rows``). The payload columns are decoded from
     each file's first picked row to its last, never for the whole window.
 
     The ids' scan reads ``session_id`` and nothing else of a row: not its
-    ``timestamp`` (the window is applied to the picked rows alone; 5M
-    rows: 0.15 s of CPU against 0.11), nor the rows without a session (the
-    selection's counts stop the run on those first, in the same window:
-    ``sample._counted``; 0.20 s against 0.15). It cannot go: the selection
+    ``timestamp`` where ``dt=`` days hold the window (the times are applied
+    to the picked rows alone; 5M rows: 0.15 s of CPU against 0.11), nor
+    the rows without a session (the selection's counts stop the run on
+    those first, in the same window: ``sample._counted``; 0.20 s against
+    0.15). It cannot go: the selection
     reads only the rows of the event types the signals read, and a
     session's other rows (a model's request and answer, an agent's start
     and end: 42-50% of the golden rows) may sit in a file, or at a file's
     edge, where none of its read rows is (docs/performance.md, "Where the
     rows' cost goes")."""
     chunks = duck.read_footers(export).largest_chunks
-    duck.fit_prefetching(con, chunks, ["session_id"])
+    days = iso_day_partitions(export)
+    duck.fit_prefetching(con, chunks, ["session_id"] if days else ["session_id", "timestamp"])
     table = duckdb_table(export, row_numbers=True)
-    days = window.days_sql() if iso_day_partitions(export) else "true"
+    # Without ``dt=`` days to prune files by, the times stay in the scan:
+    # the row groups' statistics then skip what lies outside the window.
+    in_window = window.days_sql() if days else window.sql()
     wanted = f"session_id IN ({listed(ids)})" if ids else "false"
     found: dict[str, list[int]] = {}
     for row in con.table(
         f"SELECT miner_source_file AS file, file_row_number AS n "
-        f"FROM {table} WHERE {days} AND {wanted}"
+        f"FROM {table} WHERE {in_window} AND {wanted}"
     ).to_pylist():
         found.setdefault(row["file"], []).append(int(row["n"]))
     schema = pa.schema([export.schema.field(c) for c in present])
