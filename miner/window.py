@@ -65,6 +65,14 @@ class Window:
                 rendered.append(f"{field} {op} {text(value.isoformat())}")
         return " AND ".join(rendered)
 
+    def days_sql(self) -> str:
+        """The window's ``dt`` partition days alone as an SQL condition
+        (``sql``'s day terms): true of every row of a day that holds part of
+        the window, whatever its timestamp; DuckDB prunes the other days'
+        files by their paths, without reading a row."""
+        terms = [(f, op, v) for f, op, v in self.terms(days=True) if f == "dt"]
+        return " AND ".join(f"{f} {op} {text(v.isoformat())}" for f, op, v in terms)
+
     def arrow(self, schema: pa.Schema) -> ds.Expression:
         """The window as a pyarrow dataset filter on an export of ``schema``:
         a naive ``timestamp`` column is taken to be UTC; a ``dt`` partition

@@ -432,18 +432,70 @@ def test_the_picked_sessions_are_read_whole_from_files_of_many_row_groups(tmp_pa
     assert got == Counter({k: n for k, n in every.items() if k[0] in picked})
 
 
-def test_reading_the_picked_sessions_stops_on_rows_without_a_session(tmp_path):
+def test_rows_without_a_session_stop_the_selection_before_any_row_is_read(tmp_path):
+    # The picked rows' read no longer looks for them (its scan reads the
+    # ids alone): the selection, over the same window, stops the run first.
     table = source.open_export(TRACES).dataset.to_table()
     sessions = table.column("session_id").to_pylist()
-    picked, sessions[3], sessions[5] = sessions[0], None, None
+    sessions[3], sessions[5] = None, None
     table = table.set_column(
         table.schema.get_field_index("session_id"), "session_id", pa.array(sessions)
     )
     (tmp_path / "export").mkdir()
     pq.write_table(table, tmp_path / "export" / "part.parquet")
-    export = source.open_export(tmp_path / "export")
     with pytest.raises(InputError, match=r"part\.parquet: 2 rows with a null session_id"):
-        read_sessions(export, ["session_id", "content"], START, END, [picked], ScanConfig())
+        selected(tmp_path / "export")
+
+
+def test_a_picked_sessions_rows_are_read_wherever_they_lie(tmp_path):
+    # The rows the selection does not read (a model's request and answer,
+    # an agent's start and end) come back too: in a file that holds none
+    # of the session's rows the selection reads, before its first such row
+    # and after its last in a file, and between other sessions' rows. Rows
+    # of the session outside the window stay out.
+    table = ds.dataset(TRACES, partitioning="hive").to_table().drop_columns(["dt"])
+    ids = table.column("session_id").to_pylist()
+    kinds = table.column("event_type").to_pylist()
+    picked = next(
+        s for s in sorted(set(ids))
+        if sum(1 for i, k in zip(ids, kinds, strict=True) if i == s and k not in SCAN_EVENT_TYPES)
+        >= 3
+    )  # fmt: skip
+    mine = table.filter(pc.equal(table.column("session_id"), picked))
+    others = table.filter(pc.not_equal(table.column("session_id"), picked))
+    unread = pc.invert(pc.is_in(mine.column("event_type"), pa.array(SCAN_EVENT_TYPES)))
+    alone, read = mine.filter(unread), mine.filter(pc.invert(unread))
+    # One file holds only rows the selection does not read; the other, its
+    # read rows between an unread row before them and the others' rows.
+    outside = alone.slice(0, 1).set_column(
+        alone.schema.get_field_index("timestamp"),
+        "timestamp",
+        pa.array([END + timedelta(days=3)], alone.schema.field("timestamp").type),
+    )
+    (tmp_path / "export").mkdir()
+    pq.write_table(
+        pa.concat_tables([alone.slice(1, 1), others.slice(0, 7), outside]),
+        tmp_path / "export" / "a.parquet",
+    )
+    pq.write_table(
+        pa.concat_tables([alone.slice(2, 1), others.slice(7, 5), read, others.slice(12),
+                          alone.slice(3)]),
+        tmp_path / "export" / "b.parquet",
+        row_group_size=16,
+    )  # fmt: skip
+    export = source.open_export(tmp_path / "export")
+    columns = ["timestamp", "event_type", "session_id", "content"]
+    frame = read_sessions(export, columns, START, END, [picked], ScanConfig())
+    got = _rows(pa.Table.from_pandas(frame, preserve_index=False).to_batches())
+    expected = pa.concat_tables(
+        [
+            alone.slice(1, 1).append_column("source_file", pa.array(["a.parquet"])),
+            pa.concat_tables([alone.slice(2, 1), read, alone.slice(3)]).append_column(
+                "source_file", pa.array(["b.parquet"] * (mine.num_rows - 2))
+            ),
+        ]
+    )
+    assert got == _rows(expected.to_batches()) and len(frame) == mine.num_rows - 1
 
 
 def test_wide_picked_rows_are_handed_over_alone_and_whole(tmp_path, monkeypatch):

@@ -3,7 +3,9 @@ draft (what ``miner draft``'s first child runs: the ``events`` held, then
 ``miner.sample.select_and_pick``), in this process, each DuckDB statement
 timed in CPU seconds (every thread's: ``RUSAGE_SELF``) and wall seconds,
 with how many threads shared that CPU (``spread``), and a fingerprint of
-what they chose (flags, picks, left-out sessions, counts), so that two
+what they chose (flags, picks, left-out sessions, counts); then the picked
+sessions' rows read (``embedded.read_sessions``, here and not in its child:
+its CPU and the rows' count and fingerprint), so that two
 checkouts run back to back can be compared for time and for sameness
 (docs/performance.md, "Where the rows' cost goes").
 
@@ -77,6 +79,12 @@ class Steps:
     total: float = 0.0
     wall: float = 0.0
     fingerprint: str = ""
+    #: The picked sessions' rows' read: CPU and wall seconds, rows, and a
+    #: fingerprint of the rows (every column as read).
+    rows_cpu: float = 0.0
+    rows_wall: float = 0.0
+    rows: int = 0
+    rows_fingerprint: str = ""
 
 
 @contextlib.contextmanager
@@ -163,7 +171,31 @@ def measure(export: Path, since: datetime, until: datetime) -> Steps:
         "rows_read": sorted(f"{d} {t} {n}" for (d, t), n in picked.rows_read.items()),
     }
     steps.fingerprint = hashlib.sha256(json.dumps(what, sort_keys=True).encode()).hexdigest()
+    _read_picked_rows(steps, opened, config, Window(since - grace, until + grace), chosen.picked)
     return steps
+
+
+def _read_picked_rows(steps: Steps, opened: Any, config: Any, scan: Any, picked: Any) -> None:
+    """The picked sessions' rows read as ``miner draft`` reads them, in this
+    process (``apart.FORK`` off: a child's CPU is not this process's)."""
+    from miner.engine import apart, embedded
+    from miner.traces import DRAFT_COLUMNS
+
+    ids = [s.session_id for s in picked]
+    forked, apart.FORK = apart.FORK, False
+    begin, began = cpu_seconds(), time.perf_counter()
+    try:
+        rows = embedded.read_sessions(
+            opened, DRAFT_COLUMNS, scan.since, scan.until, ids, config.scan
+        )
+    finally:
+        apart.FORK = forked
+    steps.rows_cpu, steps.rows_wall = cpu_seconds() - begin, time.perf_counter() - began
+    steps.rows = len(rows)
+    as_read = rows.sort_values(["source_file", "session_id", "timestamp"], kind="stable")
+    steps.rows_fingerprint = hashlib.sha256(
+        as_read.to_json(orient="records", date_format="iso").encode()
+    ).hexdigest()
 
 
 def main() -> None:
@@ -194,6 +226,10 @@ def main() -> None:
                 small = [small[0] + seconds, small[1] + wall]
         print(
             f"  {small[0]:6.2f}  {small[1]:6.2f}           (statements under {args.least} s of CPU)"
+        )
+        print(
+            f"the picked rows' read: {steps.rows_cpu:.2f} s of CPU, {steps.rows_wall:.2f} s wall,"
+            f" {steps.rows} rows {steps.rows_fingerprint[:16]}"
         )
 
 
