@@ -1725,3 +1725,16 @@ def test_a_street_s_type_is_asked_only_of_a_word_before_a_number(monkeypatch):
     found = list(streets.numbered_words("Via Roma and Rua Augusta, then Rua 58 at last."))
     assert asked == ["Rua"]
     assert any(start == len("Via Roma and Rua Augusta, then ") for start, _e, _k in found)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Ask Gutierrez about the invoice", "Gutierrez"),
+        ("It came. Call Hernandez back", "Hernandez"),
+    ],
+)
+def test_a_census_surname_after_a_sentence_s_english_first_word_is_surfaced_alone(text, name):
+    # "Ask" is capitalised only as the sentence's first word: no run of a
+    # town's words, and no part of the name.
+    assert surfaced(text) == {name: "PERSON"}
