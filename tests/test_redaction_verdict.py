@@ -898,6 +898,9 @@ def test_a_firm_named_after_a_person_where_one_works_is_left_for_the_reviewer(po
         # after them: never kept unseen.
         ("Maria Jensen Finance", "surface"),
         ("Jonas Weber Tech", "surface"),
+        # A first name before a surname that is a firm's noun no list knows.
+        ("Sofia Banka", "surface"),
+        ("Petra Moda Lopez", "surface"),
     ],
 )
 def test_a_firm_s_own_words_say_what_it_is(value, says):

@@ -224,15 +224,16 @@ _FORM_FIRST = re.compile(r"(?:PT|Perum|Persero)[ \t]+[A-Z]")
 _INITIALS_FORM_FIRST = re.compile(r"(?:CV|PD|UD)[ \t]+[A-Z]")
 
 
-def _a_person_s_name_first(words: str) -> bool:
-    """Whether ``words`` (a value's words before its first firm's noun) are
-    a first name and at least one more word: a person's name the model ran
-    into the capitalised word after it ("Maria Jensen Finance", "Jonas Weber
-    Tech support"), at least the reviewer's, never kept unseen."""
+def _a_first_name_first(words: str) -> bool:
+    """Whether ``words`` (a value's words before its first firm's noun)
+    open with a first name: a person's name the model ran into the
+    capitalised word after it ("Maria Jensen Finance", "Jonas Weber Tech
+    support"), or whose surname is a firm's noun no list knows ("Sofia
+    Banka", "Petra Moda Lopez"): at least the reviewer's, never kept unseen."""
     from miner.redaction.lexicon.names import a_first_name
 
     split = words.split()
-    return len(split) > 1 and a_first_name(split[0])
+    return bool(split) and a_first_name(split[0])
 
 
 @functools.lru_cache(maxsize=4096)
@@ -242,7 +243,7 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     and it has another word ("Vesterlund Pharmaceutica", "Rannu Keskus", "PT
     Maju Jaya"): people are not named so; "surface" when a firm's noun
     there is a name too ("Tarvo Holding": "Holding" is a surname), follows a
-    first name and another word ("Maria Jensen Finance"), stands alone
+    first name ("Maria Jensen Finance", "Sofia Banka"), stands alone
     ("Pharmaceutica"), or is run into a compound no list knows
     ("Lõunapank", "Bankorvia"), or a word is written with a capital
     inside as brands are ("VoxGenix"), or an initials' form opens it ("CV
@@ -262,7 +263,7 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
         nouns
         and len(words) > 1
         and not any(known_name(noun) for noun in nouns)
-        and not _a_person_s_name_first(value[: found[0].start()])
+        and not _a_first_name_first(value[: found[0].start()])
     ):
         return "keep"
     if nouns or _INITIALS_FORM_FIRST.match(value):
