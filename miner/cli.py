@@ -4,7 +4,6 @@ becomes ``Error: <message>`` on stderr and its exit code."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import re
@@ -22,7 +21,7 @@ from miner.errors import FindingsError, InputError, MinerError, OutputError, Usa
 from miner.summary import NOT_DRAFTED_REASONS, RunSummary
 
 if TYPE_CHECKING:
-    from miner.job import DraftRequest, Selected
+    from miner.job import DraftRequest
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -246,8 +245,7 @@ def draft(
 
         miner draft --since 7d --out drafts/
     """
-    from miner import output
-    from miner.engine import apart
+    from miner.draft_start import run_draft
 
     def request_of() -> DraftRequest:
         """The run's ``DraftRequest``: its engine, config and window."""
@@ -286,32 +284,14 @@ def draft(
             engine=chosen,
         )
 
-    if engine == "embedded" and apart.FORK and _export_bytes(traces) >= SELECT_APART_BYTES:
-        # The job's first stage, up to the engine's picks, in a child forked
-        # before this process imports the job (pandas, pyarrow, DuckDB, the
-        # config's models: 130 MiB): this process waits beside it at 25 MiB,
-        # not 140, and the child counts none of its pages again. The
-        # selection runs in that child itself (``run_apart`` there).
-        with output.locked(out, lock_timeout, "miner draft"):
-            removed = output.remove_stale_staging(out)
-
-            def first_stage() -> Selected:
-                from miner.job import check_window, select_sessions
-
-                request = request_of()
-                check_window(request)
-                return select_sessions(request)
-
-            # Handed over as a list's ``pop``: what the stage found is then
-            # held by the job alone, and let go once read.
-            found = [apart.run_apart(first_stage, f"{traces}: the selection")]
-            from miner.job import draft_selected
-
-            summary = draft_selected(found.pop, _progress, removed)
-    else:
-        from miner.job import run_draft
-
-        summary = run_draft(request_of(), progress=_progress)
+    summary = run_draft(
+        request_of,
+        engine=engine,
+        traces=traces,
+        out=out,
+        lock_timeout=lock_timeout,
+        progress=_progress,
+    )
     if as_json:
         import orjson
 
@@ -375,31 +355,6 @@ def sql_(
             (start, end),
         )
     )
-
-
-#: A local export of at least this many bytes has ``miner draft``'s first
-#: stage run in a child forked before the job's imports (``draft``): at 20M
-#: small-files rows (5.2 GB) the process tree's summed RSS was 474-497 MiB
-#: against 548-563 (5M rows, 1.5 GB: 395-398 against 448-453). Not below:
-#: the job's imports, made in the child and again in the job, cost CPU
-#: (0.1-0.3 s), a fixed cost of each draft.
-SELECT_APART_BYTES = 2**30
-
-
-def _export_bytes(traces: str | None) -> int:
-    """The bytes of the files under ``--traces`` if it names a local file or
-    folder (0 otherwise: a URI, or no ``--traces``), from the file system
-    alone: nothing imported, no footer read."""
-    if traces is None or not os.path.exists(traces):
-        return 0
-    if os.path.isfile(traces):
-        return os.path.getsize(traces)
-    total = 0
-    for folder, _dirs, files in os.walk(traces):
-        for file in files:
-            with contextlib.suppress(OSError):
-                total += os.path.getsize(os.path.join(folder, file))
-    return total
 
 
 def _source(value: str) -> Path | str:

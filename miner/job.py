@@ -220,7 +220,7 @@ def check_window(request: DraftRequest) -> None:
 class Selected:
     """The job's first stage, what ``select_sessions`` found: the export
     opened, the ledger read and the engine's picks, for ``request``. Pickled
-    whole when the stage runs in a child of its own (``miner.cli.draft``)."""
+    whole when the stage runs in a child of its own (``miner.draft_start``)."""
 
     request: DraftRequest
     export: source.Export

@@ -629,7 +629,7 @@ def _sha256(path: Path) -> str:
 def write_rows(path: Path, rows: list[dict[str, Any]]) -> None:
     """Rows as one Parquet file, written beside and renamed into place."""
     # Imported here: ``miner draft`` holds the output's lock from a process
-    # that has not imported pyarrow yet (``miner.cli.draft``).
+    # that has not imported pyarrow yet (``miner.draft_start``).
     import pyarrow as pa
     import pyarrow.parquet as pq
 

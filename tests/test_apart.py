@@ -183,15 +183,15 @@ def test_the_config_pickles_as_the_drafts_first_stage_hands_it_over():
 
 
 def test_the_export_is_measured_by_its_files_alone(tmp_path):
-    from miner.cli import _export_bytes
+    from miner.draft_start import export_bytes
 
     (tmp_path / "dt=2026-11-20").mkdir()
     (tmp_path / "dt=2026-11-20" / "a.parquet").write_bytes(b"x" * 1000)
     (tmp_path / "b.parquet").write_bytes(b"x" * 24)
-    assert _export_bytes(str(tmp_path)) == 1024
-    assert _export_bytes(str(tmp_path / "b.parquet")) == 24
-    assert _export_bytes("s3://bucket/prefix/") == 0
-    assert _export_bytes(None) == 0
+    assert export_bytes(str(tmp_path)) == 1024
+    assert export_bytes(str(tmp_path / "b.parquet")) == 24
+    assert export_bytes("s3://bucket/prefix/") == 0
+    assert export_bytes(None) == 0
 
 
 def _draft_spied(out: Path, pipeline: str = "pipelines/support_agent.toml") -> str:
@@ -201,8 +201,8 @@ def _draft_spied(out: Path, pipeline: str = "pipelines/support_agent.toml") -> s
     root = Path(__file__).resolve().parent.parent
     spy = (
         "import sys\n"
-        "import miner.cli, miner.engine.apart as apart\n"
-        "miner.cli.SELECT_APART_BYTES = 0\n"
+        "import miner.cli, miner.draft_start, miner.engine.apart as apart\n"
+        "miner.draft_start.SELECT_APART_BYTES = 0\n"
         "original, seen = apart.run_apart, []\n"
         "def spied(step, what):\n"
         "    if not seen:\n"

@@ -40,6 +40,13 @@ def user_texts(redaction) -> list[str]:
     return [turn.user_text for turn in redaction.session.turns]
 
 
+def assert_not_silent(policy, text: str, name: str) -> None:
+    """``name`` in ``text`` is replaced, or surfaced whole."""
+    redaction = redacted(policy, text)
+    [out] = user_texts(redaction)
+    assert name not in out or name in {s.value for s in redaction.surfaced}, out
+
+
 @pytest.mark.parametrize(
     "text, name",
     [
@@ -194,9 +201,7 @@ def test_a_country_a_cue_ran_into_in_capitals_is_no_person_but_a_name_is(policy)
 def test_the_outside_corpus_s_silent_shapes_are_replaced_or_surfaced(policy, text, name):
     # Lower-case first names and surnames in capitals were left silent by
     # the hidden outside corpus (issue 36): each is at least surfaced.
-    redaction = redacted(policy, text)
-    [out] = user_texts(redaction)
-    assert name not in out or name in {s.value for s in redaction.surfaced}, out
+    assert_not_silent(policy, text, name)
 
 
 @pytest.mark.parametrize(
@@ -254,9 +259,7 @@ def test_a_first_name_after_a_relative_is_still_replaced(policy):
 @pytest.mark.parametrize("surname", ["SCHNEIDER", "WEBER", "WAGNER"])
 def test_a_common_surname_english_writes_in_capitals_is_not_silent(policy, surname):
     # Zipf 3.5 to 3.7 in English: the commonest German surnames.
-    redaction = redacted(policy, f"the parcel is for {surname}, 3rd floor")
-    [out] = user_texts(redaction)
-    assert surname not in out or surname in {s.value for s in redaction.surfaced}, out
+    assert_not_silent(policy, f"the parcel is for {surname}, 3rd floor", surname)
 
 
 # Names from lists the rules were not built from (branch names12): a sweep
@@ -277,9 +280,7 @@ def test_a_common_surname_english_writes_in_capitals_is_not_silent(policy, surna
     ],
 )
 def test_a_name_no_first_name_list_knows_is_not_silent(policy, text, name):
-    redaction = redacted(policy, text)
-    [out] = user_texts(redaction)
-    assert name not in out or name in {s.value for s in redaction.surfaced}, out
+    assert_not_silent(policy, text, name)
 
 
 @pytest.mark.parametrize(

@@ -894,6 +894,13 @@ def test_a_firm_named_after_a_person_where_one_works_is_left_for_the_reviewer(po
         ("Fairbanks", ""),
         # Run together with a person before a comma: hers, not a firm's.
         ("Maria Jensen, Vesterlund Pharmaceutica", ""),
+        # A person's first name and surname the model ran into the word
+        # after them: never kept unseen.
+        ("Maria Jensen Finance", "surface"),
+        ("Jonas Weber Tech", "surface"),
+        # A first name before a surname that is a firm's noun no list knows.
+        ("Sofia Banka", "surface"),
+        ("Petra Moda Lopez", "surface"),
     ],
 )
 def test_a_firm_s_own_words_say_what_it_is(value, says):
@@ -912,6 +919,18 @@ def test_a_firm_s_own_words_say_what_it_is(value, says):
 def test_a_firm_by_its_words_is_kept_whatever_the_sentence(text):
     # The slot differs; the value's own words do not.
     assert verdict(text, "Vesterlund Pharmaceutica", NER, {"PERSON"}) == "keep"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Please ask Maria Jensen Finance to call me back.", "Maria Jensen Finance"),
+        ("call Jonas Weber Tech support now", "Jonas Weber Tech"),
+    ],
+)
+def test_a_person_run_into_a_firm_s_noun_is_surfaced_not_kept(text, value):
+    # "Finance" after "Maria Jensen" kept her whole name as a firm's: silent.
+    assert verdict(text, value, NER, {"PERSON"}) == "surface"
 
 
 def test_a_sure_name_with_a_firm_s_noun_is_surfaced_not_kept():

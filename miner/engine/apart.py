@@ -29,7 +29,7 @@ Measured on 1M Go rows, the selection in a spawned interpreter peaked at
 301 MiB against 260 forked, the tree's summed RSS at 439-443 against
 400-403, and cost 0.4 s more CPU. Smaller still is a fork of a process that
 has imported nothing yet: on a large export ``miner draft`` runs its first
-stage, up to the engine's picks, in such a child (``miner.cli.draft``), and
+stage, up to the engine's picks, in such a child (``miner.draft_start``), and
 the selection runs in that child itself (a step asked for in a child runs
 there).
 """

@@ -224,13 +224,26 @@ _FORM_FIRST = re.compile(r"(?:PT|Perum|Persero)[ \t]+[A-Z]")
 _INITIALS_FORM_FIRST = re.compile(r"(?:CV|PD|UD)[ \t]+[A-Z]")
 
 
+def _a_first_name_first(words: str) -> bool:
+    """Whether ``words`` (a value's words before its first firm's noun)
+    open with a first name: a person's name the model ran into the
+    capitalised word after it ("Maria Jensen Finance", "Jonas Weber Tech
+    support"), or whose surname is a firm's noun no list knows ("Sofia
+    Banka", "Petra Moda Lopez"): at least the reviewer's, never kept unseen."""
+    from miner.redaction.lexicon.names import a_first_name
+
+    split = words.split()
+    return bool(split) and a_first_name(split[0])
+
+
 @functools.lru_cache(maxsize=4096)
 def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     """What the words of a name found (``value``) make it, wherever it
     stands: "keep" when a word of it is a firm's noun no name list knows
     and it has another word ("Vesterlund Pharmaceutica", "Rannu Keskus", "PT
     Maju Jaya"): people are not named so; "surface" when a firm's noun
-    there is a name too ("Tarvo Holding": "Holding" is a surname), stands alone
+    there is a name too ("Tarvo Holding": "Holding" is a surname), follows a
+    first name ("Maria Jensen Finance", "Sofia Banka"), stands alone
     ("Pharmaceutica"), or is run into a compound no list knows
     ("Lõunapank", "Bankorvia"), or a word is written with a capital
     inside as brands are ("VoxGenix"), or an initials' form opens it ("CV
@@ -244,8 +257,14 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     words = value.split()
     if _FORM_FIRST.match(value) and len(words) > 1:
         return "keep"
-    nouns = [m.group(0) for m in _FIRM_NOUN.finditer(value)]
-    if nouns and len(words) > 1 and not any(known_name(noun) for noun in nouns):
+    found = list(_FIRM_NOUN.finditer(value))
+    nouns = [m.group(0) for m in found]
+    if (
+        nouns
+        and len(words) > 1
+        and not any(known_name(noun) for noun in nouns)
+        and not _a_first_name_first(value[: found[0].start()])
+    ):
         return "keep"
     if nouns or _INITIALS_FORM_FIRST.match(value):
         return "surface"

@@ -712,8 +712,11 @@ class NameWords:
                 and not a_place_name(word)
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
             ):
-                # With the particles and initials around it ("Le Goff").
+                # With the particles and initials around it ("Le Goff"),
+                # not the sentence's first word before it ("Ask").
                 start, end = complete_name(text, m.start(), m.start() + len(word))
+                if start == _an_english_opener_before(text, m.start()):
+                    start = m.start()
                 if not _a_place_grown_over(text, start, m.start()):
                     yield start, end, "PERSON", "a capitalised listed name"
             elif (
@@ -823,10 +826,35 @@ _WORD_AFTER = re.compile(r"[ \t]+([^\W\d_])")
 
 def _in_a_capitalised_run(text: str, start: int, end: int) -> bool:
     """Whether a capitalised word stands right before or after [start, end)
-    on its line."""
+    on its line; before it, not a word English writes often opening the
+    sentence, capitalised only for that (``_an_english_opener_before``)."""
     before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    if before and before.group(1)[0].isupper() and _an_english_opener_before(text, start) is None:
+        return True
     after = _WORD_AFTER.match(text, end)
-    return any(m and m.group(1)[0].isupper() for m in (before, after))
+    return bool(after and after.group(1)[0].isupper())
+
+
+def _an_english_opener_before(text: str, start: int) -> int | None:
+    """The start of the word right before ``start`` if it opens a sentence
+    or a line and English writes it often (Zipf 4.5), capitalised only for
+    that ("Ask Gutierrez about it", "Call Hernandez back": a verb or a
+    greeting, no town's word); else None."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    before = _WORD_BEFORE.search(text, max(0, start - 40), start)
+    if (
+        before
+        and before.group(1)[0].isupper()
+        and _SENTENCE_OPENS_BEFORE.search(text, max(0, before.start() - 4), before.start())
+        and an_english_word(before.group(1).casefold())
+    ):
+        return before.start(1)
+    return None
+
+
+#: A sentence's or a line's start right before a word.
+_SENTENCE_OPENS_BEFORE = re.compile(r"(?:\A|[.!?\n\r][\s\"'“”‘’)]*)\Z")
 
 
 #: What only a person has, after a word and its "'s": "Koidu's address".

@@ -248,14 +248,16 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
 
     for m in WORD.finditer(text):
         word = m.group(0)
+        after = _NUMBER_AFTER.match(text, m.end())
         # A street's type, capitalised, before a number that names the
-        # street ("Rua 33", "Calle 12"): a street in any sentence.
-        typed = word[:1].isupper() and _a_street_type(word)
+        # street ("Rua 33", "Calle 12"): a street in any sentence. Its
+        # lists read only before a number: every capitalised word of a
+        # long text is not asked of them.
+        typed = bool(after) and word[:1].isupper() and _a_street_type(word)
         if not typed and (
             len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word)
         ):
             continue
-        after = _NUMBER_AFTER.match(text, m.end())
         before = None if after else _NUMBER_BEFORE.search(text, max(0, m.start() - 8), m.start())
         if not (after or before):
             continue
