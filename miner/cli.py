@@ -22,7 +22,7 @@ from miner.errors import FindingsError, InputError, MinerError, OutputError, Usa
 from miner.summary import NOT_DRAFTED_REASONS, RunSummary
 
 if TYPE_CHECKING:
-    from miner.job import DraftRequest, Selected
+    from miner.first_stage import DraftRequest, Selected
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -253,7 +253,7 @@ def draft(
         """The run's ``DraftRequest``: its engine, config and window."""
         from miner import source
         from miner.engine.registry import engine_named
-        from miner.job import DraftRequest
+        from miner.first_stage import DraftRequest
 
         chosen = engine_named(engine)
         config = _config(pipeline)
@@ -296,7 +296,7 @@ def draft(
             removed = output.remove_stale_staging(out)
 
             def first_stage() -> Selected:
-                from miner.job import check_window, select_sessions
+                from miner.first_stage import check_window, select_sessions
 
                 request = request_of()
                 check_window(request)

@@ -57,6 +57,11 @@ FORK = sys.platform == "linux"
 _in_child = False
 
 
+def in_child() -> bool:
+    """Whether this process is a child ``run_apart`` forked."""
+    return _in_child
+
+
 def run_apart(step: Callable[[], T], what: str) -> T:
     """``step()``'s result, computed in a forked child process; the
     exception it raised, raised here. ``what`` names the step in the one
