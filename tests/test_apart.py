@@ -81,6 +81,17 @@ def test_an_error_that_does_not_pickle_comes_back_as_its_first_line():
         run_apart(refuse, "the step")
 
 
+def test_a_result_that_does_not_pickle_is_the_pickling_error_naming_the_step():
+    def unpicklable() -> object:
+        return lambda: "secret trace text"  # a lambda does not pickle
+
+    with pytest.raises(MinerError) as raised:
+        run_apart(unpicklable, "the step")
+    message = str(raised.value)
+    assert message.startswith("the step: its result does not pickle (")
+    assert "lambda" in message and "secret" not in message and "\n" not in message
+
+
 def test_a_killed_step_is_one_line_naming_the_step():
     parent = os.getpid()
 
