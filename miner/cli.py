@@ -21,7 +21,7 @@ from miner.errors import FindingsError, InputError, MinerError, OutputError, Usa
 from miner.summary import NOT_DRAFTED_REASONS, RunSummary
 
 if TYPE_CHECKING:
-    from miner.job import DraftRequest
+    from miner.first_stage import DraftRequest
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -251,7 +251,7 @@ def draft(
         """The run's ``DraftRequest``: its engine, config and window."""
         from miner import source
         from miner.engine.registry import engine_named
-        from miner.job import DraftRequest
+        from miner.first_stage import DraftRequest
 
         chosen = engine_named(engine)
         config = _config(pipeline)

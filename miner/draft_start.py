@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from miner.engine.base import Progress
-    from miner.job import DraftRequest, Selected
+    from miner.first_stage import DraftRequest, Selected
     from miner.summary import RunSummary
 
 #: A local export of at least this many bytes has ``miner draft``'s first
@@ -75,7 +75,7 @@ def run_draft(
         removed = output.remove_stale_staging(out)
 
         def first_stage() -> Selected:
-            from miner.job import check_window, select_sessions
+            from miner.first_stage import check_window, select_sessions
 
             request = request_of()
             check_window(request)

@@ -24,20 +24,17 @@ from miner.case import draft_name
 from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case, record_redaction
-from miner.engine.base import Engine, Progress, no_progress
+from miner.engine.base import Progress, no_progress
 from miner.errors import InputError, UsageError
+from miner.first_stage import DraftRequest, Selected, check_window, select_sessions
 from miner.fixtures import apply_fixtures
 from miner.loading import release_freed_memory
 from miner.model import SIGNALS
 from miner.redaction.guard import json_strings
-from miner.redaction.runtime import require_model
 from miner.redaction.surfaced import normalised
 from miner.report import runs_index_html, triage_html
 from miner.sample import (
     NotDrafted,
-    Picked,
-    PickPlan,
-    read_negative_feedback,
     session_hash,
     signature_hash,
 )
@@ -53,25 +50,6 @@ from miner.window import Window
 
 if TYPE_CHECKING:
     from miner.redaction.policy import RedactionPolicy
-
-
-@dataclass(frozen=True)
-class DraftRequest:
-    config: PipelineConfig
-    traces: Path | str
-    """A local path, or an s3:// or gs:// URI."""
-    feedback: Path | None
-    out: Path
-    since: datetime
-    until: datetime
-    per_signal: int
-    max_cases: int
-    seed: int
-    engine: Engine
-    """Where the selection and the drafting run (``miner.engine.registry``);
-    the drafts, ledger and summary are written here whatever the engine."""
-    lock_timeout: float = 0
-    """Seconds to wait for another run's lock on ``out`` before giving up."""
 
 
 @dataclass(frozen=True)
@@ -206,68 +184,6 @@ def run_draft(request: DraftRequest, progress: Progress = no_progress) -> RunSum
     with output.locked(request.out, request.lock_timeout, "miner draft"):
         removed = output.remove_stale_staging(request.out)
         return draft_selected(functools.partial(select_sessions, request), progress, removed)
-
-
-def check_window(request: DraftRequest) -> None:
-    """Refuse a window that ends before it starts."""
-    if request.since >= request.until:
-        raise UsageError(
-            f"--since {request.since.isoformat()} is not before --until {request.until.isoformat()}"
-        )
-
-
-@dataclass(frozen=True)
-class Selected:
-    """The job's first stage, what ``select_sessions`` found: the export
-    opened, the ledger read and the engine's picks, for ``request``. Pickled
-    whole when the stage runs in a child of its own (``miner.draft_start``)."""
-
-    request: DraftRequest
-    export: source.Export
-    drafted_before: frozenset[str]
-    found: Picked
-
-
-def select_sessions(request: DraftRequest) -> Selected:
-    """The job's first stage, under ``out``'s lock: the export opened, the
-    feedback and the ledger read, and the engine's selection and pick."""
-    config = request.config
-    # Checked first, so a missing NLP model stops the run before any scanning;
-    # loaded after the scan, so the scan's peak memory and the model's do not add up.
-    require_model(config)
-    export = source.open_export(request.traces)
-
-    negative = read_negative_feedback(request.feedback, config.feedback)
-    grace = config.sampling.session_grace
-    scan_start, scan_end = request.since - grace, request.until + grace
-    drafted_before = output.read_ledger(request.out)
-    plan = PickPlan(
-        drafted_before,
-        output.read_ledger_signatures(request.out),
-        per_signal=request.per_signal,
-        max_cases=request.max_cases,
-        seed=request.seed,
-    )
-    # The engine holds the flags of every flagged session (a million, in a
-    # big week) and picks over them: this process gets the picked sessions'
-    # flags, the counts and the left-out sessions' hashes, and hands the heap
-    # the engine's results used back before the picked sessions' rows are
-    # read and the model loads (``_draft_rows``).
-    # Opening the export reads every file's footer: 10,009 small files took
-    # the job from 150 to 264 MiB, 174 once handed back. Handed back before
-    # the embedded engine's child starts, with all of it counted in its RSS.
-    release_freed_memory()
-    found = request.engine.pick(
-        export,
-        config,
-        Window(scan_start, scan_end),
-        Window(request.since, request.until),
-        negative,
-        plan,
-    )
-    # A copy without what the export cached (its pyarrow dataset), which
-    # would be pickled too.
-    return Selected(request, replace(export), drafted_before, found)
 
 
 def draft_selected(

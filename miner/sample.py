@@ -36,6 +36,7 @@ hashes of the signatures drafted, so next week prefers kinds not seen yet.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import re
@@ -44,11 +45,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from decimal import Decimal
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -70,6 +71,9 @@ from miner.model import SIGNALS, SessionFlags
 from miner.signals import REGISTRY, Context, Reason, Signal
 from miner.source import read_feedback, refuse_rows_without_session
 from miner.summary import NOT_DRAFTED_REASONS
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: Event types the selection reads (besides any row with status ERROR), in
 #: every plugin's names (the Go plugin's TOOL_START, EVENT...).
@@ -109,26 +113,54 @@ class NegativeFeedback:
     invocations: frozenset[str]
 
 
-def negative_feedback(feedback: pd.DataFrame | None, rules: FeedbackConfig) -> NegativeFeedback:
-    """Session and invocation ids with a negative rating."""
-    if feedback is None or feedback.empty:
+def negative_feedback(feedback: pa.Table | None, rules: FeedbackConfig) -> NegativeFeedback:
+    """Session and invocation ids with a negative rating: a score that reads
+    as a number at most ``negative_max_score``, or one of ``negative_values``
+    (any case). In Python over the ratings' values, not pandas: the first
+    stage's child, which reads them, imports no pandas (``miner.first_stage``)."""
+    if feedback is None or feedback.num_rows == 0:
         return NegativeFeedback(frozenset(), frozenset())
-    scores = feedback[rules.score_column]
-    negative = pd.Series(False, index=feedback.index)
-    numeric = pd.to_numeric(scores, errors="coerce")
-    if rules.negative_max_score is not None:
-        negative |= numeric.notna() & (numeric <= rules.negative_max_score)
-    if rules.negative_values:
-        wanted = {v.lower() for v in rules.negative_values}
-        negative |= scores.astype("string").str.lower().isin(wanted).fillna(False)
-    rows = feedback[negative]
+    wanted = {v.lower() for v in rules.negative_values}
+    highest = rules.negative_max_score
+
+    def negative(score: Any) -> bool:
+        if score is None:
+            return False
+        number = _number(score)
+        if highest is not None and number is not None and number <= highest:
+            return True
+        return str(score).lower() in wanted
+
+    rows = [
+        n
+        for n, score in enumerate(feedback.column(rules.score_column).to_pylist())
+        if negative(score)
+    ]
 
     def ids(column: str) -> frozenset[str]:
-        if column not in rows.columns:
+        if column not in feedback.column_names:
             return frozenset()
-        return frozenset(str(v) for v in rows[column].dropna() if str(v))
+        values = feedback.column(column).to_pylist()
+        # Not a null, a NaN or an empty id.
+        return frozenset(
+            str(values[n])
+            for n in rows
+            if values[n] is not None and values[n] == values[n] and str(values[n])
+        )
 
     return NegativeFeedback(ids(rules.session_column), ids(rules.invocation_column))
+
+
+def _number(score: Any) -> float | None:
+    """A score as a number, or None: a number as it is, a string that reads
+    as one (``"-1"``, ``" 2.5"``), nothing else (as pandas' ``to_numeric``
+    with ``errors="coerce"``)."""
+    if isinstance(score, int | float | Decimal):
+        return float(score)
+    if isinstance(score, str) and "_" not in score:
+        with contextlib.suppress(ValueError):
+            return float(score)
+    return None
 
 
 def read_negative_feedback(path: Path | None, rules: FeedbackConfig) -> NegativeFeedback:
@@ -453,8 +485,10 @@ def _local_file(path: Any) -> str:
 
 def _utc(moment: Any) -> datetime:
     """A start as the pick compares it: a UTC datetime (microseconds)."""
-    if isinstance(moment, pd.Timestamp):
-        moment = moment.to_pydatetime()
+    # A pandas Timestamp (pandas is not imported for this: the pick has none).
+    as_datetime = getattr(moment, "to_pydatetime", None)
+    if as_datetime is not None:
+        moment = as_datetime()
     if moment.tzinfo is None:
         return moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC)
@@ -480,6 +514,8 @@ def flag_sessions(
 ) -> FlagTable:
     """The flagged sessions among rows held in memory (Arrow batches or
     DataFrames, any order; any time): the selection run by DuckDB over them."""
+    import pandas as pd
+
     from miner.config import ScanConfig
     from miner.engine import duck
 

@@ -11,16 +11,17 @@ score's runs) scan the pyarrow dataset batch by batch.
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
@@ -28,6 +29,10 @@ from miner.config import is_remote
 from miner.errors import InputError
 from miner.traces import ANALYTICS_COLUMNS, REQUIRED_COLUMNS, utc_frame
 from miner.window import Window
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow.dataset as ds
 
 #: pyarrow's words for a file that is not Parquet, and ours (whole sentences).
 _NOT_PARQUET = (
@@ -70,20 +75,6 @@ def unreadable_file(path: Path | str, exc: BaseException) -> str:
     if reason.startswith("not a Parquet file"):
         return f"{path}: {reason}"
     return f"{path}: not a readable Parquet file ({reason})"
-
-
-def _first_unreadable(folder: Path) -> Path | None:
-    """The first file of a local export folder that pyarrow cannot read as
-    Parquet (the dataset reads only one file's footer to start)."""
-    for path in sorted(folder.rglob("*")):
-        parts = path.relative_to(folder).parts
-        if not path.is_file() or any(p.startswith((".", "_")) for p in parts):
-            continue  # pyarrow's dataset skips these too
-        try:
-            pq.read_schema(path)
-        except (pa.ArrowInvalid, OSError):
-            return path
-    return None
 
 
 def _missing_columns(file: str, names: Sequence[str]) -> str | None:
@@ -138,6 +129,8 @@ class Export:
         every page the job holds in its own RSS too. A dataset of 10,009
         small files holds 16 MiB of fragments; made in the child, which
         reads the files, it is counted once, and goes with the child."""
+        import pyarrow.dataset as ds  # imports pandas: not where none is read (open_export)
+
         return ds.dataset(
             list(self.files),
             schema=self.schema,
@@ -185,40 +178,40 @@ def open_export(path: Path | str) -> Export:
     elif not Path(path).exists():
         raise InputError(f"{path}: no such file or folder")
     try:
-        dataset = ds.dataset(location, filesystem=filesystem, format="parquet", partitioning="hive")
+        files = _listed_files(filesystem or pafs.LocalFileSystem(), str(location))
     except (pa.ArrowInvalid, OSError) as exc:
-        culprit = (
-            _first_unreadable(Path(path)) if not is_remote(path) and Path(path).is_dir() else None
-        )
-        raise InputError(unreadable_file(culprit or _shown(path), exc)) from None
-    if not dataset.files:
+        raise InputError(f"{_shown(path)}: cannot list files ({read_reason(exc)})") from None
+    if not files:
         raise InputError(f"{path}: no Parquet files found")
-    schemas = [dataset.schema]
+    footers = []
     layouts: dict[tuple[tuple[str, str], ...], list[str]] = {}
-    for fragment in dataset.get_fragments():
+    for file in files:
         try:
             # The footer's schema only: a fragment's physical_schema keeps the
             # whole parsed footer alive (20 MiB for a file of 764 row groups).
-            schema = pq.read_schema(fragment.path, filesystem=dataset.filesystem)
+            schema = pq.read_schema(file, filesystem=filesystem)
         except (pa.ArrowInvalid, OSError) as exc:
-            raise InputError(unreadable_file(fragment.path, exc)) from None
-        missing = _missing_columns(fragment.path, schema.names)
+            shown = _shown(path) if file == str(location) else file
+            raise InputError(unreadable_file(shown, exc)) from None
+        missing = _missing_columns(file, schema.names)
         if missing:
             raise InputError(missing)
         if not pa.types.is_timestamp(schema.field("timestamp").type):
             raise InputError(
-                f"{fragment.path}: column 'timestamp' is {schema.field('timestamp').type}, "
+                f"{file}: column 'timestamp' is {schema.field('timestamp').type}, "
                 "expected a timestamp"
             )
         for column in _TEXT_COLUMNS:
             if column in schema.names and not _is_text(schema.field(column).type):
                 raise InputError(
-                    f"{fragment.path}: column '{column}' is {schema.field(column).type}, "
-                    "expected a string"
+                    f"{file}: column '{column}' is {schema.field(column).type}, expected a string"
                 )
-        schemas.append(schema)
+        footers.append(schema)
         layout = tuple(sorted((field.name, str(field.type)) for field in schema))
-        layouts.setdefault(layout, []).append(fragment.path)
+        layouts.setdefault(layout, []).append(file)
+    # The columns as pyarrow's dataset of the export had them: the first
+    # file's, then the hive partitions' (``dt``), then any other file's.
+    schemas = [footers[0], _hive_partitions(files, str(location)), *footers]
     try:
         unified = pa.unify_schemas(schemas, promote_options="permissive")
     except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
@@ -230,6 +223,55 @@ def open_export(path: Path | str) -> Export:
         schema=unified,
         layouts=tuple(tuple(f) for f in layouts.values()),
     )
+
+
+def _listed_files(filesystem: pafs.FileSystem, location: str) -> list[str]:
+    """The Parquet files of an export, as ``pyarrow.dataset.dataset`` lists
+    them: the file itself, or every file under the folder, in path order,
+    but those with a part of their path under it starting with ``.`` or
+    ``_`` (``_SUCCESS``, ``.crc``). Listed here, not by a dataset: importing
+    ``pyarrow.dataset`` imports pandas (33 MiB), which the first stage's
+    child, which opens the export, never needs (``miner.first_stage``)."""
+    if filesystem.get_file_info(location).type != pafs.FileType.Directory:
+        return [location]
+    base = location.rstrip("/")
+    files = []
+    for info in filesystem.get_file_info(pafs.FileSelector(base, recursive=True)):
+        parts = info.path[len(base) + 1 :].split("/")
+        if info.type == pafs.FileType.File and not any(p.startswith((".", "_")) for p in parts):
+            files.append(info.path)
+    return sorted(files)
+
+
+#: The folder name pyarrow's hive partitioning reads as a null value.
+_HIVE_NULL = "__HIVE_DEFAULT_PARTITION__"
+_INT32 = re.compile(r"-?[0-9]+")
+
+
+def _hive_partitions(files: Sequence[str], location: str) -> pa.Schema:
+    """The ``key=value`` folders' columns under ``location``, typed as
+    pyarrow's hive partitioning infers them: int32 when every value is
+    one, else a string (in the order the keys first appear)."""
+    base = location.rstrip("/")
+    values: dict[str, list[str]] = {}
+    for file in files:
+        folders = file[len(base) + 1 :].split("/")[:-1] if file != location else []
+        for folder in folders:
+            key, equals, value = folder.partition("=")
+            if equals and key:
+                value = unquote(value)
+                values.setdefault(key, [])
+                if value != _HIVE_NULL:
+                    values[key].append(value)
+    return pa.schema([pa.field(key, _partition_type(seen)) for key, seen in values.items()])
+
+
+def _partition_type(values: Sequence[str]) -> pa.DataType:
+    if not values:
+        return pa.null()
+    if all(_INT32.fullmatch(v) and -(2**31) <= int(v) < 2**31 for v in values):
+        return pa.int32()
+    return pa.string()
 
 
 def _shown(path: Path | str) -> Path | str:
@@ -282,6 +324,8 @@ def scan_batches(
 ) -> Iterator[pa.RecordBatch]:
     """``scan_events`` as Arrow record batches (``source_file`` included), for
     stages that decide on whole columns before touching a row."""
+    import pyarrow.dataset as ds
+
     present = export.present(columns)
     window = Window(start, end).arrow(export.dataset.schema)
     try:
@@ -345,6 +389,8 @@ def event_types(export: Export, start: datetime, end: datetime) -> set[str]:
 
 def latest_timestamp(export: Export) -> datetime | None:
     """The newest event time in the export (one column is read)."""
+    import pandas as pd
+
     newest: pd.Timestamp | None = None
     try:
         for batch in export.dataset.to_batches(columns=["timestamp"]):
@@ -360,26 +406,40 @@ def latest_timestamp(export: Export) -> datetime | None:
 
 def read_feedback(
     path: Path, columns: list[str], required: list[str], one_of: list[str] | None = None
-) -> pd.DataFrame:
-    """The feedback export; ``required`` columns must all be there, and at
-    least one of ``one_of`` (a rating names its session or its invocation)."""
+) -> pa.Table:
+    """The feedback export (a file, or a folder of files); ``required``
+    columns must all be there, and at least one of ``one_of`` (a rating
+    names its session or its invocation). Read file by file, not as a
+    pyarrow dataset: importing one imports pandas, which the first stage's
+    child, which reads the ratings, never needs (``miner.first_stage``)."""
     if not path.exists():
         raise InputError(f"{path}: no such file or folder")
     try:
-        dataset = ds.dataset(path, format="parquet")
-        missing = [c for c in required if c not in dataset.schema.names]
+        files = _listed_files(pafs.LocalFileSystem(), str(path))
+        names = pq.read_schema(files[0]).names if files else []
+        missing = [c for c in required if c not in names]
         if missing:
             named = ", ".join(f"'{c}'" for c in missing)
             plural = "s" if len(missing) > 1 else ""
             raise InputError(f"{path}: missing required feedback column{plural} {named}")
-        if one_of and not any(c in dataset.schema.names for c in one_of):
+        if one_of and not any(c in names for c in one_of):
             wanted = "' or '".join(one_of)
             raise InputError(
                 f"{path}: no feedback column '{wanted}' to say which session was rated "
                 "([feedback] session_column / invocation_column in the config)"
             )
-        present = [c for c in columns if c in dataset.schema.names]
-        return dataset.to_table(columns=present).to_pandas()
+        present = [c for c in columns if c in names]
+        tables = []
+        for file in files:
+            ratings = pq.ParquetFile(file)
+            here = [c for c in present if c in ratings.schema_arrow.names]
+            table = ratings.read(columns=here)
+            # A file without a column the first has: nulls, as a dataset reads it.
+            for column in present:
+                if column not in here:
+                    table = table.append_column(column, pa.nulls(table.num_rows))
+            tables.append(table.select(present))
+        return pa.concat_tables(tables, promote_options="permissive")
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(unreadable_file(path, exc)) from None
 
@@ -408,5 +468,7 @@ def read_all_events(export: Export, columns: Iterable[str]) -> pd.DataFrame:
     """Every row of an export (a run of the suite is small), the given columns."""
     start = datetime(1970, 1, 1, tzinfo=UTC)
     end = datetime(9999, 1, 1, tzinfo=UTC)
+    import pandas as pd
+
     frames = list(scan_events(export, columns, start, end))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -19,9 +19,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from miner.dialects import (
     ERROR_EVENT_TYPES,
@@ -32,6 +30,9 @@ from miner.dialects import (
 )
 from miner.errors import InputError
 from miner.model import Session, ToolCall, Turn
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def utc_frame(rows: Any) -> pd.DataFrame:
@@ -127,6 +128,8 @@ def _dedupe_and_order(events: pd.DataFrame) -> pd.DataFrame:
     # Payloads read as native structs are not hashable: then keep them all.
     with contextlib.suppress(TypeError):
         without = without.drop_duplicates(subset=same_row)
+    import pandas as pd
+
     events = pd.concat([with_id, without])
     # A stable sort keeps the export's order for equal timestamps.
     return events.sort_values(["session_id", "timestamp"], kind="mergesort")
@@ -356,4 +359,6 @@ def _files(group: pd.DataFrame) -> Iterable[str]:
 
 
 def _as_datetime(value: Any) -> datetime:
+    import pandas as pd
+
     return pd.Timestamp(value).to_pydatetime()

@@ -81,6 +81,17 @@ def test_an_error_that_does_not_pickle_comes_back_as_its_first_line():
         run_apart(refuse, "the step")
 
 
+def test_a_result_that_does_not_pickle_is_the_pickling_error_naming_the_step():
+    def unpicklable() -> object:
+        return lambda: "secret trace text"  # a lambda does not pickle
+
+    with pytest.raises(MinerError) as raised:
+        run_apart(unpicklable, "the step")
+    message = str(raised.value)
+    assert message.startswith("the step: its result does not pickle (")
+    assert "lambda" in message and "secret" not in message and "\n" not in message
+
+
 def test_a_killed_step_is_one_line_naming_the_step():
     parent = os.getpid()
 
@@ -194,10 +205,20 @@ def test_the_export_is_measured_by_its_files_alone(tmp_path):
     assert export_bytes(None) == 0
 
 
+#: What the first stage's child has no use for, whose pages would count in
+#: its RSS beside DuckDB's pool (pandas: 33 MiB; the job's modules, the
+#: policy's word lists, the report, google-adk).
+NOT_IN_THE_FIRST_STAGE = (
+    "pandas", "pyarrow.dataset", "miner.job", "miner.redaction.policy", "miner.report",
+    "google.adk",
+)  # fmt: skip
+
+
 def _draft_spied(out: Path, pipeline: str = "pipelines/support_agent.toml") -> str:
     """``miner draft`` of the sample with its first stage apart whatever the
     export's size: its stderr, whose first line names what this process had
-    imported when that stage's child was forked."""
+    imported when that stage's child was forked, and whose second, once the
+    stage is done, what of ``NOT_IN_THE_FIRST_STAGE`` the child imported."""
     root = Path(__file__).resolve().parent.parent
     spy = (
         "import sys\n"
@@ -210,6 +231,13 @@ def _draft_spied(out: Path, pipeline: str = "pipelines/support_agent.toml") -> s
         "        heavy = ['pandas', 'pyarrow', 'duckdb', 'miner.job', 'miner.config']\n"
         "        print('imported at the fork:', [m for m in heavy if m in sys.modules],\n"
         "              file=sys.stderr, flush=True)\n"
+        "        def watched():\n"
+        "            found = step()\n"
+        "            print('imported by the first stage:',\n"
+        f"                  [m for m in {NOT_IN_THE_FIRST_STAGE!r} if m in sys.modules],\n"
+        "                  file=sys.stderr, flush=True)\n"
+        "            return found\n"
+        "        return original(watched, what)\n"
         "    return original(step, what)\n"
         "apart.run_apart = spied\n"
         f"sys.argv = ['miner', 'draft', '--pipeline', {pipeline!r}, '--traces',\n"
@@ -229,6 +257,7 @@ def test_a_large_exports_first_stage_runs_before_the_jobs_imports_with_the_same_
     out, _result = drafted
     stderr = _draft_spied(tmp_path / "out")
     assert stderr.splitlines()[0] == "imported at the fork: []", stderr[-2000:]
+    assert stderr.splitlines()[1] == "imported by the first stage: []", stderr[-2000:]
     assert sorted(p.name for p in (tmp_path / "out").glob("draft_*")) == sorted(
         p.name for p in out.glob("draft_*")
     )

@@ -135,16 +135,19 @@ def test_a_failed_call_whose_payload_does_not_parse_stops_the_scan():
 
 
 def test_negative_feedback_by_score_or_label():
-    table = pd.DataFrame(
+    # A Parquet column has one type: scores written as text, read as numbers too.
+    table = pa.table(
         {
-            "session_id": ["a", "b", "c", None],
-            "invocation_id": [None, None, None, "i9"],
-            "score": [-1, 1, "thumbs_down", 0],
+            "session_id": ["a", "b", "c", None, "e"],
+            "invocation_id": [None, None, None, "i9", None],
+            "score": ["-1", "1", "thumbs_down", "0", None],
         }
     )
     neg = negative_feedback(table, FeedbackConfig(negative_values=("THUMBS_DOWN",)))
     assert neg.sessions == {"a", "c"}
     assert neg.invocations == {"i9"}
+    numbers = pa.table({"session_id": ["a", "b", "c"], "score": [-1.0, 0.5, float("nan")]})
+    assert negative_feedback(numbers, FeedbackConfig()).sessions == {"a"}
 
 
 def _flags(n: int, signals: set[str]) -> dict[str, SessionFlags]:

@@ -57,6 +57,11 @@ FORK = sys.platform == "linux"
 _in_child = False
 
 
+def in_child() -> bool:
+    """Whether this process is a child ``run_apart`` forked."""
+    return _in_child
+
+
 def run_apart(step: Callable[[], T], what: str) -> T:
     """``step()``'s result, computed in a forked child process; the
     exception it raised, raised here. ``what`` names the step in the one
@@ -79,7 +84,7 @@ def run_apart(step: Callable[[], T], what: str) -> T:
         # the child writes to every one (its collector's bookkeeping) and
         # made 27 MiB of them its own. Frozen, the collector leaves them be.
         gc.freeze()
-        _answer(step, write_end)
+        _answer(step, what, write_end)
     os.close(write_end)
     try:
         with os.fdopen(read_end, "rb") as answer:
@@ -97,10 +102,13 @@ def run_apart(step: Callable[[], T], what: str) -> T:
     raise value
 
 
-def _answer(step: Callable[[], object], write_end: int) -> None:  # pragma: no cover
+def _answer(step: Callable[[], object], what: str, write_end: int) -> None:  # pragma: no cover
     """In the child: run ``step``, pickle (True, result) or (False, the
     exception) to ``write_end``, and exit without running this process's
-    exit handlers (they belong to the parent: its spill folders, its locks)."""
+    exit handlers (they belong to the parent: its spill folders, its locks).
+    What does not pickle comes back as one line: an exception's first line,
+    or, for a result, the pickling error naming the step ``what`` (never the
+    result's text: it may hold trace data)."""
     code = 0
     try:
         try:
@@ -111,9 +119,17 @@ def _answer(step: Callable[[], object], write_end: int) -> None:  # pragma: no c
             outcome = (False, exc)
         try:
             data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception:  # noqa: BLE001 - an exception that does not pickle: its first line
-            lines = str(outcome[1]).splitlines() or [""]
-            data = pickle.dumps((False, MinerError(f"{type(outcome[1]).__name__}: {lines[0]}")))
+        except Exception as refused:  # noqa: BLE001 - what does not pickle: one line
+            done, value = outcome
+            if done:
+                reason = (str(refused).splitlines() or [""])[0]
+                error = MinerError(
+                    f"{what}: its result does not pickle ({type(refused).__name__}: {reason})"
+                )
+            else:
+                lines = str(value).splitlines() or [""]
+                error = MinerError(f"{type(value).__name__}: {lines[0]}")
+            data = pickle.dumps((False, error))
         with os.fdopen(write_end, "wb") as out:
             out.write(data)
         sys.stdout.flush()

@@ -12,14 +12,15 @@ name from ``miner.engine.registry``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 from miner.config import PipelineConfig
 from miner.sample import Flagged, NegativeFeedback, Picked, PickPlan
 from miner.source import Export
 from miner.window import Window
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: A progress wrapper: (iterable, total or 0, label) -> iterable.
 Progress = Callable[[Iterable[Any], int, str], Iterable[Any]]
@@ -34,7 +35,7 @@ T = TypeVar("T")
 #: Work over some picked sessions' rows (each session's rows all in one call,
 #: ``source_file`` included, UTC timestamps): it must be picklable, as Spark
 #: ships it to its executors.
-SessionWork = Callable[[pd.DataFrame, Progress], T]
+SessionWork = Callable[["pd.DataFrame", Progress], T]
 
 
 class Engine(Protocol):

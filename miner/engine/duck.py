@@ -15,9 +15,8 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
 
 from miner import window
@@ -29,6 +28,9 @@ from miner.engine.query import Stepped, events_sql, rows_sql
 from miner.engine.sql import listed, name, text
 from miner.errors import ConfigError, InputError, MinerError
 from miner.window import Window
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 #: A window that holds every row Arrow can time.
 EARLIEST, LATEST = window.EARLIEST, window.LATEST
@@ -475,6 +477,8 @@ def connect(scan: ScanConfig, where: str = "<rows>") -> Iterator[Duck]:
 def frame_rows(duck: Duck, frames: Sequence[pd.DataFrame], kinds: Sequence[str]) -> str:
     """Rows held in memory as the selection's rows (``rows_sql``), any time;
     the engine then holds their ``events`` (``Duck.hold_events``)."""
+    import pandas as pd  # where a frame is built: not in the first stage's child
+
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if "timestamp" in frame.columns:
         stamps = pd.to_datetime(frame["timestamp"])

@@ -9,9 +9,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import ClassVar, TypeVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
-import pandas as pd
 import pyarrow as pa
 
 from miner.config import PipelineConfig, ScanConfig
@@ -39,6 +38,9 @@ from miner.sample import (
 from miner.source import Export
 from miner.traces import utc_frame
 from miner.window import Window
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 T = TypeVar("T")
 
