@@ -150,6 +150,24 @@ def test_negative_feedback_by_score_or_label():
     assert negative_feedback(numbers, FeedbackConfig()).sessions == {"a"}
 
 
+def test_negative_feedback_reads_scores_as_pandas_did():
+    # A binary score column is its text (pandas' to_numeric and
+    # astype("string") decoded it); a NaN is no rating, not the label "nan".
+    binary = pa.table({"session_id": ["a", "b", "c"], "score": [b"-1", b"THUMBS_DOWN", b"5"]})
+    neg = negative_feedback(binary, FeedbackConfig(negative_values=("thumbs_down",)))
+    assert neg.sessions == {"a", "b"}
+    nan = pa.table({"session_id": ["a", "b"], "score": [float("nan"), 3.0]})
+    labels = FeedbackConfig(negative_max_score=None, negative_values=("nan",))
+    assert negative_feedback(nan, labels).sessions == set()
+    # Written as pandas' to_numeric reads text: spaces, exponents, no "_".
+    text = pa.table({"session_id": ["a", "b", "c", "d"], "score": [" -1 ", "-1e3", "1e3", "-1_0"]})
+    assert negative_feedback(text, FeedbackConfig()).sessions == {"a", "b"}
+    # Ints with a null: "-1", not pandas' float "-1.0" (which no label of
+    # "-1" matched); an id column of ints with a null: "7", not "7.0".
+    ints = pa.table({"session_id": pa.array([7, None, 9]), "score": pa.array([-1, -1, None])})
+    assert negative_feedback(ints, FeedbackConfig(negative_values=("-1",))).sessions == {"7"}
+
+
 def _flags(n: int, signals: set[str]) -> dict[str, SessionFlags]:
     return {
         # Each a kind of its own: one signature takes a fifth of a run at most.
