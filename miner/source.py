@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -388,20 +388,29 @@ def event_types(export: Export, start: datetime, end: datetime) -> set[str]:
 
 
 def latest_timestamp(export: Export) -> datetime | None:
-    """The newest event time in the export (one column is read)."""
-    import pandas as pd
-
-    newest: pd.Timestamp | None = None
+    """The newest event time in the export (one column is read), in UTC to
+    the microsecond. File by file, not through ``export.dataset``, and as
+    integers, never a value handed to Python: ``--until latest`` runs this
+    in the first stage's child on a large export, and pyarrow imports pandas
+    (33 MiB) on its first Python value, as importing its dataset does
+    (``miner.first_stage``)."""
+    # Microseconds since the epoch, whatever each file's unit and zone
+    # (nanoseconds cut, as pandas' Timestamp cut them to a datetime before).
+    in_micros = pa.timestamp("us", "UTC")
+    newest: int | None = None
     try:
-        for batch in export.dataset.to_batches(columns=["timestamp"]):
-            if batch.num_rows:
-                value = pd.Timestamp(pc.max(batch.column(0)).as_py())
-                newest = value if newest is None or value > newest else newest
+        for file in export.files:
+            for batch in pq.ParquetFile(file, filesystem=export.filesystem).iter_batches(
+                columns=["timestamp"]
+            ):
+                highest = pc.max(batch.column(0).cast(in_micros, safe=False))
+                if highest.is_valid and (newest is None or highest.value > newest):
+                    newest = highest.value
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{export.path}: cannot read rows ({read_reason(exc)})") from None
     if newest is None:
         return None
-    return (newest.tz_localize("UTC") if newest.tzinfo is None else newest).to_pydatetime()
+    return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=newest)
 
 
 def read_feedback(
