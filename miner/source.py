@@ -425,7 +425,8 @@ def read_feedback(
         raise InputError(f"{path}: no such file or folder")
     try:
         files = _listed_files(pafs.LocalFileSystem(), str(path))
-        names = pq.read_schema(files[0]).names if files else []
+        first = pq.read_schema(files[0]) if files else pa.schema([])
+        names = first.names
         missing = [c for c in required if c not in names]
         if missing:
             named = ", ".join(f"'{c}'" for c in missing)
@@ -438,6 +439,10 @@ def read_feedback(
                 "([feedback] session_column / invocation_column in the config)"
             )
         present = [c for c in columns if c in names]
+        # Every file read as the first file's columns, as a dataset of the
+        # folder read them: a score written as text in one file and as a
+        # number in the next is text in both (merged, they would refuse).
+        wanted = pa.schema([first.field(c) for c in present])
         tables = []
         for file in files:
             ratings = pq.ParquetFile(file)
@@ -447,9 +452,9 @@ def read_feedback(
             for column in present:
                 if column not in here:
                     table = table.append_column(column, pa.nulls(table.num_rows))
-            tables.append(table.select(present))
-        return pa.concat_tables(tables, promote_options="permissive")
-    except (pa.ArrowInvalid, OSError) as exc:
+            tables.append(table.select(present).cast(wanted))
+        return pa.concat_tables(tables)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
         raise InputError(unreadable_file(path, exc)) from None
 
 

@@ -446,3 +446,20 @@ def test_the_few_sessions_a_run_did_not_write_merge_into_those_the_pick_left_out
         expected.lines(), key=lambda line: (reasons.index(line[1]), line[0])
     )
     assert merged.counts() == expected.counts()
+
+
+def test_a_feedback_folder_reads_each_file_as_the_first_file_s_columns(tmp_path):
+    # As a pyarrow dataset of the folder read it before: a score written as
+    # text in one file and as a number in the next is text in both, not an
+    # error that the scores' types do not merge.
+    import pyarrow.parquet as pq
+
+    from miner.sample import read_negative_feedback
+
+    pq.write_table(
+        pa.table({"session_id": ["a", "b"], "score": ["-1", "thumbs_down"]}), tmp_path / "1.parquet"
+    )
+    pq.write_table(pa.table({"session_id": ["c", "d"], "score": [-1, 5]}), tmp_path / "2.parquet")
+    pq.write_table(pa.table({"session_id": ["e"]}), tmp_path / "3.parquet")
+    rules = FeedbackConfig(negative_values=("thumbs_down",))
+    assert read_negative_feedback(tmp_path, rules).sessions == {"a", "b", "c"}
