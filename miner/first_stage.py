@@ -10,7 +10,7 @@ peak). So this module, and those it imports, import only what the
 selection and the pick need: the config's models, pyarrow's Parquet
 reader, DuckDB, numpy; pandas where a frame is built, not here; the
 redaction's word lists, the report and google-adk not at all
-(``tests/test_imports.py`` holds them to it).
+(``tests/test_imports.py`` and ``tests/test_apart.py`` hold them to it).
 """
 
 from __future__ import annotations

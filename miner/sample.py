@@ -124,8 +124,13 @@ def negative_feedback(feedback: pa.Table | None, rules: FeedbackConfig) -> Negat
     highest = rules.negative_max_score
 
     def negative(score: Any) -> bool:
-        if score is None:
+        # A null or a NaN is no rating (pandas read a NaN as missing, so a
+        # ``negative_values`` of "nan" never matched it).
+        if score is None or score != score:
             return False
+        if isinstance(score, bytes):
+            # A binary column: its text, as pandas' ``astype("string")`` read it.
+            score = score.decode("utf-8", errors="replace")
         number = _number(score)
         if highest is not None and number is not None and number <= highest:
             return True

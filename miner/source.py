@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
@@ -388,20 +388,29 @@ def event_types(export: Export, start: datetime, end: datetime) -> set[str]:
 
 
 def latest_timestamp(export: Export) -> datetime | None:
-    """The newest event time in the export (one column is read)."""
-    import pandas as pd
-
-    newest: pd.Timestamp | None = None
+    """The newest event time in the export (one column is read), in UTC to
+    the microsecond. File by file, not through ``export.dataset``, and as
+    integers, never a value handed to Python: ``--until latest`` runs this
+    in the first stage's child on a large export, and pyarrow imports pandas
+    (33 MiB) on its first Python value, as importing its dataset does
+    (``miner.first_stage``)."""
+    # Microseconds since the epoch, whatever each file's unit and zone
+    # (nanoseconds cut, as pandas' Timestamp cut them to a datetime before).
+    in_micros = pa.timestamp("us", "UTC")
+    newest: int | None = None
     try:
-        for batch in export.dataset.to_batches(columns=["timestamp"]):
-            if batch.num_rows:
-                value = pd.Timestamp(pc.max(batch.column(0)).as_py())
-                newest = value if newest is None or value > newest else newest
+        for file in export.files:
+            for batch in pq.ParquetFile(file, filesystem=export.filesystem).iter_batches(
+                columns=["timestamp"]
+            ):
+                highest = pc.max(batch.column(0).cast(in_micros, safe=False))
+                if highest.is_valid and (newest is None or highest.value > newest):
+                    newest = highest.value
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"{export.path}: cannot read rows ({read_reason(exc)})") from None
     if newest is None:
         return None
-    return (newest.tz_localize("UTC") if newest.tzinfo is None else newest).to_pydatetime()
+    return datetime(1970, 1, 1, tzinfo=UTC) + timedelta(microseconds=newest)
 
 
 def read_feedback(
@@ -416,7 +425,8 @@ def read_feedback(
         raise InputError(f"{path}: no such file or folder")
     try:
         files = _listed_files(pafs.LocalFileSystem(), str(path))
-        names = pq.read_schema(files[0]).names if files else []
+        first = pq.read_schema(files[0]) if files else pa.schema([])
+        names = first.names
         missing = [c for c in required if c not in names]
         if missing:
             named = ", ".join(f"'{c}'" for c in missing)
@@ -429,6 +439,10 @@ def read_feedback(
                 "([feedback] session_column / invocation_column in the config)"
             )
         present = [c for c in columns if c in names]
+        # Every file read as the first file's columns, as a dataset of the
+        # folder read them: a score written as text in one file and as a
+        # number in the next is text in both (merged, they would refuse).
+        wanted = pa.schema([first.field(c) for c in present])
         tables = []
         for file in files:
             ratings = pq.ParquetFile(file)
@@ -438,9 +452,9 @@ def read_feedback(
             for column in present:
                 if column not in here:
                     table = table.append_column(column, pa.nulls(table.num_rows))
-            tables.append(table.select(present))
-        return pa.concat_tables(tables, promote_options="permissive")
-    except (pa.ArrowInvalid, OSError) as exc:
+            tables.append(table.select(present).cast(wanted))
+        return pa.concat_tables(tables)
+    except (pa.ArrowInvalid, pa.ArrowNotImplementedError, OSError) as exc:
         raise InputError(unreadable_file(path, exc)) from None
 
 

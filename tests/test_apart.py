@@ -214,7 +214,9 @@ NOT_IN_THE_FIRST_STAGE = (
 )  # fmt: skip
 
 
-def _draft_spied(out: Path, pipeline: str = "pipelines/support_agent.toml") -> str:
+def _draft_spied(
+    out: Path, pipeline: str = "pipelines/support_agent.toml", until: str = "2026-11-28"
+) -> str:
     """``miner draft`` of the sample with its first stage apart whatever the
     export's size: its stderr, whose first line names what this process had
     imported when that stage's child was forked, and whose second, once the
@@ -241,7 +243,7 @@ def _draft_spied(out: Path, pipeline: str = "pipelines/support_agent.toml") -> s
         "    return original(step, what)\n"
         "apart.run_apart = spied\n"
         f"sys.argv = ['miner', 'draft', '--pipeline', {pipeline!r}, '--traces',\n"
-        "            'sample_traces/traces', '--since', '2026-11-20', '--until', '2026-11-28',\n"
+        f"            'sample_traces/traces', '--since', '2026-11-20', '--until', {until!r},\n"
         f"            '--out', {str(out)!r}]\n"
         "miner.cli.main()\n"
     )
@@ -263,6 +265,15 @@ def test_a_large_exports_first_stage_runs_before_the_jobs_imports_with_the_same_
     )
     ledger = "miner-ledger.json"
     assert (tmp_path / "out" / ledger).read_text() == (out / ledger).read_text()
+
+
+def test_until_latest_reads_the_newest_time_without_pandas_in_the_first_stages_child(tmp_path):
+    # --until latest opens the export in the child, before the stage's
+    # import block: its newest time read file by file, not through a
+    # pyarrow dataset, which brought pandas into the child.
+    stderr = _draft_spied(tmp_path / "out", until="latest")
+    assert stderr.splitlines()[1] == "imported by the first stage: []", stderr[-2000:]
+    assert list((tmp_path / "out").glob("draft_*")), stderr[-2000:]
 
 
 def test_an_error_in_the_first_stages_child_is_one_line_naming_the_file_and_the_knob(tmp_path):

@@ -145,3 +145,18 @@ def test_listing_what_is_left_to_review_imports_neither_pandas_nor_the_policy(tm
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_drafts_first_stage_imports_neither_pandas_nor_the_job():
+    # The first stage's child counts every page it imports beside DuckDB's
+    # pool (``miner.first_stage``): a module-level pandas import in any
+    # module it reaches (the sample, the source, the engine) brings 33 MiB.
+    heavy = ("pandas", "pyarrow.dataset", "miner.job", "miner.redaction.policy", "miner.report")
+    script = (
+        "import sys\n"
+        "import miner.first_stage, miner.engine.embedded, miner.engine.registry\n"
+        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -1034,3 +1034,19 @@ def test_a_form_s_own_comma_ends_the_firm_and_a_degree_ends_the_name():
     assert complete_name(line, 0, len("Greta Lindqvist")) == (0, len(line))
     line = "Greta Lindqvist, PT Sinar Pelangi"
     assert complete_name(line, 0, len("Greta Lindqvist")) == (0, len("Greta Lindqvist"))
+
+
+@pytest.mark.parametrize(
+    "text, firm",
+    [
+        ("Dell, Inc. Austin office", "Dell, Inc."),
+        ("Morgan, GmbH Berlin", "Morgan, GmbH"),
+        ("Okabe, Kft. Budapest", "Okabe, Kft."),
+        ("Pemberton, LLC Dallas branch", "Pemberton, LLC"),
+    ],
+)
+def test_a_form_written_after_a_name_ends_the_firm_whatever_follows(text, firm):
+    # Only a form written before a name ("PT Sinar Pelangi") opens the next
+    # firm after a comma: a town after "Dell, Inc." left Dell no firm.
+    assert company_form_after(text, 0) == len(firm)
+    assert company_form_after("Lindqvist, PT Sinar Pelangi", 0) == 0

@@ -150,6 +150,24 @@ def test_negative_feedback_by_score_or_label():
     assert negative_feedback(numbers, FeedbackConfig()).sessions == {"a"}
 
 
+def test_negative_feedback_reads_scores_as_pandas_did():
+    # A binary score column is its text (pandas' to_numeric and
+    # astype("string") decoded it); a NaN is no rating, not the label "nan".
+    binary = pa.table({"session_id": ["a", "b", "c"], "score": [b"-1", b"THUMBS_DOWN", b"5"]})
+    neg = negative_feedback(binary, FeedbackConfig(negative_values=("thumbs_down",)))
+    assert neg.sessions == {"a", "b"}
+    nan = pa.table({"session_id": ["a", "b"], "score": [float("nan"), 3.0]})
+    labels = FeedbackConfig(negative_max_score=None, negative_values=("nan",))
+    assert negative_feedback(nan, labels).sessions == set()
+    # Written as pandas' to_numeric reads text: spaces, exponents, no "_".
+    text = pa.table({"session_id": ["a", "b", "c", "d"], "score": [" -1 ", "-1e3", "1e3", "-1_0"]})
+    assert negative_feedback(text, FeedbackConfig()).sessions == {"a", "b"}
+    # Ints with a null: "-1", not pandas' float "-1.0" (which no label of
+    # "-1" matched); an id column of ints with a null: "7", not "7.0".
+    ints = pa.table({"session_id": pa.array([7, None, 9]), "score": pa.array([-1, -1, None])})
+    assert negative_feedback(ints, FeedbackConfig(negative_values=("-1",))).sessions == {"7"}
+
+
 def _flags(n: int, signals: set[str]) -> dict[str, SessionFlags]:
     return {
         # Each a kind of its own: one signature takes a fifth of a run at most.
@@ -428,3 +446,20 @@ def test_the_few_sessions_a_run_did_not_write_merge_into_those_the_pick_left_out
         expected.lines(), key=lambda line: (reasons.index(line[1]), line[0])
     )
     assert merged.counts() == expected.counts()
+
+
+def test_a_feedback_folder_reads_each_file_as_the_first_file_s_columns(tmp_path):
+    # As a pyarrow dataset of the folder read it before: a score written as
+    # text in one file and as a number in the next is text in both, not an
+    # error that the scores' types do not merge.
+    import pyarrow.parquet as pq
+
+    from miner.sample import read_negative_feedback
+
+    pq.write_table(
+        pa.table({"session_id": ["a", "b"], "score": ["-1", "thumbs_down"]}), tmp_path / "1.parquet"
+    )
+    pq.write_table(pa.table({"session_id": ["c", "d"], "score": [-1, 5]}), tmp_path / "2.parquet")
+    pq.write_table(pa.table({"session_id": ["e"]}), tmp_path / "3.parquet")
+    rules = FeedbackConfig(negative_values=("thumbs_down",))
+    assert read_negative_feedback(tmp_path, rules).sessions == {"a", "b", "c"}

@@ -36,7 +36,11 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from miner.redaction.lexicon.firms import firm_by_its_words, in_a_firm_s_slot
+from miner.redaction.lexicon.firms import (
+    a_form_before_a_name,
+    firm_by_its_words,
+    in_a_firm_s_slot,
+)
 from miner.redaction.lexicon.names import (
     a_country_after,
     a_first_name,
@@ -432,8 +436,6 @@ _WORD_BEFORE = re.compile(r"([A-ZÀ-Þ][^\W\d_]+)[ \t]+$")
 #: firm), but not a form's own ("Mærsk A/S", read whole by
 #: ``legal_form_at`` at its first letter).
 _NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&/]+)")
-#: A capitalised word right after a legal form.
-_A_NAME_NEXT = re.compile(r"[ \t]+[^\W\d_a-zß-ÿ]")
 _JOINERS = frozenset(("and", "e", "y", "und", "et", "en", "ve", "og", "och", "és", "&"))
 #: A joiner before a list's last name: a comma joins a firm's names only in
 #: a list ending so ("Saffi, Semitecolo e Tron SPA").
@@ -451,10 +453,11 @@ def company_form_after(text: str, start: int) -> int:
         if after_a_comma and a_person_s_name(text[start : m.start()]):
             return 0  # "Maria Jensen, PT Sinar": a person, then her firm
         form = legal_form_at(text, m.start(1))
-        if form and after_a_comma and _A_NAME_NEXT.match(text, form):
-            # A form after a comma with a name after it opens the next
-            # firm ("Greta Lindqvist, PT Sinar Pelangi"); the form's own
-            # comma ends the name it follows ("Dell, Inc.").
+        if form and after_a_comma and a_form_before_a_name(text, m.start(1)):
+            # A form written before a name, after a comma, opens the next
+            # firm ("Greta Lindqvist, PT Sinar Pelangi"); one written after
+            # a name ends it, whatever follows ("Dell, Inc. Austin office":
+            # the firm, then its town).
             return 0
         if form:
             # Over a comma only in a list of surnames, one word each, ending

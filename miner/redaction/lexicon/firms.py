@@ -224,6 +224,13 @@ _FORM_FIRST = re.compile(r"(?:PT|Perum|Persero)[ \t]+[A-Z]")
 _INITIALS_FORM_FIRST = re.compile(r"(?:CV|PD|UD)[ \t]+[A-Z]")
 
 
+def a_form_before_a_name(text: str, at: int) -> bool:
+    """Whether a legal form written before a firm's name ("PT Sinar",
+    "CV Maju") starts at ``text[at]``: one that opens a name, where "Inc.",
+    "GmbH" or "AG" end the name they follow."""
+    return bool(_FORM_FIRST.match(text, at) or _INITIALS_FORM_FIRST.match(text, at))
+
+
 def _a_first_name_first(words: str) -> bool:
     """Whether ``words`` (a value's words before its first firm's noun)
     open with a first name: a person's name the model ran into the
