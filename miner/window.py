@@ -57,21 +57,15 @@ class Window:
     def sql(self, column: str = '"timestamp"', days: bool = False) -> str:
         """The window as an SQL condition on ``column`` (SQL text), in DuckDB's
         dialect. ``days``: ``dt`` holds ``YYYY-MM-DD`` text, compared as such."""
-        rendered = []
-        for field, op, value in self.terms(days):
-            if isinstance(value, datetime):
-                rendered.append(f"{column} {op} {instant(value)}")
-            else:
-                rendered.append(f"{field} {op} {text(value.isoformat())}")
-        return " AND ".join(rendered)
+        return " AND ".join(_condition(column, term) for term in self.terms(days))
 
     def days_sql(self) -> str:
         """The window's ``dt`` partition days alone as an SQL condition
         (``sql``'s day terms): true of every row of a day that holds part of
         the window, whatever its timestamp; DuckDB prunes the other days'
         files by their paths, without reading a row."""
-        terms = [(f, op, v) for f, op, v in self.terms(days=True) if f == "dt"]
-        return " AND ".join(f"{f} {op} {text(v.isoformat())}" for f, op, v in terms)
+        days = [term for term in self.terms(days=True) if term[0] == "dt"]
+        return " AND ".join(_condition('"timestamp"', term) for term in days)
 
     def arrow(self, schema: pa.Schema) -> ds.Expression:
         """The window as a pyarrow dataset filter on an export of ``schema``:
@@ -107,3 +101,12 @@ _COMPARE = {
     "<": lambda column, bound: column < bound,
     "<=": lambda column, bound: column <= bound,
 }
+
+
+def _condition(column: str, term: tuple[str, str, datetime | date]) -> str:
+    """One of ``Window.terms`` as SQL: a time compared on ``column``, a
+    ``dt`` day compared as ``YYYY-MM-DD`` text."""
+    field, op, value = term
+    if isinstance(value, datetime):
+        return f"{column} {op} {instant(value)}"
+    return f"{field} {op} {text(value.isoformat())}"
