@@ -25,15 +25,52 @@ def test_the_performance_reference_is_at_most_250_lines():
     assert len(performance.splitlines()) <= 250
 
 
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub writes it."""
+    return re.sub(r"[^a-z0-9 -]", "", heading.lower()).replace(" ", "-")
+
+
+def test_the_redaction_reference_is_at_most_300_lines_in_its_four_parts():
+    # Issue 36: how the policy decides, what a reviewer sees, how to tune it,
+    # one table of figures; the rounds' history lives in git.
+    redaction = (ROOT / "docs" / "redaction.md").read_text()
+    assert len(redaction.splitlines()) <= 300
+    parts = re.findall(r"^## (.+)$", redaction, re.M)
+    assert parts == [
+        "How the policy decides",
+        "What a reviewer sees",
+        "How to tune it for your agent",
+        "Measured",
+    ]
+    assert len(re.findall(r"^\|---", redaction, re.M)) == 1, "one table of figures"
+
+
+def test_every_link_into_the_redaction_reference_and_out_of_it_resolves():
+    docs = ROOT / "docs"
+    headings = {
+        path.name: {_slug(h) for h in re.findall(r"^#+ (.+)$", path.read_text(), re.M)}
+        for path in docs.glob("*.md")
+    }
+    links = [
+        (target, anchor)
+        for path in [ROOT / "README.md", *docs.glob("*.md")]
+        for target, anchor in re.findall(
+            r"\]\((?:docs/)?(redaction\.md)#([^)]+)\)", path.read_text()
+        )
+    ]
+    own = (docs / "redaction.md").read_text()
+    links += re.findall(r"\]\(([a-z-]+\.md)#([^)]+)\)", own)
+    links += [("redaction.md", a) for a in re.findall(r"\]\(#([^)]+)\)", own)]
+    assert len(links) >= 3
+    assert [link for link in links if link[1] not in headings[link[0]]] == []
+
+
 def test_every_link_into_the_repo_resolves():
     links = re.findall(r"\]\((?!https?://|#)([^)#]+)", README)
     assert len(links) >= 10
     assert [link for link in links if not (ROOT / link).exists()] == []
     anchors = re.findall(r"\]\(#([^)]+)\)", README)
-    headings = {
-        re.sub(r"[^a-z0-9 -]", "", h.lower()).replace(" ", "-")
-        for h in re.findall(r"^#+ (.+)$", README, re.M)
-    }
+    headings = {_slug(h) for h in re.findall(r"^#+ (.+)$", README, re.M)}
     assert anchors and set(anchors) <= headings
 
 
