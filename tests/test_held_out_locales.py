@@ -1,5 +1,5 @@
 """The held-out locale draw of tools/third_party_corpus.py (Faker locales no
-redaction rule was tuned on; docs/redaction.md, "Held-out locales"): it must
+redaction rule was tuned on; docs/redaction.md, "Measured"): it must
 keep building. A measurement, so no recall is asserted here."""
 
 from __future__ import annotations

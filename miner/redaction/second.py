@@ -18,7 +18,7 @@ phone: ``PERSONAL_LABELS``) on every token with a probability of at least
 no *keep* verdict: a value the model labels nothing over every token with a
 probability of 0.999 or more was a planted name or address often enough on
 the dev splits that keeping them added silent leaks (docs/redaction.md,
-"Measured").
+"How the policy decides").
 
 The model is loaded by ``decide`` when a session has a surfaced value
 (``load_model``), and released when it has decided: a run that surfaces

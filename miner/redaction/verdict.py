@@ -26,7 +26,7 @@ filters (an allowed phrase, a determiner before it) came first.
 - **Sure of a name** (replaced): the rest, as before the verdict. Surfacing
   spaCy's lone persons too (a first name alone, a word no list knows, one
   spaCy also labels ORG or GPE) was measured on the presidio-evaluator
-  splits and raised silent leaks and decisions per case (docs/redaction.md).
+  splits and raised silent leaks (90 to 99) and decisions per case.
 """
 
 from __future__ import annotations
