@@ -62,7 +62,7 @@ _in_child = False
 
 
 def in_child() -> bool:
-    """Whether this process is a child ``run_apart`` forked."""
+    """Whether this process is a child ``run_apart`` or ``checked_apart`` forked."""
     return _in_child
 
 
@@ -134,9 +134,10 @@ class _Child:
 
     def answer(self) -> object:
         """The child's next answer; its exception raised here."""
-        size = self.answers.read(_FRAME)
-        data = self.answers.read(int.from_bytes(size, "big")) if len(size) == _FRAME else b""
-        if not data or len(data) != int.from_bytes(size, "big"):
+        head = self.answers.read(_FRAME)
+        size = int.from_bytes(head, "big") if len(head) == _FRAME else 0
+        data = self.answers.read(size) if size else b""
+        if not size or len(data) != size:  # the child ended before it answered whole
             raise MinerError(f"{self.what}: its process ended without an answer ({self._reap()})")
         done, value = pickle.loads(data)
         if done:
