@@ -74,12 +74,19 @@ PipelineOpt = Annotated[
 
 def _config(pipeline: Path | None) -> Any:
     """The pipeline config of --pipeline, or the one the working folder holds."""
-    from miner.config import find_pipeline, load_config
+    from miner.config import load_config
+
+    return load_config(_pipeline_path(pipeline))
+
+
+def _pipeline_path(pipeline: Path | None) -> Path:
+    """--pipeline, or the one config the working folder holds (named on stderr)."""
+    from miner.config_paths import find_pipeline
 
     if pipeline is None:
         pipeline = find_pipeline(Path.cwd())
         typer.echo(f"pipeline          {pipeline} (the one config here)", err=True)
-    return load_config(pipeline)
+    return pipeline
 
 
 #: Exit code when stdout's reader closed the pipe: 128 + SIGPIPE, what a shell
@@ -245,25 +252,33 @@ def draft(
 
         miner draft --since 7d --out drafts/
     """
-    from miner.draft_start import run_draft
+    from miner.config_paths import traces_named_in
+    from miner.draft_start import run_draft_job
+    from miner.engine.registry import engine_named
+
+    chosen = engine_named(engine)
+    config_path = _pipeline_path(pipeline)
+    # The export the run reads, found before the job's imports: its size
+    # decides where the job's first stage runs (``miner.draft_start``).
+    trace_path = _source(traces) if traces else traces_named_in(config_path)
 
     def request_of() -> DraftRequest:
         """The run's ``DraftRequest``: its engine, config and window."""
         from miner import source
-        from miner.engine.registry import engine_named
+        from miner.config import load_config
         from miner.first_stage import DraftRequest
 
-        chosen = engine_named(engine)
-        config = _config(pipeline)
-        trace_path = _source(traces) if traces else config.sources.traces
+        config = load_config(config_path)
         if trace_path is None:
             raise UsageError(
                 f"no trace export: pass --traces or set [sources] traces in {config.path}"
             )
         # Whole seconds: a window reads (and prints) as the times a person typed.
         now = datetime.now(UTC).replace(microsecond=0)
+        opened = None
         if until.strip() == "latest":
-            newest = source.latest_timestamp(source.open_export(trace_path))
+            opened = source.open_export(trace_path)
+            newest = source.latest_timestamp(opened)
             if newest is None:
                 raise UsageError(f"--until latest: {trace_path} holds no events")
             # The window is half-open: end on the second after the newest event.
@@ -280,14 +295,14 @@ def draft(
             per_signal=per_signal or config.sampling.per_signal,
             max_cases=max_cases or config.sampling.max_cases,
             seed=config.sampling.seed if seed is None else seed,
-            lock_timeout=lock_timeout,
-            engine=chosen,
+            engine=chosen.build(),
+            opened=opened,
         )
 
-    summary = run_draft(
+    summary = run_draft_job(
         request_of,
-        engine=engine,
-        traces=traces,
+        engine=chosen,
+        traces=trace_path,
         out=out,
         lock_timeout=lock_timeout,
         progress=_progress,
@@ -359,7 +374,7 @@ def sql_(
 
 def _source(value: str) -> Path | str:
     """A --traces value: a URI stays a string (Path would fold its //)."""
-    from miner.config import is_remote
+    from miner.config_paths import is_remote
 
     return value if is_remote(value) else Path(value)
 

@@ -10,16 +10,15 @@ working directory.
 
 from __future__ import annotations
 
-import os
 import re
-import tomllib
 from datetime import timedelta
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
-from miner.errors import ConfigError, UsageError
+from miner.config_paths import beside_config, is_remote, read_toml
+from miner.errors import ConfigError
 from miner.redaction.lexicon.formats import DEFAULT_PHONE_REGIONS
 from miner.signals import signals_config_model
 
@@ -148,14 +147,6 @@ class AgentConfig(_Table):
     """The ADK app name, used for session_input when a row lacks session_metadata."""
     tools: Strings = ()
     """Every tool the agent has (the loader uses it to catch suite rot)."""
-
-
-#: Schemes of remote trace exports (read through pyarrow's filesystems).
-REMOTE_SCHEMES = ("s3://", "gs://", "gcs://")
-
-
-def is_remote(source: str | Path | None) -> bool:
-    return isinstance(source, str) and source.startswith(REMOTE_SCHEMES)
 
 
 class SourcesConfig(_Table):
@@ -409,29 +400,6 @@ class PipelineConfig(_Table):
     score: ScoreConfig = ScoreConfig()
 
 
-#: The config a working folder keeps for itself, found without --pipeline.
-PIPELINE_FILE = "miner.toml"
-#: The folder of per-agent configs; its one ``*.toml`` is found without --pipeline.
-PIPELINES_DIR = "pipelines"
-
-
-def find_pipeline(folder: Path) -> Path:
-    """The config to use when no --pipeline is given: ``miner.toml`` or the
-    ``pipelines/*.toml`` in ``folder``, when there is exactly one of them;
-    otherwise a UsageError saying which to pass (never a silent default)."""
-    found = [Path(PIPELINE_FILE)] if (folder / PIPELINE_FILE).is_file() else []
-    found += sorted(p.relative_to(folder) for p in (folder / PIPELINES_DIR).glob("*.toml"))
-    if len(found) == 1:
-        return found[0]
-    if not found:
-        raise UsageError(
-            f"no pipeline config: pass --pipeline PATH, or write one with `miner init --traces "
-            f"EXPORT` (none of {PIPELINE_FILE} or {PIPELINES_DIR}/*.toml here)"
-        )
-    names = ", ".join(str(p) for p in found)
-    raise UsageError(f"{len(found)} pipeline configs here ({names}): pass one with --pipeline")
-
-
 _DURATION = re.compile(r"^\s*(\d+)\s*([dhm])\s*$")
 
 
@@ -492,14 +460,6 @@ def _message(error: Any, data: dict[str, Any]) -> str:
     return f"{_where(loc)}: {_PLAIN.get(kind, error['msg'])}"
 
 
-def _beside(config_path: Path, value: str | Path | None) -> Path | str | None:
-    """A path from the config, taken relative to the config file's folder (a
-    remote URI is kept as it is)."""
-    if value is None or is_remote(value):
-        return value
-    return Path(os.path.normpath(config_path.parent / value))
-
-
 def _local(value: Path | str | None) -> Path | None:
     if is_remote(value):
         raise ConfigError("sources.feedback: a remote feedback export is not supported")
@@ -532,8 +492,8 @@ def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
     return config.model_copy(
         update={
             "sources": SourcesConfig(
-                traces=_beside(path, config.sources.traces),
-                feedback=_local(_beside(path, config.sources.feedback)),
+                traces=beside_config(path, config.sources.traces),
+                feedback=_local(beside_config(path, config.sources.feedback)),
             )
         }
     )
@@ -542,15 +502,4 @@ def config_from_toml(data: dict[str, Any], path: Path) -> PipelineConfig:
 def load_config(path: Path) -> PipelineConfig:
     """The pipeline config in the TOML file at ``path``, checked (ConfigError
     naming the file and the key otherwise)."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(
-            f"{path}: no such pipeline config (relative paths start from the current folder; "
-            "pass yours with --pipeline PATH)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read ({type(exc).__name__})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
-    return config_from_toml(data, path)
+    return config_from_toml(read_toml(path), path)

@@ -1,9 +1,10 @@
-"""How ``miner draft`` starts its job: in this process, or, on a large
-local export, with its first stage (config, export, ledger, selection and
-pick) in a child forked before this process imports the job.
+"""How ``miner draft`` runs its job: one frame (the request built and
+checked, then ``out``'s lock, the stale staging removed, the first stage's
+selection and the job), whose first stage runs in this process, or, on a
+large local export, in a child forked before this process imports the job.
 
-Light to import (the standard library, ``miner.output`` and
-``miner.engine.apart``): the point of the fork is a child that starts
+Light to import (the standard library, ``miner.output``, ``miner.engine.apart``
+and ``miner.engine.base``): the point of the fork is a child that starts
 without the job's imports (pandas, pyarrow, DuckDB, the config's models:
 130 MiB), so this module must not bring them. The CLI parses and prints;
 what the job runs where is decided here."""
@@ -11,30 +12,36 @@ what the job runs where is decided here."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from pathlib import Path
+from miner import output
+from miner.engine import apart
 
-    from miner.engine.base import Progress
+if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from miner.engine.base import EngineEntry, Progress
     from miner.first_stage import DraftRequest, Selected
     from miner.summary import RunSummary
 
 #: A local export of at least this many bytes has ``miner draft``'s first
-#: stage run in a child forked before the job's imports (``run_draft``): at
-#: 20M small-files rows (5.2 GB) the process tree's summed RSS was 474-497
-#: MiB against 548-563 (5M rows, 1.5 GB: 395-398 against 448-453). Not
-#: below: the job's imports, made in the child and again in the job, cost
-#: CPU (0.1-0.3 s), a fixed cost of each draft.
+#: stage run in a child forked before the job's imports, if the engine lets
+#: it (``EngineEntry.first_stage_apart``): at 20M small-files rows (5.2 GB)
+#: the process tree's summed RSS was 474-497 MiB against 548-563 (5M rows,
+#: 1.5 GB: 395-398 against 448-453). Not below: the job's imports, made in
+#: the child and again in the job, cost CPU (0.1-0.3 s), a fixed cost of
+#: each draft.
 SELECT_APART_BYTES = 2**30
 
 
-def export_bytes(traces: str | None) -> int:
-    """The bytes of the files under ``--traces`` if it names a local file or
-    folder (0 otherwise: a URI, or no ``--traces``), from the file system
-    alone: nothing imported, no footer read."""
+def export_bytes(traces: Path | str | None) -> int:
+    """The bytes of the files under ``traces`` if it names a local file or
+    folder (0 otherwise: a URI, or no export), from the file system alone:
+    nothing imported, no footer read."""
     if traces is None or not os.path.exists(traces):
         return 0
     if os.path.isfile(traces):
@@ -47,43 +54,76 @@ def export_bytes(traces: str | None) -> int:
     return total
 
 
-def run_draft(
+def first_stage_apart(engine: EngineEntry, traces: Path | str | None) -> bool:
+    """Whether the job's first stage runs in a child forked before the job's
+    imports: if ``engine`` lets it and the export the run reads, ``traces``,
+    is a local one of ``SELECT_APART_BYTES`` or more."""
+    return engine.first_stage_apart and export_bytes(traces) >= SELECT_APART_BYTES
+
+
+def run_draft_job(
     request_of: Callable[[], DraftRequest],
     *,
-    engine: str,
-    traces: str | None,
+    engine: EngineEntry,
+    traces: Path | str | None,
     out: Path,
     lock_timeout: float,
     progress: Progress,
 ) -> RunSummary:
     """The draft job of the request ``request_of()`` builds (called where
     the job's first stage runs: it reads the config and may open the
-    export), for the engine named ``engine`` and the ``--traces`` given."""
-    from miner.engine import apart
+    export), on ``engine``, over the export ``traces`` (--traces, or the
+    config's), into ``out``.
 
-    if engine != "embedded" or not apart.FORK or export_bytes(traces) < SELECT_APART_BYTES:
-        from miner import job
-
-        return job.run_draft(request_of(), progress=progress)
-    from miner import output
-
-    # The job's first stage, up to the engine's picks, in a child forked
-    # before this process imports the job: this process waits beside it at
-    # 25 MiB, not 140, and the child counts none of its pages again. The
-    # selection runs in that child itself (``run_apart`` there).
-    with output.locked(out, lock_timeout, "miner draft"):
+    One run at a time per output folder: the run holds ``out``'s lock from
+    reading the ledger to writing it, so two runs never draft the same
+    session or lose each other's ledger entries. A request refused (a window
+    that ends before it starts, a bad config) is refused before the lock is
+    waited for, and leaves no output."""
+    if first_stage_apart(engine, traces):
+        stage = _first_stage_in_child(request_of, traces)
+    else:
+        stage = _first_stage_here(request_of)
+    with stage as select, output.locked(out, lock_timeout, "miner draft"):
         removed = output.remove_stale_staging(out)
-
-        def first_stage() -> Selected:
-            from miner.first_stage import check_window, select_sessions
-
-            request = request_of()
-            check_window(request)
-            return select_sessions(request)
-
-        # Handed over as a list's ``pop``: what the stage found is then
-        # held by the job alone, and let go once read.
-        found = [apart.run_apart(first_stage, f"{traces}: the selection")]
         from miner.job import draft_selected
 
-        return draft_selected(found.pop, progress, removed)
+        return draft_selected(select, progress, removed)
+
+
+@contextlib.contextmanager
+def _first_stage_here(
+    request_of: Callable[[], DraftRequest],
+) -> Iterator[Callable[[], Selected]]:
+    """The first stage in this process: the request built and checked on
+    entering, the selection when the function given is called."""
+    yield functools.partial(_selected, _checked_request(request_of))
+
+
+def _first_stage_in_child(
+    request_of: Callable[[], DraftRequest], traces: Path | str | None
+) -> AbstractContextManager[Callable[[], Selected]]:
+    """The first stage in a child forked now, before this process imports
+    the job: this process waits beside it at 25 MiB, not 140, and the child
+    counts none of its pages again. The request is built and checked there
+    on entering; the selection runs there too (``run_apart`` in that child)
+    once the function given is called, which hands back what it found
+    (then held by the job alone, and let go once read)."""
+    return apart.checked_apart(
+        functools.partial(_checked_request, request_of), _selected, f"{traces}: the selection"
+    )
+
+
+def _checked_request(request_of: Callable[[], DraftRequest]) -> DraftRequest:
+    """The request, its window refused if it ends before it starts."""
+    from miner.first_stage import check_window
+
+    request = request_of()
+    check_window(request)
+    return request
+
+
+def _selected(request: DraftRequest) -> Selected:
+    from miner.first_stage import select_sessions
+
+    return select_sessions(request)

@@ -48,8 +48,10 @@ class DraftRequest:
     engine: Engine
     """Where the selection and the drafting run (``miner.engine.registry``);
     the drafts, ledger and summary are written here whatever the engine."""
-    lock_timeout: float = 0
-    """Seconds to wait for another run's lock on ``out`` before giving up."""
+    opened: source.Export | None = None
+    """``traces`` opened, when building the request opened it already
+    (``--until latest`` reads its newest time): not opened again, its
+    footers not read twice (10,009 small files: seconds)."""
 
 
 def check_window(request: DraftRequest) -> None:
@@ -79,7 +81,7 @@ def select_sessions(request: DraftRequest) -> Selected:
     # Checked first, so a missing NLP model stops the run before any scanning;
     # loaded after the scan, so the scan's peak memory and the model's do not add up.
     require_model(config)
-    export = source.open_export(request.traces)
+    export = request.opened or source.open_export(request.traces)
     _without_pandas(export)
 
     negative = read_negative_feedback(request.feedback, config.feedback)
@@ -111,8 +113,8 @@ def select_sessions(request: DraftRequest) -> Selected:
         plan,
     )
     # A copy without what the export cached (its pyarrow dataset), which
-    # would be pickled too.
-    return Selected(request, replace(export), drafted_before, found)
+    # would be pickled too; and the request without a second copy of it.
+    return Selected(replace(request, opened=None), replace(export), drafted_before, found)
 
 
 class _NoPandas(importlib.abc.MetaPathFinder):

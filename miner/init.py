@@ -36,7 +36,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from miner.config import DEFAULT_VOLATILE_ARGS, config_from_toml, is_remote
+from miner.config import DEFAULT_VOLATILE_ARGS, config_from_toml
+from miner.config_paths import is_remote
 from miner.dialects import arrow_rows, parse_payload, read_event
 from miner.errors import InputError, OutputError
 

@@ -26,7 +26,7 @@ from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case, record_redaction
 from miner.engine.base import Progress, no_progress
 from miner.errors import InputError, UsageError
-from miner.first_stage import DraftRequest, Selected, check_window, select_sessions
+from miner.first_stage import Selected
 from miner.fixtures import apply_fixtures
 from miner.loading import release_freed_memory
 from miner.model import SIGNALS
@@ -174,26 +174,16 @@ def run_clock() -> datetime:
         ) from None
 
 
-def run_draft(request: DraftRequest, progress: Progress = no_progress) -> RunSummary:
-    """Run the draft job; returns the run's record (also saved under ``out/runs/``).
-
-    One run at a time per output folder: the run holds ``out``'s lock from
-    reading the ledger to writing it, so two runs never draft the same session
-    or lose each other's ledger entries."""
-    check_window(request)
-    with output.locked(request.out, request.lock_timeout, "miner draft"):
-        removed = output.remove_stale_staging(request.out)
-        return draft_selected(functools.partial(select_sessions, request), progress, removed)
-
-
 def draft_selected(
     select: Callable[[], Selected], progress: Progress, stale_removed: int
 ) -> RunSummary:
-    """The job, under ``out``'s lock: its first stage (``select()``:
-    ``select_sessions`` here or in a child), then the picked sessions' rows
-    read, redacted and drafted, and the drafts, the ledger and the run's
-    record written. Called, not given, so that what it found is held here
-    alone, and let go once read (the left-out sessions: 17 MiB at 20M rows)."""
+    """The job, under ``out``'s lock (``miner.draft_start.run_draft_job``
+    holds it): its first stage (``select()``: ``select_sessions`` here or in
+    a child), then the picked sessions' rows read, redacted and drafted, and
+    the drafts, the ledger and the run's record written; returns the run's
+    record (also saved under ``out/runs/``). Called, not given, so that what
+    it found is held here alone, and let go once read (the left-out
+    sessions: 17 MiB at 20M rows)."""
     selected = select()
     request, export = selected.request, selected.export
     drafted_before, found = selected.drafted_before, selected.found

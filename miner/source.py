@@ -25,7 +25,7 @@ import pyarrow.compute as pc
 import pyarrow.fs as pafs
 import pyarrow.parquet as pq
 
-from miner.config import is_remote
+from miner.config_paths import is_remote
 from miner.errors import InputError
 from miner.traces import ANALYTICS_COLUMNS, REQUIRED_COLUMNS, utc_frame
 from miner.window import Window

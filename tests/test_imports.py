@@ -147,16 +147,39 @@ def test_listing_what_is_left_to_review_imports_neither_pandas_nor_the_policy(tm
     assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
+def imported_of(heavy: tuple[str, ...], script: str) -> list[str]:
+    """The modules of ``heavy`` a fresh interpreter holds once it ran ``script``."""
+    shown = f"import sys\n{script}print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+    done = subprocess.run([sys.executable, "-c", shown], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return list(ast.literal_eval(done.stdout.strip().splitlines()[-1]))
+
+
 def test_the_drafts_first_stage_imports_neither_pandas_nor_the_job():
     # The first stage's child counts every page it imports beside DuckDB's
     # pool (``miner.first_stage``): a module-level pandas import in any
     # module it reaches (the sample, the source, the engine) brings 33 MiB.
     heavy = ("pandas", "pyarrow.dataset", "miner.job", "miner.redaction.policy", "miner.report")
+    script = "import miner.first_stage, miner.engine.embedded, miner.engine.registry\n"
+    assert imported_of(heavy, script) == []
+
+
+def test_what_decides_where_the_drafts_first_stage_runs_imports_none_of_the_job():
+    # Decided before the fork (``miner.draft_start``): the engine's entry and
+    # the config's [sources] traces are read in a process that must stay
+    # light, its child counting every page it imports (pyarrow, pydantic...).
+    heavy = (
+        "pandas", "pyarrow", "duckdb", "pydantic", "miner.config", "miner.job",
+        "miner.first_stage", "miner.engine.embedded", "miner.engine.spark",
+    )  # fmt: skip
     script = (
-        "import sys\n"
-        "import miner.first_stage, miner.engine.embedded, miner.engine.registry\n"
-        f"print(sorted(m for m in {heavy!r} if m in sys.modules))\n"
+        "from pathlib import Path\n"
+        "import miner.cli\n"
+        "from miner.config_paths import traces_named_in\n"
+        "from miner.draft_start import first_stage_apart\n"
+        "from miner.engine.registry import engine_named\n"
+        "traces = traces_named_in(Path('pipelines/support_agent.toml'))\n"
+        "assert traces == Path('sample_traces/traces'), traces\n"
+        "assert not first_stage_apart(engine_named('embedded'), traces)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert imported_of(heavy, script) == []

@@ -98,8 +98,8 @@ def replicate_export(target: Path, copies: int) -> int:
 def _sessions(export: Path, limit: int):
     import pandas as pd
 
+    import miner.job  # noqa: F401  (same import cost as a run)
     from miner import source
-    from miner.job import DraftRequest  # noqa: F401  (same import cost as a run)
     from miner.traces import DRAFT_COLUMNS, build_sessions
 
     opened = source.open_export(export)

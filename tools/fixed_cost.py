@@ -2,7 +2,7 @@
 7,041-row real-shaped export, each run in a fresh process, its CPU seconds
 split by stage (docs/performance.md, "Where the fixed cost of a run goes").
 
-Stages: what runs before ``run_draft`` (the interpreter, the CLI and the
+Stages: what runs before ``run_draft_job`` (the interpreter, the CLI and the
 modules the job imports), building the detector (importing Presidio and
 spaCy, loading the model, the recognizers), the first ``validate_eval_set``
 (importing google-adk's eval-set model), redacting the sessions, and the
@@ -32,7 +32,7 @@ from tools import scale_export
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = ROOT / "pipelines" / "support_agent.toml"
 FEEDBACK = ROOT / "tests" / "golden" / "feedback.parquet"
-STAGES = ("before run_draft", "detector", "ADK import", "redaction", "rest", "GC", "total")
+STAGES = ("before the job", "detector", "ADK import", "redaction", "rest", "GC", "total")
 
 
 def _child(export: str, out: str) -> None:
@@ -49,6 +49,7 @@ def _child(export: str, out: str) -> None:
     gc.callbacks.append(collector)
 
     import miner.draft
+    import miner.draft_start
     import miner.job
     import miner.redaction.detector
     import miner.redaction.policy
@@ -69,7 +70,7 @@ def _child(export: str, out: str) -> None:
     timed(miner.redaction.detector, "_detector", "detector")
     timed(miner.redaction.policy, "redact_sessions", "redaction")
     timed(miner.draft, "validate_eval_set", "ADK import", first_only=True)
-    timed(miner.job, "run_draft", "run_draft")
+    timed(miner.draft_start, "run_draft_job", "job")
     since, until = scale_export.window()
     sys.argv = [
         "miner", "draft", "--pipeline", str(PIPELINE), "--traces", export, "--feedback",
@@ -86,9 +87,9 @@ def _child(export: str, out: str) -> None:
     total = time.process_time()
     parts = ("detector", "ADK import", "redaction")
     figures = {
-        "before run_draft": total - spent["run_draft"],
+        "before the job": total - spent["job"],
         **{p: spent.get(p, 0.0) for p in parts},
-        "rest": spent["run_draft"] - sum(spent.get(p, 0.0) for p in parts),
+        "rest": spent["job"] - sum(spent.get(p, 0.0) for p in parts),
         "GC": collecting[0],
         "total": total,
     }

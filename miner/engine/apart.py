@@ -36,19 +36,23 @@ there).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import pickle
 import signal
 import sys
 import traceback
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO, NoReturn, TypeVar
 
 from miner.errors import MinerError
 
 T = TypeVar("T")
+C = TypeVar("C")
 
+#: The bytes of an answer's length, before it (``checked_apart``).
+_FRAME = 8
 #: Whether steps run in a forked child (tests turn it off to compare).
 FORK = sys.platform == "linux"
 #: Whether this process is itself such a child: a step asked for here runs
@@ -58,7 +62,7 @@ _in_child = False
 
 
 def in_child() -> bool:
-    """Whether this process is a child ``run_apart`` forked."""
+    """Whether this process is a child ``run_apart`` or ``checked_apart`` forked."""
     return _in_child
 
 
@@ -67,77 +71,156 @@ def run_apart(step: Callable[[], T], what: str) -> T:
     exception it raised, raised here. ``what`` names the step in the one
     error of the child's own: it ended without an answer (killed, say by
     the kernel out of memory). In such a child already, ``step`` runs there."""
+    with checked_apart(_nothing, lambda _none: step(), what) as go_on:
+        return go_on()
+
+
+@contextlib.contextmanager
+def checked_apart(
+    check: Callable[[], C], then: Callable[[C], T], what: str
+) -> Iterator[Callable[[], T]]:
+    """A step of two parts in one forked child, this process between them:
+    ``check()`` runs in the child first, and entering the block waits for it
+    (the exception it raised, raised here; the block not run). The block
+    runs here while the child waits, and the function it is given lets the
+    child go on with ``then(check())`` and returns its result, as
+    ``run_apart`` does. A block left without calling it ends the child.
+    In a child already, or with no fork (``FORK``), both parts run here."""
     global _in_child
     if not FORK or _in_child:
-        return step()
+        checked = check()
+        yield lambda: then(checked)
+        return
     # The child's buffered output, and this process's copied into it, must
     # not be written twice: flushed now, the child flushes only its own.
     sys.stdout.flush()
     sys.stderr.flush()
-    read_end, write_end = os.pipe()
+    answers_read, answers_write = os.pipe()
+    go_read, go_write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child: coverage is not collected there)
         _in_child = True
-        os.close(read_end)
+        os.close(answers_read)
+        os.close(go_write)
         # The objects this process had are the child's too, on pages it
         # shares with this one until it writes to them; a full collection in
         # the child writes to every one (its collector's bookkeeping) and
         # made 27 MiB of them its own. Frozen, the collector leaves them be.
         gc.freeze()
-        _answer(step, what, write_end)
-    os.close(write_end)
+        _answer(check, then, what, answers_write, go_read)
+    os.close(answers_write)
+    os.close(go_read)
+    child = _Child(pid, os.fdopen(answers_read, "rb"), go_write, what)
     try:
-        with os.fdopen(read_end, "rb") as answer:
-            data = answer.read()
-    except BaseException:  # interrupted here (Ctrl-C): the child must not run on
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        raise
-    _, status = os.waitpid(pid, 0)
-    if not data:
-        raise MinerError(f"{what}: its process ended without an answer ({_ending(status)})")
-    done, value = pickle.loads(data)
-    if done:
-        return value  # type: ignore[no-any-return]
-    raise value
+        child.answer()  # the check's: nothing, or its exception raised
+        yield child.go_on
+    finally:
+        # Interrupted (Ctrl-C), refused between the parts or done: the child
+        # must not run on, nor be left unreaped.
+        child.end()
 
 
-def _answer(step: Callable[[], object], what: str, write_end: int) -> None:  # pragma: no cover
-    """In the child: run ``step``, pickle (True, result) or (False, the
-    exception) to ``write_end``, and exit without running this process's
-    exit handlers (they belong to the parent: its spill folders, its locks).
-    What does not pickle comes back as one line: an exception's first line,
-    or, for a result, the pickling error naming the step ``what`` (never the
-    result's text: it may hold trace data)."""
+def _nothing() -> None:
+    return None
+
+
+class _Child:
+    """This process's side of ``checked_apart``'s child: its answers, one
+    pickled message each, ``_FRAME`` bytes of length first."""
+
+    def __init__(self, pid: int, answers: BinaryIO, go: int, what: str) -> None:
+        self.pid, self.answers, self.go, self.what = pid, answers, go, what
+        self.reaped = False
+
+    def answer(self) -> object:
+        """The child's next answer; its exception raised here."""
+        head = self.answers.read(_FRAME)
+        size = int.from_bytes(head, "big") if len(head) == _FRAME else 0
+        data = self.answers.read(size) if size else b""
+        if not size or len(data) != size:  # the child ended before it answered whole
+            raise MinerError(f"{self.what}: its process ended without an answer ({self._reap()})")
+        done, value = pickle.loads(data)
+        if done:
+            return value
+        raise value
+
+    def go_on(self) -> Any:
+        """The second part's result, the child let go on to compute it."""
+        os.write(self.go, b"1")
+        os.close(self.go)
+        self.go = -1
+        value = self.answer()
+        self._reap()
+        return value
+
+    def end(self) -> None:
+        if self.go >= 0:
+            os.close(self.go)
+        self.answers.close()
+        if not self.reaped:
+            os.kill(self.pid, signal.SIGKILL)
+            self._reap()
+
+    def _reap(self) -> str:
+        """How the child ended, once it did, in words."""
+        _, status = os.waitpid(self.pid, 0)
+        self.reaped = True
+        return _ending(status)
+
+
+def _answer(
+    check: Callable[[], C], then: Callable[[C], object], what: str, answers: int, go: int
+) -> NoReturn:  # pragma: no cover
+    """In the child: run ``check``, answer (True, None) or (False, its
+    exception) to ``answers``; once ``go`` says so, run ``then`` and answer
+    (True, its result) or (False, its exception). Then exit without running
+    this process's exit handlers (they belong to the parent: its spill
+    folders, its locks)."""
     code = 0
     try:
-        try:
-            outcome: tuple[bool, object] = (True, step())
-        except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
-            if not isinstance(exc, MinerError):  # a bug: where it was raised, in the child
-                exc.add_note("".join(traceback.format_exception(exc)).rstrip())
-            outcome = (False, exc)
-        try:
-            data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
-        except Exception as refused:  # noqa: BLE001 - what does not pickle: one line
-            done, value = outcome
-            if done:
-                reason = (str(refused).splitlines() or [""])[0]
-                error = MinerError(
-                    f"{what}: its result does not pickle ({type(refused).__name__}: {reason})"
-                )
-            else:
-                lines = str(value).splitlines() or [""]
-                error = MinerError(f"{type(value).__name__}: {lines[0]}")
-            data = pickle.dumps((False, error))
-        with os.fdopen(write_end, "wb") as out:
-            out.write(data)
+        with os.fdopen(answers, "wb") as out, os.fdopen(go, "rb") as told:
+            done, checked = _outcome(check)
+            _send((True, None) if done else (False, checked), what, out)
+            if done and told.read(1):  # nothing read: the parent let the child go
+                _send(_outcome(lambda: then(checked)), what, out)  # type: ignore[arg-type]
         sys.stdout.flush()
         sys.stderr.flush()
     except BaseException:  # noqa: BLE001 - the parent reports an empty answer
         code = 1
     finally:
         os._exit(code)
+
+
+def _outcome(step: Callable[[], object]) -> tuple[bool, object]:  # pragma: no cover
+    """(True, ``step()``) or (False, the exception it raised)."""
+    try:
+        return True, step()
+    except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
+        if not isinstance(exc, MinerError):  # a bug: where it was raised, in the child
+            exc.add_note("".join(traceback.format_exception(exc)).rstrip())
+        return False, exc
+
+
+def _send(outcome: tuple[bool, object], what: str, out: BinaryIO) -> None:  # pragma: no cover
+    """``outcome`` pickled to ``out``, its length first. What does not
+    pickle goes as one line: an exception's first line, or, for a result,
+    the pickling error naming the step ``what`` (never the result's text: it
+    may hold trace data)."""
+    try:
+        data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception as refused:  # noqa: BLE001 - what does not pickle: one line
+        done, value = outcome
+        if done:
+            reason = (str(refused).splitlines() or [""])[0]
+            error = MinerError(
+                f"{what}: its result does not pickle ({type(refused).__name__}: {reason})"
+            )
+        else:
+            lines = str(value).splitlines() or [""]
+            error = MinerError(f"{type(value).__name__}: {lines[0]}")
+        data = pickle.dumps((False, error))
+    out.write(len(data).to_bytes(_FRAME, "big") + data)
+    out.flush()
 
 
 def _ending(status: int) -> str:

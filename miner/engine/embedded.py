@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import pyarrow as pa
 
@@ -48,8 +48,6 @@ T = TypeVar("T")
 class EmbeddedEngine:
     """DuckDB in this process (``--engine spark`` is the way to more cores
     or machines)."""
-
-    name: ClassVar[str] = "embedded"
 
     def flag(
         self,

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 import pyarrow as pa
 
@@ -96,8 +96,6 @@ def _local_name(path: str) -> str:
 
 class SparkEngine:
     """Spark: an active session, or a local one (``session``)."""
-
-    name: ClassVar[str] = "spark"
 
     def flag(
         self,

@@ -1,0 +1,185 @@
+"""``miner draft``'s one frame (``miner.draft_start``): the request checked
+before ``out``'s lock, wherever the first stage runs; where it runs decided
+by the engine's entry and by the export the run reads, --traces or the
+config's; and the two parts of a child's step (``miner.engine.apart``)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+import miner.draft_start as draft_start
+from miner import first_stage, job, source
+from miner.engine import apart
+from miner.engine.base import EngineEntry
+from miner.engine.registry import engine_named
+from miner.errors import InputError
+from tests.conftest import PIPELINE, TRACES, WINDOW, lock_held, miner
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="steps run apart on Linux only")
+
+
+def _selected_where(*_args: object) -> None:
+    """In place of the first stage's selection: says the process it ran in."""
+    raise InputError(f"selected in process {os.getpid()}")
+
+
+def _selecting_process(output: str) -> int:
+    assert "selected in process " in output, output
+    return int(output.split("selected in process ")[1].split()[0])
+
+
+@pytest.mark.parametrize("apart_from", [0, 2**62], ids=["first stage apart", "here"])
+def test_a_window_ending_before_it_starts_is_refused_before_the_lock_is_waited_for(
+    monkeypatch, tmp_path, apart_from
+):
+    # Another run holds --out: a request that can never run says so, not
+    # that the folder is busy (which would send its user waiting for nothing).
+    monkeypatch.setattr(draft_start, "SELECT_APART_BYTES", apart_from)
+    out = tmp_path / "out"
+    with lock_held(out, "miner draft"):
+        done = miner(
+            "draft", "--pipeline", PIPELINE, "--traces", TRACES, "--since", "2026-11-28",
+            "--until", "2026-11-20", "--out", out,
+        )  # fmt: skip
+    assert done.exit_code == 2, done.output
+    assert "--since 2026-11-28T00:00:00+00:00 is not before --until" in done.output
+    assert "held by" not in done.output
+
+
+def test_a_window_refused_after_the_lock_was_free_leaves_no_output(monkeypatch, tmp_path):
+    monkeypatch.setattr(draft_start, "SELECT_APART_BYTES", 0)
+    out = tmp_path / "out"
+    done = miner(
+        "draft", "--pipeline", PIPELINE, "--since", "2026-11-28", "--until", "2026-11-20",
+        "--out", out,
+    )  # fmt: skip
+    assert done.exit_code == 2 and "is not before --until" in done.output, done.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("traces", ["config", "--traces"])
+def test_the_export_the_run_reads_decides_where_the_first_stage_runs(monkeypatch, tmp_path, traces):
+    # The shipped config names the sample in [sources] traces: without
+    # --traces that export is the one measured, as --traces would be.
+    monkeypatch.setattr(first_stage, "select_sessions", _selected_where)
+    given = ["--traces", TRACES] if traces == "--traces" else []
+    size = draft_start.export_bytes(TRACES)
+    pids = []
+    for threshold in (size, size + 1):
+        monkeypatch.setattr(draft_start, "SELECT_APART_BYTES", threshold)
+        done = miner("draft", "--pipeline", PIPELINE, *given, *WINDOW, "--out", tmp_path / "out")
+        assert done.exit_code == 3, done.output
+        pids.append(_selecting_process(done.output))
+    assert pids[0] != os.getpid() and pids[1] == os.getpid()
+
+
+@pytest.mark.parametrize("allowed", [True, False])
+def test_the_engines_entry_decides_whether_its_first_stage_may_run_apart(
+    monkeypatch, tmp_path, allowed
+):
+    monkeypatch.setattr(draft_start, "SELECT_APART_BYTES", 0)
+
+    def unbuilt() -> None:
+        raise AssertionError("the engine is built in the request, not to decide")
+
+    entry = EngineEntry("any", unbuilt, first_stage_apart=allowed)  # type: ignore[arg-type]
+
+    def request_of() -> None:
+        _selected_where()
+
+    with pytest.raises(InputError) as raised:
+        draft_start.run_draft_job(
+            request_of,  # type: ignore[arg-type]
+            engine=entry,
+            traces=TRACES,
+            out=tmp_path / "out",
+            lock_timeout=0,
+            progress=lambda items, _total, _label: items,
+        )
+    assert (_selecting_process(str(raised.value)) != os.getpid()) is allowed
+
+
+def test_spark_keeps_its_first_stage_in_the_job_and_the_embedded_engine_lets_it_go(
+    monkeypatch,
+):
+    monkeypatch.setattr(draft_start, "SELECT_APART_BYTES", 1)
+    assert draft_start.first_stage_apart(engine_named("embedded"), TRACES)
+    assert not draft_start.first_stage_apart(engine_named("spark"), TRACES)
+    assert not draft_start.first_stage_apart(
+        engine_named("embedded"), "s3://bucket/traces/"
+    )  # no size known
+
+
+def test_until_latest_opens_the_export_once(monkeypatch, tmp_path):
+    opened: list[object] = []
+    original = source.open_export
+
+    def counted(path: Path | str) -> source.Export:
+        opened.append(path)
+        return original(path)
+
+    def stop_after_the_selection(select, _progress, _removed):
+        found = select()
+        raise InputError(f"selected {found.found.selection.in_window} in the window")
+
+    monkeypatch.setattr(source, "open_export", counted)
+    monkeypatch.setattr(job, "draft_selected", stop_after_the_selection)
+    done = miner(
+        "draft", "--pipeline", PIPELINE, "--since", "2026-11-20", "--until", "latest",
+        "--out", tmp_path / "out",
+    )  # fmt: skip
+    assert "in the window" in done.output and "selected 0 " not in done.output, done.output
+    assert opened == [TRACES]
+
+
+def test_a_two_part_steps_check_runs_in_the_child_and_its_error_stops_the_block():
+    entered = []
+
+    def refused() -> None:
+        raise InputError(f"checked in process {os.getpid()}")
+
+    with (
+        pytest.raises(InputError) as raised,
+        apart.checked_apart(refused, lambda _none: None, "the step"),
+    ):
+        entered.append(True)  # not run: the check refused
+    assert entered == []
+    assert str(raised.value) != f"checked in process {os.getpid()}"
+
+
+def test_the_second_part_runs_in_the_same_child_once_the_block_lets_it_go(tmp_path):
+    order = tmp_path / "order"
+
+    def check() -> int:
+        with order.open("a") as lines:
+            lines.write("check\n")
+        return os.getpid()
+
+    def then(checked: int) -> tuple[int, int]:
+        with order.open("a") as lines:
+            lines.write("then\n")
+        return checked, os.getpid()
+
+    with apart.checked_apart(check, then, "the step") as go_on:
+        with order.open("a") as lines:
+            lines.write("block\n")
+        checked_in, done_in = go_on()
+    assert order.read_text().split() == ["check", "block", "then"]
+    assert checked_in == done_in != os.getpid()
+
+
+def test_a_block_left_without_letting_the_child_go_ends_it(tmp_path):
+    child = tmp_path / "child"
+
+    def check() -> None:
+        child.write_text(str(os.getpid()))
+
+    # Left by an error, as a busy lock leaves it.
+    with pytest.raises(KeyError), apart.checked_apart(check, lambda _none: None, "the step"):
+        raise KeyError("out")
+    with pytest.raises(ProcessLookupError):
+        os.kill(int(child.read_text()), 0)  # gone, and reaped
