@@ -69,7 +69,7 @@ class Duck:
         table is half the CPU of building it, and goes with its columns.
         ``go_rows`` False says ``rows`` hold no row the Go plugin wrote
         (``selection_rows``): the view is then written without Go's terms
-        (``events_ctes``: 0.3-0.6 s less CPU over 5M Python rows), no row's
+        (``events_ctes``: 0.1-0.4 s less CPU over 5M Python rows), no row's
         type is renamed, and the type as written is not stored
         (``stored_events_sql``).
 
