@@ -587,6 +587,36 @@ def test_the_events_view_reads_what_read_event_reads(export_path):
         assert tool is None or tool_ == tool, key
 
 
+@pytest.mark.parametrize("export_path", EXPORTS[:3], ids=lambda p: p.name)
+def test_the_events_view_without_go_terms_gives_the_same_rows(export_path):
+    # Where the window holds no Go row, the view is written without Go's
+    # terms (each came out false on every row, computed all the same): on
+    # the sample and the golden Python and Java exports, every column of
+    # every row is as the view of every plugin gives it, and none of Go's
+    # terms is in its SQL.
+    from miner.engine.query import events_sql, rows_sql
+
+    table = source.open_export(export_path).dataset.to_table()
+    rows = rows_sql("golden", table.schema.names, duck.EARLIEST, duck.LATEST, SCAN_EVENT_TYPES)
+    without_go = events_sql(rows, go_rows=False)
+    for go_term in (
+        "model_calls",
+        "model_text",
+        "fields.parts",
+        "fields.role",
+        "'go'",
+        "'MODEL_CALLS'",
+    ):
+        assert go_term in events_sql(rows) and go_term not in without_go, go_term
+    with duck.connect(ScanConfig()) as con:
+        con.con.register("golden", table)
+        order = "ORDER BY ALL"
+        every = con.con.sql(f"SELECT * FROM ({events_sql(rows)}) {order}").fetchall()
+        python_java = con.con.sql(f"SELECT * FROM ({without_go}) {order}").fetchall()
+    assert len(every) > 40 and python_java == every
+    assert {row[5] for row in every} <= {"python", "java"}
+
+
 #: Go messages (``genai.Content``: a user's, then the model's answers), each
 #: in a session of its own, and the text the events view reads from each:
 #: its first four parts' texts, empty ones and parts without one left out, a

@@ -68,8 +68,10 @@ class Duck:
         ``events`` that gives the selection its columns back: writing the
         table is half the CPU of building it, and goes with its columns.
         ``go_rows`` False says ``rows`` hold no row the Go plugin wrote
-        (``selection_rows``): no row's type is then renamed, and the type as
-        written is not stored (``stored_events_sql``).
+        (``selection_rows``): the view is then written without Go's terms
+        (``events_ctes``: 0.1-0.4 s less CPU over 5M Python rows), no row's
+        type is renamed, and the type as written is not stored
+        (``stored_events_sql``).
 
         The table is written in no order, on every thread, where
         ``unordered_write_fits`` says that the threads' reads fit
@@ -84,7 +86,7 @@ class Duck:
             self.con.execute(f"SET preserve_insertion_order = {str(ordered).lower()}")
             self.con.execute("SET disabled_optimizers = 'in_clause'")
             try:
-                stored = stored_events_sql(events_sql(rows), go_rows)
+                stored = stored_events_sql(events_sql(rows, go_rows), go_rows)
                 self.con.execute(f"CREATE OR REPLACE TABLE {STORED_EVENTS} AS {stored}")
             finally:
                 self.con.execute("RESET disabled_optimizers")

@@ -105,10 +105,14 @@ PAYLOAD_FIELDS: tuple[tuple[str, FieldType], ...] = (
     ("role", "VARCHAR"),
     ("parts", [{"text": "VARCHAR"}]),
 )
+#: ``PAYLOAD_FIELDS`` but a Go content's: what the view reads of a payload
+#: when no row is Go's (``events_ctes``).
+_GO_FIELDS = ("role", "parts")
+_NOT_GO_FIELDS = tuple((key, kind) for key, kind in PAYLOAD_FIELDS if key not in _GO_FIELDS)
 
 
-def parsed_fields(column: str) -> str:
-    """SQL: ``PAYLOAD_FIELDS`` of the JSON text in ``column``, parsed once,
+def parsed_fields(column: str, fields: tuple[tuple[str, FieldType], ...] = PAYLOAD_FIELDS) -> str:
+    """SQL: ``fields`` of the JSON text in ``column``, parsed once,
     as a struct (NULL where the text is not JSON, or is JSON ``null``). One
     parse per payload, not one per key read plus a validity check: the
     view's JSON work is a third of what it was (``miner.engine.query.render``
@@ -116,8 +120,8 @@ def parsed_fields(column: str) -> str:
     Cast to its type: over rows without a payload column (a constant NULL)
     DuckDB types ``json_transform`` as NULL, and a part list's index in it
     would not bind."""
-    schema = json.dumps(dict(PAYLOAD_FIELDS), separators=(",", ":"))
-    typed = ", ".join(f"{key} {_duckdb_type(kind)}" for key, kind in PAYLOAD_FIELDS)
+    schema = json.dumps(dict(fields), separators=(",", ":"))
+    typed = ", ".join(f"{key} {_duckdb_type(kind)}" for key, kind in fields)
     return f"CAST(try(json_transform({column}, {_text(schema)})) AS STRUCT({typed}))"
 
 
@@ -160,14 +164,26 @@ GO_TOOL_ERROR = "event_type = 'TOOL_ERROR' AND event_id IS NULL AND content IS N
 #: most of an export's bytes.
 GO_ROW = f"(event_type IN ({_listed(sorted(GO_ONLY))}) OR ({GO_TOOL_ERROR}))"
 
-#: The view, as named common table expressions in order (the last is
-#: ``events``). ``source_file`` is kept only where an error names it (a row
-#: without a session, a bad payload): a file's path on every row would be a
-#: fifth of the table.
-EVENTS_CTES: tuple[tuple[str, str], ...] = (
-    (
-        "miner_typed",
-        f"""
+
+def events_ctes(go_rows: bool = True) -> tuple[tuple[str, str], ...]:
+    """The view, as named common table expressions in order (the last is
+    ``events``). ``source_file`` is kept only where an error names it (a row
+    without a session, a bad payload): a file's path on every row would be a
+    fifth of the table.
+
+    ``go_rows`` False: the rows hold none the Go plugin wrote (the scan
+    checked the window, ``miner.engine.duck.selection_rows``), and the view
+    is written without Go's terms: no row is a Go row, renamed, a model's
+    calls or a Go answer, and no payload's Go ``role`` and ``parts`` are
+    read. The same rows and values as with them, where each term was
+    computed on every row to come out false (the renames' chain alone is ten
+    comparisons a row)."""
+    fields = PAYLOAD_FIELDS if go_rows else _NOT_GO_FIELDS
+    go = f",\n    {GO_ROW} AS go" if go_rows else ""
+    steps: list[tuple[str, str]] = [
+        (
+            "miner_typed",
+            f"""
   SELECT
     session_id,
     invocation_id,
@@ -180,19 +196,18 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
     attributes,
     event_id,
     CASE WHEN event_type IN ({_listed(PAYLOAD_TYPES)}) AND content IS NOT NULL
-         AND content <> '' THEN content END AS raw_payload,
-    {GO_ROW} AS go
+         AND content <> '' THEN content END AS raw_payload{go}
   FROM miner_rows""",
-    ),
-    (
-        "miner_parsed",
-        f"""
-  SELECT *, {parsed_fields("raw_payload")} AS fields
+        ),
+        (
+            "miner_parsed",
+            f"""
+  SELECT *, {parsed_fields("raw_payload", fields)} AS fields
   FROM miner_typed""",
-    ),
-    (
-        "miner_checked",
-        f"""
+        ),
+        (
+            "miner_checked",
+            f"""
   SELECT *,
     CASE WHEN fields IS NOT NULL THEN raw_payload
          WHEN json_valid(raw_payload) THEN raw_payload END AS payload,
@@ -202,35 +217,39 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
               ELSE regexp_matches(raw_payload, {_text(_DEEP)}) END
     ) AS bad_payload
   FROM miner_parsed""",
-    ),
-    (
-        # Whether a Go EVENT row holds the model's tool calls, once: the
-        # answer's text and the kind both read it (a search of the whole
-        # payload each time). A CASE, not an AND: DuckDB computes both sides
-        # of an AND in a select list, and searched every payload (0.12-0.14 s
-        # of the view's CPU over 5M Python rows, none of them EVENT rows); a
-        # CASE branch runs on the rows that take it only.
-        "miner_called",
-        f"""
+        ),
+    ]
+    if go_rows:
+        steps += [
+            (
+                # Whether a Go EVENT row holds the model's tool calls, once: the
+                # answer's text and the kind both read it (a search of the whole
+                # payload each time). A CASE, not an AND: DuckDB computes both
+                # sides of an AND in a select list, and searched every payload
+                # (0.12-0.14 s of the view's CPU over 5M Python rows, none of them
+                # EVENT rows); a CASE branch runs on the rows that take it only.
+                "miner_called",
+                f"""
   SELECT *, CASE WHEN raw_type = 'EVENT' THEN coalesce({_GO_CALLS}, false) ELSE false END
     AS model_calls
   FROM miner_checked""",
-    ),
-    (
-        # A Go model answer's text, once: the kind and the text both read it
-        # (computed in each, every answer's part list was parsed eight times,
-        # 0.3 s of the 2.6 s CPU of the events table from 1M Go rows). Not on
-        # the rows of tool calls, which are MODEL_CALLS before any answer.
-        "miner_answered",
-        f"""
+            ),
+            (
+                # A Go model answer's text, once: the kind and the text both read
+                # it (computed in each, every answer's part list was parsed eight
+                # times, 0.3 s of the 2.6 s CPU of the events table from 1M Go
+                # rows). Not on the rows of tool calls, which are MODEL_CALLS
+                # before any answer.
+                "miner_answered",
+                f"""
   SELECT *,
     CASE WHEN raw_type = 'EVENT' AND fields.role = 'model'
       AND NOT model_calls THEN {_go_texts(" ")} END AS model_text
   FROM miner_called""",
-    ),
-    (
-        "miner_kinded",
-        f"""
+            ),
+            (
+                "miner_kinded",
+                f"""
   SELECT *,
     CASE
       WHEN model_calls THEN 'MODEL_CALLS'
@@ -244,21 +263,48 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
          WHEN raw_type IN ({_listed(_TOOL_TYPES)}) THEN fields.tool
     END AS tool
   FROM miner_answered""",
-    ),
-    (
-        "events",
-        f"""SELECT
+            ),
+        ]
+    else:
+        steps.append(
+            (
+                "miner_kinded",
+                f"""
+  SELECT *, raw_type AS kind,
+    CASE WHEN raw_type IN ({_listed(_TOOL_TYPES)}) THEN fields.tool END AS tool
+  FROM miner_checked""",
+            )
+        )
+
+    def of_go(when: str, then: str) -> str:
+        """A CASE branch taken by Go rows only: none without them."""
+        return f"WHEN {when} AND go THEN {then}\n    " if go_rows else ""
+
+    summary = """raw_payload LIKE '%"text_summary"%'"""
+    python = (
+        f"WHEN (event_id IS NOT NULL AND NOT (raw_type = 'AGENT_RESPONSE' AND {summary}))\n"
+        f"      OR (raw_type = 'AGENT_RESPONSE' AND raw_payload IS NOT NULL AND NOT {summary})"
+    )
+    go_message = of_go("kind = 'USER_MESSAGE_RECEIVED'", _go_texts(" | "))
+    go_answer = of_go("kind = 'AGENT_RESPONSE'", "model_text")
+    go_args = of_go("kind = 'TOOL_STARTING'", "payload")
+    go_result = of_go("kind = 'TOOL_COMPLETED'", "payload")
+    go_transfer = of_go(
+        "kind = 'TOOL_STARTING' AND tool = 'transfer_to_agent'",
+        "json_extract_string(payload, '$.agent_name')",
+    )
+    steps.append(
+        (
+            "events",
+            f"""SELECT
   session_id,
   invocation_id,
   ts,
   raw_type,
   kind,
   CASE
-    WHEN go THEN 'go'
-    WHEN (event_id IS NOT NULL
-          AND NOT (raw_type = 'AGENT_RESPONSE' AND raw_payload LIKE '%"text_summary"%'))
-      OR (raw_type = 'AGENT_RESPONSE' AND raw_payload IS NOT NULL
-          AND NOT raw_payload LIKE '%"text_summary"%') THEN 'python'
+    {"WHEN go THEN 'go'" if go_rows else ""}
+    {python} THEN 'python'
     ELSE 'java'
   END AS dialect,
   status,
@@ -267,29 +313,28 @@ EVENTS_CTES: tuple[tuple[str, str], ...] = (
   bad_payload,
   CASE WHEN bad_payload THEN raw_payload END AS bad_text,
   CASE
-    WHEN kind = 'USER_MESSAGE_RECEIVED' AND go THEN {_go_texts(" | ")}
-    WHEN kind = 'USER_MESSAGE_RECEIVED' THEN coalesce(
+    {go_message}WHEN kind = 'USER_MESSAGE_RECEIVED' THEN coalesce(
       fields.text_summary,
       CASE WHEN payload LIKE '"%' THEN json_extract_string(payload, '$') END)
-    WHEN kind = 'AGENT_RESPONSE' AND go THEN model_text
-    WHEN kind = 'AGENT_RESPONSE' THEN coalesce(fields.text_summary, fields.response)
+    {go_answer}WHEN kind = 'AGENT_RESPONSE' THEN coalesce(fields.text_summary, fields.response)
   END AS text,
   tool,
-  CASE WHEN kind = 'TOOL_STARTING' AND go THEN payload
-       WHEN kind = 'TOOL_STARTING' THEN coalesce(fields.args, {_json_null("args")})
+  CASE {go_args}WHEN kind = 'TOOL_STARTING' THEN coalesce(fields.args, {_json_null("args")})
   END AS args,
-  CASE WHEN kind = 'TOOL_COMPLETED' AND go THEN payload
-       WHEN kind = 'TOOL_COMPLETED' THEN coalesce(fields.result, {_json_null("result")})
+  CASE {go_result}WHEN kind = 'TOOL_COMPLETED' THEN coalesce(fields.result, {_json_null("result")})
   END AS result,
   CASE
     WHEN kind = 'AGENT_TRANSFER' THEN fields.to_agent
-    WHEN kind = 'TOOL_STARTING' AND tool = 'transfer_to_agent' AND go
-      THEN json_extract_string(payload, '$.agent_name')
-    WHEN kind = 'TOOL_STARTING' AND tool = 'transfer_to_agent'
+    {go_transfer}WHEN kind = 'TOOL_STARTING' AND tool = 'transfer_to_agent'
       THEN json_extract_string(payload, '$.args.agent_name')
   END AS transfer_to,
   CASE WHEN kind IN ('INVOCATION_COMPLETED', 'INVOCATION_ERROR')
     THEN TRY_CAST(json_extract_string(latency_ms, '$.total_ms') AS DOUBLE) END AS total_ms
 FROM miner_kinded""",
-    ),
-)
+        )
+    )
+    return tuple(steps)
+
+
+#: The view over rows of every plugin (``events_ctes``).
+EVENTS_CTES: tuple[tuple[str, str], ...] = events_ctes()

@@ -27,7 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from miner.dialects import raw_event_types
-from miner.engine.events import EVENTS_CTES, ROW_COLUMNS, FieldType
+from miner.engine.events import EVENTS_CTES, ROW_COLUMNS, FieldType, events_ctes
 from miner.engine.sql import listed, name, text
 from miner.signals import Signal
 from miner.window import Window
@@ -94,11 +94,12 @@ def rows_sql(
     return f"SELECT {', '.join(columns)} FROM {source} WHERE {' AND '.join(where)}"
 
 
-def events_sql(rows: str) -> str:
+def events_sql(rows: str, go_rows: bool = True) -> str:
     """The ``events`` view over ``rows`` (``rows_sql``), as one query (for an
-    engine that keeps it, as Spark caches it)."""
+    engine that keeps it, as Spark caches it); ``go_rows`` False where no row
+    is the Go plugin's (``events_ctes``)."""
     ctes = ",\n".join(
-        f"{cte} AS (\n{body}\n)" for cte, body in [("miner_rows", rows), *EVENTS_CTES]
+        f"{cte} AS (\n{body}\n)" for cte, body in [("miner_rows", rows), *events_ctes(go_rows)]
     )
     return f"WITH {ctes}\nSELECT * FROM events"
 
