@@ -163,6 +163,8 @@ def test_a_house_number_after_capitalised_words_one_foreign_is_surfaced(text, va
         ("<STREET_ADDRESS_1> 6a\n5800 Žiri", "6a"),
         ("Ady <PERSON_1> utca 230.\nH-2368 Tamásifalva", "utca 230."),
         ("Strada <PERSON_1> Nr. 934", "Nr. 934"),
+        # After a name and a comma, a name replaced is a street's as often.
+        ("Deliver to <PERSON_1>, <PERSON_2> 78 please", "78"),
     ],
 )
 def test_the_rest_of_a_street_line_after_a_replaced_name_is_surfaced(text, value):
@@ -174,6 +176,27 @@ def test_the_rest_of_a_street_line_after_a_replaced_name_is_surfaced(text, value
 )
 def test_an_age_a_count_or_a_year_after_a_name_is_no_house_number(text):
     assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+def test_a_street_in_capitals_is_surfaced_from_its_first_word():
+    # Not from the "O" of "TO": a value no word boundary starts is covered nowhere.
+    assert surfaced("SHIP TO PETROVA 3B").get("PETROVA 3B") == "STREET_ADDRESS"
+    assert "O PETROVA 3B" not in surfaced("SHIP TO PETROVA 3B")
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Regards,\n<PERSON_1>\nGrunwaldzka\n<STREET_ADDRESS_1>", "Grunwaldzka"),
+        ("<PERSON_1>\\nNad Dłubnią\\n<STREET_ADDRESS_1>", "Nad Dłubnią"),
+    ],
+)
+def test_a_line_between_a_name_and_an_address_replaced_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+def test_a_line_of_english_words_between_a_name_and_an_address_is_not():
+    assert "Sales Team" not in surfaced("Regards,\n<PERSON_1>\nSales Team\n<STREET_ADDRESS_1>")
 
 
 def test_a_street_whose_name_was_replaced_surfaces_its_other_words():
@@ -188,6 +211,10 @@ def test_a_street_whose_name_was_replaced_surfaces_its_other_words():
         "Windows 11 keeps crashing since version 24",
         "Flight 2034 to Rome is late, gate 12",
         "we were 5 in Berlin 2 weeks ago",
+        # A price, and a plan or a product named by a type English writes.
+        "it was 45 Euro in the shop",
+        "I upgraded to Plaza 21 yesterday",
+        "Our Avenue 54 lamp ships in 3 days",
     ],
 )
 def test_a_number_beside_english_words_months_or_towns_is_no_street(text):

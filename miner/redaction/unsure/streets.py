@@ -18,6 +18,7 @@ from miner.redaction.lexicon.addresses import (
     foreign_street_types,
     street_types,
 )
+from miner.redaction.lexicon.formats import currency_words
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_place_name,
@@ -106,8 +107,9 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
     230.", a street named after a person; abbreviations such as "Nr." too).
     Not a year, and not after a name with no word nor mark ("#", "N°")
     between ("<PERSON_1> 25": an age as often) unless the number is none
-    an age is written as (``_NO_AGE``: "<PERSON_1> 6b", "<PERSON_1> 1356");
-    and a house number before one (``_NUMBER_BEFORE_PERSON``)."""
+    an age is written as (``_NO_AGE``: "<PERSON_1> 6b", "<PERSON_1> 1356")
+    or the name follows a name and a comma (``_A_NAME_AND_COMMA``); and a
+    house number before one (``_NUMBER_BEFORE_PERSON``)."""
     from miner.redaction.lexicon.names import an_english_word
 
     for m in _AFTER_PLACEHOLDER.finditer(text):
@@ -119,6 +121,7 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
             and not words
             and not m.group("mark")
             and not _NO_AGE.fullmatch(m.group("number").rstrip("."))
+            and not _A_NAME_AND_COMMA.search(text, max(0, m.start() - 40), m.start())
         ):
             continue  # "<PERSON_1> 25": an age as often
         if any(
@@ -134,6 +137,12 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
         if second and int(first) <= 31 and second.isdigit() and int(second) <= 12:
             continue  # "on 12/05, <PERSON_1>", "24/7, <PERSON_1>": a date's shape
         yield m.start(1), m.end(1), "STREET_ADDRESS"
+
+
+#: A name replaced and a comma before a name replaced: what follows a
+#: person's name after a comma is their address as often ("Deliver to
+#: <PERSON_1>, <PERSON_2> 78": a street named after a person, its number).
+_A_NAME_AND_COMMA = re.compile(r"<PERSON_\d+>,[ \t]+\Z")
 
 
 #: A house number with a second number or a letter, and a comma, before a
@@ -213,8 +222,11 @@ _NUMBER_AFTER = re.compile(
 _NUMBER_BEFORE = re.compile(r"(?<![\w/.,:#+$€£-])(?<!\d )\d{1,4}[A-Za-z]?[ \t]+$")
 
 
-#: Words before a street's name, capitalised or particles ("Largo de Esteves 12").
-_WORDS_BEFORE = re.compile(r"(?:(?:[A-ZÀ-Þ][a-zß-ÿ'’.-]*|de|da|do|dos|das|del|la|di)[ \t]+){1,3}$")
+#: Words before a street's name, capitalised or particles ("Largo de Esteves
+#: 12"), each from a word's start: in capitals, "TO PETROVA 3B" lent its "O".
+_WORDS_BEFORE = re.compile(
+    r"(?:(?<![\w'’.-])(?:[A-ZÀ-Þ][a-zß-ÿ'’.-]*|de|da|do|dos|das|del|la|di)[ \t]+){1,3}$"
+)
 
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -253,7 +265,14 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
         # street ("Rua 33", "Calle 12"): a street in any sentence. Its
         # lists read only before a number: every capitalised word of a
         # long text is not asked of them.
-        typed = bool(after) and word[:1].isupper() and _a_street_type(word)
+        # Not a type English writes as a word ("Plaza 21", "Avenue 54": a
+        # plan's, a product's name as often).
+        typed = (
+            bool(after)
+            and word[:1].isupper()
+            and _a_street_type(word)
+            and (len(word) < 4 or word.endswith(".") or not an_english_word(word.casefold(), 3.5))
+        )
         if not typed and (
             len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word)
         ):
@@ -301,8 +320,8 @@ def _a_street_named_by_one_word(text: str, number: re.Match[str], word: re.Match
     digits = sum(c.isdigit() for c in number.group(0))
     if digits < 2 or not value.istitle() or value.endswith("s"):
         return False
-    if value.casefold() in _MODEL_WORDS:
-        return False
+    if value.casefold() in _MODEL_WORDS or value.casefold() in currency_words():
+        return False  # "45 Euro": a price
     if _CAPITALISED_BEFORE.search(text, max(0, number.start() - 40), number.start()):
         return False
     return not _CAPITALISED_AFTER.match(text, word.end())
@@ -390,6 +409,32 @@ _LETTERED_NUMBER = re.compile(r"\d{1,4}[a-z](?:/\d{1,4}[a-z]?)?")
 #: A line break as a text holds one: a real one, or the two characters
 #: ``\n`` a JSON or log escape leaves (``\N`` in a text in capitals).
 _LINE_BREAK = r"(?:\r?\n|\\[nN])"
+
+
+#: A line alone between a name's line and an address's part, both
+#: replaced ("<PERSON_1>\nGrunwaldzka\n<STREET_ADDRESS_1>": a street line
+#: of one word, under the name, over the postcode and town replaced).
+_LINE_BETWEEN = re.compile(
+    rf"<PERSON_\d+>[ \t]*{_LINE_BREAK}[ \t]*(?P<line>(?:(?!\\[nN])[^\n<>,])+?)[ \t]*"
+    rf"{_LINE_BREAK}[ \t]*<STREET_ADDRESS_\d+>"
+)
+
+
+def lines_between_a_name_and_an_address(text: str) -> Iterator[tuple[int, int, str]]:
+    """A line between a name replaced and an address's part replaced under
+    it: a street line the sure rules could not read ("Grunwaldzka", a
+    street with no number nor type). At most five words, from a capital or
+    a number, one of which English does not write (not "Sales Team")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _LINE_BETWEEN.finditer(text):
+        line = m.group("line")
+        words = _STREET_NAME_WORD.findall(line)
+        if not words or len(line.split()) > 5 or not (line[0].isupper() or line[0].isdigit()):
+            continue
+        if all(an_english_word(w.casefold(), 3.0) or w.casefold() in stop_words() for w in words):
+            continue
+        yield m.start("line"), m.end("line"), "STREET_ADDRESS"
 
 
 _ADDRESS_WORD = r"[^\W\d_](?:[^\W\d_]|['’.-](?=[^\W\d_]))*\.?"
