@@ -60,7 +60,6 @@ from miner.redaction.unsure.streets import (
     a_street_alone,
     address_blocks,
     house_numbers_after_placeholders,
-    lines_between_a_name_and_an_address,
     lower_case_streets,
     named_streets,
     numbered_words,
@@ -285,9 +284,6 @@ class Unsure:
                 group = m.lastindex or 0
                 yield m.start(group), m.end(group), "STREET_ADDRESS", "a marked house number"
             yield from _because("a named street", named_streets(seen))
-            yield from _because(
-                "a line between a name and an address", lines_between_a_name_and_an_address(text)
-            )
             yield from _because("a street alone", a_street_alone(seen))
             # An address read upwards from its postcode and town whose
             # parts the sure rules left ("Intrarea Pop\nVoluntari, 220928",

@@ -411,32 +411,6 @@ _LETTERED_NUMBER = re.compile(r"\d{1,4}[a-z](?:/\d{1,4}[a-z]?)?")
 _LINE_BREAK = r"(?:\r?\n|\\[nN])"
 
 
-#: A line alone between a name's line and an address's part, both
-#: replaced ("<PERSON_1>\nGrunwaldzka\n<STREET_ADDRESS_1>": a street line
-#: of one word, under the name, over the postcode and town replaced).
-_LINE_BETWEEN = re.compile(
-    rf"<PERSON_\d+>[ \t]*{_LINE_BREAK}[ \t]*(?P<line>(?:(?!\\[nN])[^\n<>,])+?)[ \t]*"
-    rf"{_LINE_BREAK}[ \t]*<STREET_ADDRESS_\d+>"
-)
-
-
-def lines_between_a_name_and_an_address(text: str) -> Iterator[tuple[int, int, str]]:
-    """A line between a name replaced and an address's part replaced under
-    it: a street line the sure rules could not read ("Grunwaldzka", a
-    street with no number nor type). At most five words, from a capital or
-    a number, one of which English does not write (not "Sales Team")."""
-    from miner.redaction.lexicon.names import an_english_word
-
-    for m in _LINE_BETWEEN.finditer(text):
-        line = m.group("line")
-        words = _STREET_NAME_WORD.findall(line)
-        if not words or len(line.split()) > 5 or not (line[0].isupper() or line[0].isdigit()):
-            continue
-        if all(an_english_word(w.casefold(), 3.0) or w.casefold() in stop_words() for w in words):
-            continue
-        yield m.start("line"), m.end("line"), "STREET_ADDRESS"
-
-
 _ADDRESS_WORD = r"[^\W\d_](?:[^\W\d_]|['’.-](?=[^\W\d_]))*\.?"
 
 
@@ -510,7 +484,9 @@ _ADDRESS_CUE = re.compile(
     r"(?i:\b(?:address(?: is|:)|(?:lives?|living|lived|located|staying|based|residing)"
     r" (?:on|at)|not known at|(?:goes|go|going|ship|shipped|send|sent|deliver|delivered"
     r"|return|returned|forward|forwarded|post|posted|mail|mailed|moved?|moving)"
-    r"(?: (?:it|them|this|that|everything))? to:?|deliver(?:ed|y)? at|meet (?:you|me|us) at"
+    r"(?: (?:it|them|this|that|everything|(?:the|my|our|your) (?:parcel|package|order|letter"
+    r"|invoice|bill|card|documents?|item|items|goods|refund|replacement)))? to:?"
+    r"|deliver(?:ed|y)? at|meet (?:you|me|us) at"
     r"|side of|(?:is|it's|it is|are|was|were|live|stay|work) (?:on|at)"
     r"|(?P<gave>gave|give|gives|given|listed|used|uses)))[ \t]+"
 )
@@ -567,6 +543,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
     for cue in _ADDRESS_CUE.finditer(text):
         at = start = cue.end()
         words: list[str] = []
+        ends: list[int] = []  # where each of ``words`` ends
         numbered = False
         numbers = 0
         stop = start
@@ -621,12 +598,18 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     and not _a_street_type(word)
                 ):
                     # "Nicole Island tomorrow", "ROTONDA VOLTERRA LAST YEAR";
-                    # not "level 6 94 brown range".
-                    break
+                    # not "level 6 94 brown range", nor a word of the name
+                    # before its type ("583 Hõbekuuse tee tänav").
+                    after = _CUE_TOKEN.match(text, m.end())
+                    if not (
+                        after and after.group("word") and _a_street_type_word(after.group("word"))
+                    ):
+                        break
                 # A street replaced here stands for its house number: "flat
                 # <STREET_ADDRESS_1>".
                 numbered = numbered or FILLED_STREET.fullmatch(word) is not None
                 words.append(word)
+                ends.append(m.end())
             at = stop = m.end()
         start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
         if stop <= start:
@@ -635,6 +618,11 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         if cue.group("gave") and not _AS_ADDRESS.match(text, stop):
             continue  # "gave it a try"
         if numbered:
+            # In lower case the words run on past the street's type to a
+            # word English writes ("1148 jennings walk thanks"): up to it.
+            typed = [i for i in range(1, len(words)) if words[i].title() in STREET_SUFFIXES]
+            if lower and typed and typed[-1] < len(words) - 1:
+                words, stop = words[: typed[-1] + 1], ends[typed[-1]]
             if not (
                 any(_street_word(w) or w.startswith(FILLED) for w in words)
                 or (words and (words[-1].title() in STREET_SUFFIXES or _a_street_type(words[0])))
