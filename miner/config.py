@@ -34,6 +34,16 @@ DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
     "full_name",
     "address",
     "street",
+    # A street line's keys in payment and shop APIs ("line1", "address1"):
+    # no "address" word of their own when nested under an address object.
+    "line1",
+    "line_1",
+    "line2",
+    "line_2",
+    "address1",
+    "address2",
+    "addr1",
+    "addr2",
     "postcode",
     "zip",
     "card",

@@ -85,3 +85,32 @@ def test_a_line_is_shaped_like_an_address_s_by_its_numbers_and_words(line, shape
     from miner.redaction.lexicon.postcode_blocks import an_address_line
 
     assert an_address_line(line) is shaped
+
+
+@pytest.mark.parametrize(
+    "text, block",
+    [
+        ("Regards,\n<PERSON_1>\nKossuth\n4027 Fonyód", "Kossuth\n4027 Fonyód"),
+        ("<PERSON_1>\\nSundkrogen\\n3999 Lundby", "Sundkrogen\\n3999 Lundby"),
+    ],
+)
+def test_one_word_between_a_name_replaced_and_the_postcode_s_line_is_shaped(text, block):
+    import re
+
+    replaced = re.compile(r"<PERSON_\d+>")
+    found = [(text[s:e], sure) for s, e, sure in blocks_above_postcodes(text, replaced)]
+    assert found == [(block, False)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An English word, or no name replaced above it.
+        "Regards,\n<PERSON_1>\nMarketing\n4027 Fonyód",
+        "Regards,\nthe team\nKossuth\n4027 Fonyód",
+    ],
+)
+def test_one_word_above_a_postcode_s_line_alone_is_no_street(text):
+    import re
+
+    assert list(blocks_above_postcodes(text, re.compile(r"<PERSON_\d+>"))) == []

@@ -90,6 +90,9 @@ def test_people_emails_phones_cards_and_street_addresses_are_replaced(detector, 
         ("passportNumber", "X7729104", "PASSPORT"),
         ("national_id", "Y4829173K", "NATIONAL_ID"),
         ("telephone", "5550134", "PHONE_NUMBER"),
+        # A street line's keys in payment and shop APIs.
+        ("line1", "Gg. Pacuan Kuda No. 7", "STREET_ADDRESS"),
+        ("address1", "Splavnica 78", "STREET_ADDRESS"),
     ],
 )
 def test_a_person_s_record_keys_are_personal(detector, config, key, value, entity):

@@ -163,6 +163,8 @@ def test_a_house_number_after_capitalised_words_one_foreign_is_surfaced(text, va
         ("<STREET_ADDRESS_1> 6a\n5800 Žiri", "6a"),
         ("Ady <PERSON_1> utca 230.\nH-2368 Tamásifalva", "utca 230."),
         ("Strada <PERSON_1> Nr. 934", "Nr. 934"),
+        # After a name and a comma, a name replaced is a street's as often.
+        ("Deliver to <PERSON_1>, <PERSON_2> 78 please", "78"),
     ],
 )
 def test_the_rest_of_a_street_line_after_a_replaced_name_is_surfaced(text, value):
@@ -174,6 +176,12 @@ def test_the_rest_of_a_street_line_after_a_replaced_name_is_surfaced(text, value
 )
 def test_an_age_a_count_or_a_year_after_a_name_is_no_house_number(text):
     assert "STREET_ADDRESS" not in surfaced(text).values()
+
+
+def test_a_street_in_capitals_is_surfaced_from_its_first_word():
+    # Not from the "O" of "TO": a value no word boundary starts is covered nowhere.
+    assert surfaced("SHIP TO PETROVA 3B").get("PETROVA 3B") == "STREET_ADDRESS"
+    assert "O PETROVA 3B" not in surfaced("SHIP TO PETROVA 3B")
 
 
 def test_a_street_whose_name_was_replaced_surfaces_its_other_words():
@@ -188,6 +196,10 @@ def test_a_street_whose_name_was_replaced_surfaces_its_other_words():
         "Windows 11 keeps crashing since version 24",
         "Flight 2034 to Rome is late, gate 12",
         "we were 5 in Berlin 2 weeks ago",
+        # A price, and a plan or a product named by a type English writes.
+        "it was 45 Euro in the shop",
+        "I upgraded to Plaza 21 yesterday",
+        "Our Avenue 54 lamp ships in 3 days",
     ],
 )
 def test_a_number_beside_english_words_months_or_towns_is_no_street(text):
@@ -584,6 +596,10 @@ def test_a_surname_in_capitals_with_its_o_apostrophe_is_surfaced_whole():
         ("she gave Via Marcantonio as her address", "Via Marcantonio"),
         ("the box is on åkersvingen.", "åkersvingen"),
         ("I live at Av. 9, Rawson", "Av. 9, Rawson"),
+        # The thing sent before "to"; in lower case, up to the street's type.
+        ("pls send the parcel to 1148 jennings walk thanks", "1148 jennings walk"),
+        # A word English writes between the name and its type.
+        ("Please ship it to 583 Hõbekuuse tee tänav by Friday.", "583 Hõbekuuse tee tänav"),
     ],
 )
 def test_a_street_after_an_address_cue_is_surfaced(text, value):
@@ -595,6 +611,7 @@ def test_a_street_after_an_address_cue_is_surfaced(text, value):
     "text",
     [
         "the refund goes to 3 accounts",
+        "send the invoice to 12 people in the team thanks",
         "let us meet you at 10 am tomorrow",
         "I want to move to the Family plan.",
         "My aunt lives on the east side of Chicago.",

@@ -110,6 +110,7 @@ class KeyRules:
                 ("mobile", "PHONE_NUMBER"),
                 ("address", "STREET_ADDRESS"),
                 ("street", "STREET_ADDRESS"),
+                *((line, "STREET_ADDRESS") for line in _STREET_LINE_KEYS),
                 ("telephone", "PHONE_NUMBER"),
                 ("msisdn", "PHONE_NUMBER"),
                 ("card", "CREDIT_CARD"),
@@ -244,6 +245,11 @@ _THING_WORDS = frozenset(
         "stock",
     ]
 )
+
+
+#: A street line's own keys ("line1", "address1"): personal keys
+#: (``DEFAULT_PERSONAL_KEYS``) that hold a street.
+_STREET_LINE_KEYS = ("line1", "line_1", "line2", "line_2", "address1", "address2", "addr1", "addr2")
 
 
 def _snake(key: str) -> str:

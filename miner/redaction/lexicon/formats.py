@@ -621,3 +621,14 @@ def find_phones(text: str, regions: tuple[str, ...]) -> Iterator[tuple[int, int]
     for start, end, _score in phone_spans(text, regions):
         if _validates(phonenumbers, text[start:end], regions):
             yield start, end
+
+
+@functools.cache
+def currency_words() -> frozenset[str]:
+    """The last words of the currencies' names in English, case-folded
+    (CLDR's, through babel: "euro", "krone", "zloty", "peso"): a number
+    before one is a price ("45 Euro"), not a house number."""
+    from babel import Locale
+
+    names = Locale("en").currencies.values()
+    return frozenset(w for n in names if (w := n.split()[-1].casefold()).isalpha())

@@ -103,7 +103,11 @@ def blocks_above_postcodes(
         if not _a_town(town) or any(_organisation(w) for w in town.split()):
             continue  # "Booking 12345", "Order 12345", "Fund 4410"
         start, sure, tail = _parts_above(text, m.start("part"))
-        if start < m.start("part") and (sure or _a_street_name(tail, replaced)):
+        if start < m.start("part") and (
+            sure
+            or _a_street_name(tail, replaced)
+            or _one_word_under_a_name(text, start, tail, replaced)
+        ):
             yield start, m.end("part"), sure
 
 
@@ -125,6 +129,24 @@ def _a_street_name(street: str, replaced: re.Pattern[str] | None) -> bool:
         return True
     words = _WORD.findall(street)
     return len(words) >= 2 and any(not an_english_word(w.casefold(), 3.0) for w in words)
+
+
+def _one_word_under_a_name(
+    text: str, start: int, street: str, replaced: re.Pattern[str] | None
+) -> bool:
+    """Whether a street line of one word English does not write (a town's
+    too: a street is named after one as often) stands between a name
+    replaced and the postcode's line ("<PERSON_1>\nKossuth\n4027 Fonyód",
+    "<PERSON_1>\nJonstrupvej\n..."): the block's shape says it is the
+    street's, however short."""
+    words = _WORD.findall(street)
+    if not replaced or len(words) != 1 or an_english_word(words[0].casefold(), 3.0):
+        return False
+    above = _SEPARATOR_BEFORE.search(text, max(0, start - 80), start)
+    if not above:
+        return False
+    line = text[_part_start(text, max(0, above.start() - 80), above.start()) : above.start()]
+    return replaced.fullmatch(line.strip()) is not None
 
 
 _WORD = re.compile(r"[^\W\d_]+")

@@ -18,6 +18,7 @@ from miner.redaction.lexicon.addresses import (
     foreign_street_types,
     street_types,
 )
+from miner.redaction.lexicon.formats import currency_words
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_place_name,
@@ -106,8 +107,9 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
     230.", a street named after a person; abbreviations such as "Nr." too).
     Not a year, and not after a name with no word nor mark ("#", "N°")
     between ("<PERSON_1> 25": an age as often) unless the number is none
-    an age is written as (``_NO_AGE``: "<PERSON_1> 6b", "<PERSON_1> 1356");
-    and a house number before one (``_NUMBER_BEFORE_PERSON``)."""
+    an age is written as (``_NO_AGE``: "<PERSON_1> 6b", "<PERSON_1> 1356")
+    or the name follows a name and a comma (``_A_NAME_AND_COMMA``); and a
+    house number before one (``_NUMBER_BEFORE_PERSON``)."""
     from miner.redaction.lexicon.names import an_english_word
 
     for m in _AFTER_PLACEHOLDER.finditer(text):
@@ -119,6 +121,7 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
             and not words
             and not m.group("mark")
             and not _NO_AGE.fullmatch(m.group("number").rstrip("."))
+            and not _A_NAME_AND_COMMA.search(text, max(0, m.start() - 40), m.start())
         ):
             continue  # "<PERSON_1> 25": an age as often
         if any(
@@ -134,6 +137,12 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
         if second and int(first) <= 31 and second.isdigit() and int(second) <= 12:
             continue  # "on 12/05, <PERSON_1>", "24/7, <PERSON_1>": a date's shape
         yield m.start(1), m.end(1), "STREET_ADDRESS"
+
+
+#: A name replaced and a comma before a name replaced: what follows a
+#: person's name after a comma is their address as often ("Deliver to
+#: <PERSON_1>, <PERSON_2> 78": a street named after a person, its number).
+_A_NAME_AND_COMMA = re.compile(r"<PERSON_\d+>,[ \t]+\Z")
 
 
 #: A house number with a second number or a letter, and a comma, before a
@@ -213,8 +222,11 @@ _NUMBER_AFTER = re.compile(
 _NUMBER_BEFORE = re.compile(r"(?<![\w/.,:#+$€£-])(?<!\d )\d{1,4}[A-Za-z]?[ \t]+$")
 
 
-#: Words before a street's name, capitalised or particles ("Largo de Esteves 12").
-_WORDS_BEFORE = re.compile(r"(?:(?:[A-ZÀ-Þ][a-zß-ÿ'’.-]*|de|da|do|dos|das|del|la|di)[ \t]+){1,3}$")
+#: Words before a street's name, capitalised or particles ("Largo de Esteves
+#: 12"), each from a word's start: in capitals, "TO PETROVA 3B" lent its "O".
+_WORDS_BEFORE = re.compile(
+    r"(?:(?<![\w'’.-])(?:[A-ZÀ-Þ][a-zß-ÿ'’.-]*|de|da|do|dos|das|del|la|di)[ \t]+){1,3}$"
+)
 
 
 _YEAR = re.compile(r"(?:19|20)\d\d")
@@ -253,7 +265,14 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
         # street ("Rua 33", "Calle 12"): a street in any sentence. Its
         # lists read only before a number: every capitalised word of a
         # long text is not asked of them.
-        typed = bool(after) and word[:1].isupper() and _a_street_type(word)
+        # Not a type English writes as a word ("Plaza 21", "Avenue 54": a
+        # plan's, a product's name as often).
+        typed = (
+            bool(after)
+            and word[:1].isupper()
+            and _a_street_type(word)
+            and (len(word) < 4 or word.endswith(".") or not an_english_word(word.casefold(), 3.5))
+        )
         if not typed and (
             len(word) < 4 or word.casefold() in stop_words() or calendar.fullmatch(word)
         ):
@@ -301,8 +320,8 @@ def _a_street_named_by_one_word(text: str, number: re.Match[str], word: re.Match
     digits = sum(c.isdigit() for c in number.group(0))
     if digits < 2 or not value.istitle() or value.endswith("s"):
         return False
-    if value.casefold() in _MODEL_WORDS:
-        return False
+    if value.casefold() in _MODEL_WORDS or value.casefold() in currency_words():
+        return False  # "45 Euro": a price
     if _CAPITALISED_BEFORE.search(text, max(0, number.start() - 40), number.start()):
         return False
     return not _CAPITALISED_AFTER.match(text, word.end())
@@ -465,7 +484,9 @@ _ADDRESS_CUE = re.compile(
     r"(?i:\b(?:address(?: is|:)|(?:lives?|living|lived|located|staying|based|residing)"
     r" (?:on|at)|not known at|(?:goes|go|going|ship|shipped|send|sent|deliver|delivered"
     r"|return|returned|forward|forwarded|post|posted|mail|mailed|moved?|moving)"
-    r"(?: (?:it|them|this|that|everything))? to:?|deliver(?:ed|y)? at|meet (?:you|me|us) at"
+    r"(?: (?:it|them|this|that|everything|(?:the|my|our|your) (?:parcel|package|order|letter"
+    r"|invoice|bill|card|documents?|item|items|goods|refund|replacement)))? to:?"
+    r"|deliver(?:ed|y)? at|meet (?:you|me|us) at"
     r"|side of|(?:is|it's|it is|are|was|were|live|stay|work) (?:on|at)"
     r"|(?P<gave>gave|give|gives|given|listed|used|uses)))[ \t]+"
 )
@@ -522,6 +543,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
     for cue in _ADDRESS_CUE.finditer(text):
         at = start = cue.end()
         words: list[str] = []
+        ends: list[int] = []  # where each of ``words`` ends
         numbered = False
         numbers = 0
         stop = start
@@ -576,12 +598,18 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     and not _a_street_type(word)
                 ):
                     # "Nicole Island tomorrow", "ROTONDA VOLTERRA LAST YEAR";
-                    # not "level 6 94 brown range".
-                    break
+                    # not "level 6 94 brown range", nor a word of the name
+                    # before its type ("583 Hõbekuuse tee tänav").
+                    after = _CUE_TOKEN.match(text, m.end())
+                    if not (
+                        after and after.group("word") and _a_street_type_word(after.group("word"))
+                    ):
+                        break
                 # A street replaced here stands for its house number: "flat
                 # <STREET_ADDRESS_1>".
                 numbered = numbered or FILLED_STREET.fullmatch(word) is not None
                 words.append(word)
+                ends.append(m.end())
             at = stop = m.end()
         start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
         if stop <= start:
@@ -590,6 +618,11 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         if cue.group("gave") and not _AS_ADDRESS.match(text, stop):
             continue  # "gave it a try"
         if numbered:
+            # In lower case the words run on past the street's type to a
+            # word English writes ("1148 jennings walk thanks"): up to it.
+            typed = [i for i in range(1, len(words)) if words[i].title() in STREET_SUFFIXES]
+            if lower and typed and typed[-1] < len(words) - 1:
+                words, stop = words[: typed[-1] + 1], ends[typed[-1]]
             if not (
                 any(_street_word(w) or w.startswith(FILLED) for w in words)
                 or (words and (words[-1].title() in STREET_SUFFIXES or _a_street_type(words[0])))
