@@ -1801,3 +1801,4 @@ def test_a_listed_surname_first_on_its_line_before_its_team_is_surfaced(text, va
 
 def test_a_team_s_word_before_a_slash_is_no_name():
     assert surfaced("Sales/Support") == {}
+    assert surfaced("Billing/Customer Care") == {}

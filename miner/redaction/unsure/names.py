@@ -709,8 +709,12 @@ class NameWords:
                 and folded not in stop_words()
                 and _A_TEAM_AFTER_A_SLASH.match(text, m.start() + len(word))
                 and _LINE_START_BEFORE.search(text, max(0, m.start() - 40), m.start())
-                # Not a team's own word ("Sales/Support": Zipf 5).
-                and not an_english_word(folded, self.config.lower_case_zipf)
+                # Not a team's own word: English writes it very often
+                # ("Support", "Legal"), or it is a verb's form or a plural
+                # ("Billing/Customer Care", "Sales/Support").
+                and not an_english_word(folded, 5.0)
+                and not _a_verb_s_form(folded)
+                and not (folded.endswith("s") and an_english_word(folded[:-1], 3.0))
                 and not a_place_name(word)
             ):
                 # A name first on its line before its team or job after a
