@@ -1066,3 +1066,13 @@ def test_a_name_before_a_country_no_town_of_it_bears_stays_the_reviewer_s(policy
     result = redacted(policy, "Contact Anna Berg, Sweden for details")
     text = result.session.turns[0].user_text
     assert "Anna Berg" not in text or any("Anna Berg" in s.value for s in result.surfaced)
+
+
+@pytest.mark.parametrize(
+    "line, value",
+    [("Sophia Antipolis, France", "Sophia Antipolis"), ("Grace Hill, Jamaica", "Grace Hill")],
+)
+def test_a_name_before_a_country_is_left_to_the_reviewer_not_the_second_model(policy, line, value):
+    result = redacted(policy, line)
+    assert result.session.turns[0].user_text == line
+    assert value in {s.value for s in result.surfaced}
