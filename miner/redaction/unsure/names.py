@@ -608,7 +608,7 @@ class NameWords:
                     # ("ALCIE ALBERTI": the first no list knows, too short
                     # to be surfaced alone).
                     start = _name_words_before(text, m.start())
-                    end = _name_words_after(text, m.end())
+                    end = _name_words_after(text, m.end(), mixed_case=True)
                     yield start, end, "PERSON", "a word in capitals"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
                 if (
@@ -1094,12 +1094,13 @@ _PARTICLE_BEFORE = re.compile(
 _CAPITALS_AFTER = re.compile(r"[ \t]+([^\W\d_a-z]{2,}(?:['’-][^\W\d_a-z]+)*)(?![\w'’-])")
 
 
-def _name_words_after(text: str, end: int) -> int:
+def _name_words_after(text: str, end: int, mixed_case: bool = False) -> int:
     """``end`` moved over the words in capitals after it that are a name's
     other words (at most two, and the particles before them: "KALVELIS",
     "DE BONDT"): a word English does not write (Zipf under 3), or one a
     name list knows that English writes less than very often (Zipf 5:
-    "MARTIN", "TAYLOR"; not "FROM", "SEVEN")."""
+    "MARTIN", "TAYLOR"; not "FROM", "SEVEN"). In ``mixed_case`` text not
+    over an acronym (``_an_acronym``: "KRZYSZTOFIAK PNR")."""
     from miner.redaction.lexicon.names import an_english_word
 
     position = end
@@ -1112,6 +1113,8 @@ def _name_words_after(text: str, end: int) -> int:
         if a_particle(word) and _CAPITALS_AFTER.match(text, after.end(1)):
             position = after.end(1)  # "DE" of "DE BONDT": a name's only with its word
             continue
+        if mixed_case and _an_acronym(word):
+            break
         if an_english_word(folded, 3.0) and not (
             known_name(word) and not an_english_word(folded, 5.0)
         ):
@@ -1138,10 +1141,18 @@ def _name_words_before(text: str, start: int) -> int:
             break
         word = before.group(1)
         folded = word.casefold()
-        if not a_particle(word) and an_english_word(folded, 3.0):
+        if not a_particle(word) and (an_english_word(folded, 3.0) or _an_acronym(word)):
             break
         start = position = before.start(1)
     return start
+
+
+def _an_acronym(word: str) -> bool:
+    """A word in capitals with a part of three letters at most that no name
+    list knows ("PNR", "DOB", "KTW-LTN"): a code's, in mixed-case text, not
+    a name's."""
+    short = any(len(part) <= 3 for part in _WORD_JOINS.split(word))
+    return short and not known_name(word) and not a_particle(word)
 
 
 def _two_unknown_words(text: str, start: int, end: int, word: str) -> bool:
