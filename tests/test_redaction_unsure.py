@@ -1802,3 +1802,7 @@ def test_a_listed_surname_first_on_its_line_before_its_team_is_surfaced(text, va
 def test_a_team_s_word_before_a_slash_is_no_name():
     assert surfaced("Sales/Support") == {}
     assert surfaced("Billing/Customer Care") == {}
+
+
+def test_a_town_s_other_name_is_a_person_s_word_outside_a_trip_s_slot():
+    assert surfaced("leave the parcel with adelajda next door")["adelajda"] == "PERSON"
