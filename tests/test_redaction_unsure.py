@@ -1806,3 +1806,9 @@ def test_a_team_s_word_before_a_slash_is_no_name():
 
 def test_a_town_s_other_name_is_a_person_s_word_outside_a_trip_s_slot():
     assert surfaced("leave the parcel with adelajda next door")["adelajda"] == "PERSON"
+
+
+def test_a_turkish_name_typed_in_lower_case_is_surfaced_whole_with_its_dotted_i():
+    # "İbrahimli".lower() is "i̇brahimli": an "i" and a combining dot above.
+    text = f"Escalation summary: elnur {'İbrahimli'.lower()} reported a double charge"
+    assert surfaced(text).get(f"elnur {'İbrahimli'.lower()}") == "PERSON"
