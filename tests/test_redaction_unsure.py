@@ -1756,3 +1756,76 @@ def test_a_census_surname_after_a_sentence_s_english_first_word_is_surfaced_alon
     # "Ask" is capitalised only as the sentence's first word: no run of a
     # town's words, and no part of the name.
     assert surfaced(text) == {name: "PERSON"}
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("a to wszystko, dziękuję", "wszystko"),
+        ("no i to działa", "działa"),
+        ("Czekaj, to działa!", "działa"),
+    ],
+)
+def test_the_slavic_to_is_no_english_cue_before_a_person(text, word):
+    assert word not in surfaced(text)
+
+
+def test_english_to_before_a_name_no_list_knows_is_still_a_person_s_slot():
+    assert surfaced("i sent the parcel to natashia")["natashia"] == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I moved from münchen last year", "flights to göteborg and from warszawa"],
+)
+def test_a_town_in_its_own_language_typed_in_lower_case_is_no_person(text):
+    assert surfaced(text) == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Escalation summary: dierckx reported a double charge", "dierckx"),
+        ("martinez called about the missing parcel", "martinez"),
+        ("hi, it's alvarez again, the webcam arrived broken", "alvarez"),
+        ("BUDAI called about the missing parcel", "BUDAI"),
+        ("can you tell ALCIE ALBERTI that the order shipped", "ALCIE ALBERTI"),
+    ],
+)
+def test_a_listed_surname_or_a_name_in_capitals_where_a_caller_stands_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the courier called twice", "our support said so", "Please RING the bell"],
+)
+def test_a_team_or_a_thing_before_a_caller_s_deed_is_no_name(text):
+    assert surfaced(text) == {}
+
+
+def test_a_cue_in_capitals_is_not_grown_into_the_name_after_it():
+    assert surfaced("Please RING FARMER on the intercom") == {"FARMER": "PERSON"}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [("Miller/Customer Success", "Miller"), ("Regards, Miller/Support", "Miller")],
+)
+def test_a_listed_surname_first_on_its_line_before_its_team_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+def test_a_team_s_word_before_a_slash_is_no_name():
+    assert surfaced("Sales/Support") == {}
+    assert surfaced("Billing/Customer Care") == {}
+
+
+def test_a_town_s_other_name_is_a_person_s_word_outside_a_trip_s_slot():
+    assert surfaced("leave the parcel with adelajda next door")["adelajda"] == "PERSON"
+
+
+def test_a_turkish_name_typed_in_lower_case_is_surfaced_whole_with_its_dotted_i():
+    # "İbrahimli".lower() is "i̇brahimli": an "i" and a combining dot above.
+    text = f"Escalation summary: elnur {'İbrahimli'.lower()} reported a double charge"
+    assert surfaced(text).get(f"elnur {'İbrahimli'.lower()}") == "PERSON"

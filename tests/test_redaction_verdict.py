@@ -1050,3 +1050,29 @@ def test_a_form_written_after_a_name_ends_the_firm_whatever_follows(text, firm):
     # firm after a comma: a town after "Dell, Inc." left Dell no firm.
     assert company_form_after(text, 0) == len(firm)
     assert company_form_after("Lindqvist, PT Sinar Pelangi", 0) == 0
+
+
+@pytest.mark.parametrize(
+    "line, town",
+    [("The store in Helena, Montana is closed", "Helena"), ("I flew to Eugene, Oregon", "Eugene")],
+)
+def test_a_town_before_its_region_after_a_comma_is_kept(policy, line, town):
+    result = redacted(policy, line)
+    assert result.session.turns[0].user_text == line
+    assert not [s for s in result.surfaced if town in s.value]
+
+
+def test_a_name_before_a_country_no_town_of_it_bears_stays_the_reviewer_s(policy):
+    result = redacted(policy, "Contact Anna Berg, Sweden for details")
+    text = result.session.turns[0].user_text
+    assert "Anna Berg" not in text or any("Anna Berg" in s.value for s in result.surfaced)
+
+
+@pytest.mark.parametrize(
+    "line, value",
+    [("Sophia Antipolis, France", "Sophia Antipolis"), ("Grace Hill, Jamaica", "Grace Hill")],
+)
+def test_a_name_before_a_country_is_left_to_the_reviewer_not_the_second_model(policy, line, value):
+    result = redacted(policy, line)
+    assert result.session.turns[0].user_text == line
+    assert value in {s.value for s in result.surfaced}

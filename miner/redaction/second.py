@@ -272,7 +272,7 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     surfaced it for that, and the model reads any name-like word there as a
     name, so the reviewer decides it (the look-alikes' figure measured it)."""
     from miner.redaction.lexicon.firms import in_a_firm_s_slot
-    from miner.redaction.lexicon.names import names_no_person
+    from miner.redaction.lexicon.names import a_country_after, names_no_person
     from miner.redaction.lexicon.places import a_town_after_a_preposition, where_after_a_name
     from miner.redaction.verdict import after_determiner, named_like_a_firm, noun_after
 
@@ -284,10 +284,14 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     # ("rebook me to Tarragona"), nor where a person is ("<PERSON_1>,
     # Skingen"), nor surnames named as a firm ("Brown, Johnson and Hobbs",
     # "Turner-Davis"), nor a name in a firm's or shop's slot ("ordered it
-    # from Eddie Bauer", "Zwack ships": ``lexicon.firms``). The model reads
-    # the words as a name there too; the reviewer decides them.
+    # from Eddie Bauer", "Zwack ships": ``lexicon.firms``), nor before a
+    # country or a region after a comma ("Sophia Antipolis, France", "Anna
+    # Berg, Sweden": a town and where it is as often as a person and where
+    # she is, the verdict's "the reviewer's"). The model reads the words as
+    # a name there too; the reviewer decides them.
     return any(
         noun_after(leaf, end)
+        or a_country_after(leaf, end)
         or names_no_person(leaf, start, end)
         or after_determiner(leaf, start)
         or a_town_after_a_preposition(leaf, start, end)

@@ -46,6 +46,8 @@ from miner.redaction.lexicon.names import (
     a_first_name,
     a_particle,
     a_person_s_name,
+    a_place_after_its_town,
+    a_town_in_the_place_after,
     common_in_english,
     known_name,
     only_a_first_name,
@@ -142,6 +144,12 @@ def verdict_of(
         # by surname ("our founders: Brown, Johnson and Hobbs"); the
         # reviewer's.
         return "surface", ""
+    if a_town_in_the_place_after(text, start, end) or a_place_after_its_town(text, start, end):
+        # "Helena, Montana", "Eugene, Oregon": a town GeoNames knows in the
+        # country or region after the comma, and that place after it; a
+        # person's name too, but here a town. ("Anna Berg, Sweden": no
+        # Swedish town, the reviewer's, below.)
+        return "keep", value
     if a_country_after(text, end):
         # "Nada Kos, Tirol": a first name and more before a region after a
         # comma, a person and where she is as often as a town and its

