@@ -1050,3 +1050,75 @@ def test_a_form_written_after_a_name_ends_the_firm_whatever_follows(text, firm):
     # firm after a comma: a town after "Dell, Inc." left Dell no firm.
     assert company_form_after(text, 0) == len(firm)
     assert company_form_after("Lindqvist, PT Sinar Pelangi", 0) == 0
+
+
+# -- A firm's shape, by its value (issue 36's firm sweep) -------------------
+
+
+@pytest.mark.parametrize(
+    "value, says",
+    [
+        # A trade's noun no name list knows: a firm in any sentence.
+        ("Musco Lighting", "keep"),
+        ("Constantia Packaging", "keep"),
+        # A country's name beside words no name list knows: a firm's branch.
+        ("Kiwi Danmark", "keep"),
+        # Beside a name, a trade's noun a surname list knows, a word in
+        # capitals before the rest, names joined by "&": the reviewer's.
+        ("Ericsson Eesti", "surface"),
+        ("Ridley Bikes", "surface"),
+        ("ABU Garcia", "surface"),
+        ("AS Pere", "surface"),
+        ("Hans & Jørgen Larsen", "surface"),
+        # A surname in capitals after a first name is a person's way.
+        ("Jean DUPONT", ""),
+        ("Rasmus Holbeck", ""),
+    ],
+)
+def test_a_firm_s_shape_says_what_it_is(value, says):
+    assert firm_by_its_words(value) == says
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Van Damme, De Schrijver en Beckers CV called me", "Van Damme"),
+        ("The parcel from Aerts, De Smedt en Theunis BV came", "Aerts"),
+        ("Liekens, Van Dyck en Mahieu CV emailed me", "Liekens"),
+    ],
+)
+def test_founders_listed_in_the_regions_languages_are_named_like_a_firm(text, name):
+    start = text.index(name)
+    assert named_like_a_firm(text, start, start + len(name))
+
+
+def test_a_surname_found_after_a_hyphen_is_read_with_the_one_before_it():
+    # The first-name list found "Powell" of "McDowall-Powell" alone.
+    text = "I checked McDowall-Powell's page but found no answer."
+    assert verdict(text, "Powell", {"FirstNameRecognizer"}, {"ORG"}) == "surface"
+
+
+@pytest.mark.parametrize(
+    "line, firm",
+    [
+        ("Musco Lighting called me twice about the delivery.", "Musco Lighting"),
+        ("The order was handled by ERGO Kindlustus and never arrived.", "ERGO Kindlustus"),
+        ("ACCO Brands said the refund was processed on Monday.", "ACCO Brands"),
+    ],
+)
+def test_a_firm_by_its_shape_is_not_replaced(policy, line, firm):
+    assert firm in redacted(policy, line).session.turns[0].user_text
+
+
+@pytest.mark.parametrize(
+    "line, person, firm",
+    [
+        ("Contact: Greta Lindqvist, Musco Lighting", "Greta Lindqvist", "Musco Lighting"),
+        ("Kind regards\nGreta Lindqvist\nMusco Lighting\n", "Greta Lindqvist", "Musco Lighting"),
+        ("Greta Lindqvist from ERGO Kindlustus called me.", "Greta Lindqvist", "ERGO Kindlustus"),
+    ],
+)
+def test_a_person_beside_a_firm_by_its_shape_is_still_replaced(policy, line, person, firm):
+    text = redacted(policy, line).session.turns[0].user_text
+    assert person not in text
+    assert firm in text
