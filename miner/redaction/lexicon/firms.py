@@ -189,10 +189,14 @@ _FIRM_NOUNS = (
     " Corporación Corporação Kompanija Kompanie Kompaniet Spółka Společnost Tbk Persero"
     " Impresa Vabrik Meedia Media Inmobiliaria Imobiliária Hoteis Varejo Kraft Ejendomme"
     " Air Maintenance Moda Gás Gas TV Lines Liini"
-    # What a firm makes or sells, in the regions' languages (issue 36's firm
-    # sweep, ``tools.firm_sweep``: a firm's noun is a trade's, never one
-    # firm's own word).
-    " Corporation Incorporated Company Companies Industries International Systems Sistemas"
+)
+#: A trade's noun a firm is named with, in the regions' languages (issue
+#: 36's firm sweep, ``tools.firm_sweep``: a trade's noun, never one firm's
+#: own word). Surfaced only, never kept: measured once, these have not
+#: been read on a person's planted name the way ``_FIRM_NOUNS`` were.
+_TRADE_NOUNS = (
+    "Corporation"
+    " Incorporated Company Companies Industries International Systems Sistemas"
     " Sistemi Systèmes Systeme Services Servicios Serviços Servizi Solutions Studios"
     " Communications Airlines Airways Foods Food Alimentos Alimentari Alimentação Hotels Hotel"
     " Design Designs Electronics Resources Insurance Assicurazioni Versicherungen"
@@ -217,6 +221,11 @@ _FIRM_NOUNS = (
 _FIRM_NOUN = re.compile(
     r"(?<![\w'’-])(?:"
     + "|".join(w for word in _FIRM_NOUNS.split() for w in (word, word.upper()))
+    + r")(?![\w'’-])"
+)
+_TRADE_NOUN = re.compile(
+    r"(?<![\w'’-])(?:"
+    + "|".join(w for word in _TRADE_NOUNS.split() for w in (word, word.upper()))
     + r")(?![\w'’-])"
 )
 
@@ -263,23 +272,21 @@ def a_form_before_a_name(text: str, at: int) -> bool:
 _CAPITALS_FIRST = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ0-9&]+[ \t]+[A-ZÀ-Þ0-9]?[a-zß-ÿ]")
 
 
-def _a_firm_s_shape(value: str, words: list[str]) -> Literal["keep", "surface", ""]:
-    """What the shape of a name of several ``words`` says: "keep" for a
-    country's name no name list knows beside words no list knows ("Kiwi
-    Danmark", "Austria Email": a firm's branch in a country, which no
-    person is named after); "surface" for one beside a name ("Ericsson
-    Eesti"), for a word in capitals before the rest ("ABU Garcia", "AS
-    Pere") and for names joined by "&" ("Hans & Jørgen Larsen", "Ackermans
-    & van Haaren": a firm's founders, or a couple): firm-shaped, the
-    reviewer's; "" else."""
+def _a_firm_s_shape(value: str, words: list[str]) -> Literal["surface", ""]:
+    """What the shape of a name of several ``words`` says: "surface" for a
+    country's name no name list knows among them ("Kiwi Danmark",
+    "Ericsson Eesti": a firm's branch in a country), for a word in
+    capitals before the rest ("ABU Garcia", "AS Pere") and for names
+    joined by "&" ("Hans & Jørgen Larsen", "Ackermans & van Haaren": a
+    firm's founders, or a couple): firm-shaped, the reviewer's, never
+    kept unseen (a person's surname beside a country's name is one too);
+    "" else."""
     from miner.redaction.lexicon.names import country_names, known_name
 
     if "&" in value or (_CAPITALS_FIRST.match(value) and value != value.upper()):
         return "surface"
-    countries = [w for w in words if w.casefold() in country_names() and not known_name(w)]
-    if countries:
-        others = [w for w in words if w not in countries]
-        return "surface" if any(known_name(w) for w in others) else "keep"
+    if any(w.casefold() in country_names() and not known_name(w) for w in words):
+        return "surface"
     return ""
 
 
@@ -325,7 +332,7 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
         and not _a_first_name_first(value[: found[0].start()])
     ):
         return "keep"
-    if nouns or _INITIALS_FORM_FIRST.match(value):
+    if nouns or _INITIALS_FORM_FIRST.match(value) or _TRADE_NOUN.search(value):
         return "surface"
     if len(words) > 1:
         by_shape = _a_firm_s_shape(value, words)
