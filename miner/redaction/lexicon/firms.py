@@ -272,20 +272,15 @@ def a_form_before_a_name(text: str, at: int) -> bool:
 _CAPITALS_FIRST = re.compile(r"[A-ZÀ-Þ][A-ZÀ-Þ0-9&]+[ \t]+[A-ZÀ-Þ0-9]?[a-zß-ÿ]")
 
 
-def _a_firm_s_shape(value: str, words: list[str]) -> Literal["surface", ""]:
-    """What the shape of a name of several ``words`` says: "surface" for a
-    country's name no name list knows among them ("Kiwi Danmark",
-    "Ericsson Eesti": a firm's branch in a country), for a word in
-    capitals before the rest ("ABU Garcia", "AS Pere") and for names
-    joined by "&" ("Hans & Jørgen Larsen", "Ackermans & van Haaren": a
-    firm's founders, or a couple): firm-shaped, the reviewer's, never
-    kept unseen (a person's surname beside a country's name is one too);
-    "" else."""
-    from miner.redaction.lexicon.names import country_names, known_name
-
+def _a_firm_s_shape(value: str) -> Literal["surface", ""]:
+    """What the shape of a name of several words (``value``) says: "surface" for a
+    word in capitals before the rest ("ABU Garcia", "AS Pere") and for
+    names joined by "&" ("Hans & Jørgen Larsen", "Ackermans & van Haaren":
+    a firm's founders, or a couple): firm-shaped, the reviewer's, never
+    kept unseen; "" else. (A country's name among the words, "Kiwi
+    Danmark", was surfaced too: the held-out dev templates went 10 -> 14
+    silent leaks, totals only, so it is not read.)"""
     if "&" in value or (_CAPITALS_FIRST.match(value) and value != value.upper()):
-        return "surface"
-    if any(w.casefold() in country_names() and not known_name(w) for w in words):
         return "surface"
     return ""
 
@@ -335,7 +330,7 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     if nouns or _INITIALS_FORM_FIRST.match(value) or _TRADE_NOUN.search(value):
         return "surface"
     if len(words) > 1:
-        by_shape = _a_firm_s_shape(value, words)
+        by_shape = _a_firm_s_shape(value)
         if by_shape:
             return by_shape
     if any(
