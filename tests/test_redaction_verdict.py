@@ -1076,3 +1076,72 @@ def test_a_name_before_a_country_is_left_to_the_reviewer_not_the_second_model(po
     result = redacted(policy, line)
     assert result.session.turns[0].user_text == line
     assert value in {s.value for s in result.surfaced}
+
+
+# -- A firm's shape, by its value (issue 36's firm sweep) -------------------
+
+
+@pytest.mark.parametrize(
+    "value, says",
+    [
+        # A trade's noun, a word in capitals before the rest, names joined
+        # by "&": firm-shaped, the reviewer's (never kept unseen: a person
+        # may be named beside each).
+        ("Musco Lighting", "surface"),
+        ("Constantia Packaging", "surface"),
+        ("Ridley Bikes", "surface"),
+        ("ABU Garcia", "surface"),
+        ("AS Pere", "surface"),
+        ("Hans & Jørgen Larsen", "surface"),
+        # A surname in capitals after a first name is a person's way.
+        ("Jean DUPONT", ""),
+        ("Rasmus Holbeck", ""),
+    ],
+)
+def test_a_firm_s_shape_says_what_it_is(value, says):
+    assert firm_by_its_words(value) == says
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Van Damme, De Schrijver en Beckers CV called me", "Van Damme"),
+        ("The parcel from Aerts, De Smedt en Theunis BV came", "Aerts"),
+        ("Liekens, Van Dyck en Mahieu CV emailed me", "Liekens"),
+    ],
+)
+def test_founders_listed_in_the_regions_languages_are_named_like_a_firm(text, name):
+    start = text.index(name)
+    assert named_like_a_firm(text, start, start + len(name))
+
+
+def test_a_surname_found_after_a_hyphen_is_read_with_the_one_before_it():
+    # The first-name list found "Powell" of "McDowall-Powell" alone.
+    text = "I checked McDowall-Powell's page but found no answer."
+    assert verdict(text, "Powell", {"FirstNameRecognizer"}, {"ORG"}) == "surface"
+
+
+@pytest.mark.parametrize(
+    "line, firm",
+    [
+        ("Musco Lighting called me twice about the delivery.", "Musco Lighting"),
+        ("The order was handled by ERGO Kindlustus and never arrived.", "ERGO Kindlustus"),
+        ("ACCO Brands said the refund was processed on Monday.", "ACCO Brands"),
+    ],
+)
+def test_a_firm_by_its_shape_is_not_replaced(policy, line, firm):
+    assert firm in redacted(policy, line).session.turns[0].user_text
+
+
+@pytest.mark.parametrize(
+    "line, person, firm",
+    [
+        ("Contact: Greta Lindqvist, Musco Lighting", "Greta Lindqvist", "Musco Lighting"),
+        ("Kind regards\nGreta Lindqvist\nMusco Lighting\n", "Greta Lindqvist", "Musco Lighting"),
+        ("Greta Lindqvist from ERGO Kindlustus called me.", "Greta Lindqvist", "ERGO Kindlustus"),
+    ],
+)
+def test_a_person_beside_a_firm_by_its_shape_is_still_replaced(policy, line, person, firm):
+    text = redacted(policy, line).session.turns[0].user_text
+    assert person not in text
+    assert firm in text

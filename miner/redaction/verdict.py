@@ -42,6 +42,7 @@ from miner.redaction.lexicon.firms import (
     in_a_firm_s_slot,
 )
 from miner.redaction.lexicon.names import (
+    ORGANISATION_WORDS,
     a_country_after,
     a_first_name,
     a_particle,
@@ -138,7 +139,7 @@ def verdict_of(
         # reviewer's (``lexicon.firms.firm_by_its_words``). The slots below
         # differ between any two sets of sentences; these words do not.
         return by_its_words, (value if by_its_words == "keep" else "")
-    if named_like_a_firm(text, start, end):
+    if named_like_a_firm(text, start, end) or named_like_a_firm(*_hyphen_grown(text, start, end)):
         # "Brown, Johnson and Hobbs", "Turner-Davis" alone: surnames only,
         # as firms are named after their founders, and as people are listed
         # by surname ("our founders: Brown, Johnson and Hobbs"); the
@@ -386,12 +387,29 @@ _CODE_BEFORE = re.compile(r"\b(?:from|to|via)[ 	]+[A-Z]{3}[ 	]*\([ 	]*$", re.I)
 
 #: A surname of a firm's name: a capitalised word, maybe with an
 #: apostrophe ("O'Connor") or two joined by a hyphen ("Dawson-Roberts").
-_SURNAME = r"[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A-ZÀ-Þ][^\W\d_]+)?"
+#: A surname's particle, as Faker's and the regions' firms write them
+#: ("Van Damme, De Schrijver en Beckers", "Van den Bosch").
+_PARTICLE = (
+    r"(?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]en|[Dd]er|[Dd]a|[Dd]i|[Dd]o|[Dd]os|[Dd]as|[Dd]el|[Dd]ella"
+    r"|[Ll]e|[Ll]a|[Dd]u|[Dd]es)[ \t]+){0,2}"
+)
+_SURNAME = rf"{_PARTICLE}[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A-ZÀ-Þ][^\W\d_]+)?"
+#: A legal form or an organisation's word after a list of surnames,
+#: capitalised: "Aerts, De Smedt en Theunis BV", "..., Kattai and Piir OÜ".
+_A_FORM_AFTER_A_LIST = re.compile(
+    rf"[ \t]+(?=[A-ZÀ-Þ])(?:{ORGANISATION_WORDS}|CV|VOF|CommV|OÜ|AS|Kft|Bt|d\.o\.o|s\.r\.o)(?!\w)"
+)
+_PARTICLES = frozenset((
+    "van", "von", "de", "den", "der", "da", "di", "do", "dos", "das", "del", "della", "le", "la",
+    "du", "des",
+))  # fmt: skip
+#: "And" in the regions' languages, as a firm's list of founders ends.
+_AND = r"(?:and|&|en|et|und|e|y|og|och|és|i|ir|un|ve|a|și|si|ja)"
 #: Three surnames or more, listed with commas and "and" or "&", or two
 #: joined by "&": "Brown, Johnson and Hobbs", "Jones, Peterson & Ching",
-#: "Poncelet & Goedhart".
+#: "Poncelet & Goedhart", "Aerts, De Smedt en Theunis".
 _SURNAMES_LISTED = re.compile(
-    rf"(?<![\w.'’-]){_SURNAME}(?:(?:,[ \t]+{_SURNAME})+,?[ \t]+(?:and|&)|[ \t]+&)[ \t]+{_SURNAME}"
+    rf"(?<![\w.'’-]){_SURNAME}(?:(?:,[ \t]+{_SURNAME})+,?[ \t]+{_AND}|[ \t]+&)[ \t]+{_SURNAME}"
     r"(?![\w'’-])"
 )
 #: Two surnames joined by a hyphen, alone: "Turner-Davis", "Grewal-Chandra".
@@ -400,6 +418,22 @@ _SURNAMES_HYPHENATED = re.compile(r"[A-ZÀ-Þ][^\W\d_]+-[A-ZÀ-Þ][^\W\d_]+")
 _TITLE_BEFORE = re.compile(
     r"(?i:\b(?:mr|mrs|ms|miss|mx|dr|prof|sir|madam|dear|hi|hello))\.?[ \t]+$"
 )
+
+
+#: A surname joined by a hyphen before or after a name, written as names
+#: are (not a route's codes in capitals: "TXL-MAD").
+_HYPHEN_BEFORE = re.compile(r"[A-ZÀ-Þ][a-zß-ÿ][^\W\d_]*-\Z")
+_HYPHEN_AFTER = re.compile(r"-[A-ZÀ-Þ][a-zß-ÿ][^\W\d_]*")
+
+
+def _hyphen_grown(text: str, start: int, end: int) -> tuple[str, int, int]:
+    """``text`` and the hit grown over a surname joined to it by a hyphen:
+    "Powell" of "McDowall-Powell", which a first-name list found alone."""
+    if text[start:end].isupper():
+        return text, start, end
+    before = _HYPHEN_BEFORE.search(text, max(0, start - 40), start)
+    after = _HYPHEN_AFTER.match(text, end)
+    return text, before.start() if before else start, after.end() if after else end
 
 
 def named_like_a_firm(text: str, start: int, end: int) -> bool:
@@ -415,13 +449,17 @@ def named_like_a_firm(text: str, start: int, end: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     for m in _SURNAMES_LISTED.finditer(text, max(line_start, start - 80), min(len(text), end + 80)):
         if m.start() <= start and end <= m.end():
-            names = [w for w in re.findall(r"[^\W\d_]+", m.group(0)) if w != "and"]
+            names = [w for w in re.findall(r"[^\W\d_]+", m.group(0)) if not re.fullmatch(_AND, w)]
             # A first name no surname list writes ("Greta") makes the list
             # people's; so do first names common in English ("Anna", "Paul":
             # the census lists them as surnames too) when half of it or
             # more ("Anna, Paul and Maria"; not "Carter, Mitchell and Ingram").
+            # A legal form after the list makes it a firm's whatever its
+            # names ("Aerts, De Smedt en Theunis BV").
+            names = [w for w in names if w.casefold() not in _PARTICLES]
             common = sum(common_in_english(w) for w in names)
             given = any(only_a_first_name(w) for w in names) or 2 * common >= len(names)
+            given = given and not _A_FORM_AFTER_A_LIST.match(text, m.end())
             return not given and not _TITLE_BEFORE.search(text, max(0, m.start() - 8), m.start())
     hyphenated = _SURNAMES_HYPHENATED.fullmatch(text, start, end)
     if not hyphenated:
@@ -512,8 +550,12 @@ _A_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
 #: Legal forms neither cleanco's table nor ISO 20275 writes as firms do:
 #: Turkish ones cut short ("San.", "Tic.", "Şti.": Sanayi, Ticaret,
 #: Şirketi), Poland's "Sp." (spółka), Indonesia's "Tbk", Romania's
-#: registry's forms in capitals ("CRL", "SPI", "PFA", "OC1").
-_FORMS_NO_TABLE_LISTS = re.compile(r"(?:San\.|Tic\.|Şti\.|Sp\.|Tbk|CRL|SPI|PFA|OC[1-3])(?!\w)")
+#: registry's forms in capitals ("CRL", "SPI", "PFA", "OC1", "AFJ", "ASF"),
+#: the Dutch "BV" (ISO lists two-letter forms as initials; this one ends a
+#: firm's name: Faker's nl_BE and ro_RO suffixes, issue 36's firm sweep).
+_FORMS_NO_TABLE_LISTS = re.compile(
+    r"(?:San\.|Tic\.|Şti\.|Sp\.|Tbk|CRL|SPI|PFA|OC[1-3]|AFJ|ASF|BV|B\.V\.)(?!\w)"
+)
 
 
 @functools.cache

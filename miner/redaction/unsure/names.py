@@ -394,6 +394,21 @@ _TITLE_BEFORE = re.compile(
 _CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'’-]*){0,2}")
 
 
+#: The capitalised words (and a firm's joiners) right before a name.
+_CAPITALISED_BEFORE = re.compile(r"(?:(?:[A-ZÀ-Þ][\w'’.&-]*|&|and|en|et|und|e|y)[ \t,]+){1,4}\Z")
+
+
+def _firm_shaped(text: str, start: int, end: int) -> bool:
+    """Whether the name ``text[start:end]``, alone or with the capitalised
+    words before it, is a firm's by its own words (``lexicon.firms.
+    firm_by_its_words``: "ACCO Brands", "ERGO Kindlustus")."""
+    from miner.redaction.lexicon.firms import firm_by_its_words
+
+    before = _CAPITALISED_BEFORE.search(text, max(0, start - 60), start)
+    run = text[before.start() if before else start : end].strip(" \t,")
+    return bool(firm_by_its_words(run) or firm_by_its_words(text[start:end]))
+
+
 class NameWords:
     """The name rules of ``Unsure``: words a name list knows in any casing,
     names in a person's slot, capitalised words no list knows."""
@@ -468,6 +483,10 @@ class NameWords:
                 # splits' values were all planted); else the reviewer's
                 # ("Thanks for nothing, Boss!").
                 rare = not an_english_word(folded, self.config.lower_case_zipf)
+                if rare and _firm_shaped(text, start, end):
+                    # "ACCO Brands said": a firm's words, and a firm says
+                    # what a person says; the reviewer's, not replaced.
+                    rare = False
                 yield start, end, "PERSON", RARE_NAME_IN_SLOT if rare else PERSON_SLOT
                 run_end = end
                 continue
