@@ -203,24 +203,48 @@ def _outcome(step: Callable[[], object]) -> tuple[bool, object]:  # pragma: no c
 
 def _send(outcome: tuple[bool, object], what: str, out: BinaryIO) -> None:  # pragma: no cover
     """``outcome`` pickled to ``out``, its length first. What does not
-    pickle goes as one line: an exception's first line, or, for a result,
-    the pickling error naming the step ``what`` (never the result's text: it
-    may hold trace data)."""
+    pickle goes as one line: an exception as ``_one_line`` says, or, for a
+    result, the pickling error naming the step ``what`` (never the result's
+    text: it may hold trace data)."""
+    done, value = outcome
     try:
         data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        if not done:
+            # An exception pickles as its class and its args, and a class
+            # whose constructor takes other arguments fails to unpickle:
+            # here, where it can still go as one line, not in the parent.
+            pickle.loads(data)
     except Exception as refused:  # noqa: BLE001 - what does not pickle: one line
-        done, value = outcome
         if done:
             reason = (str(refused).splitlines() or [""])[0]
             error = MinerError(
                 f"{what}: its result does not pickle ({type(refused).__name__}: {reason})"
             )
         else:
-            lines = str(value).splitlines() or [""]
-            error = MinerError(f"{type(value).__name__}: {lines[0]}")
+            error = _one_line(value, what)  # type: ignore[arg-type]
         data = pickle.dumps((False, error))
     out.write(len(data).to_bytes(_FRAME, "big") + data)
     out.flush()
+
+
+def _one_line(error: BaseException, what: str) -> MinerError:  # pragma: no cover
+    """An exception that does not pickle, as a MinerError of one line: a
+    MinerError's first line (its messages never quote trace text) and exit
+    code; for any other, a bug, its type and where it was raised in the step
+    ``what``, never its text (it may quote trace data, as ``miner.cli``
+    says), which MINER_DEBUG=1 writes to stderr with its traceback."""
+    if isinstance(error, MinerError):
+        one = MinerError((str(error).splitlines() or [""])[0])
+        one.exit_code = error.exit_code
+        return one
+    if os.environ.get("MINER_DEBUG"):
+        sys.stderr.write("".join(traceback.format_exception(error)))
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    return MinerError(
+        f"{what}: internal error ({type(error).__name__}{where}); "
+        "rerun with MINER_DEBUG=1 for the traceback (it may show trace data)"
+    )
 
 
 def _ending(status: int) -> str:
