@@ -97,9 +97,11 @@ def checked_apart(
     sys.stderr.flush()
     answers_read, answers_write = os.pipe()
     go_read, go_write = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child: coverage is not collected there)
         _in_child = True
+        _end_with(parent)
         os.close(answers_read)
         os.close(go_write)
         # The objects this process had are the child's too, on pages it
@@ -124,6 +126,26 @@ def _nothing() -> None:
     return None
 
 
+#: ``prctl``'s option: the signal the kernel sends this process when the
+#: thread that forked it ends (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with(parent: int) -> None:  # pragma: no cover (in the child)
+    """In the child: be killed when ``parent`` ends, however it ends. Its
+    ``finally`` ends the child on every exit it runs, but not when it is
+    killed (SIGKILL, the kernel out of memory, SIGTERM's default): the child
+    would run its step on, a selection's minutes of CPU and memory, for no
+    one to read. The kernel's signal goes when the forking thread ends: the
+    main thread, where miner forks."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it ended before the signal was asked for
+        os._exit(1)
+
+
 class _Child:
     """This process's side of ``checked_apart``'s child: its answers, one
     pickled message each, ``_FRAME`` bytes of length first."""
@@ -146,7 +168,11 @@ class _Child:
 
     def go_on(self) -> Any:
         """The second part's result, the child let go on to compute it."""
-        os.write(self.go, b"1")
+        # A child that ended before (killed) closed its end: what it was
+        # is the answer's error, not a broken pipe (which the CLI takes for
+        # its stdout's reader gone).
+        with contextlib.suppress(BrokenPipeError):
+            os.write(self.go, b"1")
         os.close(self.go)
         self.go = -1
         value = self.answer()
