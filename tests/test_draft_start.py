@@ -242,8 +242,13 @@ def test_a_child_that_ended_before_it_was_let_go_is_one_line_naming_the_step(tmp
         pytest.raises(MinerError) as raised,
         apart.checked_apart(check, lambda _none: None, "traces: the selection") as go_on,
     ):
-        os.kill(int(child.read_text()), signal.SIGKILL)
-        time.sleep(0.2)  # its end closes its side of the pipe
+        pid = int(child.read_text())
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(200):  # ended (its side of the pipe closed), not reaped yet
+            if _state(pid) == "Z":
+                break
+            time.sleep(0.05)
+        assert _state(pid) == "Z"
         go_on()
     assert str(raised.value) == (
         "traces: the selection: its process ended without an answer "
