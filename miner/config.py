@@ -36,6 +36,7 @@ DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
     "street",
     # A street line's keys in payment and shop APIs ("line1", "address1"):
     # no "address" word of their own when nested under an address object.
+    # A "line1" is a street's only in an address (``miner.redaction.keys``).
     "line1",
     "line_1",
     "line2",

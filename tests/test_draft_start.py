@@ -6,7 +6,10 @@ config's; and the two parts of a child's step (``miner.engine.apart``)."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +19,7 @@ from miner import first_stage, job, source
 from miner.engine import apart
 from miner.engine.base import EngineEntry
 from miner.engine.registry import engine_named
-from miner.errors import InputError
+from miner.errors import InputError, MinerError
 from tests.conftest import PIPELINE, TRACES, WINDOW, lock_held, miner
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="steps run apart on Linux only")
@@ -183,3 +186,71 @@ def test_a_block_left_without_letting_the_child_go_ends_it(tmp_path):
         raise KeyError("out")
     with pytest.raises(ProcessLookupError):
         os.kill(int(child.read_text()), 0)  # gone, and reaped
+
+
+def _state(pid: int) -> str | None:
+    """A process's state letter ("S", "R", "Z"...), None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return None
+
+
+def test_a_child_does_not_outlive_its_parent_killed(tmp_path):
+    # The parent killed (SIGKILL, the kernel out of memory, SIGTERM): its
+    # child, mid-step, must not run on with no one to read its answer (a
+    # selection holds its memory and CPU for minutes).
+    child = tmp_path / "child"
+    script = (
+        "import os, time\n"
+        "from miner.engine import apart\n"
+        "def check():\n"
+        f"    open({str(child)!r}, 'w').write(str(os.getpid()))\n"
+        "    time.sleep(60)\n"
+        "with apart.checked_apart(check, lambda _none: None, 'the step') as go_on:\n"
+        "    go_on()\n"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": "."})
+    try:
+        for _ in range(200):
+            if child.exists() and child.read_text():
+                break
+            time.sleep(0.05)
+        pid = int(child.read_text())
+        assert _state(pid) not in (None, "Z")
+    finally:
+        parent.kill()
+        parent.wait()
+    for _ in range(100):
+        if _state(pid) in (None, "Z"):  # gone, or ended and left to its new parent to reap
+            break
+        time.sleep(0.05)
+    assert _state(pid) in (None, "Z")
+
+
+def test_a_child_that_ended_before_it_was_let_go_is_one_line_naming_the_step(tmp_path):
+    # Killed between the parts (out of memory, say): the parent's "go on"
+    # meets a closed pipe, and says how the child ended, not BrokenPipeError
+    # (which the CLI reads as its stdout's reader gone, and exits quietly).
+    child = tmp_path / "child"
+
+    def check() -> None:
+        child.write_text(str(os.getpid()))
+
+    with (
+        pytest.raises(MinerError) as raised,
+        apart.checked_apart(check, lambda _none: None, "traces: the selection") as go_on,
+    ):
+        pid = int(child.read_text())
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(200):  # ended (its side of the pipe closed), not reaped yet
+            if _state(pid) == "Z":
+                break
+            time.sleep(0.05)
+        assert _state(pid) == "Z"
+        go_on()
+    assert str(raised.value) == (
+        "traces: the selection: its process ended without an answer "
+        "(killed by SIGKILL: out of memory?)"
+    )

@@ -102,6 +102,36 @@ def test_a_person_s_record_keys_are_personal(detector, config, key, value, entit
 
 
 @pytest.mark.parametrize(
+    "args, replaced",
+    [
+        # Under an address, beside its parts, after an address's word, or
+        # with nothing around it (a tool's own parameter): a street line.
+        (
+            {"address": {"line1": "Gg. Pacuan Kuda No. 7", "line2": "Blok C"}},
+            {"address": {"line1": "<STREET_ADDRESS_1>", "line2": "<STREET_ADDRESS_2>"}},
+        ),
+        (
+            {"customer": {"line1": "Splavnica 78", "postcode": "10000"}},
+            {"customer": {"line1": "<STREET_ADDRESS_1>", "postcode": "<PERSONAL_1>"}},
+        ),
+        ({"shipping_line_1": "Splavnica 78"}, {"shipping_line_1": "<STREET_ADDRESS_1>"}),
+        ({"line2": "Blok C"}, {"line2": "<STREET_ADDRESS_1>"}),
+        # A line of something else: a label's, an engraving's, an order's.
+        ({"engraving_line1": "Happy 40th Birthday"}, None),
+        ({"subject_line_1": "Your order has shipped"}, None),
+        ({"order_line_1_sku": "JEN-5506-DM", "order_line_2_qty": "3"}, None),
+        ({"label": {"line1": "Blue cotton shirt", "line2": "slim fit, navy"}}, None),
+    ],
+)
+def test_a_line_key_is_a_street_lines_only_where_it_is_an_addresss(
+    detector, config, args, replaced
+):
+    call = ToolCall(name="update_record", args=args, result={"status": "ok"})
+    out, _ = redact_one(session(turn("hi", "ok", call)), detector, config)
+    assert out.turns[0].tool_calls[0].args == (replaced or args)
+
+
+@pytest.mark.parametrize(
     "key, entity",
     [
         ("customer_national_id", "NATIONAL_ID"),

@@ -97,9 +97,11 @@ def checked_apart(
     sys.stderr.flush()
     answers_read, answers_write = os.pipe()
     go_read, go_write = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child: coverage is not collected there)
         _in_child = True
+        _end_with(parent)
         os.close(answers_read)
         os.close(go_write)
         # The objects this process had are the child's too, on pages it
@@ -124,6 +126,26 @@ def _nothing() -> None:
     return None
 
 
+#: ``prctl``'s option: the signal the kernel sends this process when the
+#: thread that forked it ends (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
+
+
+def _end_with(parent: int) -> None:  # pragma: no cover (in the child)
+    """In the child: be killed when ``parent`` ends, however it ends. Its
+    ``finally`` ends the child on every exit it runs, but not when it is
+    killed (SIGKILL, the kernel out of memory, SIGTERM's default): the child
+    would run its step on, a selection's minutes of CPU and memory, for no
+    one to read. The kernel's signal goes when the forking thread ends: the
+    main thread, where miner forks."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it ended before the signal was asked for
+        os._exit(1)
+
+
 class _Child:
     """This process's side of ``checked_apart``'s child: its answers, one
     pickled message each, ``_FRAME`` bytes of length first."""
@@ -146,7 +168,11 @@ class _Child:
 
     def go_on(self) -> Any:
         """The second part's result, the child let go on to compute it."""
-        os.write(self.go, b"1")
+        # A child that ended before (killed) closed its end: what it was
+        # is the answer's error, not a broken pipe (which the CLI takes for
+        # its stdout's reader gone).
+        with contextlib.suppress(BrokenPipeError):
+            os.write(self.go, b"1")
         os.close(self.go)
         self.go = -1
         value = self.answer()
@@ -203,24 +229,48 @@ def _outcome(step: Callable[[], object]) -> tuple[bool, object]:  # pragma: no c
 
 def _send(outcome: tuple[bool, object], what: str, out: BinaryIO) -> None:  # pragma: no cover
     """``outcome`` pickled to ``out``, its length first. What does not
-    pickle goes as one line: an exception's first line, or, for a result,
-    the pickling error naming the step ``what`` (never the result's text: it
-    may hold trace data)."""
+    pickle goes as one line: an exception as ``_one_line`` says, or, for a
+    result, the pickling error naming the step ``what`` (never the result's
+    text: it may hold trace data)."""
+    done, value = outcome
     try:
         data = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        if not done:
+            # An exception pickles as its class and its args, and a class
+            # whose constructor takes other arguments fails to unpickle:
+            # here, where it can still go as one line, not in the parent.
+            pickle.loads(data)
     except Exception as refused:  # noqa: BLE001 - what does not pickle: one line
-        done, value = outcome
         if done:
             reason = (str(refused).splitlines() or [""])[0]
             error = MinerError(
                 f"{what}: its result does not pickle ({type(refused).__name__}: {reason})"
             )
         else:
-            lines = str(value).splitlines() or [""]
-            error = MinerError(f"{type(value).__name__}: {lines[0]}")
+            error = _one_line(value, what)  # type: ignore[arg-type]
         data = pickle.dumps((False, error))
     out.write(len(data).to_bytes(_FRAME, "big") + data)
     out.flush()
+
+
+def _one_line(error: BaseException, what: str) -> MinerError:  # pragma: no cover
+    """An exception that does not pickle, as a MinerError of one line: a
+    MinerError's first line (its messages never quote trace text) and exit
+    code; for any other, a bug, its type and where it was raised in the step
+    ``what``, never its text (it may quote trace data, as ``miner.cli``
+    says), which MINER_DEBUG=1 writes to stderr with its traceback."""
+    if isinstance(error, MinerError):
+        one = MinerError((str(error).splitlines() or [""])[0])
+        one.exit_code = error.exit_code
+        return one
+    if os.environ.get("MINER_DEBUG"):
+        sys.stderr.write("".join(traceback.format_exception(error)))
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f" at {os.path.basename(frames[-1].filename)}:{frames[-1].lineno}" if frames else ""
+    return MinerError(
+        f"{what}: internal error ({type(error).__name__}{where}); "
+        "rerun with MINER_DEBUG=1 for the traceback (it may show trace data)"
+    )
 
 
 def _ending(status: int) -> str:

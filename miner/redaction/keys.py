@@ -103,6 +103,8 @@ class KeyRules:
             return None
         if "name" in words and not self._names_a_person(key, words):
             words = {w for w in words if w != "name" and not w.endswith("_name")}
+        if words & _LINE_KEYS and not _a_street_line(key):
+            words -= _LINE_KEYS
         if words & self._personal:
             for word, entity in (
                 ("email", "EMAIL_ADDRESS"),
@@ -250,6 +252,44 @@ _THING_WORDS = frozenset(
 #: A street line's own keys ("line1", "address1"): personal keys
 #: (``DEFAULT_PERSONAL_KEYS``) that hold a street.
 _STREET_LINE_KEYS = ("line1", "line_1", "line2", "line_2", "address1", "address2", "addr1", "addr2")
+#: Those with no address's word of their own: a line of a label, an
+#: engraving or an order as often ("engraving_line1", "order_line_1_sku"),
+#: a street's only where ``_a_street_line`` says so.
+_LINE_KEYS = frozenset(("line1", "line_1", "line2", "line_2"))
+#: Words of a key, or of its object's key, that make its line a street's
+#: ("shipping_line_1", "billing_address": {"line1": ...}).
+_ADDRESS_WORDS = frozenset(
+    ("address", "addr", "street", "billing", "shipping", "delivery", "mailing", "postal", "home")
+)
+#: Keys beside a line that make their object an address.
+_ADDRESS_PARTS = frozenset(
+    (
+        "city", "town", "postcode", "post_code", "postal_code", "zip", "zipcode", "zip_code",
+        "state", "county", "province", "region", "country", "suburb", "locality",
+    )
+)  # fmt: skip
+
+
+def _a_street_line(key: str) -> bool:
+    """Whether a key with a line's word (``_LINE_KEYS``) holds a street's
+    line: the line's word ends the key, and the words before it name an
+    address ("shipping_line_1"), or, with none before it ("line1"), its
+    object is an address (under an address's key, beside a city or a
+    postcode) or the tool's own parameters (no object to say otherwise)."""
+    snake = _snake(key)
+    line = next((w for w in _LINE_KEYS if snake == w or snake.endswith(f"_{w}")), None)
+    if line is None:
+        return False  # "order_line_1_sku"
+    before = snake[: -len(line)].rstrip("_")
+    if before:
+        return bool(set(before.split("_")) & _ADDRESS_WORDS)
+    parent = getattr(key, "parent", None)
+    siblings: frozenset[str] = getattr(key, "siblings", frozenset())
+    return (
+        parent is None
+        or bool(_key_words(parent) & _ADDRESS_WORDS)
+        or any(_key_words(k) & _ADDRESS_PARTS for k in siblings)
+    )
 
 
 def _snake(key: str) -> str:
