@@ -734,6 +734,20 @@ def test_a_town_that_is_a_surname_too_is_surfaced_and_a_first_name_stays_replace
     assert verdict("Florence is lovely in spring.", "Florence", NER, {"PERSON"}) == "replace"
 
 
+@pytest.mark.parametrize(
+    "text, town", [("Rajgród is lovely this time of year.", "Rajgród"), ("Krk, Split", "Krk")]
+)
+def test_a_village_no_name_list_knows_is_surfaced_not_replaced(text, town):
+    # GeoNames' villages of 1,000 people: spaCy guessed a person.
+    assert verdict(text, town, NER, {"PERSON"}) == "surface"
+
+
+def test_a_word_no_gazetteer_or_name_list_knows_stays_replaced():
+    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
+    # A first name that is a village's too stays a person's.
+    assert verdict("Martin escalated it.", "Martin", NER, {"PERSON"}) == "replace"
+
+
 @pytest.mark.parametrize("text", ["I flew Skyrova last week", "We are flying with Skyrova"])
 def test_one_guessed_word_an_airline_stands_as_often_as_a_person_is_surfaced(text):
     assert verdict(text, "Skyrova", NER, {"PERSON"}) == "surface"

@@ -49,6 +49,7 @@ from miner.redaction.lexicon.names import (
     a_person_s_name,
     a_place_after_its_town,
     a_town_in_the_place_after,
+    a_village_no_name_list_knows,
     common_in_english,
     known_name,
     only_a_first_name,
@@ -228,6 +229,13 @@ def verdict_of(
         # name. (Kept instead, "in Fulda" leaked persons; surfacing several
         # words none a first name there too, "deliver to Bornate Sesia",
         # moved no look-alike of any split and added decisions.)
+        return "surface", ""
+    if a_village_no_name_list_knows(value):
+        # A town or village GeoNames knows (1,000 people or more) that no
+        # first-name or surname list knows ("Rajgród is lovely", "Tenjo,
+        # Krk and Hateg"): spaCy guesses a person there as often as the
+        # sentence names a place; the reviewer's, never replaced unseen
+        # (kept, a surname no list knows would leak where it names a person).
         return "surface", ""
     if " " not in value and _a_town_and_a_surname(value):
         # A town GeoNames knows that a surname list knows too ("Toledo is
