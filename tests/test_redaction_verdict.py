@@ -742,6 +742,27 @@ def test_a_village_no_name_list_knows_is_surfaced_not_replaced(text, town):
     assert verdict(text, town, NER, {"PERSON"}) == "surface"
 
 
+@pytest.mark.parametrize(
+    "text, hit",
+    [
+        ("My job title is Dibujante técnico if that matters", "Dibujante técnico"),
+        ("My job title is Dibujante técnico if that matters", "Dibujante"),  # its words
+        ("Occupation: Secretar De Emisie (Studii Medii)", "Secretar De Emisie"),
+    ],
+)
+def test_a_job_title_of_several_words_a_job_list_knows_is_kept(text, hit):
+    assert verdict(text, hit, NER, {"PERSON"}) == "keep"
+
+
+def test_one_word_a_job_list_knows_is_surfaced_unless_a_name_list_knows_it():
+    # Hungarian "Fordító" (translator): no name list knows it.
+    assert verdict("Fordító here, I need a copy.", "Fordító", NER, {"PERSON"}) == "surface"
+    # "Szabó" (tailor) is a surname too: a person's, replaced.
+    assert verdict("Szabó here, I need a copy.", "Szabó", NER, {"PERSON"}) == "replace"
+    # A person's name beside a job is no job.
+    assert verdict("Anna Szabó, Fordító", "Anna Szabó", NER, {"PERSON"}) == "replace"
+
+
 def test_a_word_no_gazetteer_or_name_list_knows_stays_replaced():
     assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
     # A first name that is a village's too stays a person's.
