@@ -98,6 +98,8 @@ def test_a_product_named_like_a_person_the_model_does_not_confirm_stays_surfaced
         ("<PERSON_1>, Skärholmen", "Skärholmen"),
         ("please rebook me to Tarragona", "Tarragona"),
         ("the parcel from Okafor, Lindqvist and Brandt", "Lindqvist"),
+        # A village GeoNames knows and no name list does, by its value.
+        ("Rajgród is lovely this time of year", "Rajgród"),
     ],
 )
 def test_a_look_alike_named_like_a_person_is_not_asked_and_stays_surfaced(line, value):

@@ -734,6 +734,41 @@ def test_a_town_that_is_a_surname_too_is_surfaced_and_a_first_name_stays_replace
     assert verdict("Florence is lovely in spring.", "Florence", NER, {"PERSON"}) == "replace"
 
 
+@pytest.mark.parametrize(
+    "text, town", [("Rajgród is lovely this time of year.", "Rajgród"), ("Krk, Split", "Krk")]
+)
+def test_a_village_no_name_list_knows_is_surfaced_not_replaced(text, town):
+    # GeoNames' villages of 1,000 people: spaCy guessed a person.
+    assert verdict(text, town, NER, {"PERSON"}) == "surface"
+
+
+@pytest.mark.parametrize(
+    "text, hit",
+    [
+        ("My job title is Dibujante técnico if that matters", "Dibujante técnico"),
+        ("My job title is Dibujante técnico if that matters", "Dibujante"),  # its words
+        ("Occupation: Secretar De Emisie (Studii Medii)", "Secretar De Emisie"),
+    ],
+)
+def test_a_job_title_of_several_words_a_job_list_knows_is_kept(text, hit):
+    assert verdict(text, hit, NER, {"PERSON"}) == "keep"
+
+
+def test_one_word_a_job_list_knows_is_surfaced_unless_a_name_list_knows_it():
+    # Hungarian "Fordító" (translator): no name list knows it.
+    assert verdict("Fordító here, I need a copy.", "Fordító", NER, {"PERSON"}) == "surface"
+    # "Szabó" (tailor) is a surname too: a person's, replaced.
+    assert verdict("Szabó here, I need a copy.", "Szabó", NER, {"PERSON"}) == "replace"
+    # A person's name beside a job is no job.
+    assert verdict("Anna Szabó, Fordító", "Anna Szabó", NER, {"PERSON"}) == "replace"
+
+
+def test_a_word_no_gazetteer_or_name_list_knows_stays_replaced():
+    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
+    # A first name that is a village's too stays a person's.
+    assert verdict("Martin escalated it.", "Martin", NER, {"PERSON"}) == "replace"
+
+
 @pytest.mark.parametrize("text", ["I flew Skyrova last week", "We are flying with Skyrova"])
 def test_one_guessed_word_an_airline_stands_as_often_as_a_person_is_surfaced(text):
     assert verdict(text, "Skyrova", NER, {"PERSON"}) == "surface"

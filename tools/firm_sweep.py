@@ -118,27 +118,35 @@ def person_list(count: int = 20) -> list[str]:
     return people
 
 
-def build(lists: dict[str, list[str]], people: list[str]) -> tuple[Corpus, list[tuple[str, ...]]]:
-    """The sweep's plugin rows: five turns a session, each one firm in one
-    carrier (and a person in a person carrier); and per labelled text
-    (list, carrier, firm, person) for counting."""
+def build(
+    lists: dict[str, list[str]],
+    people: list[str],
+    carriers: tuple[Carrier, ...] = CARRIERS,
+    person_carriers: tuple[tuple[str, str, str, str], ...] = PERSON_CARRIERS,
+) -> tuple[Corpus, list[tuple[str, ...]]]:
+    """The sweep's plugin rows: five turns a session, each one look-alike in
+    one carrier (and a person in a person carrier); and per labelled text
+    (list, carrier, look-alike, person) for counting. A list's look-alikes
+    are of the kind its name starts with before a colon ("city: faker
+    en_NZ"), else firms; ``tools.town_sweep`` sweeps towns and jobs so."""
     corpus = Corpus()
     cases: list[tuple[str, ...]] = []
     r = random.Random(36)
     turns: list[tuple[str, Labelled | None, dict[str, Any] | None, tuple[str, ...]]] = []
     for source, firms in lists.items():
+        kind = f"{NEG}:{source.split(': ')[0] if ': ' in source else 'company'}"
         for firm in firms:
-            for name, before, after, written in CARRIERS:
+            for name, before, after, written in carriers:
                 if name.startswith("json:"):
-                    result = {name.removeprefix("json:"): corpus.value(firm, f"{NEG}:company")}
+                    result = {name.removeprefix("json:"): corpus.value(firm, kind)}
                     turns.append((source, None, result, (source, name, firm, "")))
                 else:
-                    text = Labelled().add(before).add(written(firm), f"{NEG}:company").add(after)
+                    text = Labelled().add(before).add(written(firm), kind).add(after)
                     turns.append((source, text, None, (source, name, written(firm), "")))
             person = r.choice(people)
-            name, before, between, after = PERSON_CARRIERS[r.randrange(len(PERSON_CARRIERS))]
+            name, before, between, after = person_carriers[r.randrange(len(person_carriers))]
             text = Labelled().add(before).add(person, "PERSON").add(between)
-            text.add(firm, f"{NEG}:company").add(after)
+            text.add(firm, kind).add(after)
             turns.append((source, text, None, (source, f"person: {name}", firm, person)))
     r.shuffle(turns)
     start = datetime(2026, 11, 3, tzinfo=UTC)
@@ -197,9 +205,15 @@ class _Recorder:
         detector.verdict_of = self._was
 
 
-def sweep(lists: dict[str, list[str]], people: list[str]) -> Iterator[tuple[tuple[str, ...], str]]:
-    """(case, outcome) per firm and per person placed: "replaced <why>",
-    "surfaced" or "kept" (a person: "replaced", "surfaced" or "silent")."""
+def sweep(
+    lists: dict[str, list[str]],
+    people: list[str],
+    carriers: tuple[Carrier, ...] = CARRIERS,
+    person_carriers: tuple[tuple[str, str, str, str], ...] = PERSON_CARRIERS,
+) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(case, outcome) per look-alike and per person placed: "replaced
+    <why>", "surfaced" or "kept" (a person: "replaced", "surfaced" or
+    "silent")."""
     import pandas as pd
 
     from miner.config import load_config
@@ -207,7 +221,7 @@ def sweep(lists: dict[str, list[str]], people: list[str]) -> Iterator[tuple[tupl
     from miner.traces import build_sessions
     from tools.redaction_report import PIPELINE, places, replaced_spans
 
-    corpus, cases = build(lists, people)
+    corpus, cases = build(lists, people, carriers, person_carriers)
     config = load_config(PIPELINE)
     sessions = build_sessions(pd.DataFrame(corpus.rows), config.agent.app_name)
     policy = policy_for(config)
@@ -265,13 +279,25 @@ def sweep(lists: dict[str, list[str]], people: list[str]) -> Iterator[tuple[tupl
 def main() -> None:
     args = sys.argv[1:]
     limit = int(args[args.index("--limit") + 1]) if "--limit" in args else None
-    lists, people = firm_lists(limit), person_list()
+    report(firm_lists(limit), person_list(), verbose="-v" in args)
+
+
+def report(
+    lists: dict[str, list[str]],
+    people: list[str],
+    carriers: tuple[Carrier, ...] = CARRIERS,
+    person_carriers: tuple[tuple[str, str, str, str], ...] = PERSON_CARRIERS,
+    verbose: bool = False,
+) -> None:
+    """Prints the sweep's counts: per carrier, per list, replaced by why,
+    the persons beside; with ``verbose`` each replaced look-alike and
+    silent person (tune lists only)."""
     per_carrier: Counter[tuple[str, str]] = Counter()
     per_list: Counter[tuple[str, str]] = Counter()
     why: Counter[str] = Counter()
     persons: Counter[str] = Counter()
     examples: list[str] = []
-    for case, outcome in sweep(lists, people):
+    for case, outcome in sweep(lists, people, carriers, person_carriers):
         source, carrier, firm, person = case[:4]
         if case[-1] == "person":
             persons[outcome] += 1
@@ -292,11 +318,11 @@ def main() -> None:
         print()
     total = {k: sum(n for (_c, o), n in per_carrier.items() if o == k) for k in kinds}
     placed = sum(total.values())
-    print(f"firms placed {placed}: " + ", ".join(f"{k} {n}" for k, n in total.items()))
-    print(f"persons beside firms: {dict(persons)}\n\nreplaced, by why:")
+    print(f"look-alikes placed {placed}: " + ", ".join(f"{k} {n}" for k, n in total.items()))
+    print(f"persons beside them: {dict(persons)}\n\nreplaced, by why:")
     for reason, n in why.most_common():
         print(f"{n:6d}  {reason}")
-    if "-v" in args:  # tune lists only: the values may be read
+    if verbose:  # tune lists only: the values may be read
         print("\n" + "\n".join(examples))
 
 

@@ -46,6 +46,7 @@ from miner.loading import release_freed_memory
 from miner.model import Session
 from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
 from miner.redaction.lexicon.firms import firm_by_its_words
+from miner.redaction.lexicon.names import a_village_no_name_list_knows
 from miner.redaction.lexicon.wordmatch import WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
@@ -221,6 +222,9 @@ class SecondOpinion:
                     value.entity == "PERSON"
                     and (firm_by_its_words(value.value) != "" or _names_a_thing(found))
                 )
+                # Nor a town or village no name list knows ("Rajgród",
+                # "Tenjo"): the model reads a town there as a name too.
+                and not (value.entity == "PERSON" and a_village_no_name_list_knows(value.value))
                 and not _a_calendar_word(value.value)
             ):
                 asked[value.value] = self._windows_of(found)

@@ -49,7 +49,9 @@ from miner.redaction.lexicon.names import (
     a_person_s_name,
     a_place_after_its_town,
     a_town_in_the_place_after,
+    a_village_no_name_list_knows,
     common_in_english,
+    job_titles,
     known_name,
     only_a_first_name,
     stop_words,
@@ -119,6 +121,13 @@ def verdict_of(
         # "Flight AEM-FNE" as the model drew it: a route's codes and a word
         # English writes, no one's name (its codes, read as a person's
         # parts, were replaced wherever they stood alone).
+        return "keep", value
+    job = " ".join(value.split()).casefold() in job_titles()
+    if in_a_job_title(text, start, end):
+        # A job title of several words a job list knows, the hit or words
+        # of it ("Dibujante técnico", "Secretar De Emisie (Studii Medii)"):
+        # spaCy guessed a person where a job is said; no one's name (one
+        # word is below: "Kovács", "Demirci" are surnames too).
         return "keep", value
     if (
         _TOWN_AROUND.search(text, max(0, start - 24), start)
@@ -228,6 +237,18 @@ def verdict_of(
         # name. (Kept instead, "in Fulda" leaked persons; surfacing several
         # words none a first name there too, "deliver to Bornate Sesia",
         # moved no look-alike of any split and added decisions.)
+        return "surface", ""
+    if job and not known_name(value):
+        # One word a job list knows and no name list does ("Járműtakarító",
+        # "Fordító"): a job as often as a surname no list knows; the
+        # reviewer's.
+        return "surface", ""
+    if a_village_no_name_list_knows(value):
+        # A town or village GeoNames knows (1,000 people or more) that no
+        # first-name or surname list knows ("Rajgród is lovely", "Tenjo,
+        # Krk and Hateg"): spaCy guesses a person there as often as the
+        # sentence names a place; the reviewer's, never replaced unseen
+        # (kept, a surname no list knows would leak where it names a person).
         return "surface", ""
     if " " not in value and _a_town_and_a_surname(value):
         # A town GeoNames knows that a surname list knows too ("Toledo is
@@ -887,6 +908,27 @@ def _hyphenated_town_around(text: str, start: int, end: int) -> tuple[int, int] 
 
 _WORDS_BEFORE = re.compile(r"(?:[^\s,.;:!?()]+[ ]){1,3}$")
 _WORDS_AFTER = re.compile(r"(?:[ ][^\s,.;:!?()]+){1,3}")
+
+
+def in_a_job_title(text: str, start: int, end: int) -> bool:
+    """Whether the hit ``text[start:end]`` is a job title of several words
+    a job list knows (``names.job_titles``), or words of one written around
+    it ("Dibujante" of "Dibujante técnico"), its words whole."""
+    titles = job_titles()
+    begins = [m.start() for m in _NON_SPACE_RUN.finditer(text, max(0, start - 60), start + 1)]
+    ends = [m.end() for m in _NON_SPACE_RUN.finditer(text, end - 1, min(len(text), end + 80))]
+    for begin in begins:
+        for stop in ends:
+            if begin <= start and stop >= end:
+                words = text[begin:stop].split()
+                if len(words) > 1 and " ".join(words).casefold() in titles:
+                    return True
+    return False
+
+
+#: A run of characters between spaces: a job title's words keep their commas
+#: and brackets ("Optik, výdaj", "(Studii Medii)").
+_NON_SPACE_RUN = re.compile(r"\S+")
 
 
 def in_a_town(text: str, start: int, end: int) -> bool:
