@@ -315,16 +315,34 @@ def _an_english_coinage(folded: str) -> bool:
 def _in_a_lower_case_person_slot(text: str, start: int, end: int) -> bool:
     """Whether the word at [start, end) stands where a person does in a
     chat: after ``_LOWER_CASE_PERSON_SLOT_BEFORE`` (not the Slavic "to",
-    ``_SLAVIC_TO``) or before a caller's deed (``_A_CALLER_S_DEED``)."""
+    ``_a_slavic_to_before``) or before a caller's deed (``_A_CALLER_S_DEED``)."""
     before = _LOWER_CASE_PERSON_SLOT_BEFORE.search(text, max(0, start - 16), start)
     return bool(
-        (before and not _SLAVIC_TO.search(text, max(0, start - 16), start))
-        or _A_CALLER_S_DEED.match(text, end)
+        (before and not _a_slavic_to_before(text, start)) or _A_CALLER_S_DEED.match(text, end)
     )
 
 
 #: A trip's preposition before a word: where a town stands.
 _A_TRIP_BEFORE = re.compile(r"(?i:\b(?:from|to))[ \t]+\Z")
+#: A trip's word earlier in the clause ("flights to", "I moved from"), or
+#: the trip's other end ("from münchen to").
+_A_TRIP_S_WORD = re.compile(
+    r"(?i:\b(?:flights?|flew|fly|flying|trains?|bus|coach|ferry|moved?|moving|relocat\w*"
+    r"|travel\w*|trips?|journey|drive|drove|driving|tickets?|route|fares?|go|going|went)\b"
+    r"|\bfrom[ \t]+[^\W\d_]+[ \t]+to[ \t]+\Z)"
+)
+
+
+def _on_a_trip(text: str, start: int) -> bool:
+    """Whether the word at ``start`` follows a trip's "from" or "to": the
+    preposition and a trip's word in its clause ("flights from münchen",
+    "from münchen to warszawa"). "A message from", "send it to" are a
+    person's as often: a town's other name is a first name no list knows
+    there ("from adelajda")."""
+    if not _A_TRIP_BEFORE.search(text, max(0, start - 8), start):
+        return False
+    clause = re.split(r"[.!?;:\n]", text[max(0, start - 60) : start])[-1]
+    return bool(_A_TRIP_S_WORD.search(clause))
 
 
 #: "to" where a Slavic language's pronoun stands, not English's preposition:
@@ -332,6 +350,26 @@ _A_TRIP_BEFORE = re.compile(r"(?i:\b(?:from|to))[ \t]+\Z")
 #: after a one-letter conjunction no English writes before "to" ("a to
 #: wszystko", "i to je"): the word after it is the sentence's, no person's.
 _SLAVIC_TO = re.compile(r"(?:^|,[ \t]*|(?<![\w'’])[aiAI][ \t]+)(?i:to)[ \t]+\Z", re.MULTILINE)
+#: English's function words Slavic languages write too ("ten", "one").
+_SLAVIC_TOO = frozenset(("ten", "one"))
+
+
+def _a_slavic_to_before(text: str, start: int) -> bool:
+    """Whether the "to" before ``start`` is a Slavic pronoun (``_SLAVIC_TO``)
+    in a line with no English function word of three letters or more: "to
+    natashia: your parcel has shipped", "i gave it back, to natashia" are
+    English, the word after "to" a person's."""
+    from miner.redaction.lexicon.names import stop_words
+
+    if not _SLAVIC_TO.search(text, max(0, start - 16), start):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)].casefold()
+    return not any(
+        len(word) >= 3 and word in stop_words() and word not in _SLAVIC_TOO
+        for word in re.findall(r"[^\W\d_]+", line)
+    )
 
 
 #: A greeting or an apology: the word after it names the person spoken to.
@@ -567,14 +605,13 @@ class NameWords:
                     and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
                     and not _an_english_coinage(folded)
                     # A town in its own language after a trip's "from" or
-                    # "to" ("from münchen", "to göteborg"). Not in the other
-                    # slots: a town's other name is a first name no list
-                    # knows as often ("with adelajda", "adalia reported":
-                    # 3 more silent of the sweep's 16,740 names there).
-                    and not (
-                        folded in towns_other_names()
-                        and _A_TRIP_BEFORE.search(text, max(0, m.start() - 8), m.start())
-                    )
+                    # "to" ("flights from münchen", ``_on_a_trip``). Not in
+                    # the other slots, nor after "a message from": a town's
+                    # other name is a first name no list knows as often
+                    # ("with adelajda", "adalia reported": 3 more silent of
+                    # the sweep's 16,740 names there). The trip is read
+                    # first: the 63,000 names load only on one.
+                    and not (_on_a_trip(text, m.start()) and folded in towns_other_names())
                     else "a lower-case word beside a name"
                     if _beside_a_name(text, written, m.start(), m.end(), word)
                     else "a lower-case first name and surname"
