@@ -788,6 +788,43 @@ def a_country_after(text: str, end: int) -> bool:
         for n in range(len(words), 0, -1)
         for names in places
     )
+    spans = [m.span() for m in re.finditer(r"\S+", after.group(1))]
+    words = [after.group(1)[s:e] for s, e in spans]
+    places = (country_names(), region_names())
+    for n in range(len(words), 0, -1):
+        if n < len(words) and words[n][:1].isupper():
+            continue  # the place's name must end the capitalised words
+        if any(" ".join(words[:n]).casefold().rstrip(".") in names for names in places):
+            return after.start(1) + spans[n - 1][1]
+    return 0
+
+
+#: What a customer or a colleague does in a support chat, after their name:
+#: calls, writes, says, reports, waits, or "here" ("Wood called about the
+#: invoice", "ödhild is waiting", "hi, temidayo here", "dierckx reported a
+#: double charge"). The one list of a caller's deed, for a listed name
+#: capitalised and a lower-case word alike, and for
+#: names listed as a town and its region (``a_town_in_the_place_after``).
+A_CALLER_S_DEED = re.compile(
+    r"[ \t]+(?:is waiting|was waiting|is here|here\b|called|calls|phoned|rang|e-?mailed"
+    r"|texted|messaged|wrote|writes|said|says|asked|asks|complained|replied|told|mentioned"
+    r"|reported|wants|wanted)\b"
+)
+#: A list's "and" and a name after the place: more names ("Helena,
+#: Georgia and Madison").
+_MORE_NAMES_AFTER = re.compile(r"[ \t]+(?:and|or|&|und|et|y|og|och|en)[ \t]+[A-ZÀ-Þ]")
+_A_NAME_AFTER_A_COMMA = re.compile(r"[ \t]*,[ \t]*[A-ZÀ-Þ]")
+
+
+def _names_go_on_after(text: str, at: int) -> bool:
+    """Whether what follows a place's name at ``at`` makes the words before
+    a list of people: more names after "and" or a comma (not a country:
+    "Helena, Montana, USA"), or a caller's deed ("Helena, Virginia called")."""
+    return bool(
+        _MORE_NAMES_AFTER.match(text, at)
+        or A_CALLER_S_DEED.match(text, at)
+        or (_A_NAME_AFTER_A_COMMA.match(text, at) and not a_country_after(text, at))
+    )
 
 
 def a_town_in_the_place_after(text: str, start: int, end: int) -> bool:
@@ -801,7 +838,8 @@ def a_town_in_the_place_after(text: str, start: int, end: int) -> bool:
     after = _AFTER_A_COMMA.match(text, end)
     if not after:
         return False
-    words = after.group(1).split()
+    spans = [m.span() for m in re.finditer(r"\S+", after.group(1))]
+    words = [after.group(1)[s:e] for s, e in spans]
     towns = towns_by_country()
     town = " ".join(text[start:end].split()).casefold()
     codes = _place_codes()
@@ -810,7 +848,7 @@ def a_town_in_the_place_after(text: str, start: int, end: int) -> bool:
             continue  # the place's name must end the capitalised words
         for code in codes.get(" ".join(words[:n]).casefold().rstrip("."), ()):
             if f"{town}|{code}" in towns:
-                return True
+                return not _names_go_on_after(text, after.start(1) + spans[n - 1][1])
     return False
 
 

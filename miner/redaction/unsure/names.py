@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
 from miner.redaction.lexicon.names import (
+    A_CALLER_S_DEED,
     DETERMINERS,
     RELATIVES,
     a_first_name,
@@ -252,11 +253,11 @@ LOWER_CASE_FIRST_NAME = "a lower-case first name"
 #: "remind hernandez").
 LOWER_CASE_TOLD_NAME = "a lower-case word after a verb said to a person"
 LOWER_CASE_WORD_BEFORE_A_DEED = "a lower-case word before a deed"
-#: A lower-case listed surname before what a caller does (``_A_CALLER_S_DEED``).
+#: A lower-case listed surname before what a caller does (``A_CALLER_S_DEED``).
 LOWER_CASE_NAME_BEFORE_A_CALLER_S_DEED = "a lower-case listed name before a caller's deed"
 #: A lower-case word English does not write (``an_unknown_word``, and Zipf
 #: under ``LOWER_CASE_SLOT_ZIPF``) where a person stands in a chat of any
-#: language (``_LOWER_CASE_PERSON_SLOT_BEFORE``, ``_A_CALLER_S_DEED``): "the parcel is
+#: language (``_LOWER_CASE_PERSON_SLOT_BEFORE``, ``A_CALLER_S_DEED``): "the parcel is
 #: for natashia", "i spoke with adaeze", "ödhild is waiting". Surfaced, not
 #: replaced: on the word alone such a name is a brand's or a tool's as often
 #: ("paid with klarna", "run it with kubectl").
@@ -315,10 +316,10 @@ def _an_english_coinage(folded: str) -> bool:
 def _in_a_lower_case_person_slot(text: str, start: int, end: int) -> bool:
     """Whether the word at [start, end) stands where a person does in a
     chat: after ``_LOWER_CASE_PERSON_SLOT_BEFORE`` (not the Slavic "to",
-    ``_a_slavic_to_before``) or before a caller's deed (``_A_CALLER_S_DEED``)."""
+    ``_a_slavic_to_before``) or before a caller's deed (``A_CALLER_S_DEED``)."""
     before = _LOWER_CASE_PERSON_SLOT_BEFORE.search(text, max(0, start - 16), start)
     return bool(
-        (before and not _a_slavic_to_before(text, start)) or _A_CALLER_S_DEED.match(text, end)
+        (before and not _a_slavic_to_before(text, start)) or A_CALLER_S_DEED.match(text, end)
     )
 
 
@@ -393,16 +394,6 @@ _PERSON_SLOT_AFTER = re.compile(
 )
 
 
-#: What a customer or a colleague does in a support chat, after their name:
-#: calls, writes, says, reports, waits, or "here" ("Wood called about the
-#: invoice", "ödhild is waiting", "hi, temidayo here", "dierckx reported a
-#: double charge"). The one list of a caller's deed, for a listed name
-#: capitalised and a lower-case word alike.
-_A_CALLER_S_DEED = re.compile(
-    r"[ \t]+(?:is waiting|was waiting|is here|here\b|called|calls|phoned|rang|e-?mailed"
-    r"|texted|messaged|wrote|writes|said|says|asked|asks|complained|replied|told|mentioned"
-    r"|reported|wants|wanted)\b"
-)
 #: A team's or a job's capitalised words after a slash: "/Customer Success".
 _A_TEAM_AFTER_A_SLASH = re.compile(r"[ \t]*/[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*(?![\w/])")
 #: The start of a line (a literal "\n" of a JSON-escaped string too), or
@@ -596,7 +587,7 @@ class NameWords:
                     # Before what a caller does ("dierckx reported", "alves
                     # called"): a listed name no English lexicon files, not
                     # a thing's or a team's word after a determiner.
-                    if _A_CALLER_S_DEED.match(text, m.end())
+                    if A_CALLER_S_DEED.match(text, m.end())
                     and self._a_name_no_lexicon_files(word)
                     and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
                     else LOWER_CASE_WORD_IN_A_PERSON_SLOT
@@ -668,7 +659,7 @@ class NameWords:
                     listed
                     or (
                         # After a cue or before a caller's deed ("BUDAI called").
-                        (cued or _A_CALLER_S_DEED.match(text, m.end()))
+                        (cued or A_CALLER_S_DEED.match(text, m.end()))
                         and (known_name(word) or not an_english_word(folded, 3.0))
                     )
                     or (
@@ -799,7 +790,7 @@ class NameWords:
                 and not word.isupper()
                 and known_name(word)
                 and folded not in stop_words()
-                and _A_CALLER_S_DEED.match(text, m.start() + len(word))
+                and A_CALLER_S_DEED.match(text, m.start() + len(word))
                 and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
                 and not a_place_name(word)
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
