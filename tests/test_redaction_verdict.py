@@ -1168,3 +1168,16 @@ def test_a_person_beside_a_firm_by_its_shape_is_still_replaced(policy, line, per
     text = redacted(policy, line).session.turns[0].user_text
     assert person not in text
     assert firm in text
+
+
+def test_the_towns_by_country_are_read_only_after_a_place_s_name(monkeypatch):
+    # 66,000 towns: most names before a comma have no place after it.
+    from miner.redaction.lexicon import names
+
+    asked: list[str] = []
+    real = names.towns_by_country
+    monkeypatch.setattr(names, "towns_by_country", lambda: asked.append("read") or real())
+    assert not names.a_town_in_the_place_after("Hi Anna, thanks for the help", 3, 7)
+    assert asked == []
+    assert names.a_town_in_the_place_after("Helena, Montana", 0, 6)
+    assert asked
