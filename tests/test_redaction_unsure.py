@@ -1776,6 +1776,20 @@ def test_english_to_before_a_name_no_list_knows_is_still_a_person_s_slot():
 
 @pytest.mark.parametrize(
     "text",
+    [
+        "to natashia: your parcel has shipped",
+        "i gave it back, to natashia",
+        "thanks, to natashia too",
+    ],
+)
+def test_to_first_in_an_english_line_or_clause_is_english_s_before_a_person(text):
+    # First on its line or after a comma, as the Slavic "to" stands; the
+    # line's other English words make it the preposition.
+    assert surfaced(text).get("natashia") == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
     ["I moved from münchen last year", "flights to göteborg and from warszawa"],
 )
 def test_a_town_in_its_own_language_typed_in_lower_case_is_no_person(text):
@@ -1823,6 +1837,27 @@ def test_a_team_s_word_before_a_slash_is_no_name():
 
 def test_a_town_s_other_name_is_a_person_s_word_outside_a_trip_s_slot():
     assert surfaced("leave the parcel with adelajda next door")["adelajda"] == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["got a message from adelajda about the parcel", "pls send the parcel to adelajda"],
+)
+def test_a_town_s_other_name_after_from_or_to_with_no_trip_is_a_person_s_word(text):
+    assert surfaced(text).get("adelajda") == "PERSON"
+
+
+def test_a_town_s_other_name_is_read_only_after_a_trip_s_from_or_to(monkeypatch):
+    # 63,000 names: loaded by a run that meets a lower-case word on a trip.
+    from miner.redaction.lexicon import names
+
+    asked: list[str] = []
+    real = names.towns_other_names
+    monkeypatch.setattr(names, "towns_other_names", lambda: asked.append("read") or real())
+    surfaced("leave the parcel with adelajda next door")
+    assert asked == []
+    assert surfaced("flights from münchen on friday") == {}
+    assert asked
 
 
 def test_a_turkish_name_typed_in_lower_case_is_surfaced_whole_with_its_dotted_i():

@@ -406,24 +406,25 @@ _AIRFIELD_AFTER = re.compile(
 _CODE_BEFORE = re.compile(r"\b(?:from|to|via)[ 	]+[A-Z]{3}[ 	]*\([ 	]*$", re.I)
 
 
-#: A surname of a firm's name: a capitalised word, maybe with an
-#: apostrophe ("O'Connor") or two joined by a hyphen ("Dawson-Roberts").
-#: A surname's particle, as Faker's and the regions' firms write them
-#: ("Van Damme, De Schrijver en Beckers", "Van den Bosch").
+#: A surname's particles, as Faker's and the regions' firms write them
+#: ("Van Damme, De Schrijver en Beckers", "Van den Bosch"): not a name of
+#: the list's (``named_like_a_firm`` counts its names without them).
+_PARTICLES = (
+    "van", "von", "de", "den", "der", "da", "di", "do", "dos", "das", "del", "della", "le", "la",
+    "du", "des",
+)  # fmt: skip
 _PARTICLE = (
-    r"(?:(?:[Vv]an|[Vv]on|[Dd]e|[Dd]en|[Dd]er|[Dd]a|[Dd]i|[Dd]o|[Dd]os|[Dd]as|[Dd]el|[Dd]ella"
-    r"|[Ll]e|[Ll]a|[Dd]u|[Dd]es)[ \t]+){0,2}"
+    r"(?:(?:" + "|".join(f"[{p[0].upper()}{p[0]}]{p[1:]}" for p in _PARTICLES) + r")[ \t]+){0,2}"
 )
+#: A surname of a firm's name, its particles before it: a capitalised word,
+#: maybe with an apostrophe ("O'Connor") or two joined by a hyphen
+#: ("Dawson-Roberts").
 _SURNAME = rf"{_PARTICLE}[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A-ZÀ-Þ][^\W\d_]+)?"
 #: A legal form or an organisation's word after a list of surnames,
 #: capitalised: "Aerts, De Smedt en Theunis BV", "..., Kattai and Piir OÜ".
 _A_FORM_AFTER_A_LIST = re.compile(
     rf"[ \t]+(?=[A-ZÀ-Þ])(?:{ORGANISATION_WORDS}|CV|VOF|CommV|OÜ|AS|Kft|Bt|d\.o\.o|s\.r\.o)(?!\w)"
 )
-_PARTICLES = frozenset((
-    "van", "von", "de", "den", "der", "da", "di", "do", "dos", "das", "del", "della", "le", "la",
-    "du", "des",
-))  # fmt: skip
 #: "And" in the regions' languages, as a firm's list of founders ends.
 _AND = r"(?:and|&|en|et|und|e|y|og|och|és|i|ir|un|ve|a|și|si|ja)"
 #: Three surnames or more, listed with commas and "and" or "&", or two

@@ -848,6 +848,43 @@ def a_country_after(text: str, end: int) -> bool:
         for n in range(len(words), 0, -1)
         for names in places
     )
+    spans = [m.span() for m in re.finditer(r"\S+", after.group(1))]
+    words = [after.group(1)[s:e] for s, e in spans]
+    places = (country_names(), region_names())
+    for n in range(len(words), 0, -1):
+        if n < len(words) and words[n][:1].isupper():
+            continue  # the place's name must end the capitalised words
+        if any(" ".join(words[:n]).casefold().rstrip(".") in names for names in places):
+            return after.start(1) + spans[n - 1][1]
+    return 0
+
+
+#: What a customer or a colleague does in a support chat, after their name:
+#: calls, writes, says, reports, waits, or "here" ("Wood called about the
+#: invoice", "ödhild is waiting", "hi, temidayo here", "dierckx reported a
+#: double charge"). The one list of a caller's deed, for a listed name
+#: capitalised and a lower-case word alike, and for
+#: names listed as a town and its region (``a_town_in_the_place_after``).
+A_CALLER_S_DEED = re.compile(
+    r"[ \t]+(?:is waiting|was waiting|is here|here\b|called|calls|phoned|rang|e-?mailed"
+    r"|texted|messaged|wrote|writes|said|says|asked|asks|complained|replied|told|mentioned"
+    r"|reported|wants|wanted)\b"
+)
+#: A list's "and" and a name after the place: more names ("Helena,
+#: Georgia and Madison").
+_MORE_NAMES_AFTER = re.compile(r"[ \t]+(?:and|or|&|und|et|y|og|och|en)[ \t]+[A-ZÀ-Þ]")
+_A_NAME_AFTER_A_COMMA = re.compile(r"[ \t]*,[ \t]*[A-ZÀ-Þ]")
+
+
+def _names_go_on_after(text: str, at: int) -> bool:
+    """Whether what follows a place's name at ``at`` makes the words before
+    a list of people: more names after "and" or a comma (not a country:
+    "Helena, Montana, USA"), or a caller's deed ("Helena, Virginia called")."""
+    return bool(
+        _MORE_NAMES_AFTER.match(text, at)
+        or A_CALLER_S_DEED.match(text, at)
+        or (_A_NAME_AFTER_A_COMMA.match(text, at) and not a_country_after(text, at))
+    )
 
 
 def a_town_in_the_place_after(text: str, start: int, end: int) -> bool:
@@ -861,16 +898,18 @@ def a_town_in_the_place_after(text: str, start: int, end: int) -> bool:
     after = _AFTER_A_COMMA.match(text, end)
     if not after:
         return False
-    words = after.group(1).split()
-    towns = towns_by_country()
+    spans = [m.span() for m in re.finditer(r"\S+", after.group(1))]
+    words = [after.group(1)[s:e] for s, e in spans]
     town = " ".join(text[start:end].split()).casefold()
     codes = _place_codes()
     for n in range(len(words), 0, -1):
         if n < len(words) and words[n][:1].isupper():
             continue  # the place's name must end the capitalised words
         for code in codes.get(" ".join(words[:n]).casefold().rstrip("."), ()):
-            if f"{town}|{code}" in towns:
-                return True
+            # The 66,000 towns are read only after a place's name (most
+            # commas are followed by none: "Hi Anna, thanks").
+            if f"{town}|{code}" in towns_by_country():
+                return not _names_go_on_after(text, after.start(1) + spans[n - 1][1])
     return False
 
 
@@ -916,23 +955,38 @@ _GEONAMES_NAME_AND_COUNTRY = re.compile(
 
 @functools.cache
 def _place_codes() -> dict[str, frozenset[str]]:
-    """A country's name (CLDR's, in ``_COUNTRY_LANGUAGES``) or a top-level
-    region's (ISO 3166-2, pycountry) in lower case -> the ISO codes of the
-    countries it names: "france" -> FR, "montana" -> US, "georgia" -> GE, US.
-    Every name, a person's too: only a town of that country is read with it."""
+    """A country's or a top-level region's name in lower case -> the ISO
+    codes of the countries it names (``places_and_their_countries``):
+    "france" -> FR, "montana" -> US, "georgia" -> GE, US."""
+    codes: dict[str, set[str]] = {}
+    for place in places_and_their_countries():
+        name, _, code = place.rpartition("|")
+        codes.setdefault(name, set()).add(code)
+    return {name: frozenset(found) for name, found in codes.items()}
+
+
+@kept
+def places_and_their_countries() -> frozenset[str]:
+    """ "<a country's or a top-level region's name in lower case>|<the ISO
+    code of its country>": CLDR's countries in ``_COUNTRY_LANGUAGES`` and
+    ISO 3166-2's top-level regions (pycountry), "france|FR", "montana|US",
+    "georgia|GE", "georgia|US". Every name, a person's too: only a town of
+    that country is read with it. Kept: deriving it reads CLDR's 33
+    languages and pycountry's regions (0.2 s), on the first name before a
+    comma of a run."""
     import pycountry
     from babel import Locale
 
-    codes: dict[str, set[str]] = {}
+    places: set[str] = set()
     for language in _COUNTRY_LANGUAGES:
         for code, name in Locale(language).territories.items():
             if len(code) == 2 and code.isalpha():
-                codes.setdefault(name.casefold(), set()).add(code)
+                places.add(f"{name.casefold()}|{code}")
     for region in pycountry.subdivisions:
         if not getattr(region, "parent_code", None):
             for spelling in _spellings(region.name):
-                codes.setdefault(spelling.casefold(), set()).add(region.country_code)
-    return {name: frozenset(found) for name, found in codes.items()}
+                places.add(f"{spelling.casefold()}|{region.country_code}")
+    return frozenset(places)
 
 
 @functools.cache

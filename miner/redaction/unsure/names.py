@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
 from miner.redaction.lexicon.names import (
+    A_CALLER_S_DEED,
     DETERMINERS,
     RELATIVES,
     a_first_name,
@@ -252,11 +253,11 @@ LOWER_CASE_FIRST_NAME = "a lower-case first name"
 #: "remind hernandez").
 LOWER_CASE_TOLD_NAME = "a lower-case word after a verb said to a person"
 LOWER_CASE_WORD_BEFORE_A_DEED = "a lower-case word before a deed"
-#: A lower-case listed surname before what a caller does (``_A_CALLER_S_DEED``).
+#: A lower-case listed surname before what a caller does (``A_CALLER_S_DEED``).
 LOWER_CASE_NAME_BEFORE_A_CALLER_S_DEED = "a lower-case listed name before a caller's deed"
 #: A lower-case word English does not write (``an_unknown_word``, and Zipf
 #: under ``LOWER_CASE_SLOT_ZIPF``) where a person stands in a chat of any
-#: language (``_LOWER_CASE_PERSON_SLOT_BEFORE``, ``_A_CALLER_S_DEED``): "the parcel is
+#: language (``_LOWER_CASE_PERSON_SLOT_BEFORE``, ``A_CALLER_S_DEED``): "the parcel is
 #: for natashia", "i spoke with adaeze", "ödhild is waiting". Surfaced, not
 #: replaced: on the word alone such a name is a brand's or a tool's as often
 #: ("paid with klarna", "run it with kubectl").
@@ -315,16 +316,34 @@ def _an_english_coinage(folded: str) -> bool:
 def _in_a_lower_case_person_slot(text: str, start: int, end: int) -> bool:
     """Whether the word at [start, end) stands where a person does in a
     chat: after ``_LOWER_CASE_PERSON_SLOT_BEFORE`` (not the Slavic "to",
-    ``_SLAVIC_TO``) or before a caller's deed (``_A_CALLER_S_DEED``)."""
+    ``_a_slavic_to_before``) or before a caller's deed (``A_CALLER_S_DEED``)."""
     before = _LOWER_CASE_PERSON_SLOT_BEFORE.search(text, max(0, start - 16), start)
     return bool(
-        (before and not _SLAVIC_TO.search(text, max(0, start - 16), start))
-        or _A_CALLER_S_DEED.match(text, end)
+        (before and not _a_slavic_to_before(text, start)) or A_CALLER_S_DEED.match(text, end)
     )
 
 
 #: A trip's preposition before a word: where a town stands.
 _A_TRIP_BEFORE = re.compile(r"(?i:\b(?:from|to))[ \t]+\Z")
+#: A trip's word earlier in the clause ("flights to", "I moved from"), or
+#: the trip's other end ("from münchen to").
+_A_TRIP_S_WORD = re.compile(
+    r"(?i:\b(?:flights?|flew|fly|flying|trains?|bus|coach|ferry|moved?|moving|relocat\w*"
+    r"|travel\w*|trips?|journey|drive|drove|driving|tickets?|route|fares?|go|going|went)\b"
+    r"|\bfrom[ \t]+[^\W\d_]+[ \t]+to[ \t]+\Z)"
+)
+
+
+def _on_a_trip(text: str, start: int) -> bool:
+    """Whether the word at ``start`` follows a trip's "from" or "to": the
+    preposition and a trip's word in its clause ("flights from münchen",
+    "from münchen to warszawa"). "A message from", "send it to" are a
+    person's as often: a town's other name is a first name no list knows
+    there ("from adelajda")."""
+    if not _A_TRIP_BEFORE.search(text, max(0, start - 8), start):
+        return False
+    clause = re.split(r"[.!?;:\n]", text[max(0, start - 60) : start])[-1]
+    return bool(_A_TRIP_S_WORD.search(clause))
 
 
 #: "to" where a Slavic language's pronoun stands, not English's preposition:
@@ -332,6 +351,26 @@ _A_TRIP_BEFORE = re.compile(r"(?i:\b(?:from|to))[ \t]+\Z")
 #: after a one-letter conjunction no English writes before "to" ("a to
 #: wszystko", "i to je"): the word after it is the sentence's, no person's.
 _SLAVIC_TO = re.compile(r"(?:^|,[ \t]*|(?<![\w'’])[aiAI][ \t]+)(?i:to)[ \t]+\Z", re.MULTILINE)
+#: English's function words Slavic languages write too ("ten", "one").
+_SLAVIC_TOO = frozenset(("ten", "one"))
+
+
+def _a_slavic_to_before(text: str, start: int) -> bool:
+    """Whether the "to" before ``start`` is a Slavic pronoun (``_SLAVIC_TO``)
+    in a line with no English function word of three letters or more: "to
+    natashia: your parcel has shipped", "i gave it back, to natashia" are
+    English, the word after "to" a person's."""
+    from miner.redaction.lexicon.names import stop_words
+
+    if not _SLAVIC_TO.search(text, max(0, start - 16), start):
+        return False
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    line = text[line_start : line_end if line_end >= 0 else len(text)].casefold()
+    return not any(
+        len(word) >= 3 and word in stop_words() and word not in _SLAVIC_TOO
+        for word in re.findall(r"[^\W\d_]+", line)
+    )
 
 
 #: A greeting or an apology: the word after it names the person spoken to.
@@ -355,16 +394,6 @@ _PERSON_SLOT_AFTER = re.compile(
 )
 
 
-#: What a customer or a colleague does in a support chat, after their name:
-#: calls, writes, says, reports, waits, or "here" ("Wood called about the
-#: invoice", "ödhild is waiting", "hi, temidayo here", "dierckx reported a
-#: double charge"). The one list of a caller's deed, for a listed name
-#: capitalised and a lower-case word alike.
-_A_CALLER_S_DEED = re.compile(
-    r"[ \t]+(?:is waiting|was waiting|is here|here\b|called|calls|phoned|rang|e-?mailed"
-    r"|texted|messaged|wrote|writes|said|says|asked|asks|complained|replied|told|mentioned"
-    r"|reported|wants|wanted)\b"
-)
 #: A team's or a job's capitalised words after a slash: "/Customer Success".
 _A_TEAM_AFTER_A_SLASH = re.compile(r"[ \t]*/[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*(?![\w/])")
 #: The start of a line (a literal "\n" of a JSON-escaped string too), or
@@ -558,7 +587,7 @@ class NameWords:
                     # Before what a caller does ("dierckx reported", "alves
                     # called"): a listed name no English lexicon files, not
                     # a thing's or a team's word after a determiner.
-                    if _A_CALLER_S_DEED.match(text, m.end())
+                    if A_CALLER_S_DEED.match(text, m.end())
                     and self._a_name_no_lexicon_files(word)
                     and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
                     else LOWER_CASE_WORD_IN_A_PERSON_SLOT
@@ -567,14 +596,13 @@ class NameWords:
                     and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
                     and not _an_english_coinage(folded)
                     # A town in its own language after a trip's "from" or
-                    # "to" ("from münchen", "to göteborg"). Not in the other
-                    # slots: a town's other name is a first name no list
-                    # knows as often ("with adelajda", "adalia reported":
-                    # 3 more silent of the sweep's 16,740 names there).
-                    and not (
-                        folded in towns_other_names()
-                        and _A_TRIP_BEFORE.search(text, max(0, m.start() - 8), m.start())
-                    )
+                    # "to" ("flights from münchen", ``_on_a_trip``). Not in
+                    # the other slots, nor after "a message from": a town's
+                    # other name is a first name no list knows as often
+                    # ("with adelajda", "adalia reported": 3 more silent of
+                    # the sweep's 16,740 names there). The trip is read
+                    # first: the 63,000 names load only on one.
+                    and not (_on_a_trip(text, m.start()) and folded in towns_other_names())
                     else "a lower-case word beside a name"
                     if _beside_a_name(text, written, m.start(), m.end(), word)
                     else "a lower-case first name and surname"
@@ -631,7 +659,7 @@ class NameWords:
                     listed
                     or (
                         # After a cue or before a caller's deed ("BUDAI called").
-                        (cued or _A_CALLER_S_DEED.match(text, m.end()))
+                        (cued or A_CALLER_S_DEED.match(text, m.end()))
                         and (known_name(word) or not an_english_word(folded, 3.0))
                     )
                     or (
@@ -762,7 +790,7 @@ class NameWords:
                 and not word.isupper()
                 and known_name(word)
                 and folded not in stop_words()
-                and _A_CALLER_S_DEED.match(text, m.start() + len(word))
+                and A_CALLER_S_DEED.match(text, m.start() + len(word))
                 and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
                 and not a_place_name(word)
                 and not _a_thing_or_place(text, m.start(), m.start() + len(word))
