@@ -20,6 +20,7 @@ setup`` does, so the first run of a new installation does not).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import functools
 import hashlib
@@ -28,7 +29,8 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
 from typing import Any, TypeVar
@@ -77,29 +79,63 @@ def kept(function: Callable[[], Value]) -> Callable[[], Value]:
     """``function`` (no arguments; a str, a frozenset of str, or a tuple of
     those) computed once per installation, then read from the cache folder;
     once per process either way."""
-
-    @functools.cache
-    @functools.wraps(function)
-    def cached() -> Value:
-        folder = cache_folder()
-        if folder is None:
-            return function()
-        key = cache_key(function.__module__)
-        path = folder / f"{function.__module__}.{function.__qualname__}-{key}.json"
-        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
-            value = _decoded(json.loads(path.read_text(encoding="utf-8")))
-            with contextlib.suppress(OSError):
-                # Read: in use, not to be pruned (the access time, set whatever
-                # the mount's atime option; the modified time stays the write's).
-                os.utime(path, ns=(time.time_ns(), path.stat().st_mtime_ns))
-            return value  # type: ignore[no-any-return]
-        value = function()
-        _store(path, value)
-        _prune(folder, f"{function.__module__}.{function.__qualname__}-", path)
-        return value
-
+    cached = functools.cache(functools.wraps(function)(lambda: _read_or_computed(function)))
     KEPT.append(cached)
     return cached
+
+
+def kept_as_hashes(function: Callable[[], frozenset[str]]) -> Callable[[], HashedWords]:
+    """``kept``, for a large list a rule only asks whether it holds a word:
+    kept on disk as its words, held in memory as their hashes
+    (``HashedWords``)."""
+    cached = functools.cache(
+        functools.wraps(function)(lambda: HashedWords(_read_or_computed(function)))
+    )
+    KEPT.append(cached)
+    return cached
+
+
+class HashedWords:
+    """A set of strings asked only whether it holds one, held as the words'
+    hashes, sorted, in one array: 8 bytes a word, where a frozenset of
+    86,000 town names held 10 MiB (each word an object, and its slot). The
+    hashes are this process's own (Python salts string hashes per process),
+    so the cache keeps the words and each process hashes them once. Two
+    words of one hash (64 bits) would make one read as the other: about one
+    chance in 10^9 for a run's lookups against 100,000 words."""
+
+    __slots__ = ("_hashes",)
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self._hashes = array("q", sorted({hash(word) for word in words}))
+
+    def __contains__(self, word: object) -> bool:
+        wanted = hash(word)
+        at = bisect.bisect_left(self._hashes, wanted)
+        return at < len(self._hashes) and self._hashes[at] == wanted
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+
+def _read_or_computed(function: Callable[[], Value]) -> Value:
+    """``function``'s value from the cache folder, else computed and stored."""
+    folder = cache_folder()
+    if folder is None:
+        return function()
+    key = cache_key(function.__module__)
+    path = folder / f"{function.__module__}.{function.__qualname__}-{key}.json"
+    with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+        value = _decoded(json.loads(path.read_text(encoding="utf-8")))
+        with contextlib.suppress(OSError):
+            # Read: in use, not to be pruned (the access time, set whatever
+            # the mount's atime option; the modified time stays the write's).
+            os.utime(path, ns=(time.time_ns(), path.stat().st_mtime_ns))
+        return value  # type: ignore[no-any-return]
+    value = function()
+    _store(path, value)
+    _prune(folder, f"{function.__module__}.{function.__qualname__}-", path)
+    return value
 
 
 #: A kept list of another key (another version of miner or of its data) not

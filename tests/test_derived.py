@@ -164,3 +164,31 @@ def test_another_keys_list_is_removed_once_no_run_has_read_it_for_a_month(tmp_pa
         "new.json",
         "newer.json",
     ]
+
+
+def test_a_list_kept_as_hashes_holds_its_words_and_no_other():
+    from miner.derived import HashedWords
+
+    words = HashedWords(["rajgród", "krk", "dibujante técnico"])
+    assert "krk" in words and "dibujante técnico" in words and "rajgród" in words
+    assert "krak" not in words and "" not in words and "Krk" not in words
+    assert len(words) == 3
+
+
+def test_a_list_kept_as_hashes_is_read_back_from_the_cache_as_its_words(tmp_path, monkeypatch):
+    from miner import derived
+
+    monkeypatch.setenv("MINER_CACHE_DIR", str(tmp_path))
+    computed: list[str] = []
+
+    def villages() -> frozenset[str]:
+        computed.append("computed")
+        return frozenset({"krk", "rajgród"})
+
+    villages.__module__ = derived.__name__
+    first = derived.kept_as_hashes(villages)
+    second = derived.kept_as_hashes(villages)
+    derived.KEPT.remove(first)
+    derived.KEPT.remove(second)
+    assert "krk" in first() and "rajgród" in second() and "paris" not in second()
+    assert computed == ["computed"]  # the second read the first's file

