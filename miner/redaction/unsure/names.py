@@ -24,14 +24,8 @@ from miner.redaction.lexicon.names import (
 )
 from miner.redaction.lexicon.signatures import a_job_or_a_thing_by_position
 
-#: A word; in capitals with an Irish or Italian "O'" or "D'" before it ("O'HEA");
-#: with the combining accents after its letters: Python writes "İnönü" in
-#: lower case as "i̇nönü", an "i" and a combining dot above, which split
-#: the word and left its "i" silent.
-WORD = re.compile(
-    r"(?<![\w<\u0300-\u036f])(?:[A-Z]['’](?=[A-Z]{2}))?(?:[^\W\d_][\u0300-\u036f]*){2,}"
-    r"(?:['’-](?:[^\W\d_][\u0300-\u036f]*)+)*(?![\w>])"
-)
+#: A word; in capitals with an Irish or Italian "O'" or "D'" before it ("O'HEA").
+WORD = re.compile(r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2}))?[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
 
 
 #: An abbreviation with its full stops, no longer than a title's or a
