@@ -11,7 +11,12 @@ checkouts run back to back can be compared for time and for sameness
 
 Usage: ``python -m tools.selection_steps EXPORT [--runs N] [--least SECONDS]``
 (the window is ``tools.scale_export``'s, which holds every row of an export
-it built; ``--since``/``--until`` for another).
+it built; ``--since``/``--until`` for another). With ``--parts``, the
+``events`` statement alone, in three (``events_parts``): the Parquet read
+of its rows and columns, the view's stored columns computed but not
+written, and the write, each timed on one connection set up as the draft's
+child sets it up: the floor a selection that reads the rows once, and
+holds no table of them, would start from.
 """
 
 from __future__ import annotations
@@ -175,6 +180,87 @@ def measure(export: Path, since: datetime, until: datetime) -> Steps:
     return steps
 
 
+@dataclass(frozen=True)
+class Part:
+    """One part of the ``events`` statement (``events_parts``): what it
+    did, its CPU and wall seconds, and the rows it gave."""
+
+    what: str
+    cpu: float
+    wall: float
+    rows: int
+
+
+def events_parts(export: Path, since: datetime, until: datetime) -> list[Part]:
+    """The ``events`` statement of a 20-case draft of the local ``export``
+    in the window, in three parts run one after the other on one connection
+    under the default ``[scan]`` config, the files' pool as the draft's
+    child sets it (``embedded._held_events``): the Parquet read of the
+    selection's rows (``duck.selection_rows``), each column counted; the
+    stored columns (``duck.stored_events_sql``) computed over it, each
+    hashed, nothing written; then the write (``Duck.hold_events``). The
+    first is what any selection pays; the second what one that computes
+    the view once and holds no table of the rows would; the third is the
+    table."""
+    from miner import source
+    from miner.config import load_config
+    from miner.engine import duck
+    from miner.engine.embedded import pool_beside_files
+    from miner.engine.events import ROW_COLUMNS
+    from miner.engine.parquet import bind_files
+    from miner.engine.query import events_sql
+    from miner.engine.sql import name
+    from miner.sample import SCAN_EVENT_TYPES
+
+    config = load_config(PIPELINE)
+    grace = config.sampling.session_grace
+    opened = source.open_export(export)
+    if not opened.local:
+        raise SystemExit(f"{export}: --parts reads a local export")
+    parts: list[Part] = []
+
+    def timed(what: str, run: Callable[[], int]) -> None:
+        begin, began = cpu_seconds(), time.perf_counter()
+        rows = run()
+        parts.append(Part(what, cpu_seconds() - begin, time.perf_counter() - began, rows))
+
+    def rows_of(con: Any, sql: str) -> int:
+        """The first value of ``sql``'s one row: the rows it counted."""
+        [(rows, *_rest)] = con.execute(sql).fetchall()
+        return int(rows)
+
+    with duck.connect(config.scan, str(export)) as con:
+        limit = config.scan.memory_limit_bytes
+        files = sum(len(layout) for layout in opened.layouts)
+        con.execute(f"SET memory_limit = '{pool_beside_files(limit, files)}B'")
+        bound = bind_files(con.con, opened)
+        footers = duck.read_footers(bound)
+        scan = (since - grace, until + grace)
+        rows, read, go_rows = duck.selection_rows(con, bound, *scan, SCAN_EVENT_TYPES, footers)
+        counted = ", ".join(f"count({name(c)})" for c in ROW_COLUMNS)
+        timed(
+            "the Parquet read of its rows and columns, each column counted",
+            lambda: rows_of(con.con, f"SELECT count(*), {counted} FROM ({rows}) miner_rows"),
+        )
+        stored = duck.stored_events_sql(events_sql(rows, go_rows), go_rows)
+        columns = [c for c, *_ in con.con.execute(f"DESCRIBE {stored}").fetchall()]
+        hashed = f"sum(hash({', '.join(name(c) for c in columns)}))"
+        # As the write computes it: without DuckDB's rewrite of long IN lists.
+        con.con.execute("SET disabled_optimizers = 'in_clause'")
+        timed(
+            "the view, every stored column computed and hashed, none written",
+            lambda: rows_of(con.con, f"SELECT count(*), {hashed} FROM ({stored}) s"),
+        )
+        con.con.execute("RESET disabled_optimizers")
+
+        def write() -> int:
+            con.hold_events(rows, go_rows, footers.row_bytes_of(read))
+            return rows_of(con.con, f"SELECT count(*) FROM {duck.STORED_EVENTS}")
+
+        timed("the view written (Duck.hold_events)", write)
+    return parts
+
+
 def _read_picked_rows(steps: Steps, opened: Any, config: Any, scan: Any, picked: Any) -> None:
     """The picked sessions' rows read as ``miner draft`` reads them, in this
     process (``apart.FORK`` off: a child's CPU is not this process's)."""
@@ -208,8 +294,20 @@ def main() -> None:
     since, until = scale_export.window()
     parser.add_argument("--since", type=datetime.fromisoformat, default=since)
     parser.add_argument("--until", type=datetime.fromisoformat, default=until)
+    parser.add_argument(
+        "--parts",
+        action="store_true",
+        help="the events statement alone: its Parquet read, its view unwritten, its write",
+    )
     args = parser.parse_args()
     for run in range(args.runs):
+        if args.parts:
+            parts = events_parts(args.export, args.since, args.until)
+            print(f"run {run + 1}: the events statement in parts")
+            print("     CPU    wall       rows  part")
+            for part in parts:
+                print(f"  {part.cpu:6.2f}  {part.wall:6.2f}  {part.rows:9,}  {part.what}")
+            continue
         steps = measure(args.export, args.since, args.until)
         print(
             f"run {run + 1}: {steps.total:.2f} s of CPU, {steps.wall:.2f} s wall,"
