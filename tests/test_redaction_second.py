@@ -21,6 +21,7 @@ from miner.redaction.policy import RedactionPolicy
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import Reading, SecondOpinion
 from miner.redaction.surfaced import Surfaced
+from miner.redaction.verdict import SPACY_ALONE
 from tests.conftest import PIPELINE
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
@@ -352,3 +353,29 @@ def test_a_value_two_rules_surfaced_takes_the_higher_bar():
         Surfaced("PERSON", "trzaska", "a guessed name (verdict)"),
     ]
     assert opinion.bars(both) == {"trzaska": 0.9}
+
+
+@pytest.mark.parametrize(
+    "line, value",
+    [
+        # A town in a list of towns, spaCy's person there (a GPE too).
+        ("Our shops in Vienna, Wendrup and Lyon are closed today.", "Wendrup"),
+        # A firm as a sentence's subject, spaCy's person alone.
+        ("Koolibri emailed me a voucher code yesterday.", "Koolibri"),
+    ],
+)
+def test_a_look_alike_spacy_alone_reads_as_a_person_is_surfaced_not_replaced(policy, line, value):
+    # spaCy's PERSON, no name list knowing a word of it, and the second
+    # model not reading it as a name: the two readers disagree, so the
+    # reviewer decides it (it was replaced on spaCy's word alone).
+    [result] = policy.redact([chat(line)])
+    assert result.session.turns[0].user_text == line
+    assert [(s.entity, s.reason) for s in result.surfaced if s.value == value] == [
+        ("PERSON", SPACY_ALONE)
+    ]
+
+
+def test_a_name_spacy_and_a_name_list_agree_on_is_still_replaced(policy):
+    [result] = policy.redact([chat("I spoke with Marek Dvořák about the refund.")])
+    assert result.session.turns[0].user_text == "I spoke with <PERSON_1> about the refund."
+    assert result.surfaced == ()

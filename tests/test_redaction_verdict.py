@@ -9,7 +9,14 @@ import pytest
 
 from miner.redaction.lexicon.firms import firm_by_its_words, in_a_firm_s_slot
 from miner.redaction.lexicon.signatures import a_job_s_line
-from miner.redaction.verdict import company_form_after, named_like_a_firm, noun_after, verdict_of
+from miner.redaction.verdict import (
+    LIST_ALONE,
+    SPACY_ALONE,
+    company_form_after,
+    named_like_a_firm,
+    noun_after,
+    verdict_of,
+)
 
 
 @pytest.mark.parametrize(
@@ -87,11 +94,29 @@ def test_a_full_name_or_a_known_first_name_tagged_person_is_sure():
     assert verdict("thank you Rosalind.", "Rosalind", NER, {"PERSON"}) == "replace"
 
 
-def test_without_a_cue_or_the_words_of_a_thing_a_name_hit_is_replaced_as_before():
-    # Surfacing these instead raised silent leaks and decisions on the
-    # presidio-evaluator splits (docs/redaction.md): they stay replaced.
-    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
-    assert verdict("ask Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
+def test_without_a_cue_or_the_words_of_a_thing_a_listed_name_hit_is_replaced_as_before():
+    # spaCy and a name list agree: sure of a person.
+    assert verdict("Rosalind escalated it.", "Rosalind", NER, {"PERSON"}) == "replace"
+    assert verdict("ask Rosalind Holdings.", "Rosalind", NER, {"ORG"}) == "replace"
+    assert verdict("ask Lina Quaxby now.", "Lina Quaxby", NER, {"PERSON"}) == "replace"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Quaxby escalated it.", "Quaxby"),  # a surname no list knows, or a firm
+        ("Our shops in Vienna, Wendrup and Lyon are closed today.", "Wendrup"),  # a town
+        ("Koolibri emailed me a voucher code yesterday.", "Koolibri"),  # a firm
+    ],
+)
+def test_spacy_s_guess_alone_no_name_list_knowing_a_word_is_surfaced(text, value):
+    # One reader is not sure: the reviewer's, named why; the second model
+    # replaces what it reads as a name too (two readers agree).
+    start = text.index(value)
+    assert verdict_of(text, start, start + len(value), "PERSON", frozenset(NER), frozenset()) == (
+        "surface",
+        SPACY_ALONE,
+    )
 
 
 @pytest.mark.parametrize(
@@ -508,7 +533,14 @@ def test_a_first_name_spacy_reads_as_a_place_is_surfaced():
     # nor a first name with a surname.
     assert verdict("Georgia called twice", "Georgia", first_name, {"PERSON"}) == "replace"
     assert verdict("Georgia was lovely", "Georgia", first_name | NER, {"GPE"}) == "replace"
-    assert verdict("Georgia Quaxby was here", "Georgia Quaxby", first_name, {"GPE"}) == "replace"
+    assert verdict("Georgia Quaxby was here", "Georgia Quaxby", first_name, {"ORG"}) == "replace"
+    # Several words, the first a first name, that spaCy reads as a place
+    # ("Villa María"): the reviewer's too, named why.
+    text = "Georgia Quaxby was lovely in spring"
+    assert verdict_of(text, 0, 14, "PERSON", frozenset(first_name), frozenset({"GPE"})) == (
+        "surface",
+        LIST_ALONE,
+    )
 
 
 def test_a_country_written_with_its_other_name_in_brackets_is_both():

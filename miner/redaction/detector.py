@@ -274,7 +274,8 @@ class Detector:
             if start in cued:
                 recognizers.add("NameCueRecognizer")
             on_it = labels_on(start, end)
-            verdict, thing = verdict_of(text, start, end, entity, frozenset(recognizers), on_it)
+            verdict, said = verdict_of(text, start, end, entity, frozenset(recognizers), on_it)
+            thing, reason = ("", said) if verdict == "surface" else (said, "")
             detections.append(
                 Detection(
                     entity,
@@ -282,6 +283,7 @@ class Detector:
                     verdict,
                     original[start : start + len(thing)],
                     guessed(entity, frozenset(recognizers)),
+                    reason,
                 )
             )
         return detections

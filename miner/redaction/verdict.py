@@ -82,6 +82,9 @@ class Detection:
     guessed: bool = False
     """A name hit only the guessing recognizers found (``GUESSING``): the
     session pass may still find it names a thing elsewhere in the session."""
+    reason: str = ""
+    """For a surfaced name: why, when not the verdict's doubt in general
+    (``SPACY_ALONE``); the reviewer's reason (``Surfaced.reason``)."""
 
 
 def guessed(entity: str, recognizers: frozenset[str]) -> bool:
@@ -99,7 +102,9 @@ def verdict_of(
 ) -> tuple[Verdict, str]:
     """The verdict on the name hit ``text[start:end]`` found by
     ``recognizers``, with spaCy's ``labels`` on its characters; and, for a
-    keep, the phrase that names the thing (``Detection.thing``)."""
+    keep, the phrase that names the thing (``Detection.thing``), for a
+    surface the reason when it is not the verdict's doubt in general
+    (``Detection.reason``)."""
     if entity != "PERSON" or not recognizers:
         return "replace", ""
     value = text[start:end]
@@ -256,6 +261,24 @@ def verdict_of(
         # named by their surname; the reviewer's (the second model
         # replaces the names it is sure of).
         return "surface", ""
+    if recognizers == _SPACY_ONLY and not any(
+        known_name(word) for word in re.findall(r"[^\W\d_]+", value)
+    ):
+        # spaCy's word alone: no name list knows a word of it, no cue, no
+        # recognizer. A firm, a town or a brand no list knows reads so as
+        # often as a surname ("Hipercor said", "Koolibri emailed me"): one
+        # reader is not sure, so the reviewer's; the second model replaces
+        # what it reads as a name too (two readers agree).
+        return "surface", SPACY_ALONE
+    if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS:
+        # The first-name list and spaCy disagree over several words too:
+        # the list knows the first ("Villa María", "San Isidro"), spaCy
+        # reads a place there. The reviewer's; the second model replaces
+        # what it reads as a name. (Surfacing every hit of the list alone,
+        # spaCy reading nothing there, left persons silent on the tune
+        # splits: presidio dev 0 -> 3, fresh 5 -> 8; a name the first pass
+        # replaced took its other casings and its parts elsewhere with it.)
+        return "surface", LIST_ALONE
     # Otherwise replaced, as before the verdict: surfacing spaCy's lone
     # persons instead (a first name alone, a word no list knows) was measured
     # on the presidio-evaluator splits: 23 -> 30 silent leaks on dev, 90 -> 99
@@ -270,6 +293,12 @@ _FLEW = re.compile(r"(?i:\b(?:flew|fly|flying|flies|flown)(?:[ \t]+with)?)[ \t]+
 _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
 #: A hit only the first-name list found, and spaCy's labels of a place.
 _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
+#: A hit spaCy's model alone found.
+_SPACY_ONLY = frozenset(("PlaceAwareSpacyRecognizer",))
+#: Why a name spaCy alone read, no name list knowing a word of it, is surfaced.
+SPACY_ALONE = "spaCy's guess alone, no name list (verdict)"
+#: Why a name only the first-name list found, spaCy reading no person, is surfaced.
+LIST_ALONE = "a first name the list knows, spaCy reads a place (verdict)"
 _PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
 
 
