@@ -355,27 +355,33 @@ def test_a_value_two_rules_surfaced_takes_the_higher_bar():
     assert opinion.bars(both) == {"trzaska": 0.9}
 
 
-@pytest.mark.parametrize(
-    "line, value",
-    [
-        # A town in a list of towns, spaCy's person there (a GPE too).
-        ("Our shops in Vienna, Wendrup and Lyon are closed today.", "Wendrup"),
-        # A firm as a sentence's subject, spaCy's person alone.
-        ("Koolibri emailed me a voucher code yesterday.", "Koolibri"),
-    ],
-)
-def test_a_look_alike_spacy_alone_reads_as_a_person_is_surfaced_not_replaced(policy, line, value):
-    # spaCy's PERSON, no name list knowing a word of it, and the second
-    # model not reading it as a name: the two readers disagree, so the
-    # reviewer decides it (it was replaced on spaCy's word alone).
+def test_a_town_spacy_alone_reads_as_a_person_is_surfaced_not_replaced(policy):
+    # A town in a list of towns: spaCy's PERSON (and GPE), no name list
+    # knowing the word, and the second model not reading it as a name: the
+    # two readers disagree, so the reviewer decides it (it was replaced on
+    # spaCy's word alone).
+    line = "Our shops in Vienna, Wendrup and Lyon are closed today."
     [result] = policy.redact([chat(line)])
     assert result.session.turns[0].user_text == line
-    assert [(s.entity, s.reason) for s in result.surfaced if s.value == value] == [
+    assert [(s.entity, s.reason) for s in result.surfaced if s.value == "Wendrup"] == [
         ("PERSON", SPACY_ALONE)
     ]
 
 
 def test_a_name_spacy_and_a_name_list_agree_on_is_still_replaced(policy):
     [result] = policy.redact([chat("I spoke with Marek Dvořák about the refund.")])
+    assert result.session.turns[0].user_text == "I spoke with <PERSON_1> about the refund."
+    assert result.surfaced == ()
+
+
+def test_a_name_no_list_knows_that_the_second_model_reads_as_one_is_replaced(
+    policy, first_pass_only
+):
+    # spaCy's person alone is surfaced by the verdict; the second model, the
+    # second reader, agrees: replaced, not left to the reviewer.
+    line = "I spoke with Zeynəb Rəhimli about the refund."
+    [before] = first_pass_only.redact([chat(line)])
+    assert [(s.value, s.reason) for s in before.surfaced] == [("Zeynəb Rəhimli", SPACY_ALONE)]
+    [result] = policy.redact([chat(line)])
     assert result.session.turns[0].user_text == "I spoke with <PERSON_1> about the refund."
     assert result.surfaced == ()
