@@ -23,10 +23,20 @@ filters (an allowed phrase, a determiner before it) came first.
   a name's or a job's and an address's), named after its founder as often;
   a name in a firm's, shop's or brand's slot ("ordered a jacket from Eddie
   Bauer", "X ships to", "X's online store": ``lexicon.firms``).
-- **Sure of a name** (replaced): the rest, as before the verdict. Surfacing
-  spaCy's lone persons too (a first name alone, a word no list knows, one
-  spaCy also labels ORG or GPE) was measured on the presidio-evaluator
-  splits and raised silent leaks (90 to 99) and decisions per case.
+- **Two readers** (issue 36: replace only what two readers agree on): a
+  name spaCy alone read, no name list knowing a word of it ("Koolibri
+  emailed me", "Vienna, Wendrup and Lyon"), and a first name the list
+  knows where spaCy reads a place, of several words too ("Villa María"),
+  are surfaced with their own reason (``SPACY_ALONE``, ``LIST_ALONE``); the
+  second model, the second reader, replaces those it reads as a name
+  (``second.REASON_BARS``). Before the second model, surfacing spaCy's lone
+  persons raised silent leaks on the presidio-evaluator splits (90 to 99);
+  with it, no tune split's silent count rose. Surfacing every hit of the
+  first-name list alone (spaCy reading nothing there) did: presidio dev 0
+  -> 3, fresh 5 -> 8 (a name the first pass replaces takes its parts and
+  other casings elsewhere with it; the second model's replaces its own
+  text only).
+- **Sure of a name** (replaced): the rest, as before the verdict.
 """
 
 from __future__ import annotations
@@ -189,8 +199,9 @@ def verdict_of(
         # The first-name list and spaCy disagree: the list knows the word as
         # a first name ("America", "Florence"), spaCy reads it, where it
         # stands, as a place ("America was fun to visit"). Two guesses that
-        # disagree are not sure of a person: the reviewer's. (A first name
-        # and a surname stay sure whatever spaCy calls them.)
+        # disagree are not sure of a person: the reviewer's. (Several words
+        # where spaCy reads a place: below, ``LIST_ALONE``; where it reads
+        # anything else, a first name and a surname stay sure.)
         return "surface", ""
     # The capitalised words a name is written with; a lower-case noun inside
     # the span ("Stephen smartwatch", as the model drew it) names a product.
@@ -279,11 +290,10 @@ def verdict_of(
         # splits: presidio dev 0 -> 3, fresh 5 -> 8; a name the first pass
         # replaced took its other casings and its parts elsewhere with it.)
         return "surface", LIST_ALONE
-    # Otherwise replaced, as before the verdict: surfacing spaCy's lone
-    # persons instead (a first name alone, a word no list knows) was measured
-    # on the presidio-evaluator splits: 23 -> 30 silent leaks on dev, 90 -> 99
-    # and 0.43 -> 1.33 decisions per case on test. Kept for the reviewer
-    # only where the verdict above says so.
+    # Otherwise replaced, as before the verdict: spaCy and a name list agree,
+    # or the list alone knows a first name (surfacing those left persons
+    # silent, above). Kept for the reviewer only where the verdict above
+    # says so.
     return "replace", ""
 
 
