@@ -147,9 +147,14 @@ def test_a_common_noun_opening_a_sentence_is_surfaced_not_replaced(text, word, e
 def test_capitals_with_a_word_no_name_list_knows_are_surfaced_in_mixed_case_text():
     # A ticker's or a firm's name in capitals as often as a surname.
     assert verdict("She holds QXWV TRNZ shares now", "QXWV TRNZ", NER, {"PERSON"}) == "surface"
-    # Names the lists know stay replaced; so does a text all in capitals.
+    # Names the lists know stay replaced. In a text all in capitals this
+    # rule does not read it: spaCy's guess alone is (``SPACY_ALONE``).
     assert verdict("Ask MARIA LOPEZ about it", "MARIA LOPEZ", NER, {"PERSON"}) == "replace"
-    assert verdict("ASK QXWV TRNZ ABOUT IT", "QXWV TRNZ", NER, {"PERSON"}) == "replace"
+    text = "ASK QXWV TRNZ ABOUT IT"
+    assert verdict_of(text, 4, 13, "PERSON", frozenset(NER), frozenset({"PERSON"})) == (
+        "surface",
+        SPACY_ALONE,
+    )
 
 
 def test_a_full_name_after_a_place_preposition_stays_replaced():
@@ -630,9 +635,11 @@ def test_a_sure_name_an_airfield_is_named_after_is_the_airfield():
         ("an agency based in Miranda do Douro.", "Miranda", "keep"),  # GeoNames
         ("ask Miranda do it today", "Miranda", "replace"),
         ("Dolores Hidalgo called", "Dolores", "replace"),  # a town, written as a person
-        # German writes "bei" and "im" before people and places alike.
-        ("Termin bei Quaxby", "Quaxby", "replace"),
-        ("Treffen im Quaxby", "Quaxby", "replace"),
+        # German writes "bei" and "im" before people and places alike: not
+        # kept (surfaced as spaCy's guess alone, no list knowing the word).
+        ("Termin bei Quaxby", "Quaxby", "surface"),
+        ("Treffen im Quaxby", "Quaxby", "surface"),
+        ("Termin bei Rosalind Quaxby", "Rosalind Quaxby", "replace"),
     ],
 )
 def test_the_last_word_of_a_town_after_its_preposition_is_kept(text, name, kept):
@@ -795,8 +802,9 @@ def test_one_word_a_job_list_knows_is_surfaced_unless_a_name_list_knows_it():
     assert verdict("Anna Szabó, Fordító", "Anna Szabó", NER, {"PERSON"}) == "replace"
 
 
-def test_a_word_no_gazetteer_or_name_list_knows_stays_replaced():
-    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
+def test_a_word_no_gazetteer_or_name_list_knows_is_surfaced_a_first_name_replaced():
+    # spaCy's guess alone, no second reader: the reviewer's.
+    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "surface"
     # A first name that is a village's too stays a person's.
     assert verdict("Martin escalated it.", "Martin", NER, {"PERSON"}) == "replace"
 
