@@ -25,17 +25,18 @@ filters (an allowed phrase, a determiner before it) came first.
   Bauer", "X ships to", "X's online store": ``lexicon.firms``).
 - **Two readers** (issue 36: replace only what two readers agree on): a
   name spaCy alone read, no name list knowing a word of it ("Koolibri
-  emailed me", "Vienna, Wendrup and Lyon"), and a first name the list
-  knows where spaCy reads a place, of several words too ("Villa María"),
-  are surfaced with their own reason (``SPACY_ALONE``, ``LIST_ALONE``); the
-  second model, the second reader, replaces those it reads as a name
-  (``second.REASON_BARS``). Before the second model, surfacing spaCy's lone
-  persons raised silent leaks on the presidio-evaluator splits (90 to 99);
-  with it, no tune split's silent count rose. Surfacing every hit of the
-  first-name list alone (spaCy reading nothing there) did: presidio dev 0
-  -> 3, fresh 5 -> 8 (a name the first pass replaces takes its parts and
-  other casings elsewhere with it; the second model's replaces its own
-  text only).
+  emailed me", "Vienna, Wendrup and Lyon"), is surfaced with its own
+  reason (``SPACY_ALONE``); the second model, the second reader, replaces
+  it where it reads a name too (``second.REASON_BARS``). Before the second
+  model, surfacing spaCy's lone persons raised silent leaks on the
+  presidio-evaluator splits (90 to 99); with it, no split's silent count
+  rose. Surfacing the first-name list's hits spaCy reads nothing or a
+  place in did: every such hit, presidio dev 0 -> 3 and fresh 5 -> 8 (a
+  name the first pass replaces takes its parts and other casings
+  elsewhere with it; the second model's replaces its own text only);
+  several words where spaCy reads a place ("Villa María"), held-out dev
+  templates 10 -> 20 (streets: a first name in a street's name, spaCy's
+  FAC or GPE), 17 without FAC.
 - **Sure of a name** (replaced): the rest, as before the verdict.
 """
 
@@ -199,9 +200,10 @@ def verdict_of(
         # The first-name list and spaCy disagree: the list knows the word as
         # a first name ("America", "Florence"), spaCy reads it, where it
         # stands, as a place ("America was fun to visit"). Two guesses that
-        # disagree are not sure of a person: the reviewer's. (Several words
-        # where spaCy reads a place: below, ``LIST_ALONE``; where it reads
-        # anything else, a first name and a surname stay sure.)
+        # disagree are not sure of a person: the reviewer's. (A first name
+        # and a surname stay sure whatever spaCy calls them: surfaced where
+        # spaCy reads a place, a street's first name and surname went
+        # silent, module docstring.)
         return "surface", ""
     # The capitalised words a name is written with; a lower-case noun inside
     # the span ("Stephen smartwatch", as the model drew it) names a product.
@@ -281,19 +283,9 @@ def verdict_of(
         # reader is not sure, so the reviewer's; the second model replaces
         # what it reads as a name too (two readers agree).
         return "surface", SPACY_ALONE
-    if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS:
-        # The first-name list and spaCy disagree over several words too:
-        # the list knows the first ("Villa María", "San Isidro"), spaCy
-        # reads a place there. The reviewer's; the second model replaces
-        # what it reads as a name. (Surfacing every hit of the list alone,
-        # spaCy reading nothing there, left persons silent on the tune
-        # splits: presidio dev 0 -> 3, fresh 5 -> 8; a name the first pass
-        # replaced took its other casings and its parts elsewhere with it.)
-        return "surface", LIST_ALONE
     # Otherwise replaced, as before the verdict: spaCy and a name list agree,
-    # or the list alone knows a first name (surfacing those left persons
-    # silent, above). Kept for the reviewer only where the verdict above
-    # says so.
+    # or the list alone knows a first name (surfacing those left persons and
+    # streets silent: module docstring).
     return "replace", ""
 
 
@@ -307,8 +299,6 @@ _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
 _SPACY_ONLY = frozenset(("PlaceAwareSpacyRecognizer",))
 #: Why a name spaCy alone read, no name list knowing a word of it, is surfaced.
 SPACY_ALONE = "spaCy's guess alone, no name list (verdict)"
-#: Why a name only the first-name list found, spaCy reading no person, is surfaced.
-LIST_ALONE = "a first name the list knows, spaCy reads a place (verdict)"
 _PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
 
 
