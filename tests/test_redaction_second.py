@@ -21,7 +21,6 @@ from miner.redaction.policy import RedactionPolicy
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import Reading, SecondOpinion
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.verdict import SPACY_ALONE
 from tests.conftest import PIPELINE
 
 NOW = datetime(2026, 11, 22, tzinfo=UTC)
@@ -353,35 +352,3 @@ def test_a_value_two_rules_surfaced_takes_the_higher_bar():
         Surfaced("PERSON", "trzaska", "a guessed name (verdict)"),
     ]
     assert opinion.bars(both) == {"trzaska": 0.9}
-
-
-def test_a_town_spacy_alone_reads_as_a_person_is_surfaced_not_replaced(policy):
-    # A town in a list of towns: spaCy's PERSON (and GPE), no name list
-    # knowing the word, and the second model not reading it as a name: the
-    # two readers disagree, so the reviewer decides it (it was replaced on
-    # spaCy's word alone).
-    line = "Our shops in Vienna, Wendrup and Lyon are closed today."
-    [result] = policy.redact([chat(line)])
-    assert result.session.turns[0].user_text == line
-    assert [(s.entity, s.reason) for s in result.surfaced if s.value == "Wendrup"] == [
-        ("PERSON", SPACY_ALONE)
-    ]
-
-
-def test_a_name_spacy_and_a_name_list_agree_on_is_still_replaced(policy):
-    [result] = policy.redact([chat("I spoke with Marek Dvořák about the refund.")])
-    assert result.session.turns[0].user_text == "I spoke with <PERSON_1> about the refund."
-    assert result.surfaced == ()
-
-
-def test_a_name_no_list_knows_that_the_second_model_reads_as_one_is_replaced(
-    policy, first_pass_only
-):
-    # spaCy's person alone is surfaced by the verdict; the second model, the
-    # second reader, agrees: replaced, not left to the reviewer.
-    line = "I spoke with Zeynəb Rəhimli about the refund."
-    [before] = first_pass_only.redact([chat(line)])
-    assert [(s.value, s.reason) for s in before.surfaced] == [("Zeynəb Rəhimli", SPACY_ALONE)]
-    [result] = policy.redact([chat(line)])
-    assert result.session.turns[0].user_text == "I spoke with <PERSON_1> about the refund."
-    assert result.surfaced == ()

@@ -9,13 +9,7 @@ import pytest
 
 from miner.redaction.lexicon.firms import firm_by_its_words, in_a_firm_s_slot
 from miner.redaction.lexicon.signatures import a_job_s_line
-from miner.redaction.verdict import (
-    SPACY_ALONE,
-    company_form_after,
-    named_like_a_firm,
-    noun_after,
-    verdict_of,
-)
+from miner.redaction.verdict import company_form_after, named_like_a_firm, noun_after, verdict_of
 
 
 @pytest.mark.parametrize(
@@ -93,29 +87,11 @@ def test_a_full_name_or_a_known_first_name_tagged_person_is_sure():
     assert verdict("thank you Rosalind.", "Rosalind", NER, {"PERSON"}) == "replace"
 
 
-def test_without_a_cue_or_the_words_of_a_thing_a_listed_name_hit_is_replaced_as_before():
-    # spaCy and a name list agree: sure of a person.
-    assert verdict("Rosalind escalated it.", "Rosalind", NER, {"PERSON"}) == "replace"
-    assert verdict("ask Rosalind Holdings.", "Rosalind", NER, {"ORG"}) == "replace"
-    assert verdict("ask Lina Quaxby now.", "Lina Quaxby", NER, {"PERSON"}) == "replace"
-
-
-@pytest.mark.parametrize(
-    "text, value",
-    [
-        ("Quaxby escalated it.", "Quaxby"),  # a surname no list knows, or a firm
-        ("Our shops in Vienna, Wendrup and Lyon are closed today.", "Wendrup"),  # a town
-        ("Koolibri emailed me a voucher code yesterday.", "Koolibri"),  # a firm
-    ],
-)
-def test_spacy_s_guess_alone_no_name_list_knowing_a_word_is_surfaced(text, value):
-    # One reader is not sure: the reviewer's, named why; the second model
-    # replaces what it reads as a name too (two readers agree).
-    start = text.index(value)
-    assert verdict_of(text, start, start + len(value), "PERSON", frozenset(NER), frozenset()) == (
-        "surface",
-        SPACY_ALONE,
-    )
+def test_without_a_cue_or_the_words_of_a_thing_a_name_hit_is_replaced_as_before():
+    # Surfacing these instead raised silent leaks and decisions on the
+    # presidio-evaluator splits (docs/redaction.md): they stay replaced.
+    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
+    assert verdict("ask Quaxby Holdings.", "Quaxby", NER, {"ORG"}) == "replace"
 
 
 @pytest.mark.parametrize(
@@ -146,14 +122,9 @@ def test_a_common_noun_opening_a_sentence_is_surfaced_not_replaced(text, word, e
 def test_capitals_with_a_word_no_name_list_knows_are_surfaced_in_mixed_case_text():
     # A ticker's or a firm's name in capitals as often as a surname.
     assert verdict("She holds QXWV TRNZ shares now", "QXWV TRNZ", NER, {"PERSON"}) == "surface"
-    # Names the lists know stay replaced. In a text all in capitals this
-    # rule does not read it: spaCy's guess alone is (``SPACY_ALONE``).
+    # Names the lists know stay replaced; so does a text all in capitals.
     assert verdict("Ask MARIA LOPEZ about it", "MARIA LOPEZ", NER, {"PERSON"}) == "replace"
-    text = "ASK QXWV TRNZ ABOUT IT"
-    assert verdict_of(text, 4, 13, "PERSON", frozenset(NER), frozenset({"PERSON"})) == (
-        "surface",
-        SPACY_ALONE,
-    )
+    assert verdict("ASK QXWV TRNZ ABOUT IT", "QXWV TRNZ", NER, {"PERSON"}) == "replace"
 
 
 def test_a_full_name_after_a_place_preposition_stays_replaced():
@@ -627,11 +598,9 @@ def test_a_sure_name_an_airfield_is_named_after_is_the_airfield():
         ("an agency based in Miranda do Douro.", "Miranda", "keep"),  # GeoNames
         ("ask Miranda do it today", "Miranda", "replace"),
         ("Dolores Hidalgo called", "Dolores", "replace"),  # a town, written as a person
-        # German writes "bei" and "im" before people and places alike: not
-        # kept (surfaced as spaCy's guess alone, no list knowing the word).
-        ("Termin bei Quaxby", "Quaxby", "surface"),
-        ("Treffen im Quaxby", "Quaxby", "surface"),
-        ("Termin bei Rosalind Quaxby", "Rosalind Quaxby", "replace"),
+        # German writes "bei" and "im" before people and places alike.
+        ("Termin bei Quaxby", "Quaxby", "replace"),
+        ("Treffen im Quaxby", "Quaxby", "replace"),
     ],
 )
 def test_the_last_word_of_a_town_after_its_preposition_is_kept(text, name, kept):
@@ -794,9 +763,8 @@ def test_one_word_a_job_list_knows_is_surfaced_unless_a_name_list_knows_it():
     assert verdict("Anna Szabó, Fordító", "Anna Szabó", NER, {"PERSON"}) == "replace"
 
 
-def test_a_word_no_gazetteer_or_name_list_knows_is_surfaced_a_first_name_replaced():
-    # spaCy's guess alone, no second reader: the reviewer's.
-    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "surface"
+def test_a_word_no_gazetteer_or_name_list_knows_stays_replaced():
+    assert verdict("Quaxby escalated it.", "Quaxby", NER, {"PERSON"}) == "replace"
     # A first name that is a village's too stays a person's.
     assert verdict("Martin escalated it.", "Martin", NER, {"PERSON"}) == "replace"
 

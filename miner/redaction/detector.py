@@ -274,8 +274,7 @@ class Detector:
             if start in cued:
                 recognizers.add("NameCueRecognizer")
             on_it = labels_on(start, end)
-            verdict, said = verdict_of(text, start, end, entity, frozenset(recognizers), on_it)
-            thing, reason = ("", said) if verdict == "surface" else (said, "")
+            verdict, thing = verdict_of(text, start, end, entity, frozenset(recognizers), on_it)
             detections.append(
                 Detection(
                     entity,
@@ -283,7 +282,6 @@ class Detector:
                     verdict,
                     original[start : start + len(thing)],
                     guessed(entity, frozenset(recognizers)),
-                    reason,
                 )
             )
         return detections

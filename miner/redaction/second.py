@@ -53,7 +53,6 @@ from miner.redaction.redacted import Redacted
 from miner.redaction.surfaced import Surfaced, occurrences
 from miner.redaction.unsure.names import LOWER_CASE_FIRST_NAME, LOWER_CASE_WORD_BEFORE_A_DEED
 from miner.redaction.unsure.text import breaks_unescaped
-from miner.redaction.verdict import SPACY_ALONE
 from miner.redaction.walk import map_session, session_texts
 
 #: The installed distribution whose files hold the model, and where in it.
@@ -84,17 +83,10 @@ PERSONAL_LABELS: dict[str, str] = {
 #: planted, 7 look-alikes; a guessed name: 11 and 2; a capitalised listed
 #: name: 3 and 3), nor a word in capitals in mixed-case text, 11% planted
 #: on the mimesis tune split: at 0.5 it replaced 2 more look-alikes on
-#: presidio's test templates (branch names10). A name the verdict surfaced
-#: because spaCy alone read it, no name list knowing a word of it
-#: (``verdict.SPACY_ALONE``), is replaced at 0.3: the model is the second
-#: reader, and two agreeing is sure. Measured on the tune splits with the
-#: model reading every such value (fresh, mimesis tune, presidio dev): at
-#: 0.3 it replaced 43, 38 and 6 planted names (29, 29, 2 at 0.9) and no
-#: look-alike; at 0.2, 2 look-alikes.
+#: presidio's test templates (branch names10).
 REASON_BARS: dict[str, float] = {
     LOWER_CASE_FIRST_NAME: 0.5,
     LOWER_CASE_WORD_BEFORE_A_DEED: 0.5,
-    SPACY_ALONE: 0.3,
 }
 
 #: Batches the model reads at once, each on one thread (see ``_Rampart``).

@@ -78,7 +78,7 @@ def _redact_one(
     values it is part of, number the placeholders, replace every occurrence;
     then what it is unsure of, left as written."""
     leaves = list(session_texts(session))
-    entity_of, things, unsure_of, kept_values, reasons = _collect(leaves, found, policy)
+    entity_of, things, unsure_of, kept_values, firm_slots = _collect(leaves, found, policy)
     for value, entity in unsure_of.items():
         # A name one of whose words is a sure name is the same person's.
         if entity == "PERSON" and any(p in entity_of for p in name_parts(value) if p != value):
@@ -96,7 +96,7 @@ def _redact_one(
         redacted = map_session(session, replacer.leaf)
         replaced, towns = replacer.replaced, replacer.towns
     surfaced, places = _surfaced(
-        redacted, unsure_of, parts, entity_of, kept, kept_values, reasons, policy
+        redacted, unsure_of, parts, entity_of, kept, kept_values, firm_slots, policy
     )
     # The values kept whole are recorded too, case-folded as the phrases are,
     # so the check reads an edited string as the draft did.
@@ -258,7 +258,7 @@ def _surfaced(
     entity_of: dict[str, str],
     things: tuple[str, ...],
     kept_values: set[str],
-    reasons: dict[str, str],
+    firm_slots: set[str],
     policy: SessionRules,
 ) -> tuple[tuple[Surfaced, ...], set[str]]:
     """What the session's reviewer decides: the detector's unsure values that
@@ -277,7 +277,7 @@ def _surfaced(
     surfaced = {
         v: Surfaced(unsure_of[v], v, _PART_OF_A_NAME, parts[v])
         if v in parts
-        else Surfaced(unsure_of[v], v, reasons.get(v, _GUESSED_NAME))
+        else Surfaced(unsure_of[v], v, A_NAME_IN_A_FIRMS_KEY if v in firm_slots else _GUESSED_NAME)
         for v in left
         if v in standing
     }
@@ -379,7 +379,7 @@ def _collect(
     leaves: list[tuple[str | None, Any]],
     found: dict[str, list[Detection]],
     policy: SessionRules,
-) -> tuple[dict[str, str], list[str], dict[str, str], set[str], dict[str, str]]:
+) -> tuple[dict[str, str], list[str], dict[str, str], set[str], set[str]]:
     """Every personal value of the session -> its entity, first sighting wins,
     key rules and identifier patterns before the detector; the phrases that
     name a thing, case-folded (the values of name keys that name one, and the
@@ -389,13 +389,11 @@ def _collect(
     whole, as a code on a route); and the values of a firm's key that read
     as a person's name ("company": "Eddie Bauer"), surfaced, not replaced:
     a firm named after its founder, or a marketplace's seller who is a
-    person, the reviewer tells apart: the unsure values -> why, where not the
-    verdict's doubt in general (a firm's key, ``Detection.reason``)."""
+    person, the reviewer tells apart."""
     entity_of: dict[str, str] = {}
     things: list[str] = []
     unsure_of: dict[str, str] = {}
     firm_slots: set[str] = set()
-    reasons: dict[str, str] = {}
     for key, leaf in leaves:
         if not key or leaf in (None, "", True, False):
             continue
@@ -465,12 +463,8 @@ def _collect(
             entity_of.setdefault(d.value, d.entity)
         else:
             unsure_of.setdefault(d.value, d.entity)
-            if d.reason:
-                reasons.setdefault(d.value, d.reason)
     entity_of.pop("", None)
-    for value in firm_slots & set(unsure_of):
-        reasons[value] = A_NAME_IN_A_FIRMS_KEY
-    return entity_of, things, unsure_of, kept_values, reasons
+    return entity_of, things, unsure_of, kept_values, firm_slots & set(unsure_of)
 
 
 class _Inside:

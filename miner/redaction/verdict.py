@@ -23,21 +23,10 @@ filters (an allowed phrase, a determiner before it) came first.
   a name's or a job's and an address's), named after its founder as often;
   a name in a firm's, shop's or brand's slot ("ordered a jacket from Eddie
   Bauer", "X ships to", "X's online store": ``lexicon.firms``).
-- **Two readers** (issue 36: replace only what two readers agree on): a
-  name spaCy alone read, no name list knowing a word of it ("Koolibri
-  emailed me", "Vienna, Wendrup and Lyon"), is surfaced with its own
-  reason (``SPACY_ALONE``); the second model, the second reader, replaces
-  it where it reads a name too (``second.REASON_BARS``). Before the second
-  model, surfacing spaCy's lone persons raised silent leaks on the
-  presidio-evaluator splits (90 to 99); with it, no split's silent count
-  rose. Surfacing the first-name list's hits spaCy reads nothing or a
-  place in did: every such hit, presidio dev 0 -> 3 and fresh 5 -> 8 (a
-  name the first pass replaces takes its parts and other casings
-  elsewhere with it; the second model's replaces its own text only);
-  several words where spaCy reads a place ("Villa María"), held-out dev
-  templates 10 -> 20 (streets: a first name in a street's name, spaCy's
-  FAC or GPE), 17 without FAC.
-- **Sure of a name** (replaced): the rest, as before the verdict.
+- **Sure of a name** (replaced): the rest, as before the verdict. Surfacing
+  spaCy's lone persons too (a first name alone, a word no list knows, one
+  spaCy also labels ORG or GPE) was measured on the presidio-evaluator
+  splits and raised silent leaks (90 to 99) and decisions per case.
 """
 
 from __future__ import annotations
@@ -93,9 +82,6 @@ class Detection:
     guessed: bool = False
     """A name hit only the guessing recognizers found (``GUESSING``): the
     session pass may still find it names a thing elsewhere in the session."""
-    reason: str = ""
-    """For a surfaced name: why, when not the verdict's doubt in general
-    (``SPACY_ALONE``); the reviewer's reason (``Surfaced.reason``)."""
 
 
 def guessed(entity: str, recognizers: frozenset[str]) -> bool:
@@ -113,9 +99,7 @@ def verdict_of(
 ) -> tuple[Verdict, str]:
     """The verdict on the name hit ``text[start:end]`` found by
     ``recognizers``, with spaCy's ``labels`` on its characters; and, for a
-    keep, the phrase that names the thing (``Detection.thing``), for a
-    surface the reason when it is not the verdict's doubt in general
-    (``Detection.reason``)."""
+    keep, the phrase that names the thing (``Detection.thing``)."""
     if entity != "PERSON" or not recognizers:
         return "replace", ""
     value = text[start:end]
@@ -201,9 +185,7 @@ def verdict_of(
         # a first name ("America", "Florence"), spaCy reads it, where it
         # stands, as a place ("America was fun to visit"). Two guesses that
         # disagree are not sure of a person: the reviewer's. (A first name
-        # and a surname stay sure whatever spaCy calls them: surfaced where
-        # spaCy reads a place, a street's first name and surname went
-        # silent, module docstring.)
+        # and a surname stay sure whatever spaCy calls them.)
         return "surface", ""
     # The capitalised words a name is written with; a lower-case noun inside
     # the span ("Stephen smartwatch", as the model drew it) names a product.
@@ -274,18 +256,11 @@ def verdict_of(
         # named by their surname; the reviewer's (the second model
         # replaces the names it is sure of).
         return "surface", ""
-    if recognizers == _SPACY_ONLY and not any(
-        known_name(word) for word in re.findall(r"[^\W\d_]+", value)
-    ):
-        # spaCy's word alone: no name list knows a word of it, no cue, no
-        # recognizer. A firm, a town or a brand no list knows reads so as
-        # often as a surname ("Hipercor said", "Koolibri emailed me"): one
-        # reader is not sure, so the reviewer's; the second model replaces
-        # what it reads as a name too (two readers agree).
-        return "surface", SPACY_ALONE
-    # Otherwise replaced, as before the verdict: spaCy and a name list agree,
-    # or the list alone knows a first name (surfacing those left persons and
-    # streets silent: module docstring).
+    # Otherwise replaced, as before the verdict: surfacing spaCy's lone
+    # persons instead (a first name alone, a word no list knows) was measured
+    # on the presidio-evaluator splits: 23 -> 30 silent leaks on dev, 90 -> 99
+    # and 0.43 -> 1.33 decisions per case on test. Kept for the reviewer
+    # only where the verdict above says so.
     return "replace", ""
 
 
@@ -295,10 +270,6 @@ _FLEW = re.compile(r"(?i:\b(?:flew|fly|flying|flies|flown)(?:[ \t]+with)?)[ \t]+
 _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
 #: A hit only the first-name list found, and spaCy's labels of a place.
 _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
-#: A hit spaCy's model alone found.
-_SPACY_ONLY = frozenset(("PlaceAwareSpacyRecognizer",))
-#: Why a name spaCy alone read, no name list knowing a word of it, is surfaced.
-SPACY_ALONE = "spaCy's guess alone, no name list (verdict)"
 _PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
 
 
