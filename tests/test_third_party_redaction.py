@@ -249,3 +249,17 @@ def test_hard_cases_test_lists_hold_their_ceilings():
     assert hard.silent() <= HARD_SILENT_LEAKS_CEILING, hard.policy_table()
     assert hard.decisions_per_case() <= HARD_DECISIONS_PER_CASE_CEILING, hard.policy_table()
     assert hard.lookalikes_replaced() <= HARD_LOOKALIKES_REPLACED_CEILING, hard.policy_table()
+
+
+def test_replaced_why_names_the_pass_that_replaced_a_look_alike():
+    # A firm no name list knows as a sentence's subject: spaCy's person
+    # alone, replaced by the detector's verdict on main.
+    from tools.firm_sweep import build
+    from tools.redaction_report import replaced_why
+
+    corpus, _cases = build({"tune": ["Koolibri"]}, ["Greta Lindqvist"])
+    counts, lines = replaced_why(corpus.rows, corpus.labels)
+    spacy_alone = "verdict replace: PERSON by PlaceAwareSpacy, spaCy PERSON, no listed name"
+    assert counts[spacy_alone, "company"] >= 1
+    assert all(kind == "company" for _why, kind in counts)
+    assert any(line.startswith(spacy_alone) and "'Koolibri'" in line for line in lines)

@@ -60,6 +60,11 @@ ones (what the templates add, what the locales' lists add).
 (``Surfaced.reason``), its decisions and how many were planted personal
 values, look-alikes, other labelled words or unlabelled ones (``WHY_SPLITS``;
 with ``-v`` each decision of a tune split, never of a report split).
+``replaced-why [SPLIT...]`` prints, per pass that replaced a look-alike
+(the detector's verdict with its recognizers, spaCy's labels and whether a
+name list knows a word of it; the second model; a replaced person's word;
+a session rule), how many of each kind (``WHY_SPLITS``; with ``-v`` each
+replaced look-alike of a tune split, never of a report split).
 
 To measure your own data, label it the same way (text -> [(start, end,
 type)]) and call ``measure``.
@@ -682,6 +687,9 @@ def main() -> None:
     if args[:1] == ["surfaced-why"]:
         _surfaced_why(args[1:])
         return
+    if args[:1] == ["replaced-why"]:
+        _replaced_why(args[1:])
+        return
     if args[:1] == ["mimesis-cross"]:  # report cells: totals only, never -v
         print(figures_table(mimesis_cross_runs()))
         return
@@ -793,6 +801,144 @@ def _surfaced_why(splits: list[str]) -> None:
         if "-v" in sys.argv and WHY_SPLITS[split]:  # a report split's values are never printed
             for reason, kind, value in sorted(report.why_examples):
                 print("why", reason, "|", kind, "|", value)
+
+
+def why_corpus(split: str) -> list[tuple[list[dict[str, Any]], dict[str, list[Any]]]]:
+    """The (rows, labels) of each corpus ``why_report`` measures for ``split``."""
+    from tools.third_party_corpus import (
+        HELD_OUT_LOCALES,
+        LOCALES,
+        MIMESIS_REPORT_LOCALES,
+        MIMESIS_TUNE_LOCALES,
+        TUNE_LOCALES,
+        UNTOUCHED_LOCALES,
+        build_third_party_corpus,
+    )
+
+    parts: list[tuple[str, tuple[str, ...], str]]
+    if split.startswith("presidio-"):
+        parts = [(split.removeprefix("presidio-"), LOCALES, "faker")]
+    elif split.startswith("held-out-"):
+        sets = held_out_sets()[split.removeprefix("held-out-")]
+        parts = [(half, locales, "faker") for half, locales in sets]
+    elif split == "fresh":
+        parts = [("dev", TUNE_LOCALES, "faker")]
+    elif split == "untouched":
+        parts = [("test", UNTOUCHED_LOCALES, "faker")]
+    elif split == "mimesis-tune":
+        parts = [("dev", MIMESIS_TUNE_LOCALES, "mimesis")]
+    elif split == "mimesis-report":
+        parts = [("test", MIMESIS_REPORT_LOCALES, "mimesis")]
+    else:
+        from tools.support_corpus import build_support_corpus
+
+        locales = HELD_OUT_LOCALES if split == "hard-held-out" else LOCALES
+        half = "test" if split == "hard-held-out" else split.removeprefix("hard-")
+        corpus = build_support_corpus(half, locales=locales)
+        return [(corpus.rows, corpus.labels)]
+    built = [build_third_party_corpus(h, locales=loc, generator=g) for h, loc, g in parts]
+    return [(c.rows, c.labels) for c in built]
+
+
+def replaced_why(
+    rows: list[dict[str, Any]], labels: dict[str, list[Any]]
+) -> tuple[Counter[tuple[str, str]], list[str]]:
+    """(why, look-alike kind) -> look-alikes replaced, and each one's line
+    (why, kind, value in its text): the pass that replaced it, told apart
+    by redacting with the detector's verdicts recorded and the second
+    model's input and output kept."""
+    import miner.redaction.detector as detector_module
+    from miner.config import load_config
+    from miner.redaction.lexicon.formats import read_escaped_breaks
+    from miner.redaction.lexicon.names import known_name
+    from miner.redaction.policy import policy_for
+    from miner.traces import build_sessions
+
+    config = load_config(PIPELINE)
+    sessions = build_sessions(pd.DataFrame(rows), config.agent.app_name)
+    policy = policy_for(config)
+    seen: dict[str, list[tuple[int, int, str]]] = {}
+    verdict_of = detector_module.verdict_of
+
+    def recording(text: str, start: int, end: int, entity: str, recognizers: Any,
+                  spacy_labels: Any) -> Any:  # fmt: skip
+        verdict = verdict_of(text, start, end, entity, recognizers, spacy_labels)
+        names = "+".join(sorted(r.removesuffix("Recognizer") for r in recognizers))
+        value = text[start:end]
+        known = "a listed name" if any(known_name(w) for w in value.split()) else "no listed name"
+        on = "/".join(sorted(spacy_labels)) or "-"
+        why = f"verdict {verdict[0]}: {entity} by {names}, spaCy {on}, {known}"
+        seen.setdefault(text, []).append((start, end, why))
+        return verdict
+
+    first: list[Any] = []
+    second_out: list[Any] = []
+    second = policy.second
+
+    class _Watched:
+        def decide(self, originals: Any, redacted: Any) -> Any:
+            first.extend(redacted)
+            out = second.decide(originals, redacted) if second else list(redacted)
+            second_out.extend(out)
+            return out
+
+    policy.second = _Watched()  # type: ignore[assignment]
+    detector_module.verdict_of = recording  # type: ignore[assignment]
+    try:
+        redacted = policy.redact(sessions)
+    finally:
+        detector_module.verdict_of = verdict_of
+    counts: Counter[tuple[str, str]] = Counter()
+    lines: list[str] = []
+    for before, one, two, after in zip(sessions, first, second_out, redacted, strict=True):
+        stages = zip(places(before), places(one.session), places(two.session),
+                     places(after.session), strict=True)  # fmt: skip
+        for (_p, original), (_q, out1), (_r, out2), (_s, out3) in stages:
+            if not isinstance(original, str) or original not in labels:
+                continue
+            final = replaced_spans(original, str(out3)) or []
+            early = replaced_spans(original, str(out1)) or []
+            middle = replaced_spans(original, str(out2)) or []
+            for start, end, kind in labels[original]:
+                negative = kind.partition(":")[2]
+                if not kind.startswith(NEG) or negative not in LOOKALIKE_KINDS:
+                    continue
+                if not any(s < end and start < t for s, t, _e in final):
+                    continue
+                if any(s < end and start < t for s, t, _e in early):
+                    text = read_escaped_breaks(original)
+                    said = [w for s, t, w in seen.get(text, ()) if s < end and start < t]
+                    why = said[0] if said else "session rule: a key, a part, another string's"
+                elif any(s < end and start < t for s, t, _e in middle):
+                    why = "second model"
+                else:
+                    why = "a replaced person's word (with_people_decided)"
+                counts[why, negative] += 1
+                lines.append(f"{why} | {negative} | {original[start:end]!r} in {original!r}")
+    return counts, lines
+
+
+def _replaced_why(splits: list[str]) -> None:
+    """``replaced-why [SPLIT...]``: per pass that replaced a look-alike, how
+    many of each kind; with -v a tune split's replaced look-alikes too."""
+    for split in splits or list(WHY_SPLITS):
+        if split not in WHY_SPLITS:
+            raise SystemExit(f"unknown split {split!r}; one of {', '.join(WHY_SPLITS)}")
+        counts: Counter[tuple[str, str]] = Counter()
+        lines: list[str] = []
+        for rows, labels in why_corpus(split):
+            more, said = replaced_why(rows, labels)
+            counts += more
+            lines += said
+        tune = "tune" if WHY_SPLITS[split] else "report: totals only"
+        print(f"## {split} ({tune}): {sum(counts.values())} look-alikes replaced\n")
+        print("| replaced by | look-alike kind | replaced |\n|---|---|---:|")
+        for (why, kind), n in sorted(counts.items(), key=lambda item: -item[1]):
+            print(f"| {why} | {kind} | {n} |")
+        print()
+        if "-v" in sys.argv and WHY_SPLITS[split]:  # a report split's values are never printed
+            for line in sorted(lines):
+                print("replaced", line)
 
 
 def _examples(report: Report) -> None:
