@@ -1858,3 +1858,18 @@ def test_a_town_s_other_name_is_read_only_after_a_trip_s_from_or_to(monkeypatch)
     assert asked == []
     assert surfaced("flights from münchen on friday") == {}
     assert asked
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ana maria lopez md", "tell adaeze  now", " x", "ends with a space ", "a\tb c", ""],
+)
+def test_a_name_run_s_one_blank_is_read_as_the_stretch_between_was(text):
+    # The name rules ask whether one space stands between a name run's end
+    # (-1 before any) and a word: read in place, not copied (a copy of the
+    # stretch after an early name made a long text's pass quadratic).
+    from miner.redaction.unsure.names import _one_blank_between
+
+    for end in range(-1, len(text) + 1):
+        for start in range(len(text) + 1):
+            assert _one_blank_between(text, end, start) == (text[end:start] == " ")

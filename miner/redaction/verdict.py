@@ -52,6 +52,7 @@ from miner.redaction.lexicon.names import (
     a_village_no_name_list_knows,
     common_in_english,
     job_titles,
+    job_titles_first_words,
     known_name,
     only_a_first_name,
     stop_words,
@@ -915,12 +916,19 @@ def in_a_job_title(text: str, start: int, end: int) -> bool:
     """Whether the hit ``text[start:end]`` is a job title of several words
     a job list knows (``names.job_titles``), or words of one written around
     it ("Dibujante" of "Dibujante técnico"), its words whole."""
-    titles = job_titles()
+    titles, firsts = job_titles(), job_titles_first_words()
     begins = [m.start() for m in _NON_SPACE_RUN.finditer(text, max(0, start - 60), start + 1)]
     ends = [m.end() for m in _NON_SPACE_RUN.finditer(text, end - 1, min(len(text), end + 80))]
     for begin in begins:
+        if begin > start:
+            continue
+        # A run of several words from here starts with this one: a title's
+        # first word, or no title (case folding never makes a blank).
+        first = _NON_SPACE_RUN.match(text, begin).group()  # type: ignore[union-attr]
+        if first.casefold() not in firsts:
+            continue
         for stop in ends:
-            if begin <= start and stop >= end:
+            if stop >= end:
                 words = text[begin:stop].split()
                 if len(words) > 1 and " ".join(words).casefold() in titles:
                     return True

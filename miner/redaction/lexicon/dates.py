@@ -58,6 +58,8 @@ def calendar_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
 
 def unaccented(text: str) -> str:
     """``text`` without its combining accents ("Émile" -> "Emile"), as people type it."""
+    if text.isascii():
+        return text  # NFKD leaves ASCII as it is, and it holds no accent
     import unicodedata
 
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))

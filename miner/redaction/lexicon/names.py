@@ -512,6 +512,19 @@ def job_titles() -> frozenset[str]:
     técnico", "Járműtakarító", "Careers adviser"), case-folded, spaces
     collapsed; about 24,600. Faker's lists, not a list of ours: judged on
     mimesis's occupations, which Faker did not write."""
+    return _faker_job_titles()
+
+
+@kept_as_hashes
+def job_titles_first_words() -> frozenset[str]:
+    """The first word of each job title of several words (``job_titles``),
+    as written there: a run of words whose first is none of these is no such
+    title, so ``verdict.in_a_job_title`` looks up no longer run from it (a
+    long message's hits each looked up about 150 runs)."""
+    return frozenset(t.split(" ")[0] for t in _faker_job_titles() if " " in t)
+
+
+def _faker_job_titles() -> frozenset[str]:
     import importlib
     import pkgutil
 
@@ -1338,15 +1351,24 @@ def an_english_word(word: str, zipf: float = 4.5) -> bool:
     "garcia" 3.9, "walker" 4.4); the commonest English ones are words too
     ("smith" 4.9, "fox" 4.7), and a greeting's lone word among them is not
     taken for a name. Measured on the corpus's dev draws: docs/redaction.md."""
+    if zipf < 3:
+        raise ValueError(f"Zipf threshold {zipf}: the small wordlist decides only 3 or more")
+    return _english_zipf(word) >= zipf
+
+
+@functools.lru_cache(maxsize=8192)
+def _english_zipf(word: str) -> float:
+    """``word``'s Zipf frequency in English (``an_english_word``), kept for
+    the words met last: the rules ask it of each word of a text several
+    times, at several thresholds (65,000 asks on a 256 KiB message, 8 us
+    each through wordfreq's own lookup)."""
     from wordfreq import zipf_frequency
 
     # The "small" list holds the words of Zipf 3 or more with the same
     # values as the full one, so every threshold from 3 up decides the same
     # (all 8,416 words of 3.9 or more checked); it costs 4 MiB of memory
     # where the full list costs 37.
-    if zipf < 3:
-        raise ValueError(f"Zipf threshold {zipf}: the small wordlist decides only 3 or more")
-    return zipf_frequency(word, "en", wordlist="small") >= zipf
+    return zipf_frequency(word, "en", wordlist="small")
 
 
 def _known_first_name(word: str, names: frozenset[str]) -> bool:
@@ -1718,6 +1740,13 @@ def name_parts(name: str) -> list[str]:
     return list(dict.fromkeys(p for p in parts if p != name))
 
 
+#: How many words' answers ``a_first_name`` and ``known_name`` keep: the
+#: rules ask both of each word of a text several times (110,000 asks on a
+#: 256 KiB message); the words met last are asked again most.
+_NAME_ANSWERS_KEPT = 4096
+
+
+@functools.lru_cache(maxsize=_NAME_ANSWERS_KEPT)
 def a_first_name(word: str) -> bool:
     """Whether the first-name list knows ``word``, in any casing, or each
     part of a double first name ("christophe-nicolas")."""
@@ -1740,6 +1769,7 @@ def a_person_s_name(words: str) -> bool:
     return len(split) > 1 and a_first_name(split[0])
 
 
+@functools.lru_cache(maxsize=_NAME_ANSWERS_KEPT)
 def known_name(word: str) -> bool:
     """Whether a first-name or surname list knows ``word``, in any casing."""
     folded = word.casefold()
