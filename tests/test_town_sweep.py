@@ -30,3 +30,14 @@ def test_a_job_is_labelled_a_job_and_an_unnamed_list_a_firm():
     }
     corpus, _cases = build({"tune": ["Musco Lighting"]}, ["Ann Lee"])
     assert f"{NEG}:company" in {k for labels in corpus.labels.values() for _s, _e, k in labels}
+
+
+def test_a_person_stands_beside_a_town_in_the_firm_sweep_s_sentences_but_in_it():
+    from tools.firm_sweep import PERSON_CARRIERS as BESIDE_A_FIRM
+
+    for (name, before, between, after), firm in zip(PERSON_CARRIERS, BESIDE_A_FIRM, strict=True):
+        assert name == firm[0].replace("firm", "town").replace(" at ", " in ")
+        assert (before, between, after) == (firm[1], firm[2].replace(" at ", " in "), firm[3])
+    spoke = tuple(c for c in PERSON_CARRIERS if c[0] == "spoke to person in town")
+    _corpus, [case] = build({"city: tune": ["Bressanone"]}, ["Greta Lindqvist"], (), spoke)
+    assert case[-1] == "I spoke to Greta Lindqvist in Bressanone yesterday."

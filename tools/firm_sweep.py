@@ -62,14 +62,25 @@ CARRIERS: tuple[Carrier, ...] = (
     ("json:carrier", "", "", _as_is),
 )
 
-#: A person beside a firm: (name, text before the person, between, after).
-#: The person is labelled personal, the firm a look-alike.
-PERSON_CARRIERS: tuple[tuple[str, str, str, str], ...] = (
-    ("Name Surname, firm", "Contact: ", ", ", "\nPlease call back."),
-    ("signature", "Thanks for the help.\n\nKind regards\n", "\n", "\n"),
-    ("person from firm called", "", " from ", " called me about the invoice."),
-    ("spoke to person at firm", "I spoke to ", " at ", " yesterday."),
-)
+#: A person beside a look-alike: (name, text before the person, between,
+#: after). The person is labelled personal, the look-alike as its list's kind.
+PersonCarrier = tuple[str, str, str, str]
+
+
+def person_carriers(word: str, at: str) -> tuple[PersonCarrier, ...]:
+    """The carriers of a person beside a look-alike, each sweep's the same
+    sentences: ``word`` names the look-alike in the carrier's name ("firm",
+    "town"), ``at`` is the preposition "I spoke to <person> at <firm>" takes
+    ("in" a town)."""
+    return (
+        (f"Name Surname, {word}", "Contact: ", ", ", "\nPlease call back."),
+        ("signature", "Thanks for the help.\n\nKind regards\n", "\n", "\n"),
+        (f"person from {word} called", "", " from ", " called me about the invoice."),
+        (f"spoke to person {at} {word}", "I spoke to ", f" {at} ", " yesterday."),
+    )
+
+
+PERSON_CARRIERS = person_carriers("firm", at="at")
 
 
 def firm_lists(limit: int | None = None) -> dict[str, list[str]]:
@@ -122,7 +133,7 @@ def build(
     lists: dict[str, list[str]],
     people: list[str],
     carriers: tuple[Carrier, ...] = CARRIERS,
-    person_carriers: tuple[tuple[str, str, str, str], ...] = PERSON_CARRIERS,
+    beside: tuple[PersonCarrier, ...] = PERSON_CARRIERS,
 ) -> tuple[Corpus, list[tuple[str, ...]]]:
     """The sweep's plugin rows: five turns a session, each one look-alike in
     one carrier (and a person in a person carrier); and per labelled text
@@ -144,7 +155,7 @@ def build(
                     text = Labelled().add(before).add(written(firm), kind).add(after)
                     turns.append((source, text, None, (source, name, written(firm), "")))
             person = r.choice(people)
-            name, before, between, after = person_carriers[r.randrange(len(person_carriers))]
+            name, before, between, after = beside[r.randrange(len(beside))]
             text = Labelled().add(before).add(person, "PERSON").add(between)
             text.add(firm, kind).add(after)
             turns.append((source, text, None, (source, f"person: {name}", firm, person)))
@@ -209,7 +220,7 @@ def sweep(
     lists: dict[str, list[str]],
     people: list[str],
     carriers: tuple[Carrier, ...] = CARRIERS,
-    person_carriers: tuple[tuple[str, str, str, str], ...] = PERSON_CARRIERS,
+    beside: tuple[PersonCarrier, ...] = PERSON_CARRIERS,
 ) -> Iterator[tuple[tuple[str, ...], str]]:
     """(case, outcome) per look-alike and per person placed: "replaced
     <why>", "surfaced" or "kept" (a person: "replaced", "surfaced" or
@@ -221,7 +232,7 @@ def sweep(
     from miner.traces import build_sessions
     from tools.redaction_report import PIPELINE, places, replaced_spans
 
-    corpus, cases = build(lists, people, carriers, person_carriers)
+    corpus, cases = build(lists, people, carriers, beside)
     config = load_config(PIPELINE)
     sessions = build_sessions(pd.DataFrame(corpus.rows), config.agent.app_name)
     policy = policy_for(config)
@@ -286,7 +297,7 @@ def report(
     lists: dict[str, list[str]],
     people: list[str],
     carriers: tuple[Carrier, ...] = CARRIERS,
-    person_carriers: tuple[tuple[str, str, str, str], ...] = PERSON_CARRIERS,
+    beside: tuple[PersonCarrier, ...] = PERSON_CARRIERS,
     verbose: bool = False,
 ) -> None:
     """Prints the sweep's counts: per carrier, per list, replaced by why,
@@ -297,7 +308,7 @@ def report(
     why: Counter[str] = Counter()
     persons: Counter[str] = Counter()
     examples: list[str] = []
-    for case, outcome in sweep(lists, people, carriers, person_carriers):
+    for case, outcome in sweep(lists, people, carriers, beside):
         source, carrier, firm, person = case[:4]
         if case[-1] == "person":
             persons[outcome] += 1

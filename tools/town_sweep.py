@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sys
 
-from tools.firm_sweep import Carrier, _as_is, _spread, person_list, report
+from tools.firm_sweep import Carrier, _as_is, _spread, person_carriers, person_list, report
 
 TOWN_CARRIERS: tuple[Carrier, ...] = (
     ("start", "", " is lovely this time of year.", _as_is),
@@ -59,13 +59,8 @@ JOB_CARRIERS: tuple[Carrier, ...] = (
     ("json:occupation", "", "", _as_is),
 )
 
-#: A person beside a town: (name, text before the person, between, after).
-PERSON_CARRIERS: tuple[tuple[str, str, str, str], ...] = (
-    ("Name Surname, town", "Contact: ", ", ", "\nPlease call back."),
-    ("signature", "Thanks for the help.\n\nKind regards\n", "\n", "\n"),
-    ("person from town called", "", " from ", " called me about the invoice."),
-    ("spoke to person in town", "I spoke to ", " in ", " yesterday."),
-)
+#: A person beside a town (or a job): the firm sweep's carriers, "in" a town.
+PERSON_CARRIERS = person_carriers("town", at="in")
 
 
 def town_lists(limit: int | None = None) -> dict[str, list[str]]:
