@@ -4,6 +4,7 @@ step used does not stay in this one."""
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 import signal
@@ -134,6 +135,33 @@ def test_a_killed_step_is_one_line_naming_the_step():
     message = str(raised.value)
     assert message.startswith("traces: the selection: ") and "out of memory?" in message
     assert "\n" not in message
+
+
+def test_a_fork_refused_is_one_line_naming_the_step_and_leaves_no_pipe_open(monkeypatch):
+    opened: list[int] = []
+    pipe = os.pipe
+
+    def recorded_pipe() -> tuple[int, int]:
+        ends = pipe()
+        opened.extend(ends)
+        return ends
+
+    def refused() -> int:
+        raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "pipe", recorded_pipe)
+    monkeypatch.setattr(os, "fork", refused)
+    with pytest.raises(MinerError) as raised:
+        run_apart(lambda: "never", "traces: the selection")
+    message = str(raised.value)
+    assert message == (
+        "traces: the selection: its process could not be started (Resource temporarily unavailable)"
+    )
+    assert len(opened) == 4
+    for end in opened:
+        with pytest.raises(OSError) as closed:
+            os.fstat(end)
+        assert closed.value.errno == errno.EBADF
 
 
 def test_the_embedded_engines_selection_runs_apart(monkeypatch):

@@ -95,10 +95,18 @@ def checked_apart(
     # not be written twice: flushed now, the child flushes only its own.
     sys.stdout.flush()
     sys.stderr.flush()
-    answers_read, answers_write = os.pipe()
-    go_read, go_write = os.pipe()
     parent = os.getpid()
-    pid = os.fork()
+    ends: list[int] = []
+    try:
+        ends += os.pipe()
+        ends += os.pipe()
+        pid = os.fork()
+    except OSError as refused:  # no pipe or no process to be had: none left open
+        for end in ends:
+            os.close(end)
+        reason = refused.strerror or type(refused).__name__
+        raise MinerError(f"{what}: its process could not be started ({reason})") from None
+    answers_read, answers_write, go_read, go_write = ends
     if pid == 0:  # pragma: no cover (the child: coverage is not collected there)
         _in_child = True
         _end_with(parent)
