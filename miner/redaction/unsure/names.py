@@ -775,10 +775,7 @@ class NameWords:
                 # ``an_unknown_word`` needs of a word alone.
                 yield m.start(), m.start() + 3, "PERSON", "a short word with 's"
             elif (
-                word[:1].isupper()
-                and not word.isupper()
-                and known_name(word)
-                and folded not in stop_words()
+                _a_capitalised_listed_name(word)
                 and _A_TEAM_AFTER_A_SLASH.match(text, m.start() + len(word))
                 and _LINE_START_BEFORE.search(text, max(0, m.start() - 40), m.start())
                 # Not a team's own word: English writes it very often
@@ -795,10 +792,7 @@ class NameWords:
                 # English writes as a word too, the reviewer's.
                 yield m.start(), m.start() + len(word), "PERSON", "a listed name before its team"
             elif (
-                word[:1].isupper()
-                and not word.isupper()
-                and known_name(word)
-                and folded not in stop_words()
+                _a_capitalised_listed_name(word)
                 and A_CALLER_S_DEED.match(text, m.start() + len(word))
                 and not _A_DETERMINER_BEFORE.search(text, max(0, m.start() - 8), m.start())
                 and not a_place_name(word)
@@ -964,6 +958,18 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 
 _WORD_BEFORE = re.compile(r"(?<![\w'’-])([^\W\d_][\w'’-]*)[ \t]+\Z")
 _WORD_AFTER = re.compile(r"[ \t]+([^\W\d_])")
+
+
+def _a_capitalised_listed_name(word: str) -> bool:
+    """Whether ``word`` is capitalised (not all capitals), a name list knows
+    it and it is no stop word: what a listed name before its team or before
+    a caller's deed must be, before its neighbours are read."""
+    return (
+        word[:1].isupper()
+        and not word.isupper()
+        and known_name(word)
+        and word.casefold() not in stop_words()
+    )
 
 
 def _in_a_capitalised_run(text: str, start: int, end: int) -> bool:
