@@ -536,16 +536,6 @@ def read_suite(folder: Path, name: str) -> Suite | None:
     return Suite(name, read(evalset_path, {}), read(spec_path, []), read(tools_path, []))
 
 
-def write_suite(folder: Path, suite: Suite) -> None:
-    """Replace the suite's files; each is replaced atomically."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for path, value in zip(suite_paths(folder, suite.name), _suite_values(suite), strict=True):
-            _write_atomic(path, _dumps(value))
-    except OSError as exc:
-        raise OutputError(f"{folder}: cannot write the suite ({exc.strerror})") from None
-
-
 def _suite_values(suite: Suite) -> tuple[Any, Any, Any]:
     return suite.eval_set, suite.specs, suite.tools
 

@@ -861,15 +861,6 @@ def a_country_after(text: str, end: int) -> bool:
         for n in range(len(words), 0, -1)
         for names in places
     )
-    spans = [m.span() for m in re.finditer(r"\S+", after.group(1))]
-    words = [after.group(1)[s:e] for s, e in spans]
-    places = (country_names(), region_names())
-    for n in range(len(words), 0, -1):
-        if n < len(words) and words[n][:1].isupper():
-            continue  # the place's name must end the capitalised words
-        if any(" ".join(words[:n]).casefold().rstrip(".") in names for names in places):
-            return after.start(1) + spans[n - 1][1]
-    return 0
 
 
 #: What a customer or a colleague does in a support chat, after their name:
