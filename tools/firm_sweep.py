@@ -35,31 +35,31 @@ from tools.pii_corpus import NEG, Corpus, Labelled, plugin_row
 Carrier = tuple[str, str, str, Callable[[str], str]]
 
 
-def _as_is(firm: str) -> str:
+def as_is(firm: str) -> str:
     return firm
 
 
 CARRIERS: tuple[Carrier, ...] = (
-    ("start", "", " sent me the wrong charger again.", _as_is),
-    ("after at", "I picked up the lamp at ", " last week and it is broken.", _as_is),
-    ("after from", "The parcel from ", " arrived damaged yesterday.", _as_is),
-    ("after with", "I have had an account with ", " since 2019.", _as_is),
-    ("after for", "Is there a discount for ", " customers this month?", _as_is),
-    ("after by", "The order was handled by ", " and never arrived.", _as_is),
-    ("after via", "It was booked via ", " and I got no confirmation.", _as_is),
-    ("possessive", "I checked ", "'s page but found no answer.", _as_is),
-    ("in a list", "I compared prices at Amazon, ", " and eBay before ordering.", _as_is),
-    ("parentheses", "The seller (", ") has not replied to my emails.", _as_is),
-    ("subject of called", "", " called me twice about the delivery.", _as_is),
-    ("subject of said", "", " said the refund was processed on Monday.", _as_is),
-    ("subject of emailed", "", " emailed me a voucher code yesterday.", _as_is),
-    ("object of called", "I called ", " this morning about my refund.", _as_is),
-    ("X support told me", "", " support told me to contact you instead.", _as_is),
+    ("start", "", " sent me the wrong charger again.", as_is),
+    ("after at", "I picked up the lamp at ", " last week and it is broken.", as_is),
+    ("after from", "The parcel from ", " arrived damaged yesterday.", as_is),
+    ("after with", "I have had an account with ", " since 2019.", as_is),
+    ("after for", "Is there a discount for ", " customers this month?", as_is),
+    ("after by", "The order was handled by ", " and never arrived.", as_is),
+    ("after via", "It was booked via ", " and I got no confirmation.", as_is),
+    ("possessive", "I checked ", "'s page but found no answer.", as_is),
+    ("in a list", "I compared prices at Amazon, ", " and eBay before ordering.", as_is),
+    ("parentheses", "The seller (", ") has not replied to my emails.", as_is),
+    ("subject of called", "", " called me twice about the delivery.", as_is),
+    ("subject of said", "", " said the refund was processed on Monday.", as_is),
+    ("subject of emailed", "", " emailed me a voucher code yesterday.", as_is),
+    ("object of called", "I called ", " this morning about my refund.", as_is),
+    ("X support told me", "", " support told me to contact you instead.", as_is),
     ("all caps", "MY ORDER FROM ", " IS LATE AGAIN", str.upper),
     ("lower case", "i ordered a desk from ", " and it came broken", str.lower),
-    ("json:merchant", "", "", _as_is),
-    ("json:seller", "", "", _as_is),
-    ("json:carrier", "", "", _as_is),
+    ("json:merchant", "", "", as_is),
+    ("json:seller", "", "", as_is),
+    ("json:carrier", "", "", as_is),
 )
 
 #: A person beside a look-alike: (name, text before the person, between,
@@ -96,18 +96,18 @@ def firm_lists(limit: int | None = None) -> dict[str, list[str]]:
     seen: set[str] = set()  # a firm two locales share (en's, pt-br's) is swept once
     for locale in MIMESIS_TUNE_LOCALES:
         names = Finance(Locale(locale))._extract(["company", "name"])
-        lists[f"mimesis {locale}"] = _spread(sorted(set(names) - seen), limit)
+        lists[f"mimesis {locale}"] = spread(sorted(set(names) - seen), limit)
         seen.update(names)
     for locale in TUNE_LOCALES:
         faker = Faker(locale)
         faker.seed_instance(36)
         drawn = sorted({faker.company() for _ in range(150)} - seen)
-        lists[f"faker {locale}"] = _spread(drawn, limit)
+        lists[f"faker {locale}"] = spread(drawn, limit)
         seen.update(drawn)
     return lists
 
 
-def _spread(names: list[str], limit: int | None) -> list[str]:
+def spread(names: list[str], limit: int | None) -> list[str]:
     """``limit`` of ``names`` spread over the whole sorted list (every one
     without a limit): not only the first letters'."""
     if limit is None or len(names) <= limit:

@@ -22,41 +22,41 @@ from __future__ import annotations
 
 import sys
 
-from tools.firm_sweep import Carrier, _as_is, _spread, person_carriers, person_list, report
+from tools.firm_sweep import Carrier, as_is, person_carriers, person_list, report, spread
 
 TOWN_CARRIERS: tuple[Carrier, ...] = (
-    ("start", "", " is lovely this time of year.", _as_is),
-    ("the X branch", "Is the ", " branch open on Sundays?", _as_is),
-    ("X store", "The ", " store had no chargers in stock.", _as_is),
-    ("moved from", "I moved from ", " last month, please update my account.", _as_is),
-    ("X office called", "", " office called me about the delivery.", _as_is),
-    ("in a list", "Our shops in Vienna, ", " and Lyon are closed today.", _as_is),
-    ("deliver to", "Can you deliver to ", " on Friday?", _as_is),
-    ("based in", "The warehouse is based in ", " so it takes two days.", _as_is),
-    ("flight to", "I need a flight to ", " next week.", _as_is),
-    ("near", "Is there a pickup point near ", "?", _as_is),
-    ("weather in", "The weather in ", " delayed the courier.", _as_is),
+    ("start", "", " is lovely this time of year.", as_is),
+    ("the X branch", "Is the ", " branch open on Sundays?", as_is),
+    ("X store", "The ", " store had no chargers in stock.", as_is),
+    ("moved from", "I moved from ", " last month, please update my account.", as_is),
+    ("X office called", "", " office called me about the delivery.", as_is),
+    ("in a list", "Our shops in Vienna, ", " and Lyon are closed today.", as_is),
+    ("deliver to", "Can you deliver to ", " on Friday?", as_is),
+    ("based in", "The warehouse is based in ", " so it takes two days.", as_is),
+    ("flight to", "I need a flight to ", " next week.", as_is),
+    ("near", "Is there a pickup point near ", "?", as_is),
+    ("weather in", "The weather in ", " delayed the courier.", as_is),
     ("all caps", "MY PARCEL IS STUCK IN ", " AGAIN", str.upper),
     ("lower case", "the courier in ", " lost my parcel", str.lower),
-    ("json:city", "", "", _as_is),
-    ("json:location", "", "", _as_is),
+    ("json:city", "", "", as_is),
+    ("json:location", "", "", as_is),
 )
 
 JOB_CARRIERS: tuple[Carrier, ...] = (
-    ("start", "", " here, I need a copy of my invoice.", _as_is),
-    ("I work as", "I work as a ", " and need the invoice in my name.", _as_is),
-    ("job title is", "My job title is ", " if that matters.", _as_is),
-    ("subject of called", "The ", " called about my order yesterday.", _as_is),
-    ("Occupation:", "Occupation: ", "", _as_is),
-    ("is a X at", "She is a ", " at the local hospital.", _as_is),
-    ("in a list", "Nurse, ", " and teacher get a discount?", _as_is),
-    ("as a X", "As a ", ", I order a lot from you.", _as_is),
-    ("Position:", "Position: ", "\nDepartment: Sales", _as_is),
-    ("our X", "Our ", " will sign for the parcel.", _as_is),
+    ("start", "", " here, I need a copy of my invoice.", as_is),
+    ("I work as", "I work as a ", " and need the invoice in my name.", as_is),
+    ("job title is", "My job title is ", " if that matters.", as_is),
+    ("subject of called", "The ", " called about my order yesterday.", as_is),
+    ("Occupation:", "Occupation: ", "", as_is),
+    ("is a X at", "She is a ", " at the local hospital.", as_is),
+    ("in a list", "Nurse, ", " and teacher get a discount?", as_is),
+    ("as a X", "As a ", ", I order a lot from you.", as_is),
+    ("Position:", "Position: ", "\nDepartment: Sales", as_is),
+    ("our X", "Our ", " will sign for the parcel.", as_is),
     ("all caps", "I AM A ", " AND NEED HELP", str.upper),
     ("lower case", "im a ", " and my order is late", str.lower),
-    ("json:job", "", "", _as_is),
-    ("json:occupation", "", "", _as_is),
+    ("json:job", "", "", as_is),
+    ("json:occupation", "", "", as_is),
 )
 
 #: A person beside a town (or a job): the firm sweep's carriers, "in" a town.
@@ -76,13 +76,13 @@ def town_lists(limit: int | None = None) -> dict[str, list[str]]:
     seen: set[str] = set()  # a town two lists share is swept once
     for locale in MIMESIS_TUNE_LOCALES:
         towns = sorted(set(Address(Locale(locale))._dataset["city"]) - seen)
-        lists[f"city: mimesis {locale}"] = _spread(towns, limit)
+        lists[f"city: mimesis {locale}"] = spread(towns, limit)
         seen.update(towns)
     for locale in TUNE_LOCALES:
         faker = Faker(locale)
         faker.seed_instance(36)
         drawn = sorted({faker.city() for _ in range(150)} - seen)
-        lists[f"city: faker {locale}"] = _spread(drawn, limit)
+        lists[f"city: faker {locale}"] = spread(drawn, limit)
         seen.update(drawn)
     return lists
 
@@ -100,7 +100,7 @@ def job_lists(limit: int | None = None) -> dict[str, list[str]]:
         [jobs] = [p for p in Faker(locale).get_providers() if ".job." in type(p).__module__]
         titles = sorted(set(jobs.jobs) - seen)
         if titles:
-            lists[f"job: faker {locale}"] = _spread(titles, limit)
+            lists[f"job: faker {locale}"] = spread(titles, limit)
             seen.update(titles)
     return lists
 
