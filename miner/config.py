@@ -22,6 +22,20 @@ from miner.errors import ConfigError
 from miner.redaction.lexicon.formats import DEFAULT_PHONE_REGIONS
 from miner.signals import signals_config_model
 
+#: A street line's keys in payment and shop APIs ("line1", "address1"): no
+#: "address" word of their own when nested under an address object. A
+#: "line1" is a street's only in an address (``miner.redaction.keys``).
+STREET_LINE_KEYS: tuple[str, ...] = (
+    "line1",
+    "line_1",
+    "line2",
+    "line_2",
+    "address1",
+    "address2",
+    "addr1",
+    "addr2",
+)
+
 #: Keys whose values are personal whatever the detector says. A key matches
 #: when one of these appears as a word of it (``billing_email``, ``fullName``).
 DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
@@ -34,17 +48,7 @@ DEFAULT_PERSONAL_KEYS: tuple[str, ...] = (
     "full_name",
     "address",
     "street",
-    # A street line's keys in payment and shop APIs ("line1", "address1"):
-    # no "address" word of their own when nested under an address object.
-    # A "line1" is a street's only in an address (``miner.redaction.keys``).
-    "line1",
-    "line_1",
-    "line2",
-    "line_2",
-    "address1",
-    "address2",
-    "addr1",
-    "addr2",
+    *STREET_LINE_KEYS,
     "postcode",
     "zip",
     "card",

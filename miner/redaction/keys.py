@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from miner.config import PipelineConfig
+from miner.config import STREET_LINE_KEYS, PipelineConfig
 
 
 def _key_words(key: str) -> set[str]:
@@ -112,7 +112,7 @@ class KeyRules:
                 ("mobile", "PHONE_NUMBER"),
                 ("address", "STREET_ADDRESS"),
                 ("street", "STREET_ADDRESS"),
-                *((line, "STREET_ADDRESS") for line in _STREET_LINE_KEYS),
+                *((line, "STREET_ADDRESS") for line in STREET_LINE_KEYS),
                 ("telephone", "PHONE_NUMBER"),
                 ("msisdn", "PHONE_NUMBER"),
                 ("card", "CREDIT_CARD"),
@@ -249,13 +249,11 @@ _THING_WORDS = frozenset(
 )
 
 
-#: A street line's own keys ("line1", "address1"): personal keys
-#: (``DEFAULT_PERSONAL_KEYS``) that hold a street.
-_STREET_LINE_KEYS = ("line1", "line_1", "line2", "line_2", "address1", "address2", "addr1", "addr2")
-#: Those with no address's word of their own: a line of a label, an
-#: engraving or an order as often ("engraving_line1", "order_line_1_sku"),
-#: a street's only where ``_a_street_line`` says so.
-_LINE_KEYS = frozenset(("line1", "line_1", "line2", "line_2"))
+#: The street line's keys (``STREET_LINE_KEYS``, personal keys by default)
+#: with no address's word of their own: a line of a label, an engraving or
+#: an order as often ("engraving_line1", "order_line_1_sku"), a street's
+#: only where ``_a_street_line`` says so.
+_LINE_KEYS = frozenset(k for k in STREET_LINE_KEYS if k.startswith("line"))
 #: Words of a key, or of its object's key, that make its line a street's
 #: ("shipping_line_1", "billing_address": {"line1": ...}).
 _ADDRESS_WORDS = frozenset(
