@@ -23,7 +23,9 @@ unit beside a street's name join it) with a probability of at least
 - a value miner writes itself (a fixture value, the eval user) or inside a
   phrase of the allow list (carriers, payment services), or
 - inside a phrase the first pass kept as a thing or a town
-  (``Redacted.not_personal``, ``Redacted.towns``), or
+  (``Redacted.not_personal``, ``Redacted.towns``),
+- a name the firm's own words around it make a firm's, as the first pass
+  keeps it whole (``a_firm_s``: "Okonkwo and Sons", "Okabe Transport"), or
 - a value that names nothing personal by itself, wherever it stands
   (``names_nothing``): words English writes often that no name list knows
   ("at", "noted", "bridge", "songwriter": the model labels the words
@@ -154,8 +156,12 @@ class Sweep:
         for text in texts:
             covered = _covered(text, result, allowed_spans)
             for start, end, entity in self._spans(model, labels, text):
-                for value in _uncovered(text, start, end, covered):
-                    if not allowed(value) and not names_nothing(value, entity):
+                for at, value in _uncovered(text, start, end, covered):
+                    if (
+                        not allowed(value)
+                        and not names_nothing(value, entity)
+                        and not (entity == "PERSON" and a_firm_s(text, at, at + len(value)))
+                    ):
                         spans.setdefault(value, entity)
         already = {s.value for s in result.surfaced}
         new = tuple(Surfaced(e, v, SWEPT) for v, e in spans.items() if v not in already)
@@ -351,9 +357,20 @@ def _covered(
     return covered
 
 
-def _uncovered(text: str, start: int, end: int, covered: list[bool]) -> Iterator[str]:
-    """The pieces of ``text[start:end]`` nothing covers, trimmed of
-    punctuation, that hold a letter or a digit."""
+def a_firm_s(text: str, start: int, end: int) -> bool:
+    """Whether the firm's own words around a swept name make it a firm's, as
+    the first pass keeps it whole ("Okonkwo and Sons", "Okabe Transport",
+    "Hering is a design agency"): a sure keep rule, so the firm is not put
+    before anyone. Not a firm's slot ("ordered it from Eddie Bauer"): a
+    person stands there too, and the first pass surfaces it."""
+    from miner.redaction.lexicon.names import a_firm_by_its_words, a_firm_s_words_after
+
+    return a_firm_s_words_after(text, end) or a_firm_by_its_words(text, start, end)
+
+
+def _uncovered(text: str, start: int, end: int, covered: list[bool]) -> Iterator[tuple[int, str]]:
+    """(start, piece) of each piece of ``text[start:end]`` nothing covers,
+    trimmed of punctuation, that holds a letter or a digit."""
     at = start
     while at < end:
         if covered[at]:
@@ -364,7 +381,7 @@ def _uncovered(text: str, start: int, end: int, covered: list[bool]) -> Iterator
             piece_end += 1
         piece = _without_edge_words(text[at:piece_end].strip(_EDGE))
         if len(_LETTER_OR_DIGIT.findall(piece)) >= 2:
-            yield piece
+            yield text.index(piece, at), piece
         at = piece_end
 
 
