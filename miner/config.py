@@ -298,6 +298,11 @@ class UnsureConfig(_Table):
     """Surface e-mail addresses in other shapes (``name (at) domain.tld``)."""
     streets: bool = True
     """Surface streets typed in lower case ("via roma, 21")."""
+    sweep_chars: Annotated[int, Field(ge=0)] = 20_000
+    """Longest text the second model sweeps, in characters: it reads each
+    text the policy finished with and surfaces what it labels personal that
+    nothing replaced or surfaced (``miner/redaction/sweep.py``). A longer
+    text is not swept; 0: no text is (nor without ``second_model``)."""
 
 
 class RedactionConfig(_Table):

@@ -29,6 +29,7 @@ from miner.redaction.session import (
     with_rest_surfaced,
     with_sure_rules_decided,
 )
+from miner.redaction.sweep import Sweep
 from miner.redaction.unsure import Unsure
 from miner.redaction.verdict import Detection
 from miner.redaction.walk import canonical_session
@@ -78,6 +79,11 @@ class RedactionPolicy:
         self.second: SecondOpinion | None = (
             SecondOpinion() if config.redaction.second_model else None
         )
+        #: The same model's sweep of what the policy finished with (sweep.py).
+        sweep_chars = config.redaction.unsure.sweep_chars
+        self.sweep: Sweep | None = (
+            Sweep(sweep_chars) if config.redaction.second_model and sweep_chars else None
+        )
 
     @property
     def model(self) -> str:
@@ -100,6 +106,11 @@ class RedactionPolicy:
             redacted = [
                 with_rest_surfaced(b, a, self) for b, a in zip(redacted, decided, strict=True)
             ]
+        # What neither the rules nor the model's decisions replaced or
+        # surfaced, the model reads once more: what it finds personal there
+        # is surfaced, never replaced nor kept.
+        if self.sweep is not None:
+            redacted = self.sweep.surfaced(redacted, self.allows, self.unsure.allowed_spans)
         # Then a surfaced name that is a replaced person's is that person's.
         return [with_people_decided(r) for r in redacted]
 

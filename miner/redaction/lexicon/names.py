@@ -1176,6 +1176,14 @@ def after_work_for(text: str, start: int) -> bool:
     return _WORK_FOR.search(text, max(0, start - 16), start) is not None
 
 
+def a_firm_s_words_after(text: str, end: int) -> bool:
+    """Whether a firm's words follow a name ending at ``end``: an
+    organisation's or a trade's word ("Okabe Transport", "Kimball
+    Electronics Inc.") or a family firm's ending ("Okonkwo and Sons"): the
+    name is the firm's (one of ``names_no_person``'s rules)."""
+    return bool(_ORGANISATION.match(text, end) or _FAMILY_FIRM_AFTER.match(text, end))
+
+
 def a_firm_by_its_words(text: str, start: int, end: int) -> bool:
     """Whether the words around [start, end) make it a firm's name: said to
     be one after it ("Hering is a design agency based in Terra Boa"), or

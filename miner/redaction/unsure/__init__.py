@@ -207,6 +207,10 @@ class Unsure:
             else None
         )
 
+    def allowed_spans(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) of each phrase of the allow list in ``text``."""
+        return [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
+
     def spans(self, text: str, key: str | None = None) -> Iterator[tuple[int, int, str]]:
         """(start, end, entity it may be) of each unsure span of ``text``
         (``reasoned_spans`` without the rule)."""
@@ -223,7 +227,7 @@ class Unsure:
         ``place_around``). ``only_beside``: the rules of position alone (the
         rest of an address, a house number, a unit, a title or a name's word
         beside a placeholder), for a value replaced after the first reading."""
-        allowed = [m.span() for m in self._allowed.finditer(text)] if self._allowed else []
+        allowed = self.allowed_spans(text)
         found = list(self._spans(text, key, only_beside))
         if self.config.streets:
             # What the street rules left of an address beside a street they

@@ -1,0 +1,412 @@
+"""The second model's sweep: what the policy finished with, read whole once
+more, so that no personal value is left silent.
+
+The first pass (Presidio, spaCy's small NER, miner's recognizers and
+``unsure``) replaces what it is sure of and surfaces the rest, and the
+second model (``second.py``) decides some of what it surfaced, reading only
+windows around it. A value no rule took and no rule surfaced stays as
+written, and nothing tells the reviewer: a *silent leak*. Rule rounds no
+longer find them (each miss left on the report splits is in a shape no tune
+sweep showed), but the second model generalises where rules don't.
+
+So after those, the same model (Rampart, loaded again for the sweep and
+released after it) reads every text of each session the policy finished
+with, and every span it labels personal (``PERSONAL_LABELS``: a given name,
+a surname, a street's name, an e-mail, a phone; a street's house number and
+unit beside a street's name join it) with a probability of at least
+``Sweep.bar`` on each of its tokens is **surfaced**, with the reason
+``SWEPT`` and the entity of its labels, unless it is
+
+- part of a placeholder (placeholders are never part of a swept value: the
+  span is cut at them, and what stands beside one is swept alone),
+- covered by an occurrence of a value already surfaced,
+- a value miner writes itself (a fixture value, the eval user) or inside a
+  phrase of the allow list (carriers, payment services), or
+- inside a phrase the first pass kept as a thing or a town
+  (``Redacted.not_personal``, ``Redacted.towns``),
+- a name the firm's own words around it make a firm's, as the first pass
+  keeps it whole (``a_firm_s``: "Okonkwo and Sons", "Okabe Transport"), or
+- a value that names nothing personal by itself, wherever it stands
+  (``names_nothing``): words English writes often that no name list knows
+  ("at", "noted", "bridge", "songwriter": the model labels the words
+  beside a placeholder and a place's common noun as the name's), a country
+  or a region, a month or a weekday ("Samstag", "venerdì"), a number
+  shaped as a date or a time of day ("04.07.2026").
+
+The first pass's rules of position (a name before "bridge", after "in",
+in a firm's slot) are not applied: the silent leaks left are the values
+those rules kept, and a swept look-alike costs a decision, not a leak.
+
+The sweep never replaces and never keeps: the reviewer decides what it
+surfaced, as any surfaced value. A swept name that is a word of a person
+the session replaced is then that person's (``with_people_decided``).
+
+**Its bound.** A text longer than ``[redaction.unsure] sweep_chars``
+characters is not swept (nor is any text when it is 0): the model costs 3-6
+times spaCy's CPU per character, and a pasted document or a 1 MiB message
+would spend most of a run on it. Such a text keeps only the first pass's and
+the second model's verdicts; its silent leaks are the first pass's. A text
+within the bound is read in windows of ``WINDOW`` characters with
+``CONTEXT`` either side, in the batches of the second model's runner
+(``_Rampart.label_all``: one definition of how the model is read).
+
+**Measured** (PYTHONHASHSEED=0, ``tools.redaction_report figures``, main
+a1d0072 -> this sweep; silent leaks / decisions per case): presidio dev
+0 / 0.19 -> 0 / 0.24, TEST 11 / 0.51 -> 7 / 0.55; held-out dev 10 / 0.54 ->
+10 / 0.60, TEST 26 / 0.73 -> 26 / 0.74; fresh 5 / 0.46 -> 5 / 0.52; untouched
+157 / 0.93 -> 134 / 1.01; mimesis tune 9 / 1.01 -> 9 / 1.08, REPORT 113 / 1.95
+-> 108 / 2.02; look-alikes replaced unchanged (the sweep replaces nothing).
+The bar: the sweep alone (no first pass) on the fresh tune split covered
+81% of planted names at 0.9, 88% at 0.5 and 73% at 0.97, surfacing 112,
+202 and 67 look-alikes. Cost: a 20-case draft's CPU 4.4 -> 5.3 s warm
+(the model loaded and read over the picked sessions), peak RSS 417 MiB;
+the 1 MiB message (not swept) 52.6 -> 50.6 s CPU, peak 475 -> 474 MiB, but
+its 256 KiB of texts one per message (all swept) 15.8 -> 34.6 s CPU.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from importlib.metadata import distribution
+from pathlib import Path
+from typing import Any
+
+from miner.loading import release_freed_memory
+from miner.redaction.placeholders import PLACEHOLDER
+from miner.redaction.redacted import Redacted
+from miner.redaction.second import DISTRIBUTION, MODEL_DIR, PERSONAL_LABELS, load_model
+from miner.redaction.surfaced import Surfaced
+from miner.redaction.walk import session_texts
+
+#: Why the sweep surfaced a value (``Surfaced.reason``).
+SWEPT = "the second model's sweep"
+
+#: The model's labels (without B-/I-) of the rest of an address, which join
+#: a street's name they stand beside (a house number alone is no one's).
+ADDRESS_REST_LABELS = ("BUILDING_NUMBER", "SECONDARY_ADDRESS")
+
+#: Characters of a text the model labels at once (its core), and read on
+#: each side of it so that a span cut by the core's edge is read whole.
+WINDOW = 1000
+CONTEXT = 100
+
+#: What may stand between two tokens of one swept span: spaces; between a
+#: street's name and its house number, a comma too ("Rua Augusta, 21").
+_NAME_GAP = re.compile(r"[ \t]*")
+_ADDRESS_GAP = re.compile(r"[ \t]*,?[ \t]*")
+_WORD_CHARACTER = re.compile(r"\w")
+#: What a swept value does not start or end with.
+_EDGE = " \t\r\n.,;:!?\"'`()[]{}<>/\\|*-_"
+
+
+@dataclass(frozen=True)
+class _Token:
+    start: int
+    end: int
+    personal: float
+    """Probability the token is personal (a ``PERSONAL_LABELS`` label)."""
+    address_rest: float
+    """Probability it is a house number or a unit (``ADDRESS_REST_LABELS``)."""
+    entities: dict[str, float]
+    """Entity type -> the probability its labels add up to on the token."""
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """How the sweep reads a session (see the module's docstring)."""
+
+    text_chars: int
+    """Longest text swept, in characters (``[redaction.unsure] sweep_chars``)."""
+    bar: float = 0.9
+    """Least probability, on each token, of a personal label for the span
+    to be surfaced."""
+
+    def surfaced(
+        self,
+        redacted: Sequence[Redacted],
+        allowed: Callable[[str], bool],
+        allowed_spans: Callable[[str], list[tuple[int, int]]],
+    ) -> list[Redacted]:
+        """Each of ``redacted`` with what the model finds personal in its texts
+        and nothing replaced, surfaced or kept surfaced too. ``allowed``: a
+        value miner writes itself; ``allowed_spans``: the allow list's
+        phrases in a text."""
+        texts = [self._texts(r) for r in redacted]
+        windows = {w for found in texts for text in found for w in _windows(text)}
+        if not windows:
+            return list(redacted)
+        release_freed_memory()
+        model = load_model()
+        labels = _labels_of()
+        swept = []
+        for group in _groups(texts):
+            model.label_all(w for at in group for text in texts[at] for w in _windows(text))
+            for at in group:
+                swept.append(
+                    self._swept(model, labels, redacted[at], texts[at], allowed, allowed_spans)
+                )
+            # The windows read are not kept past their group: a corpus of
+            # thousands of sessions would hold every window's labelling.
+            model._labelled.clear()
+        del model
+        release_freed_memory()
+        return swept
+
+    def _swept(
+        self,
+        model: Any,
+        labels: list[str],
+        result: Redacted,
+        texts: list[str],
+        allowed: Callable[[str], bool],
+        allowed_spans: Callable[[str], list[tuple[int, int]]],
+    ) -> Redacted:
+        """``result`` with what the sweep surfaces in ``texts``, its texts."""
+        spans: dict[str, str] = {}
+        for text in texts:
+            covered = _covered(text, result, allowed_spans)
+            for start, end, entity in self._spans(model, labels, text):
+                for at, value in _uncovered(text, start, end, covered):
+                    if (
+                        not allowed(value)
+                        and not names_nothing(value, entity)
+                        and not (entity == "PERSON" and a_firm_s(text, at, at + len(value)))
+                    ):
+                        spans.setdefault(value, entity)
+        already = {s.value for s in result.surfaced}
+        new = tuple(Surfaced(e, v, SWEPT) for v, e in spans.items() if v not in already)
+        return replace(result, surfaced=result.surfaced + new) if new else result
+
+    def _texts(self, redacted: Redacted) -> list[str]:
+        """The distinct texts of a session the sweep reads."""
+        return list(
+            dict.fromkeys(
+                leaf
+                for _key, leaf in session_texts(redacted.session)
+                if isinstance(leaf, str)
+                and 0 < len(leaf) <= self.text_chars
+                and _LETTER_OR_DIGIT.search(leaf)
+            )
+        )
+
+    def _spans(self, model: Any, labels: list[str], text: str) -> Iterator[tuple[int, int, str]]:
+        """(start, end, entity) of each span of ``text`` the model labels
+        personal, on word boundaries."""
+        tokens = list(_tokens(model, labels, text))
+        at = 0
+        while at < len(tokens):
+            if tokens[at].personal < self.bar:
+                at += 1
+                continue
+            first = last = at
+            while last + 1 < len(tokens) and (
+                tokens[last + 1].personal >= self.bar
+                and _NAME_GAP.fullmatch(text, tokens[last].end, tokens[last + 1].start)
+            ):
+                last += 1
+            entities: dict[str, float] = {}
+            for token in tokens[first : last + 1]:
+                for entity, p in token.entities.items():
+                    entities[entity] = entities.get(entity, 0.0) + p
+            entity = max(entities, key=entities.__getitem__)
+            at = last + 1
+            if entity == "STREET_ADDRESS":
+                while first > 0 and self._joins(text, tokens[first - 1], tokens[first]):
+                    first -= 1
+                while last + 1 < len(tokens) and self._joins(text, tokens[last], tokens[last + 1]):
+                    last += 1
+                at = last + 1
+            start, end = tokens[first].start, tokens[last].end
+            while start > 0 and _WORD_CHARACTER.match(text, start - 1):
+                start -= 1
+            while end < len(text) and _WORD_CHARACTER.match(text, end):
+                end += 1
+            yield start, end, entity
+
+    def _joins(self, text: str, before: _Token, after: _Token) -> bool:
+        """Whether two tokens of an address stand together, one of them a
+        house number or a unit."""
+        rest = max(before.address_rest, after.address_rest)
+        return rest >= self.bar and bool(_ADDRESS_GAP.fullmatch(text, before.end, after.start))
+
+
+_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
+
+
+#: Windows labelled at once, over as many sessions as it takes: the runner
+#: batches windows of similar length, and a session alone has few.
+GROUP_WINDOWS = 256
+
+
+def _groups(texts: list[list[str]]) -> Iterator[list[int]]:
+    """The sessions (by index) whose windows are labelled together."""
+    group: list[int] = []
+    windows = 0
+    for at, found in enumerate(texts):
+        group.append(at)
+        windows += sum(len(_cut(text)) for text in found)
+        if windows >= GROUP_WINDOWS:
+            yield group
+            group, windows = [], 0
+    if group:
+        yield group
+
+
+#: A number the model reads as a phone that is written as a date or a time.
+_DATE_OR_TIME = re.compile(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d*[:.]\d+(?:[:.]\d+)*")
+
+
+def names_nothing(value: str, entity: str) -> bool:
+    """Whether a swept ``value`` names nothing personal by itself (see the
+    module's docstring)."""
+    from miner.redaction.lexicon.names import (
+        a_first_name,
+        an_english_word,
+        country_names,
+        region_names,
+        stop_words,
+    )
+    from miner.redaction.second import _a_calendar_word
+
+    if entity == "PHONE_NUMBER":
+        return bool(_DATE_OR_TIME.fullmatch(value))
+    folded = value.casefold()
+    if folded in country_names() or folded in region_names() or _a_calendar_word(value):
+        return True
+    words = _NAME_WORD.findall(value)
+    if entity == "STREET_ADDRESS" and len(words) > 1:
+        # A street's name is English words often ("Oak Avenue").
+        return all(w.casefold() in stop_words() for w in words)
+    # "Islands", "bridge", "songwriter" (Zipf 3.0 to 4.6): the model's
+    # common nouns ("Bridge" and "Wood" are surnames too: a first pass
+    # rule reads those). A first name is a name here ("Walker", "Hope").
+    return all(
+        w.casefold() in stop_words() or (an_english_word(w.casefold(), 3.0) and not a_first_name(w))
+        for w in words
+    )
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _labels_of() -> list[str]:
+    """The model's labels, by id (its config, beside the model's file)."""
+    root = Path(str(distribution(DISTRIBUTION).locate_file(MODEL_DIR)))
+    config = json.loads((root / "config.json").read_text(encoding="utf-8"))
+    return [config["id2label"][str(i)] for i in range(len(config["id2label"]))]
+
+
+def _windows(text: str) -> list[str]:
+    """The windows the model reads ``text`` in: the whole of it when short,
+    else cores of ``WINDOW`` characters with ``CONTEXT`` either side."""
+    return [text[begin:stop] for begin, stop, _core in _cut(text)]
+
+
+def _cut(text: str) -> list[tuple[int, int, tuple[int, int]]]:
+    """(begin, end, (core start, core end)) of each window of ``text``."""
+    if len(text) <= WINDOW + 2 * CONTEXT:
+        return [(0, len(text), (0, len(text)))]
+    cut = []
+    for core in range(0, len(text), WINDOW):
+        core_end = min(len(text), core + WINDOW)
+        begin, stop = max(0, core - CONTEXT), min(len(text), core_end + CONTEXT)
+        cut.append((begin, stop, (core, core_end)))
+    return cut
+
+
+def _tokens(model: Any, labels: list[str], text: str) -> Iterator[_Token]:
+    """The model's tokens of ``text`` with their probabilities, each read in
+    the window whose core holds its start."""
+    personal = [i for i, label in enumerate(labels) if label[2:] in PERSONAL_LABELS]
+    rest = [i for i, label in enumerate(labels) if label[2:] in ADDRESS_REST_LABELS]
+    last_end = 0
+    for begin, stop, (core, core_end) in _cut(text):
+        labelled = model._labelling(text[begin:stop])
+        if labelled is None:  # more tokens than the model reads: not swept
+            continue
+        offsets, probs = labelled
+        for (s, e), p in zip(offsets, probs, strict=True):
+            if e <= s or not core <= begin + s < core_end or begin + s < last_end:
+                continue
+            entities: dict[str, float] = {}
+            for i in personal:
+                entity = PERSONAL_LABELS[labels[i][2:]]
+                entities[entity] = entities.get(entity, 0.0) + float(p[i])
+            yield _Token(
+                begin + s,
+                begin + e,
+                sum(entities.values()),
+                float(sum(p[i] for i in rest)),
+                entities,
+            )
+            last_end = begin + e
+
+
+def _covered(
+    text: str, redacted: Redacted, allowed_spans: Callable[[str], list[tuple[int, int]]]
+) -> list[bool]:
+    """Per character of ``text``: whether a placeholder, a surfaced value's
+    occurrence, an allowed phrase or a phrase kept as a thing or a town
+    covers it (what the sweep does not surface again)."""
+    from miner.redaction.surfaced import occurrences
+
+    covered = [False] * len(text)
+    spans = [m.span() for m in PLACEHOLDER.finditer(text)]
+    spans += allowed_spans(text)
+    for s in redacted.surfaced:
+        if s.value in text:
+            spans += occurrences(text, s.value)
+    folded = text.casefold()
+    kept = [*redacted.not_personal, *(t.casefold() for t in redacted.towns)]
+    if len(folded) == len(text):  # a casefold that changed lengths ("ß") is not aligned
+        for phrase in kept:
+            if phrase and phrase in folded:
+                spans += [(m.start(), m.end()) for m in re.finditer(re.escape(phrase), folded)]
+    for start, end in spans:
+        covered[start:end] = [True] * (end - start)
+    return covered
+
+
+def a_firm_s(text: str, start: int, end: int) -> bool:
+    """Whether the firm's own words around a swept name make it a firm's, as
+    the first pass keeps it whole ("Okonkwo and Sons", "Okabe Transport",
+    "Hering is a design agency"): a sure keep rule, so the firm is not put
+    before anyone. Not a firm's slot ("ordered it from Eddie Bauer"): a
+    person stands there too, and the first pass surfaces it."""
+    from miner.redaction.lexicon.names import a_firm_by_its_words, a_firm_s_words_after
+
+    return a_firm_s_words_after(text, end) or a_firm_by_its_words(text, start, end)
+
+
+def _uncovered(text: str, start: int, end: int, covered: list[bool]) -> Iterator[tuple[int, str]]:
+    """(start, piece) of each piece of ``text[start:end]`` nothing covers,
+    trimmed of punctuation, that holds a letter or a digit."""
+    at = start
+    while at < end:
+        if covered[at]:
+            at += 1
+            continue
+        piece_end = at
+        while piece_end < end and not covered[piece_end]:
+            piece_end += 1
+        piece = _without_edge_words(text[at:piece_end].strip(_EDGE))
+        if len(_LETTER_OR_DIGIT.findall(piece)) >= 2:
+            yield text.index(piece, at), piece
+        at = piece_end
+
+
+def _without_edge_words(piece: str) -> str:
+    """``piece`` without the function words at its ends ("to 14 Jabłoniowa
+    Street", "at Ashgrove Rise": the model labels the word before an
+    address or a placeholder as part of it)."""
+    from miner.redaction.lexicon.names import stop_words
+
+    words = piece.split(" ")
+    while words and words[0] in stop_words():
+        words.pop(0)
+    while words and words[-1] in stop_words():
+        words.pop()
+    return " ".join(words).strip(_EDGE)
