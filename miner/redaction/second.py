@@ -510,7 +510,7 @@ class _Rampart:
     def read(self, window: str, start: int, end: int) -> Reading | None:
         """The model's reading of ``window[start:end]`` in its window; None
         when no token falls inside the span."""
-        labelled = self._labelling(window)
+        labelled = self.labelling(window)
         if labelled is None:
             # A script the tokenizer cuts finely: read half as much around the span.
             if end - start >= len(window):
@@ -555,7 +555,15 @@ class _Rampart:
             for batch, labelled in zip(batches, done, strict=True):
                 self._labelled.update(zip(batch, labelled, strict=True))
 
-    def _labelling(self, window: str) -> tuple[list[tuple[int, int]], Any] | None:
+    def forget(self) -> None:
+        """Drop the labellings kept so far (``label_all``, ``labelling``): a
+        caller reading many groups of windows holds one group's at a time."""
+        self._labelled.clear()
+
+    def labelling(self, window: str) -> tuple[list[tuple[int, int]], Any] | None:
+        """(character offsets, label probabilities) of each token of
+        ``window``, read once and kept; None when it has more tokens than
+        the model reads."""
         if window not in self._labelled:
             encoding = self.tokenizer.encode(window)
             self._labelled[window] = (

@@ -150,7 +150,7 @@ class Sweep:
                 )
             # The windows read are not kept past their group: a corpus of
             # thousands of sessions would hold every window's labelling.
-            model._labelled.clear()
+            model.forget()
         del model
         release_freed_memory()
         return swept
@@ -324,7 +324,7 @@ def _tokens(model: Any, labels: list[str], text: str) -> Iterator[_Token]:
     rest = [i for i, label in enumerate(labels) if label[2:] in ADDRESS_REST_LABELS]
     last_end = 0
     for begin, stop, (core, core_end) in _cut(text):
-        labelled = model._labelling(text[begin:stop])
+        labelled = model.labelling(text[begin:stop])
         if labelled is None:  # more tokens than the model reads: not swept
             continue
         offsets, probs = labelled
