@@ -30,9 +30,10 @@ if TYPE_CHECKING:
 
 #: A local export of at least this many bytes has ``miner draft``'s first
 #: stage run in a child forked before the job's imports, if the engine lets
-#: it (``EngineEntry.first_stage_apart``): at 20M small-files rows (5.2 GB)
-#: the process tree's summed RSS was 474-497 MiB against 548-563 (5M rows,
-#: 1.5 GB: 395-398 against 448-453). Not below: the job's imports, made in
+#: it (``EngineEntry.first_stage_apart``): at 20M small-files Java rows
+#: (5.2 GB) the process tree's summed RSS is 432-434 MiB with the job's
+#: imports after the selection, 524 with them beside it (5M: 403 against
+#: 453; docs/performance.md). Not below: the job's imports, made in
 #: the child and again in the job, cost CPU (0.1-0.3 s), a fixed cost of
 #: each draft.
 SELECT_APART_BYTES = 2**30
