@@ -5,32 +5,17 @@ personal that nothing replaced or surfaced is surfaced, never replaced."""
 from __future__ import annotations
 
 from collections import Counter
-from datetime import UTC, datetime
 
 import pytest
 
 from miner.config import load_config
-from miner.model import Session, Turn
 from miner.redaction.detector import detector_for
 from miner.redaction.policy import RedactionPolicy
 from miner.redaction.redacted import Redacted
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.sweep import SWEPT, Sweep, names_nothing
 from tests.conftest import PIPELINE
-
-NOW = datetime(2026, 11, 22, tzinfo=UTC)
-
-
-def chat(*lines: str) -> Session:
-    return Session(
-        session_id="s",
-        app_name="support_agent",
-        user_id="u-1",
-        start=NOW,
-        end=NOW,
-        initial_state={},
-        turns=tuple(Turn(invocation_id="i", user_text=line, reply_text="ok") for line in lines),
-    )
+from tests.test_redaction_second import chat
 
 
 @pytest.fixture(scope="module")
