@@ -480,9 +480,10 @@ class _Rampart:
                 "or set [redaction] second_model = false"
             )
         config = json.loads((root / "config.json").read_text(encoding="utf-8"))
-        labels = [config["id2label"][str(i)] for i in range(len(config["id2label"]))]
+        #: The model's labels (B-/I- and their name), by id.
+        self.labels = [config["id2label"][str(i)] for i in range(len(config["id2label"]))]
         #: Per label id: the entity type it is personal as, or "" (O, CITY...).
-        self.personal = [PERSONAL_LABELS.get(label[2:], "") for label in labels]
+        self.personal = [PERSONAL_LABELS.get(label[2:], "") for label in self.labels]
         self.personal_ids = [i for i, entity in enumerate(self.personal) if entity]
         self.tokenizer = Tokenizer.from_file(str(root / "tokenizer.json"))
         self.tokenizer.no_truncation()
