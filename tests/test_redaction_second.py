@@ -128,37 +128,52 @@ def test_a_value_the_first_pass_cut_into_stays_surfaced():
     cut = chat("call me at +61-<STREET_ADDRESS_1> like", "my number: +61-2-4768-1843")
     phone = Surfaced("PHONE_NUMBER", "+61-2-4768-1843")
     first = Redacted(cut, Counter({"STREET_ADDRESS": 1}), {}, (), (phone,))
-    [decided] = SecondOpinion().decide([original], [first])
+    with second.SecondModel() as model:
+        [decided] = SecondOpinion().decide([original], [first], model)
     assert decided.surfaced == (phone,)
     assert decided.session == cut
 
 
 def loads_of_the_model(monkeypatch) -> list[weakref.ref[Any]]:
-    """Each model ``decide`` loads from now on, weakly referenced."""
+    """Each model loaded from now on, weakly referenced."""
     loaded: list[weakref.ref[Any]] = []
-    load = second.load_model
+    load = second._Rampart
 
     def counted() -> Any:
         model = load()
         loaded.append(weakref.ref(model))
         return model
 
-    monkeypatch.setattr(second, "load_model", counted)
+    # The runner's class, whoever imported ``load_model`` by its name.
+    monkeypatch.setattr(second, "_Rampart", counted)
     return loaded
 
 
-def test_the_model_is_loaded_only_when_something_is_surfaced(policy, monkeypatch):
+def test_the_model_is_loaded_only_when_something_is_surfaced_or_swept(policy, monkeypatch):
     loaded = loads_of_the_model(monkeypatch)
-    [result] = policy.redact([chat("Refund 45.99 for order 8812 placed on 2026-11-02.")])
+    clean = chat("Refund 45.99 for order 8812 placed on 2026-11-02.")
+    unsure = policy.config.redaction.unsure.model_copy(update={"sweep_chars": 0})
+    redaction = policy.config.redaction.model_copy(update={"unsure": unsure})
+    unswept = RedactionPolicy(
+        policy.config.model_copy(update={"redaction": redaction}), policy.detector
+    )
+    [result] = unswept.redact([clean])
     assert result.surfaced == ()
     assert loaded == []
+    # The sweep reads every text within its bound, surfaced or not.
+    [result] = policy.redact([clean])
+    assert result.surfaced == ()
+    assert len(loaded) == 1
 
 
-def test_the_model_is_released_once_it_has_decided(policy, monkeypatch):
-    # Kept for the process, it stacked under google-adk's models, which the
-    # first drafted case imports next (docs/performance.md).
+def test_the_model_is_loaded_once_to_decide_and_sweep_and_released_after(policy, monkeypatch):
+    # One load serves the decisions and the sweep (each loaded its own
+    # before). Kept for the process, it stacked under google-adk's models,
+    # which the first drafted case imports next (docs/performance.md).
     loaded = loads_of_the_model(monkeypatch)
     [result] = policy.redact([chat("please, it's derek: the parcel for derek")])
+    assert policy.sweep is not None
+    assert "<PERSON_1>" in result.session.turns[0].user_text  # decided by the model
     assert len(loaded) == 1
     gc.collect()
     assert loaded[0]() is None

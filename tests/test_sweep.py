@@ -12,6 +12,7 @@ from miner.config import load_config
 from miner.redaction.detector import detector_for
 from miner.redaction.policy import RedactionPolicy
 from miner.redaction.redacted import Redacted
+from miner.redaction.second import SecondModel
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.sweep import SWEPT, Sweep, names_nothing
 from tests.conftest import PIPELINE
@@ -67,9 +68,10 @@ def left_as_written(*lines: str) -> list[Redacted]:
 
 
 def swept(*lines: str, allowed: tuple[str, ...] = ()) -> list[tuple[tuple[str, str], ...]]:
-    results = Sweep(10_000).surfaced(
-        left_as_written(*lines), lambda v: v in allowed, lambda _text: []
-    )
+    with SecondModel() as model:
+        results = Sweep(10_000).surfaced(
+            left_as_written(*lines), lambda v: v in allowed, lambda _text: [], model
+        )
     return [tuple((s.entity, s.value) for s in r.surfaced) for r in results]
 
 
@@ -95,7 +97,8 @@ def test_a_placeholder_is_never_swept_but_the_name_beside_it_is():
 def test_what_is_surfaced_or_allowed_already_is_not_swept_again():
     [redacted] = left_as_written("the parcel is for Dorota Wójcik, flat 2")
     surfaced = Redacted(redacted.session, Counter(), {}, surfaced=(Surfaced("PERSON", "Wójcik"),))
-    [result] = Sweep(10_000).surfaced([surfaced], lambda _v: False, lambda _t: [])
+    with SecondModel() as model:
+        [result] = Sweep(10_000).surfaced([surfaced], lambda _v: False, lambda _t: [], model)
     assert [(s.value, s.reason) for s in result.surfaced] == [("Wójcik", ""), ("Dorota", SWEPT)]
     assert swept("the parcel is for Dorota Wójcik, flat 2", allowed=("Dorota Wójcik",)) == [()]
 

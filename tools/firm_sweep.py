@@ -240,9 +240,9 @@ def sweep(
     second = policy.second
 
     class _Watched:
-        def decide(self, originals: Any, redacted: Any) -> Any:
+        def decide(self, originals: Any, redacted: Any, second_model: Any) -> Any:
             first.extend(redacted)
-            return second.decide(originals, redacted) if second else list(redacted)
+            return second.decide(originals, redacted, second_model) if second else list(redacted)
 
     policy.second = _Watched()  # type: ignore[assignment]
     with _Recorder() as recorder:

@@ -876,9 +876,9 @@ def replaced_why(
     second = policy.second
 
     class _Watched:
-        def decide(self, originals: Any, redacted: Any) -> Any:
+        def decide(self, originals: Any, redacted: Any, second_model: Any) -> Any:
             first.extend(redacted)
-            out = second.decide(originals, redacted) if second else list(redacted)
+            out = second.decide(originals, redacted, second_model) if second else list(redacted)
             second_out.extend(out)
             return out
 

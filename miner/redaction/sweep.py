@@ -9,13 +9,14 @@ written, and nothing tells the reviewer: a *silent leak*. Rule rounds no
 longer find them (each miss left on the report splits is in a shape no tune
 sweep showed), but the second model generalises where rules don't.
 
-So after those, the same model (Rampart, loaded again for the sweep and
-released after it) reads every text of each session the policy finished
-with, and every span it labels personal (``PERSONAL_LABELS``: a given name,
-a surname, a street's name, an e-mail, a phone; a street's house number and
-unit beside a street's name join it) with a probability of at least
-``Sweep.bar`` on each of its tokens is **surfaced**, with the reason
-``SWEPT`` and the entity of its labels, unless it is
+So after those, the same model (Rampart: the one ``decide`` loaded, or
+loaded now if nothing was surfaced; ``second.SecondModel``) reads every
+text of each session the policy finished with, and every span it labels
+personal (``PERSONAL_LABELS``: a given name, a surname, a street's name, an
+e-mail, a phone; a street's house number and unit beside a street's name
+join it) with a probability of at least ``Sweep.bar`` on each of its tokens
+is **surfaced**, with the reason ``SWEPT`` and the entity of its labels,
+unless it is
 
 - part of a placeholder (placeholders are never part of a swept value: the
   span is cut at them, and what stands beside one is swept alone),
@@ -71,10 +72,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from miner.loading import release_freed_memory
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
-from miner.redaction.second import PERSONAL_LABELS, load_model
+from miner.redaction.second import PERSONAL_LABELS, SecondModel
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.walk import session_texts
 
@@ -126,17 +126,17 @@ class Sweep:
         redacted: Sequence[Redacted],
         allowed: Callable[[str], bool],
         allowed_spans: Callable[[str], list[tuple[int, int]]],
+        second_model: SecondModel,
     ) -> list[Redacted]:
-        """Each of ``redacted`` with what the model finds personal in its texts
-        and nothing replaced, surfaced or kept surfaced too. ``allowed``: a
-        value miner writes itself; ``allowed_spans``: the allow list's
-        phrases in a text."""
+        """Each of ``redacted`` with what the model (``second_model``'s) finds
+        personal in its texts and nothing replaced, surfaced or kept
+        surfaced too. ``allowed``: a value miner writes itself;
+        ``allowed_spans``: the allow list's phrases in a text."""
         texts = [self._texts(r) for r in redacted]
         windows = {w for found in texts for text in found for w in _windows(text)}
         if not windows:
             return list(redacted)
-        release_freed_memory()
-        model = load_model()
+        model = second_model()
         labels = model.labels
         swept = []
         for group in _groups(texts):
@@ -148,8 +148,6 @@ class Sweep:
             # The windows read are not kept past their group: a corpus of
             # thousands of sessions would hold every window's labelling.
             model.forget()
-        del model
-        release_freed_memory()
         return swept
 
     def _swept(
