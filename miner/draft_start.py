@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from miner import output
-from miner.config_paths import traces_named_in
+from miner.config_paths import read_toml, traces_named_in
 from miner.engine import apart
 from miner.engine.registry import engine_named
 from miner.errors import UsageError
@@ -69,12 +69,16 @@ class DraftAsked:
 def run_draft(asked: DraftAsked, config_path: Path, progress: Progress) -> RunSummary:
     """``miner draft``'s run of what was ``asked``, with the config at
     ``config_path``: the job of ``run_draft_job`` on the engine asked for.
-    The export the run reads (``asked.traces``, or the config's) is found
-    before the job's imports: its size decides where the first stage runs."""
+
+    The config's TOML is read once, here, before the job's imports: its
+    ``[sources] traces`` (when no export was asked for) is the export whose
+    size decides where the first stage runs, and the same text, parsed, is
+    checked into the request's config where the request is built."""
     engine = engine_named(asked.engine)
-    traces = asked.traces if asked.traces is not None else traces_named_in(config_path)
+    toml = read_toml(config_path)
+    traces = asked.traces if asked.traces is not None else traces_named_in(toml, config_path)
     return run_draft_job(
-        functools.partial(_request, asked, engine, config_path, traces),
+        functools.partial(_request, asked, engine, toml, config_path, traces),
         engine=engine,
         traces=traces,
         out=asked.out,
@@ -86,18 +90,19 @@ def run_draft(asked: DraftAsked, config_path: Path, progress: Progress) -> RunSu
 def _request(
     asked: DraftAsked,
     engine: EngineEntry,
+    toml: dict[str, Any],
     config_path: Path,
     traces: Path | str | None,
 ) -> DraftRequest:
-    """The run's ``DraftRequest``: the config at ``config_path`` checked,
-    the window, the engine built, and what was not asked for taken from the
-    config. Called where the first stage runs."""
+    """The run's ``DraftRequest``: the config ``toml`` checked (read from
+    ``config_path``), the window, the engine built, and what was not asked
+    for taken from the config. Called where the first stage runs."""
     from miner import source
-    from miner.config import load_config
+    from miner.config import config_from_toml
     from miner.first_stage import DraftRequest
     from miner.window import parse_time
 
-    config = load_config(config_path)
+    config = config_from_toml(toml, config_path)
     if traces is None:
         raise UsageError(f"no trace export: pass --traces or set [sources] traces in {config.path}")
     # Whole seconds: a window reads (and prints) as the times a person typed.

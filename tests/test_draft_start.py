@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import miner.draft_start as draft_start
-from miner import first_stage, job, source
+from miner import config_paths, first_stage, job, source
 from miner.config import load_config
 from miner.engine import apart
 from miner.engine.base import EngineEntry
@@ -178,6 +178,26 @@ def test_what_was_asked_is_drafted_without_the_command_line(monkeypatch, tmp_pat
     assert request.max_cases == 3 != config.sampling.max_cases
     assert request.seed == 0 != config.sampling.seed
     assert isinstance(request.engine, EmbeddedEngine)
+
+
+@pytest.mark.parametrize("traces", ["config", "--traces"])
+def test_a_draft_reads_its_config_once(monkeypatch, tmp_path, traces):
+    # Before the job's imports the config's [sources] traces decides where
+    # the first stage runs; the request's config is checked from that read.
+    requests = _requested(monkeypatch)
+    parsed: list[str] = []
+    parse = config_paths.tomllib.loads
+
+    def counted(text: str) -> dict[str, object]:
+        parsed.append(text)
+        return parse(text)
+
+    monkeypatch.setattr(config_paths.tomllib, "loads", counted)
+    given = ["--traces", TRACES] if traces == "--traces" else []
+    done = miner("draft", "--pipeline", PIPELINE, *given, *WINDOW, "--out", tmp_path / "out")
+    assert done.exit_code == 3 and "stopped at the selection" in done.output, done.output
+    assert len(requests) == 1
+    assert parsed == [PIPELINE.read_text(encoding="utf-8")]
 
 
 def test_a_two_part_steps_check_runs_in_the_child_and_its_error_stops_the_block():
