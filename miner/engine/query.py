@@ -28,7 +28,7 @@ from typing import Any
 
 from miner.dialects import raw_event_types
 from miner.engine.events import EVENTS_CTES, ROW_COLUMNS, FieldType, events_ctes
-from miner.engine.sql import listed, name, text
+from miner.engine.sql import key_path, listed, name, text
 from miner.signals import Signal
 from miner.window import Window
 
@@ -421,7 +421,7 @@ def _extracted(value: Any, key: str, kind: FieldType, dialect: str) -> Any:
     import sqlglot
     from sqlglot import exp
 
-    path = text("$." + key)
+    path = key_path(key)
     if kind == "VARCHAR":
         written = f"json_extract_string({value.sql('duckdb')}, {path})"
     elif kind == "JSON":

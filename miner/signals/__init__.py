@@ -29,12 +29,13 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
 
 
-def _tuple(value: Any) -> Any:
+def as_tuple(value: Any) -> Any:
+    """A TOML list as the tuple a config model holds (anything else as it is)."""
     return tuple(value) if isinstance(value, list) else value
 
 
 #: A list of strings in TOML, a tuple in the model.
-Strings = Annotated[tuple[str, ...], BeforeValidator(_tuple)]
+Strings = Annotated[tuple[str, ...], BeforeValidator(as_tuple)]
 
 
 class SignalConfig(BaseModel):
