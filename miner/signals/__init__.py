@@ -30,11 +30,13 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
 
 
 def as_tuple(value: Any) -> Any:
-    """A TOML list as the tuple a config model holds (anything else as it is)."""
+    """A TOML list as the tuple a config model holds (anything else as it
+    is): TOML arrays arrive as lists, the models hold immutable tuples."""
     return tuple(value) if isinstance(value, list) else value
 
 
-#: A list of strings in TOML, a tuple in the model.
+#: A list of strings in TOML, a tuple in the model: every config table's
+#: (``miner.config`` builds on the signals' tables, so it is defined here).
 Strings = Annotated[tuple[str, ...], BeforeValidator(as_tuple)]
 
 
