@@ -105,6 +105,13 @@ class Signal:
         each name starts with the signal's name and an underscore."""
         return {}
 
+    def row_columns(self) -> dict[str, str]:
+        """Values of each ``events`` row that ``turn_columns`` read, by
+        column name, computed once a row before the turn's aggregates (a
+        JSON text parsed once, however many of its keys they read); each
+        name starts with the signal's name and an underscore."""
+        return {}
+
 
 def _discover() -> tuple[type[Signal], ...]:
     found: list[type[Signal]] = []

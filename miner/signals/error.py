@@ -83,16 +83,37 @@ class Error(Signal):
     all_rows = True
     Config = ErrorConfig
 
+    def _read_keys(self) -> tuple[str, ...]:
+        """The keys of a result the rule reads, in ``error_result``'s order:
+        each error key, then the status key (if there are status values to
+        compare it with)."""
+        keys = tuple(dict.fromkeys(self.config.result_keys))
+        return (*keys, self.config.status_key) if self.config.status_values else keys
+
+    def row_columns(self) -> dict[str, str]:
+        # A completed call's result parsed once for all the keys the rule
+        # reads (a JSON path each, in a list), not once a key: 0.25 s of
+        # CPU a million results, each key. A list, not a struct named by
+        # the keys: DuckDB's names ignore case, JSON's keys do not.
+        keys = self._read_keys()
+        if not keys:
+            return {}
+        paths = ", ".join(key_path(key) for key in keys)
+        parsed = f"json_extract(result, [{paths}])"
+        return {"error_result": f"CASE WHEN kind = 'TOOL_COMPLETED' THEN {parsed} END"}
+
     def failed(self) -> str:
-        """SQL: a completed call's ``result`` reports a failure."""
+        """SQL: a completed call's ``result`` (``error_result``, the values
+        of the keys the rule reads, as JSON) reports a failure."""
+        errors = len(dict.fromkeys(self.config.result_keys))
         tests = [
-            f"coalesce(CAST(json_extract(result, {key_path(key)}) AS VARCHAR), 'null') "
+            f"coalesce(CAST(error_result[{i}] AS VARCHAR), 'null') "
             f"NOT IN ({listed(_NOTHING_AS_TEXT)})"
-            for key in self.config.result_keys
+            for i in range(1, errors + 1)
         ]
         statuses = sorted(_lowered(self.config.status_values))
         if statuses:
-            status = f"lower(json_extract_string(result, {key_path(self.config.status_key)}))"
+            status = f"lower(json_extract_string(error_result[{errors + 1}], '$'))"
             tests.append(one_of(status, statuses))
         return "(" + " OR ".join(tests or ["false"]) + ")"
 
