@@ -21,6 +21,7 @@ from miner.config_paths import beside_config, is_remote, read_toml
 from miner.errors import ConfigError
 from miner.redaction.lexicon.formats import DEFAULT_PHONE_REGIONS
 from miner.signals import Strings, as_tuple, signals_config_model
+from miner.window import span
 
 #: A street line's keys in payment and shop APIs ("line1", "address1"): no
 #: "address" word of their own when nested under an address object. A
@@ -424,10 +425,7 @@ def parse_duration(text: str, where: str) -> timedelta:
         if not where:  # inside a config model: pydantic adds the place
             raise ValueError("expected a duration like 7d, 36h or 90m")
         raise ConfigError(f"{where}: expected a duration like 7d, 36h or 90m")
-    amount, unit = int(match.group(1)), match.group(2)
-    return {"d": timedelta(days=amount), "h": timedelta(hours=amount)}.get(
-        unit, timedelta(minutes=amount)
-    )
+    return span(int(match.group(1)), match.group(2))
 
 
 #: pydantic error types in the words of a TOML user.

@@ -60,16 +60,21 @@ def parse_time(typed: str, now: datetime, option: str) -> datetime:
     return moment
 
 
+def span(amount: int, unit: str) -> timedelta:
+    """``amount`` days, hours or minutes (``unit``: ``d``, ``h``, ``m``): a
+    duration as it is typed, ``7d``, ``36h`` or ``90m``, on the command line
+    (``parse_time``) and in the config (``miner.config.parse_duration``)."""
+    return {"d": timedelta(days=amount), "h": timedelta(hours=amount)}.get(
+        unit, timedelta(minutes=amount)
+    )
+
+
 def _parse_time(value: str, now: datetime, option: str) -> datetime:
     if value == "now":
         return now
     relative = _RELATIVE.match(value)
     if relative:
-        amount, unit = int(relative.group(1)), relative.group(2)
-        delta = {"d": timedelta(days=amount), "h": timedelta(hours=amount)}.get(
-            unit, timedelta(minutes=amount)
-        )
-        return now - delta
+        return now - span(int(relative.group(1)), relative.group(2))
     try:
         if len(value) == 10:
             day = date.fromisoformat(value)

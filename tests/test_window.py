@@ -102,3 +102,16 @@ def test_time_options(text, expected):
 def test_time_option_error_names_the_option():
     with pytest.raises(UsageError, match=r"--until 'soon'"):
         parse_time("soon", NOW, "--until")
+
+
+@pytest.mark.parametrize(
+    ("typed", "hours"), [("7d", 168), ("36h", 36), ("90m", 1.5), (" 2 d ", 48)]
+)
+def test_a_duration_reads_alike_in_the_config_and_on_the_command_line(typed, hours):
+    # One reading of 7d/36h/90m (``span``): the config's session_grace (which
+    # allows spaces) and --since's relative times.
+    from miner.config import parse_duration
+
+    assert parse_duration(typed, "") == timedelta(hours=hours)
+    if " " not in typed:
+        assert NOW - parse_time(typed, NOW, "--since") == timedelta(hours=hours)
