@@ -6,22 +6,18 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import sys
 import traceback
 from collections.abc import Callable, Iterable
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import click
 import typer
 
 from miner.errors import FindingsError, InputError, MinerError, OutputError, UsageError
 from miner.summary import NOT_DRAFTED_REASONS, RunSummary
-
-if TYPE_CHECKING:
-    from miner.first_stage import DraftRequest
 
 app = typer.Typer(
     help="Mine the bad sessions of an ADK agent into reviewable eval cases.",
@@ -132,49 +128,6 @@ def reported(command: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-_RELATIVE = re.compile(r"^(\d+)([dhm])$")
-
-
-#: Times miner accepts: wide enough for any export, narrow enough that the
-#: window's grace on either side cannot overflow a datetime.
-EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
-LATEST = datetime(9000, 1, 1, tzinfo=UTC)
-
-
-def parse_time(text: str, now: datetime, option: str) -> datetime:
-    """``7d``/``36h``/``90m`` before ``now``, ``now``, or an ISO date or date-time (UTC)."""
-    value = text.strip()
-    try:
-        moment = _parse_time(value, now, option)
-    except OverflowError:
-        moment = None
-    if moment is None or not EARLIEST <= moment <= LATEST:
-        raise UsageError(f"{option} {value!r}: outside the years 1900-9000")
-    return moment
-
-
-def _parse_time(value: str, now: datetime, option: str) -> datetime:
-    if value == "now":
-        return now
-    relative = _RELATIVE.match(value)
-    if relative:
-        amount, unit = int(relative.group(1)), relative.group(2)
-        delta = {"d": timedelta(days=amount), "h": timedelta(hours=amount)}.get(
-            unit, timedelta(minutes=amount)
-        )
-        return now - delta
-    try:
-        if len(value) == 10:
-            day = date.fromisoformat(value)
-            return datetime(day.year, day.month, day.day, tzinfo=UTC)
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        raise UsageError(
-            f"{option} {value!r}: expected 7d, 36h, 90m, a date (2026-11-22) or an ISO date-time"
-        ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def _progress(items: Iterable[Any], total: int, label: str) -> Iterable[Any]:
     from tqdm import tqdm
 
@@ -252,61 +205,21 @@ def draft(
 
         miner draft --since 7d --out drafts/
     """
-    from miner.config_paths import traces_named_in
-    from miner.draft_start import run_draft_job
-    from miner.engine.registry import engine_named
+    from miner.draft_start import DraftAsked, run_draft
 
-    chosen = engine_named(engine)
-    config_path = _pipeline_path(pipeline)
-    # The export the run reads, found before the job's imports: its size
-    # decides where the job's first stage runs (``miner.draft_start``).
-    trace_path = _source(traces) if traces else traces_named_in(config_path)
-
-    def request_of() -> DraftRequest:
-        """The run's ``DraftRequest``: its engine, config and window."""
-        from miner import source
-        from miner.config import load_config
-        from miner.first_stage import DraftRequest
-
-        config = load_config(config_path)
-        if trace_path is None:
-            raise UsageError(
-                f"no trace export: pass --traces or set [sources] traces in {config.path}"
-            )
-        # Whole seconds: a window reads (and prints) as the times a person typed.
-        now = datetime.now(UTC).replace(microsecond=0)
-        opened = None
-        if until.strip() == "latest":
-            opened = source.open_export(trace_path)
-            newest = source.latest_timestamp(opened)
-            if newest is None:
-                raise UsageError(f"--until latest: {trace_path} holds no events")
-            # The window is half-open: end on the second after the newest event.
-            end = newest.replace(microsecond=0) + timedelta(seconds=1)
-        else:
-            end = parse_time(until, now, "--until")
-        return DraftRequest(
-            config=config,
-            traces=trace_path,
-            feedback=feedback or config.sources.feedback,
-            out=out,
-            since=parse_time(since, end, "--since"),
-            until=end,
-            per_signal=per_signal or config.sampling.per_signal,
-            max_cases=max_cases or config.sampling.max_cases,
-            seed=config.sampling.seed if seed is None else seed,
-            engine=chosen.build(),
-            opened=opened,
-        )
-
-    summary = run_draft_job(
-        request_of,
-        engine=chosen,
-        traces=trace_path,
+    asked = DraftAsked(
+        since=since,
+        until=until,
+        traces=_source(traces) if traces else None,
+        feedback=feedback,
         out=out,
+        per_signal=per_signal,
+        max_cases=max_cases,
+        seed=seed,
+        engine=engine,
         lock_timeout=lock_timeout,
-        progress=_progress,
     )
+    summary = run_draft(asked, _pipeline_path(pipeline), _progress)
     if as_json:
         import orjson
 
@@ -349,6 +262,7 @@ def sql_(
     from miner.engine.query import DIALECTS
     from miner.engine.warehouse import PLUGIN_COLUMNS, selection_for_table
     from miner.sample import read_negative_feedback
+    from miner.window import parse_time
 
     if dialect not in DIALECTS:
         raise UsageError(f"--dialect {dialect!r}: expected one of {', '.join(DIALECTS)}")

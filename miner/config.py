@@ -20,7 +20,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from miner.config_paths import beside_config, is_remote, read_toml
 from miner.errors import ConfigError
 from miner.redaction.lexicon.formats import DEFAULT_PHONE_REGIONS
-from miner.signals import signals_config_model
+from miner.signals import Strings, as_tuple, signals_config_model
+from miner.window import span
 
 #: A street line's keys in payment and shop APIs ("line1", "address1"): no
 #: "address" word of their own when nested under an address object. A
@@ -132,16 +133,10 @@ DEFAULT_ALLOW: tuple[str, ...] = (
 )  # fmt: skip
 
 
-def _tuple(value: Any) -> Any:
-    """TOML arrays arrive as lists; the models hold immutable tuples."""
-    return tuple(value) if isinstance(value, list) else value
-
-
 def _duration(value: Any) -> Any:
     return parse_duration(value, "") if isinstance(value, str) else value
 
 
-Strings = Annotated[tuple[str, ...], BeforeValidator(_tuple)]
 Duration = Annotated[timedelta, BeforeValidator(_duration)]
 Score = Annotated[float, Field(gt=0, le=1)]
 Count = Annotated[int, Field(ge=0)]
@@ -413,7 +408,7 @@ class PipelineConfig(_Table):
     sampling: SamplingConfig = SamplingConfig()
     scan: ScanConfig = ScanConfig()
     redaction: RedactionConfig = RedactionConfig()
-    identifiers: Annotated[tuple[IdentifierConfig, ...], BeforeValidator(_tuple)] = ()
+    identifiers: Annotated[tuple[IdentifierConfig, ...], BeforeValidator(as_tuple)] = ()
     fixtures: FixturesConfig = FixturesConfig()
     draft: DraftConfig = DraftConfig()
     coverage: CoverageConfig = CoverageConfig()
@@ -430,10 +425,7 @@ def parse_duration(text: str, where: str) -> timedelta:
         if not where:  # inside a config model: pydantic adds the place
             raise ValueError("expected a duration like 7d, 36h or 90m")
         raise ConfigError(f"{where}: expected a duration like 7d, 36h or 90m")
-    amount, unit = int(match.group(1)), match.group(2)
-    return {"d": timedelta(days=amount), "h": timedelta(hours=amount)}.get(
-        unit, timedelta(minutes=amount)
-    )
+    return span(int(match.group(1)), match.group(2))
 
 
 #: pydantic error types in the words of a TOML user.

@@ -71,10 +71,11 @@ def beside_config(config_path: Path, value: str | Path | None) -> Path | str | N
     return Path(os.path.normpath(config_path.parent / value))
 
 
-def traces_named_in(config_path: Path) -> Path | str | None:
-    """The trace export the config at ``config_path`` names in ``[sources]
-    traces``, as ``miner.config.load_config`` resolves it; None if it names
-    none, or names it as no string (``load_config`` then says what is wrong)."""
-    sources = read_toml(config_path).get("sources")
+def traces_named_in(toml: dict[str, Any], config_path: Path) -> Path | str | None:
+    """The trace export the config ``toml`` (read from ``config_path``) names
+    in ``[sources] traces``, as ``miner.config.config_from_toml`` resolves it;
+    None if it names none, or names it as no string (``config_from_toml``
+    then says what is wrong)."""
+    sources = toml.get("sources")
     traces = sources.get("traces") if isinstance(sources, dict) else None
     return beside_config(config_path, traces) if isinstance(traces, str) else None

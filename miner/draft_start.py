@@ -1,10 +1,12 @@
-"""How ``miner draft`` runs its job: one frame (the request built and
-checked, then ``out``'s lock, the stale staging removed, the first stage's
-selection and the job), whose first stage runs in this process, or, on a
-large local export, in a child forked before this process imports the job.
+"""How ``miner draft`` runs its job: what was asked (``DraftAsked``) made
+a request (the engine named, the config read, the export found, the window
+and the sampling's defaults), and one frame (the request built and checked,
+then ``out``'s lock, the stale staging removed, the first stage's selection
+and the job), whose first stage runs in this process, or, on a large local
+export, in a child forked before this process imports the job.
 
-Light to import (the standard library, ``miner.output``, ``miner.engine.apart``
-and ``miner.engine.base``): the point of the fork is a child that starts
+Light to import (the standard library, ``miner.output``, ``miner.engine.apart``,
+``miner.engine.registry`` and ``miner.config_paths``): the point of the fork is a child that starts
 without the job's imports (pandas, pyarrow, DuckDB, the config's models:
 130 MiB), so this module must not bring them. The CLI parses and prints;
 what the job runs where is decided here."""
@@ -15,11 +17,16 @@ import contextlib
 import functools
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from miner import output
+from miner.config_paths import read_toml, traces_named_in
 from miner.engine import apart
+from miner.engine.registry import engine_named
+from miner.errors import UsageError
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
@@ -37,6 +44,92 @@ if TYPE_CHECKING:
 #: the child and again in the job, cost CPU (0.1-0.3 s), a fixed cost of
 #: each draft.
 SELECT_APART_BYTES = 2**30
+
+
+@dataclass(frozen=True)
+class DraftAsked:
+    """What ``miner draft`` was asked, its options as typed; None where the
+    config's value is the default."""
+
+    since: str
+    until: str
+    """A time as ``miner.window.parse_time`` reads it, or ``latest``: the
+    export's newest event."""
+    traces: Path | str | None
+    """The export (a URI kept a string); None: the config's ``[sources] traces``."""
+    feedback: Path | None
+    out: Path
+    per_signal: int | None
+    max_cases: int | None
+    seed: int | None
+    engine: str
+    lock_timeout: float
+
+
+def run_draft(asked: DraftAsked, config_path: Path, progress: Progress) -> RunSummary:
+    """``miner draft``'s run of what was ``asked``, with the config at
+    ``config_path``: the job of ``run_draft_job`` on the engine asked for.
+
+    The config's TOML is read once, here, before the job's imports: its
+    ``[sources] traces`` (when no export was asked for) is the export whose
+    size decides where the first stage runs, and the same text, parsed, is
+    checked into the request's config where the request is built."""
+    engine = engine_named(asked.engine)
+    toml = read_toml(config_path)
+    traces = asked.traces if asked.traces is not None else traces_named_in(toml, config_path)
+    return run_draft_job(
+        functools.partial(_request, asked, engine, toml, config_path, traces),
+        engine=engine,
+        traces=traces,
+        out=asked.out,
+        lock_timeout=asked.lock_timeout,
+        progress=progress,
+    )
+
+
+def _request(
+    asked: DraftAsked,
+    engine: EngineEntry,
+    toml: dict[str, Any],
+    config_path: Path,
+    traces: Path | str | None,
+) -> DraftRequest:
+    """The run's ``DraftRequest``: the config ``toml`` checked (read from
+    ``config_path``), the window, the engine built, and what was not asked
+    for taken from the config. Called where the first stage runs."""
+    from miner import source
+    from miner.config import config_from_toml
+    from miner.first_stage import DraftRequest
+    from miner.window import parse_time
+
+    config = config_from_toml(toml, config_path)
+    if traces is None:
+        raise UsageError(f"no trace export: pass --traces or set [sources] traces in {config.path}")
+    # Whole seconds: a window reads (and prints) as the times a person typed.
+    now = datetime.now(UTC).replace(microsecond=0)
+    opened = None
+    if asked.until.strip() == "latest":
+        opened = source.open_export(traces)
+        newest = source.latest_timestamp(opened)
+        if newest is None:
+            raise UsageError(f"--until latest: {traces} holds no events")
+        # The window is half-open: end on the second after the newest event.
+        end = newest.replace(microsecond=0) + timedelta(seconds=1)
+    else:
+        end = parse_time(asked.until, now, "--until")
+    return DraftRequest(
+        config=config,
+        traces=traces,
+        feedback=asked.feedback or config.sources.feedback,
+        out=asked.out,
+        since=parse_time(asked.since, end, "--since"),
+        until=end,
+        per_signal=asked.per_signal or config.sampling.per_signal,
+        max_cases=asked.max_cases or config.sampling.max_cases,
+        seed=config.sampling.seed if asked.seed is None else asked.seed,
+        engine=engine.build(),
+        opened=opened,
+    )
 
 
 def export_bytes(traces: Path | str | None) -> int:

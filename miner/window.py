@@ -1,6 +1,7 @@
 """The time window, defined once: a row is in it when ``since <= timestamp <
 until``; on an export in hive ``dt=`` partitions, the days outside it are
-pruned too, so whole folders are skipped before a file is opened.
+pruned too, so whole folders are skipped before a file is opened. Its
+bounds as a person types them (``--since 7d``) are read by ``parse_time``.
 
 ``Window.terms`` is the one definition; every reader renders it: ``sql`` for
 the engines (DuckDB's dialect, which ``miner.engine.query.render`` transpiles
@@ -9,11 +10,13 @@ for Spark SQL and BigQuery) and ``arrow`` for pyarrow's dataset scans.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from miner.engine.sql import text
+from miner.errors import UsageError
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -32,6 +35,56 @@ def clamped(moment: datetime) -> datetime:
 def instant(moment: datetime) -> str:
     """A timestamp literal (UTC), in DuckDB's dialect."""
     return f"CAST({text(clamped(moment).isoformat())} AS TIMESTAMPTZ)"
+
+
+_RELATIVE = re.compile(r"^(\d+)([dhm])$")
+
+#: Times a person may type for a window's bounds (``--since``, ``--until``):
+#: wide enough for any export, narrow enough that the window's grace on
+#: either side cannot overflow a datetime (``EARLIEST``/``LATEST`` clamp
+#: further, to what Arrow can hold).
+TYPED_EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+TYPED_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def parse_time(typed: str, now: datetime, option: str) -> datetime:
+    """``7d``/``36h``/``90m`` before ``now``, ``now``, or an ISO date or
+    date-time (UTC), as typed for ``option``; UsageError naming it otherwise."""
+    value = typed.strip()
+    try:
+        moment = _parse_time(value, now, option)
+    except OverflowError:
+        moment = None
+    if moment is None or not TYPED_EARLIEST <= moment <= TYPED_LATEST:
+        raise UsageError(f"{option} {value!r}: outside the years 1900-9000")
+    return moment
+
+
+def span(amount: int, unit: str) -> timedelta:
+    """``amount`` days, hours or minutes (``unit``: ``d``, ``h``, ``m``): a
+    duration as it is typed, ``7d``, ``36h`` or ``90m``, on the command line
+    (``parse_time``) and in the config (``miner.config.parse_duration``)."""
+    return {"d": timedelta(days=amount), "h": timedelta(hours=amount)}.get(
+        unit, timedelta(minutes=amount)
+    )
+
+
+def _parse_time(value: str, now: datetime, option: str) -> datetime:
+    if value == "now":
+        return now
+    relative = _RELATIVE.match(value)
+    if relative:
+        return now - span(int(relative.group(1)), relative.group(2))
+    try:
+        if len(value) == 10:
+            day = date.fromisoformat(value)
+            return datetime(day.year, day.month, day.day, tzinfo=UTC)
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise UsageError(
+            f"{option} {value!r}: expected 7d, 36h, 90m, a date (2026-11-22) or an ISO date-time"
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)

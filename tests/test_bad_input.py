@@ -237,6 +237,24 @@ def test_unknown_config_table_and_bad_types_are_named(tmp_path, scratch_config):
 
 
 @pytest.mark.parametrize(
+    ("table", "needle"),
+    [
+        ('result_keys = ["error", "it\'s"]', 'signals.error.result_keys[1]: "it\'s"'),
+        ('result_keys = [" code"]', "signals.error.result_keys[0]: ' code'"),
+        ('status_key = "*"', "signals.error.status_key: '*'"),
+    ],
+)
+def test_a_result_key_no_engine_reads_alike_is_named(tmp_path, scratch_config, table, needle):
+    # Spark's JSON paths would read " code" as "code", "*" as any key, and
+    # no key with a quote: a key that reads one way in DuckDB and another
+    # on Spark is refused, not left to flag different sessions.
+    config = scratch_config(extra=f"\n[signals.error]\n{table}\n")
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", config, *WINDOW, "--out", out)
+    _assert_refused(result, 2, config.name, needle, "no engine reads it alike", out=out)
+
+
+@pytest.mark.parametrize(
     ("edit", "needles"),
     [
         (("score_threshold = 0.5", "score_threshold = 2"), ("redaction.score_threshold",)),

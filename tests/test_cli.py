@@ -1,19 +1,15 @@
-"""The command line itself: help, the installed entry point, time parsing."""
+"""The command line itself: help, the installed entry point, errors."""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-from datetime import UTC, datetime
 
 import pytest
 
-from miner.cli import SIGPIPE_EXIT, app, parse_time
-from miner.errors import UsageError
+from miner.cli import SIGPIPE_EXIT, app
 from tests.conftest import PIPELINE, ROOT, WINDOW, copy_drafts, miner
-
-NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
 def test_every_command_has_help_with_an_example():
@@ -84,26 +80,6 @@ def test_installed_console_script_reports_errors_with_exit_codes(tmp_path):
         f"Error: {tmp_path / 'missing.toml'}: no such pipeline config"
     )
     assert "--pipeline PATH" in done.stderr
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("7d", datetime(2026, 11, 22, 12, 0, tzinfo=UTC)),
-        ("36h", datetime(2026, 11, 28, 0, 0, tzinfo=UTC)),
-        ("90m", datetime(2026, 11, 29, 10, 30, tzinfo=UTC)),
-        ("2026-11-20", datetime(2026, 11, 20, tzinfo=UTC)),
-        ("2026-11-20T08:30:00", datetime(2026, 11, 20, 8, 30, tzinfo=UTC)),
-        ("now", NOW),
-    ],
-)
-def test_time_options(text, expected):
-    assert parse_time(text, NOW, "--since") == expected
-
-
-def test_time_option_error_names_the_option():
-    with pytest.raises(UsageError, match=r"--until 'soon'"):
-        parse_time("soon", NOW, "--until")
 
 
 def test_a_bug_is_reported_without_its_message_which_may_hold_trace_data(tmp_path, monkeypatch):

@@ -10,14 +10,17 @@ import signal
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 import miner.draft_start as draft_start
-from miner import first_stage, job, source
+from miner import config_paths, first_stage, job, source
+from miner.config import load_config
 from miner.engine import apart
 from miner.engine.base import EngineEntry
+from miner.engine.embedded import EmbeddedEngine
 from miner.engine.registry import engine_named
 from miner.errors import InputError, MinerError
 from tests.conftest import PIPELINE, TRACES, WINDOW, lock_held, miner
@@ -137,6 +140,64 @@ def test_until_latest_opens_the_export_once(monkeypatch, tmp_path):
     )  # fmt: skip
     assert "in the window" in done.output and "selected 0 " not in done.output, done.output
     assert opened == [TRACES]
+
+
+def _requested(monkeypatch) -> list[first_stage.DraftRequest]:
+    """The requests the first stage is handed (in this process), each run
+    then stopped there with an InputError."""
+    requests: list[first_stage.DraftRequest] = []
+
+    def stop(request: first_stage.DraftRequest) -> None:
+        requests.append(request)
+        raise InputError("stopped at the selection")
+
+    monkeypatch.setattr(draft_start, "SELECT_APART_BYTES", 2**62)
+    monkeypatch.setattr(first_stage, "select_sessions", stop)
+    return requests
+
+
+def test_what_was_asked_is_drafted_without_the_command_line(monkeypatch, tmp_path):
+    # The CLI parses and prints; the run of what was asked (the engine, the
+    # config, the export, the window, the config's defaults) is draft_start's.
+    requests = _requested(monkeypatch)
+    asked = draft_start.DraftAsked(
+        since="2d", until="2026-11-28", traces=None, feedback=None, out=tmp_path / "out",
+        per_signal=None, max_cases=3, seed=0, engine="embedded", lock_timeout=0,
+    )  # fmt: skip
+    with pytest.raises(InputError, match="stopped at the selection"):
+        draft_start.run_draft(asked, PIPELINE, lambda items, _total, _label: items)
+    [request] = requests
+    config = load_config(PIPELINE)
+    assert request.traces == TRACES == config.sources.traces
+    assert request.feedback == config.sources.feedback
+    assert (request.since, request.until) == (
+        datetime(2026, 11, 26, tzinfo=UTC),
+        datetime(2026, 11, 28, tzinfo=UTC),
+    )
+    assert request.per_signal == config.sampling.per_signal
+    assert request.max_cases == 3 != config.sampling.max_cases
+    assert request.seed == 0 != config.sampling.seed
+    assert isinstance(request.engine, EmbeddedEngine)
+
+
+@pytest.mark.parametrize("traces", ["config", "--traces"])
+def test_a_draft_reads_its_config_once(monkeypatch, tmp_path, traces):
+    # Before the job's imports the config's [sources] traces decides where
+    # the first stage runs; the request's config is checked from that read.
+    requests = _requested(monkeypatch)
+    parsed: list[str] = []
+    parse = config_paths.tomllib.loads
+
+    def counted(text: str) -> dict[str, object]:
+        parsed.append(text)
+        return parse(text)
+
+    monkeypatch.setattr(config_paths.tomllib, "loads", counted)
+    given = ["--traces", TRACES] if traces == "--traces" else []
+    done = miner("draft", "--pipeline", PIPELINE, *given, *WINDOW, "--out", tmp_path / "out")
+    assert done.exit_code == 3 and "stopped at the selection" in done.output, done.output
+    assert len(requests) == 1
+    assert parsed == [PIPELINE.read_text(encoding="utf-8")]
 
 
 def test_a_two_part_steps_check_runs_in_the_child_and_its_error_stops_the_block():

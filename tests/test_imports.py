@@ -175,10 +175,11 @@ def test_what_decides_where_the_drafts_first_stage_runs_imports_none_of_the_job(
     script = (
         "from pathlib import Path\n"
         "import miner.cli\n"
-        "from miner.config_paths import traces_named_in\n"
+        "from miner.config_paths import read_toml, traces_named_in\n"
         "from miner.draft_start import first_stage_apart\n"
         "from miner.engine.registry import engine_named\n"
-        "traces = traces_named_in(Path('pipelines/support_agent.toml'))\n"
+        "config = Path('pipelines/support_agent.toml')\n"
+        "traces = traces_named_in(read_toml(config), config)\n"
         "assert traces == Path('sample_traces/traces'), traces\n"
         "assert not first_stage_apart(engine_named('embedded'), traces)\n"
     )

@@ -455,3 +455,37 @@ def test_each_hit_is_in_the_flags_once():
     [hits] = found.table.column("hits").to_pylist()
     pairs = sorted((h["signal"], h["invocation_id"]) for h in hits)
     assert pairs == [("complaint", "i1"), ("loop", "i2"), ("no_answer", "i1")], hits
+
+
+def test_a_completed_calls_result_is_parsed_once_for_every_key_the_error_rule_reads():
+    # One parse of the result a row (a list of paths), before the turn's
+    # aggregates (each key's ``json_extract`` parsed it again), and the
+    # engine's rule still reads a result as the Python one does: keys that
+    # differ in case only are two keys, a dot is part of a key.
+    import duckdb
+
+    from miner.engine.query import turns_sql
+    from miner.signals import Context
+    from miner.signals.error import Error, ErrorConfig, result_failed
+
+    config = ErrorConfig.model_validate(
+        {"result_keys": ["error", "Error", "a b", "x.y"], "status_key": "state of it"}
+    )
+    turns = turns_sql([Error(config, Context())])
+    assert turns.count("json_extract(result") == 1 and "json_transform" not in turns
+    results = [
+        {"error": None}, {"error": ""}, {"error": "null"}, {"error": 0}, {"error": "0"},
+        {"error": False}, {"error": []}, {"error": {}}, {"error": {"code": 7}}, {"Error": "x"},
+        {"a b": "x"}, {"x.y": 1}, {"x": {"y": 1}}, {"state of it": "FAILED"},
+        {"state of it": "ok"}, {"state of it": 3}, [1], "error", 5, None, {"ERROR": "x"},
+    ]  # fmt: skip
+    rows = ", ".join(
+        f"('s', 'i{n}', 'TOOL_COMPLETED', NULL, TIMESTAMP '2026-11-22', "
+        f"'{orjson.dumps(r).decode()}')"
+        for n, r in enumerate(results)
+    )
+    events = f"(VALUES {rows}) AS events(session_id, invocation_id, kind, status, ts, result)"
+    found = duckdb.sql(turns.replace("FROM events", f"FROM {events}")).fetchall()
+    failed = {row[1] for row in found if row[3] is not None}
+    assert failed == {f"i{n}" for n, r in enumerate(results) if result_failed(r, config)}
+    assert failed == {"i2", "i4", "i8", "i9", "i10", "i11", "i13"}

@@ -129,3 +129,49 @@ def test_spark_reads_a_go_message_s_parts_as_duckdb_does(spark, tmp_path):
     assert sorted((r["session_id"], r["kind"], r["text"]) for r in read) == sorted(
         (f"go-{i}", kinds[event_type], text) for i, (event_type, _c, text) in enumerate(GO_MESSAGES)
     )
+
+
+#: Result keys a config may name, each read as the one key it is.
+READABLE_KEYS = ("error.code", "a b", "a ", "$x", "[0]", "a]b", "0", "a*", "日本", "-")
+#: Keys the config refuses (``miner.engine.sql.unreadable_key``).
+UNREADABLE_KEYS = (" code", "*", "it's", "a\\b", 'a"b', "")
+
+
+def _read_by_key(spark, keys: tuple[str, ...]) -> tuple[list[object], list[object]]:
+    """Each key's value in a result holding it ("E1") and "code" ("E2"), as
+    DuckDB and as Spark read it through ``key_path``: one row per key."""
+    import duckdb
+
+    from miner.engine.query import render
+    from miner.engine.sql import key_path
+
+    results = [json.dumps({key: "E1", "code": "E2"}) for key in keys]
+    picked = " ".join(
+        f"WHEN {i} THEN json_extract_string(result, {key_path(key)})" for i, key in enumerate(keys)
+    )
+    query = f"SELECT CASE i {picked} END AS v FROM results ORDER BY i"
+    spark.createDataFrame(list(enumerate(results)), "i int, result string").createOrReplaceTempView(
+        "results"
+    )
+    on_spark = [row[0] for row in spark.sql(render(query, "spark")).collect()]
+    with duckdb.connect() as con:
+        con.execute("CREATE TABLE results (i INT, result VARCHAR)")
+        con.executemany("INSERT INTO results VALUES (?, ?)", list(enumerate(results)))
+        try:
+            on_duckdb = [row[0] for row in con.execute(query).fetchall()]
+        except duckdb.Error:
+            on_duckdb = [None] * len(keys)  # a path DuckDB cannot read
+    return on_duckdb, on_spark
+
+
+def test_spark_reads_a_result_key_as_duckdb_does_or_the_config_refuses_it(spark):
+    # A key with a dot is that key on both engines (rendered $['error.code']
+    # for Spark), not "code" under "error"; a key the config refuses is one
+    # an engine would misread (Spark reads " code" as "code", "*" as any).
+    from miner.engine.sql import unreadable_key
+
+    assert not any(unreadable_key(key) for key in READABLE_KEYS)
+    assert _read_by_key(spark, READABLE_KEYS) == (["E1"] * len(READABLE_KEYS),) * 2
+    for key in UNREADABLE_KEYS:
+        assert unreadable_key(key), key
+        assert _read_by_key(spark, (key,)) != (["E1"], ["E1"]), key

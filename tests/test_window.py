@@ -1,6 +1,7 @@
 """The window, one definition rendered for pyarrow and for SQL: both pick the
 same rows of a real hive export, at the edges, with naive and zoned
-timestamps, and for a window wider than Arrow can hold."""
+timestamps, and for a window wider than Arrow can hold; and its bounds as
+typed (``--since 7d``)."""
 
 from datetime import UTC, datetime, timedelta
 
@@ -10,9 +11,11 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 import pytest
 
-from miner.window import EARLIEST, LATEST, Window
+from miner.errors import UsageError
+from miner.window import EARLIEST, LATEST, Window, parse_time
 
 START = datetime(2026, 11, 1, tzinfo=UTC)
+NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
 def _export(tmp_path, tz):
@@ -79,3 +82,36 @@ def test_days_prune_by_the_clamped_bounds():
         ("dt", "<=", LATEST.date()),
     ]
     assert "dt" not in window.sql()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("7d", datetime(2026, 11, 22, 12, 0, tzinfo=UTC)),
+        ("36h", datetime(2026, 11, 28, 0, 0, tzinfo=UTC)),
+        ("90m", datetime(2026, 11, 29, 10, 30, tzinfo=UTC)),
+        ("2026-11-20", datetime(2026, 11, 20, tzinfo=UTC)),
+        ("2026-11-20T08:30:00", datetime(2026, 11, 20, 8, 30, tzinfo=UTC)),
+        ("now", NOW),
+    ],
+)
+def test_time_options(text, expected):
+    assert parse_time(text, NOW, "--since") == expected
+
+
+def test_time_option_error_names_the_option():
+    with pytest.raises(UsageError, match=r"--until 'soon'"):
+        parse_time("soon", NOW, "--until")
+
+
+@pytest.mark.parametrize(
+    ("typed", "hours"), [("7d", 168), ("36h", 36), ("90m", 1.5), (" 2 d ", 48)]
+)
+def test_a_duration_reads_alike_in_the_config_and_on_the_command_line(typed, hours):
+    # One reading of 7d/36h/90m (``span``): the config's session_grace (which
+    # allows spaces) and --since's relative times.
+    from miner.config import parse_duration
+
+    assert parse_duration(typed, "") == timedelta(hours=hours)
+    if " " not in typed:
+        assert NOW - parse_time(typed, NOW, "--since") == timedelta(hours=hours)

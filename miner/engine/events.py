@@ -32,6 +32,7 @@ from __future__ import annotations
 import json
 
 from miner.dialects import GO_EVENT_TYPES, GO_ONLY
+from miner.engine.sql import key_path
 from miner.engine.sql import listed as _listed
 from miner.engine.sql import text as _text
 
@@ -137,7 +138,7 @@ def _json_null(key: str) -> str:
     """SQL: the payload's ``key`` as JSON text where ``parsed_fields`` holds
     none: ``null`` for a JSON null, as ``json_extract`` reads it (the struct
     holds NULL); parsed again on those rows only."""
-    return f"CAST(json_extract(payload, {_text('$.' + key)}) AS VARCHAR)"
+    return f"CAST(json_extract(payload, {key_path(key)}) AS VARCHAR)"
 
 
 #: A Go EVENT row holds the model's tool calls / function responses.

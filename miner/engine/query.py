@@ -28,7 +28,7 @@ from typing import Any
 
 from miner.dialects import raw_event_types
 from miner.engine.events import EVENTS_CTES, ROW_COLUMNS, FieldType, events_ctes
-from miner.engine.sql import listed, name, text
+from miner.engine.sql import key_path, listed, name, text
 from miner.signals import Signal
 from miner.window import Window
 
@@ -336,16 +336,31 @@ def turns_sql(signals: Sequence[Signal]) -> str:
     """``turns``: one row per session and invocation of ``events``, with its
     first row's time (``start``) and every signal's ``turn_columns``, all
     aggregated in one pass (a scan of ``events`` per signal costs more than
-    every aggregate together)."""
+    every aggregate together), over the signals' ``row_columns``."""
     columns = {"start": "min(ts)"}
+    values: dict[str, str] = {}
     for signal in signals:
-        for column, aggregate in signal.turn_columns().items():
-            if column in columns or not column.startswith(f"{signal.name}_"):
-                raise ValueError(f"signal {signal.name}: turn column {column!r} clashes")
-            columns[column] = aggregate
+        for kind, named, written in (
+            ("turn", columns, signal.turn_columns()),
+            ("row", values, signal.row_columns()),
+        ):
+            for column, sql in written.items():
+                if (
+                    column in columns
+                    or column in values
+                    or not column.startswith(f"{signal.name}_")
+                ):
+                    raise ValueError(f"signal {signal.name}: {kind} column {column!r} clashes")
+                named[column] = sql
     aggregates = ", ".join(f"{sql} AS {name(column)}" for column, sql in columns.items())
+    rows = "events"
+    if values:
+        # Computed in a select of their own, once a row: the aggregates
+        # reading a value in their CASEs would compute it once each.
+        each = ", ".join(f"{sql} AS {name(column)}" for column, sql in values.items())
+        rows = f"(SELECT *, {each} FROM events) AS miner_row_values"
     return (
-        f"SELECT session_id, invocation_id, {aggregates} FROM events "
+        f"SELECT session_id, invocation_id, {aggregates} FROM {rows} "
         "GROUP BY session_id, invocation_id"
     )
 
@@ -409,6 +424,23 @@ def _extracted_fields(transform: Any, dialect: str) -> Any:
     return exp.Case().when(valid.transform(_portable(dialect)), exp.Struct(expressions=fields))
 
 
+def _extracted_list(extraction: Any, dialect: str) -> Any:
+    """DuckDB's ``json_extract(value, [path, ...])`` (a JSON text parsed
+    once, a list of each path's value as JSON) where no function takes a
+    list of paths: a list of one extraction a path (Spark's and BigQuery's
+    JSON paths, ``$['error.code']``, from DuckDB's ``$."error.code"``)."""
+    import sqlglot
+    from sqlglot import exp
+
+    value = extraction.this.sql("duckdb")
+    return exp.Array(
+        expressions=[
+            sqlglot.parse_one(f"json_extract({value}, {path.sql('duckdb')})", read="duckdb")
+            for path in extraction.expression.expressions
+        ]
+    )
+
+
 def _extracted(value: Any, key: str, kind: FieldType, dialect: str) -> Any:
     """The JSON text ``value``'s ``key`` as ``json_transform`` reads a field
     of ``kind`` (``FieldType``), in ``dialect`` (Spark's or BigQuery's). A
@@ -421,7 +453,7 @@ def _extracted(value: Any, key: str, kind: FieldType, dialect: str) -> Any:
     import sqlglot
     from sqlglot import exp
 
-    path = text("$." + key)
+    path = key_path(key)
     if kind == "VARCHAR":
         written = f"json_extract_string({value.sql('duckdb')}, {path})"
     elif kind == "JSON":
@@ -505,6 +537,24 @@ def _portable(dialect: str) -> Any:
         ):
             # ``parsed_fields``, cast to the struct DuckDB's function gives.
             return _extracted_fields(node.this.this, dialect)
+        if (
+            dialect != "duckdb"
+            and isinstance(node, exp.JSONExtract)
+            and isinstance(node.expression, exp.Array)
+        ):
+            # DuckDB's extraction of a list of paths, one parse for them
+            # all (``Error.row_columns``): a list of one extraction a path.
+            return _extracted_list(node, dialect)
+        if (
+            dialect == "spark"
+            and isinstance(node, exp.JSONExtractScalar)
+            and isinstance(node.this, exp.Bracket)
+            and node.expression.sql("duckdb") == "'$'"
+        ):
+            # A text read of such a list's item: Spark's ``GET_JSON_OBJECT``
+            # gave a string bare already, as DuckDB's ``json_extract_string``
+            # reads it (and ``GET_JSON_OBJECT`` reads a bare string as NULL).
+            return rewrite(node.this)
         if dialect != "duckdb" and isinstance(node, exp.Bracket) and not node.args.get("safe"):
             # DuckDB reads an index past a list's end as NULL (a Go message
             # of fewer parts than the view reads); Spark's ANSI mode and

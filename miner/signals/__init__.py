@@ -29,12 +29,15 @@ from typing import Annotated, Any, ClassVar
 from pydantic import BaseModel, BeforeValidator, ConfigDict, create_model
 
 
-def _tuple(value: Any) -> Any:
+def as_tuple(value: Any) -> Any:
+    """A TOML list as the tuple a config model holds (anything else as it
+    is): TOML arrays arrive as lists, the models hold immutable tuples."""
     return tuple(value) if isinstance(value, list) else value
 
 
-#: A list of strings in TOML, a tuple in the model.
-Strings = Annotated[tuple[str, ...], BeforeValidator(_tuple)]
+#: A list of strings in TOML, a tuple in the model: every config table's
+#: (``miner.config`` builds on the signals' tables, so it is defined here).
+Strings = Annotated[tuple[str, ...], BeforeValidator(as_tuple)]
 
 
 class SignalConfig(BaseModel):
@@ -100,6 +103,13 @@ class Signal:
         """Aggregates of a turn's ``events`` rows (grouped by ``session_id,
         invocation_id``) that ``sql`` reads from ``turns``, by column name;
         each name starts with the signal's name and an underscore."""
+        return {}
+
+    def row_columns(self) -> dict[str, str]:
+        """Values of each ``events`` row that ``turn_columns`` read, by
+        column name, computed once a row before the turn's aggregates (a
+        JSON text parsed once, however many of its keys they read); each
+        name starts with the signal's name and an underscore."""
         return {}
 
 
