@@ -208,7 +208,9 @@ def test_the_childs_collector_leaves_this_processs_objects_shared():
 
     frozen = gc.get_freeze_count()  # earlier tests' models may be frozen (miner.loading)
     assert run_apart(collect, "the step") < 8
-    assert gc.get_freeze_count() == frozen and len(held) == 500_000  # this process's not frozen
+    # This process's objects not frozen: a freeze here would have taken the
+    # 500,000 held; the count may fall by a few as frozen objects are freed.
+    assert gc.get_freeze_count() < frozen + len(held)
 
 
 def test_the_job_does_not_import_the_detector_before_its_scan(tmp_path):
