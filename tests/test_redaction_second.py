@@ -20,6 +20,7 @@ from miner.redaction.detector import detector_for
 from miner.redaction.policy import RedactionPolicy
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import Reading, SecondOpinion
+from miner.redaction.session import replaced_with_parts
 from miner.redaction.surfaced import Surfaced
 from tests.conftest import PIPELINE
 
@@ -367,3 +368,80 @@ def test_a_value_two_rules_surfaced_takes_the_higher_bar():
         Surfaced("PERSON", "trzaska", "a guessed name (verdict)"),
     ]
     assert opinion.bars(both) == {"trzaska": 0.9}
+
+
+def test_a_person_the_model_replaced_takes_its_parts_as_the_first_pass_links_them(
+    policy, first_pass_only
+):
+    # The first pass only surfaced "GRACE OYELARAN" and left "grace" and
+    # "oyelaran" as written; once the model replaces the name, its parts
+    # take its placeholder as they would beside a name the first pass
+    # replaced: "oyelaran" (no English word) anywhere, "grace" in a line
+    # written in lower case.
+    lines = ("GRACE OYELARAN is the recipient", "yes grace will come by later", "so oyelaran it is")
+    [before] = first_pass_only.redact([chat(*lines)])
+    assert [t.user_text for t in before.session.turns] == list(lines)
+    assert "GRACE OYELARAN" in {s.value for s in before.surfaced}
+    assert "grace" not in {s.value for s in before.surfaced}
+    [after] = policy.redact([chat(*lines)])
+    assert [t.user_text for t in after.session.turns] == [
+        "<PERSON_1> is the recipient",
+        "yes <PERSON_1> will come by later",
+        "so <PERSON_1> it is",
+    ]
+    assert after.surfaced == ()
+    assert after.replaced == Counter({"PERSON": 3})
+    assert after.originals["Grace"] == "PERSON"
+
+
+def test_a_part_english_writes_as_a_word_is_left_in_a_line_with_capitals():
+    # "grace" in "Yes, grace will come" is not linked: the first pass
+    # matches a one-word part English writes in lower case only in a line
+    # written all in lower case (``session._Replacer``).
+    session = chat("GRACE OYELARAN is the recipient", "Yes, grace will come by later")
+    found = Redacted(session, Counter(), {}, (), (Surfaced("PERSON", "GRACE OYELARAN"),))
+    linked = replaced_with_parts(found, {"GRACE OYELARAN": "PERSON"})
+    assert [t.user_text for t in linked.session.turns] == [
+        "<PERSON_1> is the recipient",
+        "Yes, grace will come by later",
+    ]
+
+
+def test_a_part_inside_a_value_still_surfaced_is_left_whole_and_surfaced():
+    # "Oyelaran Close 4" is surfaced as a street: replacing its "Oyelaran"
+    # would leave "Close 4" as written with nothing surfaced over it (the
+    # surfaced text stands nowhere any more). "oyelaran" alone still takes
+    # the placeholder.
+    session = chat(
+        "GRACE OYELARAN is the recipient",
+        "send it to Oyelaran Close 4 please",
+        "so oyelaran it is",
+    )
+    street = Surfaced("STREET_ADDRESS", "Oyelaran Close 4")
+    found = Redacted(session, Counter(), {}, (), (Surfaced("PERSON", "GRACE OYELARAN"), street))
+    linked = replaced_with_parts(found, {"GRACE OYELARAN": "PERSON"})
+    assert [t.user_text for t in linked.session.turns] == [
+        "<PERSON_1> is the recipient",
+        "send it to Oyelaran Close 4 please",
+        "so <PERSON_1> it is",
+    ]
+    assert linked.surfaced == (street,)
+
+
+def test_a_surfaced_value_the_linking_took_whole_everywhere_is_no_longer_surfaced():
+    # "oyelaran" surfaced (another casing), and each of its occurrences now
+    # the person's placeholder: nothing left for the reviewer to decide.
+    session = chat("GRACE OYELARAN is the recipient", "so oyelaran it is")
+    found = Redacted(
+        session,
+        Counter(),
+        {},
+        (),
+        (Surfaced("PERSON", "GRACE OYELARAN"), Surfaced("PERSON", "oyelaran", "another casing")),
+    )
+    linked = replaced_with_parts(found, {"GRACE OYELARAN": "PERSON"})
+    assert [t.user_text for t in linked.session.turns] == [
+        "<PERSON_1> is the recipient",
+        "so <PERSON_1> it is",
+    ]
+    assert linked.surfaced == ()

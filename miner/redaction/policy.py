@@ -25,6 +25,7 @@ from miner.redaction.redacted import Redacted
 from miner.redaction.second import SecondModel, SecondOpinion
 from miner.redaction.session import (
     redact_sessions,
+    replaced_with_parts,
     with_people_decided,
     with_rest_surfaced,
     with_sure_rules_decided,
@@ -77,7 +78,9 @@ class RedactionPolicy:
         self.unsure = Unsure(config.redaction.unsure, (*DEFAULT_ALLOW, *config.redaction.allow))
         #: The second model asked about what is surfaced (miner/redaction/second.py).
         self.second: SecondOpinion | None = (
-            SecondOpinion() if config.redaction.second_model else None
+            SecondOpinion(replaced_with=replaced_with_parts)
+            if config.redaction.second_model
+            else None
         )
         #: The same model's sweep of what the policy finished with (sweep.py).
         sweep_chars = config.redaction.unsure.sweep_chars

@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from itertools import islice
@@ -125,6 +125,11 @@ class SecondOpinion:
     splits' long message (docs/redaction.md, "Measured")."""
     occurrences: int = 3
     """Occurrences of a value read at most (the first ones in the session)."""
+    replaced_with: Callable[[Redacted, dict[str, str]], Redacted] | None = None
+    """How the values the model is sure of are replaced in a session; None:
+    each exact text by a new placeholder (``replaced_everywhere``). The policy
+    gives ``session.replaced_with_parts``, which links a person to its parts
+    as the session pass does (session.py imports this module)."""
 
     def verdict(self, readings: Sequence[Reading], bar: float | None = None) -> str | None:
         """The entity type to replace a value as, from its readings; None
@@ -149,16 +154,17 @@ class SecondOpinion:
     ) -> list[Redacted]:
         """Each of ``redacted`` (the first pass over ``originals``) with the
         values the model (``second_model``'s) is sure are personal replaced by a
-        new placeholder everywhere in its session; the rest stay surfaced. A
-        value the first pass cut into (part of it replaced in one string)
-        stays surfaced: replacing the rest would leave the part between as
-        written."""
+        new placeholder everywhere in its session (``replaced_with``); the rest
+        stay surfaced. A value the first pass cut into (part of it replaced in
+        one string) stays surfaced: replacing the rest would leave the part
+        between as written."""
         asked = [self._windows(o, r) for o, r in zip(originals, redacted, strict=True)]
         if not any(asked):
             return list(redacted)  # nothing surfaced: the model is not asked for
         model = second_model()
         bars = [self.bars(r.surfaced) for r in redacted]
         readings = self.readings(model, asked, bars)
+        replaced_with = self.replaced_with or replaced_everywhere
         decided = []
         for result, read, bar in zip(redacted, readings, bars, strict=True):
             replacing = {
@@ -166,7 +172,7 @@ class SecondOpinion:
                 for value, found in read.items()
                 if (entity := self.verdict(found, bar.get(value)))
             }
-            decided.append(replaced_everywhere(result, replacing) if replacing else result)
+            decided.append(replaced_with(result, replacing) if replacing else result)
         # The windows read are not kept for the sweep, which reads others,
         # and the heap they and the reading freed goes back: held over it,
         # the next stages stacked on it with the model (the bench's 1 MiB
@@ -393,17 +399,24 @@ def _strings(session: Session) -> list[str]:
     return [leaf for _key, leaf in session_texts(session) if isinstance(leaf, str)]
 
 
-def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
-    """``redacted`` with each value of ``replacing`` replaced by the next free
-    placeholder of its entity type, in every string of the session."""
+def new_placeholders(session: Session, replacing: dict[str, str]) -> dict[str, str]:
+    """Each value of ``replacing`` -> the next placeholder of its entity type
+    that no string of ``session`` holds, in order."""
     used: Counter[str] = Counter()
-    for text in _strings(redacted.session):
+    for text in _strings(session):
         for m in PLACEHOLDER.finditer(text):
             used[m.group(1)] = max(used[m.group(1)], int(m.group(2)))
     placeholder: dict[str, str] = {}
     for value, entity in replacing.items():
         used[entity] += 1
         placeholder[value] = f"<{entity}_{used[entity]}>"
+    return placeholder
+
+
+def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
+    """``redacted`` with each value of ``replacing`` replaced by the next free
+    placeholder of its entity type, in every string of the session."""
+    placeholder = new_placeholders(redacted.session, replacing)
     # The longest value first, so a name inside a longer surfaced value
     # does not split it. Each is followed by no word character; the one
     # before is checked by hand, as surfaced.occurrences does (a pattern

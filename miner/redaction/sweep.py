@@ -59,8 +59,20 @@ a1d0072 -> this sweep; silent leaks / decisions per case): presidio dev
 -> 108 / 2.02; look-alikes replaced unchanged (the sweep replaces nothing).
 The bar: the sweep alone (no first pass) on the fresh tune split covered
 81% of planted names at 0.9, 88% at 0.5 and 73% at 0.97, surfacing 112,
-202 and 67 look-alikes. Cost: a 20-case draft's CPU 4.4 -> 5.3 s warm
-(the model loaded and read over the picked sessions), peak RSS 417 MiB;
+202 and 67 look-alikes. In the policy (with the second model's linking,
+``session.replaced_with_parts``; silent / decisions per case, bar 0.9 ->
+0.6 -> 0.5): fresh 5 / 0.51 -> 3 / 0.62 -> 3 / 0.64, presidio dev 0 / 0.24
+-> 0 / 0.35 -> 0 / 0.34, held-out dev 10 / 0.60 -> 10 / 0.69 -> 10 / 0.71,
+mimesis tune 9 / 1.06 -> 9 / 1.14 -> 9 / 1.18 (0.7: no silent fewer on any
+tune split); report splits at 0.6: presidio TEST 7 / 0.55 -> 7 / 0.58,
+held-out TEST 26 / 0.74 -> 26 / 0.78, untouched 134 / 0.98 -> 128 / 1.04,
+mimesis REPORT 108 / 2.02 -> 108 / 2.08, hard held-out 4 / 0.81 -> 4 / 0.99.
+Kept at 0.9: under it the model reads "tell" (a first name in the lists)
+in "tell butler the refund went through" as a name, and the sweep surfaces
+a word English writes after a verb (tests/test_redaction_names.py). A
+lower bar wants ``names_nothing`` to know such a word first.
+Cost: a 20-case draft's CPU 4.4 -> 5.3 s warm (the model loaded and read
+over the picked sessions), peak RSS 417 MiB;
 the 1 MiB message (not swept) 52.6 -> 50.6 s CPU, peak 475 -> 474 MiB, but
 its 256 KiB of texts one per message (all swept) 15.8 -> 34.6 s CPU.
 """
