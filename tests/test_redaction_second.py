@@ -89,14 +89,6 @@ def test_a_first_name_spacy_reads_as_no_person_is_not_replaced_unseen(policy, fi
         [result] = redaction.redact([chat(line)])
         assert result.session.turns[0].user_text == line
         assert result.surfaced == (Surfaced("PERSON", "Ascension"),)
-    # A cue's one word spaCy reads as a place is surfaced by the first pass
-    # too, and replaced where the second model reads a name there.
-    line = "my name is Paris and I ordered a lamp"
-    [before] = first_pass_only.redact([chat(line)])
-    assert before.surfaced == (Surfaced("PERSON", "Paris"),)
-    [after] = policy.redact([chat(line)])
-    assert after.session.turns[0].user_text == "my name is <PERSON_1> and I ordered a lamp"
-    assert after.surfaced == ()
 
 
 def test_a_product_named_like_a_person_the_model_does_not_confirm_stays_surfaced(policy):

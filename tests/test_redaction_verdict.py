@@ -511,15 +511,10 @@ def test_a_first_name_spacy_reads_as_a_place_is_surfaced():
     assert verdict("serving Sunni towns", "Sunni", first_name, {"NORP"}) == "surface"
     # spaCy reading nothing there is no disagreement: the list's name stays replaced.
     assert verdict("serving Ascension", "Ascension", first_name, set()) == "replace"
-    # A cue's one word spaCy reads as a people or a place: the reviewer's too;
-    # not where spaCy agrees, nor where it reads nothing.
+    # A cue's word is sure whatever spaCy reads there ("my name is Paris").
     cue = {"NameCueRecognizer"}
-    text = "I am Russe but I live in Yémen."
-    assert verdict(text, "Russe", cue, {"NORP"}) == "surface"
-    assert verdict(text, "Russe", cue, {"GPE"}) == "surface"
-    assert verdict("I am Russe and I need help", "Russe", cue, set()) == "replace"
-    assert verdict("I am Maria, hi", "Maria", cue | NER, {"PERSON"}) == "replace"
-    assert verdict("my name is Ana Russe", "Ana Russe", cue, {"GPE"}) == "replace"
+    assert verdict("my name is Paris and I", "Paris", cue, {"GPE"}) == "replace"
+    assert verdict("my name is Paris and I", "Paris", cue | first_name, {"ORG"}) == "replace"
     # Not where spaCy agrees it is a person, nor where spaCy found it too,
     # nor a first name with a surname.
     assert verdict("Georgia called twice", "Georgia", first_name, {"PERSON"}) == "replace"

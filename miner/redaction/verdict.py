@@ -23,9 +23,9 @@ filters (an allowed phrase, a determiner before it) came first.
   a name's or a job's and an address's), named after its founder as often;
   a name in a firm's, shop's or brand's slot ("ordered a jacket from Eddie
   Bauer", "X ships to", "X's online store": ``lexicon.firms``); one word
-  one reader alone calls a person (the first-name list, a cue) where
-  spaCy reads a place, a firm, a people or a date ("serving Ascension",
-  "I am Russe but I live in Yémen": ``readers_disagree``).
+  only the first-name list calls a person where spaCy reads a place, a
+  firm, a people or a date ("serving Ascension", "meet Petek at":
+  ``readers_disagree``).
 - **Sure of a name** (replaced): the rest, as before the verdict. Surfacing
   spaCy's lone persons too (a first name alone, a word no list knows, one
   spaCy also labels ORG or GPE) was measured on the presidio-evaluator
@@ -119,12 +119,8 @@ def verdict_of(
     if not guessed(entity, recognizers):
         # A name a sure rule found with a firm's noun among its words ("A.
         # Enggaard Holding": an initial and a surname): a person's name in
-        # a firm's, the reviewer's, never kept unseen. So is a cue's one
-        # word spaCy reads as no person ("I am Russe but I live in Yémen":
-        # a people), ``readers_disagree``.
-        if by_its_words or readers_disagree(value, recognizers, labels):
-            return "surface", ""
-        return "replace", ""
+        # a firm's, the reviewer's, never kept unseen.
+        return ("surface" if by_its_words else "replace"), ""
     if _a_route_in(value):
         # "Flight AEM-FNE" as the model drew it: a route's codes and a word
         # English writes, no one's name (its codes, read as a person's
@@ -275,26 +271,28 @@ def verdict_of(
 #: "flying with Skyrova" (a trip's "to" or "from" after it is a place's slot).
 _FLEW = re.compile(r"(?i:\b(?:flew|fly|flying|flies|flown)(?:[ \t]+with)?)[ \t]+$")
 _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
-#: The readers whose hit is theirs alone when no other recognizer found it
-#: too: the first-name list, a cue before the word ("I am", "my name is").
-_LONE_READERS = (frozenset(("FirstNameRecognizer",)), frozenset(("NameCueRecognizer",)))
+#: A hit only the first-name list found.
+_FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
 
 
 def readers_disagree(value: str, recognizers: frozenset[str], labels: frozenset[str]) -> bool:
-    """Whether one reader alone calls a one-word hit a person (the
-    first-name list, or a cue before it: ``_LONE_READERS``) and spaCy, which
-    read the same words, names them something else: a place, a firm, a
-    people, a date (``labels`` without PERSON: "serving Ascension", "I am
-    Russe but I live in Yémen"). A person two readers disagree on is not
+    """Whether only the first-name list calls a one-word hit a person and
+    spaCy, which read the same words, names them something else: a place,
+    a firm, a people, a date (``labels`` without PERSON: "serving
+    Ascension", "meet Petek at"). A person two readers disagree on is not
     sure: surfaced, for the reviewer and the second model, which replaces
     what it reads as a name (never kept: a name spaCy misread would leak).
     spaCy reading nothing there is no disagreement (surfacing those left
     persons silent: a name the first pass replaces takes its other casings
     and parts with it). A first name and a surname stay sure whatever spaCy
     calls them (several words it reads as a place were streets' names,
-    left silent surfaced)."""
+    left silent surfaced). Nor is a cue's word ("I am Russe", "Dear Palm")
+    read so: on the mimesis tune split spaCy read no person in 90 planted
+    names after a cue for 4 look-alikes; surfaced too, they moved 3
+    look-alikes there and none on a report split, for 0.10 more decisions
+    per case there and 0.05 on the untouched locales."""
     return (
-        recognizers in _LONE_READERS
+        recognizers == _FIRST_NAME_ONLY
         and bool(labels)
         and "PERSON" not in labels
         and _one_name_word(value)
