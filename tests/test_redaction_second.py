@@ -81,6 +81,17 @@ def test_its_placeholder_follows_the_session_s_own(policy):
     assert result.surfaced == ()
 
 
+def test_a_first_name_spacy_reads_as_no_person_is_not_replaced_unseen(policy, first_pass_only):
+    # The first-name list knows "Ascension", spaCy reads it as a firm where
+    # it stands: two readers disagree, so the first pass surfaces it; the
+    # second model does not read a name there, so it stays the reviewer's.
+    line = "The orchestra has grown to a fully professional orchestra serving Ascension"
+    for redaction in (first_pass_only, policy):
+        [result] = redaction.redact([chat(line)])
+        assert result.session.turns[0].user_text == line
+        assert result.surfaced == (Surfaced("PERSON", "Ascension"),)
+
+
 def test_a_product_named_like_a_person_the_model_does_not_confirm_stays_surfaced(policy):
     line = "The Anouk electric toothbrush I bought is broken"
     [result] = policy.redact([chat(line)])

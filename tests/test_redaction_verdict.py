@@ -504,6 +504,17 @@ def test_a_first_name_spacy_reads_as_a_place_is_surfaced():
     first_name = {"FirstNameRecognizer"}
     assert verdict("Georgia was lovely in spring", "Georgia", first_name, {"GPE"}) == "surface"
     assert verdict("flew over Of Georgia", "Of Georgia", first_name, {"LOC"}) == "surface"
+    # Or as a firm, a people or a day: any reading but a person's disagrees.
+    text = "an orchestra serving Ascension"
+    assert verdict(text, "Ascension", first_name, {"ORG"}) == "surface"
+    assert verdict("We'll meet Petek at Brightscope", "Petek", first_name, {"ORG"}) == "surface"
+    assert verdict("serving Sunni towns", "Sunni", first_name, {"NORP"}) == "surface"
+    # spaCy reading nothing there is no disagreement: the list's name stays replaced.
+    assert verdict("serving Ascension", "Ascension", first_name, set()) == "replace"
+    # A cue's word is sure whatever spaCy reads there ("my name is Paris").
+    cue = {"NameCueRecognizer"}
+    assert verdict("my name is Paris and I", "Paris", cue, {"GPE"}) == "replace"
+    assert verdict("my name is Paris and I", "Paris", cue | first_name, {"ORG"}) == "replace"
     # Not where spaCy agrees it is a person, nor where spaCy found it too,
     # nor a first name with a surname.
     assert verdict("Georgia called twice", "Georgia", first_name, {"PERSON"}) == "replace"

@@ -22,7 +22,10 @@ filters (an allowed phrase, a determiner before it) came first.
   name where a firm stands ("I work for Brennan", a block's line between
   a name's or a job's and an address's), named after its founder as often;
   a name in a firm's, shop's or brand's slot ("ordered a jacket from Eddie
-  Bauer", "X ships to", "X's online store": ``lexicon.firms``).
+  Bauer", "X ships to", "X's online store": ``lexicon.firms``); one word
+  only the first-name list calls a person where spaCy reads a place, a
+  firm, a people or a date ("serving Ascension", "meet Petek at":
+  ``readers_disagree``).
 - **Sure of a name** (replaced): the rest, as before the verdict. Surfacing
   spaCy's lone persons too (a first name alone, a word no list knows, one
   spaCy also labels ORG or GPE) was measured on the presidio-evaluator
@@ -181,12 +184,11 @@ def verdict_of(
         # named after a person as a name, ``lexicon.firms``; one no list
         # knows after "I work for" is kept, ``names.a_firm_by_its_words``).
         return "surface", ""
-    if recognizers == _FIRST_NAME_ONLY and labels & _PLACE_LABELS and _one_name_word(value):
+    if readers_disagree(value, recognizers, labels):
         # The first-name list and spaCy disagree: the list knows the word as
-        # a first name ("America", "Florence"), spaCy reads it, where it
-        # stands, as a place ("America was fun to visit"). Two guesses that
-        # disagree are not sure of a person: the reviewer's. (A first name
-        # and a surname stay sure whatever spaCy calls them.)
+        # a first name ("America", "Florence", "Petek"), spaCy reads it,
+        # where it stands, as a place, a firm or a day ("America was fun to
+        # visit", "serving Ascension", "meet Petek at"): the reviewer's.
         return "surface", ""
     # The capitalised words a name is written with; a lower-case noun inside
     # the span ("Stephen smartwatch", as the model drew it) names a product.
@@ -269,9 +271,32 @@ def verdict_of(
 #: "flying with Skyrova" (a trip's "to" or "from" after it is a place's slot).
 _FLEW = re.compile(r"(?i:\b(?:flew|fly|flying|flies|flown)(?:[ \t]+with)?)[ \t]+$")
 _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
-#: A hit only the first-name list found, and spaCy's labels of a place.
+#: A hit only the first-name list found.
 _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
-_PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
+
+
+def readers_disagree(value: str, recognizers: frozenset[str], labels: frozenset[str]) -> bool:
+    """Whether only the first-name list calls a one-word hit a person and
+    spaCy, which read the same words, names them something else: a place,
+    a firm, a people, a date (``labels`` without PERSON: "serving
+    Ascension", "meet Petek at"). A person two readers disagree on is not
+    sure: surfaced, for the reviewer and the second model, which replaces
+    what it reads as a name (never kept: a name spaCy misread would leak).
+    spaCy reading nothing there is no disagreement (surfacing those left
+    persons silent: a name the first pass replaces takes its other casings
+    and parts with it). A first name and a surname stay sure whatever spaCy
+    calls them (several words it reads as a place were streets' names,
+    left silent surfaced). Nor is a cue's word ("I am Russe", "Dear Palm")
+    read so: on the mimesis tune split spaCy read no person in 90 planted
+    names after a cue for 4 look-alikes; surfaced too, they moved 3
+    look-alikes there and none on a report split, for 0.10 more decisions
+    per case there and 0.05 on the untouched locales."""
+    return (
+        recognizers == _FIRST_NAME_ONLY
+        and bool(labels)
+        and "PERSON" not in labels
+        and _one_name_word(value)
+    )
 
 
 def _capitals_no_list_knows(text: str, value: str) -> bool:
