@@ -421,11 +421,17 @@ _DURATION = re.compile(r"^\s*(\d+)\s*([dhm])\s*$")
 def parse_duration(text: str, where: str) -> timedelta:
     """``7d``, ``36h`` or ``90m`` as a timedelta; ``where`` names the source in errors."""
     match = _DURATION.match(text)
-    if not match:
-        if not where:  # inside a config model: pydantic adds the place
-            raise ValueError("expected a duration like 7d, 36h or 90m")
-        raise ConfigError(f"{where}: expected a duration like 7d, 36h or 90m")
-    return span(int(match.group(1)), match.group(2))
+    problem = "expected a duration like 7d, 36h or 90m"
+    if match:
+        try:
+            return span(int(match.group(1)), match.group(2))
+        except OverflowError:
+            # Past what a timedelta holds: refused by name as any value out
+            # of the field's range is, not left to end the run as a bug.
+            problem = "a duration longer than a billion days"
+    if not where:  # inside a config model: pydantic adds the place
+        raise ValueError(problem)
+    raise ConfigError(f"{where}: {problem}")
 
 
 #: pydantic error types in the words of a TOML user.

@@ -5,11 +5,12 @@ then ``out``'s lock, the stale staging removed, the first stage's selection
 and the job), whose first stage runs in this process, or, on a large local
 export, in a child forked before this process imports the job.
 
-Light to import (the standard library, ``miner.output``, ``miner.engine.apart``,
-``miner.engine.registry`` and ``miner.config_paths``): the point of the fork is a child that starts
-without the job's imports (pandas, pyarrow, DuckDB, the config's models:
-130 MiB), so this module must not bring them. The CLI parses and prints;
-what the job runs where is decided here."""
+Light to import (the standard library, ``miner.output``, ``miner.errors``,
+``miner.engine.apart``, ``miner.engine.registry`` and ``miner.config_paths``):
+the point of the fork is a child that starts without the job's imports
+(pandas, pyarrow, DuckDB, the config's models: 130 MiB), so this module
+must not bring them. The CLI parses and prints; what the job runs where
+is decided here."""
 
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ class DraftAsked:
     config's value is the default."""
 
     since: str
+    """A time as ``miner.window.parse_time`` reads it, a relative one
+    (``7d``) before ``until``, not before now."""
     until: str
     """A time as ``miner.window.parse_time`` reads it, or ``latest``: the
     export's newest event."""
@@ -165,7 +168,7 @@ def run_draft_job(
     progress: Progress,
 ) -> RunSummary:
     """The draft job of the request ``request_of()`` builds (called where
-    the job's first stage runs: it reads the config and may open the
+    the job's first stage runs: it checks the config and may open the
     export), on ``engine``, over the export ``traces`` (--traces, or the
     config's), into ``out``.
 

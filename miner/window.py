@@ -64,9 +64,12 @@ def span(amount: int, unit: str) -> timedelta:
     """``amount`` days, hours or minutes (``unit``: ``d``, ``h``, ``m``): a
     duration as it is typed, ``7d``, ``36h`` or ``90m``, on the command line
     (``parse_time``) and in the config (``miner.config.parse_duration``)."""
-    return {"d": timedelta(days=amount), "h": timedelta(hours=amount)}.get(
-        unit, timedelta(minutes=amount)
-    )
+    # Only the unit typed is computed: 1000000000m is 694,444 days, which a
+    # timedelta holds, though as many days would overflow it.
+    return timedelta(**{_UNITS[unit]: amount})
+
+
+_UNITS = {"d": "days", "h": "hours", "m": "minutes"}
 
 
 def _parse_time(value: str, now: datetime, option: str) -> datetime:

@@ -236,6 +236,17 @@ def test_unknown_config_table_and_bad_types_are_named(tmp_path, scratch_config):
     )
 
 
+def test_a_duration_past_what_a_timedelta_holds_is_named(tmp_path, scratch_config):
+    # 99999999999d overflows timedelta: once an internal error ("OverflowError
+    # at window.py"), now the field's name and why, as any value out of range.
+    config = scratch_config(replace=('session_grace = "1d"', 'session_grace = "99999999999d"'))
+    out = tmp_path / "out"
+    result = miner("draft", "--pipeline", config, *WINDOW, "--out", out)
+    _assert_refused(
+        result, 2, config.name, "sampling.session_grace", "longer than a billion days", out=out
+    )
+
+
 @pytest.mark.parametrize(
     ("table", "needle"),
     [

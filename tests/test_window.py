@@ -115,3 +115,18 @@ def test_a_duration_reads_alike_in_the_config_and_on_the_command_line(typed, hou
     assert parse_duration(typed, "") == timedelta(hours=hours)
     if " " not in typed:
         assert NOW - parse_time(typed, NOW, "--since") == timedelta(hours=hours)
+
+
+def test_a_duration_in_minutes_is_read_in_minutes_alone():
+    # 10**9 minutes is 694,444 days, which a timedelta holds, though 10**9
+    # days would overflow one (each unit was computed for any unit typed):
+    # the config refuses it as out of the field's range, not as overflowing.
+    from pydantic import ValidationError
+
+    from miner.config import SamplingConfig
+    from miner.window import span
+
+    assert span(10**9, "m") == timedelta(minutes=10**9)
+    with pytest.raises(ValidationError) as refused:
+        SamplingConfig.model_validate({"session_grace": f"{10**9}m"})
+    assert refused.value.errors()[0]["type"] == "less_than_equal"

@@ -424,7 +424,7 @@ def _extracted_fields(transform: Any, dialect: str) -> Any:
     return exp.Case().when(valid.transform(_portable(dialect)), exp.Struct(expressions=fields))
 
 
-def _extracted_list(extraction: Any, dialect: str) -> Any:
+def _extracted_list(extraction: Any) -> Any:
     """DuckDB's ``json_extract(value, [path, ...])`` (a JSON text parsed
     once, a list of each path's value as JSON) where no function takes a
     list of paths: a list of one extraction a path (Spark's and BigQuery's
@@ -544,7 +544,7 @@ def _portable(dialect: str) -> Any:
         ):
             # DuckDB's extraction of a list of paths, one parse for them
             # all (``Error.row_columns``): a list of one extraction a path.
-            return _extracted_list(node, dialect)
+            return _extracted_list(node)
         if (
             dialect == "spark"
             and isinstance(node, exp.JSONExtractScalar)

@@ -10,7 +10,7 @@ longer find them (each miss left on the report splits is in a shape no tune
 sweep showed), but the second model generalises where rules don't.
 
 So after those, the same model (Rampart: the one ``decide`` loaded, or
-loaded now if nothing was surfaced; ``second.SecondModel``) reads every
+loaded now if ``decide`` read nothing; ``second.SecondModel``) reads every
 text of each session the policy finished with, and every span it labels
 personal (``PERSONAL_LABELS``: a given name, a surname, a street's name, an
 e-mail, a phone; a street's house number and unit beside a street's name

@@ -83,11 +83,16 @@ class Error(Signal):
     all_rows = True
     Config = ErrorConfig
 
+    def _error_keys(self) -> tuple[str, ...]:
+        """The result keys a non-empty value under which is a failure, each
+        once: ``error_result``'s first items."""
+        return tuple(dict.fromkeys(self.config.result_keys))
+
     def _read_keys(self) -> tuple[str, ...]:
         """The keys of a result the rule reads, in ``error_result``'s order:
         each error key, then the status key (if there are status values to
         compare it with)."""
-        keys = tuple(dict.fromkeys(self.config.result_keys))
+        keys = self._error_keys()
         return (*keys, self.config.status_key) if self.config.status_values else keys
 
     def row_columns(self) -> dict[str, str]:
@@ -105,7 +110,7 @@ class Error(Signal):
     def failed(self) -> str:
         """SQL: a completed call's ``result`` (``error_result``, the values
         of the keys the rule reads, as JSON) reports a failure."""
-        errors = len(dict.fromkeys(self.config.result_keys))
+        errors = len(self._error_keys())
         tests = [
             f"coalesce(CAST(error_result[{i}] AS VARCHAR), 'null') "
             f"NOT IN ({listed(_NOTHING_AS_TEXT)})"
