@@ -67,10 +67,20 @@ mimesis tune 9 / 1.06 -> 9 / 1.14 -> 9 / 1.18 (0.7: no silent fewer on any
 tune split); report splits at 0.6: presidio TEST 7 / 0.55 -> 7 / 0.58,
 held-out TEST 26 / 0.74 -> 26 / 0.78, untouched 134 / 0.98 -> 128 / 1.04,
 mimesis REPORT 108 / 2.02 -> 108 / 2.08, hard held-out 4 / 0.81 -> 4 / 0.99.
-Kept at 0.9: under it the model reads "tell" (a first name in the lists)
-in "tell butler the refund went through" as a name, and the sweep surfaces
-a word English writes after a verb (tests/test_redaction_names.py). A
-lower bar wants ``names_nothing`` to know such a word first.
+Under 0.9 the model reads "tell" (a first name in the lists) in "tell
+butler the refund went through" as a name, and the sweep surfaced a word
+English writes after a verb (tests/test_redaction_names.py); so
+``names_nothing`` takes no lower-case verb's form English writes very often
+(``VERB_NAMES_NO_ONE_ZIPF``) for a first name, and the bar is 0.6 (0.7
+lowered no tune split's silent count). Measured (main e811311 -> bar 0.6
+with that rule; silent / decisions per case, look-alikes unchanged): fresh
+5 / 0.56 -> 3 / 0.66, presidio dev 0 / 0.27 -> 0 / 0.38, held-out dev 10 /
+0.66 -> 10 / 0.74, mimesis tune 9 / 1.13 -> 9 / 1.20; report splits:
+presidio TEST 7 / 0.56 -> 7 / 0.59, held-out TEST 26 / 0.78 -> 26 / 0.81,
+untouched 134 / 1.00 -> 128 / 1.06, mimesis REPORT 108 / 2.07 -> 108 /
+2.13, hard dev / test / held-out 0.40, 0.50, 0.85 -> 0.52, 0.65, 1.03;
+mimesis-cross tune locales x test templates 40 / 1.64 -> 36 / 1.72, report
+locales x dev templates 38 / 1.66 -> 38 / 1.73.
 Cost: a 20-case draft's CPU 4.4 -> 5.3 s warm (the model loaded and read
 over the picked sessions), peak RSS 417 MiB;
 the 1 MiB message (not swept) 52.6 -> 50.6 s CPU, peak 475 -> 474 MiB, but
@@ -129,7 +139,7 @@ class Sweep:
 
     text_chars: int
     """Longest text swept, in characters (``[redaction.unsure] sweep_chars``)."""
-    bar: float = 0.9
+    bar: float = 0.6
     """Least probability, on each token, of a personal label for the span
     to be surfaced."""
 
@@ -289,11 +299,34 @@ def names_nothing(value: str, entity: str) -> bool:
         return all(w.casefold() in stop_words() for w in words)
     # "Islands", "bridge", "songwriter" (Zipf 3.0 to 4.6): the model's
     # common nouns ("Bridge" and "Wood" are surnames too: a first pass
-    # rule reads those). A first name is a name here ("Walker", "Hope").
+    # rule reads those). A first name is a name here ("Walker", "Hope"),
+    # unless it is a verb English writes very often, in lower case.
     return all(
-        w.casefold() in stop_words() or (an_english_word(w.casefold(), 3.0) and not a_first_name(w))
+        w.casefold() in stop_words()
+        or (an_english_word(w.casefold(), 3.0) and not a_first_name(w))
+        or _a_lower_case_verb(w)
         for w in words
     )
+
+
+#: How often English writes a lower-case verb's form for it to name no one
+#: though a first-name list knows it: "tell" 5.5, "come" 5.8, "said" 6.0,
+#: "won" 5.2 go; "peter" 4.9, "harry" 4.7, "drew" 4.5 stay names. The bar a
+#: listed first name that is an English word passes elsewhere
+#: (``unsure.names``: a word addressed first, a lower-case first name).
+VERB_NAMES_NO_ONE_ZIPF = 5.0
+
+
+def _a_lower_case_verb(word: str) -> bool:
+    """Whether ``word`` is in lower case and a verb's form English writes
+    very often (``VERB_NAMES_NO_ONE_ZIPF``): "tell butler the refund went
+    through", read by the model under the bar as a first name and a surname.
+    Only a verb: a noun is a first name in lower case as often ("hope",
+    "mark")."""
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.unsure.names import a_verb_s_form
+
+    return word.islower() and an_english_word(word, VERB_NAMES_NO_ONE_ZIPF) and a_verb_s_form(word)
 
 
 _NAME_WORD = re.compile(r"[^\W\d_]+")

@@ -577,7 +577,7 @@ class NameWords:
                         # A listed name English writes often ("neighbour
                         # baker", "mr. price"), not a verb's form ("my
                         # sister said", "my wife works there": the deed).
-                        or (known_name(word) and not _a_verb_s_form(folded))
+                        or (known_name(word) and not a_verb_s_form(folded))
                     )
                     else LOWER_CASE_FIRST_NAME
                     if a_first_name(word)
@@ -782,7 +782,7 @@ class NameWords:
                 # ("Support", "Legal"), or it is a verb's form or a plural
                 # ("Billing/Customer Care", "Sales/Support").
                 and not an_english_word(folded, 5.0)
-                and not _a_verb_s_form(folded)
+                and not a_verb_s_form(folded)
                 and not (folded.endswith("s") and an_english_word(folded[:-1], 3.0))
                 and not a_place_name(word)
             ):
@@ -1573,7 +1573,7 @@ _PERSON_AFTER = re.compile(r"[ ]<PERSON_\d+>")
 _BY_AFTER = re.compile(r"[ \t]+by\b")
 
 
-def _a_verb_s_form(folded: str) -> bool:
+def a_verb_s_form(folded: str) -> bool:
     """A word lemminflect files as a verb, only so or with an inflection's
     ending ("said", "works", "called", "living"; not "mark", "price")."""
     from miner.redaction.lexicon.wordclass import word_classes
