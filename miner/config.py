@@ -21,7 +21,7 @@ from miner.config_paths import beside_config, is_remote, read_toml
 from miner.errors import ConfigError
 from miner.redaction.lexicon.formats import DEFAULT_PHONE_REGIONS
 from miner.signals import Strings, as_tuple, signals_config_model
-from miner.window import span
+from miner.window import duration
 
 #: A street line's keys in payment and shop APIs ("line1", "address1"): no
 #: "address" word of their own when nested under an address object. A
@@ -134,7 +134,7 @@ DEFAULT_ALLOW: tuple[str, ...] = (
 
 
 def _duration(value: Any) -> Any:
-    return parse_duration(value, "") if isinstance(value, str) else value
+    return parse_duration(value) if isinstance(value, str) else value
 
 
 Duration = Annotated[timedelta, BeforeValidator(_duration)]
@@ -415,23 +415,18 @@ class PipelineConfig(_Table):
     score: ScoreConfig = ScoreConfig()
 
 
-_DURATION = re.compile(r"^\s*(\d+)\s*([dhm])\s*$")
-
-
-def parse_duration(text: str, where: str) -> timedelta:
-    """``7d``, ``36h`` or ``90m`` as a timedelta; ``where`` names the source in errors."""
-    match = _DURATION.match(text)
-    problem = "expected a duration like 7d, 36h or 90m"
-    if match:
-        try:
-            return span(int(match.group(1)), match.group(2))
-        except OverflowError:
-            # Past what a timedelta holds: refused by name as any value out
-            # of the field's range is, not left to end the run as a bug.
-            problem = "a duration longer than a billion days"
-    if not where:  # inside a config model: pydantic adds the place
-        raise ValueError(problem)
-    raise ConfigError(f"{where}: {problem}")
+def parse_duration(text: str) -> timedelta:
+    """``7d``, ``36h`` or ``90m`` as a timedelta (``window.duration``); a
+    ValueError pydantic places at the config's key otherwise."""
+    try:
+        typed = duration(text)
+    except OverflowError:
+        # Past what a timedelta holds: refused by name as any value out of
+        # the field's range is, not left to end the run as a bug.
+        raise ValueError("a duration longer than a billion days") from None
+    if typed is None:
+        raise ValueError("expected a duration like 7d, 36h or 90m")
+    return typed
 
 
 #: pydantic error types in the words of a TOML user.

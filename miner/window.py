@@ -37,7 +37,7 @@ def instant(moment: datetime) -> str:
     return f"CAST({text(clamped(moment).isoformat())} AS TIMESTAMPTZ)"
 
 
-_RELATIVE = re.compile(r"^(\d+)([dhm])$")
+_DURATION = re.compile(r"^\s*(\d+)\s*([dhm])\s*$")
 
 #: Times a person may type for a window's bounds (``--since``, ``--until``):
 #: wide enough for any export, narrow enough that the window's grace on
@@ -60,13 +60,17 @@ def parse_time(typed: str, now: datetime, option: str) -> datetime:
     return moment
 
 
-def span(amount: int, unit: str) -> timedelta:
-    """``amount`` days, hours or minutes (``unit``: ``d``, ``h``, ``m``): a
-    duration as it is typed, ``7d``, ``36h`` or ``90m``, on the command line
-    (``parse_time``) and in the config (``miner.config.parse_duration``)."""
+def duration(typed: str) -> timedelta | None:
+    """A duration as it is typed, ``7d``, ``36h`` or ``90m`` (spaces around
+    its parts allowed), on the command line (``parse_time``) and in the config
+    (``miner.config.parse_duration``); None for text of another shape.
+    OverflowError past what a timedelta holds."""
+    match = _DURATION.match(typed)
+    if not match:
+        return None
     # Only the unit typed is computed: 1000000000m is 694,444 days, which a
     # timedelta holds, though as many days would overflow it.
-    return timedelta(**{_UNITS[unit]: amount})
+    return timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
 
 
 _UNITS = {"d": "days", "h": "hours", "m": "minutes"}
@@ -75,9 +79,9 @@ _UNITS = {"d": "days", "h": "hours", "m": "minutes"}
 def _parse_time(value: str, now: datetime, option: str) -> datetime:
     if value == "now":
         return now
-    relative = _RELATIVE.match(value)
-    if relative:
-        return now - span(int(relative.group(1)), relative.group(2))
+    back = duration(value)
+    if back is not None:
+        return now - back
     try:
         if len(value) == 10:
             day = date.fromisoformat(value)
