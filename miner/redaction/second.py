@@ -413,10 +413,14 @@ def new_placeholders(session: Session, replacing: dict[str, str]) -> dict[str, s
     return placeholder
 
 
-def replaced_everywhere(redacted: Redacted, replacing: dict[str, str]) -> Redacted:
+def replaced_everywhere(
+    redacted: Redacted, replacing: dict[str, str], placeholder: dict[str, str] | None = None
+) -> Redacted:
     """``redacted`` with each value of ``replacing`` replaced by the next free
-    placeholder of its entity type, in every string of the session."""
-    placeholder = new_placeholders(redacted.session, replacing)
+    placeholder of its entity type, in every string of the session
+    (``placeholder``: those ``new_placeholders`` gave a caller already)."""
+    if placeholder is None:
+        placeholder = new_placeholders(redacted.session, replacing)
     # The longest value first, so a name inside a longer surfaced value
     # does not split it. Each is followed by no word character; the one
     # before is checked by hand, as surfaced.occurrences does (a pattern
