@@ -9,7 +9,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
@@ -144,7 +144,8 @@ def draft(
     until: Annotated[
         str,
         typer.Option(
-            help="Window end: 'now', 'latest' (the export's newest event), or a date / ISO time."
+            help="Window end: 'now', 7d, 36h, 90m before now, 'latest' (the export's newest "
+            "event), or a date / ISO time."
         ),
     ] = "now",
     pipeline: PipelineOpt = None,
@@ -244,7 +245,9 @@ def sql_(
         str, typer.Option(help="Which ADK plugin wrote the table: python, java or go.")
     ] = "python",
     since: Annotated[str, typer.Option(help="Window start, as for miner draft.")] = "7d",
-    until: Annotated[str, typer.Option(help="Window end: 'now' or a date / ISO time.")] = "now",
+    until: Annotated[
+        str, typer.Option(help="Window end: 'now', 7d, 36h, 90m before now, or a date / ISO time.")
+    ] = "now",
     pipeline: PipelineOpt = None,
 ) -> None:
     """Print the selection query for the plugin's own table.
@@ -262,14 +265,14 @@ def sql_(
     from miner.engine.query import DIALECTS
     from miner.engine.warehouse import PLUGIN_COLUMNS, selection_for_table
     from miner.sample import read_negative_feedback
-    from miner.window import parse_time
+    from miner.window import now, parse_time
 
     if dialect not in DIALECTS:
         raise UsageError(f"--dialect {dialect!r}: expected one of {', '.join(DIALECTS)}")
     if plugin not in PLUGIN_COLUMNS:
         raise UsageError(f"--plugin {plugin!r}: expected python, java or go")
     config = _config(pipeline)
-    end = parse_time(until, datetime.now(UTC), "--until")
+    end = parse_time(until, now(), "--until")
     start = parse_time(since, end, "--since")
     negative = read_negative_feedback(config.sources.feedback, config.feedback)
     grace = config.sampling.session_grace

@@ -19,7 +19,7 @@ import functools
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -103,13 +103,11 @@ def _request(
     from miner import source
     from miner.config import config_from_toml
     from miner.first_stage import DraftRequest
-    from miner.window import parse_time
+    from miner.window import now, parse_time
 
     config = config_from_toml(toml, config_path)
     if traces is None:
         raise UsageError(f"no trace export: pass --traces or set [sources] traces in {config.path}")
-    # Whole seconds: a window reads (and prints) as the times a person typed.
-    now = datetime.now(UTC).replace(microsecond=0)
     opened = None
     if asked.until.strip() == "latest":
         opened = source.open_export(traces)
@@ -119,7 +117,7 @@ def _request(
         # The window is half-open: end on the second after the newest event.
         end = newest.replace(microsecond=0) + timedelta(seconds=1)
     else:
-        end = parse_time(asked.until, now, "--until")
+        end = parse_time(asked.until, now(), "--until")
     return DraftRequest(
         config=config,
         traces=traces,

@@ -1,7 +1,8 @@
 """The time window, defined once: a row is in it when ``since <= timestamp <
 until``; on an export in hive ``dt=`` partitions, the days outside it are
 pruned too, so whole folders are skipped before a file is opened. Its
-bounds as a person types them (``--since 7d``) are read by ``parse_time``.
+bounds as a person types them (``--since 7d``) are read by ``parse_time``,
+relative to ``now``.
 
 ``Window.terms`` is the one definition; every reader renders it: ``sql`` for
 the engines (DuckDB's dialect, which ``miner.engine.query.render`` transpiles
@@ -45,6 +46,13 @@ _DURATION = re.compile(r"^\s*(\d+)\s*([dhm])\s*$")
 #: further, to what Arrow can hold).
 TYPED_EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 TYPED_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
+
+
+def now() -> datetime:
+    """This moment in UTC, in whole seconds: what ``now`` (and a relative
+    time before it) means in a window a person typed, which then reads and
+    prints as the times typed (``miner draft``'s, ``miner sql``'s)."""
+    return datetime.now(UTC).replace(microsecond=0)
 
 
 def parse_time(typed: str, now: datetime, option: str) -> datetime:

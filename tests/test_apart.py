@@ -8,13 +8,17 @@ import errno
 import gc
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
+from miner.engine import apart
 from miner.engine.apart import run_apart
 from miner.errors import InputError, MinerError
 
@@ -135,6 +139,93 @@ def test_a_killed_step_is_one_line_naming_the_step():
     message = str(raised.value)
     assert message.startswith("traces: the selection: ") and "out of memory?" in message
     assert "\n" not in message
+
+
+def _watched_closely(monkeypatch, stuck: float) -> None:
+    """A child taken for stuck after ``stuck`` seconds without CPU, looked at often."""
+    monkeypatch.setattr(apart, "STUCK_SECONDS", stuck)
+    monkeypatch.setattr(apart, "_LOOK_EVERY", 0.1)
+
+
+def test_a_child_stuck_on_a_lock_held_at_the_fork_is_killed_naming_the_step(monkeypatch):
+    # A lock a thread of this process holds at the fork is copied locked
+    # into the child, where no thread will ever release it (as glibc's
+    # resolver lock, held by a thread in getaddrinfo): the child waits
+    # forever without CPU, and without the watch so would the cron's run.
+    _watched_closely(monkeypatch, stuck=1.0)
+    held, release = threading.Lock(), threading.Event()
+    taken = threading.Event()
+
+    def hold() -> None:
+        with held:
+            taken.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    taken.wait()
+    started = time.monotonic()
+    try:
+        with pytest.raises(MinerError) as raised:
+            run_apart(held.acquire, "traces: the selection")
+    finally:
+        release.set()
+        holder.join()
+    assert time.monotonic() - started < 20
+    assert str(raised.value) == (
+        "traces: the selection: its process was stuck (no CPU used in 1 s) and was killed"
+    )
+
+
+def test_a_busy_step_longer_than_the_stuck_bound_is_left_to_finish(monkeypatch):
+    _watched_closely(monkeypatch, stuck=0.5)
+
+    def busy() -> int:
+        spins, until = 0, time.monotonic() + 2.0
+        while time.monotonic() < until:
+            spins += 1
+        return spins
+
+    assert run_apart(busy, "the step") > 0
+
+
+def test_steps_forked_beside_a_thread_resolving_names_end_in_bounded_time(monkeypatch):
+    # The deadlock once seen: a child's thread, ending, waited forever on
+    # glibc's resolver lock, taken at the fork by a thread of the parent in
+    # getaddrinfo. Each step here resolves a name and ends a thread of its
+    # own: it finishes, or its child is found stuck and the step refused.
+    _watched_closely(monkeypatch, stuck=2.0)
+    stop = threading.Event()
+
+    def resolve() -> None:
+        while not stop.is_set():
+            socket.getaddrinfo("localhost", 80)
+
+    def resolved_in_a_thread() -> int:
+        found: list[object] = []
+        worker = threading.Thread(target=lambda: found.extend(socket.getaddrinfo("localhost", 80)))
+        worker.start()
+        worker.join()
+        return len(found)
+
+    # Its codec imported first: a fork while the thread imports it left the
+    # child a module half made ("unknown encoding: idna"), another lock.
+    socket.getaddrinfo("localhost", 80)
+    resolver = threading.Thread(target=resolve)
+    resolver.start()
+    started, outcomes = time.monotonic(), []
+    try:
+        for _ in range(20):
+            try:
+                outcomes.append(run_apart(resolved_in_a_thread, "the step") > 0)
+            except MinerError as refused:
+                assert "its process was stuck" in str(refused)
+                outcomes.append(True)
+    finally:
+        stop.set()
+        resolver.join()
+    assert outcomes == [True] * 20
+    assert time.monotonic() - started < 120
 
 
 def test_a_fork_refused_is_one_line_naming_the_step_and_leaves_no_pipe_open(monkeypatch):

@@ -190,3 +190,11 @@ def test_discard_records_each_session_so_no_later_run_drafts_it_again(drafted, t
     again = miner("draft", "--pipeline", PIPELINE, *WINDOW, "--out", drafts)
     assert again.exit_code == 0, again.output
     assert not doomed.exists()
+
+
+def test_until_says_it_takes_a_time_before_now_as_since_does():
+    from tests.conftest import miner
+
+    for command in ("draft", "sql"):
+        said = " ".join(miner(command, "--help").output.split())
+        assert "--until <str> Window end: 'now', 7d, 36h, 90m before now," in said, said

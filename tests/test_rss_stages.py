@@ -18,7 +18,9 @@ def test_the_memory_budget_tool_marks_every_stage_of_a_real_draft():
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     stages = [line.rsplit(maxsplit=2)[0] for line in done.stdout.splitlines()[1:-1]]
-    for stage in ("selection and pick", "picked sessions' rows", "detector", "first pass"):
+    for stage in ("selection and pick", "picked sessions' rows", "detector", "first pass", "sweep"):
         assert stage in stages, stages
     assert stages.index("selection and pick") < stages.index("detector")
+    # The sweep reads every text with the second model: a stage of its own.
+    assert stages.index("second model decided") < stages.index("sweep")
     assert done.stdout.splitlines()[-1].startswith("peak RSS ")

@@ -175,3 +175,41 @@ def test_spark_reads_a_result_key_as_duckdb_does_or_the_config_refuses_it(spark)
     for key in UNREADABLE_KEYS:
         assert unreadable_key(key), key
         assert _read_by_key(spark, (key,)) != (["E1"], ["E1"]), key
+
+
+#: Values under the error key, and whether each reports a failure: a string
+#: does, whatever it spells (Spark read "0", "false", "null" bare, as none).
+ERROR_VALUES: tuple[tuple[object, bool], ...] = (
+    (None, False), (False, False), (0, False), (0.0, False), (-0.0, False), ("", False),
+    ([], False), ({}, False), ("0", True), ("false", True), ("null", True), ("[]", True),
+    ("{}", True), ("0.0", True), ('""', True), (True, True), (1, True), ("x", True),
+    ({"code": 5}, True), (["E1"], True),
+)  # fmt: skip
+
+
+def test_spark_flags_an_error_value_as_duckdb_and_the_rule_do(spark):
+    import duckdb
+
+    from miner.engine.query import render
+    from miner.signals import Context
+    from miner.signals.error import Error, ErrorConfig, result_failed
+
+    rule = Error(ErrorConfig(), Context())
+    results = [json.dumps({"error": value}) for value, _failed in ERROR_VALUES]
+    results += ['{"status": "Failed"}', '{"status": "ok"}', '{"status": ["error"]}']
+    expected = [failed for _value, failed in ERROR_VALUES] + [True, False, False]
+    read = rule.row_columns()["error_result"]
+    query = (
+        f"SELECT coalesce({rule.failed()}, false) FROM (SELECT i, {read} AS error_result "
+        "FROM (SELECT i, 'TOOL_COMPLETED' AS kind, result FROM results)) ORDER BY i"
+    )
+    spark.createDataFrame(list(enumerate(results)), "i int, result string").createOrReplaceTempView(
+        "results"
+    )
+    on_spark = [row[0] for row in spark.sql(render(query, "spark")).collect()]
+    with duckdb.connect() as con:
+        con.execute("CREATE TABLE results (i INT, result VARCHAR)")
+        con.executemany("INSERT INTO results VALUES (?, ?)", list(enumerate(results)))
+        on_duckdb = [row[0] for row in con.execute(query).fetchall()]
+    in_python = [result_failed(json.loads(result), ErrorConfig()) for result in results]
+    assert on_spark == on_duckdb == in_python == expected

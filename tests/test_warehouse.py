@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from datetime import UTC, datetime
 
 import duckdb
@@ -82,3 +83,13 @@ def test_the_query_transpiles_with_nothing_dropped(dialect, caplog):
 def test_an_unknown_dialect_is_a_usage_error():
     result = miner("sql", "--dialect", "oracle")
     assert result.exit_code == 2 and "--dialect 'oracle'" in result.stderr
+
+
+def test_now_in_the_querys_window_is_whole_seconds_as_in_the_drafts():
+    # miner draft reads "now" (and "90m" before it) in whole seconds
+    # (miner.window.now); the query printed for the same window must too.
+    result = miner("sql", "--dialect", "duckdb", "--since", "90m", "--until", "now")
+    assert result.exit_code == 0, result.output
+    times = re.findall(r"'(\d{4}-\d\d-\d\dT[\d:.]+)\+00:00'", result.stdout)
+    assert times, result.stdout[-2000:]
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", moment) for moment in times), times

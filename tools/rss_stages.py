@@ -11,7 +11,9 @@ shares with this process, as ``/usr/bin/time`` does). The stages:
 the interpreter and the libraries the job imports, the selection (the
 engine), the pick, the picked sessions' rows, the detector (spaCy's model,
 Presidio, the recognizers), the first redaction pass, the second model
-(loaded, then deciding), google-adk's ``EvalSet`` (the first drafted case
+(loaded, then deciding), its sweep of what the policy finished with
+(``miner.redaction.sweep``: every text read by the model once more),
+google-adk's ``EvalSet`` (the first drafted case
 imports it), and the rest (drafting, writing). ``release`` lines are
 ``miner.loading.release_freed_memory``.
 
@@ -100,6 +102,7 @@ def run(export: Path, out: Path) -> None:
     import miner.redaction.detector
     import miner.redaction.policy
     import miner.redaction.second
+    import miner.redaction.sweep
 
     # The job asks the engine for its picks (Engine.pick): the selection and
     # the pick over the flags the engine holds are one call.
@@ -110,6 +113,7 @@ def run(export: Path, out: Path) -> None:
     staged(miner.redaction.policy, "redact_sessions", "first pass")
     staged(miner.redaction.second, "load_model", "second model loaded", first_only=True)
     staged(miner.redaction.second.SecondOpinion, "decide", "second model decided")
+    staged(miner.redaction.sweep.Sweep, "surfaced", "sweep")
     staged(miner.loading, "adk_eval_set", "google-adk's EvalSet", first_only=True)
     since, until = scale_export.window()
     sys.argv = [

@@ -32,6 +32,20 @@ has imported nothing yet: on a large export ``miner draft`` runs its first
 stage, up to the engine's picks, in such a child (``miner.draft_start``), and
 the selection runs in that child itself (a step asked for in a child runs
 there).
+
+A fork copies only the forking thread: a lock another thread holds at that
+moment stays locked in the child for good. ``miner draft`` has no thread
+of its own at its forks (its one Python thread is the main one); the
+libraries' native ones are there: pyarrow's thread pool and jemalloc's
+background thread (idle, and both reset at the fork by handlers of their
+own), and, with a remote export, the AWS SDK's event loop, whose HTTP
+client resolves names. A test run adds its own threads (Spark's py4j, a
+loopback S3 server), and once a child hung for good: closing DuckDB, it
+joined a thread that waited on glibc's resolver lock, taken at the fork by
+a thread of the parent in ``getaddrinfo``. No Python can free such a lock,
+so the parent watches the child while it waits for an answer: one that
+uses no CPU for ``STUCK_SECONDS`` is killed, and the step refused in one
+line naming it, as a child killed by the kernel is.
 """
 
 from __future__ import annotations
@@ -40,8 +54,10 @@ import contextlib
 import gc
 import os
 import pickle
+import select
 import signal
 import sys
+import time
 import traceback
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO, NoReturn, TypeVar
@@ -55,6 +71,16 @@ C = TypeVar("C")
 _FRAME = 8
 #: Whether steps run in a forked child (tests turn it off to compare).
 FORK = sys.platform == "linux"
+#: Seconds a child may use no CPU at all while this process waits for its
+#: answer before it is taken for stuck, killed, and its step refused
+#: (``_Child``). A working step uses CPU every second (its scan, its
+#: decoding; a remote fetch its client's, each read under a timeout of the
+#: client's own); a deadlocked one none: a lock inherited locked at the
+#: fork (a thread of this process held it, say glibc's resolver lock in a
+#: ``getaddrinfo``) waits forever, and a weekly cron with it.
+STUCK_SECONDS = 300.0
+#: Seconds between two looks at a silent child's CPU time.
+_LOOK_EVERY = 5.0
 #: Whether this process is itself such a child: a step asked for here runs
 #: here (the child's pages already go when it exits; a grandchild would
 #: count them in the tree's RSS again, beside this child waiting).
@@ -120,7 +146,7 @@ def checked_apart(
         _answer(check, then, what, answers_write, go_read)
     os.close(answers_write)
     os.close(go_read)
-    child = _Child(pid, os.fdopen(answers_read, "rb"), go_write, what)
+    child = _Child(pid, answers_read, go_write, what)
     try:
         child.answer()  # the check's: nothing, or its exception raised
         yield child.go_on
@@ -156,23 +182,52 @@ def _end_with(parent: int) -> None:  # pragma: no cover (in the child)
 
 class _Child:
     """This process's side of ``checked_apart``'s child: its answers, one
-    pickled message each, ``_FRAME`` bytes of length first."""
+    pickled message each, ``_FRAME`` bytes of length first, read as they
+    come while the child is watched: one that uses no CPU for
+    ``STUCK_SECONDS`` is killed, the step refused in one line."""
 
-    def __init__(self, pid: int, answers: BinaryIO, go: int, what: str) -> None:
+    def __init__(self, pid: int, answers: int, go: int, what: str) -> None:
         self.pid, self.answers, self.go, self.what = pid, answers, go, what
         self.reaped = False
 
     def answer(self) -> object:
         """The child's next answer; its exception raised here."""
-        head = self.answers.read(_FRAME)
+        head = self._read(_FRAME)
         size = int.from_bytes(head, "big") if len(head) == _FRAME else 0
-        data = self.answers.read(size) if size else b""
+        data = self._read(size) if size else b""
         if not size or len(data) != size:  # the child ended before it answered whole
             raise MinerError(f"{self.what}: its process ended without an answer ({self._reap()})")
         done, value = pickle.loads(data)
         if done:
             return value
         raise value
+
+    def _read(self, size: int) -> bytes:
+        """``size`` bytes of the answers, fewer if the child closed them
+        first; the child killed and the step refused if it is stuck."""
+        got = bytearray()
+        watch = select.poll()
+        watch.register(self.answers, select.POLLIN)
+        busy, since = _cpu_ticks(self.pid), time.monotonic()
+        while len(got) < size:
+            if watch.poll(_LOOK_EVERY * 1000):
+                chunk = os.read(self.answers, min(size - len(got), 2**20))
+                if not chunk:
+                    break
+                got += chunk
+                since = time.monotonic()
+                continue
+            now_busy = _cpu_ticks(self.pid)
+            if now_busy != busy:
+                busy, since = now_busy, time.monotonic()
+            elif time.monotonic() - since >= STUCK_SECONDS:
+                os.kill(self.pid, signal.SIGKILL)
+                self._reap()
+                raise MinerError(
+                    f"{self.what}: its process was stuck (no CPU used in "
+                    f"{STUCK_SECONDS:g} s) and was killed"
+                )
+        return bytes(got)
 
     def go_on(self) -> Any:
         """The second part's result, the child let go on to compute it."""
@@ -190,7 +245,7 @@ class _Child:
     def end(self) -> None:
         if self.go >= 0:
             os.close(self.go)
-        self.answers.close()
+        os.close(self.answers)
         if not self.reaped:
             os.kill(self.pid, signal.SIGKILL)
             self._reap()
@@ -200,6 +255,19 @@ class _Child:
         _, status = os.waitpid(self.pid, 0)
         self.reaped = True
         return _ending(status)
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """The CPU time process ``pid``'s threads have used, in clock ticks
+    (``/proc/<pid>/stat``'s utime and stime); None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            # After the command's name (in parentheses, which may hold
+            # spaces), the state is the first field, utime the 12th.
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[11]) + int(fields[12])
 
 
 def _answer(

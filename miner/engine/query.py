@@ -424,21 +424,30 @@ def _extracted_fields(transform: Any, dialect: str) -> Any:
     return exp.Case().when(valid.transform(_portable(dialect)), exp.Struct(expressions=fields))
 
 
-def _extracted_list(extraction: Any) -> Any:
+def _extracted_list(extraction: Any, dialect: str) -> Any:
     """DuckDB's ``json_extract(value, [path, ...])`` (a JSON text parsed
-    once, a list of each path's value as JSON) where no function takes a
-    list of paths: a list of one extraction a path (Spark's and BigQuery's
-    JSON paths, ``$['error.code']``, from DuckDB's ``$."error.code"``)."""
+    once, a list of each path's value as JSON text) where no function takes
+    a list of paths: a list of one extraction a path (Spark's and BigQuery's
+    JSON paths, ``$['error.code']``, from DuckDB's ``$."error.code"``).
+    Each value JSON text in every dialect, a string quoted: Spark's
+    ``GET_JSON_OBJECT`` gives a string bare, so the string "0" read as the
+    number 0 (``miner.signals.error``: a failure on DuckDB, none on Spark);
+    there the value goes through a VARIANT, whose ``to_json`` quotes it."""
     import sqlglot
     from sqlglot import exp
 
     value = extraction.this.sql("duckdb")
-    return exp.Array(
-        expressions=[
-            sqlglot.parse_one(f"json_extract({value}, {path.sql('duckdb')})", read="duckdb")
-            for path in extraction.expression.expressions
-        ]
-    )
+    items = []
+    for path in extraction.expression.expressions:
+        item = sqlglot.parse_one(f"json_extract({value}, {path.sql('duckdb')})", read="duckdb")
+        if dialect == "spark":
+            read, spark_path = item.this.sql("spark"), item.expression.sql("spark")
+            item = sqlglot.parse_one(
+                f"TO_JSON(TRY_VARIANT_GET(TRY_PARSE_JSON({read}), {spark_path}, 'variant'))",
+                read="spark",
+            )
+        items.append(item)
+    return exp.Array(expressions=items)
 
 
 def _extracted(value: Any, key: str, kind: FieldType, dialect: str) -> Any:
@@ -544,17 +553,7 @@ def _portable(dialect: str) -> Any:
         ):
             # DuckDB's extraction of a list of paths, one parse for them
             # all (``Error.row_columns``): a list of one extraction a path.
-            return _extracted_list(node)
-        if (
-            dialect == "spark"
-            and isinstance(node, exp.JSONExtractScalar)
-            and isinstance(node.this, exp.Bracket)
-            and node.expression.sql("duckdb") == "'$'"
-        ):
-            # A text read of such a list's item: Spark's ``GET_JSON_OBJECT``
-            # gave a string bare already, as DuckDB's ``json_extract_string``
-            # reads it (and ``GET_JSON_OBJECT`` reads a bare string as NULL).
-            return rewrite(node.this)
+            return _extracted_list(node, dialect)
         if dialect != "duckdb" and isinstance(node, exp.Bracket) and not node.args.get("safe"):
             # DuckDB reads an index past a list's end as NULL (a Go message
             # of fewer parts than the view reads); Spark's ANSI mode and

@@ -10,6 +10,7 @@ error on four rows, the Java plugin on one).
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Annotated, Any
 
@@ -35,7 +36,8 @@ ResultKey = Annotated[str, AfterValidator(_readable)]
 class ErrorConfig(SignalConfig):
     result_keys: Annotated[tuple[ResultKey, ...], BeforeValidator(as_tuple)] = ("error",)
     """A tool result (a JSON object) with a non-empty value under one of these keys failed
-    (a key as it is: "error.code" is that key, not "code" under "error")."""
+    (a key as it is: "error.code" is that key, not "code" under "error"). Empty: null, false,
+    0, "", [] and {}; a string is not, whatever it spells ("0", "false", "null")."""
     status_key: ResultKey = "status"
     """... and so did one whose value under this key is one of status_values."""
     status_values: Strings = ("error", "failed", "failure")
@@ -54,10 +56,12 @@ def result_failed(result: Any, rules: ErrorConfig) -> bool:
     return isinstance(status, str) and status.lower() in _lowered(rules.status_values)
 
 
-#: Values under an error key that report no error (compared with ==, so 0 too).
+#: Values under an error key that report no error (compared with ==, so 0
+#: too). A string is a failure, whatever it spells: "0", "false", "null".
 _NOTHING: tuple[Any, ...] = (None, "", False, [], {})
-#: The same as the engine reads them: JSON text (DuckDB) or a bare scalar (Spark).
-_NOTHING_AS_TEXT = ("null", '""', "", "false", "[]", "{}", "0", "0.0", "-0", "-0.0")
+#: The same as every engine reads them: as JSON text (a string quoted:
+#: ``miner.engine.query`` renders Spark's read so), 0 as JSON writes it.
+_NOTHING_AS_TEXT = (*(json.dumps(value) for value in _NOTHING), "0", "0.0", "-0", "-0.0")
 
 
 @cache
