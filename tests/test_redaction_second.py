@@ -191,6 +191,25 @@ def test_the_model_is_loaded_once_to_decide_and_sweep_and_released_after(policy,
     assert loaded[0]() is None
 
 
+def test_the_windows_labellings_are_dropped_before_the_replacing(policy, monkeypatch):
+    # The replacing needs none of them; held over it, it stacked on them
+    # (the bench's 1 MiB message peaked there).
+    from dataclasses import replace
+
+    loaded = loads_of_the_model(monkeypatch)
+    held: list[int] = []
+
+    def replacing(redacted: Redacted, values: dict[str, str]) -> Redacted:
+        held.append(len(loaded[0]()._labelled))
+        return replaced_with_parts(redacted, values)
+
+    assert policy.second is not None
+    monkeypatch.setattr(policy, "second", replace(policy.second, replaced_with=replacing))
+    [result] = policy.redact([chat("please, it's derek: the parcel for derek")])
+    assert "<PERSON_1>" in result.session.turns[0].user_text  # decided by the model
+    assert held == [0]
+
+
 def test_every_occurrence_read_must_be_personal():
     opinion = SecondOpinion(replace_score=0.9)
     assert opinion.verdict([Reading(0.99, "PERSON"), Reading(0.95, "PERSON")]) == "PERSON"

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from miner.redaction.guard import _original_patterns
 from miner.redaction.lexicon.wordmatch import WORD_START, WholeWords, fold, value_matcher
+from miner.redaction.surfaced import occurrences
 
 # -- the oracles: the alternations as they were in miner/ ---------------------
 # (with a word start after an escaped line break, WORD_START, as miner has it since)
@@ -159,6 +160,29 @@ def test_the_leak_guard_finds_what_its_alternation_found(case, entities):
     assert found == spans(leaks_alternation(originals), text)
     assert [entity_by_text.get(fold(text[s:e]), "PERSONAL") for s, e in found] == [
         leaks_entity_of(text[s:e], originals) for s, e in found
+    ]
+
+
+@PROPERTY
+@given(values_and_text())
+def test_every_occurrence_is_what_occurrences_finds_value_by_value(case):
+    # The session pass asks, in one pass, what surfaced.occurrences answered
+    # one value at a time: the same spans, overlaps between values included.
+    exact, any_case, text = case
+    values = exact + any_case
+    expected = sorted({o for v in values for o in occurrences(text, v)})
+    assert list(WholeWords(exact=values).every_occurrence(text)) == expected
+
+
+def test_every_occurrence_keeps_one_values_apart_and_lets_two_overlap():
+    text = "ab ab ab, Ana Lima Lima"
+    matcher = WholeWords(exact=["ab ab", "Ana Lima", "Lima", "Lima Lima"])
+    assert [text[s:e] for s, e in matcher.every_occurrence(text)] == [
+        "ab ab",  # not again at 3: it would overlap its first occurrence
+        "Ana Lima",
+        "Lima",
+        "Lima Lima",
+        "Lima",
     ]
 
 

@@ -164,6 +164,12 @@ class SecondOpinion:
         model = second_model()
         bars = [self.bars(r.surfaced) for r in redacted]
         readings = self.readings(model, asked, bars)
+        # The windows read are not kept for the sweep, which reads others,
+        # and the heap they and the reading freed goes back before the
+        # replacing: held over it, the replacing stacked on them (the bench's
+        # 1 MiB message peaked at 495 MiB there, 489 at the reading's end).
+        model.forget()
+        release_freed_memory()
         replaced_with = self.replaced_with or replaced_everywhere
         decided = []
         for result, read, bar in zip(redacted, readings, bars, strict=True):
@@ -173,11 +179,9 @@ class SecondOpinion:
                 if (entity := self.verdict(found, bar.get(value)))
             }
             decided.append(replaced_with(result, replacing) if replacing else result)
-        # The windows read are not kept for the sweep, which reads others,
-        # and the heap they and the reading freed goes back: held over it,
-        # the next stages stacked on it with the model (the bench's 1 MiB
-        # message peaked at 493 MiB in ``with_rest_surfaced``, not 488).
-        model.forget()
+        # What the replacing freed goes back too: held over it, the next
+        # stages stacked on it with the model (the bench's 1 MiB message
+        # peaked at 493 MiB in ``with_rest_surfaced``, not 488).
         release_freed_memory()
         return decided
 

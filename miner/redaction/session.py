@@ -32,7 +32,7 @@ from miner.redaction.lexicon.wordmatch import (
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import new_placeholders, replaced_everywhere
-from miner.redaction.surfaced import Surfaced, occurrences
+from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure import REPLACED_REASONS, Unsure, unsure_values
 from miner.redaction.unsure.streets import street_names
 from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
@@ -254,16 +254,19 @@ def _no_longer_standing(before: Session, after: Session, values: list[str]) -> s
     ``occurrences``). Only the strings that changed are searched for what
     went: a 1 MiB message is not searched once per surfaced value."""
 
-    def standing(text: str, value: str) -> bool:
-        return value in text and bool(occurrences(text, value))
+    def standing(texts: Iterable[str], among: Iterable[str]) -> set[str]:
+        # One pass per text for every value (``every_occurrence``), not a
+        # search of a 1 MiB message per surfaced value, twice.
+        matcher = WholeWords(exact=among)
+        return {text[s:e] for text in texts for s, e in matcher.every_occurrence(text)}
 
     pairs = zip(session_texts(before), session_texts(after), strict=True)
-    changed = [(was, now) for (_k, was), (_a, now) in pairs if isinstance(now, str) and now != was]
-    went = {v for v in values for was, _now in changed if standing(was, v)}
+    changed = [was for (_k, was), (_a, now) in pairs if isinstance(now, str) and now != was]
+    went = standing(changed, values)
     if not went:
         return set()
     texts = [leaf for _key, leaf in session_texts(after) if isinstance(leaf, str)]
-    return {v for v in went if not any(standing(text, v) for text in texts)}
+    return went - standing(texts, went)
 
 
 def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> dict[str, str]:
@@ -300,15 +303,14 @@ def _unseen_by_review(leaves: list[tuple[str | None, Any]], values: list[str]) -
     matcher = WholeWords(exact=values)
     for _key, leaf in leaves:
         if isinstance(leaf, str):
-            # Each value's occurrences found once per string, not once per
-            # match: a 1 MiB message was searched whole for every match.
-            seen: dict[str, set[tuple[int, int]]] = {}
+            # Every value's occurrences found in one pass per string, not one
+            # search per value: a 1 MiB message was searched whole for each.
+            seen: set[tuple[int, int]] | None = None
             for s, e in matcher.spans(leaf):
-                value = leaf[s:e]
-                if value not in seen:
-                    seen[value] = set(occurrences(leaf, value))
-                if (s, e) not in seen[value]:
-                    unseen.add(value)
+                if seen is None:
+                    seen = set(matcher.every_occurrence(leaf))
+                if (s, e) not in seen:
+                    unseen.add(leaf[s:e])
     return unseen
 
 
@@ -434,6 +436,29 @@ class _Spans:
         """Whether a span holds the whole of ``[start, end)``."""
         at = bisect.bisect_right(self._starts, start) - 1
         return at >= 0 and end <= self._spans[at][1]
+
+
+class _Straddling:
+    """The occurrences of the values that must stay whole in a string (in
+    order of start), asked whether a stretch cuts into one: overlaps it
+    without holding it whole. Only those starting less than the longest one's
+    length before the stretch can overlap it, found by bisection: each match
+    of a 1 MiB message was tested against every occurrence of every value
+    surfaced in it."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        self._spans = list(spans)
+        self._starts = [start for start, _end in self._spans]
+        self._longest = max((end - start for start, end in self._spans), default=0)
+
+    def __bool__(self) -> bool:
+        return bool(self._spans)
+
+    def cut_by(self, start: int, end: int) -> bool:
+        """Whether ``[start, end)`` overlaps one without holding it whole."""
+        first = bisect.bisect_right(self._starts, start - self._longest)
+        last = bisect.bisect_left(self._starts, end)
+        return any(start < e and not (start <= s and e <= end) for s, e in self._spans[first:last])
 
 
 def _collect(
@@ -768,7 +793,7 @@ class _Replacer:
         self._placeholder = placeholder
         self._keys = keys
         self._detector = detector
-        self._uncut = list(uncut)
+        self._uncut = WholeWords(exact=uncut)
         self._house_numbers = {
             number: value
             for value, entity in entity_of.items()
@@ -844,12 +869,12 @@ class _Replacer:
             matches += house_numbers_alone(leaf, self._house_numbers)
         spans: list[tuple[int, int, str]] = []
         text = None
-        whole = [o for v in self._uncut if v in leaf for o in occurrences(leaf, v)]
+        whole = _Straddling(self._uncut.every_occurrence(leaf)) if matches else None
         for start, end in sorted(matches, key=lambda span: (span[0], -span[1])):
             value = self._canonical(leaf[start:end])
             if value is None or (spans and start < spans[-1][1]):
                 continue
-            if any(s < end and start < e and not (start <= s and e <= end) for s, e in whole):
+            if whole and whole.cut_by(start, end):
                 continue  # inside a value that must stay whole ("Calle Cortés 12")
             entity = self._entity_of[value]
             if entity == "PERSON" and " " not in value:

@@ -119,6 +119,34 @@ class WholeWords:
                 yield start, end
                 at = find(text, end)
 
+    def every_occurrence(self, text: str) -> Iterator[tuple[int, int]]:
+        """(start, end) of every whole-word occurrence of each ``exact``
+        value in ``text``, by start, then end: what ``surfaced.occurrences``
+        gives for each value in turn (one value's occurrences never overlap,
+        each searched for after the one before; two values' may), in one
+        pass however many values there are. Only for a matcher of ``exact``
+        values: an ``any_case`` value is not told apart from its writings."""
+        if self._start is None:
+            return
+        keyed, word = _read(text)
+        root, size, find = self._root, len(text), self._start.search
+        #: Per value, where its last occurrence ended: one value's do not overlap.
+        free_from: dict[str, int] = {}
+        at = find(text)
+        while at is not None:
+            start = at.start()
+            node, here = root, start
+            while here < size and keyed[here] in node:
+                node = node[keyed[here]]
+                here += 1
+                ends = node.get(_END)
+                if ends is not None and (here == size or text[here] not in word):
+                    value = text[start:here]
+                    if ends is not True and value in ends and free_from.get(value, 0) <= start:
+                        free_from[value] = here
+                        yield start, here
+            at = find(text, start + 1)
+
     def sub(self, replacement: Callable[[str], str], text: str) -> str:
         """``text`` with each occurrence ``o`` replaced by ``replacement(o)``."""
         out: list[str] = []
