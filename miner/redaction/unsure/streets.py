@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from miner.redaction.lexicon.addresses import (
     STREET_AFTER,
     STREET_CUE,
-    STREET_SUFFIXES,
+    STREET_SUFFIX_SET,
     address_parts,
     find_addresses,
     foreign_street_types,
@@ -357,7 +357,7 @@ def street_names(street: str) -> list[str]:
         len(words) > 1
         and (
             (words[-1].endswith(".") and len(words[-1]) <= 5)
-            or words[-1].title() in _street_suffixes()
+            or words[-1].title() in STREET_SUFFIX_SET
             or words[-1].casefold() == "street"
         )
         and not (len(words) == 2 and a_first_name(words[0]))
@@ -370,11 +370,6 @@ def street_names(street: str) -> list[str]:
         and any(_street_word(w) for w in name.split())
         and name != street
     ]
-
-
-@functools.cache
-def _street_suffixes() -> frozenset[str]:
-    return frozenset(STREET_SUFFIXES)
 
 
 _FIRST_PART = re.compile(r"(?:(?!\\[nN])[^,\n])+")
@@ -594,7 +589,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     and not word.endswith(".")  # an initial, "j."
                     and not (folded == "and" and not numbered)  # "Wenke and Sørlia 44"
                     and folded not in _ADDRESS_PARTICLES
-                    and word.title() not in STREET_SUFFIXES
+                    and word.title() not in STREET_SUFFIX_SET
                     and not _a_street_type(word)
                 ):
                     # "Nicole Island tomorrow", "ROTONDA VOLTERRA LAST YEAR";
@@ -620,12 +615,12 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         if numbered:
             # In lower case the words run on past the street's type to a
             # word English writes ("1148 jennings walk thanks"): up to it.
-            typed = [i for i in range(1, len(words)) if words[i].title() in STREET_SUFFIXES]
+            typed = [i for i in range(1, len(words)) if words[i].title() in STREET_SUFFIX_SET]
             if lower and typed and typed[-1] < len(words) - 1:
                 words, stop = words[: typed[-1] + 1], ends[typed[-1]]
             if not (
                 any(_street_word(w) or w.startswith(FILLED) for w in words)
-                or (words and (words[-1].title() in STREET_SUFFIXES or _a_street_type(words[0])))
+                or (words and (words[-1].title() in STREET_SUFFIX_SET or _a_street_type(words[0])))
                 or numbers >= 2  # a unit's and a house's: "level 6 94 brown range"
             ):
                 continue  # "goes to 3 people", "meet you at 10 am"
@@ -635,7 +630,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
             and (
                 # A street's type after its name or before it: "Nicole
                 # Island", "rotonda piane", "r. do sextante".
-                (len(named) > 1 and words[-1].title() in STREET_SUFFIXES)
+                (len(named) > 1 and words[-1].title() in STREET_SUFFIX_SET)
                 or _a_street_type(words[0])
                 # A word no English nor list writes, alone, where a thing is
                 # sent or kept ("deliver it to grangränd"; not "returned to
