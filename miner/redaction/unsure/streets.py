@@ -9,6 +9,7 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from miner.redaction.lexicon.address_rest import ADDRESS_PARTICLES
 from miner.redaction.lexicon.addresses import (
     STREET_AFTER,
     STREET_CUE,
@@ -453,14 +454,6 @@ _TOKEN_AFTER = re.compile(
 )
 
 
-#: The particles of a street's or a town's name, in lower case.
-_ADDRESS_PARTICLES = frozenset((
-    "de", "del", "della", "di", "da", "do", "dos", "das", "des", "du", "la", "le", "les", "el",
-    "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "sous", "en",
-    "aan", "op", "bei", "u", "nad", "pod", "při",
-))  # fmt: skip
-
-
 #: The next part of an address: after a comma, a line break or a slash, up
 #: to the next of them.
 _NEXT_ADDRESS_PART = re.compile(
@@ -573,7 +566,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     and (lower or shouted or not (word.istitle() and len(word) > 3))
                     and not word.endswith(".")  # an initial: "náměstí i. p. pavlova 582"
                     and not _a_street_type(word)  # "VIA" is a stop word
-                    and folded not in _ADDRESS_PARTICLES
+                    and folded not in ADDRESS_PARTICLES
                     and not (folded == "and" and not numbered)
                 ):
                     break
@@ -588,7 +581,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     and an_english_word(folded, 3.5 if changed and not shouted else 5.0)
                     and not word.endswith(".")  # an initial, "j."
                     and not (folded == "and" and not numbered)  # "Wenke and Sørlia 44"
-                    and folded not in _ADDRESS_PARTICLES
+                    and folded not in ADDRESS_PARTICLES
                     and word.title() not in STREET_SUFFIX_SET
                     and not _a_street_type(word)
                 ):
@@ -716,7 +709,7 @@ def address_blocks(text: str) -> Iterator[tuple[int, int, str, bool]]:
             last - first <= 2
             and start < first
             and after == stop
-            and all(known_name(w) or w.casefold() in _ADDRESS_PARTICLES for w in named)
+            and all(known_name(w) or w.casefold() in ADDRESS_PARTICLES for w in named)
         ):
             continue  # a person and an age or a count: "Alex Morgan 25"
         elif len(words) == 1:
@@ -801,7 +794,7 @@ def _a_line_from_number_and_type(text: str, first: int, stop: int, words: list[s
         or (
             len(words) > 2
             and words[0][:1].isupper()
-            and words[1].casefold() in _ADDRESS_PARTICLES
+            and words[1].casefold() in ADDRESS_PARTICLES
             and words[2][:1].isupper()
         )
     ):
@@ -934,7 +927,7 @@ def _plain_word(word: str, lower: bool) -> bool:
     from miner.redaction.lexicon.names import an_english_word
 
     folded = word.casefold().rstrip(".")
-    if folded in _ADDRESS_PARTICLES:
+    if folded in ADDRESS_PARTICLES:
         return False
     if folded in stop_words() or _CALENDAR.fullmatch(folded):
         return True
@@ -950,7 +943,7 @@ def _joins(word: str, lower: bool) -> bool:
     return (
         lower
         or word[0].isupper()
-        or word.casefold() in _ADDRESS_PARTICLES
+        or word.casefold() in ADDRESS_PARTICLES
         or _street_word(word)
         or _a_street_type_word(word)  # "Szemere bertalan út 109"
     )
@@ -967,7 +960,7 @@ def _street_run(
 
     def joins(word: str) -> bool:
         if replaced:
-            return word.casefold() in _ADDRESS_PARTICLES or (
+            return word.casefold() in ADDRESS_PARTICLES or (
                 not _plain_word(word, lower) and _street_word(word)
             )
         return _joins(word, lower)
@@ -990,7 +983,7 @@ def _street_run(
     if lead and not any(w.casefold() in stop_words() for w in lead.group(1).split()):
         words[:0] = lead.group(1).split()
         at = lead.start()
-    while words and words[0].casefold() in _ADDRESS_PARTICLES:
+    while words and words[0].casefold() in ADDRESS_PARTICLES:
         at = _BLANKS.match(text, at + len(words.pop(0))).end()  # type: ignore[union-attr]
     run_start, run_end = (at, end)
     numbers = 0
@@ -1048,7 +1041,7 @@ def _street_run(
         else:
             break
         run_end = m.end()
-    while words and words[-1].casefold() in _ADDRESS_PARTICLES:
+    while words and words[-1].casefold() in ADDRESS_PARTICLES:
         run_end = text.rindex(words.pop(), run_start, run_end)
         run_end = run_start + len(text[run_start:run_end].rstrip(" \t"))
     return run_start, run_end, words, mark is not None
@@ -1074,7 +1067,7 @@ def _street_word(word: str) -> bool:
 
     bare = word.rstrip(".")
     folded = bare.casefold()
-    if len(bare) < 3 or folded in stop_words() or folded in _ADDRESS_PARTICLES:
+    if len(bare) < 3 or folded in stop_words() or folded in ADDRESS_PARTICLES:
         return False
     if _CALENDAR.fullmatch(folded):
         return False
