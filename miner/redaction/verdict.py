@@ -961,7 +961,7 @@ def in_a_job_title(text: str, start: int, end: int) -> bool:
 
 
 #: A run of characters between spaces: a job title's words keep their commas
-#: and brackets ("Optik, výdaj", "(Studii Medii)").
+#: and brackets ("Optik, výdaj", "(Studii Medii)"); a town's words.
 _NON_SPACE_RUN = re.compile(r"\S+")
 
 
@@ -980,11 +980,11 @@ def _town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
     after = _WORDS_AFTER.match(text, end, min(len(text), end + 40))
     # (start, end) of the words around the hit, the hit one of them.
     words = [
-        m.span() for m in (_SPAN_WORDS.finditer(text, before.start(), start) if before else ())
+        m.span() for m in (_NON_SPACE_RUN.finditer(text, before.start(), start) if before else ())
     ]
     here = len(words)
     words.append((start, end))
-    words += [m.span() for m in (_SPAN_WORDS.finditer(text, end, after.end()) if after else ())]
+    words += [m.span() for m in (_NON_SPACE_RUN.finditer(text, end, after.end()) if after else ())]
     towns = smaller_town_names()
     for first in range(here + 1):
         for last in range(max(here, first + 1), len(words)):
@@ -996,9 +996,6 @@ def _town_around(text: str, start: int, end: int) -> tuple[int, int] | None:
             ):
                 return words[first][0], words[last][1]
     return None
-
-
-_SPAN_WORDS = re.compile(r"\S+")
 
 
 def town_around(text: str, start: int, end: int) -> tuple[int, int] | None:

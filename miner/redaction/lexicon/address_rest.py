@@ -87,10 +87,12 @@ _SIGN_OFF = re.compile(rf"(?i:--|{SIGN_OFF_WORDS})[!.]?")
 _BLANK_LINE = re.compile(r"(?:\n|\\[nN])[ \t]*(?:\n|\\[nN])")
 _TOKEN = re.compile(r"[^\s,;]+")
 
-#: The particles of a street's or a town's name (not stop words here).
-_PARTICLES = frozenset((
+#: The particles of a street's or a town's name, in lower case (not stop
+#: words here).
+ADDRESS_PARTICLES = frozenset((
     "de", "del", "della", "di", "da", "do", "dos", "das", "des", "du", "la", "le", "les", "el",
-    "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "en", "nad",
+    "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "sous", "en",
+    "aan", "op", "bei", "u", "nad", "pod", "při",
 ))  # fmt: skip
 
 #: Parts read after a street at most, and words of a part with no number.
@@ -155,7 +157,7 @@ def _sentence_after_number(part: str) -> int:
         return 0
     for word in _WORD.finditer(part, number.end()):
         folded = word.group(0).casefold()
-        if folded in stop_words() and folded not in _PARTICLES:
+        if folded in stop_words() and folded not in ADDRESS_PARTICLES:
             return word.start()
     return 0
 
@@ -163,7 +165,8 @@ def _sentence_after_number(part: str) -> int:
 def _plain_words(words: str) -> bool:
     """Whether ``words`` may be an address's: no stop word but particles."""
     return all(
-        w.casefold() in _PARTICLES or w.casefold() not in stop_words() for w in _WORD.findall(words)
+        w.casefold() in ADDRESS_PARTICLES or w.casefold() not in stop_words()
+        for w in _WORD.findall(words)
     )
 
 
@@ -172,7 +175,7 @@ def _english(word: str) -> bool:
     no town's alone."""
     from miner.redaction.lexicon.names import an_english_word
 
-    return word.casefold() in _PARTICLES or an_english_word(word.casefold(), 3.5)
+    return word.casefold() in ADDRESS_PARTICLES or an_english_word(word.casefold(), 3.5)
 
 
 def _parts_under(text: str, written: str, end: int) -> Iterator[tuple[int, int]]:

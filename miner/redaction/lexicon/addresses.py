@@ -36,6 +36,8 @@ def _street_suffixes() -> tuple[str, ...]:
 
 
 STREET_SUFFIXES = _street_suffixes()
+#: ``STREET_SUFFIXES`` to look a word up in.
+STREET_SUFFIX_SET = frozenset(STREET_SUFFIXES)
 
 
 #: Faker's address lists that hold no street types: Swedish and Finnish
@@ -763,7 +765,7 @@ def _names_a_street(name: str) -> bool:
     """Whether ``name`` is a street's name whole: a street line itself
     ("rue Costa", "Via Rossi") or ending in a USPS suffix ("Jaimes Light")."""
     words = name.split()
-    if len(words) > 1 and words[-1].title() in STREET_SUFFIXES:
+    if len(words) > 1 and words[-1].title() in STREET_SUFFIX_SET:
         return True
     return any((s, e) == (0, len(name)) for s, e in find_addresses(name))
 

@@ -206,23 +206,14 @@ def personal_id_names() -> dict[str, tuple[Any, ...]]:
     not a business's, an account's or a thing's number, named by its
     abbreviations and its name in its language. An abbreviation of two or
     three letters is kept as written (capitals: "DNI", not the word "in")."""
-    import pkgutil
-
-    import stdnum
-
     names: dict[str, list[Any]] = {}
-    for country in pkgutil.iter_modules(stdnum.__path__):
-        if not country.ispkg or len(country.name.rstrip("_")) != 2:
+    for name in _stdnum_country_modules():
+        module = importlib.import_module(name)
+        about = (module.__doc__ or "").strip().split("\n")[0]
+        if not _A_PERSON_S_ID.search(about) or _NOT_A_PERSON_S_ID.search(about):
             continue
-        package = importlib.import_module(f"stdnum.{country.name}")
-        for info in pkgutil.iter_modules(package.__path__):
-            name = f"stdnum.{country.name}.{info.name}"
-            module = importlib.import_module(name)
-            about = (module.__doc__ or "").strip().split("\n")[0]
-            if not _A_PERSON_S_ID.search(about) or _NOT_A_PERSON_S_ID.search(about):
-                continue
-            for called in (*_names_in(about), *_ID_ALIASES.get(name, ())):
-                names.setdefault(called, []).append(module)
+        for called in (*_names_in(about), *_ID_ALIASES.get(name, ())):
+            names.setdefault(called, []).append(module)
     every = tuple(dict.fromkeys(m for modules in names.values() for m in modules))
     for called in _ANY_PERSON_S_ID:
         names[called] = list(every)
@@ -239,14 +230,23 @@ def identifier_words() -> frozenset[str]:
 
     import stdnum
 
-    found: set[str] = set()
-    for info in pkgutil.iter_modules(stdnum.__path__):
-        if info.ispkg and len(info.name.rstrip("_")) == 2:
-            package = importlib.import_module(f"stdnum.{info.name}")
-            found |= {m.name for m in pkgutil.iter_modules(package.__path__)}
-        elif not info.ispkg:
-            found.add(info.name)
+    found = {name.rpartition(".")[2] for name in _stdnum_country_modules()}
+    found |= {info.name for info in pkgutil.iter_modules(stdnum.__path__) if not info.ispkg}
     return frozenset(n for n in found if n.isalpha() and len(n) >= 3)
+
+
+def _stdnum_country_modules() -> Iterator[str]:
+    """The names of python-stdnum's countries' modules ("stdnum.cz.rc"): the
+    modules of its packages named by two letters ("cz", "in_")."""
+    import pkgutil
+
+    import stdnum
+
+    for country in pkgutil.iter_modules(stdnum.__path__):
+        if country.ispkg and len(country.name.rstrip("_")) == 2:
+            package = importlib.import_module(f"stdnum.{country.name}")
+            for info in pkgutil.iter_modules(package.__path__):
+                yield f"stdnum.{country.name}.{info.name}"
 
 
 #: An id's value after its name: a placeholder of an id's type or a word

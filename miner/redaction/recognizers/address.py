@@ -5,20 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from presidio_analyzer import LocalRecognizer
-
 from miner.redaction.lexicon.addresses import find_addresses
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
-from miner.redaction.recognizers.result import result
+from miner.redaction.recognizers.result import LoadsNothing, result
 
 
-class AddressRecognizer(LocalRecognizer):  # type: ignore[misc]
+class AddressRecognizer(LoadsNothing):
     """Street addresses with the lines that follow them (``find_addresses``),
     and the sure ones read upwards from their postcode (``blocks_above_postcodes``:
     those only shaped like one are the unsure rules')."""
-
-    def load(self) -> None:
-        pass
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
         spans = [*find_addresses(text)]

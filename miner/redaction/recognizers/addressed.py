@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from presidio_analyzer import LocalRecognizer
-
 from miner.redaction.lexicon.names import (
     RARE_WORD_ZIPF,
     a_first_name,
@@ -14,12 +12,12 @@ from miner.redaction.lexicon.names import (
     addressed,
     an_english_word,
 )
-from miner.redaction.recognizers.result import result
+from miner.redaction.recognizers.result import LoadsNothing, result
 
 _PLACE_LABELS = frozenset(("GPE", "LOC", "FAC"))
 
 
-class AddressedNameRecognizer(LocalRecognizer):  # type: ignore[misc]
+class AddressedNameRecognizer(LoadsNothing):
     """The word a clause ends by addressing (``addressed``), when it is a
     name for sure: a first name the list knows, capitalised, or a word
     English does not write (Zipf under 3: "Kani", "zikmund"). A place's
@@ -27,9 +25,6 @@ class AddressedNameRecognizer(LocalRecognizer):  # type: ignore[misc]
     person's as often as a town's, and an English word ("Thanks for
     nothing, Boss!") no one's: neither is taken here (``unsure`` surfaces
     the names among them)."""
-
-    def load(self) -> None:
-        pass
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
         results = []

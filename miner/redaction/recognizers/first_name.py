@@ -4,22 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from presidio_analyzer import LocalRecognizer
-
 from miner.redaction.lexicon.names import (
     complete_name,
     find_first_names,
     list_members,
     names_no_person,
 )
-from miner.redaction.recognizers.result import result
+from miner.redaction.recognizers.result import LoadsNothing, result
 
 
-class FirstNameRecognizer(LocalRecognizer):  # type: ignore[misc]
+class FirstNameRecognizer(LoadsNothing):
     """A known first name, with the capitalised words after it (``find_first_names``)."""
-
-    def load(self) -> None:
-        pass
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
         results = []

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from presidio_analyzer import LocalRecognizer
-
 from miner.redaction.lexicon.formats import find_named_ids, find_national_ids
-from miner.redaction.recognizers.result import result
+from miner.redaction.recognizers.result import LoadsNothing, result
 
 
-class NationalIdRecognizer(LocalRecognizer):  # type: ignore[misc]
+class NationalIdRecognizer(LoadsNothing):
     """National ids validated by their checksum: of the configured regions
     anywhere (``find_national_ids``; an all-digit one needs a context word),
     and of any country after the id's own name (``find_named_ids``: "my
@@ -19,9 +17,6 @@ class NationalIdRecognizer(LocalRecognizer):  # type: ignore[misc]
     def __init__(self, *args: Any, regions: tuple[str, ...] = (), **kwargs: Any) -> None:
         self._regions = regions
         super().__init__(*args, **kwargs)
-
-    def load(self) -> None:
-        pass
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
         return [

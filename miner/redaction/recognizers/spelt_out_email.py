@@ -5,19 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from presidio_analyzer import LocalRecognizer
-
 from miner.redaction.lexicon.formats import spelt_out_emails
-from miner.redaction.recognizers.result import result
+from miner.redaction.recognizers.result import LoadsNothing, result
 
 
-class SpeltOutEmailRecognizer(LocalRecognizer):  # type: ignore[misc]
+class SpeltOutEmailRecognizer(LoadsNothing):
     """E-mail addresses whose ``@`` is spelt out (``spelt_out_emails``):
     their domain ends in a real public suffix, so they are as sure as any
     other e-mail address and replaced like one."""
-
-    def load(self) -> None:
-        pass
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
         return [

@@ -9,10 +9,11 @@ import itertools
 import re
 from collections.abc import Iterator
 
+from miner.redaction.lexicon.address_rest import ADDRESS_PARTICLES
 from miner.redaction.lexicon.addresses import (
     STREET_AFTER,
     STREET_CUE,
-    STREET_SUFFIXES,
+    STREET_SUFFIX_SET,
     address_parts,
     find_addresses,
     foreign_street_types,
@@ -357,7 +358,7 @@ def street_names(street: str) -> list[str]:
         len(words) > 1
         and (
             (words[-1].endswith(".") and len(words[-1]) <= 5)
-            or words[-1].title() in _street_suffixes()
+            or words[-1].title() in STREET_SUFFIX_SET
             or words[-1].casefold() == "street"
         )
         and not (len(words) == 2 and a_first_name(words[0]))
@@ -370,11 +371,6 @@ def street_names(street: str) -> list[str]:
         and any(_street_word(w) for w in name.split())
         and name != street
     ]
-
-
-@functools.cache
-def _street_suffixes() -> frozenset[str]:
-    return frozenset(STREET_SUFFIXES)
 
 
 _FIRST_PART = re.compile(r"(?:(?!\\[nN])[^,\n])+")
@@ -456,14 +452,6 @@ _TOKEN_AFTER = re.compile(
     rf"[ \t]+(?:(?P<ordinal>{_ORDINAL})(?!\w)|(?P<number>{_RUN_NUMBER})(?![\w/:.-]|[.,]\d)"
     rf"|(?P<word>{_ADDRESS_WORD}))"
 )
-
-
-#: The particles of a street's or a town's name, in lower case.
-_ADDRESS_PARTICLES = frozenset((
-    "de", "del", "della", "di", "da", "do", "dos", "das", "des", "du", "la", "le", "les", "el",
-    "los", "las", "van", "von", "der", "den", "y", "e", "am", "an", "im", "sur", "sous", "en",
-    "aan", "op", "bei", "u", "nad", "pod", "při",
-))  # fmt: skip
 
 
 #: The next part of an address: after a comma, a line break or a slash, up
@@ -578,7 +566,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     and (lower or shouted or not (word.istitle() and len(word) > 3))
                     and not word.endswith(".")  # an initial: "náměstí i. p. pavlova 582"
                     and not _a_street_type(word)  # "VIA" is a stop word
-                    and folded not in _ADDRESS_PARTICLES
+                    and folded not in ADDRESS_PARTICLES
                     and not (folded == "and" and not numbered)
                 ):
                     break
@@ -593,8 +581,8 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                     and an_english_word(folded, 3.5 if changed and not shouted else 5.0)
                     and not word.endswith(".")  # an initial, "j."
                     and not (folded == "and" and not numbered)  # "Wenke and Sørlia 44"
-                    and folded not in _ADDRESS_PARTICLES
-                    and word.title() not in STREET_SUFFIXES
+                    and folded not in ADDRESS_PARTICLES
+                    and word.title() not in STREET_SUFFIX_SET
                     and not _a_street_type(word)
                 ):
                     # "Nicole Island tomorrow", "ROTONDA VOLTERRA LAST YEAR";
@@ -620,12 +608,12 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         if numbered:
             # In lower case the words run on past the street's type to a
             # word English writes ("1148 jennings walk thanks"): up to it.
-            typed = [i for i in range(1, len(words)) if words[i].title() in STREET_SUFFIXES]
+            typed = [i for i in range(1, len(words)) if words[i].title() in STREET_SUFFIX_SET]
             if lower and typed and typed[-1] < len(words) - 1:
                 words, stop = words[: typed[-1] + 1], ends[typed[-1]]
             if not (
                 any(_street_word(w) or w.startswith(FILLED) for w in words)
-                or (words and (words[-1].title() in STREET_SUFFIXES or _a_street_type(words[0])))
+                or (words and (words[-1].title() in STREET_SUFFIX_SET or _a_street_type(words[0])))
                 or numbers >= 2  # a unit's and a house's: "level 6 94 brown range"
             ):
                 continue  # "goes to 3 people", "meet you at 10 am"
@@ -635,7 +623,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
             and (
                 # A street's type after its name or before it: "Nicole
                 # Island", "rotonda piane", "r. do sextante".
-                (len(named) > 1 and words[-1].title() in STREET_SUFFIXES)
+                (len(named) > 1 and words[-1].title() in STREET_SUFFIX_SET)
                 or _a_street_type(words[0])
                 # A word no English nor list writes, alone, where a thing is
                 # sent or kept ("deliver it to grangränd"; not "returned to
@@ -721,7 +709,7 @@ def address_blocks(text: str) -> Iterator[tuple[int, int, str, bool]]:
             last - first <= 2
             and start < first
             and after == stop
-            and all(known_name(w) or w.casefold() in _ADDRESS_PARTICLES for w in named)
+            and all(known_name(w) or w.casefold() in ADDRESS_PARTICLES for w in named)
         ):
             continue  # a person and an age or a count: "Alex Morgan 25"
         elif len(words) == 1:
@@ -806,7 +794,7 @@ def _a_line_from_number_and_type(text: str, first: int, stop: int, words: list[s
         or (
             len(words) > 2
             and words[0][:1].isupper()
-            and words[1].casefold() in _ADDRESS_PARTICLES
+            and words[1].casefold() in ADDRESS_PARTICLES
             and words[2][:1].isupper()
         )
     ):
@@ -939,7 +927,7 @@ def _plain_word(word: str, lower: bool) -> bool:
     from miner.redaction.lexicon.names import an_english_word
 
     folded = word.casefold().rstrip(".")
-    if folded in _ADDRESS_PARTICLES:
+    if folded in ADDRESS_PARTICLES:
         return False
     if folded in stop_words() or _CALENDAR.fullmatch(folded):
         return True
@@ -955,7 +943,7 @@ def _joins(word: str, lower: bool) -> bool:
     return (
         lower
         or word[0].isupper()
-        or word.casefold() in _ADDRESS_PARTICLES
+        or word.casefold() in ADDRESS_PARTICLES
         or _street_word(word)
         or _a_street_type_word(word)  # "Szemere bertalan út 109"
     )
@@ -972,7 +960,7 @@ def _street_run(
 
     def joins(word: str) -> bool:
         if replaced:
-            return word.casefold() in _ADDRESS_PARTICLES or (
+            return word.casefold() in ADDRESS_PARTICLES or (
                 not _plain_word(word, lower) and _street_word(word)
             )
         return _joins(word, lower)
@@ -995,7 +983,7 @@ def _street_run(
     if lead and not any(w.casefold() in stop_words() for w in lead.group(1).split()):
         words[:0] = lead.group(1).split()
         at = lead.start()
-    while words and words[0].casefold() in _ADDRESS_PARTICLES:
+    while words and words[0].casefold() in ADDRESS_PARTICLES:
         at = _BLANKS.match(text, at + len(words.pop(0))).end()  # type: ignore[union-attr]
     run_start, run_end = (at, end)
     numbers = 0
@@ -1053,7 +1041,7 @@ def _street_run(
         else:
             break
         run_end = m.end()
-    while words and words[-1].casefold() in _ADDRESS_PARTICLES:
+    while words and words[-1].casefold() in ADDRESS_PARTICLES:
         run_end = text.rindex(words.pop(), run_start, run_end)
         run_end = run_start + len(text[run_start:run_end].rstrip(" \t"))
     return run_start, run_end, words, mark is not None
@@ -1079,7 +1067,7 @@ def _street_word(word: str) -> bool:
 
     bare = word.rstrip(".")
     folded = bare.casefold()
-    if len(bare) < 3 or folded in stop_words() or folded in _ADDRESS_PARTICLES:
+    if len(bare) < 3 or folded in stop_words() or folded in ADDRESS_PARTICLES:
         return False
     if _CALENDAR.fullmatch(folded):
         return False
