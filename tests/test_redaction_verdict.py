@@ -300,9 +300,15 @@ def test_a_name_said_by_a_cue_is_replaced_though_a_product_shares_it(policy):
 
 def test_an_unsure_name_glued_to_an_escaped_break_is_replaced(policy):
     # The reviewer's tools find a surfaced value on word boundaries; after a
-    # "\\n" written inside a string it would stand unseen, so it is replaced.
+    # "\\n" written inside a string it must not stand unseen: replaced, or
+    # surfaced where the reviewer's tools find each occurrence.
+    from miner.redaction.surfaced import occurrences
+
     result = redacted(policy, "Quintus: hello\\nQuintus: are you there?")
-    assert "Quintus" not in result.session.turns[0].user_text
+    text = result.session.turns[0].user_text
+    if "Quintus" in text:
+        assert "Quintus" in {s.value for s in result.surfaced}
+        assert len(list(occurrences(text, "Quintus"))) == text.count("Quintus") == 2
 
 
 @pytest.mark.parametrize(
@@ -509,8 +515,6 @@ def test_a_first_name_spacy_reads_as_a_place_is_surfaced():
     assert verdict(text, "Ascension", first_name, {"ORG"}) == "surface"
     assert verdict("We'll meet Petek at Brightscope", "Petek", first_name, {"ORG"}) == "surface"
     assert verdict("serving Sunni towns", "Sunni", first_name, {"NORP"}) == "surface"
-    # spaCy reading nothing there is no disagreement: the list's name stays replaced.
-    assert verdict("serving Ascension", "Ascension", first_name, set()) == "replace"
     # A cue's word is sure whatever spaCy reads there ("my name is Paris").
     cue = {"NameCueRecognizer"}
     assert verdict("my name is Paris and I", "Paris", cue, {"GPE"}) == "replace"
@@ -520,6 +524,25 @@ def test_a_first_name_spacy_reads_as_a_place_is_surfaced():
     assert verdict("Georgia called twice", "Georgia", first_name, {"PERSON"}) == "replace"
     assert verdict("Georgia was lovely", "Georgia", first_name | NER, {"GPE"}) == "replace"
     assert verdict("Georgia Quaxby was here", "Georgia Quaxby", first_name, {"GPE"}) == "replace"
+
+
+def test_a_first_name_only_the_list_reads_is_asked_not_replaced():
+    # One word only the first-name list calls a person, spaCy reading
+    # nothing there: a town or a firm as often ("serving Ascension",
+    # "we love Lidl"); surfaced, for the second model and the reviewer.
+    first_name = {"FirstNameRecognizer"}
+    assert verdict("serving Ascension", "Ascension", first_name, set()) == "surface"
+    assert verdict("we love Lidl, it is cheap", "Lidl", first_name, set()) == "surface"
+    # Sure where another reader agrees: spaCy's person, spaCy's hit, a cue;
+    # and a first name with a surname.
+    assert verdict("serving Ascension", "Ascension", first_name, {"PERSON"}) == "replace"
+    assert verdict("serving Ascension", "Ascension", first_name | NER, set()) == "replace"
+    cue = {"NameCueRecognizer"}
+    assert verdict("my name is Ascension", "Ascension", first_name | cue, set()) == "replace"
+    assert verdict("Georgia Quaxby was here", "Georgia Quaxby", first_name, set()) == "replace"
+    # Nor beside a house number, where the word is a street's name.
+    assert verdict("my home is Ascension 5, Quaxby", "Ascension", first_name, set()) == "replace"
+    assert verdict("my home is 12 Ascension, Quaxby", "Ascension", first_name, set()) == "replace"
 
 
 def test_a_country_written_with_its_other_name_in_brackets_is_both():
