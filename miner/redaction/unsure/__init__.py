@@ -20,7 +20,12 @@ the street rules in ``unsure.streets``:
 - a street typed in lower case, read by the address rules as if capitalised;
 - what is left of an address, or of a name, beside one found or replaced
   (``lexicon/address_rest.py``; a title, a glued part, a listed name):
-  fail closed by position, whatever the shape.
+  fail closed by position, whatever the shape;
+- a line of an address block with no number ("Sal T", a Danish floor) or a
+  postcode in no country's real shape ("N4L 3U0"), written alone elsewhere
+  in the session (``block_parts``): the session pass replaces an address's
+  parts only when they hold a number, and a surfaced block covers only its
+  whole text, so these stood silent (issue 36's mimesis sets).
 
 Every threshold is a key of ``[redaction.unsure]`` in the pipeline config
 (``miner.config.UnsureConfig``), so a deployment can tune it.
