@@ -419,7 +419,10 @@ def block_parts(street: str) -> list[str]:
     and, of a block of several lines, each line less its bullet that holds
     a letter and is no town's, region's or country's name ("Sal T", a
     Danish floor, of "??? Sal T\\n??? Kettinge"). Fail closed: the value
-    was surfaced as the address's, so are its lines."""
+    was surfaced as the address's, so are its lines. Measured at 709bdb4
+    (silent / decisions per case, main -> branch): mimesis tune 9 -> 4
+    (streets 5 -> 0), held-out TEST 26 -> 23 (0.81 -> 0.82); no other
+    split's silent or look-alikes moved, decisions +0.01 at most."""
     parts = [
         m.group()
         for m in _MIXED_CODE.finditer(street)
