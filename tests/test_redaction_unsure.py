@@ -701,6 +701,38 @@ def test_a_street_s_name_is_its_line_without_its_numbers(street, names):
     assert street_names(street) == names
 
 
+@pytest.mark.parametrize(
+    "text, alone",
+    [
+        # A line with no number (a floor) of a block replaced, and a
+        # postcode in no country's real shape of a block surfaced.
+        ("??? Vivek Rao\\n??? 4312 Quorravej\\n??? Etg Q\\n??? Vestrup\\n??? 8190", "Etg Q"),
+        ("send it to 12 Orchard Lane, Kemble K7Z 9U4 please", "K7Z 9U4"),
+    ],
+)
+def test_a_surfaced_block_s_line_or_postcode_written_alone_elsewhere_is_surfaced_too(
+    policy, text, alone
+):
+    result = redacted(policy, text, summary=f"could not verify {alone}")
+    written = result.session.turns[0].tool_calls[0].args["summary"]
+    surfaced = {s.value: s for s in result.surfaced}
+    assert alone in written, written  # left as written...
+    assert surfaced[alone].part_of in text, surfaced  # ...and surfaced as its address's part
+
+
+def test_a_block_surfaced_and_its_postcode_alone_are_one_decision(policy):
+    from miner.redaction.surfaced import decisions
+
+    result = redacted(policy, "send it to 12 Orchard Lane, Kemble K7Z 9U4", reply="noted K7Z 9U4")
+    assert len(set(decisions(result.surfaced).values())) == 1, result.surfaced
+
+
+def test_a_town_s_line_of_a_block_is_no_part_written_alone():
+    from miner.redaction.unsure.streets import block_parts
+
+    assert block_parts("??? Etg Q\\n??? Odense\\n??? Denmark") == ["Etg Q"]
+
+
 def test_a_surfaced_street_s_house_number_alone_elsewhere_is_surfaced_too(policy):
     result = redacted(
         policy,

@@ -33,8 +33,8 @@ from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import new_placeholders, replaced_everywhere
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.unsure import REPLACED_REASONS, Unsure, unsure_values
-from miner.redaction.unsure.streets import street_names
+from miner.redaction.unsure import BLOCK_PART_ALONE, REPLACED_REASONS, Unsure, unsure_values
+from miner.redaction.unsure.streets import block_parts, street_names
 from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
 from miner.redaction.walk import map_session, session_texts
 
@@ -348,6 +348,8 @@ def _surfaced(
         surfaced.setdefault(item.value, item)
     for value, (entity, reason) in _other_casings(redacted, surfaced, entity_of).items():
         surfaced.setdefault(value, Surfaced(entity, value, reason))
+    for value, street in _replaced_blocks_parts(redacted, entity_of).items():
+        surfaced.setdefault(value, Surfaced("STREET_ADDRESS", value, BLOCK_PART_ALONE, street))
     names = [v for v, s in surfaced.items() if s.entity == "PERSON" and v not in kept_values]
     places = named_as_things(session_texts(redacted), names) if names else set()
     return (
@@ -416,6 +418,30 @@ def _other_casings(
                     found.setdefault(value, ("STREET_ADDRESS", _STREET_NAME_ALONE))
                 elif value not in written and value not in surfaced:
                     found.setdefault(value, (words[fold(value)], _OTHER_CASING))
+    return found
+
+
+def _replaced_blocks_parts(redacted: Session, entity_of: dict[str, str]) -> dict[str, str]:
+    """A line of a replaced address with no number ("Sal T", a floor; the
+    session pass replaces only its lines that hold one, ``address_parts``)
+    or a postcode in no country's real shape ("N4L 3U0"), written alone
+    elsewhere in the session (``block_parts``): left as written, so
+    surfaced, fail closed. Part -> the address it is part of."""
+    parts = {
+        part: value
+        for value, entity in entity_of.items()
+        if entity == "STREET_ADDRESS"
+        for part in block_parts(value)
+        if part not in entity_of
+    }
+    if not parts:
+        return {}
+    matcher = WholeWords(exact=list(parts))
+    found: dict[str, str] = {}
+    for _key, leaf in session_texts(redacted):
+        if isinstance(leaf, str):
+            for s, e in matcher.spans(leaf):
+                found.setdefault(leaf[s:e], parts[leaf[s:e]])
     return found
 
 

@@ -20,7 +20,12 @@ the street rules in ``unsure.streets``:
 - a street typed in lower case, read by the address rules as if capitalised;
 - what is left of an address, or of a name, beside one found or replaced
   (``lexicon/address_rest.py``; a title, a glued part, a listed name):
-  fail closed by position, whatever the shape.
+  fail closed by position, whatever the shape;
+- a line of an address block with no number ("Sal T", a Danish floor) or a
+  postcode in no country's real shape ("N4L 3U0"), written alone elsewhere
+  in the session (``block_parts``): the session pass replaces an address's
+  parts only when they hold a number, and a surfaced block covers only its
+  whole text, so these stood silent (issue 36's mimesis sets).
 
 Every threshold is a key of ``[redaction.unsure]`` in the pipeline config
 (``miner.config.UnsureConfig``), so a deployment can tune it.
@@ -62,6 +67,7 @@ from miner.redaction.unsure.streets import (
     UNIT_BEFORE_STREET,
     a_street_alone,
     address_blocks,
+    block_parts,
     house_numbers_after_placeholders,
     lower_case_streets,
     named_streets,
@@ -150,6 +156,9 @@ LOWER_CASE_STREET = "a lower-case street"
 #: An address block whose street line names its type beside its name and
 #: house number ("245 Şirin Aşurbəyov Küçəsi", "Rákóczi köz 850").
 TYPED_STREET_LINE = "a street line with its type"
+
+#: A postcode or a line of a surfaced address block written alone elsewhere.
+BLOCK_PART_ALONE = "an address block's part alone"
 
 #: The rules whose values are replaced, not put before the reviewer: at
 #: least 97% of their decisions on the tune splits were planted personal
@@ -453,6 +462,13 @@ def unsure_values(
             if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
                 # A street's, even where it was read as a name no list knows.
                 found[name] = ("STREET_ADDRESS", "a street's name alone", street)
+        for part in block_parts(street):
+            # Its postcode or a line of its block written alone ("could not
+            # verify Sal T", "I have noted N4L 3U0"): the reviewer's with it,
+            # one decision (``surfaced.decisions``: a value's parts).
+            alone = re.compile(rf"(?<!\w){re.escape(part)}(?!\w)")
+            if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
+                found.setdefault(part, ("STREET_ADDRESS", BLOCK_PART_ALONE, street))
         # Its house number standing alone where a value does ("I have noted
         # 26 on your file"), as a replaced address's is replaced; or a whole
         # string ("Nr. 216", a tool's argument).
