@@ -34,15 +34,13 @@ DESTROYED_CEILING = 0.0452  # 48 of 1062: 4.52% (2026-12-03, the second model, i
 #: Targets: 0 silent leaks of any type, at most 1 reviewer decision per case,
 #: at most 2% of look-alikes replaced. Where a ceiling is above its target
 #: the target is not met (docs/redaction.md, "Measured" says which).
-#: 30 of 4600 with PYTHONHASHSEED=0 (2026-12-04, names7's names in a
-#: person's slot; 33 before, 38 before silent5); two values of room for
-#: another hash seed's wobble.
-SILENT_LEAKS_CEILING = 32
-DECISIONS_PER_CASE_CEILING = 1.0  # measured after keys, verdict, address blocks: redaction.md
-#: 41 of 861 on main at 7bfc7bd, 30 (3.48%) on branch lookalike4 (2026-12-04:
-#: towns' and airfields' words kept, one guessed word after "to", "in"...
-#: surfaced); two values of room.
-LOOKALIKES_REPLACED_CEILING = 0.0372
+#: 7 of 4600 with PYTHONHASHSEED=0 (96c6807, 2026-12-06); two values of
+#: room for another hash seed's wobble.
+SILENT_LEAKS_CEILING = 9
+DECISIONS_PER_CASE_CEILING = 1.0  # 0.67 at 96c6807: redaction.md, "Measured"
+#: 15 of 861 (1.74%) at 96c6807 (a first name only the list reads, spaCy
+#: nothing, surfaced); two values of room, and at the target.
+LOOKALIKES_REPLACED_CEILING = 0.02
 
 
 @pytest.fixture(scope="module")
