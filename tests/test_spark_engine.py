@@ -150,18 +150,30 @@ def _read_by_key(spark, keys: tuple[str, ...]) -> tuple[list[object], list[objec
         f"WHEN {i} THEN json_extract_string(result, {key_path(key)})" for i, key in enumerate(keys)
     )
     query = f"SELECT CASE i {picked} END AS v FROM results ORDER BY i"
+    on_spark = _on_spark(spark, render(query, "spark"), results)
+    try:
+        on_duckdb = _on_duckdb(query, results)
+    except duckdb.Error:
+        on_duckdb = [None] * len(keys)  # a path DuckDB cannot read
+    return on_duckdb, on_spark
+
+
+def _on_spark(spark, query: str, results: list[str]) -> list[object]:
+    """``query``'s first column on Spark, over a view ``results`` (i, result)."""
     spark.createDataFrame(list(enumerate(results)), "i int, result string").createOrReplaceTempView(
         "results"
     )
-    on_spark = [row[0] for row in spark.sql(render(query, "spark")).collect()]
+    return [row[0] for row in spark.sql(query).collect()]
+
+
+def _on_duckdb(query: str, results: list[str]) -> list[object]:
+    """``query``'s first column on DuckDB, over a table ``results`` (i, result)."""
+    import duckdb
+
     with duckdb.connect() as con:
         con.execute("CREATE TABLE results (i INT, result VARCHAR)")
         con.executemany("INSERT INTO results VALUES (?, ?)", list(enumerate(results)))
-        try:
-            on_duckdb = [row[0] for row in con.execute(query).fetchall()]
-        except duckdb.Error:
-            on_duckdb = [None] * len(keys)  # a path DuckDB cannot read
-    return on_duckdb, on_spark
+        return [row[0] for row in con.execute(query).fetchall()]
 
 
 def test_spark_reads_a_result_key_as_duckdb_does_or_the_config_refuses_it(spark):
@@ -188,8 +200,6 @@ ERROR_VALUES: tuple[tuple[object, bool], ...] = (
 
 
 def test_spark_flags_an_error_value_as_duckdb_and_the_rule_do(spark):
-    import duckdb
-
     from miner.engine.query import render
     from miner.signals import Context
     from miner.signals.error import Error, ErrorConfig, result_failed
@@ -203,13 +213,7 @@ def test_spark_flags_an_error_value_as_duckdb_and_the_rule_do(spark):
         f"SELECT coalesce({rule.failed()}, false) FROM (SELECT i, {read} AS error_result "
         "FROM (SELECT i, 'TOOL_COMPLETED' AS kind, result FROM results)) ORDER BY i"
     )
-    spark.createDataFrame(list(enumerate(results)), "i int, result string").createOrReplaceTempView(
-        "results"
-    )
-    on_spark = [row[0] for row in spark.sql(render(query, "spark")).collect()]
-    with duckdb.connect() as con:
-        con.execute("CREATE TABLE results (i INT, result VARCHAR)")
-        con.executemany("INSERT INTO results VALUES (?, ?)", list(enumerate(results)))
-        on_duckdb = [row[0] for row in con.execute(query).fetchall()]
+    on_spark = _on_spark(spark, render(query, "spark"), results)
+    on_duckdb = _on_duckdb(query, results)
     in_python = [result_failed(json.loads(result), ErrorConfig()) for result in results]
     assert on_spark == on_duckdb == in_python == expected
