@@ -238,7 +238,7 @@ def record_redaction(
     surfaced value the reviewer replaces with a placeholder leaves its string
     vetted."""
     from miner.redaction.guard import json_strings
-    from miner.redaction.surfaced import vetted_digest
+    from miner.redaction.surfaced import sidecar_entries, vetted_digest
 
     spec = next(v for k, v in files.items() if k.endswith(SPEC))
     # Provenance is the check's to skip, not to read: its strings (source
@@ -258,7 +258,7 @@ def record_redaction(
     vetted = sorted({vetted_digest(s, values) for s in strings if s.strip()})
     spec["provenance"]["redaction"] = {
         "notPersonal": list(not_personal),
-        "surfaced": [s.as_json() for s in dict.fromkeys(surfaced)],
+        "surfaced": sidecar_entries(surfaced),
         "kept": [],
         "vetted": vetted,
     }

@@ -189,6 +189,35 @@ def test_a_busy_step_longer_than_the_stuck_bound_is_left_to_finish(monkeypatch):
     assert run_apart(busy, "the step") > 0
 
 
+def test_a_childs_cpu_time_is_read_past_a_name_holding_brackets_and_spaces():
+    # The watch reads utime and stime after the command's name, which is the
+    # process's own to set: one holding ") 1 2 (" shifts a split's fields.
+    spin = (
+        "import os, sys, time\n"
+        "open('/proc/self/comm', 'w').write('x) 1 2 (y')\n"
+        "until = time.process_time() + 0.3\n"
+        "while time.process_time() < until: pass\n"
+        "used = os.times()\n"
+        "print(used.user + used.system, flush=True)\n"
+        "sys.stdin.read()\n"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", spin], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        used = float(child.stdout.readline())
+        with open(f"/proc/{child.pid}/comm") as comm:
+            assert comm.read().strip() == "x) 1 2 (y"
+        ticks = apart._cpu_ticks(child.pid)
+    finally:
+        child.kill()
+        child.wait()
+    assert ticks is not None
+    assert abs(ticks / os.sysconf("SC_CLK_TCK") - used) <= 0.05, (ticks, used)
+    assert apart._cpu_ticks(child.pid) is None  # gone: None, as the watch expects
+
+
 def test_steps_forked_beside_a_thread_resolving_names_end_in_bounded_time(monkeypatch):
     # The deadlock once seen: a child's thread, ending, waited forever on
     # glibc's resolver lock, taken at the fork by a thread of the parent in

@@ -298,7 +298,7 @@ def test_a_name_said_by_a_cue_is_replaced_though_a_product_shares_it(policy):
     assert "Rosalind" not in turn.reply_text
 
 
-def test_an_unsure_name_glued_to_an_escaped_break_is_replaced(policy):
+def test_an_unsure_name_glued_to_an_escaped_break_is_never_left_unseen(policy):
     # The reviewer's tools find a surfaced value on word boundaries; after a
     # "\\n" written inside a string it must not stand unseen: replaced, or
     # surfaced where the reviewer's tools find each occurrence.

@@ -454,6 +454,35 @@ def test_one_decision_covers_a_surfaced_value_and_its_parts_surfaced_alone():
     assert surfacing.Surfaced("PERSON", "Beike").as_json() == {"entity": "PERSON", "value": "Beike"}
 
 
+def test_the_sidecar_links_a_part_only_to_a_whole_it_lists_never_writing_a_replaced_one():
+    # "Etg Q", a line of a block the case replaced, is surfaced where it is
+    # written alone (``session._replaced_blocks_parts``): the block's text
+    # is in the case as <STREET_ADDRESS_1>, and must not be in its sidecar.
+    from miner.draft import record_redaction
+    from miner.redaction.surfaced import Surfaced, decisions, surfaced_in
+
+    block = "4312 Quorravej\\n??? Etg Q\\n??? Vestrup\\n??? 8190"
+    surfaced = (
+        Surfaced("STREET_ADDRESS", "Etg Q", "an address block's part alone", block),
+        Surfaced("PERSON", "Karin Beike"),
+        Surfaced("PERSON", "Beike", "a surfaced name's part alone", "Karin Beike"),
+    )
+    files: dict[str, Any] = {
+        "c.evalset.json": {"text": "<STREET_ADDRESS_1>; Etg Q; Karin Beike; Beike"},
+        "c.spec.json": {"provenance": {}},
+    }
+    record_redaction(files, (), surfaced)
+    written = files["c.spec.json"]
+    assert block not in json.dumps(written)
+    assert written["provenance"]["redaction"]["surfaced"] == [
+        {"entity": "STREET_ADDRESS", "value": "Etg Q"},
+        {"entity": "PERSON", "value": "Karin Beike"},
+        {"entity": "PERSON", "value": "Beike", "partOf": "Karin Beike"},
+    ]
+    # The reviewer's decisions are those the link to the replaced block made.
+    assert decisions(surfaced_in(written)) == decisions(surfaced)
+
+
 def test_a_value_s_casings_the_matchers_fold_together_are_one_decision():
     from miner.redaction.surfaced import Surfaced, decisions
 

@@ -65,6 +65,21 @@ class Surfaced:
 PART_OF = "partOf"
 
 
+def sidecar_entries(surfaced: Iterable[Surfaced]) -> list[dict[str, str]]:
+    """The sidecar's list of ``surfaced`` values, each once, a part's link
+    written only to a whole the list holds too: a part of an address or a
+    name the case replaced ("Etg Q" of a block now ``<STREET_ADDRESS_1>``)
+    is linked to nothing the reviewer decides (``decisions`` ignores such a
+    link), and the whole's text, replaced in the case, must not be written
+    beside it (the leak guard reads the case before this list is added)."""
+    found = list(dict.fromkeys(surfaced))
+    listed = {s.value for s in found}
+    return [
+        (s if s.part_of in listed else Surfaced(s.entity, s.value, s.reason)).as_json()
+        for s in found
+    ]
+
+
 def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
     """Each surfaced value of a case -> the decision it is part of, named by
     the value decided, its case folded as the matchers fold it
