@@ -33,7 +33,13 @@ from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import new_placeholders, replaced_everywhere
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.unsure import BLOCK_PART_ALONE, REPLACED_REASONS, Unsure, unsure_values
+from miner.redaction.unsure import (
+    BLOCK_PART_ALONE,
+    REPLACED_REASONS,
+    STREET_NAME_ALONE,
+    Unsure,
+    unsure_values,
+)
 from miner.redaction.unsure.streets import block_parts, street_names
 from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
 from miner.redaction.walk import map_session, session_texts
@@ -364,7 +370,6 @@ def _surfaced(
 _GUESSED_NAME = "a guessed name (verdict)"
 _PART_OF_A_NAME = "a surfaced name's part alone"
 _OTHER_CASING = "another casing"
-_STREET_NAME_ALONE = "a street's name alone"
 
 
 def _other_casings(
@@ -415,7 +420,7 @@ def _other_casings(
                 if fold(value) in streets:
                     # A street's name written alone, in any casing ("I have
                     # noted Diagonal Rivadavia on your file").
-                    found.setdefault(value, ("STREET_ADDRESS", _STREET_NAME_ALONE))
+                    found.setdefault(value, ("STREET_ADDRESS", STREET_NAME_ALONE))
                 elif value not in written and value not in surfaced:
                     found.setdefault(value, (words[fold(value)], _OTHER_CASING))
     return found
