@@ -50,7 +50,6 @@ from miner.redaction.lexicon.names import stop_words
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
 from miner.redaction.lexicon.signatures import signature_address_lines, signature_name_lines
-from miner.redaction.lexicon.wordmatch import WholeWords
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
@@ -458,12 +457,21 @@ def unsure_values(
                     found.setdefault(leaf[rest:stop], (entity, reason, ""))
                 end, sure = stop, False
     streets = [value for value, (entity, *_why) in found.items() if entity == "STREET_ADDRESS"]
-    for part, why in _street_parts_alone(streets, [leaf for _key, leaf in leaves]).items():
-        if why[0] == STREET_NAME_ALONE:  # a street's, even where read as a name no list knows
-            found[part] = ("STREET_ADDRESS", *why)
-        else:
-            found.setdefault(part, ("STREET_ADDRESS", *why))
     for street in streets:
+        # Its name written alone elsewhere ("could not verify Klášterecká"):
+        # the same street, surfaced too.
+        for name in street_name_parts(street):
+            alone = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+            if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
+                # A street's, even where it was read as a name no list knows.
+                found[name] = ("STREET_ADDRESS", STREET_NAME_ALONE, street)
+        for part in block_parts(street):
+            # Its postcode or a line of its block written alone ("could not
+            # verify Sal T", "I have noted N4L 3U0"): the reviewer's with it,
+            # one decision (``surfaced.decisions``: a value's parts).
+            alone = re.compile(rf"(?<!\w){re.escape(part)}(?!\w)")
+            if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
+                found.setdefault(part, ("STREET_ADDRESS", BLOCK_PART_ALONE, street))
         # Its house number standing alone where a value does ("I have noted
         # 26 on your file"), as a replaced address's is replaced; or a whole
         # string ("Nr. 216", a tool's argument).
@@ -478,33 +486,3 @@ def unsure_values(
                 for s, e in house_numbers_alone(leaf, numbers):
                     found.setdefault(leaf[s:e], ("STREET_ADDRESS", "a house number alone", street))
     return tuple(Surfaced(entity, value, *why) for value, (entity, *why) in found.items())
-
-
-def _street_parts_alone(streets: list[str], leaves: list[str]) -> dict[str, tuple[str, str]]:
-    """A surfaced street's name written alone ("could not verify
-    Klášterecká"), or its postcode or a line of its block ("could not verify
-    Sal T", "I have noted N4L 3U0"): the same address, the reviewer's with
-    it, one decision (``surfaced.decisions``: a value's parts). Found outside
-    every street's own text, in any string, the street's own included, and
-    after an escaped line break too, as the reviewer's tools find values
-    (``WholeWords``, ``WORD_START``); in one pass per string, however many
-    parts (a pattern per part read a 1 MiB text hundreds of times).
-    Part -> (reason, street)."""
-    wanted: dict[str, tuple[str, str]] = {}
-    for street in streets:
-        for name in street_name_parts(street):
-            wanted.setdefault(name, (STREET_NAME_ALONE, street))
-    for street in streets:
-        for part in block_parts(street):
-            wanted.setdefault(part, (BLOCK_PART_ALONE, street))
-    alone = WholeWords(exact=wanted)
-    if not alone:
-        return {}
-    found: dict[str, tuple[str, str]] = {}
-    for leaf in leaves:
-        for street in streets:
-            if street in leaf:
-                leaf = leaf.replace(street, " ")
-        for start, end in alone.every_occurrence(leaf):
-            found.setdefault(leaf[start:end], wanted[leaf[start:end]])
-    return found
