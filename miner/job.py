@@ -9,11 +9,10 @@ input stops the run with no output at all.
 from __future__ import annotations
 
 import functools
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,7 @@ from miner.config import PipelineConfig
 from miner.dialects import KNOWN_EVENT_TYPES
 from miner.draft import Provenance, draft_case, record_redaction
 from miner.engine.base import Progress, no_progress
-from miner.errors import InputError, UsageError
+from miner.errors import InputError
 from miner.first_stage import Selected
 from miner.fixtures import apply_fixtures
 from miner.loading import release_freed_memory
@@ -46,7 +45,7 @@ from miner.traces import (
     incomplete_input,
     readability,
 )
-from miner.window import Window
+from miner.window import Window, run_clock
 
 if TYPE_CHECKING:
     from miner.redaction.policy import RedactionPolicy
@@ -156,22 +155,6 @@ def _policy(config: PipelineConfig) -> RedactionPolicy:
     from miner.redaction.policy import policy_for
 
     return policy_for(config)
-
-
-def run_clock() -> datetime:
-    """The time a run stamps on its drafts (``draftedAt``) and its summary:
-    now, or ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds
-    convention) when it is set, so two runs over the same export - on two
-    engines, on two machines - write byte-identical drafts."""
-    fixed = os.environ.get("SOURCE_DATE_EPOCH")
-    if fixed is None:
-        return datetime.now(UTC)
-    try:
-        return datetime.fromtimestamp(int(fixed), UTC)
-    except (ValueError, OverflowError, OSError):
-        raise UsageError(
-            f"SOURCE_DATE_EPOCH={fixed!r}: expected whole seconds since 1970-01-01"
-        ) from None
 
 
 def draft_selected(

@@ -11,6 +11,7 @@ for Spark SQL and BigQuery) and ``arrow`` for pyarrow's dataset scans.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -48,11 +49,29 @@ TYPED_EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 TYPED_LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 
 
+def run_clock() -> datetime:
+    """The time a run stamps on its drafts (``draftedAt``) and its summary:
+    now, or ``SOURCE_DATE_EPOCH`` (seconds since 1970, the reproducible-builds
+    convention) when it is set, so two runs over the same export - on two
+    engines, on two machines - write byte-identical drafts."""
+    fixed = os.environ.get("SOURCE_DATE_EPOCH")
+    if fixed is None:
+        return datetime.now(UTC)
+    try:
+        return datetime.fromtimestamp(int(fixed), UTC)
+    except (ValueError, OverflowError, OSError):
+        raise UsageError(
+            f"SOURCE_DATE_EPOCH={fixed!r}: expected whole seconds since 1970-01-01"
+        ) from None
+
+
 def now() -> datetime:
-    """This moment in UTC, in whole seconds: what ``now`` (and a relative
-    time before it) means in a window a person typed, which then reads and
-    prints as the times typed (``miner draft``'s, ``miner sql``'s)."""
-    return datetime.now(UTC).replace(microsecond=0)
+    """The run's clock in whole seconds: what ``now`` (and a relative time
+    before it) means in a window a person typed, which then reads and prints
+    as the times typed (``miner draft``'s, ``miner sql``'s); under
+    ``SOURCE_DATE_EPOCH`` that time, as ``draftedAt`` is, so a window's
+    provenance is reproducible too."""
+    return run_clock().replace(microsecond=0)
 
 
 def parse_time(typed: str, now: datetime, option: str) -> datetime:

@@ -93,3 +93,15 @@ def test_now_in_the_querys_window_is_whole_seconds_as_in_the_drafts():
     times = re.findall(r"'(\d{4}-\d\d-\d\dT[\d:.]+)\+00:00'", result.stdout)
     assert times, result.stdout[-2000:]
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", moment) for moment in times), times
+
+
+def test_now_is_source_date_epoch_when_it_is_set_as_draftedAt_is(monkeypatch):
+    # A window typed relative to now is part of a run's provenance: under
+    # SOURCE_DATE_EPOCH (reproducible runs) it is read from that time.
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764979200")  # 2025-12-06T00:00:00Z
+    result = miner("sql", "--dialect", "duckdb", "--since", "36h", "--until", "now")
+    assert result.exit_code == 0, result.output
+    times = set(re.findall(r"'(\d{4}-\d\d-\d\dT[\d:.]+)\+00:00'", result.stdout))
+    # The window's bounds, and the grace around them all from that time too.
+    assert {"2025-12-04T12:00:00", "2025-12-06T00:00:00"} <= times, times
+    assert all(moment.startswith("2025-12-0") for moment in times), times
