@@ -5,6 +5,7 @@ personal that nothing replaced or surfaced is surfaced, never replaced."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 import pytest
 
@@ -103,6 +104,29 @@ def test_what_is_surfaced_or_allowed_already_is_not_swept_again():
         [result] = Sweep(10_000).surfaced([surfaced], lambda _v: False, lambda _t: [], model)
     assert [(s.value, s.reason) for s in result.surfaced] == [("Wójcik", ""), ("Dorota", SWEPT)]
     assert swept("the parcel is for Dorota Wójcik, flat 2", allowed=("Dorota Wójcik",)) == [()]
+
+
+def test_a_text_several_sessions_hold_is_read_once_and_surfaced_in_each():
+    line = "the parcel is for Dorota Wójcik, flat 2"
+    only_placeholders = "<PERSON_1>, <EMAIL_ADDRESS_1>"
+    read: list[str] = []
+    with SecondModel() as model:
+        runner = model()
+        label_all = runner.label_all
+
+        def recorded(windows: Iterable[str]) -> None:
+            windows = list(windows)
+            read.extend(windows)
+            label_all(windows)
+
+        runner.label_all = recorded  # type: ignore[method-assign]
+        results = Sweep(10_000).surfaced(
+            left_as_written(line, line, only_placeholders), lambda _v: False, lambda _t: [], model
+        )
+    assert [[s.value for s in r.surfaced] for r in results] == [["Dorota Wójcik"]] * 2 + [[]]
+    assert read.count(line) == 1
+    # No value can be swept where two letters or digits stand outside placeholders.
+    assert only_placeholders not in read
 
 
 def test_words_that_name_nothing_by_themselves_are_not_surfaced():
