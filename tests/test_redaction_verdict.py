@@ -1207,6 +1207,38 @@ def test_founders_listed_in_the_regions_languages_are_named_like_a_firm(text, na
     assert named_like_a_firm(text, start, start + len(name))
 
 
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        # In capitals the list ends with "AND", not "and".
+        ("MY ORDER FROM ARRIETA, ESCOBAR AND GARCÍA IS LATE AGAIN", "ESCOBAR"),
+        ("MY ORDER FROM KAYSER, KRIER UND CLEMENS IS LATE AGAIN", "CLEMENS"),
+        # The firm's possessive after its last surname.
+        ("I checked Arrieta, Escobar and García's page but found no answer.", "García"),
+        ("I checked Arrieta, Escobar and García’s page but found no answer.", "Arrieta"),
+    ],
+)
+def test_founders_listed_in_capitals_or_before_a_possessive_are_named_like_a_firm(text, name):
+    start = text.index(name)
+    assert named_like_a_firm(text, start, start + len(name))
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        # First names common in English make the list people's in capitals
+        # as in mixed case (the name dictionary writes "Todd", not "TODD").
+        ("MY ORDER FROM TODD, LEE AND CARROLL IS LATE AGAIN", "LEE"),
+        ("I met Anna, Paul and Maria's dog yesterday.", "Paul"),
+        # "'" then more than a possessive's "s" is no list's end.
+        ("I wrote to Arrieta, Escobar and García'sche Werke today.", "Escobar"),
+    ],
+)
+def test_people_listed_in_capitals_or_before_a_possessive_are_not_named_like_a_firm(text, name):
+    start = text.index(name)
+    assert not named_like_a_firm(text, start, start + len(name))
+
+
 def test_a_surname_found_after_a_hyphen_is_read_with_the_one_before_it():
     # The first-name list found "Powell" of "McDowall-Powell" alone.
     text = "I checked McDowall-Powell's page but found no answer."

@@ -483,14 +483,19 @@ _SURNAME = rf"{_PARTICLE}[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A
 _A_FORM_AFTER_A_LIST = re.compile(
     rf"[ \t]+(?=[A-ZÀ-Þ])(?:{ORGANISATION_WORDS}|CV|VOF|CommV|OÜ|AS|Kft|Bt|d\.o\.o|s\.r\.o)(?!\w)"
 )
-#: "And" in the regions' languages, as a firm's list of founders ends.
-_AND = r"(?:and|&|en|et|und|e|y|og|och|és|i|ir|un|ve|a|și|si|ja)"
+#: "And" in the regions' languages, as a firm's list of founders ends; the
+#: words of two letters or more in capitals too, as a text in capitals
+#: writes them ("ARRIETA, ESCOBAR AND GARCÍA"; not "A", "E", "I", "Y":
+#: initials as often).
+_AND_WORDS = ("and", "en", "et", "und", "og", "och", "és", "ir", "un", "ve", "și", "si", "ja")
+_AND = "(?:" + "|".join((*_AND_WORDS, *map(str.upper, _AND_WORDS), "&", "e", "y", "i", "a")) + ")"
 #: Three surnames or more, listed with commas and "and" or "&", or two
 #: joined by "&": "Brown, Johnson and Hobbs", "Jones, Peterson & Ching",
-#: "Poncelet & Goedhart", "Aerts, De Smedt en Theunis".
+#: "Poncelet & Goedhart", "Aerts, De Smedt en Theunis"; the firm's own
+#: possessive after it ("Brown, Johnson and Hobbs's page").
 _SURNAMES_LISTED = re.compile(
     rf"(?<![\w.'’-]){_SURNAME}(?:(?:,[ \t]+{_SURNAME})+,?[ \t]+{_AND}|[ \t]+&)[ \t]+{_SURNAME}"
-    r"(?![\w'’-])"
+    r"(?![\w-])(?!['’](?!s(?!\w)))"
 )
 #: Two surnames joined by a hyphen, alone: "Turner-Davis", "Grewal-Chandra".
 _SURNAMES_HYPHENATED = re.compile(r"[A-ZÀ-Þ][^\W\d_]+-[A-ZÀ-Þ][^\W\d_]+")
@@ -537,7 +542,9 @@ def named_like_a_firm(text: str, start: int, end: int) -> bool:
             # A legal form after the list makes it a firm's whatever its
             # names ("Aerts, De Smedt en Theunis BV").
             names = [w for w in names if w.casefold() not in _PARTICLES]
-            common = sum(common_in_english(w) for w in names)
+            # The name dictionary writes names capitalised: "TODD" in a text
+            # in capitals is its "Todd".
+            common = sum(common_in_english(w.capitalize() if w.isupper() else w) for w in names)
             given = any(only_a_first_name(w) for w in names) or 2 * common >= len(names)
             given = given and not _A_FORM_AFTER_A_LIST.match(text, m.end())
             return not given and not _TITLE_BEFORE.search(text, max(0, m.start() - 8), m.start())
