@@ -106,10 +106,16 @@ def test_what_is_surfaced_or_allowed_already_is_not_swept_again():
     assert swept("the parcel is for Dorota Wójcik, flat 2", allowed=("Dorota Wójcik",)) == [()]
 
 
-def test_a_text_several_sessions_hold_is_read_once_and_surfaced_in_each():
+def test_a_text_several_sessions_hold_is_read_once_and_swept_in_each_apart():
     line = "the parcel is for Dorota Wójcik, flat 2"
     only_placeholders = "<PERSON_1>, <EMAIL_ADDRESS_1>"
+    # One letter outside placeholders is no value to sweep; two may be one.
+    one_letter, two_letters = "<PERSON_1> J.", "<PERSON_1> Jo"
     read: list[str] = []
+    [as_written, *rest] = left_as_written(line, line, only_placeholders, one_letter, two_letters)
+    # The same text, a name of it surfaced already in this session alone:
+    # what the sweep adds is each session's own, though the text is read once.
+    surfaced = Redacted(as_written.session, Counter(), {}, surfaced=(Surfaced("PERSON", "Wójcik"),))
     with SecondModel() as model:
         runner = model()
         label_all = runner.label_all
@@ -120,13 +126,17 @@ def test_a_text_several_sessions_hold_is_read_once_and_surfaced_in_each():
             label_all(windows)
 
         runner.label_all = recorded  # type: ignore[method-assign]
-        results = Sweep(10_000).surfaced(
-            left_as_written(line, line, only_placeholders), lambda _v: False, lambda _t: [], model
-        )
-    assert [[s.value for s in r.surfaced] for r in results] == [["Dorota Wójcik"]] * 2 + [[]]
+        results = Sweep(10_000).surfaced([surfaced, *rest], lambda _v: False, lambda _t: [], model)
+    assert [[s.value for s in r.surfaced] for r in results[:3]] == [
+        ["Wójcik", "Dorota"],
+        ["Dorota Wójcik"],
+        [],
+    ]
     assert read.count(line) == 1
     # No value can be swept where two letters or digits stand outside placeholders.
     assert only_placeholders not in read
+    assert one_letter not in read
+    assert two_letters in read
 
 
 def test_words_that_name_nothing_by_themselves_are_not_surfaced():

@@ -524,8 +524,9 @@ def _hyphen_grown(text: str, start: int, end: int) -> tuple[str, int, int]:
 def named_like_a_firm(text: str, start: int, end: int) -> bool:
     """Whether the hit ``text[start:end]`` is named as firms are after
     their founders, with no first name nor title: a word of three surnames
-    or more listed with "and" ("Brown, Johnson and Hobbs") or two joined by
-    "&" ("Poncelet & Goedhart"), or two
+    or more listed with "and" ("Brown, Johnson and Hobbs"; in capitals,
+    "ARRIETA, ESCOBAR AND GARCÍA"; before the firm's possessive, "... and
+    Hobbs's page") or two joined by "&" ("Poncelet & Goedhart"), or two
     surnames joined by a hyphen standing alone, one no first name
     ("Grewal-Chandra"; not "Jean-Pierre", "Anna Grewal-Chandra", "Mrs
     Grewal-Chandra")."""
