@@ -183,14 +183,37 @@ class Sweep:
     ) -> Redacted:
         """``result`` with what the sweep surfaces in ``texts``, its texts."""
         spans: dict[str, str] = {}
+
+        def surfaces(text: str, at: int, value: str, entity: str) -> bool:
+            return (
+                not allowed(value)
+                and not names_nothing(value, entity)
+                and not (entity == "PERSON" and a_firm_s(text, at, at + len(value)))
+            )
+
         for text in texts:
             covered = _covered(text, result, allowed_spans)
+            bare: list[bool] | None = None
             for start, end, entity in self._spans(model, labels, text):
+                taken = list(covered[start:end])
                 for at, value in _uncovered(text, start, end, covered):
+                    if surfaces(text, at, value, entity):
+                        spans.setdefault(value, entity)
+                        taken[at - start : at - start + len(value)] = [True] * len(value)
+                left = {i for i in range(start, end) if text[i].isalnum() and not taken[i - start]}
+                if not left:
+                    continue
+                # A piece left beside a surfaced value's occurrence that cut
+                # the span ("Augusta" surfaced alone, "Street 5" naming
+                # nothing by itself): the span whole as written, fail closed.
+                if bare is None:
+                    bare = _covered(text, replace(result, surfaced=()), allowed_spans)
+                for at, value in _uncovered(text, start, end, bare):
+                    stop = at + len(value)
                     if (
-                        not allowed(value)
-                        and not names_nothing(value, entity)
-                        and not (entity == "PERSON" and a_firm_s(text, at, at + len(value)))
+                        any(covered[at:stop])
+                        and any(at <= i < stop for i in left)
+                        and surfaces(text, at, value, entity)
                     ):
                         spans.setdefault(value, entity)
         already = {s.value for s in result.surfaced}
