@@ -727,6 +727,25 @@ def test_a_block_surfaced_and_its_postcode_alone_are_one_decision(policy):
     assert len(set(decisions(result.surfaced).values())) == 1, result.surfaced
 
 
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "could not verify:\\nK7Z 9U4",  # after an escaped line break
+        "",  # in the street's own string, after it
+    ],
+)
+def test_a_surfaced_block_s_postcode_after_an_escaped_break_or_beside_it_is_surfaced(
+    policy, summary
+):
+    text = "send it to 12 Orchard Lane, Kemble K7Z 9U4 please"
+    if not summary:
+        text += ", and again: K7Z 9U4"
+    result = redacted(policy, text, summary=summary or "noted")
+    surfaced = {s.value: s for s in result.surfaced}
+    assert "K7Z 9U4" in surfaced, surfaced
+    assert surfaced["K7Z 9U4"].part_of in text, surfaced
+
+
 def test_a_town_s_line_of_a_block_is_no_part_written_alone():
     from miner.redaction.unsure.streets import block_parts
 

@@ -139,6 +139,21 @@ def test_a_text_several_sessions_hold_is_read_once_and_swept_in_each_apart():
     assert two_letters in read
 
 
+def test_what_a_surfaced_value_leaves_of_a_swept_span_is_surfaced_with_it():
+    # "Jabłoniowa" surfaced alone (a street's name written alone) cuts the
+    # model's street in two, and neither "14" nor "Street" names anything
+    # by itself: the street is surfaced whole, as written, not left silent.
+    [redacted] = left_as_written("send it to 14 Jabłoniowa Street please")
+    name = Surfaced("STREET_ADDRESS", "Jabłoniowa")
+    surfaced = Redacted(redacted.session, Counter(), {}, surfaced=(name,))
+    with SecondModel() as model:
+        [result] = Sweep(10_000).surfaced([surfaced], lambda _v: False, lambda _t: [], model)
+    assert [(s.value, s.reason) for s in result.surfaced] == [
+        ("Jabłoniowa", ""),
+        ("14 Jabłoniowa Street", SWEPT),
+    ]
+
+
 def test_words_that_name_nothing_by_themselves_are_not_surfaced():
     assert names_nothing("bridge", "PERSON")
     assert names_nothing("Tunisia", "PERSON")

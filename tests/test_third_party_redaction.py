@@ -223,6 +223,36 @@ def test_a_decision_counts_a_value_once_in_any_casing_and_by_the_rule_that_surfa
     assert "| a capitalised listed name | 1 | 1 | 0 | 0 | 0 | 100% |" in report.why_table()
 
 
+def test_a_surfaced_value_covers_its_text_where_another_surfaced_value_overlaps_it():
+    # "Vila Nova" (a street's name alone) ends inside "Nova Rua 12" (the
+    # street) starting after it: each is found where it stands, as the
+    # reviewer's tools find each (``surfaced.occurrences``), so the street
+    # planted whole is covered; one alternation of both took "Vila Nova"
+    # and hid the street's rest ("Rua 12"), a silent leak.
+    from datetime import UTC, datetime
+
+    from miner.model import Session, Turn
+    from miner.redaction.surfaced import Surfaced
+    from tools.redaction_report import score_sessions
+
+    text = "moved from Vila Nova Rua 12 last week"
+    now = datetime(2026, 12, 5, tzinfo=UTC)
+    session = Session("s", "app", "u", now, now, {}, (Turn("i", text, ""),))
+    surfaced = (
+        Surfaced("STREET_ADDRESS", "Vila Nova", "a street's name alone"),
+        Surfaced("STREET_ADDRESS", "Nova Rua 12", "a street line with its type"),
+    )
+
+    class Redacted:  # what score_sessions reads of miner's Redacted
+        def __init__(self) -> None:
+            self.session, self.surfaced = session, surfaced
+
+    start = text.index("Nova")
+    labels = {text: [(start, start + len("Nova Rua 12"), "STREET_ADDRESS")]}
+    report = score_sessions([session], [Redacted()], labels)
+    assert report.surfaced == {"STREET_ADDRESS": 1} and report.silent() == 0
+
+
 #: Issue 36's hard cases (tools/support_corpus.py), test lists: a shop's,
 #: bank's, airline's and telecom's firms, towns, airports, plans and
 #: products named like people. Measured 2026-12-03 (the key and word

@@ -83,7 +83,7 @@ from typing import Any
 import pandas as pd
 
 from miner.model import Session
-from miner.redaction.surfaced import decisions
+from miner.redaction.surfaced import decisions, occurrences
 from tools.pii_corpus import NEG
 
 #: The non-personal kinds issue 36 counts as look-alikes (words that look
@@ -363,7 +363,6 @@ def score_sessions(
         report.decisions += len(decided)
         report.decisions_as.update(s.entity for s in decided.values())
         report.decision_examples += [(s.entity, s.value) for s in decided.values()]
-        occurs = _occurrences(values)
         what: dict[str, int] = {}  # value -> its index in WHAT_SURFACED
         shown_in: dict[str, str] = {}  # value -> a text it stands in
         pairs = zip(places(before), places(after.session), strict=True)
@@ -373,13 +372,13 @@ def score_sessions(
             spans = replaced_spans(original, str(output))
             if spans is None:  # cannot align: count everything as leaked
                 spans = []
-            found = list(occurs.finditer(original)) if occurs else []
-            for m in found:
-                at = _what_it_covers(labels[original], *m.span())
-                key = decision[m.group(0)]
+            shown = []
+            for value, start, end in _occurrences(original, values):
+                at = _what_it_covers(labels[original], start, end)
+                key = decision[value]
                 if at < what.get(key, len(WHAT_SURFACED)):
                     what[key], shown_in[key] = at, original
-            shown = [m.span() for m in found]
+                shown.append((start, end))
             _score(report, original, labels[original], spans, place, locale, shown)
         for key, s in decided.items():
             kind = WHAT_SURFACED[what.get(key, len(WHAT_SURFACED) - 1)]
@@ -398,14 +397,16 @@ def _what_it_covers(labels: list[tuple[int, int, str]], start: int, end: int) ->
     return 2 if kinds else 3
 
 
-def _occurrences(values: set[str]) -> re.Pattern[str] | None:
-    """Where surfaced values occur: exact text, on word boundaries."""
-    if not values:
-        return None
-    alternation = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
-    from miner.redaction.lexicon.wordmatch import WORD_START
-
-    return re.compile(rf"{WORD_START}(?:{alternation})(?!\w)")
+def _occurrences(text: str, values: set[str]) -> Iterator[tuple[str, int, int]]:
+    """(value, start, end) of every occurrence of each surfaced value in
+    ``text``, value by value, as the reviewer's tools find them
+    (``surfaced.occurrences``: exact text, on word boundaries). Overlapping
+    ones too: one alternation of them all took the leftmost match only, so
+    a value that ends inside a longer one starting after it hid the longer
+    one's rest, and a session surfacing more counted as covering less."""
+    for value in sorted(values):
+        for start, end in occurrences(text, value):
+            yield value, start, end
 
 
 def places(session: Session) -> Iterator[tuple[str, Any]]:

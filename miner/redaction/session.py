@@ -38,9 +38,10 @@ from miner.redaction.unsure import (
     REPLACED_REASONS,
     STREET_NAME_ALONE,
     Unsure,
+    street_parts_alone,
     unsure_values,
 )
-from miner.redaction.unsure.streets import block_parts, street_names
+from miner.redaction.unsure.streets import street_names
 from miner.redaction.verdict import Detection, stands_as_a_thing, town_around
 from miner.redaction.walk import map_session, session_texts
 
@@ -430,23 +431,18 @@ def _replaced_blocks_parts(redacted: Session, entity_of: dict[str, str]) -> dict
     """A line of a replaced address with no number ("Sal T", a floor; the
     session pass replaces only its lines that hold one, ``address_parts``)
     or a postcode in no country's real shape ("N4L 3U0"), written alone
-    elsewhere in the session (``block_parts``): left as written, so
+    elsewhere in the session (``block_parts``, found as the unsure pass
+    finds a surfaced street's: ``street_parts_alone``): left as written, so
     surfaced, fail closed. Part -> the address it is part of."""
-    parts = {
-        part: value
-        for value, entity in entity_of.items()
-        if entity == "STREET_ADDRESS"
-        for part in block_parts(value)
-        if part not in entity_of
-    }
-    if not parts:
+    streets = [value for value, entity in entity_of.items() if entity == "STREET_ADDRESS"]
+    if not streets:
         return {}
-    matcher = WholeWords(exact=list(parts))
+    leaves = [leaf for _key, leaf in session_texts(redacted) if isinstance(leaf, str)]
     found: dict[str, str] = {}
-    for _key, leaf in session_texts(redacted):
-        if isinstance(leaf, str):
-            for s, e in matcher.spans(leaf):
-                found.setdefault(leaf[s:e], parts[leaf[s:e]])
+    for street, parts in street_parts_alone(streets, leaves, names=False).items():
+        for part, _reason in parts:
+            if part not in entity_of:
+                found[part] = street
     return found
 
 

@@ -50,6 +50,7 @@ from miner.redaction.lexicon.names import stop_words
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
 from miner.redaction.lexicon.signatures import signature_address_lines, signature_name_lines
+from miner.redaction.lexicon.wordmatch import WholeWords
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
@@ -457,21 +458,14 @@ def unsure_values(
                     found.setdefault(leaf[rest:stop], (entity, reason, ""))
                 end, sure = stop, False
     streets = [value for value, (entity, *_why) in found.items() if entity == "STREET_ADDRESS"]
+    alone = street_parts_alone(streets, [leaf for _key, leaf in leaves])
     for street in streets:
-        # Its name written alone elsewhere ("could not verify Klášterecká"):
-        # the same street, surfaced too.
-        for name in street_name_parts(street):
-            alone = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-            if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
+        for part, reason in alone[street]:
+            if reason == STREET_NAME_ALONE:
                 # A street's, even where it was read as a name no list knows.
-                found[name] = ("STREET_ADDRESS", STREET_NAME_ALONE, street)
-        for part in block_parts(street):
-            # Its postcode or a line of its block written alone ("could not
-            # verify Sal T", "I have noted N4L 3U0"): the reviewer's with it,
-            # one decision (``surfaced.decisions``: a value's parts).
-            alone = re.compile(rf"(?<!\w){re.escape(part)}(?!\w)")
-            if any(street not in leaf and alone.search(leaf) for _key, leaf in leaves):
-                found.setdefault(part, ("STREET_ADDRESS", BLOCK_PART_ALONE, street))
+                found[part] = ("STREET_ADDRESS", reason, street)
+            else:
+                found.setdefault(part, ("STREET_ADDRESS", reason, street))
         # Its house number standing alone where a value does ("I have noted
         # 26 on your file"), as a replaced address's is replaced; or a whole
         # string ("Nr. 216", a tool's argument).
@@ -486,3 +480,52 @@ def unsure_values(
                 for s, e in house_numbers_alone(leaf, numbers):
                     found.setdefault(leaf[s:e], ("STREET_ADDRESS", "a house number alone", street))
     return tuple(Surfaced(entity, value, *why) for value, (entity, *why) in found.items())
+
+
+def street_parts_alone(
+    streets: list[str], leaves: list[str], *, names: bool = True
+) -> dict[str, list[tuple[str, str]]]:
+    """Per street surfaced or replaced, in its order: (part, reason) of each
+    of its parts written alone in the session, outside that street's own
+    text: its name without its number ("could not verify Klášterecká",
+    ``street_name_parts``; with ``names``: the session pass's replaced
+    streets' names are ``session._other_casings``'), then its postcode or a
+    line of its block ("could not verify Sal T", "I have noted N4L 3U0",
+    ``block_parts``). The same address, the reviewer's with it, one
+    decision (``surfaced.decisions``: a value's parts). Found where the
+    reviewer's tools find a value (``WholeWords``: after a line break
+    escaped ``\\n`` too) and in the street's own string beside it; every
+    part in one pass per string (a pattern per part read a 1 MiB text
+    hundreds of times). One search for the unsure pass's surfaced streets
+    and the session pass's replaced ones (``session._replaced_blocks_parts``).
+
+    Each part is the street's own: a string that holds another street is
+    searched whole (blanking every street's text, 224439d, and taking the
+    parts of all streets before any street's house numbers raised mimesis
+    REPORT's silent leaks 108 -> 110; in this order the search found what
+    a pattern per part found there, 108)."""
+    parts_of: dict[str, list[tuple[str, str]]] = {}
+    owners: dict[str, list[str]] = {}
+    for street in streets:
+        mine = [(n, STREET_NAME_ALONE) for n in street_name_parts(street)] if names else []
+        mine += [(p, BLOCK_PART_ALONE) for p in block_parts(street)]
+        parts_of[street] = mine
+        for part, _reason in mine:
+            owners.setdefault(part, []).append(street)
+    alone = WholeWords(exact=owners)
+    found: set[tuple[str, str]] = set()  # (part, street)
+    if alone:
+        for leaf in leaves:
+            for start, end in alone.every_occurrence(leaf):
+                part = leaf[start:end]
+                for street in owners[part]:
+                    if (part, street) not in found and not _inside(leaf, street, start, end):
+                        found.add((part, street))
+    return {s: [(p, r) for p, r in parts_of[s] if (p, s) in found] for s in streets}
+
+
+def _inside(text: str, value: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies inside an occurrence of ``value``:
+    one starting at most ``len(value)`` before it, looked for only there (a
+    search to the end of a 1 MiB text per part met would read it again)."""
+    return text.find(value, max(0, end - len(value)), start + len(value)) != -1
