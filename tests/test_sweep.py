@@ -154,6 +154,30 @@ def test_what_a_surfaced_value_leaves_of_a_swept_span_is_surfaced_with_it():
     ]
 
 
+def swept_as_labelled(text: str, surfaced: Surfaced, span: str) -> list[str]:
+    """What the sweep adds to ``text``, ``surfaced`` surfaced already there,
+    were the model to label ``span`` of it personal (its entity's): no model
+    read, so each rule of the whole span is pinned on a span chosen by hand."""
+    [redacted] = left_as_written(text)
+    result = Redacted(redacted.session, Counter(), {}, surfaced=(surfaced,))
+    start = text.index(span)
+    spans = {text: [(start, start + len(span), surfaced.entity)]}
+    swept = Sweep(10_000)._swept(result, [text], spans, lambda _v: False, lambda _t: [])
+    return [s.value for s in swept.surfaced[1:]]
+
+
+def test_a_span_is_surfaced_whole_only_where_the_cut_left_a_piece_of_it():
+    street, person = Surfaced("STREET_ADDRESS", "Jabłoniowa"), Surfaced("PERSON", "Anna")
+    # The span from the text's first character to its last, and the piece
+    # left a digit too few to be swept alone: the street whole.
+    assert swept_as_labelled("Jabłoniowa 5", street, "Jabłoniowa 5") == ["Jabłoniowa 5"]
+    # What the cut left is "to", the function word the model reads before a
+    # name (no part of it): "Kowalska" is swept alone, and "Anna Kowalska",
+    # whose every letter is surfaced already, is no decision more.
+    text = "write to Anna Kowalska today"
+    assert swept_as_labelled(text, person, "to Anna Kowalska") == ["Kowalska"]
+
+
 def test_words_that_name_nothing_by_themselves_are_not_surfaced():
     assert names_nothing("bridge", "PERSON")
     assert names_nothing("Tunisia", "PERSON")

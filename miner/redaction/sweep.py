@@ -35,11 +35,14 @@ unless it is
   shaped as a date or a time of day ("04.07.2026").
 
 A span that a surfaced value's occurrence cuts, and whose pieces beside it
-one of these drops ("Jabłoniowa" surfaced alone in "14 Jabłoniowa Street":
-neither "14" nor "Street" names anything by itself), is surfaced whole, as
-written, fail closed: those pieces were the value's, and nothing else told
-the reviewer of them. Measured (PYTHONHASHSEED=0, main 1a61c31 -> this;
-silent leaks / decisions per case): mimesis REPORT 108 / 2.18 -> 98 / 2.20,
+one of these drops or that hold a letter or digit too few to be swept
+alone ("Jabłoniowa" surfaced alone in "14 Jabłoniowa Street": neither "14"
+nor "Street" names anything by itself; "5" of "Jabłoniowa 5"), is surfaced
+whole, as written, fail closed: those pieces were the value's, and nothing
+else told the reviewer of them. Not for a function word the model reads at
+the span's edge ("to" of "to Anna Kowalska"): no part of the value.
+Measured (PYTHONHASHSEED=0, main 1a61c31 -> this; silent leaks /
+decisions per case): mimesis REPORT 108 / 2.18 -> 98 / 2.20,
 held-out TEST 21 / 0.86 -> 19 / 0.87, mimesis report locales on the dev
 templates 38 / 1.78 -> 35 / 1.84, untouched 124 / 1.17 -> 124 / 1.19; the
 hard cases' test lists 2 / 0.71 -> 2 / 0.77, held-out lists 4 / 1.05 -> 4 /

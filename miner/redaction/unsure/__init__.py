@@ -488,8 +488,8 @@ def street_parts_alone(
     """Per street surfaced or replaced, in its order: (part, reason) of each
     of its parts written alone in the session, outside that street's own
     text: its name without its number ("could not verify Klášterecká",
-    ``street_name_parts``; with ``names``: the session pass's replaced
-    streets' names are ``session._other_casings``'), then its postcode or a
+    ``street_name_parts``; only with ``names``: ``session._other_casings``
+    finds the session pass's replaced streets' names), then its postcode or a
     line of its block ("could not verify Sal T", "I have noted N4L 3U0",
     ``block_parts``). The same address, the reviewer's with it, one
     decision (``surfaced.decisions``: a value's parts). Found where the
