@@ -9,6 +9,8 @@ floor is under its target, the target is not met, and the doc says so."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from tools.redaction_report import Report, third_party_report
@@ -193,28 +195,35 @@ def test_a_planted_value_is_replaced_surfaced_or_a_silent_leak():
     assert silent.silent() == 2 and silent.silent("PERSON") == 1
 
 
-def test_a_decision_counts_a_value_once_in_any_casing_and_by_the_rule_that_surfaced_it():
+def _scored_one_message(text: str, surfaced: tuple[Any, ...], labels: list[Any]) -> Any:
+    """The report of one user message whose redaction replaced nothing and
+    surfaced ``surfaced``, scored against ``labels``."""
     from datetime import UTC, datetime
 
     from miner.model import Session, Turn
-    from miner.redaction.surfaced import Surfaced
     from tools.redaction_report import score_sessions
 
-    text = "Ring Okonkwo or OKONKWO about the Elsa chair"
     now = datetime(2026, 12, 5, tzinfo=UTC)
     session = Session("s", "app", "u", now, now, {}, (Turn("i", text, ""),))
-    surfaced = (
-        Surfaced("PERSON", "Okonkwo", "a capitalised listed name"),
-        Surfaced("PERSON", "OKONKWO", "another casing"),
-        Surfaced("PERSON", "Elsa", "a guessed name (verdict)"),
-    )
 
     class Redacted:  # what score_sessions reads of miner's Redacted
         def __init__(self) -> None:
             self.session, self.surfaced = session, surfaced
 
-    labels = {text: [(5, 12, "PERSON"), (16, 23, "PERSON"), (34, 44, "NEGATIVE:product")]}
-    report = score_sessions([session], [Redacted()], labels)
+    return score_sessions([session], [Redacted()], {text: labels})
+
+
+def test_a_decision_counts_a_value_once_in_any_casing_and_by_the_rule_that_surfaced_it():
+    from miner.redaction.surfaced import Surfaced
+
+    text = "Ring Okonkwo or OKONKWO about the Elsa chair"
+    surfaced = (
+        Surfaced("PERSON", "Okonkwo", "a capitalised listed name"),
+        Surfaced("PERSON", "OKONKWO", "another casing"),
+        Surfaced("PERSON", "Elsa", "a guessed name (verdict)"),
+    )
+    labels = [(5, 12, "PERSON"), (16, 23, "PERSON"), (34, 44, "NEGATIVE:product")]
+    report = _scored_one_message(text, surfaced, labels)
     assert report.decisions == 2 and report.silent() == 0
     assert report.why == {
         ("a capitalised listed name", "personal"): 1,
@@ -229,27 +238,16 @@ def test_a_surfaced_value_covers_its_text_where_another_surfaced_value_overlaps_
     # reviewer's tools find each (``surfaced.occurrences``), so the street
     # planted whole is covered; one alternation of both took "Vila Nova"
     # and hid the street's rest ("Rua 12"), a silent leak.
-    from datetime import UTC, datetime
-
-    from miner.model import Session, Turn
     from miner.redaction.surfaced import Surfaced
-    from tools.redaction_report import score_sessions
 
     text = "moved from Vila Nova Rua 12 last week"
-    now = datetime(2026, 12, 5, tzinfo=UTC)
-    session = Session("s", "app", "u", now, now, {}, (Turn("i", text, ""),))
     surfaced = (
         Surfaced("STREET_ADDRESS", "Vila Nova", "a street's name alone"),
         Surfaced("STREET_ADDRESS", "Nova Rua 12", "a street line with its type"),
     )
-
-    class Redacted:  # what score_sessions reads of miner's Redacted
-        def __init__(self) -> None:
-            self.session, self.surfaced = session, surfaced
-
     start = text.index("Nova")
-    labels = {text: [(start, start + len("Nova Rua 12"), "STREET_ADDRESS")]}
-    report = score_sessions([session], [Redacted()], labels)
+    labels = [(start, start + len("Nova Rua 12"), "STREET_ADDRESS")]
+    report = _scored_one_message(text, surfaced, labels)
     assert report.surfaced == {"STREET_ADDRESS": 1} and report.silent() == 0
 
 
