@@ -1216,6 +1216,8 @@ def test_founders_listed_in_the_regions_languages_are_named_like_a_firm(text, na
         # The firm's possessive after its last surname.
         ("I checked Arrieta, Escobar and García's page but found no answer.", "García"),
         ("I checked Arrieta, Escobar and García’s page but found no answer.", "Arrieta"),
+        # Both at once: the possessive's "S" in capitals.
+        ("I CHECKED ARRIETA, ESCOBAR AND GARCÍA'S PAGE BUT FOUND NO ANSWER.", "ESCOBAR"),
     ],
 )
 def test_founders_listed_in_capitals_or_before_a_possessive_are_named_like_a_firm(text, name):

@@ -495,7 +495,7 @@ _AND = "(?:" + "|".join((*_AND_WORDS, *map(str.upper, _AND_WORDS), "&", "e", "y"
 #: possessive after it ("Brown, Johnson and Hobbs's page").
 _SURNAMES_LISTED = re.compile(
     rf"(?<![\w.'’-]){_SURNAME}(?:(?:,[ \t]+{_SURNAME})+,?[ \t]+{_AND}|[ \t]+&)[ \t]+{_SURNAME}"
-    r"(?![\w-])(?!['’](?!s(?!\w)))"
+    r"(?![\w-])(?!['’](?![sS](?!\w)))"
 )
 #: Two surnames joined by a hyphen, alone: "Turner-Davis", "Grewal-Chandra".
 _SURNAMES_HYPHENATED = re.compile(r"[A-ZÀ-Þ][^\W\d_]+-[A-ZÀ-Þ][^\W\d_]+")
