@@ -83,7 +83,8 @@ from typing import Any
 import pandas as pd
 
 from miner.model import Session
-from miner.redaction.surfaced import decisions, occurrences
+from miner.redaction.lexicon.wordmatch import WholeWords
+from miner.redaction.surfaced import decisions
 from tools.pii_corpus import NEG
 
 #: The non-personal kinds issue 36 counts as look-alikes (words that look
@@ -352,7 +353,12 @@ def score_sessions(
         locale = before.initial_state.get("locale")
         locale = locale if isinstance(locale, str) else ""
         surfaced = getattr(after, "surfaced", ())
-        values = {s.value for s in surfaced}
+        # Where each surfaced value stands, as the reviewer's tools find it
+        # (``surfaced.occurrences``, value by value, overlaps between values
+        # included: one alternation of them all took the leftmost match only,
+        # so a value ending inside a longer one starting after it hid the
+        # longer one's rest), in one pass per text.
+        occurring = WholeWords(exact=[s.value for s in surfaced])
         # One decision per value with its other casings and its parts
         # (``decide`` decides them together), named by the first of them.
         decision = decisions(surfaced)
@@ -373,9 +379,9 @@ def score_sessions(
             if spans is None:  # cannot align: count everything as leaked
                 spans = []
             shown = []
-            for value, start, end in _occurrences(original, values):
+            for start, end in occurring.every_occurrence(original):
                 at = _what_it_covers(labels[original], start, end)
-                key = decision[value]
+                key = decision[original[start:end]]
                 if at < what.get(key, len(WHAT_SURFACED)):
                     what[key], shown_in[key] = at, original
                 shown.append((start, end))
@@ -395,18 +401,6 @@ def _what_it_covers(labels: list[tuple[int, int, str]], start: int, end: int) ->
     if any(k.partition(":")[2] in LOOKALIKE_KINDS for k in kinds):
         return 1
     return 2 if kinds else 3
-
-
-def _occurrences(text: str, values: set[str]) -> Iterator[tuple[str, int, int]]:
-    """(value, start, end) of every occurrence of each surfaced value in
-    ``text``, value by value, as the reviewer's tools find them
-    (``surfaced.occurrences``: exact text, on word boundaries). Overlapping
-    ones too: one alternation of them all took the leftmost match only, so
-    a value that ends inside a longer one starting after it hid the longer
-    one's rest, and a session surfacing more counted as covering less."""
-    for value in sorted(values):
-        for start, end in occurrences(text, value):
-            yield value, start, end
 
 
 def places(session: Session) -> Iterator[tuple[str, Any]]:
