@@ -21,6 +21,7 @@ from miner.redaction.lexicon.addresses import (
     house_numbers_alone,
 )
 from miner.redaction.lexicon.formats import read_escaped_breaks
+from miner.redaction.lexicon.joiners import AND
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.wordmatch import (
@@ -632,9 +633,7 @@ _THINGS_READ_UP_TO = 4000
 #: name, but "Jean-Pierre" or "García-López" is a person's (the held-out
 #: tune set's "Jean-Pierre" was kept so).
 _NAME = r"(?:(?:van|von|de|den|der|del|della|di|da|du|le|la|ter|ten)[ \t]+)*[^\W\d_a-z][\w'’.]*"
-_JOINED_NAMES = re.compile(
-    rf"{_NAME}(?:,[ \t]+{_NAME})*,?[ \t]+(?:and|&|e|y|et|und|en)[ \t]+{_NAME}"
-)
+_JOINED_NAMES = re.compile(rf"{_NAME}(?:,[ \t]+{_NAME})*,?[ \t]+{AND}[ \t]+{_NAME}")
 
 
 def _joined_names_alone(leaves: Iterable[tuple[str | None, Any]]) -> set[str]:
@@ -662,7 +661,7 @@ _FIRM_WORD = (
 )
 _EMPLOYER = re.compile(
     r"(?i:\bwork(?:s|ed|ing)?(?:[ \t]+as[ \t]+an?[ \t]+[^.;:!?\n<>]{1,60}?)?[ \t]+at)[ \t]+"
-    rf"({_FIRM_WORD}(?:(?:,[ \t]+|[ \t]+(?:and|&|e|y|et|und|en)[ \t]+|[ \t]+){_FIRM_WORD})*)"
+    rf"({_FIRM_WORD}(?:(?:,[ \t]+|[ \t]+{AND}[ \t]+|[ \t]+){_FIRM_WORD})*)"
 )
 
 

@@ -45,6 +45,7 @@ from miner.redaction.lexicon.firms import (
     firm_by_its_words,
     in_a_firm_s_slot,
 )
+from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
 from miner.redaction.lexicon.names import (
     ORGANISATION_WORDS,
     a_country_after,
@@ -483,12 +484,11 @@ _SURNAME = rf"{_PARTICLE}[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A
 _A_FORM_AFTER_A_LIST = re.compile(
     rf"[ \t]+(?=[A-ZÀ-Þ])(?:{ORGANISATION_WORDS}|CV|VOF|CommV|OÜ|AS|Kft|Bt|d\.o\.o|s\.r\.o)(?!\w)"
 )
-#: "And" in the regions' languages, as a firm's list of founders ends; the
+#: A joiner (``lexicon.joiners``), as a firm's list of founders ends; its
 #: words of two letters or more in capitals too, as a text in capitals
-#: writes them ("ARRIETA, ESCOBAR AND GARCÍA"; not "A", "E", "I", "Y":
-#: initials as often).
-_AND_WORDS = ("and", "en", "et", "und", "og", "och", "és", "ir", "un", "ve", "și", "si", "ja")
-_AND = "(?:" + "|".join((*_AND_WORDS, *map(str.upper, _AND_WORDS), "&", "e", "y", "i", "a")) + ")"
+#: writes them ("ARRIETA, ESCOBAR AND GARCÍA"; not its letters: initials
+#: as often).
+_AND = "(?:" + "|".join((AND, *map(str.upper, AND_WORDS))) + ")"
 #: Three surnames or more, listed with commas and "and" or "&", or two
 #: joined by "&": "Brown, Johnson and Hobbs", "Jones, Peterson & Ching",
 #: "Poncelet & Goedhart", "Aerts, De Smedt en Theunis"; the firm's own
@@ -570,10 +570,9 @@ _WORD_BEFORE = re.compile(r"([A-ZÀ-Þ][^\W\d_]+)[ \t]+$")
 #: firm), but not a form's own ("Mærsk A/S", read whole by
 #: ``legal_form_at`` at its first letter).
 _NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&/]+)")
-_JOINERS = frozenset(("and", "e", "y", "und", "et", "en", "ve", "og", "och", "és", "&"))
 #: A joiner before a list's last name: a comma joins a firm's names only in
 #: a list ending so ("Saffi, Semitecolo e Tron SPA").
-_LAST_JOINED = re.compile(r"[ \t](?:and|&|e|y|und|et|en|ve|og|och|és)[ \t]")
+_LAST_JOINED = re.compile(rf"[ \t]{AND}[ \t]")
 
 
 def company_form_after(text: str, start: int) -> int:
@@ -606,7 +605,7 @@ def company_form_after(text: str, start: int) -> int:
                 return 0
             return form
         word = m.group(1)
-        if not (word[:1].isupper() or word in _JOINERS):
+        if not (word[:1].isupper() or word in JOINERS):
             return 0
         if after_a_comma:
             comma = m.start()
@@ -749,7 +748,7 @@ def _kinds(word: str) -> frozenset[str]:
 #: particles and joiners ("Visintini, Baroffio e Sauro SPA", "van den Berg
 #: & Brands BV"), as many as six.
 _FIRM_WORDS_BEFORE = re.compile(
-    r"(?:(?:[^\W\d_a-z][\w'’.-]*|and|&|e|y|und|et|en|van|von|de|den|der|del|della|di|da|du"
+    rf"(?:(?:[^\W\d_a-z][\w'’.-]*|{AND}|van|von|de|den|der|del|della|di|da|du"
     r"|le|la|ter|ten|asociados|associati|associés|figli|fils|hijos|hermanos|söhne|zonen)"
     r"(?:,?[ \t]+)){1,6}$"
 )
@@ -775,7 +774,7 @@ def companies_in(text: str) -> list[str]:
         name = text[start:at]
         if "," in name:
             last_comma = start + name.rindex(",")
-            if not re.search(r"[ \t](?:and|&|e|y|und|et|en)[ \t]", text[last_comma:at]):
+            if not _LAST_JOINED.search(text, last_comma, at):
                 start = last_comma + 1
         while start < at and not text[start].isupper():
             # Not from a particle or joiner: "de Vries BV" is the firm's

@@ -15,6 +15,7 @@ from typing import Any
 from miner.derived import kept, kept_as_hashes
 from miner.redaction.lexicon.dates import calendar_words, unaccented
 from miner.redaction.lexicon.formats import names_a_number
+from miner.redaction.lexicon.joiners import AND
 
 _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
 
@@ -876,7 +877,7 @@ A_CALLER_S_DEED = re.compile(
 )
 #: A list's "and" and a name after the place: more names ("Helena,
 #: Georgia and Madison").
-_MORE_NAMES_AFTER = re.compile(r"[ \t]+(?:and|or|&|und|et|y|og|och|en)[ \t]+[A-ZÀ-Þ]")
+_MORE_NAMES_AFTER = re.compile(rf"[ \t]+(?:{AND}|or)[ \t]+[A-ZÀ-Þ]")
 _A_NAME_AFTER_A_COMMA = re.compile(r"[ \t]*,[ \t]*[A-ZÀ-Þ]")
 
 
@@ -1103,7 +1104,7 @@ STATE_WORDS = _capitalised_only(
 #: Capitalised, but where firms write it in lower case (Italian, Hungarian):
 #: "Mark Taylor and sons came" is a man and his sons.
 _FAMILY_FIRM_AFTER = re.compile(
-    r"[ \t]+(?:and|&|e|et|y|und|en|og|och|és|i)[ \t]+"
+    rf"[ \t]+{AND}[ \t]+"
     r"(?:Sons|SONS|Fils|Figli|figli|Filhos|Hijos|Söhne|Sønner|Zonen|Brothers|Bros\.?|Frères"
     r"|Hermanos|Fratelli|Irmãos|társa|társai"
     # A firm's partners, written out or cut short: "Manner & Comp.", "Dupont
@@ -1206,7 +1207,7 @@ _THING_AFTER = (_PLACE_AFTER, _ORGANISATION, _FAMILY_FIRM_AFTER, _SAID_TO_BE_A_P
 #: "Republika Čad".
 _ORGANISATION_FIRST = re.compile(
     rf"(?<![\w.])(?=[A-ZÀ-Þ])(?:(?i:{_FIRM_WORDS_ABROAD})|{TRADE_WORDS}|{STATE_WORDS})"
-    r"(?:[ \t]+(?:[A-ZÀ-Þ][\w.&/-]*|de|do|da|di|del|des|du|y|e|et|und))*[ \t]+$"
+    rf"(?:[ \t]+(?:[A-ZÀ-Þ][\w.&/-]*|de|do|da|di|del|des|du|{AND}))*[ \t]+$"
 )
 
 

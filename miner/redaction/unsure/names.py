@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
+from miner.redaction.lexicon.joiners import AND
 from miner.redaction.lexicon.names import (
     A_CALLER_S_DEED,
     DETERMINERS,
@@ -418,7 +419,7 @@ _CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'�
 
 
 #: The capitalised words (and a firm's joiners) right before a name.
-_CAPITALISED_BEFORE = re.compile(r"(?:(?:[A-ZÀ-Þ][\w'’.&-]*|&|and|en|et|und|e|y)[ \t,]+){1,4}\Z")
+_CAPITALISED_BEFORE = re.compile(rf"(?:(?:[A-ZÀ-Þ][\w'’.&-]*|{AND})[ \t,]+){{1,4}}\Z")
 
 
 def _one_blank_between(text: str, end: int, start: int) -> bool:
