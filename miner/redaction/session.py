@@ -225,13 +225,8 @@ def replaced_with_parts(redacted: Redacted, replacing: dict[str, str]) -> Redact
     "Calle Cortés 12"): the value would stand nowhere, and the rest of it
     ("Calle", "12") would be left with nothing telling the reviewer. A
     surfaced value is dropped only where the placeholders took each of its
-    occurrences whole.
-
-    Measured (PYTHONHASHSEED=0, ``tools.redaction_report figures``, main
-    c703349 -> this): no split's silent leaks changed (untouched 134, where
-    dropping a value cut into had made 135); decisions per case untouched
-    0.99 -> 0.98, mimesis tune 1.07 -> 1.06, the rest as they were; one
-    look-alike more replaced on mimesis tune (18 -> 19 of 1530)."""
+    occurrences whole (dropping a value cut into left one more silent leak
+    on the untouched locales)."""
     whole = new_placeholders(redacted.session, replacing)
     decided = replaced_everywhere(redacted, replacing, whole)
     people = {value: entity for value, entity in replacing.items() if entity == "PERSON"}

@@ -270,10 +270,8 @@ def verdict_of(
         # the rest is the reviewer's.
         return "surface", ""
     # Otherwise replaced, as before the verdict: surfacing spaCy's lone
-    # persons instead (a first name alone, a word no list knows) was measured
-    # on the presidio-evaluator splits: 23 -> 30 silent leaks on dev, 90 -> 99
-    # and 0.43 -> 1.33 decisions per case on test. Kept for the reviewer
-    # only where the verdict above says so.
+    # persons instead raised silent leaks and decisions (the module's
+    # docstring). Kept for the reviewer only where the verdict above says so.
     return "replace", ""
 
 
@@ -327,7 +325,9 @@ def a_first_name_no_one_else_reads(
 
 
 #: A house number beside a word, as a street's name stands: "Tapio 5",
-#: "12 Helena", "5, Tapio".
+#: "12 Helena", "5, Tapio". Any digit, unlike ``unsure.streets``' numbers
+#: beside a street's name, on purpose: here it only keeps a hit replaced
+#: (fail closed); there it surfaces a street on its own, a cost per guess.
 _A_NUMBER_BEFORE = re.compile(r"\d[\w/-]*[ \t,]*\Z")
 _A_NUMBER_AFTER = re.compile(r"[ \t,]*\d")
 

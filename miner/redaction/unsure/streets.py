@@ -212,7 +212,8 @@ def _street_cue() -> re.Pattern[str]:
 
 #: A house number after a word: "Klášterecká 128", "Kwiatowa 12/4"; after a
 #: comma only at a line's or a part's end ("Flores, 12\n"; not "PHYSICA, 8
-#: HELLANDGROPA", where the number is the next street's).
+#: HELLANDGROPA", where the number is the next street's). Narrower than
+#: ``verdict._A_NUMBER_AFTER`` on purpose: a match surfaces a street here.
 _NUMBER_AFTER = re.compile(
     r"(?:[ \t]+|,[ \t]+(?=\d+\w?(?:/\d+\w?)?(?:[ \t]*(?:[\n,;)]|\\n|$))))"
     r"\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?(?![\w/:+-]|[.,]\d)"
@@ -417,10 +418,7 @@ def block_parts(street: str) -> list[str]:
     bullet that holds three letters or more and is no town's, region's or
     country's name nor a stop word ("Sal T", a Danish floor, of "??? Sal
     T\\n??? Kettinge"). Fail closed: the value was surfaced or
-    replaced as an address, so are its lines. Measured at 709bdb4
-    (silent / decisions per case, main -> branch): mimesis tune 9 -> 4
-    (streets 5 -> 0), held-out TEST 26 -> 23 (0.81 -> 0.82); no other
-    split's silent or look-alikes moved, decisions +0.01 at most."""
+    replaced as an address, so are its lines."""
     parts = [
         m.group()
         for m in _MIXED_CODE.finditer(street)
