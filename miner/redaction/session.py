@@ -22,6 +22,7 @@ from miner.redaction.lexicon.addresses import (
 )
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.joiners import AND
+from miner.redaction.lexicon.letters import LETTER_WORD
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.wordmatch import (
@@ -390,7 +391,7 @@ def _other_casings(
     for value, entity in values:
         if entity not in ("PERSON", "STREET_ADDRESS"):
             continue
-        for word in _LETTER_WORD.findall(value):
+        for word in LETTER_WORD.findall(value):
             if len(word) >= 4 and not an_english_word(word.casefold(), 3.0):
                 words.setdefault(fold(word), entity)
         if entity == "STREET_ADDRESS":
@@ -400,7 +401,7 @@ def _other_casings(
             words.setdefault(fold(value), entity)
     if not words and not streets:
         return {}
-    written = {w for value in (*surfaced, *entity_of) for w in _LETTER_WORD.findall(value)}
+    written = {w for value in (*surfaced, *entity_of) for w in LETTER_WORD.findall(value)}
     matcher = WholeWords(any_case=[*words, *streets])
     decided = WholeWords(exact=surfaced)
     found: dict[str, tuple[str, str]] = {}
@@ -440,9 +441,6 @@ def _replaced_blocks_parts(redacted: Session, entity_of: dict[str, str]) -> dict
             if part not in entity_of:
                 found[part] = street
     return found
-
-
-_LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 class _Spans:

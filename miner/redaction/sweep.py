@@ -79,6 +79,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
+from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import PERSONAL_LABELS, SecondModel
@@ -322,7 +323,7 @@ def names_nothing(value: str, entity: str) -> bool:
     folded = value.casefold()
     if folded in country_names() or folded in region_names() or _a_calendar_word(value):
         return True
-    words = _NAME_WORD.findall(value)
+    words = LETTERS.findall(value)
     if entity == "STREET_ADDRESS" and len(words) > 1:
         # A street's name is English words often ("Oak Avenue").
         return all(w.casefold() in stop_words() for w in words)
@@ -356,9 +357,6 @@ def _a_lower_case_verb(word: str) -> bool:
     from miner.redaction.unsure.names import a_verb_s_form
 
     return word.islower() and an_english_word(word, VERB_NAMES_NO_ONE_ZIPF) and a_verb_s_form(word)
-
-
-_NAME_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _windows(text: str) -> list[str]:

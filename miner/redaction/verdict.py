@@ -46,6 +46,7 @@ from miner.redaction.lexicon.firms import (
     in_a_firm_s_slot,
 )
 from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
+from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
     ORGANISATION_WORDS,
     a_country_after,
@@ -337,7 +338,7 @@ def _capitals_no_list_knows(text: str, value: str) -> bool:
     one of its words no first-name or surname list knows."""
     if any(c.islower() for c in value) or not any(c.islower() for c in text):
         return False
-    return any(not known_name(word) for word in re.findall(r"[^\W\d_]+", value))
+    return any(not known_name(word) for word in LETTERS.findall(value))
 
 
 def _a_town_and_a_surname(word: str) -> bool:
@@ -535,7 +536,7 @@ def named_like_a_firm(text: str, start: int, end: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     for m in _SURNAMES_LISTED.finditer(text, max(line_start, start - 80), min(len(text), end + 80)):
         if m.start() <= start and end <= m.end():
-            names = [w for w in re.findall(r"[^\W\d_]+", m.group(0)) if not re.fullmatch(_AND, w)]
+            names = [w for w in LETTERS.findall(m.group(0)) if not re.fullmatch(_AND, w)]
             # A first name no surname list writes ("Greta") makes the list
             # people's; so do first names common in English ("Anna", "Paul":
             # the census lists them as surnames too) when half of it or

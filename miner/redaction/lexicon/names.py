@@ -16,6 +16,7 @@ from miner.derived import kept, kept_as_hashes
 from miner.redaction.lexicon.dates import calendar_words, unaccented
 from miner.redaction.lexicon.formats import names_a_number
 from miner.redaction.lexicon.joiners import AND
+from miner.redaction.lexicon.letters import LETTER_WORD, LETTERS
 
 _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
 
@@ -502,7 +503,7 @@ def a_village_no_name_list_knows(value: str) -> bool:
     (``smaller_town_names``, ``village_names``) and none of its words is a
     first name or a census surname ("Rajgród", "Krk"; not "Martin", "Paris
     Hilton")."""
-    words = re.findall(r"[^\W\d_]+", value)
+    words = LETTERS.findall(value)
     folded = " ".join(value.split()).casefold()
     return (
         bool(words)
@@ -1605,9 +1606,6 @@ def _a_place_before_a_comma(text: str, member: re.Match[str]) -> bool:
     )
 
 
-_A_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
-
-
 #: A word written with dots between its letters: an abbreviation or a degree
 #: ("B.SC.", "U.K."), left as written.
 _DOTTED = re.compile(r"(?:[^\W\d_]{1,4}\.){2,}")
@@ -1649,7 +1647,7 @@ def _cased_line(line: str) -> str:
         return line
     dotted = [m.span() for m in _DOTTED.finditer(line)] if upper else []
     months, _abbreviations, days = calendar_words()
-    words = list(_A_WORD.finditer(line))
+    words = list(LETTER_WORD.finditer(line))
     cased = [_same_length(m.group(0), str.lower) for m in words]
     named = [False] * len(words)
     for i, m in enumerate(words):
@@ -1721,7 +1719,7 @@ def name_parts(name: str) -> list[str]:
             if (
                 len(part) >= 3
                 and part[0].isupper()
-                and _A_WORD.fullmatch(part)
+                and LETTER_WORD.fullmatch(part)
                 and part.title() not in NOT_NAMES
             ):
                 parts.append(part)
