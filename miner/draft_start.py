@@ -103,9 +103,10 @@ def _request(
     from miner import source
     from miner.config import config_from_toml
     from miner.first_stage import DraftRequest
-    from miner.window import now, parse_time
+    from miner.window import now, parse_time, run_clock
 
     config = config_from_toml(toml, config_path)
+    clock = run_clock()
     if traces is None:
         raise UsageError(f"no trace export: pass --traces or set [sources] traces in {config.path}")
     opened = None
@@ -117,7 +118,7 @@ def _request(
         # The window is half-open: end on the second after the newest event.
         end = newest.replace(microsecond=0) + timedelta(seconds=1)
     else:
-        end = parse_time(asked.until, now(), "--until")
+        end = parse_time(asked.until, now(clock), "--until")
     return DraftRequest(
         config=config,
         traces=traces,
@@ -129,6 +130,7 @@ def _request(
         max_cases=asked.max_cases or config.sampling.max_cases,
         seed=config.sampling.seed if asked.seed is None else asked.seed,
         engine=engine.build(),
+        now=clock,
         opened=opened,
     )
 

@@ -48,6 +48,9 @@ class DraftRequest:
     engine: Engine
     """Where the selection and the drafting run (``miner.engine.registry``);
     the drafts, ledger and summary are written here whatever the engine."""
+    now: datetime
+    """The run's clock (``window.run_clock``), read once as the run starts:
+    the ``now`` of its window, its drafts' ``draftedAt`` and its name."""
     opened: source.Export | None = None
     """``traces`` opened, when building the request opened it already
     (``--until latest`` reads its newest time): not opened again, its

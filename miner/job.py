@@ -45,7 +45,7 @@ from miner.traces import (
     incomplete_input,
     readability,
 )
-from miner.window import Window, run_clock
+from miner.window import Window
 
 if TYPE_CHECKING:
     from miner.redaction.policy import RedactionPolicy
@@ -187,7 +187,7 @@ def draft_selected(
         for f in selection.picked
     }
 
-    now = run_clock()
+    now = request.now
     context = DraftContext(
         config=config,
         traces=request.traces,

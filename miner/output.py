@@ -167,6 +167,8 @@ def holder_note(folder: Path) -> Path:
 
 def _write_note(note: Path, purpose: str) -> None:
     """Best effort: the note only names the holder in a waiter's message."""
+    # The wall clock, not the run's (``window.run_clock``): a waiter is told
+    # when the holder really started, under SOURCE_DATE_EPOCH too.
     started = datetime.now(UTC).isoformat(timespec="seconds")
     with contextlib.suppress(OSError):
         note.parent.mkdir(mode=0o700, parents=True, exist_ok=True)

@@ -65,13 +65,13 @@ def run_clock() -> datetime:
         ) from None
 
 
-def now() -> datetime:
-    """The run's clock in whole seconds: what ``now`` (and a relative time
-    before it) means in a window a person typed, which then reads and prints
-    as the times typed (``miner draft``'s, ``miner sql``'s); under
-    ``SOURCE_DATE_EPOCH`` that time, as ``draftedAt`` is, so a window's
-    provenance is reproducible too."""
-    return run_clock().replace(microsecond=0)
+def now(clock: datetime | None = None) -> datetime:
+    """The run's clock (``clock``, when the run read it already) in whole
+    seconds: what ``now`` (and a relative time before it) means in a window
+    a person typed, which then reads and prints as the times typed (``miner
+    draft``'s, ``miner sql``'s); under ``SOURCE_DATE_EPOCH`` that time, as
+    ``draftedAt`` is, so a window's provenance is reproducible too."""
+    return (clock or run_clock()).replace(microsecond=0)
 
 
 def parse_time(typed: str, now: datetime, option: str) -> datetime:

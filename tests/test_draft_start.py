@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 import miner.draft_start as draft_start
-from miner import config_paths, first_stage, job, source
+from miner import config_paths, first_stage, job, source, window
 from miner.config import load_config
 from miner.engine import apart
 from miner.engine.base import EngineEntry
@@ -156,17 +156,24 @@ def _requested(monkeypatch) -> list[first_stage.DraftRequest]:
     return requests
 
 
-def test_what_was_asked_is_drafted_without_the_command_line(monkeypatch, tmp_path):
-    # The CLI parses and prints; the run of what was asked (the engine, the
-    # config, the export, the window, the config's defaults) is draft_start's.
+def _request_of(monkeypatch, tmp_path: Path, until: str) -> first_stage.DraftRequest:
+    """The request ``draft_start.run_draft`` builds for a window of two days
+    to ``until``, three cases at the most, seed 0, the embedded engine."""
     requests = _requested(monkeypatch)
     asked = draft_start.DraftAsked(
-        since="2d", until="2026-11-28", traces=None, feedback=None, out=tmp_path / "out",
+        since="2d", until=until, traces=None, feedback=None, out=tmp_path / "out",
         per_signal=None, max_cases=3, seed=0, engine="embedded", lock_timeout=0,
     )  # fmt: skip
     with pytest.raises(InputError, match="stopped at the selection"):
         draft_start.run_draft(asked, PIPELINE, lambda items, _total, _label: items)
     [request] = requests
+    return request
+
+
+def test_what_was_asked_is_drafted_without_the_command_line(monkeypatch, tmp_path):
+    # The CLI parses and prints; the run of what was asked (the engine, the
+    # config, the export, the window, the config's defaults) is draft_start's.
+    request = _request_of(monkeypatch, tmp_path, until="2026-11-28")
     config = load_config(PIPELINE)
     assert request.traces == TRACES == config.sources.traces
     assert request.feedback == config.sources.feedback
@@ -178,6 +185,27 @@ def test_what_was_asked_is_drafted_without_the_command_line(monkeypatch, tmp_pat
     assert request.max_cases == 3 != config.sampling.max_cases
     assert request.seed == 0 != config.sampling.seed
     assert isinstance(request.engine, EmbeddedEngine)
+
+
+def test_a_draft_reads_the_clock_once_for_its_window_and_its_drafts(monkeypatch, tmp_path):
+    # "--until now" and the drafts' stamp (``DraftRequest.now``: draftedAt,
+    # the run's name) are one reading: read again after the selection, the
+    # drafts said a time after the window they were drafted for ended.
+    readings = [
+        datetime(2026, 11, 28, 9, 30, 15, 250000, tzinfo=UTC),
+        datetime(2026, 11, 28, 9, 45, tzinfo=UTC),
+    ]
+    read: list[datetime] = []
+
+    def clock() -> datetime:
+        read.append(readings[len(read)])
+        return read[-1]
+
+    monkeypatch.setattr(window, "run_clock", clock)
+    request = _request_of(monkeypatch, tmp_path, until="now")
+    assert read == readings[:1]
+    assert request.now == readings[0]
+    assert request.until == datetime(2026, 11, 28, 9, 30, 15, tzinfo=UTC)  # whole seconds
 
 
 @pytest.mark.parametrize("traces", ["config", "--traces"])

@@ -766,6 +766,16 @@ def test_a_surfaced_street_s_house_number_alone_elsewhere_is_surfaced_too(policy
     assert {("STREET_ADDRESS", "8 Brattkvisla"), ("STREET_ADDRESS", "8")} <= surfaced
 
 
+@pytest.mark.parametrize("after", ["", " I have noted 8 on your file."])
+def test_a_surfaced_street_s_house_number_alone_in_its_own_string_is_surfaced(policy, after):
+    # Outside the street's own text, as its name and its block's parts are
+    # (``unsure._inside``): not only in a string that does not hold it.
+    result = redacted(policy, "Please deliver to 8 Brattkvisla, the door code is 1234." + after)
+    surfaced = {(s.entity, s.value) for s in result.surfaced}
+    assert ("STREET_ADDRESS", "8 Brattkvisla") in surfaced
+    assert (("STREET_ADDRESS", "8") in surfaced) == bool(after), surfaced
+
+
 def test_a_replaced_street_s_word_in_another_casing_is_surfaced(policy):
     result = redacted(
         policy,

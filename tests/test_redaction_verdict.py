@@ -446,6 +446,8 @@ def test_the_firm_someone_works_at_is_kept(policy):
         ("transfer to Orsini, Baldo e Fenzi SPA failed", "Orsini, Baldo e Fenzi SPA"),
         ("bought at Ferrero y asociados S. Coop. today", "Ferrero y asociados S. Coop."),
         ("write to Lina Quaxby, Pemberton Ltd", "Pemberton Ltd"),  # the person stays out
+        # Every joiner of lexicon.joiners ends a list of its founders ("és").
+        ("invoice from Kiss, Nagy és Varga Bt. arrived", "Kiss, Nagy és Varga Bt."),
     ],
 )
 def test_a_firm_running_into_its_legal_form_is_found_in_running_text(text, firm):

@@ -21,6 +21,8 @@ from miner.redaction.lexicon.addresses import (
     house_numbers_alone,
 )
 from miner.redaction.lexicon.formats import read_escaped_breaks
+from miner.redaction.lexicon.joiners import AND
+from miner.redaction.lexicon.letters import LETTER_WORD
 from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.wordmatch import (
@@ -224,13 +226,8 @@ def replaced_with_parts(redacted: Redacted, replacing: dict[str, str]) -> Redact
     "Calle Cortés 12"): the value would stand nowhere, and the rest of it
     ("Calle", "12") would be left with nothing telling the reviewer. A
     surfaced value is dropped only where the placeholders took each of its
-    occurrences whole.
-
-    Measured (PYTHONHASHSEED=0, ``tools.redaction_report figures``, main
-    c703349 -> this): no split's silent leaks changed (untouched 134, where
-    dropping a value cut into had made 135); decisions per case untouched
-    0.99 -> 0.98, mimesis tune 1.07 -> 1.06, the rest as they were; one
-    look-alike more replaced on mimesis tune (18 -> 19 of 1530)."""
+    occurrences whole (dropping a value cut into left one more silent leak
+    on the untouched locales)."""
     whole = new_placeholders(redacted.session, replacing)
     decided = replaced_everywhere(redacted, replacing, whole)
     people = {value: entity for value, entity in replacing.items() if entity == "PERSON"}
@@ -394,7 +391,7 @@ def _other_casings(
     for value, entity in values:
         if entity not in ("PERSON", "STREET_ADDRESS"):
             continue
-        for word in _LETTER_WORD.findall(value):
+        for word in LETTER_WORD.findall(value):
             if len(word) >= 4 and not an_english_word(word.casefold(), 3.0):
                 words.setdefault(fold(word), entity)
         if entity == "STREET_ADDRESS":
@@ -404,7 +401,7 @@ def _other_casings(
             words.setdefault(fold(value), entity)
     if not words and not streets:
         return {}
-    written = {w for value in (*surfaced, *entity_of) for w in _LETTER_WORD.findall(value)}
+    written = {w for value in (*surfaced, *entity_of) for w in LETTER_WORD.findall(value)}
     matcher = WholeWords(any_case=[*words, *streets])
     decided = WholeWords(exact=surfaced)
     found: dict[str, tuple[str, str]] = {}
@@ -444,9 +441,6 @@ def _replaced_blocks_parts(redacted: Session, entity_of: dict[str, str]) -> dict
             if part not in entity_of:
                 found[part] = street
     return found
-
-
-_LETTER_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 class _Spans:
@@ -632,9 +626,7 @@ _THINGS_READ_UP_TO = 4000
 #: name, but "Jean-Pierre" or "García-López" is a person's (the held-out
 #: tune set's "Jean-Pierre" was kept so).
 _NAME = r"(?:(?:van|von|de|den|der|del|della|di|da|du|le|la|ter|ten)[ \t]+)*[^\W\d_a-z][\w'’.]*"
-_JOINED_NAMES = re.compile(
-    rf"{_NAME}(?:,[ \t]+{_NAME})*,?[ \t]+(?:and|&|e|y|et|und|en)[ \t]+{_NAME}"
-)
+_JOINED_NAMES = re.compile(rf"{_NAME}(?:,[ \t]+{_NAME})*,?[ \t]+{AND}[ \t]+{_NAME}")
 
 
 def _joined_names_alone(leaves: Iterable[tuple[str | None, Any]]) -> set[str]:
@@ -662,7 +654,7 @@ _FIRM_WORD = (
 )
 _EMPLOYER = re.compile(
     r"(?i:\bwork(?:s|ed|ing)?(?:[ \t]+as[ \t]+an?[ \t]+[^.;:!?\n<>]{1,60}?)?[ \t]+at)[ \t]+"
-    rf"({_FIRM_WORD}(?:(?:,[ \t]+|[ \t]+(?:and|&|e|y|et|und|en)[ \t]+|[ \t]+){_FIRM_WORD})*)"
+    rf"({_FIRM_WORD}(?:(?:,[ \t]+|[ \t]+{AND}[ \t]+|[ \t]+){_FIRM_WORD})*)"
 )
 
 

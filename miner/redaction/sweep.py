@@ -41,13 +41,6 @@ nor "Street" names anything by itself; "5" of "Jabłoniowa 5"), is surfaced
 whole, as written, fail closed: those pieces were the value's, and nothing
 else told the reviewer of them. Not for a function word the model reads at
 the span's edge ("to" of "to Anna Kowalska"): no part of the value.
-Measured (PYTHONHASHSEED=0, main 1a61c31 -> this; silent leaks /
-decisions per case): mimesis REPORT 108 / 2.18 -> 98 / 2.20,
-held-out TEST 21 / 0.86 -> 19 / 0.87, mimesis report locales on the dev
-templates 38 / 1.78 -> 35 / 1.84, untouched 124 / 1.17 -> 124 / 1.19; the
-hard cases' test lists 2 / 0.71 -> 2 / 0.77, held-out lists 4 / 1.05 -> 4 /
-1.12; no other split's silent leaks moved, decisions +0.03 at most (mimesis
-tune 1.25 -> 1.28), look-alikes replaced none (the sweep replaces nothing).
 
 The first pass's rules of position (a name before "bridge", after "in",
 in a firm's slot) are not applied: the silent leaks left are the values
@@ -57,6 +50,12 @@ The sweep never replaces and never keeps: the reviewer decides what it
 surfaced, as any surfaced value. A swept name that is a word of a person
 the session replaced is then that person's (``with_people_decided``).
 
+**Its bar** (``Sweep.bar``, 0.6): the highest that surfaced a silent leak
+a bar of 0.9 left on a tune split (0.7 surfaced none); 0.5 surfaced no
+more, for more decisions. Under 0.9 the model reads a verb English writes often as a
+first name ("tell butler the refund went through"), so ``names_nothing``
+takes no such lower-case verb (``VERB_NAMES_NO_ONE_ZIPF``) for a name.
+
 **Its bound.** A text longer than ``[redaction.unsure] sweep_chars``
 characters is not swept (nor is any text when it is 0): the model costs 3-6
 times spaCy's CPU per character, and a pasted document or a 1 MiB message
@@ -64,49 +63,12 @@ would spend most of a run on it. Such a text keeps only the first pass's and
 the second model's verdicts; its silent leaks are the first pass's. A text
 within the bound is read in windows of ``WINDOW`` characters with
 ``CONTEXT`` either side, in the batches of the second model's runner
-(``_Rampart.label_all``: one definition of how the model is read).
+(``_Rampart.label_all``: one definition of how the model is read), once per
+redaction however many sessions hold it, and not at all with fewer than two
+letters or digits outside its placeholders (``Sweep._texts``): the model's
+reading is most of the sweep's cost.
 
-**Measured** (PYTHONHASHSEED=0, ``tools.redaction_report figures``, main
-a1d0072 -> this sweep; silent leaks / decisions per case): presidio dev
-0 / 0.19 -> 0 / 0.24, TEST 11 / 0.51 -> 7 / 0.55; held-out dev 10 / 0.54 ->
-10 / 0.60, TEST 26 / 0.73 -> 26 / 0.74; fresh 5 / 0.46 -> 5 / 0.52; untouched
-157 / 0.93 -> 134 / 1.01; mimesis tune 9 / 1.01 -> 9 / 1.08, REPORT 113 / 1.95
--> 108 / 2.02; look-alikes replaced unchanged (the sweep replaces nothing).
-The bar: the sweep alone (no first pass) on the fresh tune split covered
-81% of planted names at 0.9, 88% at 0.5 and 73% at 0.97, surfacing 112,
-202 and 67 look-alikes. In the policy (with the second model's linking,
-``session.replaced_with_parts``; silent / decisions per case, bar 0.9 ->
-0.6 -> 0.5): fresh 5 / 0.51 -> 3 / 0.62 -> 3 / 0.64, presidio dev 0 / 0.24
--> 0 / 0.35 -> 0 / 0.34, held-out dev 10 / 0.60 -> 10 / 0.69 -> 10 / 0.71,
-mimesis tune 9 / 1.06 -> 9 / 1.14 -> 9 / 1.18 (0.7: no silent fewer on any
-tune split); report splits at 0.6: presidio TEST 7 / 0.55 -> 7 / 0.58,
-held-out TEST 26 / 0.74 -> 26 / 0.78, untouched 134 / 0.98 -> 128 / 1.04,
-mimesis REPORT 108 / 2.02 -> 108 / 2.08, hard held-out 4 / 0.81 -> 4 / 0.99.
-Under 0.9 the model reads "tell" (a first name in the lists) in "tell
-butler the refund went through" as a name, and the sweep surfaced a word
-English writes after a verb (tests/test_redaction_names.py); so
-``names_nothing`` takes no lower-case verb's form English writes very often
-(``VERB_NAMES_NO_ONE_ZIPF``) for a first name, and the bar is 0.6 (0.7
-lowered no tune split's silent count). Measured (main e811311 -> bar 0.6
-with that rule; silent / decisions per case, look-alikes unchanged): fresh
-5 / 0.56 -> 3 / 0.66, presidio dev 0 / 0.27 -> 0 / 0.38, held-out dev 10 /
-0.66 -> 10 / 0.74, mimesis tune 9 / 1.13 -> 9 / 1.20; report splits:
-presidio TEST 7 / 0.56 -> 7 / 0.59, held-out TEST 26 / 0.78 -> 26 / 0.81,
-untouched 134 / 1.00 -> 128 / 1.06, mimesis REPORT 108 / 2.07 -> 108 /
-2.13, hard dev / test / held-out 0.40, 0.50, 0.85 -> 0.52, 0.65, 1.03;
-mimesis-cross tune locales x test templates 40 / 1.64 -> 36 / 1.72, report
-locales x dev templates 38 / 1.66 -> 38 / 1.73.
-Cost: a 20-case draft's CPU 4.4 -> 5.3 s warm (the model loaded and read
-over the picked sessions), peak RSS 417 MiB;
-the 1 MiB message (not swept) 52.6 -> 50.6 s CPU, peak 475 -> 474 MiB, but
-its 256 KiB of texts one per message (all swept) 15.8 -> 34.6 s CPU.
-On ``make bench``'s 100 sessions the sweep was most of what miner's
-redaction gained since a1d0072 (CPU 1.6 -> 3.9 s, bisected: sweep14's
-1d242f2 +2.4 s), the model's reading nearly all of it. So a text is read
-once per redaction, however many sessions hold it, and not at all with
-fewer than two letters or digits outside its placeholders: 324 windows
-labelled there, not 465; redaction CPU 3.92 -> 3.40 s (median of 5, load
-18), x1.30 -> x1.48 faster than Presidio's naive run in CPU.
+Its figures: ``python -m tools.redaction_report figures`` (docs/redaction.md).
 """
 
 from __future__ import annotations
@@ -117,6 +79,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
+from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import PERSONAL_LABELS, SecondModel
@@ -224,8 +187,9 @@ class Sweep:
         for text in texts:
             if text not in spans:
                 continue
-            covered = _covered(text, result, allowed_spans)
-            bare: list[bool] | None = None
+            kept = _kept_spans(text, result, allowed_spans)
+            covered = _covered(len(text), kept + _surfaced_spans(text, result))
+            bare: list[bool] | None = None  # covered but by the surfaced values
             for start, end, entity in spans[text]:
                 taken = list(covered[start:end])
                 for at, value in _uncovered(text, start, end, covered):
@@ -239,7 +203,7 @@ class Sweep:
                 # the span ("Augusta" surfaced alone, "Street 5" naming
                 # nothing by itself): the span whole as written, fail closed.
                 if bare is None:
-                    bare = _covered(text, replace(result, surfaced=()), allowed_spans)
+                    bare = _covered(len(text), kept)
                 for at, value in _uncovered(text, start, end, bare):
                     stop = at + len(value)
                     if (
@@ -359,7 +323,7 @@ def names_nothing(value: str, entity: str) -> bool:
     folded = value.casefold()
     if folded in country_names() or folded in region_names() or _a_calendar_word(value):
         return True
-    words = _NAME_WORD.findall(value)
+    words = LETTERS.findall(value)
     if entity == "STREET_ADDRESS" and len(words) > 1:
         # A street's name is English words often ("Oak Avenue").
         return all(w.casefold() in stop_words() for w in words)
@@ -393,9 +357,6 @@ def _a_lower_case_verb(word: str) -> bool:
     from miner.redaction.unsure.names import a_verb_s_form
 
     return word.islower() and an_english_word(word, VERB_NAMES_NO_ONE_ZIPF) and a_verb_s_form(word)
-
-
-_NAME_WORD = re.compile(r"[^\W\d_]+")
 
 
 def _windows(text: str) -> list[str]:
@@ -444,26 +405,36 @@ def _tokens(model: Any, labels: list[str], text: str) -> Iterator[_Token]:
             last_end = begin + e
 
 
-def _covered(
+def _kept_spans(
     text: str, redacted: Redacted, allowed_spans: Callable[[str], list[tuple[int, int]]]
-) -> list[bool]:
-    """Per character of ``text``: whether a placeholder, a surfaced value's
-    occurrence, an allowed phrase or a phrase kept as a thing or a town
-    covers it (what the sweep does not surface again)."""
-    from miner.redaction.surfaced import occurrences
-
-    covered = [False] * len(text)
+) -> list[tuple[int, int]]:
+    """The spans of ``text`` that a placeholder, an allowed phrase or a
+    phrase kept as a thing or a town covers (what the sweep does not
+    surface, nor count as a surfaced value's piece)."""
     spans = [m.span() for m in PLACEHOLDER.finditer(text)]
     spans += allowed_spans(text)
-    for s in redacted.surfaced:
-        if s.value in text:
-            spans += occurrences(text, s.value)
     folded = text.casefold()
     kept = [*redacted.not_personal, *(t.casefold() for t in redacted.towns)]
     if len(folded) == len(text):  # a casefold that changed lengths ("ß") is not aligned
         for phrase in kept:
             if phrase and phrase in folded:
                 spans += [(m.start(), m.end()) for m in re.finditer(re.escape(phrase), folded)]
+    return spans
+
+
+def _surfaced_spans(text: str, redacted: Redacted) -> list[tuple[int, int]]:
+    """The spans of ``text`` that an occurrence of a value ``redacted``
+    surfaced covers (``surfaced.occurrences``)."""
+    from miner.redaction.surfaced import occurrences
+
+    return [
+        span for s in redacted.surfaced if s.value in text for span in occurrences(text, s.value)
+    ]
+
+
+def _covered(length: int, spans: list[tuple[int, int]]) -> list[bool]:
+    """Per character of a text of ``length``: whether one of ``spans`` covers it."""
+    covered = [False] * length
     for start, end in spans:
         covered[start:end] = [True] * (end - start)
     return covered

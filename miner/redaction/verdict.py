@@ -45,6 +45,8 @@ from miner.redaction.lexicon.firms import (
     firm_by_its_words,
     in_a_firm_s_slot,
 )
+from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
+from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
     ORGANISATION_WORDS,
     a_country_after,
@@ -269,10 +271,8 @@ def verdict_of(
         # the rest is the reviewer's.
         return "surface", ""
     # Otherwise replaced, as before the verdict: surfacing spaCy's lone
-    # persons instead (a first name alone, a word no list knows) was measured
-    # on the presidio-evaluator splits: 23 -> 30 silent leaks on dev, 90 -> 99
-    # and 0.43 -> 1.33 decisions per case on test. Kept for the reviewer
-    # only where the verdict above says so.
+    # persons instead raised silent leaks and decisions (the module's
+    # docstring). Kept for the reviewer only where the verdict above says so.
     return "replace", ""
 
 
@@ -326,7 +326,9 @@ def a_first_name_no_one_else_reads(
 
 
 #: A house number beside a word, as a street's name stands: "Tapio 5",
-#: "12 Helena", "5, Tapio".
+#: "12 Helena", "5, Tapio". Any digit, unlike ``unsure.streets``' numbers
+#: beside a street's name, on purpose: here it only keeps a hit replaced
+#: (fail closed); there it surfaces a street on its own, a cost per guess.
 _A_NUMBER_BEFORE = re.compile(r"\d[\w/-]*[ \t,]*\Z")
 _A_NUMBER_AFTER = re.compile(r"[ \t,]*\d")
 
@@ -336,7 +338,7 @@ def _capitals_no_list_knows(text: str, value: str) -> bool:
     one of its words no first-name or surname list knows."""
     if any(c.islower() for c in value) or not any(c.islower() for c in text):
         return False
-    return any(not known_name(word) for word in re.findall(r"[^\W\d_]+", value))
+    return any(not known_name(word) for word in LETTERS.findall(value))
 
 
 def _a_town_and_a_surname(word: str) -> bool:
@@ -483,12 +485,11 @@ _SURNAME = rf"{_PARTICLE}[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A
 _A_FORM_AFTER_A_LIST = re.compile(
     rf"[ \t]+(?=[A-ZÀ-Þ])(?:{ORGANISATION_WORDS}|CV|VOF|CommV|OÜ|AS|Kft|Bt|d\.o\.o|s\.r\.o)(?!\w)"
 )
-#: "And" in the regions' languages, as a firm's list of founders ends; the
+#: A joiner (``lexicon.joiners``), as a firm's list of founders ends; its
 #: words of two letters or more in capitals too, as a text in capitals
-#: writes them ("ARRIETA, ESCOBAR AND GARCÍA"; not "A", "E", "I", "Y":
-#: initials as often).
-_AND_WORDS = ("and", "en", "et", "und", "og", "och", "és", "ir", "un", "ve", "și", "si", "ja")
-_AND = "(?:" + "|".join((*_AND_WORDS, *map(str.upper, _AND_WORDS), "&", "e", "y", "i", "a")) + ")"
+#: writes them ("ARRIETA, ESCOBAR AND GARCÍA"; not its letters: initials
+#: as often).
+_AND = "(?:" + "|".join((AND, *map(str.upper, AND_WORDS))) + ")"
 #: Three surnames or more, listed with commas and "and" or "&", or two
 #: joined by "&": "Brown, Johnson and Hobbs", "Jones, Peterson & Ching",
 #: "Poncelet & Goedhart", "Aerts, De Smedt en Theunis"; the firm's own
@@ -535,7 +536,7 @@ def named_like_a_firm(text: str, start: int, end: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     for m in _SURNAMES_LISTED.finditer(text, max(line_start, start - 80), min(len(text), end + 80)):
         if m.start() <= start and end <= m.end():
-            names = [w for w in re.findall(r"[^\W\d_]+", m.group(0)) if not re.fullmatch(_AND, w)]
+            names = [w for w in LETTERS.findall(m.group(0)) if not re.fullmatch(_AND, w)]
             # A first name no surname list writes ("Greta") makes the list
             # people's; so do first names common in English ("Anna", "Paul":
             # the census lists them as surnames too) when half of it or
@@ -570,10 +571,9 @@ _WORD_BEFORE = re.compile(r"([A-ZÀ-Þ][^\W\d_]+)[ \t]+$")
 #: firm), but not a form's own ("Mærsk A/S", read whole by
 #: ``legal_form_at`` at its first letter).
 _NAME_WORD = re.compile(r"[ \t]*[,&]?[ \t]*([^\s,&/]+)")
-_JOINERS = frozenset(("and", "e", "y", "und", "et", "en", "ve", "og", "och", "és", "&"))
 #: A joiner before a list's last name: a comma joins a firm's names only in
 #: a list ending so ("Saffi, Semitecolo e Tron SPA").
-_LAST_JOINED = re.compile(r"[ \t](?:and|&|e|y|und|et|en|ve|og|och|és)[ \t]")
+_LAST_JOINED = re.compile(rf"[ \t]{AND}[ \t]")
 
 
 def company_form_after(text: str, start: int) -> int:
@@ -606,7 +606,7 @@ def company_form_after(text: str, start: int) -> int:
                 return 0
             return form
         word = m.group(1)
-        if not (word[:1].isupper() or word in _JOINERS):
+        if not (word[:1].isupper() or word in JOINERS):
             return 0
         if after_a_comma:
             comma = m.start()
@@ -749,7 +749,7 @@ def _kinds(word: str) -> frozenset[str]:
 #: particles and joiners ("Visintini, Baroffio e Sauro SPA", "van den Berg
 #: & Brands BV"), as many as six.
 _FIRM_WORDS_BEFORE = re.compile(
-    r"(?:(?:[^\W\d_a-z][\w'’.-]*|and|&|e|y|und|et|en|van|von|de|den|der|del|della|di|da|du"
+    rf"(?:(?:[^\W\d_a-z][\w'’.-]*|{AND}|van|von|de|den|der|del|della|di|da|du"
     r"|le|la|ter|ten|asociados|associati|associés|figli|fils|hijos|hermanos|söhne|zonen)"
     r"(?:,?[ \t]+)){1,6}$"
 )
@@ -775,7 +775,7 @@ def companies_in(text: str) -> list[str]:
         name = text[start:at]
         if "," in name:
             last_comma = start + name.rindex(",")
-            if not re.search(r"[ \t](?:and|&|e|y|und|et|en)[ \t]", text[last_comma:at]):
+            if not _LAST_JOINED.search(text, last_comma, at):
                 start = last_comma + 1
         while start < at and not text[start].isupper():
             # Not from a particle or joiner: "de Vries BV" is the firm's

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import stop_words
 from miner.redaction.lexicon.signatures import SIGN_OFF_WORDS
 from miner.redaction.placeholders import PLACEHOLDER
@@ -81,7 +82,6 @@ _PART_NUMBER = re.compile(
 _NOT_AN_ADDRESS_PART = re.compile(r"\d{9,}|\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}|\d{1,2}:\d{2}")
 #: Words in brackets ("(Or Myanmar)"): read as one token of the part.
 _BRACKETED = re.compile(r"\([^()\n]{0,40}\)")
-_WORD = re.compile(r"[^\W\d_]+")
 #: A sign-off: the message goes on after the address, no town.
 _SIGN_OFF = re.compile(rf"(?i:--|{SIGN_OFF_WORDS})[!.]?")
 _BLANK_LINE = re.compile(r"(?:\n|\\[nN])[ \t]*(?:\n|\\[nN])")
@@ -115,7 +115,7 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
         line_start = max(text.rfind("\n", 0, start), 0)
         if before := _RESIDUE_BEFORE.search(blanked, max(line_start, start - 24), start):
             residue = before.group(0).rstrip(" \t-/,")
-            head = _WORD.match(residue)
+            head = LETTERS.match(residue)
             if head and head.group(0).casefold() in stop_words() and " " in residue:
                 # A sentence's word before the house's ("at No. 12, ..."): not the address's.
                 cut = len(residue) - len(residue[head.end() :].lstrip())
@@ -155,7 +155,7 @@ def _sentence_after_number(part: str) -> int:
     number = _PART_NUMBER.search(part)
     if not number:
         return 0
-    for word in _WORD.finditer(part, number.end()):
+    for word in LETTERS.finditer(part, number.end()):
         folded = word.group(0).casefold()
         if folded in stop_words() and folded not in ADDRESS_PARTICLES:
             return word.start()
@@ -166,7 +166,7 @@ def _plain_words(words: str) -> bool:
     """Whether ``words`` may be an address's: no stop word but particles."""
     return all(
         w.casefold() in ADDRESS_PARTICLES or w.casefold() not in stop_words()
-        for w in _WORD.findall(words)
+        for w in LETTERS.findall(words)
     )
 
 
@@ -206,7 +206,7 @@ def _parts_under(text: str, written: str, end: int) -> Iterator[tuple[int, int]]
         if _NOT_AN_ADDRESS_PART.search(part):
             break
         bare = _BRACKETED.sub(" ", part)
-        words = _WORD.findall(_PART_NUMBER.sub(" ", bare))
+        words = LETTERS.findall(_PART_NUMBER.sub(" ", bare))
         if len(bare.split()) > 6 or not _plain_words(" ".join(words)):
             break
         numbers = list(_PART_NUMBER.finditer(text, m.start(1), part_end))

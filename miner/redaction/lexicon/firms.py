@@ -25,6 +25,7 @@ import functools
 import re
 from typing import Literal
 
+from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import after_work_for
 from miner.redaction.lexicon.signatures import a_firm_s_line
 
@@ -335,7 +336,7 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
             return by_shape
     if any(
         (_FIRM_COMPOUND.fullmatch(word) or _CAPITAL_INSIDE.match(word)) and not known_name(word)
-        for word in re.findall(r"[^\W\d_]+", value)
+        for word in LETTERS.findall(value)
         if word[:1].isupper()
     ):
         return "surface"

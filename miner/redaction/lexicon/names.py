@@ -15,6 +15,8 @@ from typing import Any
 from miner.derived import kept, kept_as_hashes
 from miner.redaction.lexicon.dates import calendar_words, unaccented
 from miner.redaction.lexicon.formats import names_a_number
+from miner.redaction.lexicon.joiners import AND
+from miner.redaction.lexicon.letters import LETTER_WORD, LETTERS
 
 _LATIN = [chr(c) for c in range(0xC0, 0x250) if chr(c).isalpha()]
 
@@ -501,7 +503,7 @@ def a_village_no_name_list_knows(value: str) -> bool:
     (``smaller_town_names``, ``village_names``) and none of its words is a
     first name or a census surname ("Rajgród", "Krk"; not "Martin", "Paris
     Hilton")."""
-    words = re.findall(r"[^\W\d_]+", value)
+    words = LETTERS.findall(value)
     folded = " ".join(value.split()).casefold()
     return (
         bool(words)
@@ -876,7 +878,7 @@ A_CALLER_S_DEED = re.compile(
 )
 #: A list's "and" and a name after the place: more names ("Helena,
 #: Georgia and Madison").
-_MORE_NAMES_AFTER = re.compile(r"[ \t]+(?:and|or|&|und|et|y|og|och|en)[ \t]+[A-ZÀ-Þ]")
+_MORE_NAMES_AFTER = re.compile(rf"[ \t]+(?:{AND}|or)[ \t]+[A-ZÀ-Þ]")
 _A_NAME_AFTER_A_COMMA = re.compile(r"[ \t]*,[ \t]*[A-ZÀ-Þ]")
 
 
@@ -1103,7 +1105,7 @@ STATE_WORDS = _capitalised_only(
 #: Capitalised, but where firms write it in lower case (Italian, Hungarian):
 #: "Mark Taylor and sons came" is a man and his sons.
 _FAMILY_FIRM_AFTER = re.compile(
-    r"[ \t]+(?:and|&|e|et|y|und|en|og|och|és|i)[ \t]+"
+    rf"[ \t]+{AND}[ \t]+"
     r"(?:Sons|SONS|Fils|Figli|figli|Filhos|Hijos|Söhne|Sønner|Zonen|Brothers|Bros\.?|Frères"
     r"|Hermanos|Fratelli|Irmãos|társa|társai"
     # A firm's partners, written out or cut short: "Manner & Comp.", "Dupont
@@ -1206,7 +1208,7 @@ _THING_AFTER = (_PLACE_AFTER, _ORGANISATION, _FAMILY_FIRM_AFTER, _SAID_TO_BE_A_P
 #: "Republika Čad".
 _ORGANISATION_FIRST = re.compile(
     rf"(?<![\w.])(?=[A-ZÀ-Þ])(?:(?i:{_FIRM_WORDS_ABROAD})|{TRADE_WORDS}|{STATE_WORDS})"
-    r"(?:[ \t]+(?:[A-ZÀ-Þ][\w.&/-]*|de|do|da|di|del|des|du|y|e|et|und))*[ \t]+$"
+    rf"(?:[ \t]+(?:[A-ZÀ-Þ][\w.&/-]*|de|do|da|di|del|des|du|{AND}))*[ \t]+$"
 )
 
 
@@ -1604,9 +1606,6 @@ def _a_place_before_a_comma(text: str, member: re.Match[str]) -> bool:
     )
 
 
-_A_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
-
-
 #: A word written with dots between its letters: an abbreviation or a degree
 #: ("B.SC.", "U.K."), left as written.
 _DOTTED = re.compile(r"(?:[^\W\d_]{1,4}\.){2,}")
@@ -1648,7 +1647,7 @@ def _cased_line(line: str) -> str:
         return line
     dotted = [m.span() for m in _DOTTED.finditer(line)] if upper else []
     months, _abbreviations, days = calendar_words()
-    words = list(_A_WORD.finditer(line))
+    words = list(LETTER_WORD.finditer(line))
     cased = [_same_length(m.group(0), str.lower) for m in words]
     named = [False] * len(words)
     for i, m in enumerate(words):
@@ -1720,7 +1719,7 @@ def name_parts(name: str) -> list[str]:
             if (
                 len(part) >= 3
                 and part[0].isupper()
-                and _A_WORD.fullmatch(part)
+                and LETTER_WORD.fullmatch(part)
                 and part.title() not in NOT_NAMES
             ):
                 parts.append(part)

@@ -32,6 +32,7 @@ from miner.redaction.lexicon.addresses import (
     STREET_SUFFIX_SET,
     UNIT_AFTER,
 )
+from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
     ORGANISATION_WORDS,
     an_english_word,
@@ -115,7 +116,7 @@ def _a_town(town: str) -> bool:
     """Whether the words beside a postcode may name a town: a place GeoNames
     or CLDR knows, or a word English's lexicon (lemminflect's) has no form of
     ("Hindupur", "Berlin"; not "Order", "Booking", "Room")."""
-    words = _WORD.findall(town)
+    words = LETTERS.findall(town)
     if " ".join(words).casefold() in _places():
         return True
     return any(not word_classes(w) for w in words)
@@ -127,7 +128,7 @@ def _a_street_name(street: str, replaced: re.Pattern[str] | None) -> bool:
     Georgescu", "Intrarea Pop"; not "Kind Regards"), or a value replaced."""
     if replaced and replaced.search(street):
         return True
-    words = _WORD.findall(street)
+    words = LETTERS.findall(street)
     return len(words) >= 2 and any(not an_english_word(w.casefold(), 3.0) for w in words)
 
 
@@ -139,7 +140,7 @@ def _one_word_under_a_name(
     replaced and the postcode's line ("<PERSON_1>\nKossuth\n4027 Fonyód",
     "<PERSON_1>\nJonstrupvej\n..."): the block's shape says it is the
     street's, however short."""
-    words = _WORD.findall(street)
+    words = LETTERS.findall(street)
     if not replaced or len(words) != 1 or an_english_word(words[0].casefold(), 3.0):
         return False
     above = _SEPARATOR_BEFORE.search(text, max(0, start - 80), start)
@@ -147,9 +148,6 @@ def _one_word_under_a_name(
         return False
     line = text[_part_start(text, max(0, above.start() - 80), above.start()) : above.start()]
     return replaced.fullmatch(line.strip()) is not None
-
-
-_WORD = re.compile(r"[^\W\d_]+")
 
 
 @functools.cache
@@ -275,7 +273,7 @@ def an_address_line(line: str) -> bool:
         return True
     if _street_tail(line) != line:
         return False
-    words = _WORD.findall(line)
+    words = LETTERS.findall(line)
     return any(c.isdigit() for c in line) or (
         len(words) >= 2 and any(not word_classes(w) for w in words)
     )

@@ -468,17 +468,19 @@ def unsure_values(
                 found.setdefault(part, ("STREET_ADDRESS", reason, street))
         # Its house number standing alone where a value does ("I have noted
         # 26 on your file"), as a replaced address's is replaced; or a whole
-        # string ("Nr. 216", a tool's argument).
+        # string ("Nr. 216", a tool's argument). Outside the street's own
+        # text, as its other parts (``_inside``).
         numbers = set(SHORT_NUMBER.findall(street))
         whole = set(house_number_values(street))
         for _key, leaf in leaves:
-            if street in leaf:
-                continue
             if leaf.strip() in whole:
                 found.setdefault(leaf.strip(), ("STREET_ADDRESS", "a house number alone", street))
             if numbers:
                 for s, e in house_numbers_alone(leaf, numbers):
-                    found.setdefault(leaf[s:e], ("STREET_ADDRESS", "a house number alone", street))
+                    if not _inside(leaf, street, s, e):
+                        found.setdefault(
+                            leaf[s:e], ("STREET_ADDRESS", "a house number alone", street)
+                        )
     return tuple(Surfaced(entity, value, *why) for value, (entity, *why) in found.items())
 
 
@@ -500,10 +502,9 @@ def street_parts_alone(
     and the session pass's replaced ones (``session._replaced_blocks_parts``).
 
     Each part is the street's own: a string that holds another street is
-    searched whole (blanking every street's text, 224439d, and taking the
-    parts of all streets before any street's house numbers raised mimesis
-    REPORT's silent leaks 108 -> 110; in this order the search found what
-    a pattern per part found there, 108)."""
+    searched whole (blanking every street's text, and taking the parts of
+    all streets before any street's house numbers, left silent leaks that
+    this order does not)."""
     parts_of: dict[str, list[tuple[str, str]]] = {}
     owners: dict[str, list[str]] = {}
     for street in streets:

@@ -10,6 +10,8 @@ from collections.abc import Iterator
 
 from miner.config import UnsureConfig
 from miner.redaction.lexicon.formats import names_a_number, names_a_person_s_id
+from miner.redaction.lexicon.joiners import AND
+from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
     A_CALLER_S_DEED,
     DETERMINERS,
@@ -363,7 +365,7 @@ def _a_slavic_to_before(text: str, start: int) -> bool:
     line = text[line_start : line_end if line_end >= 0 else len(text)].casefold()
     return not any(
         len(word) >= 3 and word in stop_words() and word not in _SLAVIC_TOO
-        for word in re.findall(r"[^\W\d_]+", line)
+        for word in LETTERS.findall(line)
     )
 
 
@@ -418,7 +420,7 @@ _CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'�
 
 
 #: The capitalised words (and a firm's joiners) right before a name.
-_CAPITALISED_BEFORE = re.compile(r"(?:(?:[A-ZÀ-Þ][\w'’.&-]*|&|and|en|et|und|e|y)[ \t,]+){1,4}\Z")
+_CAPITALISED_BEFORE = re.compile(rf"(?:(?:[A-ZÀ-Þ][\w'’.&-]*|{AND})[ \t,]+){{1,4}}\Z")
 
 
 def _one_blank_between(text: str, end: int, start: int) -> bool:
@@ -1493,7 +1495,7 @@ def _a_place_grown_over(text: str, start: int, word_start: int) -> bool:
     Maria Ortiz's file")."""
     if start >= word_start:
         return False
-    first = re.match(r"[^\W\d_]+", text[start:word_start])
+    first = LETTERS.match(text[start:word_start])
     return (
         first is not None
         and not a_first_name(first.group(0))

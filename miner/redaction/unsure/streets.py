@@ -20,6 +20,7 @@ from miner.redaction.lexicon.addresses import (
     street_types,
 )
 from miner.redaction.lexicon.formats import currency_words
+from miner.redaction.lexicon.letters import LETTER_WORD, LETTERS
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_place_name,
@@ -91,14 +92,11 @@ def named_streets(text: str) -> Iterator[tuple[int, int, str]]:
     (``_street_word``: a first name, a place, a word English seldom
     writes); not "the main road"."""
     for m in _WORDS_BEFORE_STREET_TYPE.finditer(text):
-        words = list(_STREET_NAME_WORD.finditer(text, m.start(1), m.end(1)))
+        words = list(LETTER_WORD.finditer(text, m.start(1), m.end(1)))
         while words and any(w.group(0).casefold() in stop_words() for w in words):
             words.pop(0)
         if any(_street_word(w.group(0)) for w in words):
             yield words[0].start(), m.end(), "STREET_ADDRESS"
-
-
-_STREET_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]]:
@@ -212,7 +210,8 @@ def _street_cue() -> re.Pattern[str]:
 
 #: A house number after a word: "Klášterecká 128", "Kwiatowa 12/4"; after a
 #: comma only at a line's or a part's end ("Flores, 12\n"; not "PHYSICA, 8
-#: HELLANDGROPA", where the number is the next street's).
+#: HELLANDGROPA", where the number is the next street's). Narrower than
+#: ``verdict._A_NUMBER_AFTER`` on purpose: a match surfaces a street here.
 _NUMBER_AFTER = re.compile(
     r"(?:[ \t]+|,[ \t]+(?=\d+\w?(?:/\d+\w?)?(?:[ \t]*(?:[\n,;)]|\\n|$))))"
     r"\d{1,4}[A-Za-z]?(?:/\d{1,4}[A-Za-z]?)?(?![\w/:+-]|[.,]\d)"
@@ -417,10 +416,7 @@ def block_parts(street: str) -> list[str]:
     bullet that holds three letters or more and is no town's, region's or
     country's name nor a stop word ("Sal T", a Danish floor, of "??? Sal
     T\\n??? Kettinge"). Fail closed: the value was surfaced or
-    replaced as an address, so are its lines. Measured at 709bdb4
-    (silent / decisions per case, main -> branch): mimesis tune 9 -> 4
-    (streets 5 -> 0), held-out TEST 26 -> 23 (0.81 -> 0.82); no other
-    split's silent or look-alikes moved, decisions +0.01 at most."""
+    replaced as an address, so are its lines."""
     parts = [
         m.group()
         for m in _MIXED_CODE.finditer(street)
@@ -776,13 +772,13 @@ def _sure_and_unsure(
     ``at``: where the block starts, its number starts and ends, its line
     and its parts end."""
     start, first, last, stop, after = at
-    if _WORD_IN_LINE.search(FILLED_ANY.sub("", text[stop:after])):
+    if LETTERS.search(FILLED_ANY.sub("", text[stop:after])):
         # Parts with words under the line (a town, a country): the block
         # stays one value, the reviewer's. Apart, a town alone is read by
         # the second model as a name or a street, and replaced: a look-alike.
         yield start, after, "STREET_ADDRESS", False
         return
-    before = len(_WORD_IN_LINE.findall(text, start, first))
+    before = len(LETTERS.findall(text, start, first))
     if _NUMBER_MARK.search(text, max(0, first - 6), first):
         before -= 1  # "N°"
     if not replaced and _typed_line(words[before:], last_only=True):
@@ -798,7 +794,7 @@ def _sure_and_unsure(
         # before that is a town's or a firm's as often ("in Oslo Kongens
         # gate 12").
         line_start = start + _name_start(text[start:first], words[:before])
-        if _WORD_IN_LINE.search(text, last, stop) and not _a_line_from_number_and_type(
+        if LETTERS.search(text, last, stop) and not _a_line_from_number_and_type(
             text, first, stop, words[before:]
         ):
             # Words after the number: a town's as often ("Calle Mayor 12
@@ -814,9 +810,6 @@ def _sure_and_unsure(
     if after > stop:
         part = _NEXT_ADDRESS_PART.match(text, stop)
         yield (part.start(1) if part else stop), after, "STREET_ADDRESS", False
-
-
-_WORD_IN_LINE = re.compile(r"[^\W\d_]+")
 
 
 def _a_line_from_number_and_type(text: str, first: int, stop: int, words: list[str]) -> bool:
