@@ -91,6 +91,16 @@ def test_the_model_reads_names_streets_and_phones_with_their_numbers():
     ]
 
 
+def test_a_value_after_an_escaped_line_break_is_read_as_after_a_real_one():
+    # A tool's argument writes its line breaks as the two characters \\n: the
+    # model read "\\nJaśminowa" as the one word "nJaśminowa" and labelled it
+    # nothing (0.00), the street left silent. Read as a real break, the
+    # street is surfaced as written, without the break's "n".
+    escaped = "Kontakt:\\nJaśminowa\\n24-611 Olsztyn"
+    assert swept(escaped) == [(("STREET_ADDRESS", "Jaśminowa"),)]
+    assert swept(escaped.replace("\\n", "\n")) == [(("STREET_ADDRESS", "Jaśminowa"),)]
+
+
 def test_a_placeholder_is_never_swept_but_the_name_beside_it_is():
     [found] = swept("Dear <PERSON_1> Kowalczyk, your order shipped")
     assert found == (("PERSON", "Kowalczyk"),)

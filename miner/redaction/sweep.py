@@ -68,6 +68,12 @@ redaction however many sessions hold it, and not at all with fewer than two
 letters or digits outside its placeholders (``Sweep._texts``): the model's
 reading is most of the sweep's cost.
 
+The model reads a text with its escaped line breaks as real ones
+(``breaks_unescaped``: "\\n" as a tool's JSON in a string writes them; of
+the same length, so its spans index the text as written): it read
+"\\nAlzacka" as the one word "nAlzacka", and the street alone on its line
+after it as no one's (0.00; 1.00 after a real break).
+
 Its figures: ``python -m tools.redaction_report figures`` (docs/redaction.md).
 """
 
@@ -84,6 +90,7 @@ from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import PERSONAL_LABELS, SecondModel
 from miner.redaction.surfaced import Surfaced
+from miner.redaction.unsure.text import breaks_unescaped
 from miner.redaction.walk import session_texts
 
 #: Why the sweep surfaced a value (``Surfaced.reason``).
@@ -153,9 +160,14 @@ class Sweep:
         labels = model.labels
         spans: dict[str, list[tuple[int, int, str]]] = {}  # only texts with a span
         for group in _groups(distinct):
-            model.label_all(w for text in group for w in _windows(text))
+            # The model reads each text with its escaped line breaks as real
+            # ones (``breaks_unescaped``, of the same length: its spans index
+            # the text as written): "\\nAlzacka" was one word "nAlzacka" to
+            # it, and the street after the break personal at 0.00, not 1.00.
+            read = {text: breaks_unescaped(text) for text in group}
+            model.label_all(w for text in group for w in _windows(read[text]))
             for text in group:
-                if found := list(self._spans(model, labels, text)):
+                if found := list(self._spans(model, labels, read[text])):
                     spans[text] = found
             # The windows read are not kept past their group: a corpus of
             # thousands of sessions would hold every window's labelling.
