@@ -622,8 +622,6 @@ class NameWords:
                     and _surname_after(text, m.end())
                     else "a name in a lower-case text"
                     if lower_text and self._a_name_in_lower_case_text(text, m.start(), word)
-                    else "two words no list knows in a lower-case text"
-                    if lower_text and _two_unknown_words(text, m.start(), m.end(), word)
                     # A listed name's possessive, as capitalised ("Hernandez's"):
                     # "(though torres's song ...)".
                     else "a lower-case name's possessive"
@@ -1233,20 +1231,6 @@ def _an_acronym(word: str) -> bool:
     a name's."""
     short = any(len(part) <= 3 for part in _WORD_JOINS.split(word))
     return short and not known_name(word) and not a_particle(word)
-
-
-def _two_unknown_words(text: str, start: int, end: int, word: str) -> bool:
-    """In a text with no capital, a word next to another (a blank between)
-    where both are words ``an_unknown_word`` takes written capitalised: a
-    name no list knows typed in lower case ("ardit xhaferi"); one such word
-    alone is as often an id's or a firm's."""
-    before = _LOWER_WORD_BEFORE.search(text, max(0, start - 40), start)
-    after = _LOWER_WORD_AFTER.match(text, end)
-    return an_unknown_word(word.title()) and any(
-        other.group(1).islower() and an_unknown_word(other.group(1).title())
-        for other in (before, after)
-        if other
-    )
 
 
 def _surname_after(text: str, end: int) -> bool:
