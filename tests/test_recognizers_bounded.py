@@ -90,3 +90,42 @@ def test_street_endings_grouped_by_first_letter() -> None:
 
     grouped = _by_first_letter(r"ring weg ringen str\.")
     assert grouped == r"(?:r(?:ing|ingen)|w(?:eg)|s(?:tr\.))"
+
+
+#: Literals whose order of trial matters ("ab" before "abc") and first
+#: characters the re module matches with others ignoring case ("K" and the
+#: Kelvin sign, "s" and "ſ", "İ"), and pieces of text around them.
+_LITERALS = ["ab", "abc", "Abd", "Kelvin", "kilo", "Kw", "ſtop", "stand", "İz", "iz", "DNI", "dni"]
+_TEXT_PIECES = st.sampled_from([*_LITERALS, "a", "b", "c", "d", "K", "k", "S", "s", "ı", " ", "-"])
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.lists(st.sampled_from(_LITERALS), min_size=1, max_size=8, unique=True),
+    st.lists(_TEXT_PIECES, max_size=20),
+    st.booleans(),
+)
+def test_literals_grouped_by_first_character_match_as_the_flat_alternation(
+    literals: list[str], pieces: list[str], ignore_case: bool
+) -> None:
+    from miner.redaction.lexicon.formats import literal_alternation
+
+    flags = re.IGNORECASE if ignore_case else 0
+    flat = re.compile(rf"(?<![\w-])(?P<name>{'|'.join(map(re.escape, literals))})", flags)
+    grouped = re.compile(
+        rf"(?<![\w-])(?P<name>{literal_alternation(literals, ignore_case)})", flags
+    )
+    text = "".join(pieces)
+    assert [(m.span(), m.group("name")) for m in flat.finditer(text)] == [
+        (m.span(), m.group("name")) for m in grouped.finditer(text)
+    ]
+
+
+def test_literals_grouped_by_first_character() -> None:
+    from miner.redaction.lexicon.formats import literal_alternation
+
+    assert literal_alternation(["NIE", "PIN", "NIF"], ignore_case=False) == "N(?:IE|IF)|P(?:IN)"
+    # The Kelvin sign is "k" ignoring case: one group, in the order given.
+    assert (
+        literal_alternation(["kilo", "Kw", "\u212aelvin"], ignore_case=True) == "k(?:ilo|w|elvin)"
+    )

@@ -287,9 +287,30 @@ def _id_names_alternation() -> str:
     """The ids' names as one alternation (``name``): the short ones ("NIE",
     "BSN") as written, the long ones in any case, longest first."""
     names = sorted(personal_id_names(), key=len, reverse=True)
-    short = [re.escape(n) for n in names if len(n) <= 3]
-    long = [re.escape(n) for n in names if len(n) > 3]
-    return rf"(?P<name>(?-i:{'|'.join(short)})|(?i:{'|'.join(long)}))"
+    short = literal_alternation([n for n in names if len(n) <= 3], ignore_case=False)
+    long = literal_alternation([n for n in names if len(n) > 3], ignore_case=True)
+    return rf"(?P<name>(?-i:{short})|(?i:{long}))"
+
+
+def literal_alternation(literals: list[str], ignore_case: bool) -> str:
+    """One alternation of ``literals`` (non-empty), matching what their flat
+    alternation ``a|b|c`` does, in the same order of trial, grouped by
+    first character: ``P(?:ESEL|IN)|N(?:IE|IF)``. Two literals whose
+    first characters differ (``ignore_case``: in the re module's own
+    IGNORECASE classes, ``wordmatch.fold``) never both start at one place,
+    so only the order within a group matters, and it is kept. Flat, the re
+    module entered each of the 115 ids' names at every place it tried them
+    (no quick test of a first letter matched ignoring case): the named ids'
+    pattern took 0.21 s of CPU per 1 MiB, 0.07 grouped, read four times over
+    the bench's 1 MiB message. ``addresses._by_first_letter`` groups the
+    street words' regex fragments the same way."""
+    groups: dict[str, list[str]] = {}
+    for literal in literals:
+        groups.setdefault(fold(literal[0]) if ignore_case else literal[0], []).append(literal)
+    return "|".join(
+        f"{re.escape(group[0][0])}(?:{'|'.join(re.escape(n[1:]) for n in group)})"
+        for group in groups.values()
+    )
 
 
 @functools.cache
