@@ -213,7 +213,8 @@ def _where(
     if not held or not all(any(s <= i < e for s, e, _ in held) for i in left):
         detail = f"min {min(probs):.2f} mean {mean(probs):.2f} {top} {shown}"
         return mark + "below", f"{detail} | {output!r}"
-    covered = sweep._covered(output, before, recorder.allowed_spans)
+    kept = sweep._kept_spans(output, before, recorder.allowed_spans)
+    covered = sweep._covered(len(output), kept + sweep._surfaced_spans(output, before))
     why = []
     for s, e, entity in held:
         for at, piece in sweep._uncovered(output, s, e, covered):
