@@ -493,7 +493,7 @@ class NameWords:
             word = m.group(0)
             # Both patterns need an apostrophe, looked for first: they were
             # tried on each of a 1 MiB message's 100,000 words.
-            if "'" in word or "’" in word:
+            if any(apostrophe in word for apostrophe in _APOSTROPHES):
                 word = _POSSESSIVE.sub("", word)
             folded = word.casefold()
             if names_a_number(written, m.start(), m.end()):
@@ -1021,7 +1021,8 @@ _A_PERSON_S_THING_AFTER = re.compile(
 #: A letter and an apostrophe glued before a word, not an elided particle's
 #: ("O'", "D'", "L'"): the word is a contraction's rest ("C'mon", "y'all").
 _CONTRACTED = re.compile(r"(?<![\w'’])[^\W\d_ODLodl]['’]\Z")
-#: The characters ``_CONTRACTED`` ends with (one of them before a word first).
+#: The apostrophes ``_CONTRACTED`` ends with and ``_POSSESSIVE`` reads (one
+#: of them looked for first, before either pattern is tried).
 _APOSTROPHES = ("'", "’")
 
 
