@@ -156,6 +156,13 @@ def test_a_lower_case_name_after_a_cue_stays_whole_beside_its_first_name_alone(p
     assert "price" not in out[0] and "brian" not in out[0], out
 
 
+def test_a_lower_case_word_after_a_capitalised_name_is_not_its_surname(policy):
+    # "said" is a listed name too; in lower case after a capitalised name in
+    # a person's slot it is the sentence's verb, not the name's rest.
+    [out] = user_texts(redacted(policy, "the agent Sophie said my refund was coming"))
+    assert out == "the agent <PERSON_1> said my refund was coming", out
+
+
 def test_an_escaped_line_break_before_a_replaced_name_is_a_word_s_start(policy):
     # A speaker's name the second model confirms is replaced after "\\n" too.
     chat = "Aahana: What a wife.\\nJai: Remember me?\\nBhavini: You saved my life!"

@@ -534,7 +534,10 @@ class NameWords:
                     # what a person says; the reviewer's, not replaced.
                     rare = False
                 yield start, end, "PERSON", RARE_NAME_IN_SLOT if rare else PERSON_SLOT
-                run_end = end
+                # A name in lower case runs on over the name words after it; a
+                # capitalised one only over capitalised ones (``complete_name``):
+                # "Sophie said" is a name and a verb.
+                run_end = end if word.islower() else -1
                 continue
             if len(word) < 3 or folded in stop_words():
                 continue
