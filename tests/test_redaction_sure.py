@@ -30,6 +30,9 @@ def found(policy, text: str) -> dict[str, str]:
         ("SSR CTCE KL HK1 MARIEMARTIN//ORANGE.FR", "MARIEMARTIN//ORANGE.FR"),
         ("please write to jo.smith (at) example.org instead", "jo.smith (at) example.org"),
         ("contact: P.KOWALSKI//WP.PL/PL", "P.KOWALSKI//WP.PL"),
+        # CTCE's hyphen and underscore: smith-jones@, anna_lena.koch@.
+        ("SSR CTCE SMITH./JONES//YAHOO.CO.UK", "SMITH./JONES//YAHOO.CO.UK"),
+        ("SSR CTCE ANNA..LENA.KOCH//WEB.DE", "ANNA..LENA.KOCH//WEB.DE"),
     ],
 )
 def test_an_e_mail_with_its_at_spelt_out_is_replaced(policy, text, email):
@@ -163,3 +166,32 @@ def test_the_guard_finds_an_iban_before_a_word():
 
     iban = _iban("ES", "29141777766317066907")
     assert LeakGuard(("ES",), ()).scan([f"WIRE IT TO {iban} TODAY"]) == {"IBAN_CODE": 1}
+
+
+def test_a_travel_document_s_record_is_replaced_field_by_field_but_its_expiry(policy):
+    text = "SSR DOCS YY HK1/P/GBR/S12345678/GBR/12JUL64/M/23OCT29/SMITH/JOHN/RICHARD/H"
+    hits = found(policy, text)
+    assert {value: hits.get(value) for value in ("S12345678", "12JUL64", "SMITH", "JOHN")} == {
+        "S12345678": "PASSPORT",
+        "12JUL64": "DATE_OF_BIRTH",
+        "SMITH": "PERSON",
+        "JOHN": "PERSON",
+    }
+    assert "RICHARD" in hits and not any("23OCT29" in value for value in hits), hits
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("passenger DUBOIS/MARIE MRS booked on AF1234", "DUBOIS/MARIE"),
+        ("seat 12C is KOWALSKA/ANNA MARIA MS", "KOWALSKA/ANNA MARIA"),
+    ],
+)
+def test_a_gds_passenger_s_name_with_its_title_is_replaced(policy, text, name):
+    assert any(name in value for value in found(policy, text)), found(policy, text)
+
+
+def test_a_slash_between_capitals_without_a_title_is_no_passenger():
+    from miner.redaction.lexicon.formats import travel_record_values
+
+    assert list(travel_record_values("the TCP/IP stack and the AC/DC adapter")) == []

@@ -496,10 +496,11 @@ def a_real_domain(domain: str) -> bool:
 
 #: The ``@`` spelt out: "//" in a GDS record (IATA's SSR CTCE, written in
 #: capitals: "ADRIENDENIS//FREE.FR"; a lower-case "a//b.md" is as often a
-#: path), "(at)" or "[at]" in any case ("jo.smith (at) example.org").
+#: path), "(at)" or "[at]" in any case ("jo.smith (at) example.org"). CTCE
+#: spells a hyphen "./" and an underscore "..": "SMITH./JONES//YAHOO.CO.UK".
 _SPELT_OUT = re.compile(
     r"(?<![\w.+/:-])(?:"
-    r"(?P<gds>[A-Z0-9][A-Z0-9._%+-]*//(?P<gds_domain>[A-Z0-9-]+(?:\.[A-Z0-9-]+)*\.[A-Z]{2,}))"
+    r"(?P<gds>[A-Z0-9](?:[A-Z0-9._%+-]|\./)*//(?P<gds_domain>[A-Z0-9-]+(?:\.[A-Z0-9-]+)*\.[A-Z]{2,}))"
     r"|(?P<at>[A-Za-z0-9][A-Za-z0-9._%+-]*[ \t]?(?:\(at\)|\[at\])[ \t]?"
     r"(?P<at_domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}))"
     r")(?![\w.-]*\w)"
@@ -515,6 +516,47 @@ def spelt_out_emails(text: str) -> list[tuple[int, int]]:
         if a_real_domain(m.group(f"{kind}_domain")):
             found.append(m.span())
     return found
+
+
+#: A GDS passenger's travel document (IATA's SSR DOCS, in capitals): type,
+#: issuer, number, nationality, birth date, gender, expiry, surname, given
+#: names; a field may be empty ("P/FR/21AB12345/FR/12MAR85/F/14SEP29/DUBOIS/
+#: MARIE", "HK1/////12MAR85/F//DUBOIS/MARIE"). The expiry is no one's.
+_TRAVEL_DOCUMENT = re.compile(
+    r"(?<![A-Z0-9])[A-Z]{0,2}/[A-Z]{0,3}/(?P<number>[A-Z0-9]{5,15})?/[A-Z]{0,3}/"
+    r"(?P<birth>\d{2}[A-Z]{3}\d{2}(?:\d{2})?)?/(?:MI|FI|[MFUX])?/(?:\d{2}[A-Z]{3}\d{2}(?:\d{2})?)?"
+    r"/(?P<surname>[A-Z][A-Z'-]*(?:[ ][A-Z][A-Z'-]*)*)"
+    r"/(?P<given>[A-Z][A-Z'-]*(?:[ ][A-Z][A-Z'-]*)*)(?:/(?P<middle>[A-Z][A-Z'-]*))?(?![a-z])"
+)
+
+#: A GDS passenger's name: SURNAME/GIVEN NAMES and a title ("DUBOIS/MARIE
+#: MRS"): the title tells it from "TCP/IP". (Not glued to a list's number,
+#: "1SMITH/JOHN MR": values are replaced as whole words.)
+_PASSENGER_NAME = re.compile(
+    r"(?<![\w/])(?P<name>[A-Z][A-Z'-]+(?:[ ][A-Z][A-Z'-]+)?/[A-Z][A-Z'-]+"
+    r"(?:[ ][A-Z][A-Z'-]+)*?)[ ](?:MRS|MR|MS|MISS|MSTR|DR|CHD|INF)(?![A-Za-z0-9/])"
+)
+
+
+def travel_record_values(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, entity) of the personal values of an airline's records
+    in ``text``: a travel document's number (PASSPORT), birth date and
+    names (``_TRAVEL_DOCUMENT``), a passenger's name (``_PASSENGER_NAME``)."""
+    for m in _TRAVEL_DOCUMENT.finditer(text):
+        for group, entity in _TRAVEL_DOCUMENT_FIELDS:
+            if m.group(group):
+                yield m.start(group), m.end(group), entity
+    for m in _PASSENGER_NAME.finditer(text):
+        yield m.start("name"), m.end("name"), "PERSON"
+
+
+_TRAVEL_DOCUMENT_FIELDS = (
+    ("number", "PASSPORT"),
+    ("birth", "DATE_OF_BIRTH"),
+    ("surname", "PERSON"),
+    ("given", "PERSON"),
+    ("middle", "PERSON"),
+)
 
 
 _PHONE_SEPARATED = re.compile(r"^\+|[\s().\-/]")

@@ -27,6 +27,7 @@ from miner.redaction.recognizers.national_id import NationalIdRecognizer
 from miner.redaction.recognizers.phone import ValidatedPhoneRecognizer
 from miner.redaction.recognizers.spacy_ner import PlaceAwareSpacyRecognizer
 from miner.redaction.recognizers.spelt_out_email import SpeltOutEmailRecognizer
+from miner.redaction.recognizers.travel_record import TravelRecordRecognizer
 
 _CASED = re.DOTALL | re.MULTILINE
 
@@ -60,6 +61,11 @@ def build_recognizers(
             supported_entities=["EMAIL_ADDRESS"],
             supported_language=language,
             name="SpeltOutEmailRecognizer",
+        ),
+        TravelRecordRecognizer(
+            supported_entities=["PASSPORT", "DATE_OF_BIRTH", "PERSON"],
+            supported_language=language,
+            name="TravelRecordRecognizer",
         ),
         CheckDigitIbanRecognizer(
             supported_entities=["IBAN_CODE"],
