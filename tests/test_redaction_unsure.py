@@ -48,6 +48,10 @@ def test_a_bare_phone_in_an_escalation_summary_is_surfaced():
 
 def test_an_airline_s_gds_e_mail_is_surfaced():
     assert surfaced("SSR CTCE ADRIENDENIS//FREE.FR")["ADRIENDENIS//FREE.FR"] == "EMAIL_ADDRESS"
+    # With its hyphen spelt "./", the whole address, not its tail.
+    assert surfaced("CTCE SMITH./JONES//NOTLISTED.CO")["SMITH./JONES//NOTLISTED.CO"] == (
+        "EMAIL_ADDRESS"
+    )
 
 
 def test_a_street_in_lower_case_is_surfaced():
@@ -1946,3 +1950,50 @@ def test_a_name_run_s_one_blank_is_read_as_the_stretch_between_was(text):
     for end in range(-1, len(text) + 1):
         for start in range(len(text) + 1):
             assert _one_blank_between(text, end, start) == (text[end:start] == " ")
+
+
+def test_a_surfaced_value_a_placeholder_cut_into_is_surfaced_as_its_rest(policy):
+    from dataclasses import replace
+
+    from miner.redaction.session import with_cut_values_resurfaced
+    from miner.redaction.surfaced import Surfaced
+
+    before = redacted(policy, "ok")
+    text = (
+        "passenger <PERSON_1>/MARIE MRS and Anna <PERSON_2> Lopez, Karin <PERSON_3>,"
+        " this is prof <PERSON_4>"
+    )
+    turn = replace(before.session.turns[0], user_text=text)
+    cut = (
+        Surfaced("PERSON", "DUBOIS/MARIE MRS"),  # the draft holds "MARIE MRS" as written
+        Surfaced("PERSON", "Anna Maria Lopez"),  # its two words apart
+        Surfaced("PERSON", "Karin Beike"),  # nothing of it but a part linked to it
+        Surfaced("PERSON", "Karin", part_of="Karin Beike"),
+        Surfaced("PERSON", "prof mihhail filatov"),  # a title alone is left: no one's
+    )
+    after = with_cut_values_resurfaced(
+        replace(before, session=replace(before.session, turns=(turn,)), surfaced=cut)
+    )
+    assert [(s.value, s.part_of) for s in after.surfaced] == [
+        ("MARIE MRS", ""),
+        ("Anna", ""),
+        ("Lopez", ""),
+        ("Karin", ""),
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "passenger DUBOIS/MARIE MRS booked on AF1234",
+        "Anschrift: Hauptstraße 5, 10115 Berlin, Kundennummer 88213",
+        "the agent Sophie said my refund from Zalando would come on Monday",
+        "send it to 4 rue de la paix, 75002 paris",
+    ],
+)
+def test_every_value_surfaced_stands_in_the_draft_as_written(policy, text):
+    # The reviewer's tools find a surfaced value by its exact text: one the
+    # draft no longer holds would be decided unseen, its rest silent.
+    result = redacted(policy, text)
+    out = result.session.turns[0].user_text
+    assert all(s.value in out for s in result.surfaced), (out, result.surfaced)

@@ -251,6 +251,36 @@ def test_a_surfaced_value_covers_its_text_where_another_surfaced_value_overlaps_
     assert report.surfaced == {"STREET_ADDRESS": 1} and report.silent() == 0
 
 
+def test_a_surfaced_value_a_placeholder_cut_into_covers_nothing_and_is_no_decision():
+    # The draft holds "<PERSON_1>/MARIE MRS": the reviewer's tools look for
+    # "DUBOIS/MARIE MRS" and find nothing, so "MARIE" stands silent.
+    from dataclasses import dataclass
+    from datetime import UTC, datetime
+
+    from miner.model import Session, Turn
+    from miner.redaction.surfaced import Surfaced
+    from tools.redaction_report import score_sessions
+
+    text = "passenger DUBOIS/MARIE MRS booked"
+    now = datetime(2026, 12, 6, tzinfo=UTC)
+    before = Session("s", "app", "u", now, now, {}, (Turn("i", text, ""),))
+    output = text.replace("DUBOIS", "<PERSON_1>")
+    after = Session("s", "app", "u", now, now, {}, (Turn("i", output, ""),))
+
+    @dataclass
+    class Redacted:  # what score_sessions reads of miner's Redacted
+        session: Session
+        surfaced: tuple[Surfaced, ...]
+
+    labels = [(10, 16, "PERSON"), (17, 22, "PERSON")]
+    cut = Redacted(after, (Surfaced("PERSON", "DUBOIS/MARIE MRS"),))
+    report = score_sessions([before], [cut], {text: labels})
+    assert report.silent() == 1 and report.decisions == 0
+    rest = Redacted(after, (Surfaced("PERSON", "MARIE MRS"),))
+    report = score_sessions([before], [rest], {text: labels})
+    assert report.silent() == 0 and report.decisions == 1
+
+
 #: Issue 36's hard cases (tools/support_corpus.py), test lists: a shop's,
 #: bank's, airline's and telecom's firms, towns, airports, plans and
 #: products named like people. Measured 2026-12-03 (the key and word

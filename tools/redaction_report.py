@@ -29,6 +29,10 @@ boundaries, in the session. Then:
   parts surfaced alone (``surfaced.decisions``: ``decide`` decides them
   together): the distinct decisions per session, averaged over the sessions.
 
+A surfaced value counts only where the draft still holds it: an occurrence a
+placeholder cut into covers nothing, and a value the draft holds nowhere is
+no decision (the reviewer's tools find a value by its exact text).
+
 ``python -m tools.redaction_report figures`` prints the one table of these
 per corpus and split that docs/redaction.md carries; ``figures
 --without-mimesis-report`` all of it but the mimesis report set, whose
@@ -362,9 +366,18 @@ def score_sessions(
         # One decision per value with its other casings and its parts
         # (``decide`` decides them together), named by the first of them.
         decision = decisions(surfaced)
+        # A value the draft no longer holds anywhere (placeholders took every
+        # occurrence) is decided already (``surfaced.undecided``): no decision.
+        standing = {
+            output[start:end]
+            for _place, output in places(after.session)
+            if isinstance(output, str)
+            for start, end in occurring.every_occurrence(output)
+        }
         decided: dict[str, Any] = {}
         for s in surfaced:
-            decided.setdefault(decision[s.value], s)
+            if s.value in standing:
+                decided.setdefault(decision[s.value], s)
         report.cases += 1
         report.decisions += len(decided)
         report.decisions_as.update(s.entity for s in decided.values())
@@ -380,6 +393,11 @@ def score_sessions(
                 spans = []
             shown = []
             for start, end in occurring.every_occurrence(original):
+                if any(s < end and start < e for s, e, _entity in spans):
+                    # A placeholder cut into this occurrence: the draft no
+                    # longer holds the value here, so the reviewer's tools
+                    # (which look for its exact text) show nothing here.
+                    continue
                 at = _what_it_covers(labels[original], start, end)
                 key = decision[original[start:end]]
                 if at < what.get(key, len(WHAT_SURFACED)):

@@ -23,7 +23,13 @@ from miner.redaction.lexicon.addresses import (
 from miner.redaction.lexicon.formats import read_escaped_breaks
 from miner.redaction.lexicon.joiners import AND
 from miner.redaction.lexicon.letters import LETTER_WORD
-from miner.redaction.lexicon.names import an_english_word, grown_name, name_parts
+from miner.redaction.lexicon.names import (
+    A_TITLE,
+    an_english_word,
+    grown_name,
+    name_parts,
+    stop_words,
+)
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.wordmatch import (
     WholeWords,
@@ -187,6 +193,83 @@ def _around_new_placeholders(was: str, leaf: str) -> list[tuple[int, int]]:
         else:
             spans.append((start, end))
     return spans
+
+
+def with_cut_values_resurfaced(redacted: Redacted) -> Redacted:
+    """``redacted`` with each surfaced value that placeholders cut into
+    wherever it stood surfaced as what the draft still holds of it:
+    "DUBOIS/MARIE MRS", its "DUBOIS" replaced, stands as "<PERSON_1>/MARIE
+    MRS", and "MARIE MRS" is surfaced. The reviewer's tools find a value by
+    its exact text (``surfaced.undecided``): a value the draft holds nowhere
+    is decided, and its rest stood silent. The cut value is dropped (it holds
+    a replaced value's text, which the sidecar's list would write); a part
+    linked to it is linked to its rest."""
+    if not redacted.surfaced:
+        return redacted
+    strings = [leaf for _key, leaf in session_texts(redacted.session) if isinstance(leaf, str)]
+    standing = _standing(strings, [s.value for s in redacted.surfaced])
+    cut = {s.value for s in redacted.surfaced if s.value not in standing}
+    if not cut:
+        return redacted
+    words = {w.group() for value in cut for w in _A_VALUE_S_WORD.finditer(value)}
+    words_standing = _standing(strings, list(words))
+    # Each cut value's runs of words the draft still holds, as written in it.
+    runs: dict[str, list[list[re.Match[str]]]] = {}
+    for value in cut:
+        runs[value] = [[]]
+        for word in _A_VALUE_S_WORD.finditer(value):
+            if word.group() in words_standing:
+                runs[value][-1].append(word)
+            elif runs[value][-1]:
+                runs[value].append([])
+
+    def written(value: str, run: list[re.Match[str]]) -> str:
+        return value[run[0].start() : run[-1].end()]
+
+    runs_standing = _standing(
+        strings, [written(v, run) for v, found in runs.items() for run in found if run]
+    )
+    # A run the draft holds as written is one value; else its words are. A
+    # rest of titles and stop words alone ("prof" of "prof <PERSON_1>") is
+    # no one's.
+    rests = {
+        value: [
+            rest
+            for run in found
+            if run and not all(_no_one_s(w.group()) for w in run)
+            for rest in (
+                [written(value, run)]
+                if written(value, run) in runs_standing
+                else [w.group() for w in run if not _no_one_s(w.group())]
+            )
+        ]
+        for value, found in runs.items()
+    }
+    surfaced: list[Surfaced] = []
+    for s in redacted.surfaced:
+        if s.value in cut:
+            surfaced += [Surfaced(s.entity, rest, s.reason) for rest in rests[s.value]]
+        elif s.part_of in cut:
+            rest = rests[s.part_of]
+            surfaced.append(replace(s, part_of=rest[0] if rest and rest[0] != s.value else ""))
+        else:
+            surfaced.append(s)
+    return replace(redacted, surfaced=tuple(dict.fromkeys(surfaced)))
+
+
+def _standing(strings: list[str], values: list[str]) -> set[str]:
+    """Those of ``values`` that occur whole in one of ``strings``."""
+    matcher = WholeWords(exact=values)
+    return {text[start:end] for text in strings for start, end in matcher.every_occurrence(text)}
+
+
+def _no_one_s(word: str) -> bool:
+    """Whether ``word`` is a title or a stop word: a value's, not personal."""
+    return bool(A_TITLE.fullmatch(word)) or word.casefold() in stop_words()
+
+
+#: A word of a surfaced value: a run of letters and digits ("MARIE", "128").
+_A_VALUE_S_WORD = re.compile(r"[^\W_]+")
 
 
 def with_people_decided(redacted: Redacted) -> Redacted:
