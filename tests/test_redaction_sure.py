@@ -181,17 +181,15 @@ def test_a_travel_document_s_record_is_replaced_field_by_field_but_its_expiry(po
 
 
 @pytest.mark.parametrize(
-    "text, name",
+    "text",
     [
-        ("passenger DUBOIS/MARIE MRS booked on AF1234", "DUBOIS/MARIE"),
-        ("seat 12C is KOWALSKA/ANNA MARIA MS", "KOWALSKA/ANNA MARIA"),
+        "the TCP/IP stack and the AC/DC adapter",
+        "RATE EUR/USD MR ANALYST",  # a passenger's "DUBOIS/MARIE MRS" is written so too
+        "path a////////XYZ/ABC",  # a record's slashes, neither a number nor a birth date
+        "P/FR/21AB12345/FR/12MAR85/F/14SEP29/SMITH/JOHNathan",  # runs on in lower case
     ],
 )
-def test_a_gds_passenger_s_name_with_its_title_is_replaced(policy, text, name):
-    assert any(name in value for value in found(policy, text)), found(policy, text)
-
-
-def test_a_slash_between_capitals_without_a_title_is_no_passenger():
+def test_slashes_between_capitals_are_no_travel_record(text):
     from miner.redaction.lexicon.formats import travel_record_values
 
-    assert list(travel_record_values("the TCP/IP stack and the AC/DC adapter")) == []
+    assert list(travel_record_values(text)) == []

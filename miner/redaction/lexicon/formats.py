@@ -499,7 +499,7 @@ def a_real_domain(domain: str) -> bool:
 #: path), "(at)" or "[at]" in any case ("jo.smith (at) example.org"). CTCE
 #: spells a hyphen "./" and an underscore "..": "SMITH./JONES//YAHOO.CO.UK".
 _SPELT_OUT = re.compile(
-    r"(?<![\w.+/:-])(?:"
+    r"(?<![\w.%+/:-])(?:"
     r"(?P<gds>[A-Z0-9](?:[A-Z0-9._%+-]|\./)*//(?P<gds_domain>[A-Z0-9-]+(?:\.[A-Z0-9-]+)*\.[A-Z]{2,}))"
     r"|(?P<at>[A-Za-z0-9][A-Za-z0-9._%+-]*[ \t]?(?:\(at\)|\[at\])[ \t]?"
     r"(?P<at_domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}))"
@@ -525,29 +525,25 @@ def spelt_out_emails(text: str) -> list[tuple[int, int]]:
 _TRAVEL_DOCUMENT = re.compile(
     r"(?<![A-Z0-9])[A-Z]{0,2}/[A-Z]{0,3}/(?P<number>[A-Z0-9]{5,15})?/[A-Z]{0,3}/"
     r"(?P<birth>\d{2}[A-Z]{3}\d{2}(?:\d{2})?)?/(?:MI|FI|[MFUX])?/(?:\d{2}[A-Z]{3}\d{2}(?:\d{2})?)?"
-    r"/(?P<surname>[A-Z][A-Z'-]*(?:[ ][A-Z][A-Z'-]*)*)"
-    r"/(?P<given>[A-Z][A-Z'-]*(?:[ ][A-Z][A-Z'-]*)*)(?:/(?P<middle>[A-Z][A-Z'-]*))?(?![a-z])"
-)
-
-#: A GDS passenger's name: SURNAME/GIVEN NAMES and a title ("DUBOIS/MARIE
-#: MRS"): the title tells it from "TCP/IP". (Not glued to a list's number,
-#: "1SMITH/JOHN MR": values are replaced as whole words.)
-_PASSENGER_NAME = re.compile(
-    r"(?<![\w/])(?P<name>[A-Z][A-Z'-]+(?:[ ][A-Z][A-Z'-]+)?/[A-Z][A-Z'-]+"
-    r"(?:[ ][A-Z][A-Z'-]+)*?)[ ](?:MRS|MR|MS|MISS|MSTR|DR|CHD|INF)(?![A-Za-z0-9/])"
+    r"/(?P<surname>[A-Z][A-Z'-]+(?:[ ][A-Z][A-Z'-]+)*)"
+    # A given name may be an initial; the primary holder's "/H" is no middle name.
+    r"/(?P<given>[A-Z][A-Z'-]*(?:[ ][A-Z][A-Z'-]+)*)(?:/(?P<middle>[A-Z][A-Z'-]+))?"
+    r"(?![A-Za-z'-])"
 )
 
 
 def travel_record_values(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, entity) of the personal values of an airline's records
-    in ``text``: a travel document's number (PASSPORT), birth date and
-    names (``_TRAVEL_DOCUMENT``), a passenger's name (``_PASSENGER_NAME``)."""
+    """(start, end, entity) of the personal values of a travel document's
+    record in ``text`` (``_TRAVEL_DOCUMENT``): its number (PASSPORT), birth
+    date and names. A record holds a number or a birth date: eight slashes
+    before two words in capitals alone are no record. (A passenger's
+    "DUBOIS/MARIE MRS" is the unsure rules': "EUR/USD MR" is written so too.)"""
     for m in _TRAVEL_DOCUMENT.finditer(text):
+        if not (m.group("number") or m.group("birth")):
+            continue
         for group, entity in _TRAVEL_DOCUMENT_FIELDS:
             if m.group(group):
                 yield m.start(group), m.end(group), entity
-    for m in _PASSENGER_NAME.finditer(text):
-        yield m.start("name"), m.end("name"), "PERSON"
 
 
 _TRAVEL_DOCUMENT_FIELDS = (

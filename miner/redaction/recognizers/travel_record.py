@@ -1,5 +1,5 @@
-"""An airline's records as a GDS writes them: a passenger's travel document
-(SSR DOCS) and name ("DUBOIS/MARIE MRS")."""
+"""An airline's record of a passenger's travel document, as a GDS writes it
+(SSR DOCS)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from miner.redaction.recognizers.result import LoadsNothing, result
 
 class TravelRecordRecognizer(LoadsNothing):
     """The document's number, the birth date and the names of a travel
-    document's record, and a passenger's name with its title
-    (``travel_record_values``): the record's layout says what each field
-    is, so they are as sure as a cue's value and replaced. The NER model
-    reads such a record as one run of capitals and labels a part of it."""
+    document's record (``travel_record_values``): the record's layout says
+    what each field is, so they are as sure as a cue's value and replaced.
+    The NER model reads such a record as one run of capitals and labels a
+    part of it."""
 
     def analyze(self, text: str, entities: list[str], nlp_artifacts: Any = None) -> list[Any]:
         return [

@@ -127,8 +127,10 @@ _CLOCK = re.compile(r"(?:\d:\d\d|[$€£¥]|(?i:eur|usd|gbp))[ \t]*\Z")
 
 
 _EMAIL_SHAPE = re.compile(
-    # "./" is a GDS record's hyphen (``formats._SPELT_OUT``).
-    r"(?<![\w.+-])[A-Za-z0-9](?:[A-Za-z0-9._%+-]|\./)*"
+    # "./" is a GDS record's hyphen (``formats._SPELT_OUT``). Never started
+    # inside a run a match could start earlier in ("a./a./...", "A%A%..."):
+    # each such start scanned on to the text's end (quadratic).
+    r"(?<![\w.%+-])(?<!\./)[A-Za-z0-9](?:[A-Za-z0-9._%+-]|\./)*"
     r"(?://|[ \t]?(?:\(at\)|\[at\]|@)[ \t]?)"
     r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w.-]*\w)"
 )
