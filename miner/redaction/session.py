@@ -40,7 +40,7 @@ from miner.redaction.lexicon.wordmatch import (
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import new_placeholders, replaced_everywhere
-from miner.redaction.surfaced import Surfaced
+from miner.redaction.surfaced import Surfaced, occurrences
 from miner.redaction.unsure import (
     BLOCK_PART_ALONE,
     REPLACED_REASONS,
@@ -203,7 +203,10 @@ def with_cut_values_resurfaced(redacted: Redacted) -> Redacted:
     its exact text (``surfaced.undecided``): a value the draft holds nowhere
     is decided, and its rest stood silent. The cut value is dropped (it holds
     a replaced value's text, which the sidecar's list would write); a part
-    linked to it is linked to its rest."""
+    linked to it is linked to the rest that holds it. (Before
+    ``with_people_decided``, a rest that is a replaced person's word would be
+    replaced; but that step's replacing cuts values too, so this one runs
+    last and such a rest stays a decision: never silent.)"""
     if not redacted.surfaced:
         return redacted
     strings = [leaf for _key, leaf in session_texts(redacted.session) if isinstance(leaf, str)]
@@ -230,17 +233,17 @@ def with_cut_values_resurfaced(redacted: Redacted) -> Redacted:
         strings, [written(v, run) for v, found in runs.items() for run in found if run]
     )
     # A run the draft holds as written is one value; else its words are. A
-    # rest of titles and stop words alone ("prof" of "prof <PERSON_1>") is
-    # no one's.
+    # rest of titles, stop words and single characters alone ("prof" of
+    # "prof <PERSON_1>", "J" of "J. <PERSON_1>") is no one's.
     rests = {
         value: [
             rest
             for run in found
-            if run and not all(_no_one_s(w.group()) for w in run)
+            if any(_someone_s(w.group()) for w in run)
             for rest in (
                 [written(value, run)]
                 if written(value, run) in runs_standing
-                else [w.group() for w in run if not _no_one_s(w.group())]
+                else [w.group() for w in run if _someone_s(w.group())]
             )
         ]
         for value, found in runs.items()
@@ -250,22 +253,25 @@ def with_cut_values_resurfaced(redacted: Redacted) -> Redacted:
         if s.value in cut:
             surfaced += [Surfaced(s.entity, rest, s.reason) for rest in rests[s.value]]
         elif s.part_of in cut:
-            rest = rests[s.part_of]
-            surfaced.append(replace(s, part_of=rest[0] if rest and rest[0] != s.value else ""))
+            holding = [r for r in rests[s.part_of] if r != s.value and occurrences(r, s.value)]
+            surfaced.append(replace(s, part_of=holding[0] if holding else ""))
         else:
             surfaced.append(s)
     return replace(redacted, surfaced=tuple(dict.fromkeys(surfaced)))
 
 
-def _standing(strings: list[str], values: list[str]) -> set[str]:
-    """Those of ``values`` that occur whole in one of ``strings``."""
+def _standing(texts: Iterable[str], values: Iterable[str]) -> set[str]:
+    """Those of ``values`` that occur whole in one of ``texts``, in one pass
+    per text for every value (``every_occurrence``), not a search of a 1 MiB
+    message per value."""
     matcher = WholeWords(exact=values)
-    return {text[start:end] for text in strings for start, end in matcher.every_occurrence(text)}
+    return {text[start:end] for text in texts for start, end in matcher.every_occurrence(text)}
 
 
-def _no_one_s(word: str) -> bool:
-    """Whether ``word`` is a title or a stop word: a value's, not personal."""
-    return bool(A_TITLE.fullmatch(word)) or word.casefold() in stop_words()
+def _someone_s(word: str) -> bool:
+    """Whether ``word``, the rest of a surfaced value, may be someone's: not
+    a title, a stop word or a single character."""
+    return len(word) > 1 and not A_TITLE.fullmatch(word) and word.casefold() not in stop_words()
 
 
 #: A word of a surfaced value: a run of letters and digits ("MARIE", "128").
@@ -340,20 +346,13 @@ def _no_longer_standing(before: Session, after: Session, values: list[str]) -> s
     ``after`` (on word boundaries, as the reviewer's tools find them:
     ``occurrences``). Only the strings that changed are searched for what
     went: a 1 MiB message is not searched once per surfaced value."""
-
-    def standing(texts: Iterable[str], among: Iterable[str]) -> set[str]:
-        # One pass per text for every value (``every_occurrence``), not a
-        # search of a 1 MiB message per surfaced value, twice.
-        matcher = WholeWords(exact=among)
-        return {text[s:e] for text in texts for s, e in matcher.every_occurrence(text)}
-
     pairs = zip(session_texts(before), session_texts(after), strict=True)
     changed = [was for (_k, was), (_a, now) in pairs if isinstance(now, str) and now != was]
-    went = standing(changed, values)
+    went = _standing(changed, values)
     if not went:
         return set()
     texts = [leaf for _key, leaf in session_texts(after) if isinstance(leaf, str)]
-    return went - standing(texts, went)
+    return went - _standing(texts, went)
 
 
 def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str]) -> dict[str, str]:

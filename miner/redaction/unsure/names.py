@@ -239,6 +239,9 @@ LISTED_NAME_WITHOUT_A_WORD_ZIPF = 4.0
 PERSON_SLOT = "a name in a person's slot"
 RARE_NAME_IN_SLOT = "a rare name in a person's slot"
 
+#: The rule of a surname's particles in capitals, no cue before them.
+PARTICLE_IN_CAPITALS = "a surname's particle in capitals"
+
 
 #: Rules whose values the second model reads well: on the tune splits
 #: every value of theirs it read as personal with a probability of 0.5 or
@@ -539,7 +542,9 @@ class NameWords:
                 # "Sophie said" is a name and a verb.
                 run_end = end if word.islower() else -1
                 continue
-            if len(word) < 3 or folded in stop_words():
+            if (len(word) < 3 or folded in stop_words()) and not (
+                word.isupper() and a_particle(word)  # "DE" of "DE LA CRUZ"
+            ):
                 continue
             if (
                 word.islower()
@@ -664,15 +669,20 @@ class NameWords:
                     yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
             elif word.isupper() and not shouted:
-                if len(word) < self.config.capitals_min and not cued:
+                begins_a_surname = a_particle(word) and (
+                    cued or _a_surname_s_particle(text, m.end(), word)
+                )
+                if len(word) < self.config.capitals_min and not cued and not begins_a_surname:
                     continue
                 listed = known_name(word) and not an_english_word(folded, self.config.capitals_zipf)
-                if cued and a_particle(word):
+                if begins_a_surname:
                     # A surname after its particle, all in capitals: "ring DOS
-                    # SANTOS", "the recipient VAN DER BERG".
+                    # SANTOS", "the recipient VAN DER BERG", "parcel for DE LA
+                    # CRUZ" (English writes "cruz": no list rule takes it).
                     end = _name_words_after(text, m.end())
                     if end > m.end():
-                        yield m.start(), end, "PERSON", "a particle in capitals after a cue"
+                        why = "a particle in capitals after a cue" if cued else PARTICLE_IN_CAPITALS
+                        yield m.start(), end, "PERSON", why
                 elif (
                     listed
                     or (
@@ -1182,6 +1192,21 @@ _PARTICLE_BEFORE = re.compile(
 
 
 _CAPITALS_AFTER = re.compile(r"[ \t]+([^\W\d_a-z]{2,}(?:['’-][^\W\d_a-z]+)*)(?![\w'’-])")
+
+
+def _a_surname_s_particle(text: str, end: int, particle: str) -> bool:
+    """Whether the particle in capitals ending at ``end`` begins a surname in
+    a text with lower case in it, with no cue before: another particle after
+    it ("DE LA CRUZ", "VAN DER WALL"), or a word no acronym after a particle
+    of three letters ("DOS SANTOS", "VAN HEUSEN") or after a shorter one a
+    name list knows ("DA SILVA"; not "DE VAT", Germany's)."""
+    after = _CAPITALS_AFTER.match(text, end)
+    if after is None:
+        return False
+    word = after.group(1)
+    if a_particle(word):
+        return True
+    return not _an_acronym(word) and (len(particle) >= 3 or known_name(word))
 
 
 def _name_words_after(text: str, end: int, mixed_case: bool = False) -> int:
