@@ -211,7 +211,14 @@ def with_cut_values_resurfaced(redacted: Redacted) -> Redacted:
         return redacted
     strings = [leaf for _key, leaf in session_texts(redacted.session) if isinstance(leaf, str)]
     standing = _standing(strings, [s.value for s in redacted.surfaced])
-    cut = {s.value for s in redacted.surfaced if s.value not in standing}
+    # Cut: held nowhere, not even inside a word. A value the draft holds that
+    # ends on no word's end ("rahul.mehta@" the sweep read before "outlook.com")
+    # is no placeholder's doing; its rest would hide an e-mail from the guard.
+    cut = {
+        s.value
+        for s in redacted.surfaced
+        if s.value not in standing and not any(s.value in text for text in strings)
+    }
     if not cut:
         return redacted
     words = {w.group() for value in cut for w in _A_VALUE_S_WORD.finditer(value)}
