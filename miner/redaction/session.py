@@ -242,19 +242,14 @@ def with_cut_values_resurfaced(redacted: Redacted) -> Redacted:
     # A run the draft holds as written is one value; else its words are. A
     # rest of titles, stop words and single characters alone ("prof" of
     # "prof <PERSON_1>", "J" of "J. <PERSON_1>") is no one's.
-    rests = {
-        value: [
-            rest
-            for run in found
-            if any(_someone_s(w.group()) for w in run)
-            for rest in (
-                [written(value, run)]
-                if written(value, run) in runs_standing
-                else [w.group() for w in run if _someone_s(w.group())]
-            )
-        ]
-        for value, found in runs.items()
-    }
+    rests: dict[str, list[str]] = {}
+    for value, found in runs.items():
+        rests[value] = []
+        for run in found:
+            someone_s = [w.group() for w in run if _someone_s(w.group())]
+            if someone_s:
+                whole = written(value, run)
+                rests[value] += [whole] if whole in runs_standing else someone_s
     surfaced: list[Surfaced] = []
     for s in redacted.surfaced:
         if s.value in cut:

@@ -522,9 +522,10 @@ def spelt_out_emails(text: str) -> list[tuple[int, int]]:
 #: issuer, number, nationality, birth date, gender, expiry, surname, given
 #: names; a field may be empty ("P/FR/21AB12345/FR/12MAR85/F/14SEP29/DUBOIS/
 #: MARIE", "HK1/////12MAR85/F//DUBOIS/MARIE"). The expiry is no one's.
+_GDS_DATE = r"\d{2}[A-Z]{3}\d{2}(?:\d{2})?"  # "12MAR85", "12MAR1985"
 _TRAVEL_DOCUMENT = re.compile(
     r"(?<![A-Z0-9])[A-Z]{0,2}/[A-Z]{0,3}/(?P<number>[A-Z0-9]{5,15})?/[A-Z]{0,3}/"
-    r"(?P<birth>\d{2}[A-Z]{3}\d{2}(?:\d{2})?)?/(?:MI|FI|[MFUX])?/(?:\d{2}[A-Z]{3}\d{2}(?:\d{2})?)?"
+    rf"(?P<birth>{_GDS_DATE})?/(?:MI|FI|[MFUX])?/(?:{_GDS_DATE})?"
     r"/(?P<surname>[A-Z][A-Z'-]+(?:[ ][A-Z][A-Z'-]+)*)"
     # A given name may be an initial; the primary holder's "/H" is no middle name.
     r"/(?P<given>[A-Z][A-Z'-]*(?:[ ][A-Z][A-Z'-]+)*)(?:/(?P<middle>[A-Z][A-Z'-]+))?"
