@@ -463,6 +463,9 @@ def test_a_booking_s_surname_slash_given_name_is_a_name():
     assert found("pax: DE GROOT/XQZT MRS") == ["DE GROOT/XQZT MRS"]
     assert "GARCÍA/MARIA JOSE" in found("PNR for GARCÍA/MARIA JOSE")
     assert found("pay in USD/EUR or TCP/IP") == []
+    # A GDS list's number glued before it is no part of the name.
+    listed = found("PNR: 1.1KOWALSKI/ANNA MS 2NOWAK/JAN MR")
+    assert {"KOWALSKI/ANNA MS", "NOWAK/JAN MR"} <= set(listed)
 
 
 def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():

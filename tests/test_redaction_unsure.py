@@ -2002,6 +2002,46 @@ def test_a_passenger_s_name_cut_by_a_placeholder_stands_surfaced_as_its_rest(pol
 
 
 @pytest.mark.parametrize(
+    "text, glued",
+    [
+        ("PNR list: 1KOWALSKI/ANNA MS 2NOWAK/JAN MR", "1KOWALSKI/ANNA MS"),
+        ("pax 1.1WOJTASZEK/ANNA MRS seat 12A", "1WOJTASZEK/ANNA MRS"),
+    ],
+)
+def test_a_name_glued_to_a_list_number_is_surfaced_as_the_word_it_is_glued_into(
+    policy, text, glued
+):
+    # A GDS glues a passenger's list number to the surname: no whole-word
+    # replacing or search finds "KOWALSKI/ANNA MS" there, and "KOWALSKI"
+    # stood silent beside a surfaced "ANNA MS".
+    from miner.redaction.surfaced import occurrences
+
+    result = redacted(policy, text)
+    out = result.session.turns[0].user_text
+    assert glued in {s.value for s in result.surfaced}, (out, result.surfaced)
+    assert occurrences(out, glued)
+
+
+def test_a_detection_glued_into_a_word_is_surfaced_as_that_word():
+    from miner.redaction.session import _glued_into_words
+    from miner.redaction.verdict import Detection
+
+    text = "ids A-1 and ZX07700900123, mail ann@x.io, x-ann@x.io"
+    found = {
+        text: [
+            Detection("PHONE_NUMBER", "07700900123", "replace"),
+            Detection("EMAIL_ADDRESS", "ann@x.io", "replace"),
+            Detection("PERSON", "ZX07", "replace"),
+        ]
+    }
+    glued = _glued_into_words([("t", text)], found, {"07700900123", "ann@x.io"})
+    # The phone stands only glued: the word it is glued into is surfaced. The
+    # e-mail stands whole once (replaced there and everywhere it is whole), a
+    # value not decided personal is not read.
+    assert glued == {"ZX07700900123": "PHONE_NUMBER"}
+
+
+@pytest.mark.parametrize(
     "text, value",
     [
         ("parcel for DE LA CRUZ, flat 3", "DE LA CRUZ"),  # English writes "cruz"

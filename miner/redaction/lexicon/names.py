@@ -257,10 +257,14 @@ def _a_relative_s_deed(cued: re.Match[str]) -> bool:
 _BOOKING_TITLE = r"(?:MRS|MR|MSTR|MS|MISS|DR)"
 
 
+#: A booking's SURNAME/GIVEN TITLE, after the list number a GDS glues before
+#: it ("1.1KOWALSKI/ANNA MS"; the session pass surfaces the word it is glued
+#: into, ``session._glued_into_words``).
 _BOOKED_NAME = re.compile(
-    rf"(?<![\w/])[{_UP}]{{2,}}(?:[-'’ ][{_UP}]{{2,}})?/"
+    rf"(?<![\w/.])(?:\d{{1,2}}(?:\.\d{{1,2}})?)?"
+    rf"(?P<name>[{_UP}]{{2,}}(?:[-'’ ][{_UP}]{{2,}})?/"
     rf"(?P<given>[{_UP}]{{2,}}(?: (?!{_BOOKING_TITLE}\b)[{_UP}]{{2,}})?)"
-    rf"(?:[ ]+(?P<title>{_BOOKING_TITLE}))?(?![\w/])"
+    rf"(?:[ ]+(?P<title>{_BOOKING_TITLE}))?)(?![\w/])"
 )
 
 
@@ -1276,7 +1280,7 @@ def find_first_names(text: str) -> Iterator[tuple[int, int]]:
     # A booking's SURNAME/GIVEN, maybe with a title ("SMITH/JOHN MR").
     for booked in _BOOKED_NAME.finditer(text):
         if booked.group("title") or _known_first_name(booked.group("given").split()[0], names):
-            yield booked.span()
+            yield booked.span("name")
     # A name typed in lower case hides from NER and from the capitalised run.
     for cued in _LOWER_CASE_NAME_AFTER_CUE.finditer(text):
         first, surname = cued.group("value"), cued.group("surname")
