@@ -464,8 +464,8 @@ def test_a_booking_s_surname_slash_given_name_is_a_name():
     assert "GARCÍA/MARIA JOSE" in found("PNR for GARCÍA/MARIA JOSE")
     assert found("pay in USD/EUR or TCP/IP") == []
     # A GDS list's number glued before it is no part of the name.
-    listed = found("PNR: 1.1KOWALSKI/ANNA MS 2NOWAK/JAN MR")
-    assert {"KOWALSKI/ANNA MS", "NOWAK/JAN MR"} <= set(listed)
+    listed = found("PNR: 1.1KOWALSKI/ANNA MS 2NOWAK/JAN MR 1.ADAMSKA/EWA MRS")
+    assert {"KOWALSKI/ANNA MS", "NOWAK/JAN MR", "ADAMSKA/EWA MRS"} <= set(listed)
 
 
 def test_a_known_first_name_typed_in_lower_case_after_a_greeting_is_a_name():

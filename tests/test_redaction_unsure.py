@@ -2006,6 +2006,12 @@ def test_a_passenger_s_name_cut_by_a_placeholder_stands_surfaced_as_its_rest(pol
     [
         ("PNR list: 1KOWALSKI/ANNA MS 2NOWAK/JAN MR", "1KOWALSKI/ANNA MS"),
         ("pax 1.1WOJTASZEK/ANNA MRS seat 12A", "1WOJTASZEK/ANNA MRS"),
+        # Its given name sure elsewhere: replaced in it, and the rest surfaced.
+        ("Anna called. pax 1.1KOWALSKI/ANNA MS", "1KOWALSKI"),
+        # Whole once and glued once in one string: both surfaced.
+        ("pax KOWALSKI/ANNA MS and again 1.1KOWALSKI/ANNA MS", "1KOWALSKI/ANNA MS"),
+        # After an escaped break in a quoted document: no "n" taken with it.
+        ("pax list:\\n1KOWALSKI/ANNA MS", "1KOWALSKI/ANNA MS"),
     ],
 )
 def test_a_name_glued_to_a_list_number_is_surfaced_as_the_word_it_is_glued_into(
@@ -2022,23 +2028,21 @@ def test_a_name_glued_to_a_list_number_is_surfaced_as_the_word_it_is_glued_into(
     assert occurrences(out, glued)
 
 
-def test_a_detection_glued_into_a_word_is_surfaced_as_that_word():
-    from miner.redaction.session import _glued_into_words
-    from miner.redaction.verdict import Detection
+def test_a_hit_glued_into_a_word_runs_on_to_the_word_s_edges():
+    from miner.redaction.detector import _whole_words
 
-    text = "ids A-1 and ZX07700900123, mail ann@x.io, x-ann@x.io"
-    found = {
-        text: [
-            Detection("PHONE_NUMBER", "07700900123", "replace"),
-            Detection("EMAIL_ADDRESS", "ann@x.io", "replace"),
-            Detection("PERSON", "ZX07", "replace"),
-        ]
-    }
-    glued = _glued_into_words([("t", text)], found, {"07700900123", "ann@x.io"})
-    # The phone stands only glued: the word it is glued into is surfaced. The
-    # e-mail stands whole once (replaced there and everywhere it is whole), a
-    # value not decided personal is not read.
-    assert glued == {"ZX07700900123": "PHONE_NUMBER"}
+    def whole(text: str, hit: str) -> str:
+        start = text.index(hit)
+        return text[slice(*_whole_words(text, start, start + len(hit)))]
+
+    assert whole("ids ZX07700900123, ok", "07700900123") == "ZX07700900123"
+    assert whole("ring ab+447700900123cd", "+447700900123") == "ab+447700900123cd"
+    assert whole("mail ann@x.io now", "ann@x.io") == "ann@x.io"  # whole already
+    # Not over an escaped break (read as a break: " \n"), nor into a token of
+    # more than 64 word characters (a hash, a blob).
+    assert whole("list: \n1KOWALSKI/ANNA", "KOWALSKI/ANNA") == "1KOWALSKI/ANNA"
+    blob = "f" * 80 + "07700900123"
+    assert whole(f"sha {blob} end", "07700900123") == "07700900123"
 
 
 @pytest.mark.parametrize(

@@ -98,12 +98,6 @@ def _redact_one(
         # A name one of whose words is a sure name is the same person's.
         if entity == "PERSON" and any(p in entity_of for p in name_parts(value) if p != value):
             entity_of.setdefault(value, entity)
-    # A detection glued into a word where it was found ("1.1KOWALSKI/ANNA
-    # MS", a GDS list's number before a passenger): values are replaced and
-    # found as whole words, so it would stand there unseen. The word it is
-    # glued into is surfaced.
-    for run, entity in _glued_into_words(leaves, found, {*entity_of, *unsure_of}).items():
-        unsure_of.setdefault(run, entity)
     parts = _with_parts(leaves, unsure_of)
     for value in _unseen_by_review(leaves, [v for v in unsure_of if v not in entity_of]):
         entity_of[value] = unsure_of[value]
@@ -387,52 +381,6 @@ def _with_parts(leaves: list[tuple[str | None, Any]], unsure_of: dict[str, str])
     return added
 
 
-def _glued_into_words(
-    leaves: list[tuple[str | None, Any]], found: dict[str, list[Detection]], personal: set[str]
-) -> dict[str, str]:
-    """The words a personal value the detector found in a string is glued
-    into there, where no whole word of the string is that value -> the
-    value's entity. Only across word characters: a value ending on
-    punctuation ("rahul.mehta@") is left as found."""
-    glued: dict[str, str] = {}
-    for _key, leaf in leaves:
-        if not isinstance(leaf, str):
-            continue
-        values = {d.value: d.entity for d in found.get(leaf, ()) if d.value in personal}
-        if not values:
-            continue
-        # One pass per string for every value; the rare value standing
-        # nowhere whole is then searched for alone.
-        whole = {leaf[s:e] for s, e in WholeWords(exact=values).every_occurrence(leaf)}
-        for value, entity in values.items():
-            if value not in whole:
-                for run in _words_around(leaf, value):
-                    glued.setdefault(run, entity)
-    return glued
-
-
-def _words_around(text: str, value: str) -> list[str]:
-    """Each occurrence of ``value`` in ``text`` run on over the word
-    characters glued to it, where any are."""
-    runs: list[str] = []
-    at = text.find(value)
-    while at >= 0:
-        start, end = at, at + len(value)
-        if _WORD_CHAR.match(value[0]):
-            while start and _WORD_CHAR.match(text[start - 1]):
-                start -= 1
-        if _WORD_CHAR.match(value[-1]):
-            while end < len(text) and _WORD_CHAR.match(text[end]):
-                end += 1
-        if end - start > len(value):
-            runs.append(text[start:end])
-        at = text.find(value, at + 1)
-    return runs
-
-
-_WORD_CHAR = re.compile(r"\w")
-
-
 def _unseen_by_review(leaves: list[tuple[str | None, Any]], values: list[str]) -> set[str]:
     """Unsure values written where a reviewer's tools would not find them
     (``surfaced.occurrences``: on word boundaries, so not glued to an escaped
@@ -477,6 +425,18 @@ def _surfaced(
         for _key, leaf in session_texts(redacted):
             if isinstance(leaf, str):
                 standing.update(leaf[s:e] for s, e in matcher.spans(leaf))
+    # Not standing as itself: a part only inside the whole ("Musco" of "Musco
+    # Lighting"), dropped; or a value placeholders cut into wherever it stood
+    # ("KOWALSKI/ANNA MS", a sure "ANNA" replaced), kept: the policy's last
+    # step surfaces what is left of it (``with_cut_values_resurfaced``).
+    standing |= (
+        set(left)
+        - standing
+        - _standing(
+            (leaf for _key, leaf in session_texts(redacted) if isinstance(leaf, str)),
+            [v for v in left if v not in standing],
+        )
+    )
     surfaced = {
         v: Surfaced(unsure_of[v], v, _PART_OF_A_NAME, parts[v])
         if v in parts

@@ -258,10 +258,11 @@ _BOOKING_TITLE = r"(?:MRS|MR|MSTR|MS|MISS|DR)"
 
 
 #: A booking's SURNAME/GIVEN TITLE, after the list number a GDS glues before
-#: it ("1.1KOWALSKI/ANNA MS"; the session pass surfaces the word it is glued
-#: into, ``session._glued_into_words``).
+#: it ("1.1KOWALSKI/ANNA MS"; the detector surfaces the word it is glued
+#: into, ``detector._whole_words``), or after the number and a point
+#: ("1.KOWALSKI/ANNA MS").
 _BOOKED_NAME = re.compile(
-    rf"(?<![\w/.])(?:\d{{1,2}}(?:\.\d{{1,2}})?)?"
+    rf"(?:(?<![\w/.])\d{{1,2}}(?:\.\d{{1,2}})?|(?<![\w/]))"
     rf"(?P<name>[{_UP}]{{2,}}(?:[-'’ ][{_UP}]{{2,}})?/"
     rf"(?P<given>[{_UP}]{{2,}}(?: (?!{_BOOKING_TITLE}\b)[{_UP}]{{2,}})?)"
     rf"(?:[ ]+(?P<title>{_BOOKING_TITLE}))?)(?![\w/])"
