@@ -770,6 +770,19 @@ def test_a_surfaced_street_s_house_number_alone_elsewhere_is_surfaced_too(policy
     assert {("STREET_ADDRESS", "8 Brattkvisla"), ("STREET_ADDRESS", "8")} <= surfaced
 
 
+def test_each_surfaced_street_s_house_number_alone_is_its_own(policy):
+    # Every street's numbers are found in one scan of each string: each
+    # number alone is still surfaced as a part of its own street.
+    result = redacted(
+        policy,
+        "Please deliver to 8 Brattkvisla, the door code is 1234",
+        summary="the spare key is at 27 Kvernhusvika",
+        reply="I have noted 8 and 27 on your file.",
+    )
+    alone = {(s.value, s.part_of) for s in result.surfaced if s.reason == "a house number alone"}
+    assert alone == {("8", "8 Brattkvisla"), ("27", "27 Kvernhusvika")}
+
+
 @pytest.mark.parametrize("after", ["", " I have noted 8 on your file."])
 def test_a_surfaced_street_s_house_number_alone_in_its_own_string_is_surfaced(policy, after):
     # Outside the street's own text, as its name and its block's parts are
