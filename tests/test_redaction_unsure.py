@@ -2056,6 +2056,11 @@ def test_a_hit_glued_into_a_word_runs_on_to_the_word_s_edges():
     assert whole("list: \n1KOWALSKI/ANNA", "KOWALSKI/ANNA") == "1KOWALSKI/ANNA"
     blob = "f" * 80 + "07700900123"
     assert whole(f"sha {blob} end", "07700900123") == "07700900123"
+    # The bound itself: 64 glued characters on a side are taken, 65 are not.
+    assert whole("x " + "g" * 64 + "Ann y", "Ann") == "g" * 64 + "Ann"
+    assert whole("x Ann" + "g" * 64 + " y", "Ann") == "Ann" + "g" * 64
+    assert whole("x " + "g" * 65 + "Ann y", "Ann") == "Ann"
+    assert whole("x Ann" + "g" * 65 + " y", "Ann") == "Ann"
 
 
 @pytest.mark.parametrize(

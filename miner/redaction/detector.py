@@ -288,11 +288,12 @@ class Detector:
                 recognizers.add("NameCueRecognizer")
             on_it = labels_on(start, end)
             verdict, thing = verdict_of(text, start, end, entity, frozenset(recognizers), on_it)
-            whole = _whole_words(text, start, end)
-            if verdict != "keep" and whole != (start, end):
-                # Glued into a word: that word is what a reviewer can find,
-                # and more than the hit was sure of.
-                (start, end), verdict = whole, "surface"
+            if verdict != "keep":
+                whole = _whole_words(text, start, end)
+                if whole != (start, end):
+                    # Glued into a word: that word is what a reviewer can
+                    # find, and more than the hit was sure of.
+                    (start, end), verdict = whole, "surface"
             detections.append(
                 Detection(
                     entity,
@@ -472,25 +473,24 @@ def _whole_words(text: str, start: int, end: int) -> tuple[int, int]:
     """A hit glued into a word run on to that word's edges ("KOWALSKI/ANNA
     MS" in a GDS's "1.1KOWALSKI/ANNA MS" is "1KOWALSKI/ANNA MS"): values are
     replaced and found as whole words, so one standing inside a word would
-    stand silent; the word is surfaced. ``text`` reads escaped breaks as breaks, so a run stops at
-    one, as ``wordmatch.WORD_START`` does. Not past ``_GLUED_MOST`` word
-    characters on a side: a hit inside a longer run is inside a token (a
-    hash, a blob in base64), left as found."""
-    before = _WORD_RUN_BEFORE.search(text, max(0, start - _GLUED_MOST), start)
+    stand silent; the word is surfaced. ``text`` reads escaped breaks as
+    breaks, so a run stops at one, as ``wordmatch.WORD_START`` does. Not
+    past ``_GLUED_MOST`` word characters on a side: a hit inside a longer
+    run is inside a token (a hash, a blob in base64), left as found."""
+    # Each side's run read one character past the bound, to tell a run of
+    # the bound's length from a longer one.
+    before = _WORD_RUN_BEFORE.search(text, max(0, start - _GLUED_MOST - 1), start)
     after = _WORD_RUN_AFTER.match(text, end)
     new_start = before.start() if before else start
     new_end = after.end() if after else end
-    if (new_start == start - _GLUED_MOST and new_start and _WORD.match(text, new_start - 1)) or (
-        new_end == end + _GLUED_MOST and _WORD.match(text, new_end)
-    ):
+    if max(start - new_start, new_end - end) > _GLUED_MOST:
         return start, end
     return new_start, new_end
 
 
 _GLUED_MOST = 64
-_WORD = re.compile(r"\w")
-_WORD_RUN_BEFORE = re.compile(rf"\w{{1,{_GLUED_MOST}}}\Z")
-_WORD_RUN_AFTER = re.compile(rf"\w{{1,{_GLUED_MOST}}}")
+_WORD_RUN_BEFORE = re.compile(rf"\w{{1,{_GLUED_MOST + 1}}}\Z")
+_WORD_RUN_AFTER = re.compile(rf"\w{{1,{_GLUED_MOST + 1}}}")
 
 
 def _plausible(entity: str, value: str) -> bool:

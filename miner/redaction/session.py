@@ -419,30 +419,25 @@ def _surfaced(
     and the names the session shows to be things or places
     (``named_as_things``), which are returned."""
     left = [v for v in unsure_of if v not in entity_of]
+    strings = [leaf for _key, leaf in session_texts(redacted) if isinstance(leaf, str)]
     standing: set[str] = set()
     if left:
         matcher = WholeWords(exact=left)
-        for _key, leaf in session_texts(redacted):
-            if isinstance(leaf, str):
-                standing.update(leaf[s:e] for s, e in matcher.spans(leaf))
-    # Not standing as itself: a part only inside the whole ("Musco" of "Musco
+        for leaf in strings:
+            standing.update(leaf[s:e] for s, e in matcher.spans(leaf))
+    # Not standing as itself: a part only inside its whole ("Musco" of "Musco
     # Lighting"), dropped; or a value placeholders cut into wherever it stood
     # ("KOWALSKI/ANNA MS", a sure "ANNA" replaced), kept: the policy's last
     # step surfaces what is left of it (``with_cut_values_resurfaced``).
-    standing |= (
-        set(left)
-        - standing
-        - _standing(
-            (leaf for _key, leaf in session_texts(redacted) if isinstance(leaf, str)),
-            [v for v in left if v not in standing],
-        )
-    )
+    not_standing = [v for v in left if v not in standing]
+    inside = _standing(strings, not_standing) if not_standing else set()
+    cut = {v for v in not_standing if v not in inside}
     surfaced = {
         v: Surfaced(unsure_of[v], v, _PART_OF_A_NAME, parts[v])
         if v in parts
         else Surfaced(unsure_of[v], v, A_NAME_IN_A_FIRMS_KEY if v in firm_slots else _GUESSED_NAME)
         for v in left
-        if v in standing
+        if v in standing or v in cut
     }
     for item in unsure_values(redacted, policy.unsure, things):
         surfaced.setdefault(item.value, item)
