@@ -48,7 +48,7 @@ from miner.model import Session
 from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
 from miner.redaction.lexicon.firms import firm_by_its_words
 from miner.redaction.lexicon.names import a_village_no_name_list_knows
-from miner.redaction.lexicon.wordmatch import WORD_START
+from miner.redaction.lexicon.wordmatch import WORD_CHARACTER, WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.surfaced import Surfaced, occurrences
@@ -363,7 +363,7 @@ class _Occurrences:
             if (
                 (index == last and start < last_end)
                 or not leaf.startswith(value, start)
-                or _WORD_CHARACTER.match(leaf, end)
+                or WORD_CHARACTER.match(leaf, end)
             ):
                 continue
             found.append((leaf, start, end))
@@ -443,7 +443,7 @@ def replaced_everywhere(
             start = m.start()
             if (
                 start
-                and _WORD_CHARACTER.match(value, start - 1)
+                and WORD_CHARACTER.match(value, start - 1)
                 and not _VALUE_START.match(value, start)
             ):
                 at = start + 1
@@ -463,7 +463,6 @@ def replaced_everywhere(
     )
 
 
-_WORD_CHARACTER = re.compile(r"\w")
 _VALUE_START = re.compile(WORD_START)
 
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from miner.redaction.lexicon.wordmatch import WORD_START, fold
+from miner.redaction.lexicon.wordmatch import WORD_CHARACTER, WORD_START, fold
 from miner.redaction.placeholders import PLACEHOLDER
 
 #: Where the sidecar keeps them: ``provenance.redaction.{surfaced,kept}``.
@@ -120,7 +120,6 @@ def _value_then_boundary(value: str) -> re.Pattern[str]:
     return re.compile(rf"{re.escape(value)}(?!\w)")
 
 
-_WORD_CHARACTER = re.compile(r"\w")
 _VALUE_START = re.compile(WORD_START)
 
 
@@ -136,7 +135,7 @@ def occurrences(text: str, value: str) -> list[tuple[int, int]]:
         start = m.start()
         if (
             start
-            and _WORD_CHARACTER.match(text, start - 1)
+            and WORD_CHARACTER.match(text, start - 1)
             and not _VALUE_START.match(text, start)  # after an escaped \n
         ):
             at = start + 1  # inside a word: try the next character, as finditer

@@ -86,6 +86,7 @@ from itertools import islice
 from typing import Any
 
 from miner.redaction.lexicon.letters import LETTERS
+from miner.redaction.lexicon.wordmatch import WORD_CHARACTER
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import PERSONAL_LABELS, SecondModel
@@ -109,7 +110,6 @@ CONTEXT = 100
 #: street's name and its house number, a comma too ("Rua Augusta, 21").
 _NAME_GAP = re.compile(r"[ \t]*")
 _ADDRESS_GAP = re.compile(r"[ \t]*,?[ \t]*")
-_WORD_CHARACTER = re.compile(r"\w")
 #: What a swept value does not start or end with.
 _EDGE = " \t\r\n.,;:!?\"'`()[]{}<>/\\|*-_"
 
@@ -271,9 +271,9 @@ class Sweep:
                     last += 1
                 at = last + 1
             start, end = tokens[first].start, tokens[last].end
-            while start > 0 and _WORD_CHARACTER.match(text, start - 1):
+            while start > 0 and WORD_CHARACTER.match(text, start - 1):
                 start -= 1
-            while end < len(text) and _WORD_CHARACTER.match(text, end):
+            while end < len(text) and WORD_CHARACTER.match(text, end):
                 end += 1
             yield start, end, entity
 

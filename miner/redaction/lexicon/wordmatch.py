@@ -42,7 +42,8 @@ from typing import Any
 #: True when an any-case value ends there, else the exact values that do.
 _END = ""
 
-_WORD = re.compile(r"\w")
+#: One word character, as the re module reads one (every rule's word edge).
+WORD_CHARACTER = re.compile(r"\w")
 
 #: Where a value may start: after a non-word character, or after a line break
 #: or a tab escaped as \\n, \\r or \\t ("\\nDiane: ...", "\\NMAKS: ..." in a text
@@ -210,7 +211,7 @@ def fold(text: str) -> str:
 def _word_char(char: str) -> bool:
     found = _is_word.get(char)
     if found is None:
-        found = _is_word[char] = _WORD.fullmatch(char) is not None
+        found = _is_word[char] = WORD_CHARACTER.fullmatch(char) is not None
     return found
 
 
