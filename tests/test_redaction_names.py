@@ -320,6 +320,33 @@ def test_a_surname_in_capitals_after_a_person_replaced_is_the_name_s_part():
     assert [text[s:e] for s, e, _entity in names_beside_persons(text)] == []
 
 
+def test_a_surname_english_writes_capitalised_after_a_person_replaced_is_the_name_s_part():
+    """ "Julia May": the first name replaced, the surname an English word that
+    English writes in lower case there; silent before (the street sweep's
+    "Julia May", "Karen Just")."""
+    from miner.redaction.unsure.names import names_beside_persons
+
+    for text, part in [
+        ("Customer <PERSON_1> May wants a refund", "May"),
+        ("Deliver to <PERSON_1> Just, <STREET_ADDRESS_1> please", "Just"),
+        ("<PERSON_1> Young", "Young"),
+    ]:
+        assert [text[s:e] for s, e, _entity in names_beside_persons(text)] == [part]
+    # Title case or another capitalised word after it: a heading, not a name.
+    for text in ("Thanks <PERSON_1> Will Call Back", "Meeting With <PERSON_1> May Go Ahead"):
+        assert [text[s:e] for s, e, _entity in names_beside_persons(text)] == []
+    # Lower case: the sentence going on ("<PERSON_1> may call").
+    text = "tell <PERSON_1> may call back tomorrow"
+    assert [text[s:e] for s, e, _entity in names_beside_persons(text)] == []
+
+
+def test_a_surname_english_writes_after_a_first_name_is_not_silent(policy):
+    redaction = redacted(policy, "Customer Julia May wants a refund for the blender")
+    [text] = user_texts(redaction)
+    assert "Julia" not in text
+    assert "May" not in text or "May" in {s.value for s in redaction.surfaced}
+
+
 # A first name no list knows, typed in lower case where a person stands in a
 # chat (branch lowercase12): after a preposition of a person, a verb of
 # speech or contact, or before one. The names here are made up for the test.

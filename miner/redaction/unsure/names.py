@@ -94,11 +94,34 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
                 and not (group == 2 and _english_after_a_person(word))
             )
             or _a_short_name_word(word, after=group == 2)
+            or (group == 2 and gap == " " and _a_surname_english_writes(text, m.end(group), word))
         ):
             continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
         yield m.start(group), m.end(group), "PERSON"
+
+
+def _a_surname_english_writes(text: str, end: int, word: str) -> bool:
+    """A capitalised word a name list knows right after a person replaced,
+    in a text that writes in lower case: a surname that is also an English
+    word ("Customer <PERSON_1> May wants a refund", "<PERSON_1> Just"),
+    which English writes in lower case there ("Julia may call"). Not in a
+    heading written in capitals or title case, nor before another capitalised
+    word of the same line ("<PERSON_1> Will Call Back")."""
+    if not (len(word) >= 3 and word[0].isupper() and word[1:].islower() and known_name(word)):
+        return False
+    after = _NEXT_WORD.match(text, end)
+    if after and after.group(1)[0].isupper():
+        return False
+    words = [w for w in _PROSE_WORD.findall(text) if w != word]
+    return sum(w[0].islower() for w in words) * 2 >= len(words)
+
+
+#: The next word on the line, and the words whose first letter tells how a
+#: text writes (``_a_surname_english_writes``).
+_NEXT_WORD = re.compile(r"[ \t]+([^\W\d_])")
+_PROSE_WORD = re.compile(r"(?<![\w<])[^\W\d_]{3,}")
 
 
 def _english_after_a_person(word: str) -> bool:
