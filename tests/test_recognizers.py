@@ -604,3 +604,25 @@ def test_an_id_s_name_matched_in_another_casing_is_looked_up_as_matched():
     # "I"), but casefolds to another key: it was a KeyError.
     text = "my Isıkukood: 38001085718"
     assert [text[s:e] for s, e in find_named_ids(text)] == ["38001085718"]
+
+
+def test_a_number_is_validated_once_however_often_it_is_read(monkeypatch):
+    # A long text's overlapping pieces read a number twice, and the leak
+    # guard validates again what phone_spans found: libphonenumber is asked
+    # once per number (formats._validates keeps its answer).
+    import phonenumbers
+
+    from miner.redaction.lexicon import formats
+
+    text = "call me on +44 20 7946 0958 or 0183157312 please"
+    formats._validates.cache_clear()
+    first = phone_spans(text, DEFAULT_PHONE_REGIONS)
+    expected = list(first)
+    asked: list[str] = []
+    parse = phonenumbers.parse
+    monkeypatch.setattr(phonenumbers, "parse", lambda n, r=None: asked.append(n) or parse(n, r))
+    assert list(phone_spans(text, DEFAULT_PHONE_REGIONS)) == expected
+    assert list(formats.find_phones(text, DEFAULT_PHONE_REGIONS)) == [
+        (s, e) for s, e, _ in expected
+    ]
+    assert expected and asked == []

@@ -475,3 +475,16 @@ def test_a_surfaced_value_the_linking_took_whole_everywhere_is_no_longer_surface
         "so <PERSON_1> it is",
     ]
     assert linked.surfaced == ()
+
+
+def test_occurrences_index_only_the_first_words_they_are_told_of():
+    # The windows' index holds the surfaced values' first words only (a 1 MiB
+    # message's every word was 200,000 places, built twice), and finds what
+    # the full index finds for those values, after an escaped break too.
+    leaves = ["hi\\nAna Lima and Ana, Lima Ana Lima", "x Bo Ana Lima-x"]
+    values = ["Ana Lima", "Lima", "Bo"]
+    firsts = {"Ana", "Lima", "Bo"}
+    told = second._Occurrences(leaves, firsts)
+    for value in values:
+        assert told(value) == second._Occurrences(leaves)(value), value
+    assert set(told._index()) == {"Ana", "Lima", "Bo"}

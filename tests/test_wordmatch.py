@@ -274,3 +274,42 @@ def test_a_long_texts_reading_is_kept_inside_the_block_only(monkeypatch):
     folded.clear()
     list(people.spans(text))
     assert folded.count(len(text)) == 1
+
+
+def test_standing_reads_a_long_text_s_runs_not_the_trie(monkeypatch):
+    # session._standing: the values that occur whole, as every_occurrence
+    # finds them (after an escaped break, "}}"-led values, a trailing "@",
+    # a value cut inside a word), without the trie walked from every word.
+    import random
+
+    from miner.redaction import session
+
+    def old(texts: list[str], values: list[str]) -> set[str]:
+        matcher = WholeWords(exact=values)
+        return {t[s:e] for t in texts for s, e in matcher.every_occurrence(t)}
+
+    cases = [
+        (["hi\\nDiane: ok", "\\\\nMarc x"], ["Diane", "Marc", "nMarc", "hi"]),
+        (
+            ["}} Tallinn\n}} Estonia", "mail rahul.mehta@outlook.com"],
+            ["}} Tallinn", "rahul.mehta@"],
+        ),
+        (["Ana Lima Limas, +33 6 12"], ["Ana Lima", "Lima", "+33 6", "Limas, +33"]),
+    ]
+    rng = random.Random(36)
+    letters = ["a", "b", "n", "N", "t", " ", "_", "-", ".", "é", "\\", "}", "\n"]
+    for _ in range(3000):
+        texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 25))) for _ in "ab"]
+        words = [w for t in texts for w in re.findall(r"\S+", t)]
+        values = [w[rng.randint(0, len(w)) :] for w in words] + [
+            "".join(rng.choice(letters) for _ in range(rng.randint(1, 4))) for _ in range(4)
+        ]
+        cases.append((texts, values))
+    expected = [old(texts, values) for texts, values in cases]
+
+    def no_trie(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("the trie was walked")
+
+    monkeypatch.setattr(session, "WholeWords", no_trie)
+    for (texts, values), found in zip(cases, expected, strict=True):
+        assert session._standing(texts, values) == found, (texts, values)

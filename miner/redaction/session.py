@@ -6,6 +6,7 @@ replaced everywhere in the session.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -32,6 +33,8 @@ from miner.redaction.lexicon.names import (
 )
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.wordmatch import (
+    WORD_CHARACTER,
+    WORD_START,
     WholeWords,
     fold,
     long_texts_read_once,
@@ -263,11 +266,60 @@ def with_cut_values_resurfaced(redacted: Redacted) -> Redacted:
 
 
 def _standing(texts: Iterable[str], values: Iterable[str]) -> set[str]:
-    """Those of ``values`` that occur whole in one of ``texts``, in one pass
-    per text for every value (``every_occurrence``), not a search of a 1 MiB
-    message per value."""
-    matcher = WholeWords(exact=values)
-    return {text[start:end] for text in texts for start, end in matcher.every_occurrence(text)}
+    """Those of ``values`` that occur whole in one of ``texts`` (as
+    ``WholeWords.every_occurrence`` finds them), in one pass per text for
+    every value, not a search of a 1 MiB message per value.
+
+    A value that starts with a word character can only start where a run
+    of word characters does (or the run's rest after a line break written
+    ``\\n``: ``WORD_START``), and that run is its first word: the text's
+    runs are read once and only those that are some value's first word are
+    tried. The matcher's trie walked from every word's start instead: 0.26
+    s of CPU per pass over the bench's 1 MiB message, six passes a run. A
+    value that starts otherwise ("+33 6...", "}} Forrester Research") is searched
+    for as its text."""
+    by_first: dict[str, list[str]] = {}
+    others: list[str] = []
+    for value in dict.fromkeys(values):
+        if first := _A_RUN_OF_WORD_CHARACTERS.match(value):
+            by_first.setdefault(first.group(), []).append(value)
+        elif value:
+            others.append(value)
+    texts = list(texts)
+    found = set[str]()
+    for text in texts if by_first else ():
+        runs = _A_RUN_OF_WORD_CHARACTERS.finditer(text)
+        after_breaks = _A_RUN_AFTER_AN_ESCAPED_BREAK.finditer(text) if "\\" in text else ()
+        for m in itertools.chain(runs, after_breaks):
+            for value in by_first.get(m.group(m.lastindex or 0), ()):
+                start = m.start(m.lastindex or 0)
+                end = start + len(value)
+                if (
+                    value not in found
+                    and text.startswith(value, start)
+                    and not WORD_CHARACTER.match(text, end)
+                ):
+                    found.add(value)
+    found.update(v for v in others if any(_stands_whole(text, v) for text in texts))
+    return found
+
+
+def _stands_whole(text: str, value: str) -> bool:
+    """Whether ``value`` occurs in ``text`` on word boundaries (``WORD_START``
+    before it, no word character after it), searched for as its text."""
+    at = text.find(value)
+    while at >= 0:
+        if _VALUE_START.match(text, at) and not WORD_CHARACTER.match(text, at + len(value)):
+            return True
+        at = text.find(value, at + 1)
+    return False
+
+
+#: A run of word characters, and the rest of one after a line break or a
+#: tab written escaped (``wordmatch.WORD_START``: its backslash not escaped).
+_A_RUN_OF_WORD_CHARACTERS = re.compile(r"\w+")
+_A_RUN_AFTER_AN_ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nNrt](\w+)")
+_VALUE_START = re.compile(WORD_START)
 
 
 def _someone_s(word: str) -> bool:
