@@ -338,6 +338,34 @@ def test_a_surname_english_writes_capitalised_after_a_person_replaced_is_the_nam
     # Lower case: the sentence going on ("<PERSON_1> may call").
     text = "tell <PERSON_1> may call back tomorrow"
     assert [text[s:e] for s, e, _entity in names_beside_persons(text)] == []
+    # After a greeting, a thanks or an apology a sentence starts (review21);
+    # a line escaped as \\n is a line, its next word no lower-case word.
+    for text in (
+        "thanks <PERSON_1> Just checking in on my order",
+        "hi <PERSON_1> Still waiting on the refund",
+        "sorry <PERSON_1> May i ask a question",
+        "Thanks <PERSON_1> Will\\nRegards\\nSupport",
+    ):
+        assert [text[s:e] for s, e, _entity in names_beside_persons(text)] == [], text
+
+
+def test_how_a_text_writes_is_read_once_however_many_candidates(monkeypatch):
+    """A long text with a candidate on every line is read once, not once per
+    candidate (review21: quadratic on a 1 MiB message)."""
+    from miner.redaction.unsure import names
+
+    calls = []
+    words = names._PROSE_WORD
+
+    class Counting:
+        def findall(self, text):
+            calls.append(len(text))
+            return words.findall(text)
+
+    monkeypatch.setattr(names, "_PROSE_WORD", Counting())
+    text = "Customer <PERSON_1> May wants a refund\n" * 50
+    assert len(list(names.names_beside_persons(text))) == 50
+    assert calls == [len(text)]
 
 
 def test_a_surname_english_writes_after_a_first_name_is_not_silent(policy):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterator
 
 from miner.config import UnsureConfig
@@ -79,6 +80,7 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
 
     found = [(m, 1, 2, 4.0) for m in _WORD_BEFORE_PERSON.finditer(text)]
     found += [(m, 2, 1, 5.0) for m in _WORD_AFTER_PERSON.finditer(text)]
+    prose = _Prose(text)
     for m, group, joint, zipf in found:
         word, gap = m.group(group), m.group(joint) or ""
         folded = word.casefold()
@@ -94,7 +96,7 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
                 and not (group == 2 and _english_after_a_person(word))
             )
             or _a_short_name_word(word, after=group == 2)
-            or (group == 2 and gap == " " and _a_surname_english_writes(text, m.end(group), word))
+            or (group == 2 and gap == " " and _a_surname_english_writes(text, m, word, prose))
         ):
             continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
@@ -102,26 +104,49 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
         yield m.start(group), m.end(group), "PERSON"
 
 
-def _a_surname_english_writes(text: str, end: int, word: str) -> bool:
+def _a_surname_english_writes(text: str, m: re.Match[str], word: str, prose: _Prose) -> bool:
     """A capitalised word a name list knows right after a person replaced,
     in a text that writes in lower case: a surname that is also an English
     word ("Customer <PERSON_1> May wants a refund", "<PERSON_1> Just"),
-    which English writes in lower case there ("Julia may call"). Not in a
-    heading written in capitals or title case, nor before another capitalised
-    word of the same line ("<PERSON_1> Will Call Back")."""
+    which English writes in lower case there ("Julia may call"). Not after
+    a greeting, a thanks or an apology, where a sentence starts next ("thanks
+    <PERSON_1> Just checking in"), nor before another capitalised word of the
+    same line ("<PERSON_1> Will Call Back"), nor in a text whose words are
+    mostly capitalised (a heading, a text in title case or capitals)."""
     if not (len(word) >= 3 and word[0].isupper() and word[1:].islower() and known_name(word)):
         return False
-    after = _NEXT_WORD.match(text, end)
+    after = _NEXT_WORD.match(text, m.end(2))
     if after and after.group(1)[0].isupper():
         return False
-    words = [w for w in _PROSE_WORD.findall(text) if w != word]
-    return sum(w[0].islower() for w in words) * 2 >= len(words)
+    person = text.rfind("<", 0, m.start())
+    if _GREETING_BEFORE.search(text, max(0, person - 12), person):
+        return False
+    return prose.in_lower_case(word)
+
+
+class _Prose:
+    """How a text writes its words of three letters or more: counted once,
+    when first asked (``_a_surname_english_writes``), so a long text with
+    many candidates is read once."""
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._counts: Counter[str] | None = None
+        self._lower = 0
+
+    def in_lower_case(self, word: str) -> bool:
+        """Whether at least half of the text's other words start in lower case."""
+        if self._counts is None:
+            self._counts = Counter(_PROSE_WORD.findall(self._text))
+            self._lower = sum(n for w, n in self._counts.items() if w[0].islower())
+        others = self._counts.total() - self._counts[word]
+        return self._lower * 2 >= others
 
 
 #: The next word on the line, and the words whose first letter tells how a
-#: text writes (``_a_surname_english_writes``).
+#: text writes (``_Prose``; after an escaped break too, as ``WORD_START``).
 _NEXT_WORD = re.compile(r"[ \t]+([^\W\d_])")
-_PROSE_WORD = re.compile(r"(?<![\w<])[^\W\d_]{3,}")
+_PROSE_WORD = re.compile(r"(?:(?<=(?<!\\)\\[nNrt])|(?<![\w<\\]))[^\W\d_]{3,}")
 
 
 def _english_after_a_person(word: str) -> bool:
