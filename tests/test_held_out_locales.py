@@ -25,3 +25,29 @@ def test_the_held_out_draw_builds_sessions_of_every_held_out_locale_with_several
     planted = Counter(kind for kind in kinds if not kind.startswith(NEG))
     assert {"PERSON", "STREET_ADDRESS", "PHONE_NUMBER", "CREDIT_CARD"} <= set(planted), planted
     assert len(planted) >= 6, planted
+
+
+def test_the_far_tune_set_is_in_no_other_set_builds_and_is_a_tuned_figures_row(monkeypatch):
+    from tools import redaction_report, silent_why
+    from tools.third_party_corpus import (
+        FAR_TUNE_LOCALES,
+        MIMESIS_FAKER_LOCALE,
+        TUNE_LOCALES,
+        UNTOUCHED_LOCALES,
+    )
+
+    others = {*LOCALES, *HELD_OUT_LOCALES, *TUNE_LOCALES, *UNTOUCHED_LOCALES}
+    assert not set(FAR_TUNE_LOCALES) & (others | set(MIMESIS_FAKER_LOCALE.values()))
+    corpus = build_third_party_corpus(split="dev", per_locale=3, locales=FAR_TUNE_LOCALES)
+    sessions = build_sessions(pd.DataFrame(corpus.rows), "support_agent")
+    tags = {session.initial_state.get("locale") for session in sessions}
+    assert tags == {locale.replace("_", "-") for locale in FAR_TUNE_LOCALES}
+
+    # A row of ``figures`` on the dev templates, whose misses ``-v`` may print.
+    for maker in ("third_party_report", "mimesis_report", "commerce_report", "support_report"):
+        monkeypatch.setattr(redaction_report, maker, lambda *a, **k: (a, k.get("locales")))
+    monkeypatch.setattr(redaction_report, "export_report", lambda *a: None)
+    rows = {split: report for _c, split, report in redaction_report.figure_runs()}
+    assert rows["far tune locales, dev templates (tuned)"] == (("dev", FAR_TUNE_LOCALES), None)
+    assert not "far tune locales".startswith(redaction_report.TOTALS_ONLY)
+    assert "far" in silent_why.TUNE_SPLITS and redaction_report.WHY_SPLITS["far"]

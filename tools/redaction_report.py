@@ -48,6 +48,8 @@ and the tune locales' test templates: totals only, no misses printed).
 ``fresh`` prints the dev templates filled from ``TUNE_LOCALES``, Faker
 locales in no other set, opened for tuning once the other dev sets' misses
 ran dry (misses printed with ``-v``; a tune split, never a report).
+``far`` prints the dev templates filled from ``FAR_TUNE_LOCALES`` (names
+no other set's lists resemble), a tune split too (misses with ``-v``).
 ``figures`` also prints the test templates filled from ``UNTOUCHED_LOCALES``
 (``untouched locales``), totals only: no command prints their misses.
 
@@ -589,7 +591,12 @@ def figure_runs(*, clean_report: bool = True) -> Iterator[tuple[str, str, Report
     (dev) beside the report splits (test, held-out locales). Without
     ``clean_report`` it leaves out the mimesis report set, whose totals are
     read at a round's start and end only."""
-    from tools.third_party_corpus import HELD_OUT_LOCALES, TUNE_LOCALES, UNTOUCHED_LOCALES
+    from tools.third_party_corpus import (
+        FAR_TUNE_LOCALES,
+        HELD_OUT_LOCALES,
+        TUNE_LOCALES,
+        UNTOUCHED_LOCALES,
+    )
 
     for split in ("dev", "test"):
         yield "presidio-evaluator templates, 7 locales", split, third_party_report(split)
@@ -603,6 +610,11 @@ def figure_runs(*, clean_report: bool = True) -> Iterator[tuple[str, str, Report
         "presidio-evaluator templates",
         "fresh tune locales, dev templates (tuned)",
         third_party_report("dev", TUNE_LOCALES),
+    )
+    yield (
+        "presidio-evaluator templates",
+        "far tune locales, dev templates (tuned)",
+        third_party_report("dev", FAR_TUNE_LOCALES),
     )
     yield (
         "presidio-evaluator templates",
@@ -706,11 +718,13 @@ def main() -> None:
     if args[:1] == ["mimesis-cross"]:  # report cells: totals only, never -v
         print(figures_table(mimesis_cross_runs()))
         return
-    if args[:1] in (["fresh"], ["mimesis-tune"]):  # tune sets: misses printed with -v
-        from tools.third_party_corpus import TUNE_LOCALES
+    if args[:1] in (["fresh"], ["far"], ["mimesis-tune"]):  # tune sets: misses with -v
+        from tools.third_party_corpus import FAR_TUNE_LOCALES, TUNE_LOCALES
 
         if args[0] == "fresh":
             title, report = "fresh tune locales", third_party_report("dev", TUNE_LOCALES)
+        elif args[0] == "far":
+            title, report = "far tune locales", third_party_report("dev", FAR_TUNE_LOCALES)
         else:
             title, report = "mimesis tune locales", mimesis_report("dev")
         print(f"## {title}, dev templates\n\n{report.table()}\n")
@@ -760,6 +774,7 @@ WHY_SPLITS = {
     "held-out-tune": True,
     "held-out-report": False,
     "fresh": True,
+    "far": True,
     "untouched": False,
     "mimesis-tune": True,
     "mimesis-report": False,
@@ -771,7 +786,12 @@ WHY_SPLITS = {
 
 def why_report(split: str) -> Report:
     """The report of one of ``WHY_SPLITS``."""
-    from tools.third_party_corpus import HELD_OUT_LOCALES, TUNE_LOCALES, UNTOUCHED_LOCALES
+    from tools.third_party_corpus import (
+        FAR_TUNE_LOCALES,
+        HELD_OUT_LOCALES,
+        TUNE_LOCALES,
+        UNTOUCHED_LOCALES,
+    )
 
     if split.startswith("presidio-"):
         return third_party_report(split.removeprefix("presidio-"))
@@ -781,6 +801,8 @@ def why_report(split: str) -> Report:
         return _summed(reports)
     if split == "fresh":
         return third_party_report("dev", TUNE_LOCALES)
+    if split == "far":
+        return third_party_report("dev", FAR_TUNE_LOCALES)
     if split == "untouched":
         return third_party_report("test", UNTOUCHED_LOCALES)
     if split.startswith("mimesis-"):
@@ -819,6 +841,7 @@ def _surfaced_why(splits: list[str]) -> None:
 def why_corpus(split: str) -> list[tuple[list[dict[str, Any]], dict[str, list[Any]]]]:
     """The (rows, labels) of each corpus ``why_report`` measures for ``split``."""
     from tools.third_party_corpus import (
+        FAR_TUNE_LOCALES,
         HELD_OUT_LOCALES,
         LOCALES,
         MIMESIS_REPORT_LOCALES,
@@ -836,6 +859,8 @@ def why_corpus(split: str) -> list[tuple[list[dict[str, Any]], dict[str, list[An
         parts = [(half, locales, "faker") for half, locales in sets]
     elif split == "fresh":
         parts = [("dev", TUNE_LOCALES, "faker")]
+    elif split == "far":
+        parts = [("dev", FAR_TUNE_LOCALES, "faker")]
     elif split == "untouched":
         parts = [("test", UNTOUCHED_LOCALES, "faker")]
     elif split == "mimesis-tune":

@@ -16,7 +16,7 @@ split is put in one class of where it was lost:
 
     PYTHONHASHSEED=0 python -m tools.silent_why SPLIT... [-v]
 
-SPLIT: presidio-dev, held-out-tune, fresh, mimesis-tune, streets (the
+SPLIT: presidio-dev, held-out-tune, fresh, far, mimesis-tune, streets (the
 street sweep's sessions, tools/street_sweep.py). Report splits are refused:
 their missed values are never printed nor read.
 
@@ -48,7 +48,7 @@ from typing import Any
 from miner.model import Session
 from tools.redaction_report import PIPELINE, places, score_sessions
 
-TUNE_SPLITS = ("presidio-dev", "held-out-tune", "fresh", "mimesis-tune", "streets")
+TUNE_SPLITS = ("presidio-dev", "held-out-tune", "fresh", "far", "mimesis-tune", "streets")
 
 
 def _corpus(split: str) -> tuple[list[Session], dict[str, list[Any]]]:
@@ -57,6 +57,7 @@ def _corpus(split: str) -> tuple[list[Session], dict[str, list[Any]]]:
     from miner.config import load_config
     from miner.traces import build_sessions
     from tools.third_party_corpus import (
+        FAR_TUNE_LOCALES,
         HELD_OUT_LOCALES,
         LOCALES,
         MIMESIS_TUNE_LOCALES,
@@ -70,6 +71,7 @@ def _corpus(split: str) -> tuple[list[Session], dict[str, list[Any]]]:
         "presidio-dev": (LOCALES, "faker"),
         "held-out-tune": (HELD_OUT_LOCALES[0::2], "faker"),
         "fresh": (TUNE_LOCALES, "faker"),
+        "far": (FAR_TUNE_LOCALES, "faker"),
         "mimesis-tune": (MIMESIS_TUNE_LOCALES, "mimesis"),
     }[split]
     corpus = build_third_party_corpus("dev", locales=locales, generator=generator)

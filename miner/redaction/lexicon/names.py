@@ -1058,6 +1058,9 @@ _ORGANISATION_WORDS = (
     # The same words in the regions' other languages, and a legal form run
     # into the word before it ("Companhia Brasileira", "THE TOWA BANKLTD.").
     rf"|{_FIRM_WORDS_ABROAD}|gesellschaft|industrias|industrie|(?:bank|company)ltd)\b"
+    # Not a name's first letters before its apostrophe ("Sa’idu", "Ag'ba"):
+    # a form's possessive only ("Acme SA's").
+    r"(?!['’](?![sS](?!\w))\w)"
 )
 
 
