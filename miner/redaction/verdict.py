@@ -48,6 +48,7 @@ from miner.redaction.lexicon.firms import (
 from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
 from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
+    NOT_A_NAME_S_START,
     ORGANISATION_WORDS,
     a_country_after,
     a_first_name,
@@ -484,7 +485,7 @@ _SURNAME = rf"{_PARTICLE}[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A
 #: capitalised: "Aerts, De Smedt en Theunis BV", "..., Kattai and Piir OÜ".
 _A_FORM_AFTER_A_LIST = re.compile(
     rf"[ \t]+(?=[A-ZÀ-Þ])(?:{ORGANISATION_WORDS}|CV|VOF|CommV|OÜ|AS|Kft|Bt|d\.o\.o|s\.r\.o)(?!\w)"
-    r"(?!['’](?![sS](?!\w))\w)"  # not a name's start: "As’ad"
+    rf"{NOT_A_NAME_S_START}"  # not a name's start: "As’ad"
 )
 #: A joiner (``lexicon.joiners``), as a firm's list of founders ends; its
 #: words of two letters or more in capitals too, as a text in capitals
@@ -636,10 +637,6 @@ def legal_form_at(text: str, at: int) -> int:
 
 
 _A_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
-#: After a legal form: not an apostrophe and a letter, which make it a
-#: name's first letters ("Sa’adatu", "Ag’ba"), but for the possessive
-#: ("Acme SA's").
-_NOT_A_NAME_S_START = r"(?!['’](?![sS](?!\w))\w)"
 #: Legal forms neither cleanco's table nor ISO 20275 writes as firms do:
 #: Turkish ones cut short ("San.", "Tic.", "Şti.": Sanayi, Ticaret,
 #: Şirketi), Poland's "Sp." (spółka), Indonesia's "Tbk", Romania's
@@ -648,7 +645,7 @@ _NOT_A_NAME_S_START = r"(?!['’](?![sS](?!\w))\w)"
 #: firm's name: Faker's nl_BE and ro_RO suffixes, issue 36's firm sweep).
 _FORMS_NO_TABLE_LISTS = re.compile(
     r"(?:San\.|Tic\.|Şti\.|Sp\.|Tbk|CRL|SPI|PFA|OC[1-3]|AFJ|ASF|BV|B\.V\.)(?!\w)"
-    rf"{_NOT_A_NAME_S_START}"
+    rf"{NOT_A_NAME_S_START}"
 )
 
 
@@ -677,7 +674,7 @@ def _iso_legal_form() -> re.Pattern[str]:
     alternation = "|".join(
         re.escape(f).replace(r"\.\ ", r"\.[ ]?") for f in sorted(forms, key=len, reverse=True)
     )
-    return re.compile(rf"(?:{alternation})(?![\w]){_NOT_A_NAME_S_START}")
+    return re.compile(rf"(?:{alternation})(?![\w]){NOT_A_NAME_S_START}")
 
 
 @functools.cache
@@ -690,7 +687,7 @@ def _legal_form() -> re.Pattern[str]:
 
     terms = {t.strip() for forms in terms_by_type.values() for t in forms if len(t.strip()) > 1}
     alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
-    return re.compile(rf"(?i:{alternation})(?!\w){_NOT_A_NAME_S_START}")
+    return re.compile(rf"(?i:{alternation})(?!\w){NOT_A_NAME_S_START}")
 
 
 #: Words after a name that are part of a product's or plan's name before
