@@ -7,7 +7,6 @@ near miss that must stay."""
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 
 import pytest
@@ -411,46 +410,5 @@ def test_a_lower_case_name_no_list_knows_in_a_person_s_slot_is_not_silent(policy
     ],
 )
 def test_an_english_coinage_or_a_unit_in_a_person_s_slot_stays(policy, text):
-    redaction = redacted(policy, text)
-    assert user_texts(redaction) == [text] and redaction.surfaced == ()
-
-
-# Names with an apostrophe inside (branch persons21, the far tune set's Hausa,
-# Zulu and Uzbek names): the letters before it are no firm's legal form
-# ("Sa" is a société anonyme's "SA"), and a single letter before it starts
-# the word ("S'fiso", "E’zoza").
-
-
-@pytest.mark.parametrize(
-    "text, name",
-    [
-        ("I spoke to Sa’adatu Mohammed on the phone and she confirmed it", "Sa’adatu"),
-        ("Hadiza Sa’idu", "Hadiza Sa’idu"),
-        ("Deutsche Post says the recipient Sa’idu is not known here", "Sa’idu"),
-        ("can you tell E’zoza E’zozova that the order shipped", "E’zoza E’zozova"),
-        ("S'fiso called about the missing parcel", "S'fiso"),
-    ],
-)
-def test_a_name_with_an_apostrophe_inside_is_not_silent(policy, text, name):
-    redaction = redacted(policy, text)
-    [out] = user_texts(redaction)
-    assert name not in out or name in {s.value for s in redaction.surfaced}, out
-
-
-def test_a_legal_form_s_possessive_is_still_a_firm_s():
-    from miner.redaction.lexicon.names import ORGANISATION_WORDS
-    from miner.redaction.verdict import legal_form_at
-
-    assert legal_form_at("Bonneau SA's invoice", len("Bonneau ")) > 0
-    assert legal_form_at("Hadiza Sa’idu", len("Hadiza ")) == 0
-    assert re.match(ORGANISATION_WORDS, "SA's") and not re.match(ORGANISATION_WORDS, "Sa’idu")
-
-
-def test_a_town_s_name_a_clause_addresses_is_a_person_s_when_english_writes_it_seldom(policy):
-    # "Aba" is a Nigerian town's name and a Ghanaian first name (Zipf 3.3).
-    text = "Remember me, Aba? When I killed your brother, I talked just like this!"
-    assert_not_silent(policy, text, "Aba")
-    # A word English writes often there is the reviewer's at most.
-    text = "Hold on, Team."
     redaction = redacted(policy, text)
     assert user_texts(redaction) == [text] and redaction.surfaced == ()

@@ -48,7 +48,6 @@ from miner.redaction.lexicon.firms import (
 from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
 from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
-    NOT_A_NAME_S_START,
     ORGANISATION_WORDS,
     a_country_after,
     a_first_name,
@@ -485,7 +484,6 @@ _SURNAME = rf"{_PARTICLE}[A-ZÀ-Þ][^\W\d_]*(?:['’][A-ZÀ-Þ][^\W\d_]+)?(?:-[A
 #: capitalised: "Aerts, De Smedt en Theunis BV", "..., Kattai and Piir OÜ".
 _A_FORM_AFTER_A_LIST = re.compile(
     rf"[ \t]+(?=[A-ZÀ-Þ])(?:{ORGANISATION_WORDS}|CV|VOF|CommV|OÜ|AS|Kft|Bt|d\.o\.o|s\.r\.o)(?!\w)"
-    rf"{NOT_A_NAME_S_START}"  # not a name's start: "As’ad"
 )
 #: A joiner (``lexicon.joiners``), as a firm's list of founders ends; its
 #: words of two letters or more in capitals too, as a text in capitals
@@ -645,7 +643,6 @@ _A_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
 #: firm's name: Faker's nl_BE and ro_RO suffixes, issue 36's firm sweep).
 _FORMS_NO_TABLE_LISTS = re.compile(
     r"(?:San\.|Tic\.|Şti\.|Sp\.|Tbk|CRL|SPI|PFA|OC[1-3]|AFJ|ASF|BV|B\.V\.)(?!\w)"
-    rf"{NOT_A_NAME_S_START}"
 )
 
 
@@ -674,7 +671,7 @@ def _iso_legal_form() -> re.Pattern[str]:
     alternation = "|".join(
         re.escape(f).replace(r"\.\ ", r"\.[ ]?") for f in sorted(forms, key=len, reverse=True)
     )
-    return re.compile(rf"(?:{alternation})(?![\w]){NOT_A_NAME_S_START}")
+    return re.compile(rf"(?:{alternation})(?![\w])")
 
 
 @functools.cache
@@ -687,7 +684,7 @@ def _legal_form() -> re.Pattern[str]:
 
     terms = {t.strip() for forms in terms_by_type.values() for t in forms if len(t.strip()) > 1}
     alternation = "|".join(re.escape(t) for t in sorted(terms, key=len, reverse=True))
-    return re.compile(rf"(?i:{alternation})(?!\w){NOT_A_NAME_S_START}")
+    return re.compile(rf"(?i:{alternation})(?!\w)")
 
 
 #: Words after a name that are part of a product's or plan's name before

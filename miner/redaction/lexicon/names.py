@@ -1050,12 +1050,6 @@ _FIRM_WORDS_ABROAD = (
     r"companhia|compañía|compagnie|compagnia|banco|banca|banque|grupo|gruppo|groupe"
     r"|sociedad|sociedade|società|société"
 )
-#: After a firm's word or legal form: not an apostrophe and a letter, which
-#: make it a name's first letters ("Sa’adatu", "As’ad", "Ag'ba"), but for the
-#: possessive ("Acme SA's").
-NOT_A_NAME_S_START = r"(?!['’](?![sS](?!\w))\w)"
-
-
 _ORGANISATION_WORDS = (
     r"(?i:inc|ltd|llc|plc|ag|asa|sa|s\.a|nv|bv|gmbh|spa|se|kgaa|oyj|k\.k|srl|sarl|co\.ltd"
     r"|corporation|limited|corp|co|company|companylimited|group|holdings?|fund|trust|bank"
@@ -1064,9 +1058,6 @@ _ORGANISATION_WORDS = (
     # The same words in the regions' other languages, and a legal form run
     # into the word before it ("Companhia Brasileira", "THE TOWA BANKLTD.").
     rf"|{_FIRM_WORDS_ABROAD}|gesellschaft|industrias|industrie|(?:bank|company)ltd)\b"
-    # Not a name's first letters before its apostrophe ("Sa’idu", "Ag'ba"):
-    # a form's possessive only ("Acme SA's").
-    rf"{NOT_A_NAME_S_START}"
 )
 
 

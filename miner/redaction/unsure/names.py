@@ -27,15 +27,8 @@ from miner.redaction.lexicon.names import (
 )
 from miner.redaction.lexicon.signatures import a_job_or_a_thing_by_position
 
-#: A word: letters, with the apostrophes and hyphens inside it; its first
-#: letter alone before an apostrophe too, before a name in capitals (an
-#: Irish or Italian "O'" or "D'": "O'HEA") or in lower case ("S'fiso",
-#: "E’zoza": a Zulu's, an Uzbek's name; not an elided particle's "o'",
-#: "d'", "l'", whose surname a list knows alone: "o'connor").
-WORD = re.compile(
-    r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2})|[^\W\d_ODLodl]['’](?=[^\W\d_A-Z]{3}))?"
-    r"[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])"
-)
+#: A word; in capitals with an Irish or Italian "O'" or "D'" before it ("O'HEA").
+WORD = re.compile(r"(?<![\w<])(?:[A-Z]['’](?=[A-Z]{2}))?[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w>])")
 
 
 #: An abbreviation with its full stops, no longer than a title's or a
@@ -177,11 +170,6 @@ def _english_after_a_person(word: str) -> bool:
 #: How often English writes a word after a person for it to be the
 #: sentence's, not a surname (``_english_after_a_person``).
 ENGLISH_AFTER_A_PERSON_ZIPF = 4.5
-
-
-#: Under this Zipf a capitalised word a clause addresses is a name's, a
-#: town's too ("Remember me, Aba?").
-ADDRESSED_ZIPF = 4.0
 
 
 def _a_short_name_word(word: str, after: bool) -> bool:
@@ -478,11 +466,8 @@ _TITLE_BEFORE = re.compile(
 )
 
 
-#: Up to three capitalised words, the way a name is written after a cue,
-#: each with the letters after an apostrophe inside it ("Sa’idu"; not a
-#: possessive's "s").
-_RUN_WORD = r"[^\W\d_][^\W\d_'’-]*(?:['’](?![sS](?!\w))[^\W\d_'’-]+)*"
-_CAPITALISED_RUN = re.compile(rf"{_RUN_WORD}(?:[ \t]+{_RUN_WORD}){{0,2}}")
+#: Up to three capitalised words, the way a name is written after a cue.
+_CAPITALISED_RUN = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[ \t]+[^\W\d_][^\W\d_'’-]*){0,2}")
 
 
 #: The capitalised words (and a firm's joiners) right before a name.
@@ -977,12 +962,8 @@ class NameWords:
             # person does is a surname that is also a town's ("Lere is a
             # very sympathetic person").
             return False
-        # A word English does not write is a name too; one addressed,
-        # capitalised, a word English writes seldom ("Remember me, Aba?": a
-        # town's name, Zipf 3.3; not "Thanks for nothing, Boss!").
-        rare = ADDRESSED_ZIPF if addressed and word[0].isupper() and word[1:].islower() else 3.0
-        if not known_name(word) and an_english_word(folded, rare):
-            return False
+        if not known_name(word) and an_english_word(folded, 3.0):
+            return False  # a word English does not write is a name too
         if not known_name(word) and (
             (word.isupper() and len(word) <= 3) or _english_people_compound(folded)
         ):
