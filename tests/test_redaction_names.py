@@ -412,14 +412,3 @@ def test_a_lower_case_name_no_list_knows_in_a_person_s_slot_is_not_silent(policy
 def test_an_english_coinage_or_a_unit_in_a_person_s_slot_stays(policy, text):
     redaction = redacted(policy, text)
     assert user_texts(redaction) == [text] and redaction.surfaced == ()
-
-
-def test_a_town_s_name_a_clause_addresses_is_a_person_s_when_english_writes_it_seldom(policy):
-    # "Aba" is a Nigerian town's name and a Ghanaian first name (Zipf 3.3);
-    # the far tune set (persons21) left it silent three times.
-    text = "Remember me, Aba? When I killed your brother, I talked just like this!"
-    assert_not_silent(policy, text, "Aba")
-    # An English word addressed is no town's name: kept (review21b).
-    for text in ("Hold on, Team.", "calm down, Comrade.", "not now, Pumpkin!"):
-        redaction = redacted(policy, text)
-        assert user_texts(redaction) == [text] and redaction.surfaced == (), text
