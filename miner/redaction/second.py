@@ -48,7 +48,7 @@ from miner.model import Session
 from miner.redaction.keys import A_NAME_IN_A_FIRMS_KEY
 from miner.redaction.lexicon.firms import firm_by_its_words
 from miner.redaction.lexicon.names import a_village_no_name_list_knows
-from miner.redaction.lexicon.wordmatch import WORD_CHARACTER, WORD_START
+from miner.redaction.lexicon.wordmatch import WORD_CHARACTER, WORD_RUN, WORD_START
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.surfaced import Surfaced, occurrences
@@ -222,7 +222,7 @@ class SecondOpinion:
         if not redacted.surfaced:
             return {}
         # Only the surfaced values' first words are indexed.
-        firsts = {m.group() for s in redacted.surfaced if (m := _WORD.match(s.value))}
+        firsts = {m.group() for s in redacted.surfaced if (m := WORD_RUN.match(s.value))}
         leaves = _Occurrences(_strings(redacted.session), firsts)
         before = _Occurrences(_strings(original), firsts)
         asked = {}
@@ -353,7 +353,7 @@ class _Occurrences:
         self._words: dict[str, list[tuple[int, int]]] | None = None
 
     def __call__(self, value: str) -> list[tuple[str, int, int]]:
-        first = _WORD.match(value)
+        first = WORD_RUN.match(value)
         if first is None:  # "+33 6...", "(555) ...": searched for
             return [
                 (leaf, start, end)
@@ -383,7 +383,7 @@ class _Occurrences:
             firsts = self._firsts
             for index, leaf in enumerate(self._leaves):
                 escapes = "\\" in leaf
-                for m in _WORD.finditer(leaf):
+                for m in WORD_RUN.finditer(leaf):
                     if firsts is None or m.group(0) in firsts:
                         self._words.setdefault(m.group(0), []).append((index, m.start()))
                     if (
@@ -402,7 +402,6 @@ class _Occurrences:
         return self._words
 
 
-_WORD = re.compile(r"\w+")
 #: A line break or a tab escaped (``wordmatch.WORD_START``), the backslash
 #: not escaped itself, and a word after it.
 _AFTER_AN_ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nNrt]\w")

@@ -34,7 +34,7 @@ from miner.redaction.lexicon.names import (
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.wordmatch import (
     WORD_CHARACTER,
-    WORD_START,
+    WORD_RUN,
     WholeWords,
     fold,
     long_texts_read_once,
@@ -281,14 +281,14 @@ def _standing(texts: Iterable[str], values: Iterable[str]) -> set[str]:
     by_first: dict[str, list[str]] = {}
     others: list[str] = []
     for value in dict.fromkeys(values):
-        if first := _A_RUN_OF_WORD_CHARACTERS.match(value):
+        if first := WORD_RUN.match(value):
             by_first.setdefault(first.group(), []).append(value)
         elif value:
             others.append(value)
     texts = list(texts)
     found = set[str]()
     for text in texts if by_first else ():
-        runs = _A_RUN_OF_WORD_CHARACTERS.finditer(text)
+        runs = WORD_RUN.finditer(text)
         after_breaks = _A_RUN_AFTER_AN_ESCAPED_BREAK.finditer(text) if "\\" in text else ()
         for m in itertools.chain(runs, after_breaks):
             for value in by_first.get(m.group(m.lastindex or 0), ()):
@@ -300,26 +300,13 @@ def _standing(texts: Iterable[str], values: Iterable[str]) -> set[str]:
                     and not WORD_CHARACTER.match(text, end)
                 ):
                     found.add(value)
-    found.update(v for v in others if any(_stands_whole(text, v) for text in texts))
+    found.update(v for v in others if any(v in text and occurrences(text, v) for text in texts))
     return found
 
 
-def _stands_whole(text: str, value: str) -> bool:
-    """Whether ``value`` occurs in ``text`` on word boundaries (``WORD_START``
-    before it, no word character after it), searched for as its text."""
-    at = text.find(value)
-    while at >= 0:
-        if _VALUE_START.match(text, at) and not WORD_CHARACTER.match(text, at + len(value)):
-            return True
-        at = text.find(value, at + 1)
-    return False
-
-
-#: A run of word characters, and the rest of one after a line break or a
-#: tab written escaped (``wordmatch.WORD_START``: its backslash not escaped).
-_A_RUN_OF_WORD_CHARACTERS = re.compile(r"\w+")
+#: The rest of a run of word characters after a line break or a tab written
+#: escaped (``wordmatch.WORD_START``: its backslash not escaped).
 _A_RUN_AFTER_AN_ESCAPED_BREAK = re.compile(r"(?<!\\)\\[nNrt](\w+)")
-_VALUE_START = re.compile(WORD_START)
 
 
 def _someone_s(word: str) -> bool:

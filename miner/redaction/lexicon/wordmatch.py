@@ -44,6 +44,8 @@ _END = ""
 
 #: One word character, as the re module reads one (every rule's word edge).
 WORD_CHARACTER = re.compile(r"\w")
+#: A run of word characters: a value's first word, a text's words.
+WORD_RUN = re.compile(r"\w+")
 
 #: Where a value may start: after a non-word character, or after a line break
 #: or a tab escaped as \\n, \\r or \\t ("\\nDiane: ...", "\\NMAKS: ..." in a text
