@@ -9,7 +9,9 @@ from collections import Counter
 import pandas as pd
 
 from miner.traces import build_sessions
+from tools import redaction_report
 from tools.pii_corpus import NEG
+from tools.splits import SPLITS, Part
 from tools.third_party_corpus import HELD_OUT_LOCALES, LOCALES, build_third_party_corpus
 
 
@@ -28,7 +30,7 @@ def test_the_held_out_draw_builds_sessions_of_every_held_out_locale_with_several
 
 
 def test_the_far_tune_set_is_in_no_other_set_builds_and_is_a_tuned_figures_row(monkeypatch):
-    from tools import redaction_report, silent_why
+    from tools import silent_why
     from tools.third_party_corpus import (
         FAR_TUNE_LOCALES,
         MIMESIS_FAKER_LOCALE,
@@ -44,10 +46,25 @@ def test_the_far_tune_set_is_in_no_other_set_builds_and_is_a_tuned_figures_row(m
     assert tags == {locale.replace("_", "-") for locale in FAR_TUNE_LOCALES}
 
     # A row of ``figures`` on the dev templates, whose misses ``-v`` may print.
-    for maker in ("third_party_report", "mimesis_report", "commerce_report", "support_report"):
-        monkeypatch.setattr(redaction_report, maker, lambda *a, **k: (a, k.get("locales")))
+    monkeypatch.setattr(redaction_report, "part_report", lambda part: part)
     monkeypatch.setattr(redaction_report, "export_report", lambda *a: None)
-    rows = {split: report for _c, split, report in redaction_report.figure_runs()}
-    assert rows["far tune locales, dev templates (tuned)"] == (("dev", FAR_TUNE_LOCALES), None)
-    assert not "far tune locales".startswith(redaction_report.TOTALS_ONLY)
-    assert "far" in silent_why.TUNE_SPLITS and redaction_report.WHY_SPLITS["far"]
+    rows = {(c, split): report for c, split, report in redaction_report.figure_runs()}
+    far = ("presidio-evaluator templates", "far tune locales, dev templates (tuned)")
+    assert rows[far] == Part("templates", "dev", FAR_TUNE_LOCALES)
+    assert far in redaction_report.TUNE_ROWS
+    assert "far" in silent_why.TUNE_SPLITS and "far" in redaction_report.WHY_SPLITS
+
+
+def test_every_split_is_tune_or_report_and_the_report_sets_are_never_tuned_on():
+    """The one table of splits: a tune split is built from dev templates
+    only, and no report split's locales are all a tune split's (the
+    held-out report set's even locales are, on the test templates only)."""
+    tune = [s for s in SPLITS.values() if s.tune]
+    assert all(part.half == "dev" for s in tune for part in s.parts)
+    tuned = {(p.corpus, p.half, p.locales, p.generator) for s in tune for p in s.parts}
+    for name, s in SPLITS.items():
+        if not s.tune:
+            assert all((p.corpus, p.half, p.locales, p.generator) not in tuned for p in s.parts), (
+                name
+            )
+    assert [name for _c, _t, name in redaction_report.FIGURE_ROWS if name not in SPLITS] == []

@@ -115,9 +115,9 @@ COMMERCE_DESTROYED_CEILING = 0.0025  # 5 of 2430 measured: 0.21%
 
 
 def test_a_shop_s_products_carriers_and_tracking_numbers_stay_and_its_customers_go():
-    from tools.redaction_report import commerce_report
+    from tools.redaction_report import split_report
 
-    shop = commerce_report("test")
+    shop = split_report("shop-test")
     assert {"product", "carrier", "tracking number", "sku"} <= set(shop.negatives), shop.table()
     assert shop.destroyed_share() <= COMMERCE_DESTROYED_CEILING, shop.table()
     assert {kind: shop.recall(kind) for kind in shop.planted} == dict.fromkeys(shop.planted, 1.0)

@@ -36,7 +36,9 @@ no decision (the reviewer's tools find a value by its exact text).
 ``python -m tools.redaction_report figures`` prints the one table of these
 per corpus and split that docs/redaction.md carries; ``figures
 --without-mimesis-report`` all of it but the mimesis report set, whose
-totals are read at a round's start and end only.
+totals are read at a round's start and end only. Each row is a split of
+``tools.splits.SPLITS``: its corpus, template half, locales and generator,
+and whether it is tuned on (misses printed with ``-v``) or reported.
 
 ``python -m tools.redaction_report held-out`` prints the same corpus filled
 from Faker locales no rule was tuned on (``HELD_OUT_LOCALES``), for the dev
@@ -91,6 +93,7 @@ import pandas as pd
 from miner.model import Session
 from miner.redaction.lexicon.wordmatch import WholeWords
 from miner.redaction.surfaced import decisions
+from tools import splits
 from tools.pii_corpus import NEG
 
 #: The non-personal kinds issue 36 counts as look-alikes (words that look
@@ -504,70 +507,32 @@ def corpus_report(seed: int = 7) -> Report:
     return measure(corpus.rows, corpus.labels)
 
 
+def part_report(part: splits.Part) -> Report:
+    """The figures of one corpus built from ``part`` (``tools.splits``)."""
+    corpus = splits.build(part)
+    return measure(corpus.rows, corpus.labels)
+
+
+def split_report(name: str) -> Report:
+    """The figures of the split called ``name`` (``tools.splits.SPLITS``);
+    of several parts, their decisions and reasons summed (``why_table``)."""
+    reports = [part_report(part) for part in splits.split(name).parts]
+    return reports[0] if len(reports) == 1 else _summed(reports)
+
+
 def third_party_report(
-    split: str, locales: tuple[str, ...] | None = None, generator: str = "faker"
+    half: str, locales: tuple[str, ...] = splits.LOCALES, generator: str = "faker"
 ) -> Report:
-    """The corpus from presidio-evaluator's templates and Faker's locales
-    (tools/third_party_corpus.py), one split: "dev" (tuned on) or "test";
-    ``locales`` the corpus's seven unless given (``HELD_OUT_LOCALES``);
-    ``generator="mimesis"``: mimesis's values, for its ``locales``."""
-    from tools.third_party_corpus import LOCALES, build_third_party_corpus
-
-    corpus = build_third_party_corpus(split, locales=locales or LOCALES, generator=generator)
-    return measure(corpus.rows, corpus.labels)
+    """presidio-evaluator's templates (tools/third_party_corpus.py), one
+    ``half`` ("dev", tuned on, or "test") filled from ``locales`` by
+    ``generator``."""
+    return part_report(splits.Part("templates", half, locales, generator))
 
 
-def mimesis_report(split: str) -> Report:
-    """The templates filled from mimesis: "dev", the tune set
-    (``MIMESIS_TUNE_LOCALES``), or "test", the report set
-    (``MIMESIS_REPORT_LOCALES``, totals only)."""
-    from tools.third_party_corpus import MIMESIS_REPORT_LOCALES, MIMESIS_TUNE_LOCALES
-
-    locales = MIMESIS_TUNE_LOCALES if split == "dev" else MIMESIS_REPORT_LOCALES
-    return third_party_report(split, locales, generator="mimesis")
-
-
-def held_out_report(split: str) -> Report:
-    """The same templates and placement filled from Faker locales no rule was
-    tuned or read on (``HELD_OUT_LOCALES``), one template split: "dev"
-    (templates tuned on) or "test" (templates never tuned on)."""
-    from tools.third_party_corpus import HELD_OUT_LOCALES
-
-    return third_party_report(split, HELD_OUT_LOCALES)
-
-
-def held_out_sets() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
-    """The addresses round's protocol, fixed before any miss was read: the
-    tune set (held-out locales at even positions, dev templates) and the
-    report set (odd positions, both template halves; the even ones' test
-    templates). Each set is a list of (template split, locales)."""
-    from tools.third_party_corpus import HELD_OUT_LOCALES
-
-    even, odd = HELD_OUT_LOCALES[0::2], HELD_OUT_LOCALES[1::2]
-    return {
-        "tune": [("dev", even)],
-        "report": [("dev", odd), ("test", odd), ("test", even)],
-    }
-
-
-def commerce_report(split: str) -> Report:
-    """An online shop's products, carriers and tracking numbers beside its
-    customers (tools/commerce_corpus.py), one split: "dev" or "test"."""
-    from tools.commerce_corpus import build_commerce_corpus
-
-    corpus = build_commerce_corpus(split)
-    return measure(corpus.rows, corpus.labels)
-
-
-def support_report(split: str, locales: tuple[str, ...] | None = None) -> Report:
+def support_report(half: str, locales: tuple[str, ...] = splits.LOCALES) -> Report:
     """Issue 36's hard cases (tools/support_corpus.py): a shop's, a bank's,
-    an airline's and a telecom's chats, one split, the corpus's seven
-    locales unless ``locales`` is given (``HELD_OUT_LOCALES``)."""
-    from tools.support_corpus import build_support_corpus
-    from tools.third_party_corpus import LOCALES
-
-    corpus = build_support_corpus(split, locales=locales or LOCALES)
-    return measure(corpus.rows, corpus.labels)
+    an airline's and a telecom's chats, one half, from ``locales``."""
+    return part_report(splits.Part("hard", half, locales))
 
 
 #: Exports the project ships, for reviewer decisions where nothing is
@@ -586,89 +551,56 @@ def export_report(export: Path, pipeline: Path = PIPELINE) -> Report:
     return measure(pd.read_parquet(export).to_dict("records"), {}, pipeline)
 
 
-def figure_runs(*, clean_report: bool = True) -> Iterator[tuple[str, str, Report]]:
-    """(corpus, split, report) for the one table of figures: the tune split
-    (dev) beside the report splits (test, held-out locales). Without
-    ``clean_report`` it leaves out the mimesis report set, whose totals are
-    read at a round's start and end only."""
-    from tools.third_party_corpus import (
-        FAR_TUNE_LOCALES,
-        HELD_OUT_LOCALES,
-        TUNE_LOCALES,
-        UNTOUCHED_LOCALES,
-    )
+_MIMESIS = "presidio-evaluator templates, mimesis's values"
+_HARD = "shop, bank, airline, telecom (hard cases)"
 
-    for split in ("dev", "test"):
-        yield "presidio-evaluator templates, 7 locales", split, third_party_report(split)
-    for split in ("dev", "test"):
-        yield (
-            "presidio-evaluator templates",
-            f"held-out locales, {split} templates",
-            (third_party_report(split, HELD_OUT_LOCALES)),
-        )
-    yield (
-        "presidio-evaluator templates",
-        "fresh tune locales, dev templates (tuned)",
-        third_party_report("dev", TUNE_LOCALES),
-    )
-    yield (
-        "presidio-evaluator templates",
-        "far tune locales, dev templates (tuned)",
-        third_party_report("dev", FAR_TUNE_LOCALES),
-    )
-    yield (
-        "presidio-evaluator templates",
-        "untouched locales, test templates",
-        third_party_report("test", UNTOUCHED_LOCALES),
-    )
-    yield (
-        "presidio-evaluator templates, mimesis's values",
-        "mimesis tune locales, dev templates (tuned)",
-        mimesis_report("dev"),
-    )
-    if clean_report:
-        yield (
-            "presidio-evaluator templates, mimesis's values",
-            "mimesis locales, test templates",
-            mimesis_report("test"),
-        )
-    for split in ("dev", "test"):
-        yield "shop (faker-ecommerce)", split, commerce_report(split)
-    for split in ("dev", "test"):
-        yield "shop, bank, airline, telecom (hard cases)", split, support_report(split)
-    yield (
-        "shop, bank, airline, telecom (hard cases)",
-        "held-out locales, test lists",
-        (support_report("test", HELD_OUT_LOCALES)),
-    )
+#: The one table of figures, row by row: (corpus, row title, split name).
+FIGURE_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("presidio-evaluator templates, 7 locales", "dev", "presidio-dev"),
+    ("presidio-evaluator templates, 7 locales", "test", "presidio-test"),
+    ("presidio-evaluator templates", "held-out locales, dev templates", "held-out-dev"),
+    ("presidio-evaluator templates", "held-out locales, test templates", "held-out-test"),
+    ("presidio-evaluator templates", "fresh tune locales, dev templates (tuned)", "fresh"),
+    ("presidio-evaluator templates", "far tune locales, dev templates (tuned)", "far"),
+    ("presidio-evaluator templates", "untouched locales, test templates", "untouched"),
+    (_MIMESIS, "mimesis tune locales, dev templates (tuned)", "mimesis-tune"),
+    (_MIMESIS, "mimesis locales, test templates", "mimesis-report"),
+    ("shop (faker-ecommerce)", "dev", "shop-dev"),
+    ("shop (faker-ecommerce)", "test", "shop-test"),
+    (_HARD, "dev", "hard-dev"),
+    (_HARD, "test", "hard-test"),
+    (_HARD, "held-out locales, test lists", "hard-held-out"),
+)
+#: The two cells the mimesis tune and report sets leave out: the tune
+#: locales on the test templates and the report locales on the dev ones.
+#: With the two sets they part what the report set adds into what the
+#: templates add and what the locales' lists add. Both hold report data:
+#: totals only.
+MIMESIS_CROSS_ROWS: tuple[tuple[str, str, str], ...] = (
+    (_MIMESIS, "mimesis tune locales, test templates", "mimesis-tune-test"),
+    (_MIMESIS, "mimesis report locales, dev templates", "mimesis-report-dev"),
+)
+#: The (corpus, row title) of ``figures`` whose misses ``-v`` may print:
+#: the tune splits'.
+TUNE_ROWS = frozenset((c, title) for c, title, name in FIGURE_ROWS if splits.SPLITS[name].tune)
+
+
+def figure_runs(*, clean_report: bool = True) -> Iterator[tuple[str, str, Report]]:
+    """(corpus, row title, report) for the one table of figures
+    (``FIGURE_ROWS``), then the shipped exports'. Without ``clean_report``
+    it leaves out the mimesis report set, whose totals are read at a
+    round's start and end only."""
+    for corpus, title, name in FIGURE_ROWS:
+        if clean_report or name != "mimesis-report":
+            yield corpus, title, split_report(name)
     for name, export in SHIPPED_EXPORTS.items():
         yield name, "all sessions (no labels)", export_report(export)
 
 
 def mimesis_cross_runs() -> Iterator[tuple[str, str, Report]]:
-    """The two cells the mimesis tune and report sets leave out: the tune
-    locales on the test templates and the report locales on the dev ones.
-    With the two sets they part what the report set adds into what the
-    templates add and what the locales' lists add. Both hold report data:
-    totals only."""
-    from tools.third_party_corpus import MIMESIS_REPORT_LOCALES, MIMESIS_TUNE_LOCALES
-
-    corpus = "presidio-evaluator templates, mimesis's values"
-    yield (
-        corpus,
-        "mimesis tune locales, test templates",
-        third_party_report("test", MIMESIS_TUNE_LOCALES, generator="mimesis"),
-    )
-    yield (
-        corpus,
-        "mimesis report locales, dev templates",
-        third_party_report("dev", MIMESIS_REPORT_LOCALES, generator="mimesis"),
-    )
-
-
-#: The rows of ``figures`` (by their split's first words) whose misses are
-#: never printed: the report splits.
-TOTALS_ONLY = ("test", "held-out", "untouched", "mimesis locales")
+    """(corpus, row title, report) of ``MIMESIS_CROSS_ROWS``."""
+    for corpus, title, name in MIMESIS_CROSS_ROWS:
+        yield corpus, title, split_report(name)
 
 
 def figures_table(runs: Iterator[tuple[str, str, Report]]) -> str:
@@ -705,7 +637,7 @@ def main() -> None:
         print(figures_table(collect()), "\n")
         for corpus, split, report in kept:
             print(f"## {corpus}, {split}\n\n{report.policy_table()}\n")
-            if "-v" in sys.argv and not split.startswith(TOTALS_ONLY):
+            if "-v" in sys.argv and (corpus, split) in TUNE_ROWS:
                 for kind, value in report.silent_examples:
                     print("silent", kind, value)
         return
@@ -719,44 +651,40 @@ def main() -> None:
         print(figures_table(mimesis_cross_runs()))
         return
     if args[:1] in (["fresh"], ["far"], ["mimesis-tune"]):  # tune sets: misses with -v
-        from tools.third_party_corpus import FAR_TUNE_LOCALES, TUNE_LOCALES
-
-        if args[0] == "fresh":
-            title, report = "fresh tune locales", third_party_report("dev", TUNE_LOCALES)
-        elif args[0] == "far":
-            title, report = "far tune locales", third_party_report("dev", FAR_TUNE_LOCALES)
-        else:
-            title, report = "mimesis tune locales", mimesis_report("dev")
-        print(f"## {title}, dev templates\n\n{report.table()}\n")
+        titles = {"fresh": "fresh", "far": "far", "mimesis-tune": "mimesis"}
+        report = split_report(args[0])
+        print(f"## {titles[args[0]]} tune locales, dev templates\n\n{report.table()}\n")
         print(f"{report.policy_table()}\n\n{report.locale_table()}\n")
         _examples(report)
         return
     if args[:1] == ["support"]:
-        for split in ("dev", "test"):
-            report = support_report(split)
-            print(f"## hard cases, {split}\n\n{report.table()}\n\n{report.policy_table()}\n")
-            if split == "dev":
+        for half in ("dev", "test"):
+            report = split_report(f"hard-{half}")
+            print(f"## hard cases, {half}\n\n{report.table()}\n\n{report.policy_table()}\n")
+            if splits.SPLITS[f"hard-{half}"].tune:
                 _examples(report)
         return
     if args[:2] in (["held-out", "tune"], ["held-out", "report"]):
-        for split, locales in held_out_sets()[args[1]]:
-            report = third_party_report(split, locales)
-            title = f"held-out {args[1]} set, {split} templates: {', '.join(locales)}"
+        name = f"held-out-{args[1]}"
+        for part in splits.split(name).parts:
+            report = part_report(part)
+            title = f"held-out {args[1]} set, {part.half} templates: {', '.join(part.locales)}"
             print(f"## {title}\n\n{report.table()}\n\n{report.locale_table()}\n")
-            if args[1] == "tune":  # the report set's misses are never printed
+            if splits.SPLITS[name].tune:  # the report set's misses are never printed
                 _examples(report)
         return
     if args and args[0] == "held-out":
-        for split in ("dev", "test"):
-            report = held_out_report(split)
-            title = f"held-out locales, {split} templates"
+        for half in ("dev", "test"):
+            report = split_report(f"held-out-{half}")
+            title = f"held-out locales, {half} templates"
             print(f"## {title}\n\n{report.table()}\n\n{report.locale_table()}\n")
             _examples(report)
         return
     if not args or args[0] == "third-party":
         runs += [(f"third-party {split}", third_party_report(split)) for split in ("dev", "test")]
         runs += [
-            (f"third-party commerce {split}", commerce_report(split)) for split in ("dev", "test")
+            (f"third-party commerce {half}", split_report(f"shop-{half}"))
+            for half in ("dev", "test")
         ]
     if not args or args[0] != "third-party":
         seed = int(args[0]) if args and args[0].isdigit() else 7
@@ -766,50 +694,13 @@ def main() -> None:
         _examples(report)
 
 
-#: The splits ``surfaced-why`` reads, and whether they are tune splits (whose
-#: decisions may be printed, with -v) or report splits (totals only).
-WHY_SPLITS = {
-    "presidio-dev": True,
-    "presidio-test": False,
-    "held-out-tune": True,
-    "held-out-report": False,
-    "fresh": True,
-    "far": True,
-    "untouched": False,
-    "mimesis-tune": True,
-    "mimesis-report": False,
-    "hard-dev": True,
-    "hard-test": False,
-    "hard-held-out": False,
-}
-
-
-def why_report(split: str) -> Report:
-    """The report of one of ``WHY_SPLITS``."""
-    from tools.third_party_corpus import (
-        FAR_TUNE_LOCALES,
-        HELD_OUT_LOCALES,
-        TUNE_LOCALES,
-        UNTOUCHED_LOCALES,
-    )
-
-    if split.startswith("presidio-"):
-        return third_party_report(split.removeprefix("presidio-"))
-    if split.startswith("held-out-"):
-        sets = held_out_sets()[split.removeprefix("held-out-")]
-        reports = [third_party_report(half, locales) for half, locales in sets]
-        return _summed(reports)
-    if split == "fresh":
-        return third_party_report("dev", TUNE_LOCALES)
-    if split == "far":
-        return third_party_report("dev", FAR_TUNE_LOCALES)
-    if split == "untouched":
-        return third_party_report("test", UNTOUCHED_LOCALES)
-    if split.startswith("mimesis-"):
-        return mimesis_report("dev" if split == "mimesis-tune" else "test")
-    if split == "hard-held-out":
-        return support_report("test", HELD_OUT_LOCALES)
-    return support_report(split.removeprefix("hard-"))
+#: The splits ``surfaced-why`` and ``replaced-why`` read when none is named
+#: (any of ``tools.splits.SPLITS`` may be; a tune split's decisions may be
+#: printed, with -v, a report split's never).
+WHY_SPLITS = (
+    "presidio-dev", "presidio-test", "held-out-tune", "held-out-report", "fresh", "far",
+    "untouched", "mimesis-tune", "mimesis-report", "hard-dev", "hard-test", "hard-held-out",
+)  # fmt: skip
 
 
 def _summed(reports: list[Report]) -> Report:
@@ -823,59 +714,18 @@ def _summed(reports: list[Report]) -> Report:
     return total
 
 
-def _surfaced_why(splits: list[str]) -> None:
+def _surfaced_why(names: list[str]) -> None:
     """``surfaced-why [SPLIT...]``: per reason a value was surfaced, what it
     was (``Report.why_table``); with -v a tune split's decisions too."""
-    for split in splits or list(WHY_SPLITS):
-        if split not in WHY_SPLITS:
-            raise SystemExit(f"unknown split {split!r}; one of {', '.join(WHY_SPLITS)}")
-        report = why_report(split)
-        tune = "tune" if WHY_SPLITS[split] else "report: totals only"
-        print(f"## {split} ({tune}): {report.decisions} decisions in {report.cases} cases\n")
+    for name in names or list(WHY_SPLITS):
+        tuned = splits.split(name).tune
+        report = split_report(name)
+        tune = "tune" if tuned else "report: totals only"
+        print(f"## {name} ({tune}): {report.decisions} decisions in {report.cases} cases\n")
         print(report.why_table(), "\n")
-        if "-v" in sys.argv and WHY_SPLITS[split]:  # a report split's values are never printed
+        if "-v" in sys.argv and tuned:  # a report split's values are never printed
             for reason, kind, value in sorted(report.why_examples):
                 print("why", reason, "|", kind, "|", value)
-
-
-def why_corpus(split: str) -> list[tuple[list[dict[str, Any]], dict[str, list[Any]]]]:
-    """The (rows, labels) of each corpus ``why_report`` measures for ``split``."""
-    from tools.third_party_corpus import (
-        FAR_TUNE_LOCALES,
-        HELD_OUT_LOCALES,
-        LOCALES,
-        MIMESIS_REPORT_LOCALES,
-        MIMESIS_TUNE_LOCALES,
-        TUNE_LOCALES,
-        UNTOUCHED_LOCALES,
-        build_third_party_corpus,
-    )
-
-    parts: list[tuple[str, tuple[str, ...], str]]
-    if split.startswith("presidio-"):
-        parts = [(split.removeprefix("presidio-"), LOCALES, "faker")]
-    elif split.startswith("held-out-"):
-        sets = held_out_sets()[split.removeprefix("held-out-")]
-        parts = [(half, locales, "faker") for half, locales in sets]
-    elif split == "fresh":
-        parts = [("dev", TUNE_LOCALES, "faker")]
-    elif split == "far":
-        parts = [("dev", FAR_TUNE_LOCALES, "faker")]
-    elif split == "untouched":
-        parts = [("test", UNTOUCHED_LOCALES, "faker")]
-    elif split == "mimesis-tune":
-        parts = [("dev", MIMESIS_TUNE_LOCALES, "mimesis")]
-    elif split == "mimesis-report":
-        parts = [("test", MIMESIS_REPORT_LOCALES, "mimesis")]
-    else:
-        from tools.support_corpus import build_support_corpus
-
-        locales = HELD_OUT_LOCALES if split == "hard-held-out" else LOCALES
-        half = "test" if split == "hard-held-out" else split.removeprefix("hard-")
-        corpus = build_support_corpus(half, locales=locales)
-        return [(corpus.rows, corpus.labels)]
-    built = [build_third_party_corpus(h, locales=loc, generator=g) for h, loc, g in parts]
-    return [(c.rows, c.labels) for c in built]
 
 
 def replaced_why(
@@ -956,25 +806,25 @@ def replaced_why(
     return counts, lines
 
 
-def _replaced_why(splits: list[str]) -> None:
+def _replaced_why(names: list[str]) -> None:
     """``replaced-why [SPLIT...]``: per pass that replaced a look-alike, how
     many of each kind; with -v a tune split's replaced look-alikes too."""
-    for split in splits or list(WHY_SPLITS):
-        if split not in WHY_SPLITS:
-            raise SystemExit(f"unknown split {split!r}; one of {', '.join(WHY_SPLITS)}")
+    for name in names or list(WHY_SPLITS):
+        tuned = splits.split(name).tune
         counts: Counter[tuple[str, str]] = Counter()
         lines: list[str] = []
-        for rows, labels in why_corpus(split):
-            more, said = replaced_why(rows, labels)
+        for part in splits.split(name).parts:
+            corpus = splits.build(part)
+            more, said = replaced_why(corpus.rows, corpus.labels)
             counts += more
             lines += said
-        tune = "tune" if WHY_SPLITS[split] else "report: totals only"
-        print(f"## {split} ({tune}): {sum(counts.values())} look-alikes replaced\n")
+        tune = "tune" if tuned else "report: totals only"
+        print(f"## {name} ({tune}): {sum(counts.values())} look-alikes replaced\n")
         print("| replaced by | look-alike kind | replaced |\n|---|---|---:|")
         for (why, kind), n in sorted(counts.items(), key=lambda item: -item[1]):
             print(f"| {why} | {kind} | {n} |")
         print()
-        if "-v" in sys.argv and WHY_SPLITS[split]:  # a report split's values are never printed
+        if "-v" in sys.argv and tuned:  # a report split's values are never printed
             for line in sorted(lines):
                 print("replaced", line)
 

@@ -47,8 +47,14 @@ from typing import Any
 
 from miner.model import Session
 from tools.redaction_report import PIPELINE, places, score_sessions
+from tools.splits import SPLITS, build
 
-TUNE_SPLITS = ("presidio-dev", "held-out-tune", "fresh", "far", "mimesis-tune", "streets")
+#: The splits whose silent values may be read: every tune split of the
+#: templates (``tools.splits``), and the street sweep's sessions.
+TUNE_SPLITS = (
+    *(name for name, s in SPLITS.items() if s.tune and s.parts[0].corpus == "templates"),
+    "streets",
+)
 
 
 def _corpus(split: str) -> tuple[list[Session], dict[str, list[Any]]]:
@@ -56,25 +62,11 @@ def _corpus(split: str) -> tuple[list[Session], dict[str, list[Any]]]:
 
     from miner.config import load_config
     from miner.traces import build_sessions
-    from tools.third_party_corpus import (
-        FAR_TUNE_LOCALES,
-        HELD_OUT_LOCALES,
-        LOCALES,
-        MIMESIS_TUNE_LOCALES,
-        TUNE_LOCALES,
-        build_third_party_corpus,
-    )
 
     if split == "streets":
         return _street_sessions()
-    locales, generator = {
-        "presidio-dev": (LOCALES, "faker"),
-        "held-out-tune": (HELD_OUT_LOCALES[0::2], "faker"),
-        "fresh": (TUNE_LOCALES, "faker"),
-        "far": (FAR_TUNE_LOCALES, "faker"),
-        "mimesis-tune": (MIMESIS_TUNE_LOCALES, "mimesis"),
-    }[split]
-    corpus = build_third_party_corpus("dev", locales=locales, generator=generator)
+    [part] = SPLITS[split].parts
+    corpus = build(part)
     config = load_config(PIPELINE)
     return build_sessions(pd.DataFrame(corpus.rows), config.agent.app_name), corpus.labels
 
