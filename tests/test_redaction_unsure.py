@@ -169,6 +169,9 @@ def test_a_house_number_after_capitalised_words_one_foreign_is_surfaced(text, va
         ("Strada <PERSON_1> Nr. 934", "Nr. 934"),
         # After a name and a comma, a name replaced is a street's as often.
         ("Deliver to <PERSON_1>, <PERSON_2> 78 please", "78"),
+        # An abbreviation read as a name up to its full stop: its number.
+        ("I have noted <PERSON_1>. 72 on your file.", "72"),
+        ("Deliver to <PERSON_1>, <PERSON_2>. 99 please", "99"),
     ],
 )
 def test_the_rest_of_a_street_line_after_a_replaced_name_is_surfaced(text, value):
@@ -2076,3 +2079,47 @@ def test_a_surname_after_its_particles_in_capitals_is_surfaced_with_no_cue(text,
 
 def test_a_short_particle_before_a_word_no_list_knows_is_no_surname():
     assert surfaced("shipping to DE VAT included") == {}
+
+
+def test_a_building_s_letter_does_not_end_an_address_block():
+    # "Maja A" (Estonian's building A): the block runs on to its postcode.
+    text = "708 Kirde\\n Maja A\\n Viljandi\\n Mikroneesia 18713"
+    assert surfaced(text).get(text) == "STREET_ADDRESS"
+
+
+def test_a_sentence_s_a_after_a_street_is_not_its_building_s_letter():
+    from miner.redaction.unsure.streets import address_blocks
+
+    # "A" heads its part: a sentence's, which ends the address.
+    text = "708 Kirde\\n A friend lives there"
+    assert [text[s:e] for s, e, _entity, _sure in address_blocks(text)] == ["708 Kirde"]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("The title refers to Du <STREET_ADDRESS_1> in Guyancourt.", "Du"),
+        ("Deliver to <PERSON_1>, Qəsəbə <STREET_ADDRESS_1> please", "Qəsəbə"),
+    ],
+)
+def test_a_particle_or_a_foreign_word_right_before_a_street_replaced_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please deliver at <STREET_ADDRESS_1> today",
+        "The Hotel <STREET_ADDRESS_1> is closed",
+        "Address <STREET_ADDRESS_1>",
+    ],
+)
+def test_an_english_word_right_before_a_street_replaced_is_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+def test_a_word_before_a_person_before_a_street_is_not_read_across_the_name():
+    # "Ciao" is no word of the street: a name replaced stands between them.
+    text = "Ciao <PERSON_1> <STREET_ADDRESS_1>"
+    found = {(text[s:e], why) for s, e, _x, why in Unsure().reasoned_spans(text)}
+    assert ("Ciao", "rest of an address") not in found

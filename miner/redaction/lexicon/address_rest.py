@@ -43,7 +43,12 @@ _RESIDUE_BEFORE = re.compile(
     # A house number, marked or not, and a comma: the street's name on the
     # part after it ("294, Jalan 2o", "Holding No. 710, HakimAvenue").
     r"|(?:[^\W\d_]+[ \t]+)?(?:(?i:no|nr|n[º°])\.?[ \t]*)?\d{1,5}[A-Za-z]?"
-    r"(?:[-/]\d{1,5}[A-Za-z]?)?,[ \t]*)\Z"
+    r"(?:[-/]\d{1,5}[A-Za-z]?)?,[ \t]*"
+    # One word right before it, kept only if a particle or a capitalised
+    # word English does not write (``_a_street_s_word``): what the street's
+    # rule left of its name ("Du <STREET_ADDRESS_1>" of "Du Docteur M
+    # Breton street").
+    r"|(?P<word>[^\W\d_]+)[ \t])\Z"
 )
 
 #: A house number ending the line right above a street ("to 03\\n<STREET_ADDRESS_1>":
@@ -113,7 +118,10 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
     labelled = PLACEHOLDER.sub(_fill_other_values, text) if anchors else text
     for start, end in sorted(anchors):
         line_start = max(text.rfind("\n", 0, start), 0)
-        if before := _RESIDUE_BEFORE.search(blanked, max(line_start, start - 24), start):
+        before = _RESIDUE_BEFORE.search(blanked, max(line_start, start - 24), start)
+        if before and before.group("word") and not _a_street_s_word(before.group("word")):
+            before = None
+        if before:
             residue = before.group(0).rstrip(" \t-/,")
             head = LETTERS.match(residue)
             if head and head.group(0).casefold() in stop_words() and " " in residue:
@@ -139,6 +147,18 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             yield rest.start(1), rest.end(1)
             end = rest.end(1)
         yield from _parts_under(blanked, text, end)
+
+
+def _a_street_s_word(word: str) -> bool:
+    """Whether a word right before a street replaced is the street's: a
+    particle ("Du", "de"), or capitalised and a word English does not write
+    (wordfreq Zipf under 3) nor a stop word; not "at", "Deliver", "Hotel"."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold()
+    if folded in ADDRESS_PARTICLES:
+        return folded not in stop_words()
+    return word[:1].isupper() and folded not in stop_words() and not an_english_word(folded, 3.0)
 
 
 def _fill_other_values(m: re.Match[str]) -> str:

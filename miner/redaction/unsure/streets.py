@@ -131,11 +131,26 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
             continue
         lead = len(m.group("words")) - len(m.group("words").lstrip())
         yield m.start("words") + lead if words else m.start("number"), m.end(), "STREET_ADDRESS"
+    for m in _NUMBER_AFTER_ABBREVIATION.finditer(text):
+        # The name rules took an abbreviation up to its full stop ("App. 72",
+        # "Nr. 99", "Leil. 3": "<PERSON_1>. 72"): its number is the house's
+        # or the unit's.
+        if not _YEAR.fullmatch(m.group(1)):
+            yield m.start(1), m.end(1), "STREET_ADDRESS"
     for m in _NUMBER_BEFORE_PERSON.finditer(text):
         first, _, second = m.group(1).partition("/")
         if second and int(first) <= 31 and second.isdigit() and int(second) <= 12:
             continue  # "on 12/05, <PERSON_1>", "24/7, <PERSON_1>": a date's shape
         yield m.start(1), m.end(1), "STREET_ADDRESS"
+
+
+#: A house's or a unit's number right after a placeholder and a full stop:
+#: what the name rules left of an abbreviated word and its number ("App.
+#: 72" read as a name up to the stop: "<PERSON_1>. 72").
+_NUMBER_AFTER_ABBREVIATION = re.compile(
+    r"<(?:PERSON|STREET_ADDRESS)_\d+>\.[ \t]?(\d{1,4}[A-Za-z]?(?:[/-]\d{1,4}[A-Za-z]?)?)"
+    r"(?![\w/:+-]|[.,]\d)"
+)
 
 
 #: A name replaced and a comma before a name replaced: what follows a
@@ -1142,7 +1157,12 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
                 # A number, or a value replaced already (a postcode read as
                 # a phone heads its part: "<PHONE_NUMBER_1> Casa Grande / BA").
                 numbered = True
-            elif letters and not _plain_part_word(value, letters, lower):
+            elif letters and (
+                not _plain_part_word(value, letters, lower)
+                or (count > 0 and not lower and _A_BUILDING_S_LETTER.fullmatch(value))
+            ):
+                # A building's or entrance's letter after a word of the part
+                # ("Maja A", "Blok B"): no sentence's "A".
                 named = named or lower or any(c.isupper() for c in value)
             elif letters or not _PUNCTUATION.fullmatch(value):
                 whole = False
@@ -1162,6 +1182,12 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
         numbered_before = numbered
         at = stop
     return last
+
+
+#: A capital letter alone: a building's or an entrance's after the words of
+#: its part ("Maja A", Estonian's building; "Blok B"), not a sentence's "A"
+#: (the part's first word, or in a text in lower case).
+_A_BUILDING_S_LETTER = re.compile(r"[A-Z]")
 
 
 #: A word of five letters or more and a full stop: a sentence's end, no
