@@ -644,47 +644,6 @@ def test_the_last_word_of_a_town_after_its_preposition_is_kept(text, name, kept)
 
 
 @pytest.mark.parametrize(
-    "text, name",
-    [
-        ("AN AGENCY BASED IN LAC- JEANNE.", "JEANNE"),
-        ("AN AGENCY BASED IN MONT- JEANNE.", "JEANNE"),
-    ],
-)
-def test_a_town_s_first_word_in_capitals_keeps_the_name_after_it(text, name):
-    assert verdict(text, name, NER, {"PERSON"}) == "keep"
-
-
-@pytest.mark.parametrize(
-    "text, name, kept",
-    [
-        ("Quaxby is a design agency based in Acerra.", "Quaxby", "keep"),
-        ("In Acerra, Quaxby is a 501(c)3 that invites songwriters", "Quaxby", "keep"),
-        ("QUAXBY IS A DESIGN AGENCY BASED IN ACERRA.", "QUAXBY", "keep"),
-        ("Lina Quaxby was a car manufacturer.", "Lina Quaxby", "keep"),
-        # A person is a job, and a firm's noun before another noun is one.
-        ("Lina Quaxby is a nurse based in Leeds.", "Lina Quaxby", "replace"),
-        ("Lina Quaxby is a company director in Leeds.", "Lina Quaxby", "replace"),
-        ("Lina Quaxby is a brand ambassador.", "Lina Quaxby", "replace"),
-        (
-            "Quaxby is an Italian multinational investment bank and financial services company",
-            "Quaxby",
-            "keep",
-        ),
-        ("Quaxby is the brainchild of our 3 founders", "Quaxby", "keep"),
-        ("Lina Quaxby is a nurse at the company.", "Lina Quaxby", "replace"),
-        ("Lina Quaxby is a bank clerk.", "Lina Quaxby", "replace"),
-        # Where someone is from after their full name: a firm, not a person.
-        ("Tom Berg of Lina Quaxby is the CEO of the year.", "Lina Quaxby", "keep"),
-        ("Dr. Tom Berg of Quaxby, and others", "Quaxby", "keep"),
-        ("Tom Berg of Lina's team called", "Lina", "replace"),  # a person's team
-        ("Bank of Lina Quaxby called", "Lina Quaxby", "replace"),  # no full name before
-    ],
-)
-def test_a_name_the_sentence_says_is_a_firm_is_kept(text, name, kept):
-    assert verdict(text, name, NER, {"PERSON"}) == kept
-
-
-@pytest.mark.parametrize(
     "line, firm",
     [
         ("Your parcel ships with Okabe Transport tomorrow", "Okabe Transport"),
@@ -752,11 +711,6 @@ def test_surnames_with_a_title_or_a_first_name_stay_a_person_s(policy, line, per
         ("KOFI MENSAH, THE VOSTRANE KELLITH DAUNE, SAID IT", "KELLITH", True),
         ("Hi Kofi, the Warden Greta Lindqvist, called", "Greta", False),  # a first name
         ("the Vostrane Kellith called", "Kellith", False),  # no apposition
-        # A title whose other words are in lower case, and a long one in capitals.
-        ("Stella Quaxby, the Especialista em ensaios metrológicos, said", "metrológicos", True),
-        ("LINA QUAXBY, THE PROFESOR DE UNIVERSIDADES Y DE LA ENSEÑANZA, SAID", "LA", True),
-        ("Hi Kofi, the chief of staff Vostrane Kellith, called", "Kellith", False),
-        ("Kofi, the Warden of Greta Kellith, called", "Kellith", False),  # a first name
     ],
 )
 def test_a_hit_inside_an_apposition_after_the_names_a_job(text, word, thing):

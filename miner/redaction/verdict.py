@@ -14,10 +14,7 @@ filters (an allowed phrase, a determiner before it) came first.
   - a three-letter code in capitals on a route ("MAN-BEG", "from MAN");
   - a firm's noun among its words no name list knows ("Vesterlund
     Pharmaceutica": ``lexicon.firms.firm_by_its_words``, in any sentence;
-    firm-shaped but unsure, "Tarvo Holding", "Lõunapank", it is surfaced);
-  - what the sentence says it is: a firm ("X is a design agency based in",
-    "X is a 501(c)3 that": ``lexicon.firms.said_to_be_a_firm``), or where
-    a full name is from ("Tom Berg of X is the CEO").
+    firm-shaped but unsure, "Tarvo Holding", "Lõunapank", it is surfaced).
 - **Unsure** (surfaced): an ordinary noun after it, the way products and
   plans are named ("Elsa dining chair", "Guest plan": lemminflect's English
   lexicon says it is a noun), since a name may stand before a noun too
@@ -45,10 +42,8 @@ from typing import Literal
 
 from miner.redaction.lexicon.firms import (
     a_form_before_a_name,
-    after_a_full_name_s_of,
     firm_by_its_words,
     in_a_firm_s_slot,
-    said_to_be_a_firm,
 )
 from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
 from miner.redaction.lexicon.letters import LETTERS
@@ -152,13 +147,6 @@ def verdict_of(
         # slot ("I am in New Jane"). (Not "bei", "im": "Termin bei Weber"
         # is a person's.) Here only: "Anouk" alone elsewhere is not kept for it.
         return "keep", ""
-    if said_to_be_a_firm(text, end) or after_a_full_name_s_of(text, start, end):
-        # "Benelli is a 501(c)3 that", "Sergio Rossi is a design agency
-        # based in": the sentence says what the name is, a firm; no one is
-        # an agency or a company (a job after "is a" is a person's: not here).
-        # "Lina Quaxby of Benelli is the CEO": where someone is from, after
-        # their full name, is a firm or a place, not another person.
-        return "keep", value
     if by_its_words:
         # A firm's noun among its words, in the regions' languages ("Janssen
         # Pharmaceutica", "Harbin Avtomobil Zavodu", "PT Maju Jaya"):
@@ -849,8 +837,7 @@ _TOWN_START = re.compile(rf"(?:{TOWN_START_WORDS})[ \t]+[A-Z]|(?:Mont|Lac|Port)-
 #: German writes before people too: "Termin bei Weber").
 _TOWN_END = re.compile(r".*[ \t](?:Ville|City|Town|Village)")
 _TOWN_AROUND = re.compile(
-    r"(?:\b(?:Mont|Lac|Port|MONT|LAC|PORT)-[ \t]*"
-    r"|[A-ZÀ-Þ][^\W\d_]+[ \t]+(?:am|nad|pod|upon)[ \t]+)$"
+    r"(?:\b(?:Mont|Lac|Port)-[ \t]*|[A-ZÀ-Þ][^\W\d_]+[ \t]+(?:am|nad|pod|upon)[ \t]+)$"
 )
 _TOWN_JOIN = re.compile(r"[A-ZÀ-Þ]\S*[ \t]+(?:am|nad|pod|upon)[ \t]+[A-ZÀ-Þ]\S*")
 

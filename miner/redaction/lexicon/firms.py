@@ -131,56 +131,6 @@ _WORKPLACE_BEFORE = re.compile(
 _AS_A_JOB_AFTER = re.compile(r"[ \t]+as[ \t]+(?:a|an|the|their|its|our|his|her)[ \t]+[a-z]")
 
 
-#: What a firm is said to be, right after its name: "X is a design agency
-#: based in", "X is a 501(c)3 that", "X was a car manufacturer.", "X is an
-#: Italian multinational investment bank and financial services company",
-#: "X is the brainchild of". A person is said to be a job ("X is a nurse"),
-#: never an agency or a company; the firm's noun must end the phrase (a
-#: comma, a stop, "based", "that"...), as "X is a company director" names a
-#: person's job, and no preposition or article stands before it ("X is a
-#: nurse at the company" is a person's).
-_SAID_TO_BE_A_FIRM = re.compile(
-    r"[ \t]+(?i:is|was)[ \t]+(?:(?i:a|an)[ \t]+"
-    r"(?:(?!(?i:at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your)\b)"
-    r"[\w'’&-]+[ \t]+){0,7}?"
-    r"(?i:agency|company|corporation|firm|brand|retailer|manufacturer|start-?up|bank"
-    r"|non-?profit|charity|conglomerate|consultancy|501\(c\)\(?3\)?)"
-    r"(?=[ \t]*(?:[.,;:!?]|\\n|\n|\Z|[ \t](?i:based|headquartered|located|founded|that|which"
-    r"|in|from|with|specialising|specializing|owned|run|known|since)\b))"
-    r"|(?i:the[ \t]+brainchild[ \t]+of)\b)"
-)
-
-
-def said_to_be_a_firm(text: str, end: int) -> bool:
-    """Whether the sentence says the name before ``end`` is a firm: "is a
-    design agency based in", "is a 501(c)3 that invites" (kept: no one is
-    an agency)."""
-    return bool(_SAID_TO_BE_A_FIRM.match(text, end))
-
-
-#: A full name and "of" before a hit: "Lina Quaxby of Benelli is the CEO",
-#: "including Tom Berg of Sergio Rossi". The first word must be a first
-#: name (not "Bank of", "University of").
-_A_FULL_NAME_OF_BEFORE = re.compile(
-    r"(?<![\w'’.-])([A-ZÀ-Þ][\w'’-]+)(?:[ \t]+[A-ZÀ-Þ][\w'’.-]+){1,2}[ \t]+(?i:of)[ \t]+$"
-)
-
-
-def after_a_full_name_s_of(text: str, start: int, end: int) -> bool:
-    """Whether a full name and "of" stand before the hit ``text[start:end]``
-    ("Lina Quaxby of Benelli is the CEO"): where someone is from, a firm
-    or a place, not another person (not before "'s": "Lina Quaxby of
-    Tom's team")."""
-    from miner.redaction.lexicon.names import a_first_name
-
-    before = _A_FULL_NAME_OF_BEFORE.search(text, max(0, start - 60), start)
-    return (
-        before is not None
-        and a_first_name(before.group(1))
-        and not text.startswith(("'s", "’s"), end)
-    )
-
-
 def in_a_firm_s_slot(text: str, start: int, end: int) -> bool:
     """Whether the name ``text[start:end]`` stands where a firm, a shop, a
     carrier or a brand does: after a purchase's "from" or "at", after a

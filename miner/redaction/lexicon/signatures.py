@@ -292,12 +292,8 @@ def in_an_apposition(text: str, start: int) -> bool:
     return not any(A_TITLE.fullmatch(w.strip(".,")) or a_first_name(w.strip(".,")) for w in words)
 
 
-#: An apposition's "the" and words up to a hit, after a comma, the first
-#: capitalised: ", the Evaluator ", ", THE CHIEF ", ", the Especialista em
-#: ensaios " (a job's title in a language that writes its other words in
-#: lower case: "Especialista em ensaios metrológicos").
-_THE_AND_WORDS = re.compile(
-    r",[ \t]*(?i:the)[ \t]+(?P<words>(?:[A-ZÀ-Þ][\w'’.-]*[ \t]+(?:[^\s,]+[ \t]+){0,4})?)$"
-)
+#: An apposition's "the" and capitalised words up to a hit, after a comma:
+#: ", the Evaluator ", ", THE CHIEF ".
+_THE_AND_WORDS = re.compile(r",[ \t]*(?i:the)[ \t]+(?P<words>(?:[A-ZÀ-Þ][\w'’.-]*[ \t]+){0,3})$")
 #: The rest of the apposition: words to its closing comma.
 _TO_A_COMMA = re.compile(r"(?:[^\s,]+[ \t]+){0,5}[^\s,]+,")
