@@ -170,7 +170,8 @@ def test_a_house_number_after_capitalised_words_one_foreign_is_surfaced(text, va
         # After a name and a comma, a name replaced is a street's as often.
         ("Deliver to <PERSON_1>, <PERSON_2> 78 please", "78"),
         # An abbreviation read as a name up to its full stop: its number.
-        ("I have noted <PERSON_1>. 72 on your file.", "72"),
+        ("Ship to Apt. 7, <PERSON_1>. 72\nTallinn", "72"),
+        ("Deliver to <PERSON_1>. 12B, Viljandi", "12B"),
         ("Deliver to <PERSON_1>, <PERSON_2>. 99 please", "99"),
     ],
 )
@@ -2085,6 +2086,34 @@ def test_a_building_s_letter_does_not_end_an_address_block():
     # "Maja A" (Estonian's building A): the block runs on to its postcode.
     text = "708 Kirde\\n Maja A\\n Viljandi\\n Mikroneesia 18713"
     assert surfaced(text).get(text) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hi, this is <PERSON_1>. 2 of my parcels are missing",
+        "I talked to <PERSON_1>. 10 items were damaged.",
+        "Thanks <PERSON_1>. 100% happy now.",
+        "Ship to <STREET_ADDRESS_1>. 3 boxes please.",
+    ],
+)
+def test_a_count_after_a_name_s_full_stop_is_no_house_number(text):
+    # A sentence's count after a name or a street and its full stop: no
+    # house's number (review22: each was surfaced).
+    assert surfaced(text) == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Deliver to 12 Main Street, Springfield I think, or maybe Boston",
+        "Deliver to 12 Main Street, Springfield A courier left a note.",
+    ],
+)
+def test_a_sentence_s_capital_going_on_after_a_town_is_no_building_s_letter(text):
+    # "I" and "A" go on into a sentence: the address's rest stops at the town
+    # (review22: "Springfield I" and "think" were surfaced).
+    assert surfaced(text) == {"12 Main Street, Springfield": "STREET_ADDRESS"}
 
 
 def test_a_sentence_s_a_after_a_street_is_not_its_building_s_letter():

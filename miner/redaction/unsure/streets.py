@@ -135,8 +135,13 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
         # The name rules took an abbreviation up to its full stop ("App. 72",
         # "Nr. 99", "Leil. 3": "<PERSON_1>. 72"): its number is the house's
         # or the unit's.
-        if not _YEAR.fullmatch(m.group(1)):
-            yield m.start(1), m.end(1), "STREET_ADDRESS"
+        if _YEAR.fullmatch(m.group(1)):
+            continue
+        if _A_LOWER_CASE_WORD_AFTER.match(text, m.end(1)) and not _A_NAME_AND_COMMA.search(
+            text, max(0, m.start() - 40), m.start()
+        ):
+            continue  # "Hi, this is <PERSON_1>. 2 of my parcels": a sentence's count
+        yield m.start(1), m.end(1), "STREET_ADDRESS"
     for m in _NUMBER_BEFORE_PERSON.finditer(text):
         first, _, second = m.group(1).partition("/")
         if second and int(first) <= 31 and second.isdigit() and int(second) <= 12:
@@ -147,10 +152,15 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
 #: A house's or a unit's number right after a placeholder and a full stop:
 #: what the name rules left of an abbreviated word and its number ("App.
 #: 72" read as a name up to the stop: "<PERSON_1>. 72").
+#: Not before a per cent sign, nor before a lower-case word unless a name
+#: and a comma stand before it (``_A_LOWER_CASE_WORD_AFTER``): a sentence's
+#: count after a name's full stop ("Hi, this is <PERSON_1>. 2 of my parcels
+#: are missing", "Thanks <PERSON_1>. 100% happy"), not an address's number.
 _NUMBER_AFTER_ABBREVIATION = re.compile(
     r"<(?:PERSON|STREET_ADDRESS)_\d+>\.[ \t]?(\d{1,4}[A-Za-z]?(?:[/-]\d{1,4}[A-Za-z]?)?)"
-    r"(?![\w/:+-]|[.,]\d)"
+    r"(?![\w/:+%-]|[.,]\d)"
 )
+_A_LOWER_CASE_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_A-Z]")
 
 
 #: A name replaced and a comma before a name replaced: what follows a
@@ -1159,10 +1169,16 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
                 numbered = True
             elif letters and (
                 not _plain_part_word(value, letters, lower)
-                or (count > 0 and not lower and _A_BUILDING_S_LETTER.fullmatch(value))
+                or (
+                    count > 0
+                    and not lower
+                    and _A_BUILDING_S_LETTER.fullmatch(value)
+                    and not m.group(1)[token.end() :].strip(" \t.")
+                )
             ):
-                # A building's or entrance's letter after a word of the part
-                # ("Maja A", "Blok B"): no sentence's "A".
+                # A building's or entrance's letter ending a part after a word
+                # of it ("Maja A", "Blok B"): no sentence's "A" or "I" going on
+                # ("Springfield I think", "Springfield A courier left").
                 named = named or lower or any(c.isupper() for c in value)
             elif letters or not _PUNCTUATION.fullmatch(value):
                 whole = False
@@ -1186,8 +1202,8 @@ def _parts_after(text: str, end: int, lower: bool) -> int:
 
 #: A capital letter alone: a building's or an entrance's after the words of
 #: its part ("Maja A", Estonian's building; "Blok B"), not a sentence's "A"
-#: (the part's first word, or in a text in lower case).
-_A_BUILDING_S_LETTER = re.compile(r"[A-Z]")
+#: (the part's first word, or in a text in lower case), nor "I".
+_A_BUILDING_S_LETTER = re.compile(r"[A-HJ-Z]")
 
 
 #: A word of five letters or more and a full stop: a sentence's end, no
