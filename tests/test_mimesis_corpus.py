@@ -148,3 +148,14 @@ def test_the_cross_cells_print_their_totals_and_no_miss(monkeypatch, capsys):
     assert "| mimesis tune locales, test templates | 1 of 1 |" in out
     assert "| mimesis report locales, dev templates | 1 of 1 |" in out
     assert "MARK-" not in out  # both cells hold report data: totals only
+
+
+def test_the_held_out_locales_misses_are_never_printed(monkeypatch, capsys):
+    # Both template halves of the held-out locales are report splits
+    # (tools.splits): their tables print, their misses do not, even with -v.
+    monkeypatch.setattr(redaction_report, "part_report", _stand_in)
+    monkeypatch.setattr(sys, "argv", ["redaction_report", "held-out", "-v"])
+    redaction_report.main()
+    out = capsys.readouterr().out
+    assert "## held-out locales, test templates" in out
+    assert "MARK-" not in out
