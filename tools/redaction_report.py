@@ -811,10 +811,11 @@ def _replaced_why(names: list[str]) -> None:
     """``replaced-why [SPLIT...]``: per pass that replaced a look-alike, how
     many of each kind; with -v a tune split's replaced look-alikes too."""
     for name in names or list(WHY_SPLITS):
-        tuned = splits.split(name).tune
+        split = splits.split(name)
+        tuned = split.tune
         counts: Counter[tuple[str, str]] = Counter()
         lines: list[str] = []
-        for part in splits.split(name).parts:
+        for part in split.parts:
             corpus = splits.build(part)
             more, said = replaced_why(corpus.rows, corpus.labels)
             counts += more

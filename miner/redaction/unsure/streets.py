@@ -120,7 +120,7 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
             and not words
             and not m.group("mark")
             and not _NO_AGE.fullmatch(m.group("number").rstrip("."))
-            and not _A_NAME_AND_COMMA.search(text, max(0, m.start() - 40), m.start())
+            and not _after_a_name_and_comma(text, m.start())
         ):
             continue  # "<PERSON_1> 25": an age as often
         if any(
@@ -137,8 +137,8 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
         # or the unit's.
         if _YEAR.fullmatch(m.group(1)):
             continue
-        if _A_LOWER_CASE_WORD_AFTER.match(text, m.end(1)) and not _A_NAME_AND_COMMA.search(
-            text, max(0, m.start() - 40), m.start()
+        if _A_LOWER_CASE_WORD_AFTER.match(text, m.end(1)) and not _after_a_name_and_comma(
+            text, m.start()
         ):
             continue  # "Hi, this is <PERSON_1>. 2 of my parcels": a sentence's count
         yield m.start(1), m.end(1), "STREET_ADDRESS"
@@ -167,6 +167,11 @@ _A_LOWER_CASE_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_A-Z]")
 #: person's name after a comma is their address as often ("Deliver to
 #: <PERSON_1>, <PERSON_2> 78": a street named after a person, its number).
 _A_NAME_AND_COMMA = re.compile(r"<PERSON_\d+>,[ \t]+\Z")
+
+
+def _after_a_name_and_comma(text: str, at: int) -> bool:
+    """Whether a name replaced and a comma stand right before ``at``."""
+    return _A_NAME_AND_COMMA.search(text, max(0, at - 40), at) is not None
 
 
 #: A house number with a second number or a letter, and a comma, before a
