@@ -2103,6 +2103,15 @@ def test_a_count_after_a_name_s_full_stop_is_no_house_number(text):
     assert surfaced(text) == {}
 
 
+@pytest.mark.parametrize("town", ["Viljandi", "Ängelholm", "Øvre Årdal"])
+def test_a_number_after_a_name_s_full_stop_before_a_capitalised_town_is_a_house_s(town):
+    from miner.redaction.unsure.streets import house_numbers_after_placeholders
+
+    # A capital in any script starts a town, not a sentence's next word.
+    text = f"Deliver to <PERSON_1>. 12 {town}"
+    assert [text[s:e] for s, e, _ in house_numbers_after_placeholders(text)] == ["12"]
+
+
 @pytest.mark.parametrize(
     "text",
     [

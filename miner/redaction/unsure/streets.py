@@ -137,9 +137,8 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
         # or the unit's.
         if _YEAR.fullmatch(m.group(1)):
             continue
-        if _A_LOWER_CASE_WORD_AFTER.match(text, m.end(1)) and not _after_a_name_and_comma(
-            text, m.start()
-        ):
+        after = _A_WORD_AFTER.match(text, m.end(1))
+        if after and after.group(1).islower() and not _after_a_name_and_comma(text, m.start()):
             continue  # "Hi, this is <PERSON_1>. 2 of my parcels": a sentence's count
         yield m.start(1), m.end(1), "STREET_ADDRESS"
     for m in _NUMBER_BEFORE_PERSON.finditer(text):
@@ -153,14 +152,14 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
 #: what the name rules left of an abbreviated word and its number ("App.
 #: 72" read as a name up to the stop: "<PERSON_1>. 72").
 #: Not before a per cent sign, nor before a lower-case word unless a name
-#: and a comma stand before it (``_A_LOWER_CASE_WORD_AFTER``): a sentence's
+#: and a comma stand before it (``_A_WORD_AFTER``, in any script): a sentence's
 #: count after a name's full stop ("Hi, this is <PERSON_1>. 2 of my parcels
 #: are missing", "Thanks <PERSON_1>. 100% happy"), not an address's number.
 _NUMBER_AFTER_ABBREVIATION = re.compile(
     r"<(?:PERSON|STREET_ADDRESS)_\d+>\.[ \t]?(\d{1,4}[A-Za-z]?(?:[/-]\d{1,4}[A-Za-z]?)?)"
     r"(?![\w/:+%-]|[.,]\d)"
 )
-_A_LOWER_CASE_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_A-Z]")
+_A_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_])")
 
 
 #: A name replaced and a comma before a name replaced: what follows a
