@@ -1234,6 +1234,25 @@ def test_a_value_after_its_id_s_own_name_that_fails_its_check_is_surfaced(text, 
     assert surfaced(text)[value] == "NATIONAL_ID"
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("my NIE is Z 1234567 R, thanks", "Z 1234567 R"),  # as Spain writes it by hand
+        ("DNI 12345678 Z please", "12345678 Z"),
+    ],
+)
+def test_an_id_with_its_check_letter_after_a_blank_is_replaced_whole(policy, text, value):
+    result = redacted(policy, text)
+    assert value not in result.session.turns[0].user_text
+    assert "<NATIONAL_ID_1>" in result.session.turns[0].user_text
+    assert not result.surfaced
+
+
+def test_an_id_s_name_in_a_text_in_capitals_is_no_name():
+    # "NIE" is a listed name; before its value it names the id, not a person.
+    assert surfaced("NIE X 7654321 F") == {"X 7654321 F": "NATIONAL_ID"}
+
+
 def test_an_id_s_name_with_no_digit_after_it_surfaces_nothing():
     assert surfaced("the NIE form is attached, PESEL holders welcome") == {}
 

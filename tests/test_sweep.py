@@ -210,3 +210,10 @@ def test_a_lower_case_name_the_model_is_less_sure_of_is_surfaced_under_the_bar()
     assert swept(line, bar=0.9) == [()]
     assert swept(line, bar=0.7) == [(("PERSON", "bronagh"),)]
     assert Sweep.bar <= 0.7
+
+
+def test_an_id_s_name_before_its_value_is_not_swept_as_a_person():
+    # The model read "NIE" at a text's start as a name (a decision on every
+    # such message); an id's own name before its value names no one.
+    [found] = swept("NIE <NATIONAL_ID_1>")
+    assert ("PERSON", "NIE") not in found

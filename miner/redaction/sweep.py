@@ -85,6 +85,7 @@ from dataclasses import dataclass, replace
 from itertools import islice
 from typing import Any
 
+from miner.redaction.lexicon.formats import names_a_person_s_id
 from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.wordmatch import WORD_CHARACTER
 from miner.redaction.placeholders import PLACEHOLDER
@@ -194,6 +195,8 @@ class Sweep:
                 not allowed(value)
                 and not names_nothing(value, entity)
                 and not (entity == "PERSON" and a_firm_s(text, at, at + len(value)))
+                # "NIE" of "NIE <NATIONAL_ID_1>": an id's name before its value, no one's.
+                and not (entity == "PERSON" and names_a_person_s_id(text, at, at + len(value)))
             )
 
         for text in texts:

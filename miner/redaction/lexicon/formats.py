@@ -279,8 +279,12 @@ def _names_in(about: str) -> list[str]:
     return [n for n in found if len(n) >= 2 and not re.search(r"(?i)^(?:id|no)$", n)]
 
 
-#: An id's value: letters and digits, dots, slashes, hyphens, spaced digits.
-_ID_VALUE = r"(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d)){4,24}[A-Z0-9]))"
+#: An id's value: letters and digits, dots, slashes, hyphens, spaced digits,
+#: and a check letter in capitals standing alone after a blank, as Spain
+#: writes a DNI or NIE by hand ("Z 1234567 R", "12345678 Z"): without it the
+#: value stopped before the letter, checked as a shorter id and failed, and
+#: was only surfaced.
+_ID_VALUE = r"(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d|(?-i:[A-Z])(?![\w-]))){4,24}[A-Z0-9]))"
 
 
 def _id_names_alternation() -> str:
@@ -337,11 +341,13 @@ def _id_before_its_name_regex() -> re.Pattern[str]:
 @functools.cache
 def _id_name_before_value_regex() -> re.Pattern[str]:
     """A person's id's name before its value, the value a placeholder or a
-    word with a digit: "my rodné číslo is <NATIONAL_ID_1>"."""
+    word with a digit, or a check letter and a blank before its digits
+    ("NIE X 7654321 F"): "my rodné číslo is <NATIONAL_ID_1>"."""
     return re.compile(
         rf"(?<![\w-]){_id_names_alternation()}"
         r"(?=(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
-        r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*(?:<[A-Z_]+_\d+>|[A-Za-z/.-]{0,6}\d))"
+        r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
+        r"(?:<[A-Z_]+_\d+>|[A-Za-z/.-]{0,6}\d|[A-Z][ ]\d))"
     )
 
 
