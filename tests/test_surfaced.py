@@ -489,3 +489,23 @@ def test_a_value_s_casings_the_matchers_fold_together_are_one_decision():
     # "BIÇAKÇI".casefold() is "biçakçi", not "bıçakçı": one word all the same.
     found = decisions([Surfaced("PERSON", "bıçakçı"), Surfaced("PERSON", "BIÇAKÇI")])
     assert found["bıçakçı"] == found["BIÇAKÇI"]
+
+
+def test_occurrences_are_the_word_boundary_pattern_s_matches():
+    # occurrences finds each place by str.find and tests its edges; the
+    # spans are those of _matcher's finditer, on values that start or end
+    # with punctuation, overlap themselves, stand inside words, after an
+    # escaped break or at either end of the text.
+    import random
+
+    from miner.redaction.surfaced import _matcher, occurrences
+
+    rng = random.Random(7)
+    alphabet = ["a", "b", "A", " ", "-", "+", "\\", "n", "é", "1", "_", ".", "\n"]
+    values = ["a", "aa", "aba", "+1", "a-", "-a", "n", "\\n", "é", "a a", " ", "a.", "1"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 24)))
+        for value in values:
+            expected = [m.span() for m in _matcher(value).finditer(text)]
+            assert occurrences(text, value) == expected, (text, value)
+    assert occurrences("anything", "") == []

@@ -111,37 +111,31 @@ def _matcher(value: str) -> re.Pattern[str]:
     return re.compile(rf"{WORD_START}{re.escape(value)}(?!\w)")
 
 
-@functools.lru_cache(maxsize=4096)
-def _value_then_boundary(value: str) -> re.Pattern[str]:
-    # ``_matcher`` without its lookbehind: a pattern that starts with the
-    # value's text is searched for that text (a fast scan), while one that
-    # starts with a lookbehind is tried at every character: 60 times slower
-    # on a long text, read once per surfaced value.
-    return re.compile(rf"{re.escape(value)}(?!\w)")
-
-
 _VALUE_START = re.compile(WORD_START)
 
 
 def occurrences(text: str, value: str) -> list[tuple[int, int]]:
     """(start, end) of every occurrence of ``value`` in ``text``, exact text
-    on word boundaries: the spans ``_matcher(value).finditer`` gives."""
+    on word boundaries: the spans ``_matcher(value).finditer`` gives.
+
+    Each place the value's text stands is found by ``str.find``, then its
+    edges are tested: the value's text then ``(?!\\w)`` as a regex, searched
+    from each place on, took three times the CPU on the bench's 1 MiB
+    message (1.03 s against 0.37 over its 1,250 calls)."""
     if not value:
         return []
-    pattern = _value_then_boundary(value)
     found = []
-    at = 0
-    while m := pattern.search(text, at):
-        start = m.start()
-        if (
-            start
-            and WORD_CHARACTER.match(text, start - 1)
-            and not _VALUE_START.match(text, start)  # after an escaped \n
+    size, find, word = len(value), text.find, WORD_CHARACTER.match
+    at = find(value)
+    while at >= 0:
+        end = at + size
+        if word(text, end) or (
+            at and word(text, at - 1) and not _VALUE_START.match(text, at)  # after an escaped \n
         ):
-            at = start + 1  # inside a word: try the next character, as finditer
+            at = find(value, at + 1)  # not on a word's edge: the next place, as finditer
             continue
-        found.append(m.span())
-        at = m.end()
+        found.append((at, end))
+        at = find(value, end)
     return found
 
 
