@@ -180,6 +180,40 @@ def test_the_rest_of_a_street_line_after_a_replaced_name_is_surfaced(text, value
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        # A street's type after a street named after a person, any language's.
+        ("Ship it to Ady Endre út please", "út"),
+        ("I have noted Ady Endre út on your file.", "út"),
+    ],
+)
+def test_a_lower_case_word_english_does_not_write_after_a_person_is_surfaced(policy, text, value):
+    result = redacted(policy, text)
+    assert value in result.session.turns[0].user_text
+    assert ("STREET_ADDRESS", value) in {(s.entity, s.value) for s in result.surfaced}
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ("Ship it to <PERSON_1> út please", ["út"]),
+        ("Address: <PERSON_1> maantee\nTallinn", ["maantee"]),
+        ("I have noted <PERSON_2> stadelmann on your file.", ["stadelmann"]),
+        ("I told <PERSON_1> yesterday, thanks", []),  # English writes it
+        ("Send it to <PERSON_1> de la casa", []),  # a particle, and no clause's end
+        ("Ask <PERSON_1> maria, please", []),  # a first name
+        # A text in one case: a word in lower case tells nothing there.
+        ("ship to <PERSON_1> maantee, tallinn", []),
+        ("Send it to <PERSON_1> Út, Budapest", []),  # a capital outside A-Z
+    ],
+)
+def test_a_word_after_a_person_is_read_only_in_a_text_of_both_cases(text, found):
+    from miner.redaction.unsure.streets import house_numbers_after_placeholders
+
+    assert [text[s:e] for s, e, _ in house_numbers_after_placeholders(text)] == found
+
+
+@pytest.mark.parametrize(
     "text", ["<PERSON_1> was 25 then", "<PERSON_1> 25", "sung by <PERSON_1> in 2004"]
 )
 def test_an_age_a_count_or_a_year_after_a_name_is_no_house_number(text):

@@ -131,6 +131,7 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
             continue
         lead = len(m.group("words")) - len(m.group("words").lstrip())
         yield m.start("words") + lead if words else m.start("number"), m.end(), "STREET_ADDRESS"
+    yield from _words_after_persons(text)
     for m in _NUMBER_AFTER_ABBREVIATION.finditer(text):
         # The name rules took an abbreviation up to its full stop ("App. 72",
         # "Nr. 99", "Leil. 3": "<PERSON_1>. 72"): its number is the house's
@@ -146,6 +147,51 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
         if second and int(first) <= 31 and second.isdigit() and int(second) <= 12:
             continue  # "on 12/05, <PERSON_1>", "24/7, <PERSON_1>": a date's shape
         yield m.start(1), m.end(1), "STREET_ADDRESS"
+
+
+def _words_after_persons(text: str) -> Iterator[tuple[int, int, str]]:
+    """A word in lower case English does not write right after a person
+    replaced, where its clause ends (``_LOWER_WORD_AFTER_PERSON``): a street's
+    type after a street named after a person ("<PERSON_1> út", "<PERSON_1>
+    maantee"), or a surname the name rules left ("<PERSON_1> stadelmann"):
+    any language's, no list. Not a stop word, a particle or a first name;
+    only in a text written in both cases, where a word in lower case is no
+    name's nor a sentence's in capitals (``_in_both_cases``)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    both: bool | None = None
+    for m in _LOWER_WORD_AFTER_PERSON.finditer(text):
+        word = m.group(1)
+        folded = word.casefold()
+        if not word.islower() or folded in stop_words() or folded in ADDRESS_PARTICLES:
+            continue  # "<PERSON_1> Ölmez": a capital outside A-Z is no lower case
+        if an_english_word(folded, 3.0) or a_first_name(word):
+            continue
+        if both is None:
+            both = _in_both_cases(text)
+        if not both:
+            return
+        yield m.start(1), m.end(1), "STREET_ADDRESS"
+
+
+def _in_both_cases(text: str) -> bool:
+    """Whether ``text`` outside its placeholders holds a capital and a
+    letter in lower case (each asked of the whole text in C, once)."""
+    written = _PLACEHOLDER_TOKEN.sub("", text)
+    return written.lower() != written and written.upper() != written
+
+
+#: A placeholder, to read a text's case without it.
+_PLACEHOLDER_TOKEN = re.compile(r"<[A-Z_]+_\d+>")
+
+#: A word in lower case of two letters or more right after a person
+#: replaced, where its clause ends: a line's or a sentence's end, a comma,
+#: a number, or a word English goes on with ("<PERSON_1> út on your file",
+#: "<PERSON_1> maantee\n", "<PERSON_1> carrera 95").
+_LOWER_WORD_AFTER_PERSON = re.compile(
+    r"<PERSON_\d+>[ \t]+([^\W\d_A-Z]{2,})(?=[ \t]*(?:[,.;:!?)\n]|\\[nN]|\Z)"
+    r"|[ \t]+(?:\d|(?i:on|in|at|to|for|and|is|was|please|thanks)\b))"
+)
 
 
 #: A house's or a unit's number right after a placeholder and a full stop:
