@@ -54,6 +54,19 @@ def test_an_airline_s_gds_e_mail_is_surfaced():
     )
 
 
+def test_a_phone_after_a_gds_record_s_status_is_surfaced():
+    # "HK1/" is the segment's status and count: the slash before the digits
+    # is no path's, and the passenger's phone was left silent.
+    assert surfaced("SSR CTCM AF HK1/33612345678") == {"33612345678": "PHONE_NUMBER"}
+    assert surfaced("see docs/12345678 for the spec") == {}
+
+
+def test_a_gds_e_mail_after_its_record_s_status_is_replaced(policy):
+    result = redacted(policy, "SSR CTCE AF HK1/ADRIEN.DENIS//FREE.FR")
+    assert result.session.turns[0].user_text == "SSR CTCE AF HK1/<EMAIL_ADDRESS_1>"
+    assert not result.surfaced
+
+
 def test_a_street_in_lower_case_is_surfaced():
     assert surfaced("the bill goes to 44 norris light").get("44 norris light") == ("STREET_ADDRESS")
 

@@ -500,12 +500,19 @@ def a_real_domain(domain: str) -> bool:
     return bool(parts.suffix and parts.domain)
 
 
+#: Where a GDS record's free text starts: after its segment status and count
+#: ("SSR CTCM AF HK1/33612345678", "SSR CTCE AF HK1/A.DENIS//FREE.FR"), a
+#: slash the rules of numbers and e-mails otherwise take for a path's or a
+#: code's, and left the value silent.
+AFTER_A_GDS_STATUS = r"|(?<=\b[A-Z]{2}\d/)"
+
+
 #: The ``@`` spelt out: "//" in a GDS record (IATA's SSR CTCE, written in
 #: capitals: "ADRIENDENIS//FREE.FR"; a lower-case "a//b.md" is as often a
 #: path), "(at)" or "[at]" in any case ("jo.smith (at) example.org"). CTCE
 #: spells a hyphen "./" and an underscore "..": "SMITH./JONES//YAHOO.CO.UK".
 _SPELT_OUT = re.compile(
-    r"(?<![\w.%+/:-])(?:"
+    rf"(?:(?<![\w.%+/:-]){AFTER_A_GDS_STATUS})(?:"
     r"(?P<gds>[A-Z0-9](?:[A-Z0-9._%+-]|\./)*//(?P<gds_domain>[A-Z0-9-]+(?:\.[A-Z0-9-]+)*\.[A-Z]{2,}))"
     r"|(?P<at>[A-Za-z0-9][A-Za-z0-9._%+-]*[ \t]?(?:\(at\)|\[at\])[ \t]?"
     r"(?P<at_domain>[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}))"
@@ -595,7 +602,7 @@ _PHONE_SHAPE = re.compile(
     r"(?<![\w+/.-])(?:\+(?:\d{1,3}|\(\d{1,3}\))[ .-]?|\d{1,3}[ .-]?(?=\(\d))?(?:\(0\)[ ]?)?"
     r"(?:\(\d{1,5}\)[ .-]?)?(?:\d{1,4}(?:[ .-]\d{1,4})?/[ ]?\d{1,8}(?:[ .-]{1,2}\d{1,8}){0,4}"
     r"|\d{1,15}(?:[ .-]{1,2}\d{1,8}){0,5})"
-    r"(?P<ext>[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
+    r"(?P<ext>[ ]?(?i:x|ext\.?|extension)[ ]?\d{1,6})?(?![\w+]|[.-]\d)"
 )
 
 

@@ -45,7 +45,7 @@ from miner.redaction.lexicon.addresses import (
     house_numbers_alone,
 )
 from miner.redaction.lexicon.dates import dates_near_birth_cues
-from miner.redaction.lexicon.formats import unchecked_named_ids
+from miner.redaction.lexicon.formats import AFTER_A_GDS_STATUS, unchecked_named_ids
 from miner.redaction.lexicon.names import stop_words
 from miner.redaction.lexicon.places import place_around
 from miner.redaction.lexicon.postcode_blocks import blocks_above_postcodes
@@ -91,14 +91,18 @@ from miner.redaction.walk import session_texts
 #: With its country's code in brackets before it: "(+358) 845173291"; a
 #: slash may group them too, as a birth number's ("625229/0000").
 _DIGITS = re.compile(
-    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ ./-]?\d){7,}(?![\w/:-]|[.,]\d)"
+    r"(?:(?<![\w.,/:+-])"
+    + AFTER_A_GDS_STATUS
+    + r")(?:\(\+?\d{1,4}\)[ .-]?)?(?:\+|00)?\d(?:[ ./-]?\d){7,}(?![\w/:-]|[.,]\d)"
 )
 
 
 #: Three or more groups of two to four digits apart by one blank, dot or
 #: hyphen, as a phone's digits are grouped ("34 86 15", "74-99-52").
 _GROUPED_DIGITS = re.compile(
-    r"(?<![\w.,/:+-])(?:\(\+?\d{1,4}\)[ .-]?)?\d{2,4}(?:([ .-])\d{2,4})(?:\1\d{2,4})+"
+    r"(?:(?<![\w.,/:+-])"
+    + AFTER_A_GDS_STATUS
+    + r")(?:\(\+?\d{1,4}\)[ .-]?)?\d{2,4}(?:([ .-])\d{2,4})(?:\1\d{2,4})+"
     r"(?![\w/:-]|[.,]\d)"
 )
 
