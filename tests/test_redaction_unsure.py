@@ -61,6 +61,19 @@ def test_a_phone_after_a_gds_record_s_status_is_surfaced():
     assert surfaced("see docs/12345678 for the spec") == {}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Case CS1/445566778 was closed yesterday.",
+        "Part number XR2/40017788 is out of stock.",
+        "Order PO1/9876543210 shipped.",
+    ],
+)
+def test_a_code_s_number_after_a_slash_is_no_gds_phone(text):
+    # Two capitals, a digit and a slash: a reference's, not a GDS status.
+    assert surfaced(text) == {}
+
+
 def test_a_gds_e_mail_after_its_record_s_status_is_replaced(policy):
     result = redacted(policy, "SSR CTCE AF HK1/ADRIEN.DENIS//FREE.FR")
     assert result.session.turns[0].user_text == "SSR CTCE AF HK1/<EMAIL_ADDRESS_1>"

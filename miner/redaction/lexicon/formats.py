@@ -503,8 +503,12 @@ def a_real_domain(domain: str) -> bool:
 #: Where a GDS record's free text starts: after its segment status and count
 #: ("SSR CTCM AF HK1/33612345678", "SSR CTCE AF HK1/A.DENIS//FREE.FR"), a
 #: slash the rules of numbers and e-mails otherwise take for a path's or a
-#: code's, and left the value silent.
-AFTER_A_GDS_STATUS = r"|(?<=\b[A-Z]{2}\d/)"
+#: code's, and left the value silent. Only a status IATA's SSR writes
+#: (``GDS_STATUSES``): any two capitals, a digit and a slash surfaced the
+#: digits of a case's, a policy's or a part's reference as a phone
+#: ("CS1/445566778", "PL1/556677889", "XR2/40017788").
+GDS_STATUSES = "DK|GK|HK|HL|HN|HX|KK|KL|NN|NO|PN|RR|SS|TK|TL|UC|UN|US|UU"
+AFTER_A_GDS_STATUS = rf"|(?<=\b(?:{GDS_STATUSES})\d/)"
 
 
 #: The ``@`` spelt out: "//" in a GDS record (IATA's SSR CTCE, written in
