@@ -2240,3 +2240,13 @@ def test_a_word_before_a_person_before_a_street_is_not_read_across_the_name():
     text = "Ciao <PERSON_1> <STREET_ADDRESS_1>"
     found = {(text[s:e], why) for s, e, _x, why in Unsure().reasoned_spans(text)}
     assert ("Ciao", "rest of an address") not in found
+
+
+def test_a_short_id_s_name_before_a_phone_is_a_name(policy):
+    # "NIK" names an id before its value, and a person before a phone.
+    text = redacted(policy, "PLEASE CALL NIK 07700 900123 ASAP").session.turns[0].user_text
+    assert "NIK" not in text
+    result = redacted(policy, "Please call NIK 07700 900123 asap, he is our driver.")
+    assert "NIK" not in result.session.turns[0].user_text or ("PERSON", "NIK") in {
+        (s.entity, s.value) for s in result.surfaced
+    }
