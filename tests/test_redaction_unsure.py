@@ -234,9 +234,9 @@ def test_a_lower_case_word_english_does_not_write_after_a_person_is_surfaced(pol
     ],
 )
 def test_a_word_after_a_person_is_read_only_in_a_text_of_both_cases(text, found):
-    from miner.redaction.unsure.streets import house_numbers_after_placeholders
+    from miner.redaction.unsure.streets import words_after_persons
 
-    assert [text[s:e] for s, e, _ in house_numbers_after_placeholders(text)] == found
+    assert [text[s:e] for s, e, _ in words_after_persons(text)] == found
 
 
 @pytest.mark.parametrize(
@@ -2250,3 +2250,17 @@ def test_a_short_id_s_name_before_a_phone_is_a_name(policy):
     assert "NIK" not in result.session.turns[0].user_text or ("PERSON", "NIK") in {
         (s.entity, s.value) for s in result.surfaced
     }
+
+
+def test_a_lower_case_surname_after_a_person_is_the_person_s_replaced(policy):
+    # Surfaced as a street's by the street rule, it was left for the reviewer.
+    result = redacted(policy, "Hi, this is Dmitri Sokolov. Can you also add Olga sokolov.")
+    assert "sokolov" not in result.session.turns[0].user_text.casefold()
+    assert not result.surfaced
+
+
+def test_a_firm_s_word_after_a_person_is_not_replaced(policy):
+    # Read as a street's, the model was asked about it (never about a
+    # person's word that is a firm's) and replaced it.
+    result = redacted(policy, "Hello, I am Paul Walker sarl, and I need help with my booking.")
+    assert "<PERSON_1> sarl," in result.session.turns[0].user_text
