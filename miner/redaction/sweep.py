@@ -195,8 +195,12 @@ class Sweep:
                 not allowed(value)
                 and not names_nothing(value, entity)
                 and not (entity == "PERSON" and a_firm_s(text, at, at + len(value)))
-                # "NIE" of "NIE <NATIONAL_ID_1>": an id's name before its value, no one's.
-                and not (entity == "PERSON" and names_a_person_s_id(text, at, at + len(value)))
+                # "NIE" of "NIE <NATIONAL_ID_1>": an id's name before its value, no
+                # one's; before a phone, a name ("NIK <PHONE_NUMBER_1>": Nik's).
+                and not (
+                    entity == "PERSON"
+                    and names_a_person_s_id(text, at, at + len(value), phones=False)
+                )
             )
 
         for text in texts:

@@ -339,27 +339,31 @@ def _id_before_its_name_regex() -> re.Pattern[str]:
 
 
 @functools.cache
-def _id_name_before_value_regex() -> re.Pattern[str]:
-    """A person's id's name before its value, the value a placeholder or a
-    word with a digit, or a check letter and a blank before its digits
-    ("NIE X 7654321 F"): "my rodné číslo is <NATIONAL_ID_1>"."""
+def _id_name_before_value_regex(phones: bool = True) -> re.Pattern[str]:
+    """A person's id's name before its value, the value a placeholder (not
+    a phone's, unless ``phones``) or a word with a digit, or a check letter
+    and a blank before its digits ("NIE X 7654321 F"): "my rodné číslo is
+    <NATIONAL_ID_1>"."""
+    placeholder = r"<[A-Z_]+_\d+>" if phones else r"<(?!PHONE_NUMBER_)[A-Z_]+_\d+>"
     return re.compile(
         rf"(?<![\w-]){_id_names_alternation()}"
         r"(?=(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
         r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
-        r"(?:<[A-Z_]+_\d+>|[A-Za-z/.-]{0,6}\d|[A-Z][ ]\d))"
+        rf"(?:{placeholder}|[A-Za-z/.-]{{0,6}}\d|[A-Z][ ]\d))"
     )
 
 
-def names_a_person_s_id(text: str, start: int, end: int) -> bool:
+def names_a_person_s_id(text: str, start: int, end: int, phones: bool = True) -> bool:
     """Whether the word at [start, end) is a word of a person's id's name
     (``personal_id_names``) written before its value: "rodné", "číslo" of
     "my rodné číslo is 186216/9639", the id's name in its language, no
-    one's (a name list holds "číslo")."""
+    one's (a name list holds "číslo"). Not before a phone replaced unless
+    ``phones``: a short id's name is a name in capitals too ("CALL NIK
+    <PHONE_NUMBER_1>": Nik's phone)."""
     window = max(0, start - 60)
     return any(
         m.start() <= start and end <= m.end()
-        for m in _id_name_before_value_regex().finditer(text, window, end + 60)
+        for m in _id_name_before_value_regex(phones).finditer(text, window, end + 60)
     )
 
 
@@ -503,8 +507,12 @@ def a_real_domain(domain: str) -> bool:
 #: Where a GDS record's free text starts: after its segment status and count
 #: ("SSR CTCM AF HK1/33612345678", "SSR CTCE AF HK1/A.DENIS//FREE.FR"), a
 #: slash the rules of numbers and e-mails otherwise take for a path's or a
-#: code's, and left the value silent.
-AFTER_A_GDS_STATUS = r"|(?<=\b[A-Z]{2}\d/)"
+#: code's, and left the value silent. Only a status IATA's SSR writes
+#: (``GDS_STATUSES``): any two capitals, a digit and a slash surfaced the
+#: digits of a case's, a policy's or a part's reference as a phone
+#: ("CS1/445566778", "PL1/556677889", "XR2/40017788").
+GDS_STATUSES = "DK|GK|HK|HL|HN|HX|KK|KL|NN|NO|PN|RR|SS|TK|TL|UC|UN|US|UU"
+AFTER_A_GDS_STATUS = rf"|(?<=\b(?:{GDS_STATUSES})\d/)"
 
 
 #: The ``@`` spelt out: "//" in a GDS record (IATA's SSR CTCE, written in

@@ -75,6 +75,7 @@ from miner.redaction.unsure.streets import (
     numbered_words,
     street_name_parts,
     streets_after_address_cues,
+    words_after_persons,
 )
 from miner.redaction.unsure.text import (
     ALPHANUMERIC,
@@ -183,6 +184,15 @@ REPLACED_REASONS = frozenset((LOWER_CASE_STREET, RARE_NAME_IN_SLOT, TYPED_STREET
 #: A span of ``Unsure``: (start, end, entity it may be, the rule that found it).
 Reasoned = tuple[int, int, str, str]
 
+#: A word in lower case English does not write after a person replaced, a
+#: street's type or a surname (``streets.words_after_persons``). Where a name
+#: rule took the same word as a person's it is that rule's: read as a
+#: street's, a surname of a person the session replaced stayed surfaced
+#: ("Dmitri Sokolov" ... "<PERSON_2> sokolov": ``with_people_decided`` reads
+#: persons), and a firm's word went to the second model, which is not asked
+#: about a person's ("<PERSON_1> sarl," replaced).
+A_WORD_AFTER_A_PERSON = "a word after a person"
+
 
 def _because(reason: str, spans: Iterable[tuple[int, int, str]]) -> Iterator[Reasoned]:
     """``spans`` with the rule that found them."""
@@ -258,11 +268,16 @@ class Unsure:
                     "rest of an address",
                     around_placeholders(text, start, end, "STREET_ADDRESS", ALPHANUMERIC),
                 )
-        for start, end, entity, reason in found:
-            if any(s <= start and end <= e for s, e in allowed):
-                continue
-            if entity == "PERSON" and place_around(text, start, end):
-                continue
+        kept = [
+            (start, end, entity, reason)
+            for start, end, entity, reason in found
+            if not any(s <= start and end <= e for s, e in allowed)
+            and not (entity == "PERSON" and place_around(text, start, end))
+        ]
+        people = {(start, end) for start, end, entity, _reason in kept if entity == "PERSON"}
+        for start, end, entity, reason in kept:
+            if reason == A_WORD_AFTER_A_PERSON and (start, end) in people:
+                continue  # a name rule's: a person's word
             yield start, end, entity, reason
 
     def _spans(self, text: str, key: str | None, only_beside: bool) -> Iterator[Reasoned]:
@@ -373,6 +388,7 @@ class Unsure:
             yield from _because(
                 "a house number by a placeholder", house_numbers_after_placeholders(text)
             )
+            yield from _because(A_WORD_AFTER_A_PERSON, words_after_persons(text))
             for m in UNIT_BEFORE_STREET.finditer(text):
                 # A unit's word left before its number replaced: "suite
                 # <STREET_ADDRESS_1>".

@@ -754,7 +754,7 @@ class NameWords:
                     known_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
                     and not _a_word_or_place_in_capitals(text, m.start(), m.end(), word)
-                    and not names_a_person_s_id(written, m.start(), m.end())
+                    and not names_a_person_s_id(written, m.start(), m.end(), phones=False)
                 ):
                     # With its surname ("ALICE DELHAYE"): the second model
                     # reads the name whole, and replaces it whole.

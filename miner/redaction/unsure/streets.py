@@ -131,7 +131,6 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
             continue
         lead = len(m.group("words")) - len(m.group("words").lstrip())
         yield m.start("words") + lead if words else m.start("number"), m.end(), "STREET_ADDRESS"
-    yield from _words_after_persons(text)
     for m in _NUMBER_AFTER_ABBREVIATION.finditer(text):
         # The name rules took an abbreviation up to its full stop ("App. 72",
         # "Nr. 99", "Leil. 3": "<PERSON_1>. 72"): its number is the house's
@@ -149,7 +148,7 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
         yield m.start(1), m.end(1), "STREET_ADDRESS"
 
 
-def _words_after_persons(text: str) -> Iterator[tuple[int, int, str]]:
+def words_after_persons(text: str) -> Iterator[tuple[int, int, str]]:
     """A word in lower case English does not write right after a person
     replaced, where its clause ends (``_LOWER_WORD_AFTER_PERSON``): a street's
     type after a street named after a person ("<PERSON_1> út", "<PERSON_1>
