@@ -54,6 +54,12 @@ def test_an_airline_s_gds_e_mail_is_surfaced():
     )
 
 
+def test_a_listed_first_name_after_an_article_is_a_noun():
+    # "mall" is a listed first name English writes under Zipf 4.5.
+    assert surfaced("we met at the mall yesterday") == {}
+    assert surfaced("we met mall yesterday, she said hi").get("mall") == "PERSON"
+
+
 def test_a_phone_after_a_gds_record_s_status_is_surfaced():
     # "HK1/" is the segment's status and count: the slash before the digits
     # is no path's, and the passenger's phone was left silent.

@@ -448,6 +448,7 @@ _A_TEAM_AFTER_A_SLASH = re.compile(r"[ \t]*/[ \t]*[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]
 _LINE_START_BEFORE = re.compile(r"(?:^|\\n|[,:][ \t]*)[ \t]*\Z", re.MULTILINE)
 #: A determiner (``DETERMINERS``) before a word: a thing's or a team's word
 #: ("the Billing called", "our Support said"), not a person's name.
+_AN_ARTICLE_BEFORE = re.compile(r"(?i:\b(?:the|an?))[ \t]+\Z")
 _A_DETERMINER_BEFORE = re.compile(rf"(?i:\b(?:{'|'.join(sorted(DETERMINERS))}))[ \t]+\Z")
 
 
@@ -647,6 +648,9 @@ class NameWords:
                     if a_first_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
                     and not _a_verb_before_by(text, m.end(), folded)
+                    # A noun after an article ("at the mall", "a june
+                    # delivery"): no one's first name is written so.
+                    and not _AN_ARTICLE_BEFORE.search(text, max(0, m.start() - 5), m.start())
                     # Where a person is told or written to ("tell adaeze",
                     # "let umudlu know", "remind hernandez"): a word no list
                     # knows, or a census surname no English lexicon files
