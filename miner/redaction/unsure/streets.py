@@ -28,6 +28,7 @@ from miner.redaction.lexicon.names import (
     stop_words,
 )
 from miner.redaction.lexicon.signatures import BULLET, SIGN_OFF_WORDS
+from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.unsure.names import WORD, an_unknown_word
 from miner.redaction.unsure.text import (
     DATE,
@@ -176,12 +177,9 @@ def words_after_persons(text: str) -> Iterator[tuple[int, int, str]]:
 def _in_both_cases(text: str) -> bool:
     """Whether ``text`` outside its placeholders holds a capital and a
     letter in lower case (each asked of the whole text in C, once)."""
-    written = _PLACEHOLDER_TOKEN.sub("", text)
+    written = PLACEHOLDER.sub("", text)
     return written.lower() != written and written.upper() != written
 
-
-#: A placeholder, to read a text's case without it.
-_PLACEHOLDER_TOKEN = re.compile(r"<[A-Z_]+_\d+>")
 
 #: A word in lower case of two letters or more right after a person
 #: replaced, where its clause ends: a line's or a sentence's end, a comma,
