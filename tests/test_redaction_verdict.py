@@ -714,6 +714,35 @@ def test_a_firm_the_sentence_names_is_not_asked_of_the_second_model(text, name, 
 
 
 @pytest.mark.parametrize(
+    "text, name, said",
+    [
+        ("In Leeds, Quaxby is a 501(c)3 that invites songwriters.", "Quaxby", True),
+        ("Sergio Quaxby is an investment firm, based in Leeds.", "Quaxby", True),
+        # A person is said to be a job: still the reviewer's.
+        ("In Leeds, Quaxby is a nurse based there.", "Quaxby", False),
+        ("In Leeds, Quaxby is a company director.", "Quaxby", False),
+    ],
+)
+def test_a_word_the_sentence_says_is_a_firm_is_not_surfaced_there(text, name, said):
+    # The verdict keeps a guessed name so said; the rules that surface
+    # capitalised words (``unsure``) and the second model's sweep do not put
+    # it before the reviewer there either: it was surfaced after the keep,
+    # and the second model, not asked there, left it a decision.
+    from miner.redaction.sweep import a_firm_s
+    from miner.redaction.unsure import Unsure
+
+    start = text.index(name)
+    assert (name not in {text[s:e] for s, e, _ in Unsure().spans(text)}) is said
+    assert a_firm_s(text, start, start + len(name)) is said
+
+
+def test_a_firm_the_sentence_says_is_one_is_neither_replaced_nor_surfaced(policy):
+    result = redacted(policy, "In Leeds, Quaxby is a 501(c)3 that invites songwriters.")
+    assert "Quaxby" in result.session.turns[0].user_text
+    assert "Quaxby" not in {s.value for s in result.surfaced}
+
+
+@pytest.mark.parametrize(
     "text, name, decided",
     [
         # Where someone is from after their full name: a firm named after a
