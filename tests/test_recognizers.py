@@ -146,6 +146,20 @@ def test_a_short_house_number_stands_alone_only_where_it_is_no_count_or_date(tex
     assert [text[s:e] for s, e in house_numbers_alone(text, frozenset({"15"}))] == alone
 
 
+@pytest.mark.parametrize(
+    "text, addresses",
+    [
+        ("the box is 3 X 4 feet", []),  # a size's "X", not "893 Allika 46"
+        ("screen 2560 X 1440 please", []),
+        ("My SSN is 078-05-1120 I believe", []),  # a sentence's "I", not "1-2-3 Shibuya"
+        ("We are at 893 Allika 46 now", ["893 Allika 46"]),
+        ("We are at 1-2-3 Shibuya now", ["1-2-3 Shibuya"]),
+    ],
+)
+def test_a_size_s_x_or_a_sentence_s_i_after_numbers_is_no_street(text, addresses):
+    assert _addresses(text) == addresses
+
+
 def test_line_breaks_written_as_escapes_are_read_as_breaks():
     # A document quoted inside a JSON string: its breaks are the two characters \n.
     text = r"Dr Tom Graham\n\n893 Allika 46\n Apt. 612\n Riisa\n Estonia 41641"

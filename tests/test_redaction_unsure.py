@@ -1319,6 +1319,39 @@ def test_an_id_s_name_in_a_text_in_capitals_is_no_name():
     assert surfaced("NIE X 7654321 F") == {"X 7654321 F": "NATIONAL_ID"}
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Anna NIE X7654321F", "X7654321F"),  # the model's person ran on over "NIE"
+        ("Customer Anna Berg NIE X7654321F called", "X7654321F"),
+    ],
+)
+def test_an_id_after_a_name_that_ran_on_over_its_id_s_name_is_surfaced(policy, text, value):
+    # The mistyped NIE (its check letter wrong) stood silent: the person's
+    # placeholder took "ANNA NIE", and no rule saw a value after its name.
+    result = redacted(policy, text)
+    written = result.session.turns[0].user_text
+    assert "Anna" not in written and "NIE " + value in written
+    assert [(s.entity, s.value) for s in result.surfaced] == [("NATIONAL_ID", value)]
+
+
+def test_a_valid_id_after_a_name_keeps_its_id_s_name_and_surfaces_nothing(policy):
+    result = redacted(policy, "Anna NIE X7654321J")  # a valid NIE
+    assert result.session.turns[0].user_text == "<PERSON_1> NIE <NATIONAL_ID_1>"
+    assert not result.surfaced
+
+
+def test_a_short_id_s_name_that_is_a_name_before_digits_stays_the_person_s(policy):
+    # NIK is an id's name and a first name: before a phone's digits, Anna Nik's.
+    result = redacted(policy, "ANNA NIK 07700 900123")
+    assert "NIK" not in result.session.turns[0].user_text
+
+
+def test_an_id_s_name_on_a_line_beside_placeholders_is_no_name_line():
+    # "rodné číslo" between two placeholders read as a lower-case name line.
+    assert surfaced("<PERSON_1> rodné číslo <NATIONAL_ID_1>") == {}
+
+
 def test_an_id_s_name_with_no_digit_after_it_surfaces_nothing():
     assert surfaced("the NIE form is attached, PESEL holders welcome") == {}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from miner.config import DEFAULT_ALLOW, IdentifierConfig, PipelineConfig, RedactionConfig
 from miner.loading import for_the_whole_run, release_freed_memory
-from miner.redaction.lexicon.formats import read_escaped_breaks
+from miner.redaction.lexicon.formats import before_an_id_s_name, read_escaped_breaks
 from miner.redaction.lexicon.names import (
     NAME_CUE_REGEX,
     cased_for_ner,
@@ -250,6 +250,7 @@ class Detector:
         for r_start, r_end, score, entity, recognizer in sorted(found):
             start, end = _trim(text, r_start, r_end, entity)
             if entity == "PERSON":
+                end = max(start, before_an_id_s_name(text, start, end))
                 if capitals is None:
                     capitals = text == text.upper()
                 if capitals:

@@ -347,7 +347,8 @@ def _street_lines(lower: bool) -> list[str]:
         *lines,
         # Japan: a block number before or after its district ("1-2-3 Shibuya",
         # "Roppongi 6-10-1"), or written in kanji ("東京都渋谷区渋谷1-2-3").
-        rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?,?[ \t]+{_CAP}",
+        # Not before a sentence's "I" or "A" ("My SSN is 078-05-1120 I believe").
+        rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?,?[ \t]+(?![IA]\b){_CAP}",
         rf"{_CAP}[ \t]+\d{{1,3}}-\d{{1,3}}-\d{{1,3}}\b",
         r"(?:〒\s?\d{3}-\d{4}\s*)?[一-龯ぁ-んァ-ン]{1,12}[市区町村郡][一-龯ぁ-んァ-ン]*"
         r"[0-9０-９]{1,4}(?:(?:[-－−の]|丁目|番地?|号)[0-9０-９]{0,4}){1,4}",
@@ -375,8 +376,9 @@ def _street_lines(lower: bool) -> list[str]:
         # number alone ("1300 <PERSON_1>").
         rf"\b{_NUMBER},?[ \t]+{name}{{1,3}}(?i:{_types_last()})(?!\w){_NO_NAME_AFTER}",
         # A number, a name, a number: "893 Allika 46", "903 Λ. Αλκυονίδων 241"
-        # (in lower case, any "2 more in 3").
-        rf"\b\d{{1,5}}[ \t]+(?!(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})\b)"
+        # (in lower case, any "2 more in 3"); not a size's "X" ("3 X 4 feet",
+        # "2560 X 1440").
+        rf"\b\d{{1,5}}[ \t]+(?!(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})\b|X[ \t]+\d)"
         rf"{name}{{1,3}}\d{{1,5}}[A-Za-z]?\b",
     ]
 

@@ -367,6 +367,37 @@ def names_a_person_s_id(text: str, start: int, end: int, phones: bool = True) ->
     )
 
 
+def before_an_id_s_name(text: str, start: int, end: int) -> int:
+    """Where a person's hit [start, end) ends once an id's name it ran on
+    over is cut off: "ANNA NIE" of "Anna NIE X7654321F" is Anna, and NIE
+    announces its value. Left whole, the id's name went into the person's
+    placeholder and the rules that read the redacted text no longer saw a
+    value after its name: a mistyped NIE stood silent. Where the id's name
+    is a name too ("NIK", "NIE", "SIN" are listed first names), only before
+    a value with a letter: "ANNA NIK 07700 900123" may be Anna Nik's
+    phone, and replacing the hit whole is the safe side."""
+    if " " not in text[start:end]:
+        return end
+    m = _id_name_before_value_regex(phones=False).search(text, start + 1, end + 60)
+    if not m or m.start() >= end or text[m.start() - 1] != " ":
+        return end
+    from miner.redaction.lexicon.names import known_name  # names imports this module
+
+    value = _ID_VALUE_AFTER_ITS_NAME.match(text, m.end())
+    if known_name(m.group("name")) and not (value and _A_LETTER.search(value.group("value"))):
+        return end
+    return len(text[: m.start()].rstrip())
+
+
+#: What follows an id's name, up to its value's end (as ``_named_id_regex``).
+_ID_VALUE_AFTER_ITS_NAME = re.compile(
+    r"(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
+    r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
+    rf"{_ID_VALUE}(?![\w-])"
+)
+_A_LETTER = re.compile(r"[^\W\d_]")
+
+
 def find_named_ids(text: str) -> Iterator[tuple[int, int]]:
     """Spans of a person's id written after its own name ("my rodné číslo is
     186214/9641", "PESEL: 02070803628") or before it in brackets

@@ -101,6 +101,8 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
+        if group == 2 and names_a_person_s_id(text, m.start(2), m.end(2), phones=False):
+            continue  # "<PERSON_1> NIE X7654321F": the id's name, before its value
         yield m.start(group), m.end(group), "PERSON"
 
 
@@ -537,7 +539,7 @@ class NameWords:
             # before the comma shows.
             addressed_at |= {start for start, _end in addressed(lowered)}
         yield from _elided_surnames(text)
-        yield from _lower_case_name_lines(text)
+        yield from _lower_case_name_lines(text, written)
         yield from _addressed_first(text)
         yield from _greeted(text)
         run_end = -1  # a lower-case name runs on over the name words after it
@@ -1108,10 +1110,12 @@ _LOWER_CASE_LINE = re.compile(
 )
 
 
-def _lower_case_name_lines(text: str) -> Iterator[tuple[int, int, str, str]]:
+def _lower_case_name_lines(text: str, written: str) -> Iterator[tuple[int, int, str, str]]:
     """Each ``_LOWER_CASE_LINE`` every word of which English does not write
     (Zipf under 3) or a name list knows and English writes less than often
-    (Zipf 4.5), no stop word, no place: a name on a line of its own."""
+    (Zipf 4.5), no stop word, no place: a name on a line of its own (or
+    beside placeholders, blanked in ``text``). Not an id's name before its
+    value in ``written`` ("<PERSON_1> rodné číslo <NATIONAL_ID_1>")."""
     from miner.redaction.lexicon.names import an_english_word
 
     for m in _LOWER_CASE_LINE.finditer(text):
@@ -1121,7 +1125,7 @@ def _lower_case_name_lines(text: str) -> Iterator[tuple[int, int, str, str]]:
             and not a_place_name(w)
             and (not an_english_word(w, 3.0) or (known_name(w) and not an_english_word(w, 4.5)))
             for w in words
-        ):
+        ) and not names_a_person_s_id(written, m.start(1), m.end(1), phones=False):
             yield m.start(1), m.end(1), "PERSON", "a lower-case name line"
 
 
