@@ -16,6 +16,7 @@ from miner.redaction.lexicon.formats import before_an_id_s_name, read_escaped_br
 from miner.redaction.lexicon.names import (
     NAME_CUE_REGEX,
     cased_for_ner,
+    known_name,
     lower_case_names_after_cues,
     names_no_person,
     without_english_words,
@@ -250,7 +251,7 @@ class Detector:
         for r_start, r_end, score, entity, recognizer in sorted(found):
             start, end = _trim(text, r_start, r_end, entity)
             if entity == "PERSON":
-                end = max(start, before_an_id_s_name(text, start, end))
+                end = max(start, before_an_id_s_name(text, start, end, known_name))
                 if capitals is None:
                     capitals = text == text.upper()
                 if capitals:

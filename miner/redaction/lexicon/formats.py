@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import importlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from miner.redaction.lexicon.wordmatch import fold
@@ -367,7 +367,7 @@ def names_a_person_s_id(text: str, start: int, end: int, phones: bool = True) ->
     )
 
 
-def before_an_id_s_name(text: str, start: int, end: int) -> int:
+def before_an_id_s_name(text: str, start: int, end: int, a_name: Callable[[str], bool]) -> int:
     """Where a person's hit [start, end) ends once an id's name it ran on
     over is cut off: "ANNA NIE" of "Anna NIE X7654321F" is Anna, and NIE
     announces its value. Left whole, the id's name went into the person's
@@ -375,16 +375,15 @@ def before_an_id_s_name(text: str, start: int, end: int) -> int:
     value after its name: a mistyped NIE stood silent. Where the id's name
     is a name too ("NIK", "NIE", "SIN" are listed first names), only before
     a value with a letter: "ANNA NIK 07700 900123" may be Anna Nik's
-    phone, and replacing the hit whole is the safe side."""
+    phone, and replacing the hit whole is the safe side. ``a_name``: whether
+    a word is a listed name (``names.known_name``, which imports this module)."""
     if " " not in text[start:end]:
         return end
     m = _id_name_before_value_regex(phones=False).search(text, start + 1, end + 60)
     if not m or m.start() >= end or text[m.start() - 1] != " ":
         return end
-    from miner.redaction.lexicon.names import known_name  # names imports this module
-
     value = _ID_VALUE_AFTER_ITS_NAME.match(text, m.end())
-    if known_name(m.group("name")) and not (value and _A_LETTER.search(value.group("value"))):
+    if a_name(m.group("name")) and not (value and _A_LETTER.search(value.group("value"))):
         return end
     return len(text[: m.start()].rstrip())
 
