@@ -682,6 +682,51 @@ def test_a_name_the_sentence_says_is_a_firm(text, name, said):
     assert (verdict(text, name, NER, {"PERSON"}) == "keep") is said
 
 
+@pytest.mark.parametrize(
+    "text, name, kept_on_main",
+    [
+        # A clause of the person's after her job, the firm in it hers (the
+        # words before the firm's noun are no firm's words): replaced on main.
+        ("Anna Berg is a nurse who works through NHS Professionals agency.", "Anna Berg", False),
+        ("John Smith is a sole trader trading as Smith Consultancy.", "John Smith", False),
+        ("John Smith is a plumber who runs Smith Plumbing company.", "John Smith", False),
+        ("John Smith is a plumber running Smith Plumbing company.", "John Smith", False),
+        ("Kevin Marsh is a freelancer contracted through agency.", "Kevin Marsh", False),
+        # An object inside the subject, not what "is" is said of.
+        ("The sponsor for Maria Lopez was a charity.", "Maria Lopez", False),
+        ("The charity supporting Anna Berg is a registered charity.", "Anna Berg", False),
+        # (main's own rule, ``names._SAID_TO_BE_A_FIRM``, keeps this one)
+        ("The company that employs John Smith is a consultancy.", "John Smith", True),
+    ],
+)
+def test_a_person_beside_a_firm_the_sentence_names_is_not_said_to_be_one(text, name, kept_on_main):
+    # A keep is final: these persons were left silent by the firm's reading.
+    from miner.redaction.lexicon.firms import said_to_be_a_firm
+
+    start = text.index(name)
+    assert not said_to_be_a_firm(text, start + len(name), start)
+    if not kept_on_main:
+        assert verdict(text, name, NER, {"PERSON"}) != "keep"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I believe Quaxby is a design agency based in Leeds.",
+        "Good morning Quaxby is a small charity based in Leeds.",
+        "As Quaxby is a charity, donations are tax-deductible.",
+        "Our supplier Quaxby is a design agency based in Leeds.",
+        "Quaxby is a privately owned company based in Leeds.",
+    ],
+)
+def test_a_firm_said_to_be_one_after_a_verb_or_a_noun_still_is(text):
+    from miner.redaction.lexicon.firms import said_to_be_a_firm
+
+    start = text.index("Quaxby")
+    assert said_to_be_a_firm(text, start + len("Quaxby"), start)
+    assert verdict(text, "Quaxby", NER, {"PERSON"}) == "keep"
+
+
 def test_a_name_kept_as_a_firm_keeps_none_of_its_other_mentions(policy):
     # A keep is final, so it is narrow: the sentence that says the name is a
     # firm keeps it there only; the same name written elsewhere in the

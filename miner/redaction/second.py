@@ -320,7 +320,7 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
         or where_after_a_name(leaf, start, end)
         or named_like_a_firm(leaf, start, end)
         or in_a_firm_s_slot(leaf, start, end)
-        or said_to_be_a_firm(leaf, end)
+        or said_to_be_a_firm(leaf, end, start)
         for leaf, start, end in found
     )
 

@@ -495,7 +495,7 @@ def a_firm_s(text: str, start: int, end: int) -> bool:
     return (
         a_firm_s_words_after(text, end)
         or a_firm_by_its_words(text, start, end)
-        or said_to_be_a_firm(text, end)
+        or said_to_be_a_firm(text, end, start)
     )
 
 

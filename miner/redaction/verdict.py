@@ -150,7 +150,7 @@ def verdict_of(
         # slot ("I am in New Jane"). (Not "bei", "im": "Termin bei Weber"
         # is a person's.) Here only: "Anouk" alone elsewhere is not kept for it.
         return "keep", ""
-    if said_to_be_a_firm(text, end):
+    if said_to_be_a_firm(text, end, start):
         # "Sergio Rossi is a design agency based in", "Benelli is a 501(c)3
         # that": the sentence says what the name is, a firm; no one is an
         # agency or a company (a job after "is a" is a person's: not here).

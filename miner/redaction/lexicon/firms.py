@@ -146,7 +146,16 @@ _AS_A_JOB_AFTER = re.compile(r"[ \t]+as[ \t]+(?:a|an|the|their|its|our|his|her)[
 _SAID_TO_BE_A_FIRM = re.compile(
     r"[ \t]+(?i:is|was)[ \t]+(?:(?i:a|an)[ \t]+"
     r"(?:(?!(?i:at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your"
-    r"|very|so|quite|really|too|rather|pretty|extremely|one-man|one-woman|one-person)\b)"
+    r"|very|so|quite|really|too|rather|pretty|extremely|one-man|one-woman|one-person"
+    # Nor a clause of the person's after a job ("a nurse who works through
+    # NHS Professionals agency", "a sole trader trading as Smith
+    # Consultancy", "a plumber running Smith Plumbing company", "a
+    # freelancer contracted through agency"): the firm there is hers.
+    r"|who|whom|whose|that|which|where|when|while|or|but|nor|as|via|through|under"
+    r"|within|without|like|into|onto|over|across|about|after|before|between|among"
+    r"|around|behind|during|per|than|not|no|also|own|runs?|running|owns?|owning"
+    r"|works?|working|worked|manages?|managing|heads?|heading|helps?|helping"
+    r"|supports?|supporting|volunteers?|volunteering)\b)"
     r"[\w'’&-]+[ \t]+){0,7}?"
     r"(?:(?i:agency|company|corporation|start-?up|non-?profit|charity|conglomerate"
     r"|consultancy|501\(c\)\(?3\)?)"
@@ -158,12 +167,38 @@ _SAID_TO_BE_A_FIRM = re.compile(
 )
 
 
-def said_to_be_a_firm(text: str, end: int) -> bool:
+#: What stands before a name that is not the subject of the "is" after it
+#: but an object inside the subject ("The sponsor for Maria Lopez was a
+#: charity", "The charity supporting Anna Berg is a registered charity",
+#: "The company that employs John Smith is a consultancy"): a preposition,
+#: a verb's "-ing" form, or a relative's verb ("that employs").
+_AN_OBJECT_BEFORE = re.compile(
+    r"(?:\b(?i:of|for|to|with|by|from|at|on|about|against|behind|beside|besides|via|through"
+    r"|toward|towards|into|onto|upon|among|between|without|within|under|over|near|like)"
+    r"|\b(?i:that|who|which|whom)[ \t]+[a-z]+|\b(?P<ing>[a-z]+ing))[ \t]+$"
+)
+
+
+def said_to_be_a_firm(text: str, end: int, start: int | None = None) -> bool:
     """Whether the sentence says the name before ``end`` is a firm: "is a
     design agency based in", "is a 501(c)3 that invites" (no one is an
     agency: the verdict keeps it there, and the second model is not asked,
-    ``second._names_a_thing``)."""
-    return bool(_SAID_TO_BE_A_FIRM.match(text, end))
+    ``second._names_a_thing``). With the name's ``start``: not a name that
+    is an object before the "is" ("The sponsor for Maria Lopez was a
+    charity": the sponsor is the charity, she is a person)."""
+    if not _SAID_TO_BE_A_FIRM.match(text, end):
+        return False
+    if start is None:
+        return True
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    before = _AN_OBJECT_BEFORE.search(text, max(0, start - 32), start)
+    if before is None:
+        return True
+    ing = before.group("ing")
+    # "-ing" a verb only: "The charity supporting Anna Berg"; not a noun's
+    # ("Good morning Quaxby is ...": no object).
+    return bool(ing) and word_classes(ing) != frozenset({"VERB"})
 
 
 #: A full name and "of" before a hit: "Lina Quaxby of Benelli is the CEO",
