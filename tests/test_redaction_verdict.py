@@ -644,6 +644,187 @@ def test_the_last_word_of_a_town_after_its_preposition_is_kept(text, name, kept)
 
 
 @pytest.mark.parametrize(
+    "text, name, said",
+    [
+        ("Quaxby is a design agency based in Acerra.", "Quaxby", True),
+        ("In Acerra, Quaxby is a 501(c)3 that invites songwriters", "Quaxby", True),
+        ("QUAXBY IS A DESIGN AGENCY BASED IN ACERRA.", "QUAXBY", True),
+        ("Lina Quaxby was a family company.", "Lina Quaxby", True),
+        ("Quaxby is a law firm, based in Leeds", "Quaxby", True),
+        (
+            "Quaxby is an Italian multinational investment bank and financial services company",
+            "Quaxby",
+            True,
+        ),
+        ("Quaxby is the brainchild of our 3 founders", "Quaxby", True),
+        # A person is said to be a job: a firm's noun before another word,
+        # after a preposition, or one a person is named as, is none.
+        ("Lina Quaxby is a nurse based in Leeds.", "Lina Quaxby", False),
+        ("Lina Quaxby is a company director in Leeds.", "Lina Quaxby", False),
+        ("Lina Quaxby is a charity worker.", "Lina Quaxby", False),
+        ("Lina Quaxby is a nurse at the company.", "Lina Quaxby", False),
+        ("Lina Quaxby is a founder of a start-up.", "Lina Quaxby", False),
+        ("Lina Quaxby is a brand ambassador.", "Lina Quaxby", False),
+        ("Lina Quaxby is a bank clerk.", "Lina Quaxby", False),
+        ("Lina Quaxby is a proud brand.", "Lina Quaxby", False),
+        ("Lina Quaxby is a retailer.", "Lina Quaxby", False),
+        ("Lina Quaxby is a very firm, fair boss.", "Lina Quaxby", False),
+        ("Lina Quaxby is a one-man company.", "Lina Quaxby", False),
+        ("Lina Quaxby is a company in herself.", "Lina Quaxby", False),
+        ("Lina Quaxby works for a design agency based in Leeds.", "Lina Quaxby", False),
+    ],
+)
+def test_a_name_the_sentence_says_is_a_firm(text, name, said):
+    from miner.redaction.lexicon.firms import said_to_be_a_firm
+
+    assert said_to_be_a_firm(text, text.index(name) + len(name)) is said
+    # Kept there only when said so (a keep is final); else as before.
+    assert (verdict(text, name, NER, {"PERSON"}) == "keep") is said
+
+
+@pytest.mark.parametrize(
+    "text, name, kept_on_main",
+    [
+        # A clause of the person's after her job, the firm in it hers (the
+        # words before the firm's noun are no firm's words): replaced on main.
+        ("Anna Berg is a nurse who works through NHS Professionals agency.", "Anna Berg", False),
+        ("John Smith is a sole trader trading as Smith Consultancy.", "John Smith", False),
+        ("John Smith is a plumber who runs Smith Plumbing company.", "John Smith", False),
+        ("John Smith is a plumber running Smith Plumbing company.", "John Smith", False),
+        ("Kevin Marsh is a freelancer contracted through agency.", "Kevin Marsh", False),
+        # An object inside the subject, not what "is" is said of.
+        ("The sponsor for Maria Lopez was a charity.", "Maria Lopez", False),
+        ("The charity supporting Anna Berg is a registered charity.", "Anna Berg", False),
+        # (main's own rule, ``names._SAID_TO_BE_A_FIRM``, keeps this one)
+        ("The company that employs John Smith is a consultancy.", "John Smith", True),
+    ],
+)
+def test_a_person_beside_a_firm_the_sentence_names_is_not_said_to_be_one(text, name, kept_on_main):
+    # A keep is final: these persons were left silent by the firm's reading.
+    from miner.redaction.lexicon.firms import said_to_be_a_firm
+
+    start = text.index(name)
+    assert not said_to_be_a_firm(text, start + len(name), start)
+    if not kept_on_main:
+        assert verdict(text, name, NER, {"PERSON"}) != "keep"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I believe Quaxby is a design agency based in Leeds.",
+        "Good morning Quaxby is a small charity based in Leeds.",
+        "As Quaxby is a charity, donations are tax-deductible.",
+        "Our supplier Quaxby is a design agency based in Leeds.",
+        "Quaxby is a privately owned company based in Leeds.",
+    ],
+)
+def test_a_firm_said_to_be_one_after_a_verb_or_a_noun_still_is(text):
+    from miner.redaction.lexicon.firms import said_to_be_a_firm
+
+    start = text.index("Quaxby")
+    assert said_to_be_a_firm(text, start + len("Quaxby"), start)
+    assert verdict(text, "Quaxby", NER, {"PERSON"}) == "keep"
+
+
+def test_a_name_kept_as_a_firm_keeps_none_of_its_other_mentions(policy):
+    # A keep is final, so it is narrow: the sentence that says the name is a
+    # firm keeps it there only; the same name written elsewhere in the
+    # session is judged where it stands ("Lina Quaxby called me": a person's).
+    result = redacted(
+        policy,
+        "Quaxby is a design agency based in Acerra.",
+        reply="Thank you, Lina Quaxby called me about it yesterday.",
+    )
+    assert "Quaxby" not in result.session.turns[0].reply_text
+
+
+@pytest.mark.parametrize(
+    "text, name, asked",
+    [
+        # Said to be a firm, or where a full name (replaced by now) is from:
+        # the second model reads a firm named after a person as a name, so it
+        # is not asked; the value stays the reviewer's.
+        ("In Leeds, Quaxby is a 501(c)3 that invites songwriters.", "Quaxby", False),
+        ("I spoke to <PERSON_1> of Sergio Rossi yesterday", "Sergio Rossi", False),
+        ("Lina Quaxby is a nurse based in Leeds.", "Lina Quaxby", True),
+        ("Lina Quaxby is a company director in Leeds.", "Lina Quaxby", True),
+    ],
+)
+def test_a_firm_the_sentence_names_is_not_asked_of_the_second_model(text, name, asked):
+    from miner.redaction.second import _names_a_thing
+
+    start = text.index(name)
+    assert _names_a_thing([(text, start, start + len(name))]) is not asked
+
+
+@pytest.mark.parametrize(
+    "text, name, said",
+    [
+        ("In Leeds, Quaxby is a 501(c)3 that invites songwriters.", "Quaxby", True),
+        ("Sergio Quaxby is an investment firm, based in Leeds.", "Quaxby", True),
+        # A person is said to be a job: still the reviewer's.
+        ("In Leeds, Quaxby is a nurse based there.", "Quaxby", False),
+        ("In Leeds, Quaxby is a company director.", "Quaxby", False),
+    ],
+)
+def test_a_word_the_sentence_says_is_a_firm_is_not_surfaced_there(text, name, said):
+    # The verdict keeps a guessed name so said; the rules that surface
+    # capitalised words (``unsure``) and the second model's sweep do not put
+    # it before the reviewer there either: it was surfaced after the keep,
+    # and the second model, not asked there, left it a decision.
+    from miner.redaction.sweep import a_firm_s
+    from miner.redaction.unsure import Unsure
+
+    start = text.index(name)
+    assert (name not in {text[s:e] for s, e, _ in Unsure().spans(text)}) is said
+    assert a_firm_s(text, start, start + len(name)) is said
+
+
+def test_a_firm_the_sentence_says_is_one_is_neither_replaced_nor_surfaced(policy):
+    result = redacted(policy, "In Leeds, Quaxby is a 501(c)3 that invites songwriters.")
+    assert "Quaxby" in result.session.turns[0].user_text
+    assert "Quaxby" not in {s.value for s in result.surfaced}
+
+
+@pytest.mark.parametrize(
+    "text, name, decided",
+    [
+        # Where someone is from after their full name: a firm named after a
+        # person as often as a person; the reviewer's, never kept.
+        ("Tom Berg of Quaxby is the CEO of the year.", "Quaxby", "surface"),
+        ("Dr. Tom Berg of Lina Quaxby, and others", "Lina Quaxby", "surface"),
+        ("Mary Jones of Peter Hughes said hello", "Peter Hughes", "surface"),
+        ("Tom Berg of Lina's team called", "Lina", "replace"),  # a person's team
+        ("Bank of Lina Quaxby called", "Lina Quaxby", "replace"),  # no full name before
+        # A month or a weekday is no first name before "of".
+        ("Attached is the June Statement of Anna Berg", "Anna Berg", "replace"),
+        ("Attached is the Monday Report of Anna Berg", "Anna Berg", "replace"),
+        # Not the apposition's lower-case words before a surname.
+        ("your rep, the Senior account manager Smith, on Monday", "Smith", "replace"),
+    ],
+)
+def test_a_name_after_a_full_name_s_of_is_the_reviewer_s(text, name, decided):
+    assert verdict(text, name, NER, {"PERSON"}) == decided
+
+
+def test_a_person_after_a_full_name_s_of_is_never_left_unseen(policy):
+    # Surfaced, not kept: the second model is not asked there (it reads a
+    # firm named after a person as a name), so the reviewer sees it.
+    result = redacted(policy, "Mary Jones of Peter Hughes said hello")
+    text = result.session.turns[0].user_text
+    assert "Peter Hughes" not in text or "Peter Hughes" in {s.value for s in result.surfaced}
+    assert "Mary Jones" not in text
+    kept = redacted(policy, "Attached is the June Statement of Anna Berg")
+    assert "Anna Berg" not in kept.session.turns[0].user_text
+    # A firm named after a person there: the reviewer's, not replaced by the
+    # second model, which reads "<PERSON_1> of Sergio Rossi" as a name.
+    firm = redacted(policy, "I spoke to Tom Berg of Sergio Rossi yesterday")
+    assert firm.session.turns[0].user_text == "I spoke to <PERSON_1> of Sergio Rossi yesterday"
+    assert {s.value for s in firm.surfaced} == {"Sergio Rossi"}
+
+
+@pytest.mark.parametrize(
     "line, firm",
     [
         ("Your parcel ships with Okabe Transport tomorrow", "Okabe Transport"),

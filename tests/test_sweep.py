@@ -15,7 +15,7 @@ from miner.redaction.policy import RedactionPolicy
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import SecondModel
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.sweep import SWEPT, Sweep, names_nothing
+from miner.redaction.sweep import SWEPT, Sweep, in_a_date_or_time, names_nothing
 from tests.conftest import PIPELINE
 from tests.test_redaction_second import chat
 
@@ -217,3 +217,25 @@ def test_an_id_s_name_before_its_value_is_not_swept_as_a_person():
     # such message); an id's own name before its value names no one.
     [found] = swept("NIE <NATIONAL_ID_1>")
     assert ("PERSON", "NIE") not in found
+
+
+@pytest.mark.parametrize(
+    "text, piece, inside",
+    [
+        ("I ordered it on 05.05.2025", "05", True),  # the model's phone over a date
+        ("Date: 1975-01-25 16:06:46.293746\\nName: X", "293746", True),
+        ("at 15:01:39.859783, then", "39", True),
+        ("call 06.12.34.56.78 now", "34", False),  # a phone written with dots
+        ("call 0171-555-0199 now", "555", False),
+    ],
+)
+def test_a_phone_s_piece_inside_a_date_or_a_time_names_nothing(text, piece, inside):
+    at = text.index(piece)
+    assert in_a_date_or_time(text, at, at + len(piece)) is inside
+
+
+def test_a_date_s_piece_the_model_labels_a_phone_is_not_swept(policy):
+    # Mimesis tune: "05" of the date was a decision naming no one.
+    text = "HIS SOCIAL SECURITY NUMBER IS BBTLCU52B04B350L I ordered it on 05.05.2025"
+    [result] = policy.redact([chat(text)])
+    assert not [s for s in result.surfaced if s.reason == SWEPT]

@@ -32,7 +32,9 @@ unless it is
   ("at", "noted", "bridge", "songwriter": the model labels the words
   beside a placeholder and a place's common noun as the name's), a country
   or a region, a month or a weekday ("Samstag", "venerdì"), a number
-  shaped as a date or a time of day ("04.07.2026").
+  shaped as a date or a time of day ("04.07.2026"), or a number's piece
+  inside one (``in_a_date_or_time``: "05" of "05.05.2025", "293746" of
+  "16:06:46.293746").
 
 A span that a surfaced value's occurrence cuts, and whose pieces beside it
 one of these drops or that hold a letter or digit too few to be swept
@@ -194,6 +196,7 @@ class Sweep:
             return (
                 not allowed(value)
                 and not names_nothing(value, entity)
+                and not (entity == "PHONE_NUMBER" and in_a_date_or_time(text, at, at + len(value)))
                 and not (entity == "PERSON" and a_firm_s(text, at, at + len(value)))
                 # "NIE" of "NIE <NATIONAL_ID_1>": an id's name before its value, no
                 # one's; before a phone, a name ("NIK <PHONE_NUMBER_1>": Nik's).
@@ -323,6 +326,27 @@ def _groups(texts: list[str]) -> Iterator[list[str]]:
 
 #: A number the model reads as a phone that is written as a date or a time.
 _DATE_OR_TIME = re.compile(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d*[:.]\d+(?:[:.]\d+)*")
+
+
+def in_a_date_or_time(text: str, start: int, end: int) -> bool:
+    """Whether [start, end) lies inside a word of ``text`` shaped as a date
+    or a time of day: the model labels a date's or a timestamp's digits
+    as a phone's, and the piece it leaves uncovered ("05" of "05.05.2025",
+    "293746" of "16:06:46.293746") was a decision naming no one."""
+    before = _TOKEN_BEFORE.search(text, 0, start)
+    after = _TOKEN_AFTER.match(text, end)
+    token = text[before.start() if before else start : after.end() if after else end]
+    return bool(_DATE_OR_TIME_WORD.fullmatch(token.rstrip(".,;:!?)")))
+
+
+#: A date, or a time of day with its seconds' fraction: stricter than
+#: ``_DATE_OR_TIME`` (which reads a value alone), so that no phone written
+#: with dots ("06.12.34.56.78") is taken for one around its piece.
+_DATE_OR_TIME_WORD = re.compile(
+    r"\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:\.\d{1,9})?"
+)
+_TOKEN_BEFORE = re.compile(r"[\d.:/-]{1,32}\Z")
+_TOKEN_AFTER = re.compile(r"[\d.:/-]{1,32}")
 
 
 def names_nothing(value: str, entity: str) -> bool:
@@ -465,9 +489,14 @@ def a_firm_s(text: str, start: int, end: int) -> bool:
     "Hering is a design agency"): a sure keep rule, so the firm is not put
     before anyone. Not a firm's slot ("ordered it from Eddie Bauer"): a
     person stands there too, and the first pass surfaces it."""
+    from miner.redaction.lexicon.firms import said_to_be_a_firm
     from miner.redaction.lexicon.names import a_firm_by_its_words, a_firm_s_words_after
 
-    return a_firm_s_words_after(text, end) or a_firm_by_its_words(text, start, end)
+    return (
+        a_firm_s_words_after(text, end)
+        or a_firm_by_its_words(text, start, end)
+        or said_to_be_a_firm(text, end, start)
+    )
 
 
 def _uncovered(text: str, start: int, end: int, covered: list[bool]) -> Iterator[tuple[int, str]]:

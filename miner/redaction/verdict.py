@@ -14,7 +14,9 @@ filters (an allowed phrase, a determiner before it) came first.
   - a three-letter code in capitals on a route ("MAN-BEG", "from MAN");
   - a firm's noun among its words no name list knows ("Vesterlund
     Pharmaceutica": ``lexicon.firms.firm_by_its_words``, in any sentence;
-    firm-shaped but unsure, "Tarvo Holding", "Lõunapank", it is surfaced).
+    firm-shaped but unsure, "Tarvo Holding", "Lõunapank", it is surfaced);
+  - a firm the sentence says it is, its noun ending the clause ("X is a
+    design agency based in": ``lexicon.firms.said_to_be_a_firm``).
 - **Unsure** (surfaced): an ordinary noun after it, the way products and
   plans are named ("Elsa dining chair", "Guest plan": lemminflect's English
   lexicon says it is a noun), since a name may stand before a noun too
@@ -44,6 +46,7 @@ from miner.redaction.lexicon.firms import (
     a_form_before_a_name,
     firm_by_its_words,
     in_a_firm_s_slot,
+    said_to_be_a_firm,
 )
 from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
 from miner.redaction.lexicon.letters import LETTERS
@@ -146,6 +149,13 @@ def verdict_of(
         # Anouk", "Julliard-la-Ville"; a word of a town's name in a place's
         # slot ("I am in New Jane"). (Not "bei", "im": "Termin bei Weber"
         # is a person's.) Here only: "Anouk" alone elsewhere is not kept for it.
+        return "keep", ""
+    if said_to_be_a_firm(text, end, start):
+        # "Sergio Rossi is a design agency based in", "Benelli is a 501(c)3
+        # that": the sentence says what the name is, a firm; no one is an
+        # agency or a company (a job after "is a" is a person's: not here).
+        # Kept here only, no thing recorded: its other mentions in the
+        # session are judged where they stand (a keep is final).
         return "keep", ""
     if by_its_words:
         # A firm's noun among its words, in the regions' languages ("Janssen

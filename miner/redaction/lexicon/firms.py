@@ -131,11 +131,121 @@ _WORKPLACE_BEFORE = re.compile(
 _AS_A_JOB_AFTER = re.compile(r"[ \t]+as[ \t]+(?:a|an|the|their|its|our|his|her)[ \t]+[a-z]")
 
 
+#: What a firm is said to be, right after its name, the firm's noun ending
+#: the clause: "X is a design agency based in", "X is a 501(c)3 that", "X
+#: was a non-profit.", "X is the brainchild of". A person is said to be a
+#: job ("X is a nurse", "X is a company director", "X is a charity
+#: worker"), never an agency, a company or a charity; so the noun must be
+#: followed by a stop, a comma, the text's end or a clause of its own
+#: ("based", "that", "which"), never by another word ("X is a company
+#: director in Leeds") nor a preposition ("X is a nurse at the company":
+#: no preposition or article before the noun either). Not the nouns a
+#: person is named with or as (issue 36's read-back of alike22): "brand"
+#: ("a brand ambassador"), "bank", "retailer", "manufacturer"; "firm" only
+#: after a trade's word ("a law firm"): "she is a very firm, fair boss".
+_SAID_TO_BE_A_FIRM = re.compile(
+    r"[ \t]+(?i:is|was)[ \t]+(?:(?i:a|an)[ \t]+"
+    r"(?:(?!(?i:at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your"
+    r"|very|so|quite|really|too|rather|pretty|extremely|one-man|one-woman|one-person"
+    # Nor a clause of the person's after a job ("a nurse who works through
+    # NHS Professionals agency", "a sole trader trading as Smith
+    # Consultancy", "a plumber running Smith Plumbing company", "a
+    # freelancer contracted through agency"): the firm there is hers.
+    r"|who|whom|whose|that|which|where|when|while|or|but|nor|as|via|through|under"
+    r"|within|without|like|into|onto|over|across|about|after|before|between|among"
+    r"|around|behind|during|per|than|not|no|also|own|runs?|running|owns?|owning"
+    r"|works?|working|worked|manages?|managing|heads?|heading|helps?|helping"
+    r"|supports?|supporting|volunteers?|volunteering)\b)"
+    r"[\w'’&-]+[ \t]+){0,7}?"
+    r"(?:(?i:agency|company|corporation|start-?up|non-?profit|charity|conglomerate"
+    r"|consultancy|501\(c\)\(?3\)?)"
+    r"|(?i:law|design|consulting|accounting|engineering|architecture|architectural|marketing"
+    r"|advertising|investment|recruitment|trading|construction|logistics|software|research"
+    r"|security|brokerage|audit|insurance|PR|tech)[ \t]+(?i:firm))"
+    r"(?=[ \t]*(?:[.,;!]|\\n|\n|\Z|[ \t](?i:based|headquartered|located|founded|that|which)\b))"
+    r"|(?i:the[ \t]+brainchild[ \t]+of)\b)"
+)
+
+
+#: What stands before a name that is not the subject of the "is" after it
+#: but an object inside the subject ("The sponsor for Maria Lopez was a
+#: charity", "The charity supporting Anna Berg is a registered charity",
+#: "The company that employs John Smith is a consultancy"): a preposition,
+#: a verb's "-ing" form, or a relative's verb ("that employs").
+_AN_OBJECT_BEFORE = re.compile(
+    r"(?:\b(?i:of|for|to|with|by|from|at|on|about|against|behind|beside|besides|via|through"
+    r"|toward|towards|into|onto|upon|among|between|without|within|under|over|near|like)"
+    r"|\b(?i:that|who|which|whom)[ \t]+[a-z]+|\b(?P<ing>[a-z]+ing))[ \t]+$"
+)
+
+
+def said_to_be_a_firm(text: str, end: int, start: int | None = None) -> bool:
+    """Whether the sentence says the name before ``end`` is a firm: "is a
+    design agency based in", "is a 501(c)3 that invites" (no one is an
+    agency: the verdict keeps it there, and the second model is not asked,
+    ``second._names_a_thing``). With the name's ``start``: not a name that
+    is an object before the "is" ("The sponsor for Maria Lopez was a
+    charity": the sponsor is the charity, she is a person)."""
+    if not _SAID_TO_BE_A_FIRM.match(text, end):
+        return False
+    if start is None:
+        return True
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    before = _AN_OBJECT_BEFORE.search(text, max(0, start - 32), start)
+    if before is None:
+        return True
+    ing = before.group("ing")
+    # "-ing" a verb only: "The charity supporting Anna Berg"; not a noun's
+    # ("Good morning Quaxby is ...": no object).
+    return bool(ing) and word_classes(ing) != frozenset({"VERB"})
+
+
+#: A full name and "of" before a hit: "Lina Quaxby of Benelli is the CEO",
+#: "including Tom Berg of Sergio Rossi": where someone is from, a firm or a
+#: place as often as not. The first word must be a first name (not "Bank
+#: of", "University of") and no month or weekday ("the June Statement of
+#: Anna Berg"); a person stands there too ("Mary Jones of Peter Hughes"),
+#: so it is a slot, the reviewer's, never a keep.
+_A_FULL_NAME_OF_BEFORE = re.compile(
+    r"(?<![\w'’.-])([A-ZÀ-Þ][\w'’-]+)(?:[ \t]+[A-ZÀ-Þ][\w'’.-]+){1,2}[ \t]+(?i:of)[ \t]+$"
+)
+
+#: The same once the full name was replaced, as the second model's pass
+#: reads the redacted text ("<PERSON_1> of Benelli"): not asked there
+#: (``second._names_a_thing``), as it reads a firm named after a person as
+#: a name.
+_A_PERSON_OF_BEFORE = re.compile(r"<PERSON_\d+>[ \t]+(?i:of)[ \t]+$")
+
+
+def after_a_full_name_s_of(text: str, start: int, end: int) -> bool:
+    """Whether a full name and "of" stand before the hit ``text[start:end]``
+    ("Lina Quaxby of Benelli is the CEO"), its first word a first name and
+    no month or weekday; not before "'s" ("Lina Quaxby of Tom's team")."""
+    from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX, calendar_words
+    from miner.redaction.lexicon.names import a_first_name
+
+    if text.startswith(("'s", "’s"), end):
+        return False
+    if _A_PERSON_OF_BEFORE.search(text, max(0, start - 24), start):
+        return True
+    before = _A_FULL_NAME_OF_BEFORE.search(text, max(0, start - 60), start)
+    if before is None:
+        return False
+    first = before.group(1)
+    return (
+        a_first_name(first)
+        and not re.fullmatch(rf"(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})", first)
+        and not any(first.casefold() in words for words in calendar_words())
+    )
+
+
 def in_a_firm_s_slot(text: str, start: int, end: int) -> bool:
     """Whether the name ``text[start:end]`` stands where a firm, a shop, a
     carrier or a brand does: after a purchase's "from" or "at", after a
     firm's noun or its history ("later became"), as a workplace before a
-    job ("at Zwack as the assistant"), before a firm's verb ("ships",
+    job ("at Zwack as the assistant"), after a full name's "of" ("Lina
+    Quaxby of Benelli"), before a firm's verb ("ships",
     "was acquired"), before what a firm owns ("'s online store") or what
     is said of a product ("back in stock", "in grey")."""
     before = max(0, start - 80)
@@ -147,6 +257,10 @@ def in_a_firm_s_slot(text: str, start: int, end: int) -> bool:
         or _FIRM_NOUN_BEFORE.search(text, max(0, start - 24), start)
         or _FIRM_HISTORY_BEFORE.search(text, max(0, start - 40), start)
         or _DONE_BY_A_FIRM_BEFORE.search(text, max(0, start - 24), start)
+        # "Lina Quaxby of Benelli": where someone is from, a firm named
+        # after a person as often as a place or a person ("Mary Jones of
+        # Peter Hughes"): the reviewer's.
+        or after_a_full_name_s_of(text, start, end)
         # Where the verdict surfaces a firm named after its founder ("I work
         # for Zwack", a signature's firm line): the second model reads it
         # as a name all the same.

@@ -374,16 +374,18 @@ def before_an_id_s_name(text: str, start: int, end: int, a_name: Callable[[str],
     placeholder and the rules that read the redacted text no longer saw a
     value after its name: a mistyped NIE stood silent. Where the id's name
     is a name too ("NIK", "NIE", "SIN" are listed first names), only before
-    a value with a letter: "ANNA NIK 07700 900123" may be Anna Nik's
-    phone, and replacing the hit whole is the safe side. ``a_name``: whether
-    a word is a listed name (``names.known_name``, which imports this module)."""
+    a value ending in a check letter (a NIE's, a NIF's, a UK NI number's):
+    "ANNA NIK 07700 900123" may be Anna Nik's phone, "LI NIE E12345678" Li
+    Nie's passport (Nie, Ni, Cui, Sin are surnames too), and replacing the
+    hit whole is the safe side. ``a_name``: whether a name list knows a
+    word (``names.known_name``, passed in: ``names`` imports this module)."""
     if " " not in text[start:end]:
         return end
     m = _id_name_before_value_regex(phones=False).search(text, start + 1, end + 60)
     if not m or m.start() >= end or text[m.start() - 1] != " ":
         return end
     value = _ID_VALUE_AFTER_ITS_NAME.match(text, m.end())
-    if a_name(m.group("name")) and not (value and _A_LETTER.search(value.group("value"))):
+    if a_name(m.group("name")) and not (value and _A_LETTER.match(value.group("value")[-1])):
         return end
     return len(text[: m.start()].rstrip())
 
