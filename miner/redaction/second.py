@@ -291,7 +291,8 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     products and plans are named ("Rosalind reading lamp"): the verdict
     surfaced it for that, and the model reads any name-like word there as a
     name, so the reviewer decides it (the look-alikes' figure measured it)."""
-    from miner.redaction.lexicon.firms import in_a_firm_s_slot, said_to_be_a_firm
+    from miner.redaction.lexicon.firm_said import said_to_be_a_firm
+    from miner.redaction.lexicon.firms import in_a_firm_s_slot
     from miner.redaction.lexicon.names import a_country_after, names_no_person
     from miner.redaction.lexicon.places import a_town_after_a_preposition, where_after_a_name
     from miner.redaction.verdict import after_determiner, named_like_a_firm, noun_after

@@ -42,12 +42,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from miner.redaction.lexicon.firms import (
-    a_form_before_a_name,
-    firm_by_its_words,
-    in_a_firm_s_slot,
-    said_to_be_a_firm,
-)
+from miner.redaction.lexicon.firm_said import said_to_be_a_firm
+from miner.redaction.lexicon.firms import a_form_before_a_name, firm_by_its_words, in_a_firm_s_slot
 from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
 from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (

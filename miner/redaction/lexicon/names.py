@@ -14,6 +14,7 @@ from typing import Any
 
 from miner.derived import kept, kept_as_hashes
 from miner.redaction.lexicon.dates import calendar_words, unaccented
+from miner.redaction.lexicon.firm_said import said_to_be_a_firm
 from miner.redaction.lexicon.formats import names_a_number
 from miner.redaction.lexicon.joiners import AND
 from miner.redaction.lexicon.letters import LETTER_WORD, LETTERS
@@ -1158,16 +1159,6 @@ def a_place_to_visit(text: str, start: int, end: int) -> bool:
     )
 
 
-#: A name said to be a firm's: "Hering is a design agency based in",
-#: "Terra is a small company.", "Wilier is the brainchild of our
-#: founders". The firm's noun ends its phrase: "Anna is a business owner",
-#: "a brand ambassador" name people.
-_SAID_TO_BE_A_FIRM = re.compile(
-    r"[ \t]+(?i:is|was)[ \t]+(?i:a|an|the)[ \t]+(?i:[a-z-]+[ \t]+){0,2}"
-    r"(?i:agency|company|firm|brand|business|start-?up|studio|consultancy|manufacturer"
-    r"|retailer|corporation|chain|label|brainchild)"
-    r"(?=[ \t]*(?:$|[.,;:!?)]|\\n)|[ \t]+(?:based|in|of|from|that|which|with|founded|located)\b)"
-)
 #: Where a firm stands: "I work for Zwack", "she works at Palmera".
 _WORK_FOR = re.compile(r"(?i:\bwork(?:s|ed|ing)?[ \t]+(?:for|at))[ \t]+$")
 
@@ -1191,7 +1182,7 @@ def a_firm_by_its_words(text: str, start: int, end: int) -> bool:
     be one after it ("Hering is a design agency based in Terra Boa"), or
     after "I work for" or "at" with no word a name list knows ("I work for
     Palmera"; "I work for Anna Keller" names her)."""
-    if _SAID_TO_BE_A_FIRM.match(text, end):
+    if said_to_be_a_firm(text, end, start):
         return True
     # After "I work for" only a word no name list knows: a surname there is
     # a firm's as often as a person's ("I work for Ndiaye-Okafor"), the

@@ -1486,7 +1486,7 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
     ("the Bajau government"), or a capitalised English noun after it
     ("Baytex Energy"). (The verdict's
     legal forms are not read here: the verdict reads this module.)"""
-    from miner.redaction.lexicon.firms import said_to_be_a_firm
+    from miner.redaction.lexicon.firm_said import said_to_be_a_firm
     from miner.redaction.lexicon.names import names_no_person
     from miner.redaction.lexicon.wordclass import word_classes
 
