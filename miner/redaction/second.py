@@ -310,7 +310,7 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     # Berg, Sweden": a town and where it is as often as a person and where
     # she is, the verdict's "the reviewer's"), nor a name the sentence says
     # is a firm ("X is a 501(c)3 that", "X is a design agency based in":
-    # ``lexicon.firms.said_to_be_a_firm``). The model reads the words as
+    # ``lexicon.firm_said.said_to_be_a_firm``). The model reads the words as
     # a name there too; the reviewer decides them.
     return any(
         noun_after(leaf, end)

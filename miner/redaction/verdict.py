@@ -16,7 +16,7 @@ filters (an allowed phrase, a determiner before it) came first.
     Pharmaceutica": ``lexicon.firms.firm_by_its_words``, in any sentence;
     firm-shaped but unsure, "Tarvo Holding", "Lõunapank", it is surfaced);
   - a firm the sentence says it is, its noun ending the clause ("X is a
-    design agency based in": ``lexicon.firms.said_to_be_a_firm``).
+    design agency based in": ``lexicon.firm_said.said_to_be_a_firm``).
 - **Unsure** (surfaced): an ordinary noun after it, the way products and
   plans are named ("Elsa dining chair", "Guest plan": lemminflect's English
   lexicon says it is a noun), since a name may stand before a noun too
