@@ -291,7 +291,6 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     products and plans are named ("Rosalind reading lamp"): the verdict
     surfaced it for that, and the model reads any name-like word there as a
     name, so the reviewer decides it (the look-alikes' figure measured it)."""
-    from miner.redaction.lexicon.firm_said import said_to_be_a_firm
     from miner.redaction.lexicon.firms import in_a_firm_s_slot
     from miner.redaction.lexicon.names import a_country_after, names_no_person
     from miner.redaction.lexicon.places import a_town_after_a_preposition, where_after_a_name
@@ -310,7 +309,7 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
     # Berg, Sweden": a town and where it is as often as a person and where
     # she is, the verdict's "the reviewer's"), nor a name the sentence says
     # is a firm ("X is a 501(c)3 that", "X is a design agency based in":
-    # ``lexicon.firm_said.said_to_be_a_firm``). The model reads the words as
+    # ``names_no_person`` reads ``lexicon.firm_said``). The model reads the words as
     # a name there too; the reviewer decides them.
     return any(
         noun_after(leaf, end)
@@ -321,7 +320,6 @@ def _names_a_thing(found: Iterable[tuple[str, int, int]]) -> bool:
         or where_after_a_name(leaf, start, end)
         or named_like_a_firm(leaf, start, end)
         or in_a_firm_s_slot(leaf, start, end)
-        or said_to_be_a_firm(leaf, end, start)
         for leaf, start, end in found
     )
 

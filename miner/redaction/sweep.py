@@ -489,14 +489,10 @@ def a_firm_s(text: str, start: int, end: int) -> bool:
     "Hering is a design agency"): a sure keep rule, so the firm is not put
     before anyone. Not a firm's slot ("ordered it from Eddie Bauer"): a
     person stands there too, and the first pass surfaces it."""
-    from miner.redaction.lexicon.firm_said import said_to_be_a_firm
     from miner.redaction.lexicon.names import a_firm_by_its_words, a_firm_s_words_after
 
-    return (
-        a_firm_s_words_after(text, end)
-        or a_firm_by_its_words(text, start, end)
-        or said_to_be_a_firm(text, end, start)
-    )
+    # (said to be one: ``a_firm_by_its_words`` reads ``firm_said.said_to_be_a_firm``)
+    return a_firm_s_words_after(text, end) or a_firm_by_its_words(text, start, end)
 
 
 def _uncovered(text: str, start: int, end: int, covered: list[bool]) -> Iterator[tuple[int, str]]:

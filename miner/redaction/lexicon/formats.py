@@ -287,6 +287,17 @@ def _names_in(about: str) -> list[str]:
 _ID_VALUE = r"(?P<value>(?i:[A-Z0-9](?:[A-Z0-9./-]|[ ](?=\d|(?-i:[A-Z])(?![\w-]))){4,24}[A-Z0-9]))"
 
 
+#: What stands between an id's name and its value: "number", "no.", "is",
+#: a colon ("NIE number: X1234567L", "my PESEL is ...").
+_BETWEEN_AN_ID_S_NAME_AND_VALUE = (
+    r"(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
+    r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
+)
+#: What follows an id's name, up to its value's end (``_named_id_regex``
+#: after the name; ``before_an_id_s_name``).
+_ID_VALUE_AFTER_ITS_NAME = re.compile(rf"{_BETWEEN_AN_ID_S_NAME_AND_VALUE}{_ID_VALUE}(?![\w-])")
+
+
 def _id_names_alternation() -> str:
     """The ids' names as one alternation (``name``): the short ones ("NIE",
     "BSN") as written, the long ones in any case, longest first."""
@@ -319,12 +330,7 @@ def literal_alternation(literals: list[str], ignore_case: bool) -> str:
 
 @functools.cache
 def _named_id_regex() -> re.Pattern[str]:
-    return re.compile(
-        rf"(?<![\w-]){_id_names_alternation()}"
-        r"(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
-        r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
-        rf"{_ID_VALUE}(?![\w-])"
-    )
+    return re.compile(rf"(?<![\w-]){_id_names_alternation()}{_ID_VALUE_AFTER_ITS_NAME.pattern}")
 
 
 @functools.cache
@@ -347,9 +353,7 @@ def _id_name_before_value_regex(phones: bool = True) -> re.Pattern[str]:
     placeholder = r"<[A-Z_]+_\d+>" if phones else r"<(?!PHONE_NUMBER_)[A-Z_]+_\d+>"
     return re.compile(
         rf"(?<![\w-]){_id_names_alternation()}"
-        r"(?=(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
-        r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
-        rf"(?:{placeholder}|[A-Za-z/.-]{{0,6}}\d|[A-Z][ ]\d))"
+        rf"(?={_BETWEEN_AN_ID_S_NAME_AND_VALUE}(?:{placeholder}|[A-Za-z/.-]{{0,6}}\d|[A-Z][ ]\d))"
     )
 
 
@@ -390,12 +394,6 @@ def before_an_id_s_name(text: str, start: int, end: int, a_name: Callable[[str],
     return len(text[: m.start()].rstrip())
 
 
-#: What follows an id's name, up to its value's end (as ``_named_id_regex``).
-_ID_VALUE_AFTER_ITS_NAME = re.compile(
-    r"(?i:[ \t]*(?:number|no\.?|nr\.?|n[º°]|\#|code|id))?"
-    r"(?i:[ \t]+(?:is|was|reads)|[ \t]*[:=])?[ \t]*"
-    rf"{_ID_VALUE}(?![\w-])"
-)
 _A_LETTER = re.compile(r"[^\W\d_]")
 
 

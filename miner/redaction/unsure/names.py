@@ -1499,7 +1499,7 @@ def _a_thing_or_place(text: str, start: int, end: int) -> bool:
     run = _A_CAPITALISED_RUN.match(text, end)
     if said_to_be_a_firm(text, run.end() if run else end, start):
         # "Benelli is a 501(c)3 that", "Sergio Rossi is a design agency
-        # based in": the sentence says it is a firm (``lexicon.firms``),
+        # based in": the sentence says it is a firm (``lexicon.firm_said``),
         # where the verdict keeps it too: not surfaced for that there.
         return True
     if _A_STATE_S_NOUN_AFTER.match(text, end) and _THE_BEFORE.search(
