@@ -76,34 +76,30 @@ _STREET_PIECES = st.sampled_from(
 def test_street_endings_grouped_by_first_letter_match_as_the_flat_alternation(
     pieces: list[str],
 ) -> None:
-    from miner.redaction.lexicon.addresses import _by_first_letter
+    from miner.redaction.lexicon.wordmatch import grouped_alternation
 
     endings = r"stra(?:ß|ss)e str\. ring ringen gatan gata gate väg ská vägen ní allee weg laan"
     flat = re.compile(rf"(?i:[\w'’-]{{2,}}?(?:{'|'.join(endings.split())})(?:[ \t]\d+|\b))")
-    grouped = re.compile(rf"(?i:[\w'’-]{{2,}}?{_by_first_letter(endings)}(?:[ \t]\d+|\b))")
+    grouped = re.compile(
+        rf"(?i:[\w'’-]{{2,}}?{grouped_alternation(endings.split())}(?:[ \t]\d+|\b))"
+    )
     text = "".join(pieces)
     assert [m.span() for m in flat.finditer(text)] == [m.span() for m in grouped.finditer(text)]
 
 
 def test_street_endings_grouped_by_first_letter() -> None:
-    from miner.redaction.lexicon.addresses import _by_first_letter
+    from miner.redaction.lexicon.wordmatch import grouped_alternation
 
-    grouped = _by_first_letter(r"ring weg ringen str\.")
+    grouped = grouped_alternation(["ring", "weg", "ringen", r"str\."])
     assert grouped == r"(?:r(?:ing|ingen)|w(?:eg)|s(?:tr\.))"
 
 
 def test_street_types_grouped_by_first_character() -> None:
     # The street cue's hundred alternatives entered one group per place:
     # half its CPU on a 1 MiB message's stretches in lower case.
-    from miner.redaction.lexicon.addresses import (
-        _grouped_by_first_character,
-        _top_level_alternatives,
-    )
+    from miner.redaction.lexicon.wordmatch import grouped_alternation
 
-    alternatives = _top_level_alternatives(
-        r"(?:Via|Viale|C\.(?=[ \t]+del?\b)|[Uu]l\.|a?b|(?i:rue|x)|C/)"
-    )
-    assert alternatives == [
+    alternatives = [
         "Via",
         "Viale",
         r"C\.(?=[ \t]+del?\b)",
@@ -112,7 +108,7 @@ def test_street_types_grouped_by_first_character() -> None:
         "(?i:rue|x)",
         "C/",
     ]
-    grouped = _grouped_by_first_character(alternatives)
+    grouped = grouped_alternation(alternatives)
     assert grouped == r"(?:V(?:ia|iale)|C(?:\.(?=[ \t]+del?\b)|/)|[Uu]l\.|a?b|(?i:rue|x))"
 
 
@@ -162,13 +158,12 @@ _TEXT_PIECES = st.sampled_from([*_LITERALS, "a", "b", "c", "d", "K", "k", "S", "
 def test_literals_grouped_by_first_character_match_as_the_flat_alternation(
     literals: list[str], pieces: list[str], ignore_case: bool
 ) -> None:
-    from miner.redaction.lexicon.formats import literal_alternation
+    from miner.redaction.lexicon.wordmatch import grouped_alternation
 
     flags = re.IGNORECASE if ignore_case else 0
     flat = re.compile(rf"(?<![\w-])(?P<name>{'|'.join(map(re.escape, literals))})", flags)
-    grouped = re.compile(
-        rf"(?<![\w-])(?P<name>{literal_alternation(literals, ignore_case)})", flags
-    )
+    alternation = grouped_alternation(map(re.escape, literals), fold_case=ignore_case)
+    grouped = re.compile(rf"(?<![\w-])(?P<name>{alternation})", flags)
     text = "".join(pieces)
     assert [(m.span(), m.group("name")) for m in flat.finditer(text)] == [
         (m.span(), m.group("name")) for m in grouped.finditer(text)
@@ -176,10 +171,10 @@ def test_literals_grouped_by_first_character_match_as_the_flat_alternation(
 
 
 def test_literals_grouped_by_first_character() -> None:
-    from miner.redaction.lexicon.formats import literal_alternation
+    from miner.redaction.lexicon.wordmatch import grouped_alternation
 
-    assert literal_alternation(["NIE", "PIN", "NIF"], ignore_case=False) == "N(?:IE|IF)|P(?:IN)"
+    assert grouped_alternation(["NIE", "PIN", "NIF"]) == "(?:N(?:IE|IF)|P(?:IN))"
     # The Kelvin sign is "k" ignoring case: one group, in the order given.
     assert (
-        literal_alternation(["kilo", "Kw", "\u212aelvin"], ignore_case=True) == "k(?:ilo|w|elvin)"
+        grouped_alternation(["kilo", "Kw", "\u212aelvin"], fold_case=True) == "(?:k(?:ilo|w|elvin))"
     )

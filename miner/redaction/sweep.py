@@ -324,8 +324,10 @@ def _groups(texts: list[str]) -> Iterator[list[str]]:
         yield group
 
 
+#: A date: "05.05.2025", "2025-05-05", "5/5/25".
+_DATE = r"\d{1,4}([./-])\d{1,2}\1\d{1,4}"
 #: A number the model reads as a phone that is written as a date or a time.
-_DATE_OR_TIME = re.compile(r"\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d*[:.]\d+(?:[:.]\d+)*")
+_DATE_OR_TIME = re.compile(rf"{_DATE}|\d*[:.]\d+(?:[:.]\d+)*")
 
 
 def in_a_date_or_time(text: str, start: int, end: int) -> bool:
@@ -342,9 +344,7 @@ def in_a_date_or_time(text: str, start: int, end: int) -> bool:
 #: A date, or a time of day with its seconds' fraction: stricter than
 #: ``_DATE_OR_TIME`` (which reads a value alone), so that no phone written
 #: with dots ("06.12.34.56.78") is taken for one around its piece.
-_DATE_OR_TIME_WORD = re.compile(
-    r"\d{1,4}([./-])\d{1,2}\1\d{1,4}|\d{1,2}:\d{2}(?::\d{2})?(?:\.\d{1,9})?"
-)
+_DATE_OR_TIME_WORD = re.compile(rf"{_DATE}|\d{{1,2}}:\d{{2}}(?::\d{{2}})?(?:\.\d{{1,9}})?")
 _TOKEN_BEFORE = re.compile(r"[\d.:/-]{1,32}\Z")
 _TOKEN_AFTER = re.compile(r"[\d.:/-]{1,32}")
 

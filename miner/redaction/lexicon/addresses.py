@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from miner.derived import kept
 from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
 from miner.redaction.lexicon.names import stop_words
+from miner.redaction.lexicon.wordmatch import grouped_alternation
 
 
 def _street_suffixes() -> tuple[str, ...]:
@@ -193,81 +194,33 @@ POSTCODE = (
 #: Street types written before the name ("Via Roma", "rue de la Paix", "Calle
 #: Mayor", "Λεωφόρος Αλκυονίδων", "ул. Ленина"): Italian, Spanish, Catalan,
 #: Portuguese, French, Polish, Greek and Russian.
-_STREET_TYPES_BEFORE = (
-    r"(?:Via|Viale|Piazza|Piazzale|Strada|Contrada|Stretto|Rotonda|Canale|Borgo|Corso|Largo"
-    r"|Vicolo|Vico|Incrocio|Lungomare|Galleria|Salita|Traversa|Calle|C/|C\.(?=[ \t]+del?\b)"
-    r"|Avenida|Avinguda|Av\.|Alameda|Cañada|Glorieta|Paseo|Passeig|Plaza"
-    r"|Plaça|Camino|Carrer|Carretera|Ronda|Rambla|Travesía|Travessera|Callejón|Pasaje|Acceso"
-    r"|Cuesta|Vial|Pasadizo|Bajada|Bulevar|Senda|Rúa|Barranco"
-    r"|Urbanización|Vía|Rua|Travessa|Praça|Estrada|[Uu]l\.|Rodovia|Ladeira|Viela|Privada"
-    r"|Cerrada|Calzada|Prolongación|Periférico|Andador|Circuito|Aleja|[Aa]l\.(?=[ \t]+[A-Z])"
-    r"|Osiedle|[Oo]s\.(?=[ \t]+[A-Z])|Plac|[Pp]l\.(?=[ \t]+[A-Z])|Rondo|Skwer|Bulwar|Retorno"
+_STREET_TYPE_BEFORE_WORDS = (
+    *"Via Viale Piazza Piazzale Strada Contrada Stretto Rotonda Canale Borgo Corso Largo".split(),
+    *"Vicolo Vico Incrocio Lungomare Galleria Salita Traversa Calle C/".split(),
+    r"C\.(?=[ \t]+del?\b)",
+    *"Avenida Avinguda".split(),
+    r"Av\.",
+    *"Alameda Cañada Glorieta Paseo Passeig Plaza Plaça Camino Carrer Carretera Ronda".split(),
+    *"Rambla Travesía Travessera Callejón Pasaje Acceso Cuesta Vial Pasadizo Bajada".split(),
+    *"Bulevar Senda Rúa Barranco Urbanización Vía Rua Travessa Praça Estrada".split(),
+    r"[Uu]l\.",
+    *"Rodovia Ladeira Viela Privada Cerrada Calzada Prolongación Periférico Andador".split(),
+    *"Circuito Aleja".split(),
+    r"[Aa]l\.(?=[ \t]+[A-Z])",
+    "Osiedle",
+    r"[Oo]s\.(?=[ \t]+[A-Z])",
+    "Plac",
+    r"[Pp]l\.(?=[ \t]+[A-Z])",
+    *"Rondo Skwer Bulwar Retorno Peatonal".split(),
     # "Av" with no full stop, before a capital and with a number before or
     # after ("33 Av Paulista", "Av Paulista 1500"; not "AV", "Av Club").
-    r"|Peatonal|(?:(?<=\d[ \t])|(?=Av[ \t]+[A-ZÁÉÍÓÚ][^\n\d]{0,40}\d))Av(?=[ \t]+[A-ZÁÉÍÓÚ])"
-    r"|Οδός|Οδ\.|Λεωφόρος|Λεωφ\.|Λ\.|Πλατεία"
-    r"|ул\.|улица|пр\.|проспект|пер\.|переулок|(?i:rue|avenue|boulevard|chemin|allée"
-    r"|impasse|quai)|(?:[Pp]lace|[Cc]ours|[Rr]oute|[Pp]assage|[Ss]quare)(?=\s+(?:de|du|des|d')))"
+    r"(?:(?<=\d[ \t])|(?=Av[ \t]+[A-ZÁÉÍÓÚ][^\n\d]{0,40}\d))Av(?=[ \t]+[A-ZÁÉÍÓÚ])",
+    *"Οδός Οδ. Λεωφόρος Λεωφ. Λ. Πλατεία".replace(".", r"\.").split(),
+    *"ул. улица пр. проспект пер. переулок".replace(".", r"\.").split(),
+    "(?i:rue|avenue|boulevard|chemin|allée|impasse|quai)",
+    r"(?:[Pp]lace|[Cc]ours|[Rr]oute|[Pp]assage|[Ss]quare)(?=\s+(?:de|du|des|d'))",
 )
-
-
-def _by_first_letter(alternatives: str) -> str:
-    """One alternation of ``alternatives`` (regex fragments in lower case,
-    apart by blanks, each starting with a letter, matched ignoring case),
-    grouped by their first letter, in the order given:
-    ``(?:s(?:tra(?:ß|ss)e|tr\.)|a(?:llee))``.
-
-    It matches what the flat alternation does, in the same order of trial
-    (two alternatives with different first letters never both start at one
-    place), but the re module no longer enters each of dozens of
-    alternatives at every place it tries them: it has no quick test for a
-    first letter matched ignoring case. The street lines try these endings
-    at every letter of every word; grouped, the glued street line took half
-    the CPU on the bench's 1 MiB message, with the same matches."""
-    groups: dict[str, list[str]] = {}
-    for alternative in alternatives.split():
-        groups.setdefault(alternative[0], []).append(alternative[1:])
-    return "(?:" + "|".join(f"{first}(?:{'|'.join(rest)})" for first, rest in groups.items()) + ")"
-
-
-def _top_level_alternatives(group: str) -> list[str]:
-    """The alternatives of ``group``, one regex group ``(?:a|b|...)``, split
-    at its own bars (not those inside a nested group or a class)."""
-    body, found, depth, start, i, in_class = group[3:-1], [], 0, 0, 0, False
-    while i < len(body):
-        c = body[i]
-        if c == "\\":
-            i += 1
-        elif in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class, i = True, i + (body[i + 1 : i + 2] == "]")
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            found.append(body[start:i])
-            start = i + 1
-        i += 1
-    return [*found, body[start:]]
-
-
-def _grouped_by_first_character(alternatives: list[str]) -> str:
-    """One alternation of ``alternatives`` (regex fragments), those that start
-    with a letter grouped by it: it matches the same strings at the same
-    places, but the re module enters one group per place, not each of a
-    hundred alternatives (``_by_first_letter``, for fragments of any shape).
-    The order of trial changes: only for a pattern asked whether it matches."""
-    groups: dict[str, list[str]] = {}
-    others: list[str] = []
-    for alternative in alternatives:
-        if alternative[:1].isalpha() and alternative[1:2] not in ("?", "*", "+", "{"):
-            groups.setdefault(alternative[0], []).append(alternative[1:])
-        else:
-            others.append(alternative)
-    grouped = [f"{first}(?:{'|'.join(rests)})" for first, rests in groups.items()]
-    return "(?:" + "|".join([*grouped, *others]) + ")"
+_STREET_TYPES_BEFORE = "(?:" + "|".join(_STREET_TYPE_BEFORE_WORDS) + ")"
 
 
 #: What a street line holds, in any case: a number, or a street's type
@@ -278,17 +231,19 @@ def _grouped_by_first_character(alternatives: list[str]) -> str:
 #: stretches in lower case (``unsure.streets.lower_case_streets``).
 STREET_CUE = re.compile(
     r"(?i:\d|(?<!\w)"
-    + _grouped_by_first_character(
+    + grouped_alternation(
         [
-            *_top_level_alternatives(_STREET_TYPES_BEFORE),
+            *_STREET_TYPE_BEFORE_WORDS,
             *("street", r"st\.", "road", "avenue", "lane", "drive", "boulevard"),
             *("close", "crescent"),
         ]
     )
     + r"(?!\w)|"
-    + _by_first_letter(
-        r"stra(?:ß|ss)e str\. allee gasse platz chaussee weg laan straat steeg gracht "
-        "singel dreef gatan vägen veien baan stræti vegur"
+    + grouped_alternation(
+        (
+            r"stra(?:ß|ss)e str\. allee gasse platz chaussee weg laan straat steeg gracht "
+            "singel dreef gatan vägen veien baan stræti vegur"
+        ).split()
     )
     + r"(?!\w))"
 )
@@ -297,19 +252,21 @@ STREET_CUE = re.compile(
 #: Street words glued to the name ("Schulstraße", "Noahlaan", "Storgatan",
 #: "Kaupangsstræti") or written after it ("Síp utca"): German, Dutch, Nordic,
 #: Icelandic, Hungarian and the Slavic and Baltic languages.
-_STREET_ENDINGS = _by_first_letter(
-    r"stra(?:ß|ss)e str\. allee weg gasse platz ring damm ufer steig pfad chaussee "
-    "laan straat steeg plein gracht kade singel hof dreef pad baan dijk markt wal boulevard "
-    "gade vej gatan vägen gata väg veien gate katu tie stræti vegur braut "
-    # Norwegian, Swedish and Danish street words of five letters or more
-    # ("Solsvingen", "Kirkebakken", "Stortorget"), not the short ones that
-    # end common words too ("-lia": Magnolia).
-    "vegen stien svingen bakken haugen berget kollen jordet gjerdet toppen lunden plassen "
-    "ringen kroken grenda stranda havna brygga torget gränd stigen slingan stræde plads "
-    "vænget "
-    # Czech and Slovak streets are named by an adjective of the place or
-    # thing ("Pražská", "Nádražní", "Školská"), with no street word.
-    "ská cká ní "
+_STREET_ENDINGS = grouped_alternation(
+    (
+        r"stra(?:ß|ss)e str\. allee weg gasse platz ring damm ufer steig pfad chaussee "
+        "laan straat steeg plein gracht kade singel hof dreef pad baan dijk markt wal boulevard "
+        "gade vej gatan vägen gata väg veien gate katu tie stræti vegur braut "
+        # Norwegian, Swedish and Danish street words of five letters or more
+        # ("Solsvingen", "Kirkebakken", "Stortorget"), not the short ones that
+        # end common words too ("-lia": Magnolia).
+        "vegen stien svingen bakken haugen berget kollen jordet gjerdet toppen lunden plassen "
+        "ringen kroken grenda stranda havna brygga torget gränd stigen slingan stræde plads "
+        "vænget "
+        # Czech and Slovak streets are named by an adjective of the place or
+        # thing ("Pražská", "Nádražní", "Školská"), with no street word.
+        "ská cká ní "
+    ).split()
 )
 
 
@@ -317,10 +274,11 @@ _STREET_ENDINGS = _by_first_letter(
 #: Estonian ("põik": a side street, "puiestee": an avenue) and Swedish ("väg",
 #: apart: "August Palmgrens väg"), which Faker's providers lack (it has no
 #: Estonian one, and writes Swedish types glued) as does any library miner has.
-_STREET_AFTER = (
-    r"(?:utca|útja|út|tér|körút|krt\.|fasor|u\.|ulica|ulice|cesta|iela|gatvė|tänav|maantee"
-    r"|puiestee|põik|väg)"
+_STREET_AFTER_WORDS = (
+    *"utca útja út tér körút krt. fasor u. ulica ulice cesta iela gatvė tänav maantee".split(),
+    *"puiestee põik väg".split(),
 )
+_STREET_AFTER = "(?:" + "|".join(map(re.escape, _STREET_AFTER_WORDS)) + ")"
 
 
 #: A street's type written after its name (``_STREET_AFTER``), a word alone.
@@ -332,15 +290,19 @@ STREET_AFTER = re.compile(_STREET_AFTER, re.IGNORECASE)
 #: a short glued one needs its number either side, or a hyphen before it
 #: ("Gerhild-Zimmer-Ring", "82 Maaikering"): "Spring", "Manufacturing" and
 #: "Seagate" are no streets, and "Gate 12" is at an airport.
-_STREET_ENDINGS_ALONE = _by_first_letter(
-    r"stra(?:ß|ss)e str\. allee gasse platz chaussee weg laan straat steeg gracht singel "
-    "dreef boulevard gatan vägen veien baan stræti vegur "
+_STREET_ENDINGS_ALONE = grouped_alternation(
+    (
+        r"stra(?:ß|ss)e str\. allee gasse platz chaussee weg laan straat steeg gracht singel "
+        "dreef boulevard gatan vägen veien baan stræti vegur "
+    ).split()
 )
 
 
 #: A word that starts no street name: "The Ring 3", "The Northgate", and in a
 #: text typed in lower case "3 tickets for the park".
-_DETERMINERS = _by_first_letter("the a an this that our your my for to in on at of and or with")
+_DETERMINERS = grouped_alternation(
+    "the a an this that our your my for to in on at of and or with".split()
+)
 _NOT_A_DETERMINER = rf"(?!(?i:{_DETERMINERS})\b)"
 
 
@@ -440,10 +402,10 @@ def _types_last() -> str:
     as one alternation: Faker's (``foreign_street_types``; "küçəsi",
     "prospekti", "vej") and ``_STREET_AFTER``'s, but "u." (only before a
     number: "Kálmán Imre u. 12.")."""
-    words = {*foreign_street_types(), *_STREET_AFTER[3:-1].replace("\\.", ".").split("|")}
+    words = {*foreign_street_types(), *_STREET_AFTER_WORDS}
     words.discard("u.")
     ordered = sorted(words, key=len, reverse=True)  # "útja" before "út"
-    return _by_first_letter(" ".join(re.escape(w) for w in ordered))
+    return grouped_alternation(re.escape(w) for w in ordered)
 
 
 #: "u." typed in lower case only before a Hungarian house number ("u. 93."), not "thank u. 12".
@@ -453,10 +415,12 @@ _LOWER_CASE_STREET_AFTER = (
 
 
 #: Street types typed in lower case that are no common English word ("via", "plaza").
-_LOWER_CASE_TYPES_BEFORE = _by_first_letter(
-    "calle carrer avenida avinguda viale piazza piazzale strada vicolo rue rua praça "
-    r"travessa paseo passeig plaça carretera rambla glorieta callejón pasaje travesía ul\. "
-    "chemin allée impasse quai"
+_LOWER_CASE_TYPES_BEFORE = grouped_alternation(
+    (
+        "calle carrer avenida avinguda viale piazza piazzale strada vicolo rue rua praça "
+        r"travessa paseo passeig plaça carretera rambla glorieta callejón pasaje travesía ul\. "
+        "chemin allée impasse quai"
+    ).split()
 )
 
 

@@ -210,6 +210,32 @@ def fold(text: str) -> str:
     return text.translate(_CLASSES)
 
 
+def grouped_alternation(fragments: Iterable[str], *, fold_case: bool = False) -> str:
+    """One regex group ``(?:...)`` of ``fragments`` (regex fragments, each a
+    whole alternative), matching what their flat alternation ``(?:a|b|c)``
+    does: those that start with a letter are grouped by it,
+    ``(?:P(?:ESEL|IN)|N(?:IE|IF)|[Uu]l\\.)``, the others follow.
+
+    The re module has no quick test of a first letter matched ignoring case,
+    so flat it enters each of dozens of alternatives at every place it tries
+    them; grouped, one per place (the street lines took half the CPU of the
+    bench's 1 MiB message, the named ids' pattern three times its grouped
+    0.07 s). Two alternatives whose first letters differ never both start at
+    one place (``fold_case``: letters that ``fold`` alike are one group, for
+    a pattern matched ignoring case), so within the groups the order of trial
+    is the flat one; the others are tried after the groups, which only a
+    pattern asked where it matches, not whether, could tell."""
+    groups: dict[str, list[str]] = {}
+    others: list[str] = []
+    for fragment in fragments:
+        if fragment[:1].isalpha() and fragment[1:2] not in ("?", "*", "+", "{"):
+            groups.setdefault(fold(fragment[0]) if fold_case else fragment[0], []).append(fragment)
+        else:
+            others.append(fragment)
+    grouped = [f"{group[0][0]}(?:{'|'.join(f[1:] for f in group)})" for group in groups.values()]
+    return "(?:" + "|".join([*grouped, *others]) + ")"
+
+
 def _word_char(char: str) -> bool:
     found = _is_word.get(char)
     if found is None:
