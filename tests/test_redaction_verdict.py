@@ -1521,6 +1521,12 @@ def test_a_film_said_to_be_one_is_not_put_before_the_reviewer(policy):
         ("Ask Carry me about it.", "Carry", False),
         ("Carry, me and Tom are coming.", "Carry", False),
         ("Carry called me today.", "Carry", False),
+        # A name opening a sentence before "me" in Spanish, French, Portuguese.
+        ("Mark me llamó ayer para cambiar la dirección", "Mark", False),
+        ("Rose me dijo que el pedido llegaba hoy", "Rose", False),
+        ("Will me ha escrito", "Will", False),
+        ("Sue me a dit que le colis est perdu", "Sue", False),
+        ("Bill me disse que o pedido chegou", "Bill", False),
     ],
 )
 def test_a_verb_s_imperative_names_no_one(text, name, imperative):

@@ -310,22 +310,30 @@ _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
 _A_SENTENCE_OPENS = re.compile(r"(?:\A|\n|\\n|[.!?][\"'”’)]*[ \t]+|[\"“‘(])[ \t]*\Z")
 #: A negation's contraction right after a word: "DON'T", "Won’t".
 _NOT_AFTER = re.compile(r"['’][Tt]\b")
-#: An object pronoun right after a verb: "Carry Me", "Bill me".
-_ME_AFTER = re.compile(r"[ \t]+(?i:me|us)\b")
+#: An object pronoun right after a verb, then one or two words: "Carry Me
+#: Back To", "Bill me later".
+_ME_AFTER = re.compile(r"[ \t]+(?i:me|us)[ \t]+([^\W\d_][\w'’]*)(?:[ \t]+([^\W\d_][\w'’]*))?")
 
 
 def a_verb_s_imperative(text: str, start: int, end: int) -> bool:
     """Whether the one word ``text[start:end]`` is a verb English writes
     (lemminflect's lexicon, ``word_classes``) opening a sentence or a
-    quotation with "me" or "us" right after it: an imperative ("Carry Me
-    Back To Oman", "Bill me later"), naming no one."""
+    quotation with "me" or "us" and English words right after it: an
+    imperative ("Carry Me Back To Oman", "Bill me later"), naming no one.
+    The words after "me" must be English: a name opens a sentence before
+    "me" in Spanish, French and Portuguese ("Mark me llamó ayer", "Rose me
+    dijo que", "Sue me a dit que").
+    """
+    from miner.redaction.lexicon.names import an_english_word
     from miner.redaction.lexicon.wordclass import word_classes
 
     value = text[start:end]
+    if not (value.isalpha() and "VERB" in word_classes(value)):
+        return False
+    after = _ME_AFTER.match(text, end)
     return (
-        value.isalpha()
-        and "VERB" in word_classes(value)
-        and bool(_ME_AFTER.match(text, end))
+        after is not None
+        and all(an_english_word(word) for word in after.groups() if word)
         and bool(_A_SENTENCE_OPENS.search(text, max(0, start - 8), start))
     )
 
