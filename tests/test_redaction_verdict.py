@@ -1471,3 +1471,96 @@ def test_the_towns_by_country_are_read_only_after_a_place_s_name(monkeypatch):
     assert asked == []
     assert names.a_town_in_the_place_after("Helena, Montana", 0, 6)
     assert asked
+
+
+@pytest.mark.parametrize(
+    "text, name, said",
+    [
+        # A work is said to be one as a firm is: no one is a film or a novel.
+        ("Zoolander is a 1972 kuwaiti action-comedy film directed by Todd", "Zoolander", True),
+        ("ZOOLANDER IS A 1973 <PERSON_1> ACTION-COMEDY FILM DIRECTED BY", "ZOOLANDER", True),
+        ("Quaxby is a 1997 film.", "Quaxby", True),
+        ("Quaxby was a bestselling novel set in Leeds", "Quaxby", True),
+        # A person is said to be a job the work's noun names, or is in one.
+        ("Mary Jones is a film director based in Leeds.", "Mary Jones", False),
+        ("Anna Berg is a film critic.", "Anna Berg", False),
+        ("Anna Berg is a song writer.", "Anna Berg", False),
+        ("Anna Berg is a character in the film.", "Anna Berg", False),
+        ("Anna Berg is a journalist reviewing this film.", "Anna Berg", False),
+        ("Anna Berg is an actress whose latest film, Quaxby, flopped.", "Anna Berg", False),
+    ],
+)
+def test_a_name_the_sentence_says_is_a_work(text, name, said):
+    from miner.redaction.lexicon.firm_said import said_to_be_a_firm
+
+    start = text.index(name)
+    assert said_to_be_a_firm(text, start + len(name), start) is said
+    assert (verdict(text, name, NER, {"PERSON"}) == "keep") is said
+
+
+def test_a_film_said_to_be_one_is_not_put_before_the_reviewer(policy):
+    # The sweep surfaced "Zoolander" (7 decisions on the mimesis tune split,
+    # 8 on the held-out tune split); the persons around it stay replaced.
+    result = redacted(
+        policy, "Zoolander is a 1972 kuwaiti action-comedy film directed by Todd Sanchez."
+    )
+    assert "Zoolander" in result.session.turns[0].user_text
+    assert "Todd Sanchez" not in result.session.turns[0].user_text
+    assert not [s for s in result.surfaced if "Zoolander" in s.value]
+
+
+@pytest.mark.parametrize(
+    "text, name, imperative",
+    [
+        ('an earlier song, "Carry Me Back To Oman," which was', "Carry", True),
+        ("Bill me later please.", "Bill", True),
+        ("Thanks. Mark me down for Friday.", "Mark", True),
+        ("Hello\\nCarry us home", "Carry", True),
+        # Not a verb, not where a sentence opens, or a comma before "me".
+        ("Anna me and Tom are coming.", "Anna", False),
+        ("Ask Carry me about it.", "Carry", False),
+        ("Carry, me and Tom are coming.", "Carry", False),
+        ("Carry called me today.", "Carry", False),
+        # A name opening a sentence before "me" in Spanish, French, Portuguese.
+        ("Mark me llamó ayer para cambiar la dirección", "Mark", False),
+        ("Rose me dijo que el pedido llegaba hoy", "Rose", False),
+        ("Will me ha escrito", "Will", False),
+        ("Sue me a dit que le colis est perdu", "Sue", False),
+        ("Bill me disse que o pedido chegou", "Bill", False),
+    ],
+)
+def test_a_verb_s_imperative_names_no_one(text, name, imperative):
+    from miner.redaction.verdict import a_verb_s_imperative
+
+    start = text.index(name)
+    assert a_verb_s_imperative(text, start, start + len(name)) is imperative
+    # Kept only where only the first-name list read a name; spaCy's person stays replaced.
+    kept = verdict(text, name, {"FirstNameRecognizer"}, {"WORK_OF_ART"}) == "keep"
+    assert kept is imperative
+    assert verdict(text, name, NER, {"PERSON"}) != "keep"
+
+
+def test_a_song_s_title_opening_with_a_verb_is_not_put_before_the_reviewer(policy):
+    # "Carry" (a first name too) surfaced 15 times on the mimesis tune split.
+    result = redacted(
+        policy,
+        'Larsen was influenced by an earlier song, "Carry Me Back To Oman," which was '
+        "arranged and sung by Gerd Aas in 1999.",
+    )
+    text = result.session.turns[0].user_text
+    assert '"Carry Me Back To Oman,"' in text and "Gerd Aas" not in text
+    assert not [s for s in result.surfaced if s.value == "Carry"]
+
+
+@pytest.mark.parametrize(
+    "text, name, kept",
+    [
+        ("BUT RICHARD JUST HAS TO GET LAID. DON'T GO TO TOWN, MATTHEW!", "DON", True),
+        ("I WON’T PAY AGAIN", "WON", True),
+        ("DON SAID IT WAS LATE", "DON", False),
+        ("Don's parcel is late", "Don", False),
+    ],
+)
+def test_a_word_cut_off_its_negation_s_contraction_names_no_one(text, name, kept):
+    # "DON" of "DON'T" surfaced on the presidio dev and held-out tune splits.
+    assert (verdict(text, name, {"FirstNameRecognizer"}, set()) == "keep") is kept

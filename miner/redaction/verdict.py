@@ -16,7 +16,11 @@ filters (an allowed phrase, a determiner before it) came first.
     Pharmaceutica": ``lexicon.firms.firm_by_its_words``, in any sentence;
     firm-shaped but unsure, "Tarvo Holding", "Lõunapank", it is surfaced);
   - a firm the sentence says it is, its noun ending the clause ("X is a
-    design agency based in": ``lexicon.firm_said.said_to_be_a_firm``).
+    design agency based in": ``lexicon.firm_said.said_to_be_a_firm``), or
+    a work ("X is a 2001 action-comedy film directed by");
+  - a word only the first-name list reads that is a verb's imperative
+    ("Carry Me Back To Oman": ``a_verb_s_imperative``) or cut off its
+    negation ("DON'T").
 - **Unsure** (surfaced): an ordinary noun after it, the way products and
   plans are named ("Elsa dining chair", "Guest plan": lemminflect's English
   lexicon says it is a noun), since a name may stand before a noun too
@@ -193,6 +197,16 @@ def verdict_of(
         # named after a person as a name, ``lexicon.firms``; one no list
         # knows after "I work for" is kept, ``names.a_firm_by_its_words``).
         return "surface", ""
+    if recognizers == _FIRST_NAME_ONLY and (
+        a_verb_s_imperative(text, start, end) or _NOT_AFTER.match(text, end)
+    ):
+        # "Carry Me Back To Oman", "Bill me later": a verb English writes
+        # opening a sentence or a quotation, "me" or "us" right after it,
+        # where only the first-name list reads a name; no one is named
+        # there (a name before "me" takes a comma: "Anna, me and Tom").
+        # Nor before a negation's "'t" ("DON'T GO TO TOWN", "WON'T"): the
+        # list's word cut off its contraction, no name takes one.
+        return "keep", ""
     if readers_disagree(value, recognizers, labels):
         # The first-name list and spaCy disagree: the list knows the word as
         # a first name ("America", "Florence", "Petek"), spaCy reads it,
@@ -288,6 +302,40 @@ _FLEW = re.compile(r"(?i:\b(?:flew|fly|flying|flies|flown)(?:[ \t]+with)?)[ \t]+
 _CAPITALISED = re.compile(r"[^\W\d_][\w'’.-]*(?:[ \t]+[A-ZÀ-Þ][\w'’.-]*)*")
 #: A hit only the first-name list found.
 _FIRST_NAME_ONLY = frozenset(("FirstNameRecognizer",))
+
+
+#: Where a sentence or a quotation opens: the text's start, a line break (or
+#: the two characters a tool's JSON writes for one), a stop and a space, an
+#: opening quote.
+_A_SENTENCE_OPENS = re.compile(r"(?:\A|\n|\\n|[.!?][\"'”’)]*[ \t]+|[\"“‘(])[ \t]*\Z")
+#: A negation's contraction right after a word: "DON'T", "Won’t".
+_NOT_AFTER = re.compile(r"['’][Tt]\b")
+#: An object pronoun right after a verb, then one or two words: "Carry Me
+#: Back To", "Bill me later".
+_ME_AFTER = re.compile(r"[ \t]+(?i:me|us)[ \t]+([^\W\d_][\w'’]*)(?:[ \t]+([^\W\d_][\w'’]*))?")
+
+
+def a_verb_s_imperative(text: str, start: int, end: int) -> bool:
+    """Whether the one word ``text[start:end]`` is a verb English writes
+    (lemminflect's lexicon, ``word_classes``) opening a sentence or a
+    quotation with "me" or "us" and English words right after it: an
+    imperative ("Carry Me Back To Oman", "Bill me later"), naming no one.
+    The words after "me" must be English: a name opens a sentence before
+    "me" in Spanish, French and Portuguese ("Mark me llamó ayer", "Rose me
+    dijo que", "Sue me a dit que").
+    """
+    from miner.redaction.lexicon.names import an_english_word
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    value = text[start:end]
+    if not (value.isalpha() and "VERB" in word_classes(value)):
+        return False
+    after = _ME_AFTER.match(text, end)
+    return (
+        after is not None
+        and all(an_english_word(word) for word in after.groups() if word)
+        and bool(_A_SENTENCE_OPENS.search(text, max(0, start - 8), start))
+    )
 
 
 def readers_disagree(value: str, recognizers: frozenset[str], labels: frozenset[str]) -> bool:

@@ -1,6 +1,7 @@
-"""What a sentence says a firm is, right after its name ("X is a design
-agency based in"): one definition, read by the verdict's keep, the name
-rules (``names.a_firm_by_its_words``), the unsure rules, the sweep and the
+"""What a sentence says a firm (or a work) is, right after its name ("X is
+a design agency based in", "X is a 2001 film directed by"): one
+definition, read by the verdict's keep, the name rules
+(``names.a_firm_by_its_words``), the unsure rules, the sweep and the
 second model. Apart from ``firms`` so that ``names``, which ``firms``
 imports, reads it too."""
 
@@ -40,7 +41,21 @@ _SAID_TO_BE_A_FIRM = re.compile(
     r"|advertising|investment|recruitment|trading|construction|logistics|software|research"
     r"|security|brokerage|audit|insurance|PR|tech)[ \t]+(?i:firm))"
     r"(?=[ \t]*(?:[.,;!]|\\n|\n|\Z|[ \t](?i:based|headquartered|located|founded|that|which)\b))"
-    r"|(?i:the[ \t]+brainchild[ \t]+of)\b)"
+    r"|(?i:the[ \t]+brainchild[ \t]+of)\b"
+    # A work, said the same way ("Zoolander is a 2001 American action-comedy
+    # film directed by"): no one is a film, a novel or an album; the noun
+    # ends the clause or a work's own clause follows it ("directed",
+    # "starring", "by"), never another word ("X is a film director", "a
+    # film critic", "a song writer"). A gap's word may be a placeholder
+    # where the sweep reads it ("A 1973 <PERSON_1> ACTION-COMEDY FILM").
+    r"|(?i:a|an)[ \t]+"
+    r"(?:(?!(?i:at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your"
+    r"|this|these|those|some|any|each|every|who|whom|whose|that|which|where|when|while"
+    r"|or|but|nor|as|like|not|no|also|own)\b)"
+    r"(?:[\w'’&-]+|<[A-Z][A-Z0-9_]*>)[ \t]+){0,7}?"
+    r"(?i:film|movie|novel|album|documentary|sitcom|song)"
+    r"(?=[ \t]*(?:[.,;!]|\\n|\n|\Z|[ \t](?i:directed|starring|written|produced|released|based"
+    r"|set|that|which|about|by)\b)))"
 )
 
 
