@@ -2290,6 +2290,59 @@ def test_a_particle_or_a_foreign_word_right_before_a_street_replaced_is_surfaced
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        ("The bus drops you off at 93 A 93rd <STREET_ADDRESS_1>", "93rd"),
+        ("Kristina Hoffman\n1955 26th <STREET_ADDRESS_1>\n<PHONE_NUMBER_1>", "1955 26th"),
+        ("HERE THEY ARE: 44TH <STREET_ADDRESS_1>, AND", "44TH"),
+        ("User: B25 L61 <STREET_ADDRESS_1>", "B25 L61"),
+        ("<PERSON_1>\nSt.-<STREET_ADDRESS_1>\n<PHONE_NUMBER_1>", "St."),
+    ],
+)
+def test_numbers_codes_and_a_hyphened_abbreviation_before_a_street_replaced_are_surfaced(
+    text, value
+):
+    # What the street's rule left before it: a run of house, block or lot
+    # numbers, an ordinal among them, or "St.-" of "St.-Michael-Gasse 988".
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Meet at 5pm <STREET_ADDRESS_1>",
+        "call me on 2 May at <STREET_ADDRESS_1>",
+    ],
+)
+def test_a_time_or_a_date_before_a_street_replaced_is_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thx\nUlla Green\n<STREET_ADDRESS_1> park\n<PHONE_NUMBER_2>",
+        "<PERSON_3>\\nFelix\\n<STREET_ADDRESS_1> park\\nMobile: <PHONE_NUMBER_3>",
+    ],
+)
+def test_a_lower_case_word_ending_a_street_replaced_s_line_is_surfaced(text):
+    # "1297 Parda park": Estonian's type, a word English writes too.
+    assert surfaced(text).get("park") == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks\n<STREET_ADDRESS_1> please\nbye",
+        "It is near <STREET_ADDRESS_1> park\nbye",  # the line holds more than the street
+        "<STREET_ADDRESS_1> park",  # no line under it
+    ],
+)
+def test_a_word_after_a_street_replaced_not_ending_its_line_alone_is_not_surfaced(text):
+    assert "park" not in surfaced(text) and "please" not in surfaced(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Please deliver at <STREET_ADDRESS_1> today",

@@ -35,6 +35,14 @@ _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
 _RESIDUE_BEFORE = re.compile(
     r"(?:(?<=\\[nN])|(?<![\w.\\-]))"
     r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*"
+    # A run of up to three house's, block's or lot's numbers, an ordinal
+    # among them ("1955 26th ", "93rd ", "44TH ", "B13 L71 "): each a
+    # number with up to two letters before it and an ordinal's ending or a
+    # letter after it (not a time's "5pm").
+    r"|(?:[^\W\d_]{0,2}\d{1,5}(?i:st|nd|rd|th|[a-z])?[ \t]+){1,3}"
+    # An abbreviation joined to the street's name by a hyphen ("St.-" of
+    # "St.-Michael-Gasse 988").
+    r"|[^\W\d_]{1,4}\.-"
     r"|[^\W\d_]+[ \t]+(?i:no|nr|n[º°])\.[ \t]*"
     r"|[^\W\d_]{1,3}-|[^\W_]+(?:-[^\W_]+)*-\d{1,5}[A-Za-z]?[ \t]+"
     # A house number and the street's first words, which its rule left
@@ -142,11 +150,36 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             # After a street replaced, its rules judged where it ends: only a
             # word English seldom writes is its line's rest ("<STREET_ADDRESS_1>
             # passport number" is not).
-            and ((start, end) in streets or not all(map(_english, rest.group(1).split())))
+            and (
+                (start, end) in streets
+                or not all(map(_english, rest.group(1).split()))
+                or _a_line_s_last_word(text, start, rest)
+            )
         ):
             yield rest.start(1), rest.end(1)
             end = rest.end(1)
         yield from _parts_under(blanked, text, end)
+
+
+#: A line's start (a real break, one written ``\\n``, or the text's) and blanks.
+_LINE_START_BEFORE = re.compile(r"(?:\n|\\[nN]|\A)[ \t]*\Z")
+#: A line break right after a word (real, or written ``\\n``).
+_LINE_BREAK_AFTER = re.compile(r"[ \t]*(?:\r?\n|\\[nN])")
+
+
+def _a_line_s_last_word(text: str, start: int, rest: re.Match[str]) -> bool:
+    """Whether ``rest`` is one word in lower case, no stop word, that ends a
+    line a street replaced starts ("<STREET_ADDRESS_1> park\\n", of "1297
+    Parda park": a street's type its rule left, English writes it or not).
+    A line of an address block: the line breaks on both sides."""
+    word = rest.group(1)
+    return (
+        word.islower()
+        and " " not in word
+        and word.casefold() not in stop_words()
+        and _LINE_BREAK_AFTER.match(text, rest.end(1)) is not None
+        and _LINE_START_BEFORE.search(text, max(0, start - 8), start) is not None
+    )
 
 
 def _a_street_s_word(word: str) -> bool:
