@@ -2290,6 +2290,61 @@ def test_a_particle_or_a_foreign_word_right_before_a_street_replaced_is_surfaced
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        ("The bus drops you off at 93 A 93rd <STREET_ADDRESS_1>", "93rd"),
+        ("Kristina Hoffman\n1955 26th <STREET_ADDRESS_1>\n<PHONE_NUMBER_1>", "1955 26th"),
+        ("HERE THEY ARE: 44TH <STREET_ADDRESS_1>, AND", "44TH"),
+        ("User: B25 L61 <STREET_ADDRESS_1>", "B25 L61"),
+        ("<PERSON_1>\nSt.-<STREET_ADDRESS_1>\n<PHONE_NUMBER_1>", "St."),
+    ],
+)
+def test_numbers_codes_and_a_hyphened_abbreviation_before_a_street_replaced_are_surfaced(
+    text, value
+):
+    # What the street's rule left before it: a run of house, block or lot
+    # numbers, an ordinal among them, or "St.-" of "St.-Michael-Gasse 988".
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Meet at 5pm <STREET_ADDRESS_1>",
+        "call me on 2 May at <STREET_ADDRESS_1>",
+    ],
+)
+def test_a_time_or_a_date_before_a_street_replaced_is_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thx\nUlla Green\n<STREET_ADDRESS_1> park\n<PHONE_NUMBER_2>",
+        "<PERSON_3>\\nFelix\\n<STREET_ADDRESS_1> park\\nMobile: <PHONE_NUMBER_3>",
+    ],
+)
+def test_a_lower_case_word_ending_a_street_replaced_s_line_is_surfaced(text):
+    # "1297 Parda park": Estonian's type, a word English writes too.
+    assert surfaced(text).get("park") == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thanks\n<STREET_ADDRESS_1> please\nbye",
+        "It is near <STREET_ADDRESS_1> today\nbye",  # the line holds more than the street
+        "<STREET_ADDRESS_1> today",  # no line under it
+    ],
+)
+def test_a_word_after_a_street_replaced_not_ending_its_line_alone_is_not_surfaced(text):
+    # A street's type is, wherever it stands ("<STREET_ADDRESS_1> park for
+    # this card": test_a_street_s_type_a_unit_or_a_number_right_after_...).
+    assert "today" not in surfaced(text) and "please" not in surfaced(text)
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Please deliver at <STREET_ADDRESS_1> today",
@@ -2365,3 +2420,65 @@ def test_a_lower_case_english_word_no_list_knows_is_not_read_around(monkeypatch)
     text = "my wife said ask kowalczyk about it"
     assert [text[s:e] for s, e, _entity, _why in words.spans(text, text)] == ["kowalczyk"]
     assert searched
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # en_PH's block, lot and floor before the street its rule replaced.
+        ("I have noted Block <STREET_ADDRESS_1> Phase <STREET_ADDRESS_2> on your file.", "Block"),
+        ("I have noted Block <STREET_ADDRESS_1> Phase <STREET_ADDRESS_2> on your file.", "Phase"),
+        ("<PERSON_1>\nB22 L78 Johnson Homes <STREET_ADDRESS_1>\n", "B22 L78 Johnson Homes"),
+        (
+            "Address:\\nB23 L96 Dunn Subdivision Phase <STREET_ADDRESS_1>",
+            "B23 L96 Dunn Subdivision Phase",
+        ),
+        ("It's in 6th <STREET_ADDRESS_1>", "6th"),
+        ("with b07 l32 <STREET_ADDRESS_1> for this card", "b07 l32"),
+        # A part of its own before the street's, a comma between.
+        (
+            "Return to 33rd Floor Neptune Apartments, <STREET_ADDRESS_1>",
+            "33rd Floor Neptune Apartments",
+        ),
+        ("here's <PERSON_1>'s address:\\n\\n2nd <PERSON_2>, <STREET_ADDRESS_1>", "2nd"),
+    ],
+)
+def test_an_address_s_line_before_a_street_replaced_is_surfaced(text, value):
+    # The words the street's rule left of its line, a code or a unit's word
+    # among them: silent before (issue 36), whatever their country's shape.
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("Please update the billing address with <STREET_ADDRESS_1> park for this card", "park"),
+        ("I have noted <STREET_ADDRESS_1> UNIT F on your file.", "UNIT"),
+        ("??? Satcom1\\n??? <STREET_ADDRESS_1>-3159", "3159"),
+    ],
+)
+def test_a_street_s_type_a_unit_or_a_number_right_after_a_street_replaced_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The Hotel <STREET_ADDRESS_1> is closed",
+        "<STREET_ADDRESS_1> is closed and then",
+        "Go to Main menu, <STREET_ADDRESS_1>",
+        "Park the car at <STREET_ADDRESS_1>",
+        "Visit us, <STREET_ADDRESS_1>",
+        "Opening hours: <STREET_ADDRESS_1>",
+        "Meet at 5pm <STREET_ADDRESS_1>",
+        "Hi Anna Smith, <STREET_ADDRESS_1>",
+    ],
+)
+def test_ordinary_words_beside_a_street_replaced_are_not_surfaced(text):
+    assert not [v for v, entity in surfaced(text).items() if entity == "STREET_ADDRESS"]
+
+
+def test_a_sentence_s_word_does_not_start_an_address_s_line():
+    # "Open" and "Mon" are a sentence's: the number alone is the address's.
+    assert surfaced("Open Mon 9 <STREET_ADDRESS_1>") == {"9": "STREET_ADDRESS"}
+    assert surfaced("A box of 3 X 4 feet") == {}

@@ -19,6 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
+from miner.redaction.lexicon.addresses import (
+    STREET_SUFFIX_SET,
+    UNIT_AFTER,
+    street_types,
+)
 from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import stop_words
 from miner.redaction.lexicon.signatures import SIGN_OFF_WORDS
@@ -35,6 +40,14 @@ _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
 _RESIDUE_BEFORE = re.compile(
     r"(?:(?<=\\[nN])|(?<![\w.\\-]))"
     r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*"
+    # A run of up to three house's, block's or lot's numbers, an ordinal
+    # among them ("1955 26th ", "93rd ", "44TH ", "B13 L71 "): each a
+    # number with up to two letters before it and an ordinal's ending or a
+    # letter after it (not a time's "5pm").
+    r"|(?:[^\W\d_]{0,2}\d{1,5}(?i:st|nd|rd|th|[a-z])?[ \t]+){1,3}"
+    # An abbreviation joined to the street's name by a hyphen ("St.-" of
+    # "St.-Michael-Gasse 988").
+    r"|[^\W\d_]{1,4}\.-"
     r"|[^\W\d_]+[ \t]+(?i:no|nr|n[º°])\.[ \t]*"
     r"|[^\W\d_]{1,3}-|[^\W_]+(?:-[^\W_]+)*-\d{1,5}[A-Za-z]?[ \t]+"
     # A house number and the street's first words, which its rule left
@@ -132,7 +145,13 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             numbered = before.group(0).rstrip().endswith(",") and text[start].isdigit()
             # Not a number before a street that has its own ("paid 20, 221B ...").
             if residue and residue.casefold().rstrip(".") not in stop_words() and not numbered:
-                yield before.start(), before.start() + len(residue)
+                run = _address_run_before(blanked, line_start, start)
+                if run and run[0] < before.start():
+                    yield run
+                else:
+                    yield before.start(), before.start() + len(residue)
+        elif run := _address_run_before(blanked, line_start, start):
+            yield run
         elif above := _NUMBER_LINE_ABOVE.search(blanked, max(0, start - 16), start):
             yield above.span()
         rest = _REST_OF_LINE.match(labelled, end)
@@ -142,11 +161,163 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             # After a street replaced, its rules judged where it ends: only a
             # word English seldom writes is its line's rest ("<STREET_ADDRESS_1>
             # passport number" is not).
-            and ((start, end) in streets or not all(map(_english, rest.group(1).split())))
+            and (
+                (start, end) in streets
+                or not all(map(_english, rest.group(1).split()))
+                or _a_line_s_last_word(text, start, rest)
+                or _a_unit_s_word(rest.group(1).split()[0])
+            )
         ):
             yield rest.start(1), rest.end(1)
             end = rest.end(1)
+        elif (after := _WORD_AFTER.match(labelled, end)) and _a_unit_s_word(after.group(1)):
+            # A street's type or a unit's word its rule left after it, the
+            # line going on ("<STREET_ADDRESS_1> park for this card").
+            yield after.span(1)
+            end = after.end(1)
+        elif glued := _GLUED_AFTER.match(labelled, end):
+            # A number glued to it by a hyphen ("<STREET_ADDRESS_1>-3159" of
+            # "DK-3159"): a postcode's or a house's.
+            yield glued.span(1)
+            end = glued.end(1)
         yield from _parts_under(blanked, text, end)
+
+
+#: The word right after a street (blanks between).
+_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_]+)(?![\w'’-])")
+#: A number glued after a street by a hyphen or a slash.
+_GLUED_AFTER = re.compile(r"[-/]([^\W_]*\d[^\W_]*)(?![\w-])")
+
+
+#: A token of an address's line before its street: a word (an
+#: abbreviation's full stop, an apostrophe or a hyphen in it) or a code
+#: holding a number.
+_LINE_TOKEN = re.compile(r"[^\W_][\w'’.-]*")
+#: A house's, a block's, a lot's or a floor's number: up to two letters
+#: before it and an ordinal's ending or one letter after it ("B25", "L98",
+#: "9th", "44TH", "3F", "1955"); not a time's "5pm" nor a code's long run.
+_LINE_CODE = re.compile(r"[^\W\d_]{0,2}\d{1,5}(?:(?i:st|nd|rd|th)|[^\W\d_])?")
+#: Where an address's line before its street ends (a sentence's or a
+#: clause's mark, a break), and the comma a line's parts are joined by.
+_LINE_STOP = re.compile(r"[:;!?()\"\[\]]|\.(?=\s)|\n|\\[nN]")
+#: Tokens read before a street, at most.
+_MOST_LINE_TOKENS = 6
+
+#: Words that name a unit, a floor, a block or a lot of an address, of
+#: the shapes the lexicon reads (``UNIT_AFTER``) and the words
+#: Faker's address templates write beside a number ("Block {{}} Lot {{}}",
+#: "{{}} Floor", "Etapa"); case-folded.
+_UNIT_WORDS = frozenset(
+    w.casefold()
+    for w in re.findall(r"[^\W\d_]+", UNIT_AFTER + "|Block|Lot|Etapa|Phase")
+    if len(w) > 1
+)
+
+
+def _a_unit_s_word(word: str) -> bool:
+    """Whether ``word`` names a unit, a floor, a block or a lot ("Unit",
+    "Floor", "Block", "Lot", "Torre"), or is a street's type, of any
+    language (``STREET_SUFFIX_SET``, pyap's, and ``street_types``,
+    Faker's); of three letters or more, no stop word."""
+    folded = word.casefold().rstrip(".")
+    if len(folded) < 3 or folded in stop_words():
+        return False  # "Is" of the suffixes' "Is" (islands), "St", "Dr"
+    return (
+        folded in _UNIT_WORDS
+        or folded.title() in STREET_SUFFIX_SET
+        or folded in street_types()
+        or f"{folded}." in street_types()
+    )
+
+
+def _address_run_before(text: str, line_start: int, start: int) -> tuple[int, int] | None:
+    """(start, end) of the words an address's line holds right before a
+    street replaced at ``start`` (``text`` with placeholders blanked), when
+    they are an address's and not a sentence's: up to six tokens back to the
+    line's start, a sentence's or a clause's mark, each capitalised or in
+    capitals (no stop word), a particle, or a code holding a number; kept
+    when one of them is a code or names a unit or a street's type ("B25 L98
+    <STREET_ADDRESS_1>", "9th <STREET_ADDRESS_1>", "Block <STREET_ADDRESS_1>",
+    "B18 L99 Cruz Estates Phase <STREET_ADDRESS_1>"). One comma may stand
+    between when the words before it are such a part on their own ("33rd
+    Floor Neptune Apartments, <STREET_ADDRESS_1>"). Fail closed by
+    position: the street's rule took the rest of the line."""
+    floor = max(line_start, start - 80)
+    floor = max((m.end() for m in _LINE_STOP.finditer(text, floor, start)), default=floor)
+    first = _line_run(text, floor, start)
+    if first is None and text[floor:start].rstrip(" \t").endswith(","):
+        first = start, False  # the street starts its part: the part before it is read
+    if first is None:
+        return None
+    run_start, marked = first
+    comma = text.rfind(",", floor, run_start)
+    if comma >= 0 and not text[comma + 1 : run_start].strip() and not first[1]:
+        earlier = _line_run(text, floor, comma)
+        if earlier and earlier[1] and earlier[0] < comma:
+            run_start = earlier[0]
+            marked = True
+    if not marked or run_start >= start:
+        return None
+    end = len(text[:start].rstrip(" \t,-/"))
+    return (run_start, end) if end > run_start else None
+
+
+def _line_run(text: str, floor: int, end: int) -> tuple[int, bool] | None:
+    """(where it starts, whether a code or a unit's word is in it) of the
+    address's tokens ending at ``end`` (blanks and a hyphen or a slash before
+    it), back to ``floor``; None when a token of another kind stands right
+    before ``end``."""
+    tokens = list(_LINE_TOKEN.finditer(text, floor, end))
+    if not tokens or text[tokens[-1].end() : end].strip(" \t-/"):
+        return None
+    at, marked, taken = end, False, 0
+    for token in reversed(tokens):
+        if text[token.end() : at].strip(" \t") or taken == _MOST_LINE_TOKENS:
+            break
+        word = token.group(0).rstrip(".-")
+        folded = word.casefold()
+        if _LINE_CODE.fullmatch(word):
+            marked = True
+        elif folded in stop_words() and folded not in ADDRESS_PARTICLES:
+            break
+        elif word[:1].isupper() and not any(c.isdigit() for c in word):
+            marked = marked or _a_unit_s_word(word)
+        elif folded not in ADDRESS_PARTICLES:
+            break
+        at, taken = token.start(), taken + 1
+    if at == end:
+        return None
+    # A sentence's word does not start an address's line, nor a particle:
+    # "Open" of "Open Mon 9 <STREET_ADDRESS_1>", "Visit", "Hotel".
+    while (head := _LINE_TOKEN.match(text, at)) and head.end() < end:
+        word = head.group(0).rstrip(".-")
+        if _LINE_CODE.fullmatch(word) or _a_unit_s_word(word):
+            break
+        if word.casefold() not in ADDRESS_PARTICLES and not _english(word):
+            break
+        at = head.end() + len(text[head.end() : end]) - len(text[head.end() : end].lstrip())
+    return at, marked
+
+
+#: A line's start (a real break, one written ``\\n``, or the text's) and blanks.
+_LINE_START_BEFORE = re.compile(r"(?:\n|\\[nN]|\A)[ \t]*\Z")
+#: A line break right after a word (real, or written ``\\n``).
+_LINE_BREAK_AFTER = re.compile(r"[ \t]*(?:\r?\n|\\[nN])")
+
+
+def _a_line_s_last_word(text: str, start: int, rest: re.Match[str]) -> bool:
+    """Whether ``rest`` is one word in lower case, no stop word, that ends a
+    line a street replaced starts ("<STREET_ADDRESS_1> park\\n", of "1297
+    Parda park": a street's type its rule left, English writes it or not).
+    A line of an address block: the line breaks on both sides."""
+    word = rest.group(1)
+    return (
+        word.islower()
+        and " " not in word
+        and word.casefold() not in stop_words()
+        and _LINE_BREAK_AFTER.match(text, rest.end(1)) is not None
+        and _LINE_START_BEFORE.search(text, max(0, start - 8), start) is not None
+    )
 
 
 def _a_street_s_word(word: str) -> bool:
