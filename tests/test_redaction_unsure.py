@@ -1335,6 +1335,16 @@ def test_an_id_after_a_name_that_ran_on_over_its_id_s_name_is_surfaced(policy, t
     assert [(s.entity, s.value) for s in result.surfaced] == [("NATIONAL_ID", value)]
 
 
+@pytest.mark.parametrize("text", ["ANNA NIE X 7654321 F", "ANNA NIE X7654321F"])
+def test_an_id_s_name_a_name_found_elsewhere_grew_over_in_capitals_is_cut_off(policy, text):
+    # In capitals "NIE" (a listed name) grew onto Anna's hit (``grown_name``):
+    # "<PERSON_1> X 7654321 F", the mistyped NIE silent.
+    result = redacted(policy, text)
+    value = text.split("NIE ")[1]
+    assert result.session.turns[0].user_text == "<PERSON_1> NIE " + value
+    assert [(s.entity, s.value) for s in result.surfaced] == [("NATIONAL_ID", value)]
+
+
 def test_a_valid_id_after_a_name_keeps_its_id_s_name_and_surfaces_nothing(policy):
     result = redacted(policy, "Anna NIE X7654321J")  # a valid NIE
     assert result.session.turns[0].user_text == "<PERSON_1> NIE <NATIONAL_ID_1>"

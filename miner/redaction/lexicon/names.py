@@ -15,7 +15,7 @@ from typing import Any
 from miner.derived import kept, kept_as_hashes
 from miner.redaction.lexicon.dates import calendar_words, unaccented
 from miner.redaction.lexicon.firm_said import said_to_be_a_firm
-from miner.redaction.lexicon.formats import names_a_number
+from miner.redaction.lexicon.formats import before_an_id_s_name, names_a_number
 from miner.redaction.lexicon.joiners import AND
 from miner.redaction.lexicon.letters import LETTER_WORD, LETTERS
 
@@ -1507,6 +1507,10 @@ def grown_name(text: str, start: int, end: int) -> tuple[int, int]:
             s = start
         if e > end and not all(_grows_into(w, text[start:end]) for w in text[end:e].split()):
             e = end
+        if e > end:
+            # "ANNA NIE X 7654321 F": in capitals "NIE" (a listed name) grew
+            # onto Anna, and the id's name went into her placeholder.
+            e = max(end, before_an_id_s_name(text, s, e, known_name))
         if (s, e) == (start, end) or names_no_person(text, s, e):
             break
         start, end = s, e

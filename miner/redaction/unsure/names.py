@@ -786,9 +786,10 @@ class NameWords:
                     # reads the name whole, and replaces it whole.
                     end = _name_words_after(text, m.end())
                     yield m.start(), end, "PERSON", "a name in a text in capitals"
-                elif (cued and not an_english_word(folded, 3.0)) or _beside_a_name(
-                    text, written, m.start(), m.end(), word
-                ):
+                elif (
+                    (cued and not an_english_word(folded, 3.0))
+                    or _beside_a_name(text, written, m.start(), m.end(), word)
+                ) and not names_a_person_s_id(written, m.start(), m.end(), phones=False):
                     # After a cue, with the words English does not write
                     # after it ("THE RECIPIENT DOMINYKA KALVELIS IS..."), or
                     # beside a name replaced ("<PERSON_1> DELHAYE", "<PERSON_1>
