@@ -313,6 +313,13 @@ LOWER_CASE_NAME_BEFORE_A_CALLER_S_DEED = "a lower-case listed name before a call
 LOWER_CASE_WORD_IN_A_PERSON_SLOT = "a lower-case word no English writes in a person's slot"
 #: How often English may write a word for ``LOWER_CASE_WORD_IN_A_PERSON_SLOT``.
 LOWER_CASE_SLOT_ZIPF = 3.0
+#: A lower-case word English does not write (as ``LOWER_CASE_WORD_IN_A_PERSON_SLOT``
+#: reads one), with 's before a word: someone's ("is this owuor's account",
+#: "(though maslova's song ..."), no list needed. Surfaced, not replaced:
+#: a brand's or a tool's possessive is written so too ("klarna's app").
+LOWER_CASE_UNKNOWN_POSSESSIVE = "a lower-case word no English writes with 's"
+#: 's and the word it is said of ("'s account"; not "'s." at a clause's end).
+_A_POSSESSIVE_BEFORE_A_WORD = re.compile(r"['’]s[ \t]+[^\W\d_]")
 
 
 #: Before a person, in a chat of any language: a preposition of a person
@@ -716,6 +723,13 @@ class NameWords:
                     if text.startswith(("'s", "’s"), m.start() + len(word))
                     and known_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
+                    else LOWER_CASE_UNKNOWN_POSSESSIVE
+                    if unknown
+                    and _A_POSSESSIVE_BEFORE_A_WORD.match(text, m.start() + len(word))
+                    and not _AN_ARTICLE_BEFORE.search(text, max(0, m.start() - 5), m.start())
+                    and an_unknown_word(word.title())
+                    and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
+                    and not _an_english_coinage(folded)
                     else ""
                 )
                 if (
@@ -740,6 +754,23 @@ class NameWords:
                     # "the sunni Border Force", "tristán da cunha": 11 tune
                     # decisions, 1 planted, whose other place was an address's).
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                    if reason == LOWER_CASE_UNKNOWN_POSSESSIVE:
+                        # Not what it is said of ("'s song"); with a first name
+                        # or a word English does not write before it ("is
+                        # this faraja waweru's account"): the person whole.
+                        start = m.start()
+                        before = _WORD_BEFORE.search(text, max(0, start - 30), start)
+                        if (
+                            before
+                            and before.group(1).islower()
+                            and (
+                                a_first_name(before.group(1))
+                                or not an_english_word(before.group(1), 3.0)
+                            )
+                        ):
+                            start = before.start(1)
+                        yield start, m.start() + len(word), "PERSON", reason
+                        continue
                     yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
             elif word.isupper() and not shouted:
