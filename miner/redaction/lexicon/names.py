@@ -39,6 +39,19 @@ _NAME_WORD = (
 )
 
 
+#: Other languages' greetings, as English's "hi", "hello", "hey": the word
+#: after one names the person greeted ("Hola Suzuki,", "hallo owuor"), and
+#: the greeting is no one's ("Hallo", "Bonjour" are listed surnames: "Hallo
+#: Anna" was replaced whole, "Bonjour à tous" surfaced). One word each, the
+#: ones a chat opens with; not "salve" nor "moi", which are words too.
+OTHER_GREETINGS = (
+    "hola", "hallo", "bonjour", "bonsoir", "salut", "coucou", "ciao", "buongiorno",
+    "buonasera", "olá", "hoi", "hej", "hejsan", "hei", "moin", "servus", "grüezi", "ahoj",
+    "cześć", "witam", "szia", "merhaba", "selam", "habari", "jambo",
+)  # fmt: skip
+#: ``OTHER_GREETINGS`` as a regex's alternation (in any case, with ``\b``).
+OTHER_GREETINGS_REGEX = rf"\b(?:{'|'.join(OTHER_GREETINGS)})(?!\w)"
+
 #: Capitalised words a cue is often followed by that are not names.
 NOT_NAMES = frozenset((
     "Sorry", "Not", "Here", "Happy", "Glad", "Looking", "Still", "Calling", "Writing", "Back",
@@ -54,6 +67,7 @@ NOT_NAMES = frozenset((
     "And", "Or", "But", "My", "Me", "You", "We", "They", "He", "She", "His", "Her", "None",
     "No", "Yes", "Please", "Dear", "Welcome", "At", "In", "On", "From", "To", "For", "With",
     "Regards", "Best", "Kind", "Cheers", "Sincerely", "Thx", "Warm", "Warmest",
+    *(greeting.title() for greeting in OTHER_GREETINGS),
 ))  # fmt: skip
 
 
@@ -191,7 +205,8 @@ NAME_CUE_REGEX = (
 #: that is no stop word (the surname); not after "I am" or "I'm", which say
 #: what one is ("I am sunni").
 _LOWER_CASE_NAME_AFTER_CUE = re.compile(
-    r"(?:(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey)|my name is|name's|name is"
+    rf"(?:(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey|{OTHER_GREETINGS_REGEX})"
+    r"|my name is|name's|name is"
     r"|name:|recipient:?|signed:?|this is|call me|under|speak (?:to|with)|ask for|follow up with"
     r"|mr\.?|mrs\.?|ms\.?|miss|dr\."
     rf"|(?P<relation>my (?:{RELATIVES})))(?:'s name(?: is)?)?,?[ \t]+)"

@@ -16,6 +16,8 @@ from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
     A_CALLER_S_DEED,
     DETERMINERS,
+    NOT_NAMES,
+    OTHER_GREETINGS_REGEX,
     RELATIVES,
     a_first_name,
     a_nationality_said,
@@ -101,6 +103,8 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
+        if group == 1 and word.title() in NOT_NAMES:
+            continue  # a greeting: "Hallo <PERSON_1>", "Bonjour <PERSON_1>"
         if group == 2 and names_a_person_s_id(text, m.start(2), m.end(2), phones=False):
             continue  # "<PERSON_1> NIE X7654321F": the id's name, before its value
         yield m.start(group), m.end(group), "PERSON"
@@ -263,7 +267,8 @@ _TITLE_OR_RELATIVE_BEFORE = re.compile(
 #: "assistant to", "maiden name is").
 _PERSON_SLOT_BEFORE = re.compile(
     r"(?i:\b(?:thx|thanks|thank you|regards|cheers|sincerely|best)[,!.]?[ \t]*(?:\n|\\n)[ \t]*\Z)"
-    r"|(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey|starring|featuring|and starring"
+    rf"|(?i:{OTHER_GREETINGS_REGEX}"
+    r"|\b(?:dear|sorry|thank you|thanks|hi|hello|hey|starring|featuring|and starring"
     r"|(?:directed|written|produced|composed|performed|sung|painted|played|signed|approved"
     r"|founded|created|hosted|raised|adopted) by|(?:said|wrote|spoke|talked|replied|sent it)"
     r"(?:[ \t]+[^\W\d_]+)?[ \t]+to|assistant to|married to|maiden name is|name is"
@@ -327,7 +332,8 @@ _A_POSSESSIVE_BEFORE_A_WORD = re.compile(r"['’]s[ \t]+[^\W\d_]")
 #: with", "call", "e-mail"), a naming cue ("this is", "name is") or a
 #: greeting ("hi", "hey").
 _LOWER_CASE_PERSON_SLOT_BEFORE = re.compile(
-    r"(?i:\b(?:for|with|to|from|by|this is|it's|it is|name is|hi|hello|hey|dear|thanks"
+    rf"(?i:{OTHER_GREETINGS_REGEX}"
+    r"|\b(?:for|with|to|from|by|this is|it's|it is|name is|hi|hello|hey|dear|thanks"
     r"|thank you|call|called|e-?mail|e-?mailed|message|messaged|contact|contacted|ask|asked))"
     r",?[ \t]+\Z"
 )
@@ -430,7 +436,8 @@ def _a_slavic_to_before(text: str, start: int) -> bool:
 
 
 #: A greeting or an apology: the word after it names the person spoken to.
-_GREETING = r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))"
+_GREETING = rf"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey)|{OTHER_GREETINGS_REGEX})"
+_OTHER_GREETING = re.compile(rf"(?i:{OTHER_GREETINGS_REGEX})")
 #: A greeting just before a word.
 _GREETING_BEFORE = re.compile(rf"{_GREETING},?[ \t]+\Z")
 
@@ -548,7 +555,7 @@ class NameWords:
         yield from _elided_surnames(text)
         yield from _lower_case_name_lines(text, written)
         yield from _addressed_first(text)
-        yield from _greeted(text)
+        yield from _greeted(text, written)
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in WORD.finditer(text):
             word = m.group(0)
@@ -933,6 +940,7 @@ class NameWords:
                 self.config.capitalised_zipf
                 and word[:1].isupper()
                 and known_name(word)
+                and word.title() not in NOT_NAMES  # "Hallo", "Bonjour": a greeting
                 and (
                     not an_english_word(folded, max(self.config.capitalised_zipf, 3.0))
                     # A surname no English lexicon files, though English
@@ -1238,7 +1246,7 @@ _GREETED = re.compile(
 )
 
 
-def _greeted(text: str) -> Iterator[tuple[int, int, str, str]]:
+def _greeted(text: str, written: str) -> Iterator[tuple[int, int, str, str]]:
     """The word ``_GREETED`` finds when English does not write it (Zipf
     under 3) and it is no place nor stop word: a
     name of two letters or with dots, which the name rules' word of three
@@ -1247,6 +1255,10 @@ def _greeted(text: str) -> Iterator[tuple[int, int, str, str]]:
     from miner.redaction.lexicon.names import an_english_word
 
     for m in _GREETED.finditer(text):
+        if "<" in written[m.start() : m.start(1)] and _OTHER_GREETING.match(text, m.start()):
+            # Another language's greeting, the person greeted replaced: the
+            # word after is its thanks ("Ciao <PERSON_1>, grazie").
+            continue
         word = m.group(1)
         folded = word.casefold()
         if folded in stop_words() or a_place_name(word) or an_english_word(folded, 3.0):
@@ -1445,6 +1457,8 @@ def an_unknown_word(word: str) -> bool:
     folded = word.casefold()
     if len(word) < 4 or not word[0].isupper() or not _CAPITALISED_WORD.fullmatch(word):
         return False
+    if word.title() in NOT_NAMES:
+        return False  # a greeting of another language ("Bonjour à tous")
     if an_english_word(folded, 3.0) or word_classes(folded):
         return False
     if _english_people_compound(folded):
