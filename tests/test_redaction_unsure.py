@@ -2410,3 +2410,29 @@ def test_a_lower_case_english_word_no_list_knows_is_not_read_around(monkeypatch)
     text = "my wife said ask kowalczyk about it"
     assert [text[s:e] for s, e, _entity, _why in words.spans(text, text)] == ["kowalczyk"]
     assert searched
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("@owuor can you check this ticket?", "owuor"),
+        ("@ORLOV can you check this ticket?", "ORLOV"),
+        ("@agap smirnova can you check this ticket?", "agap smirnova"),
+    ],
+)
+def test_a_name_mentioned_with_an_at_sign_is_surfaced(text, value):
+    from miner.redaction.unsure.names import MENTIONED
+
+    found = Unsure().reasoned_spans(text)
+    assert (value, "PERSON", MENTIONED) in [(text[s:e], ent, r) for s, e, ent, r in found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["@here please look", "@everyone the meeting moved", "@support can you help", "meet @ 5pm",
+     "2 mugs @ 3.99 each", "write to me@owuor.com"],
+)  # fmt: skip
+def test_an_english_word_or_an_address_after_an_at_sign_is_no_mention(text):
+    from miner.redaction.unsure.names import MENTIONED
+
+    assert MENTIONED not in [r for *_s, r in Unsure().reasoned_spans(text)]

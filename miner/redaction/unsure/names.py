@@ -556,6 +556,8 @@ class NameWords:
         yield from _lower_case_name_lines(text, written)
         yield from _addressed_first(text)
         yield from _greeted(text, written)
+        if "@" in text:
+            yield from _mentioned(text)
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in WORD.finditer(text):
             word = m.group(0)
@@ -1264,6 +1266,38 @@ def _greeted(text: str, written: str) -> Iterator[tuple[int, int, str, str]]:
         if folded in stop_words() or a_place_name(word) or an_english_word(folded, 3.0):
             continue
         yield m.start(1), m.end(1), "PERSON", GREETED
+
+
+#: The rule of ``_mentioned``.
+MENTIONED = "a name mentioned with @"
+#: A chat's mention: "@" where no word or address runs into it, a name's
+#: word (its letters, maybe joined by a hyphen or a full stop), and a blank
+#: or a clause's end after it (not an e-mail's domain: "me@owuor.com").
+_MENTION = re.compile(
+    r"(?<![\w.@+-])@([^\W\d_]{2,}(?:[.-][^\W\d_]{2,})?)(?=[ \t]|[,:;!?]|\.(?:\s|\Z)|\n|\Z)"
+)
+
+
+def _mentioned(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """A word a chat mentions with "@" ("@owuor can you check this?",
+    "@Markov"): someone's handle or name, when a name list knows it or
+    English does not write it (not "@here", "@everyone", "@support")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _MENTION.finditer(text):
+        word = m.group(1)
+        folded = word.casefold()
+        if folded in stop_words() or an_english_word(folded, 4.0):
+            continue
+        if known_name(word.split(".")[0].split("-")[0]) or not an_english_word(folded, 3.0):
+            end = m.end(1)
+            after = _WORD_AFTER.match(text, end)
+            if after:
+                # With a surname no English writes after it ("@agap smirnova").
+                surname = LETTERS.match(text, after.start(1))
+                if surname and not an_english_word(surname.group(0).casefold(), 3.0):
+                    end = surname.end()
+            yield m.start(1), end, "PERSON", MENTIONED
 
 
 #: A string that is one word in lower case or capitalised (a tool's
