@@ -412,3 +412,41 @@ def test_a_lower_case_name_no_list_knows_in_a_person_s_slot_is_not_silent(policy
 def test_an_english_coinage_or_a_unit_in_a_person_s_slot_stays(policy, text):
     redaction = redacted(policy, text)
     assert user_texts(redaction) == [text] and redaction.surfaced == ()
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Hola Suzuki, gracias por tu mensaje", "Suzuki"),  # silent on main
+        ("hola burova, gracias por tu mensaje", "burova"),  # silent on main
+        ("Hallo Anna, wie geht es?", "Anna"),
+        ("Bonjour Marie, merci pour votre commande", "Marie"),
+    ],
+)
+def test_the_word_after_another_language_s_greeting_is_the_person_greeted(policy, text, name):
+    assert_not_silent(policy, text, name)
+
+
+@pytest.mark.parametrize(
+    "text, greeting",
+    [
+        ("Hallo Anna, wie geht es?", "Hallo"),  # "Hallo Anna" was replaced whole
+        ("Servus Anna, danke", "Servus"),
+        ("Bonjour à tous", "Bonjour"),  # surfaced as a listed name on main
+        ("Hallo zusammen, danke", "Hallo"),
+    ],
+)
+def test_another_language_s_greeting_is_no_one(policy, text, greeting):
+    redaction = redacted(policy, text)
+    [out] = user_texts(redaction)
+    assert out.startswith(greeting + " ")
+    assert not any(greeting in s.value for s in redaction.surfaced)
+
+
+@pytest.mark.parametrize("text", ["Servus Anna, danke", "Bonjour Marie, merci"])
+def test_the_thanks_after_a_greeted_person_replaced_is_not_surfaced(policy, text):
+    # With the person replaced, the greeting's rule read "danke" as greeted
+    # (the second model's sweep may still surface it: not this rule's).
+    from miner.redaction.unsure.names import GREETED
+
+    assert GREETED not in [s.reason for s in redacted(policy, text).surfaced]

@@ -991,6 +991,41 @@ def test_a_first_name_that_names_an_id_is_still_surfaced_elsewhere():
     assert surfaced("Thank you Iban, see you soon").get("Iban") == "PERSON"
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("is this owuor's account or her husband's?", "owuor"),
+        ("as per maslova's note the refund is approved", "maslova"),
+        ("is this faraja waweru's account?", "faraja waweru"),  # the person whole
+    ],
+)
+def test_a_lower_case_word_english_does_not_write_with_s_is_surfaced(text, value):
+    # No list knows these: a word English does not write, with 's before a
+    # word, is someone's (list-free; ``LOWER_CASE_UNKNOWN_POSSESSIVE``).
+    from miner.redaction.unsure.names import LOWER_CASE_UNKNOWN_POSSESSIVE
+
+    found = Unsure().reasoned_spans(text)
+    assert (value, "PERSON", LOWER_CASE_UNKNOWN_POSSESSIVE) in [
+        (text[s:e], entity, reason) for s, e, entity, reason in found
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the world's best price, my mom's car",
+        "the kubectl's output is empty",  # after an article: a thing's
+        "my husband's phone, the parcel's label is torn",
+        "it's fine, what's the status? let's go",
+        "the app crashed yesterday's evening",
+    ],
+)
+def test_an_english_word_s_possessive_in_lower_case_is_not_surfaced(text):
+    from miner.redaction.unsure.names import LOWER_CASE_UNKNOWN_POSSESSIVE
+
+    assert LOWER_CASE_UNKNOWN_POSSESSIVE not in [r for *_s, r in Unsure().reasoned_spans(text)]
+
+
 def test_a_listed_name_s_possessive_in_lower_case_is_surfaced_and_an_english_word_s_is_not():
     found = surfaced("(though torres's song was about a boat)")
     assert [entity for value, entity in found.items() if value.startswith("torres")] == ["PERSON"]
@@ -1332,6 +1367,16 @@ def test_an_id_after_a_name_that_ran_on_over_its_id_s_name_is_surfaced(policy, t
     result = redacted(policy, text)
     written = result.session.turns[0].user_text
     assert "Anna" not in written and "NIE " + value in written
+    assert [(s.entity, s.value) for s in result.surfaced] == [("NATIONAL_ID", value)]
+
+
+@pytest.mark.parametrize("text", ["ANNA NIE X 7654321 F", "ANNA NIE X7654321F"])
+def test_an_id_s_name_a_name_found_elsewhere_grew_over_in_capitals_is_cut_off(policy, text):
+    # In capitals "NIE" (a listed name) grew onto Anna's hit (``grown_name``):
+    # "<PERSON_1> X 7654321 F", the mistyped NIE silent.
+    result = redacted(policy, text)
+    value = text.split("NIE ")[1]
+    assert result.session.turns[0].user_text == "<PERSON_1> NIE " + value
     assert [(s.entity, s.value) for s in result.surfaced] == [("NATIONAL_ID", value)]
 
 
@@ -2462,6 +2507,21 @@ def test_a_street_s_type_a_unit_or_a_number_right_after_a_street_replaced_is_sur
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        ("@owuor can you check this ticket?", "owuor"),
+        ("@ORLOV can you check this ticket?", "ORLOV"),
+        ("@agap smirnova can you check this ticket?", "agap smirnova"),
+    ],
+)
+def test_a_name_mentioned_with_an_at_sign_is_surfaced(text, value):
+    from miner.redaction.unsure.names import MENTIONED
+
+    found = Unsure().reasoned_spans(text)
+    assert (value, "PERSON", MENTIONED) in [(text[s:e], ent, r) for s, e, ent, r in found]
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "The Hotel <STREET_ADDRESS_1> is closed",
@@ -2482,3 +2542,14 @@ def test_a_sentence_s_word_does_not_start_an_address_s_line():
     # "Open" and "Mon" are a sentence's: the number alone is the address's.
     assert surfaced("Open Mon 9 <STREET_ADDRESS_1>") == {"9": "STREET_ADDRESS"}
     assert surfaced("A box of 3 X 4 feet") == {}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["@here please look", "@everyone the meeting moved", "@support can you help", "meet @ 5pm",
+     "2 mugs @ 3.99 each", "write to me@owuor.com"],
+)  # fmt: skip
+def test_an_english_word_or_an_address_after_an_at_sign_is_no_mention(text):
+    from miner.redaction.unsure.names import MENTIONED
+
+    assert MENTIONED not in [r for *_s, r in Unsure().reasoned_spans(text)]

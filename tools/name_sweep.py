@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import itertools
 import sys
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
@@ -53,6 +54,127 @@ CASINGS: dict[str, Callable[[str], str]] = {
     "capitals": str.upper,
     "lower case": str.lower,
 }
+
+
+#: The private source's sentences (``--private``): the ways outside text
+#: writes a name, none of them one of ``CARRIERS``' shapes: a lower-case
+#: word after a verb, a surname in a clerk's capitals, greetings in other
+#: languages, signatures, mentions, a form's field, a tool call's argument
+#: (``JSON args``: the whole leaf the name, in TOOL_STARTING's args).
+PRIVATE_CARRIERS = (
+    "tell {} the parcel is at the depot",
+    "RECIPIENT {} NOT KNOWN AT THIS ADDRESS - RETURN TO SENDER",
+    "Dear {},\n\nyour refund of 24.90 EUR has been processed.",
+    "Hi {}, thanks for getting back to me so quickly",
+    "Hola {}, gracias por tu mensaje, ya revisamos el pedido",
+    "Bonjour {}, merci pour votre commande",
+    "Hallo {}, vielen Dank für Ihre Nachricht",
+    "Ciao {}, il pacco è in consegna oggi",
+    "Thanks,\n{}\nSent from my iPhone",
+    "cheers\n-- {}",
+    "@{} can you check this ticket?",
+    "ok so {} said the parcel never came",
+    "ticket assigned to {} (billing)",
+    "name: {}\nemail: buyer@example.com\nphone: n/a",
+    "per {} the refund is approved",
+    "is this {}'s account or her husband's?",
+    "{} here, I ordered a lamp last week",
+    "the courier left it with {} downstairs",
+    "JSON args",
+)
+
+
+def private_names(
+    per_source: int | None = None, seed: int = 2512
+) -> Iterator[tuple[str, str, str]]:
+    """(source, first name, surname) from ``PRIVATE_SOURCES``: Faker
+    locales no split fills and no rule read (es_CL, sw), its Japanese and
+    Chinese names romanized, its Cyrillic and Greek names transliterated
+    (``transliterated``): names as English text writes them. Each source's
+    first names and surnames are shuffled by ``seed`` and paired, the
+    shorter list wrapped, ``per_source`` pairs at most."""
+    import random
+
+    from faker import Faker
+
+    for source, locale, lists in PRIVATE_SOURCES:
+        [person] = [p for p in Faker(locale).get_providers() if ".person." in type(p).__module__]
+        given, family = (
+            sorted(
+                {transliterated(n) for attr in attrs for n in getattr(person, attr, ())
+                 if isinstance(n, str) and n.strip()}
+            )
+            for attrs in lists
+        )  # fmt: skip
+        r = random.Random(f"{seed}-{source}")
+        r.shuffle(given)
+        r.shuffle(family)
+        yield from _paired(f"private {source}", given, family, per_source)
+
+
+_GIVEN = ("first_names", "first_names_male", "first_names_female")
+_FAMILY = ("last_names", "last_names_male", "last_names_female")
+_ROMANIZED = (
+    ("first_romanized_names", "first_romanized_names_male", "first_romanized_names_female"),
+    ("last_romanized_names",),
+)
+#: (source, Faker locale, (given names' lists, surnames' lists)).
+PRIVATE_SOURCES = (
+    ("es_CL", "es_CL", (_GIVEN, _FAMILY)),
+    ("sw", "sw", (_GIVEN, _FAMILY)),
+    ("ja_JP romanized", "ja_JP", _ROMANIZED),
+    ("zh_CN romanized", "zh_CN", _ROMANIZED),
+    ("zh_TW romanized", "zh_TW", _ROMANIZED),
+    ("ru_RU transliterated", "ru_RU", (_GIVEN, _FAMILY)),
+    ("uk_UA transliterated", "uk_UA", (_GIVEN, _FAMILY)),
+    ("bg_BG transliterated", "bg_BG", (_GIVEN, _FAMILY)),
+    ("el_GR transliterated", "el_GR", (_GIVEN, _FAMILY)),
+)
+
+#: Cyrillic and Greek letters in Latin ones, as English text writes them
+#: (near BGN/PCGN; a name's own spelling in a passport may differ).
+_LATIN = dict(
+    zip(
+        "абвгдезийклмнопрстуфыэґєіїαβγδεζηθικλμνξοπρσςτυφχψωάέήίόύώϊϋΐΰ",
+        "a b v g d e z i y k l m n o p r s t u f y e g ye i yi "  # noqa: SIM905
+        "a v g d e z i th i k l m n x o p r s s t y f ch ps o a e i i o y o i y i y".split(),
+        strict=True,
+    )
+)
+_LATIN.update(
+    {"ё": "yo", "ж": "zh", "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch",
+     "ю": "yu", "я": "ya", "й": "y", "ъ": "", "ь": ""}
+)  # fmt: skip
+_LATIN.update(
+    {"ου": "ou", "αι": "ai", "ει": "ei", "οι": "oi", "ευ": "ev", "αυ": "av", "μπ": "mp", "ντ": "nt",
+     "γκ": "gk"}
+)  # fmt: skip
+
+
+def transliterated(name: str) -> str:
+    """``name`` in Latin letters: Cyrillic and Greek transliterated (two
+    Greek letters that English writes as one sound first), capitalised as
+    written; any other letter as it is."""
+    if any("\u0370" <= c <= "\u03ff" or "\u1f00" <= c <= "\u1fff" for c in name):
+        # Greek's accents off first: "ού" is "ou" as "ου" is.
+        name = "".join(
+            c for c in unicodedata.normalize("NFD", name) if not unicodedata.combining(c)
+        )
+    if name.isupper() and len(name) > 1:
+        name = name.title()  # zh_TW's lists are in capitals: the sweep cases them
+    out: list[str] = []
+    at = 0
+    while at < len(name):
+        pair, one = name[at : at + 2].lower(), name[at].lower()
+        latin = _LATIN.get(pair) if len(pair) == 2 else None
+        step = 2 if latin is not None else 1
+        if latin is None:
+            latin = _LATIN.get(one, name[at])
+        if name[at].isupper() and latin:
+            latin = latin[0].upper() + latin[1:]
+        out.append(latin)
+        at += step
+    return "".join(out)
 
 
 def tune_names(limit: int | None = None) -> Iterator[tuple[str, str, str]]:
@@ -96,16 +218,18 @@ def _paired(
         yield source, firsts[n % len(firsts)], lasts[n % len(lasts)]
 
 
-def sweep(limit: int | None = None) -> dict[str, Report]:
-    """The reports by form ("full name, capitals") and by carrier (its index)."""
+def sweep(limit: int | None = None, private: bool = False) -> dict[str, Report]:
+    """The reports by form ("full name, capitals") and by carrier (its index);
+    ``private``: ``private_names`` in ``PRIVATE_CARRIERS``."""
     texts: list[tuple[str, str, str, str]] = []  # (form, carrier, value, source)
     turn = itertools.count()
-    for source, first, last in tune_names(limit):
+    carriers = PRIVATE_CARRIERS if private else CARRIERS
+    for source, first, last in (private_names if private else tune_names)(limit):
         for (shape, name), (casing, cased) in itertools.product(
             (("full name", f"{first} {last}"), ("surname", last), ("first name", first)),
             CASINGS.items(),
         ):
-            carrier = CARRIERS[next(turn) % len(CARRIERS)]
+            carrier = carriers[next(turn) % len(carriers)]
             texts.append((f"{shape}, {casing}", carrier, cased(name), source))
     cells: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
     for text in texts:
@@ -137,7 +261,13 @@ def _measured(texts: list[tuple[str, str, str, str]]) -> Report:
         sid, clock = f"sweep-{n:06d}", clock + timedelta(minutes=5)
         greeting = {"text_summary": "hi"}
         rows = [plugin_row(sid, 0, clock, "USER_MESSAGE_RECEIVED", f"{sid}-t", greeting, {})]
-        if carrier == "JSON":
+        if carrier == "JSON args":
+            args = {"name": corpus.value(value, "PERSON"), "booking": "BK-4821"}
+            rows.append(
+                plugin_row(sid, 1, clock, "TOOL_STARTING", f"{sid}-t",
+                           {"tool": "update_booking", "args": args}, {}, span_id=f"{sid}-s")
+            )  # fmt: skip
+        elif carrier == "JSON":
             result = {"status": "ok", "recipient": corpus.value(value, "PERSON")}
             rows.append(
                 plugin_row(sid, 1, clock, "TOOL_COMPLETED", f"{sid}-t",
@@ -157,7 +287,7 @@ def main() -> None:
     limit = None
     if "--limit" in sys.argv:
         limit = int(sys.argv[sys.argv.index("--limit") + 1])
-    reports = sweep(limit)
+    reports = sweep(limit, private="--private" in sys.argv)
     print("| group | names | replaced | surfaced | silent | decisions per case |")
     print("|---|---:|---:|---:|---:|---:|")
     for group, r in reports.items():

@@ -15,6 +15,7 @@ from miner.loading import for_the_whole_run, release_freed_memory
 from miner.redaction.lexicon.formats import before_an_id_s_name, read_escaped_breaks
 from miner.redaction.lexicon.names import (
     NAME_CUE_REGEX,
+    OTHER_GREETINGS_REGEX,
     cased_for_ner,
     known_name,
     lower_case_names_after_cues,
@@ -455,6 +456,9 @@ def _chunks(text: str) -> list[tuple[int, str]]:
 
 
 _POSSESSIVE = re.compile(r"(?:'s|’s|'|’)$")
+#: Another language's greeting at a person hit's start, a word after it:
+#: the model's "Hallo Anna" is Anna greeted.
+_GREETING_AT_START = re.compile(rf"(?i:{OTHER_GREETINGS_REGEX})[ \t]+(?=\S)")
 
 
 def _trim(text: str, start: int, end: int, entity: str) -> tuple[int, int]:
@@ -468,6 +472,9 @@ def _trim(text: str, start: int, end: int, entity: str) -> tuple[int, int]:
         m = _POSSESSIVE.search(text, start, end)
         if m and m.start() > start:
             end = m.start()
+        greeting = _GREETING_AT_START.match(text, start, end)
+        if greeting:
+            start = greeting.end()
     return start, end
 
 

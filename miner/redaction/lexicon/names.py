@@ -15,7 +15,7 @@ from typing import Any
 from miner.derived import kept, kept_as_hashes
 from miner.redaction.lexicon.dates import calendar_words, unaccented
 from miner.redaction.lexicon.firm_said import said_to_be_a_firm
-from miner.redaction.lexicon.formats import names_a_number
+from miner.redaction.lexicon.formats import before_an_id_s_name, names_a_number
 from miner.redaction.lexicon.joiners import AND
 from miner.redaction.lexicon.letters import LETTER_WORD, LETTERS
 
@@ -39,6 +39,19 @@ _NAME_WORD = (
 )
 
 
+#: Other languages' greetings, as English's "hi", "hello", "hey": the word
+#: after one names the person greeted ("Hola Suzuki,", "hallo owuor"), and
+#: the greeting is no one's ("Hallo", "Bonjour" are listed surnames: "Hallo
+#: Anna" was replaced whole, "Bonjour à tous" surfaced). One word each, the
+#: ones a chat opens with; not "salve" nor "moi", which are words too.
+OTHER_GREETINGS = (
+    "hola", "hallo", "bonjour", "bonsoir", "salut", "coucou", "ciao", "buongiorno",
+    "buonasera", "olá", "hoi", "hej", "hejsan", "hei", "moin", "servus", "grüezi", "ahoj",
+    "cześć", "witam", "szia", "merhaba", "selam", "habari", "jambo",
+)  # fmt: skip
+#: ``OTHER_GREETINGS`` as a regex's alternation (in any case, with ``\b``).
+OTHER_GREETINGS_REGEX = rf"\b(?:{'|'.join(OTHER_GREETINGS)})(?!\w)"
+
 #: Capitalised words a cue is often followed by that are not names.
 NOT_NAMES = frozenset((
     "Sorry", "Not", "Here", "Happy", "Glad", "Looking", "Still", "Calling", "Writing", "Back",
@@ -54,6 +67,7 @@ NOT_NAMES = frozenset((
     "And", "Or", "But", "My", "Me", "You", "We", "They", "He", "She", "His", "Her", "None",
     "No", "Yes", "Please", "Dear", "Welcome", "At", "In", "On", "From", "To", "For", "With",
     "Regards", "Best", "Kind", "Cheers", "Sincerely", "Thx", "Warm", "Warmest",
+    *(greeting.title() for greeting in OTHER_GREETINGS),
 ))  # fmt: skip
 
 
@@ -191,7 +205,8 @@ NAME_CUE_REGEX = (
 #: that is no stop word (the surname); not after "I am" or "I'm", which say
 #: what one is ("I am sunni").
 _LOWER_CASE_NAME_AFTER_CUE = re.compile(
-    r"(?:(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey)|my name is|name's|name is"
+    rf"(?:(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey|{OTHER_GREETINGS_REGEX})"
+    r"|my name is|name's|name is"
     r"|name:|recipient:?|signed:?|this is|call me|under|speak (?:to|with)|ask for|follow up with"
     r"|mr\.?|mrs\.?|ms\.?|miss|dr\."
     rf"|(?P<relation>my (?:{RELATIVES})))(?:'s name(?: is)?)?,?[ \t]+)"
@@ -1507,6 +1522,10 @@ def grown_name(text: str, start: int, end: int) -> tuple[int, int]:
             s = start
         if e > end and not all(_grows_into(w, text[start:end]) for w in text[end:e].split()):
             e = end
+        if e > end:
+            # "ANNA NIE X 7654321 F": in capitals "NIE" (a listed name) grew
+            # onto Anna, and the id's name went into her placeholder.
+            e = max(end, before_an_id_s_name(text, s, e, known_name))
         if (s, e) == (start, end) or names_no_person(text, s, e):
             break
         start, end = s, e

@@ -16,6 +16,8 @@ from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
     A_CALLER_S_DEED,
     DETERMINERS,
+    NOT_NAMES,
+    OTHER_GREETINGS_REGEX,
     RELATIVES,
     a_first_name,
     a_nationality_said,
@@ -101,6 +103,8 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
             continue  # a cue before a name: "pax <PERSON_1>", "ring <PERSON_1>"
+        if group == 1 and word.title() in NOT_NAMES:
+            continue  # a greeting: "Hallo <PERSON_1>", "Bonjour <PERSON_1>"
         if group == 2 and names_a_person_s_id(text, m.start(2), m.end(2), phones=False):
             continue  # "<PERSON_1> NIE X7654321F": the id's name, before its value
         yield m.start(group), m.end(group), "PERSON"
@@ -263,7 +267,8 @@ _TITLE_OR_RELATIVE_BEFORE = re.compile(
 #: "assistant to", "maiden name is").
 _PERSON_SLOT_BEFORE = re.compile(
     r"(?i:\b(?:thx|thanks|thank you|regards|cheers|sincerely|best)[,!.]?[ \t]*(?:\n|\\n)[ \t]*\Z)"
-    r"|(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey|starring|featuring|and starring"
+    rf"|(?i:{OTHER_GREETINGS_REGEX}"
+    r"|\b(?:dear|sorry|thank you|thanks|hi|hello|hey|starring|featuring|and starring"
     r"|(?:directed|written|produced|composed|performed|sung|painted|played|signed|approved"
     r"|founded|created|hosted|raised|adopted) by|(?:said|wrote|spoke|talked|replied|sent it)"
     r"(?:[ \t]+[^\W\d_]+)?[ \t]+to|assistant to|married to|maiden name is|name is"
@@ -313,6 +318,13 @@ LOWER_CASE_NAME_BEFORE_A_CALLER_S_DEED = "a lower-case listed name before a call
 LOWER_CASE_WORD_IN_A_PERSON_SLOT = "a lower-case word no English writes in a person's slot"
 #: How often English may write a word for ``LOWER_CASE_WORD_IN_A_PERSON_SLOT``.
 LOWER_CASE_SLOT_ZIPF = 3.0
+#: A lower-case word English does not write (as ``LOWER_CASE_WORD_IN_A_PERSON_SLOT``
+#: reads one), with 's before a word: someone's ("is this owuor's account",
+#: "(though maslova's song ..."), no list needed. Surfaced, not replaced:
+#: a brand's or a tool's possessive is written so too ("klarna's app").
+LOWER_CASE_UNKNOWN_POSSESSIVE = "a lower-case word no English writes with 's"
+#: 's and the word it is said of ("'s account"; not "'s." at a clause's end).
+_A_POSSESSIVE_BEFORE_A_WORD = re.compile(r"['’]s[ \t]+[^\W\d_]")
 
 
 #: Before a person, in a chat of any language: a preposition of a person
@@ -320,7 +332,8 @@ LOWER_CASE_SLOT_ZIPF = 3.0
 #: with", "call", "e-mail"), a naming cue ("this is", "name is") or a
 #: greeting ("hi", "hey").
 _LOWER_CASE_PERSON_SLOT_BEFORE = re.compile(
-    r"(?i:\b(?:for|with|to|from|by|this is|it's|it is|name is|hi|hello|hey|dear|thanks"
+    rf"(?i:{OTHER_GREETINGS_REGEX}"
+    r"|\b(?:for|with|to|from|by|this is|it's|it is|name is|hi|hello|hey|dear|thanks"
     r"|thank you|call|called|e-?mail|e-?mailed|message|messaged|contact|contacted|ask|asked))"
     r",?[ \t]+\Z"
 )
@@ -423,7 +436,8 @@ def _a_slavic_to_before(text: str, start: int) -> bool:
 
 
 #: A greeting or an apology: the word after it names the person spoken to.
-_GREETING = r"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey))"
+_GREETING = rf"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey)|{OTHER_GREETINGS_REGEX})"
+_OTHER_GREETING = re.compile(rf"(?i:{OTHER_GREETINGS_REGEX})")
 #: A greeting just before a word.
 _GREETING_BEFORE = re.compile(rf"{_GREETING},?[ \t]+\Z")
 
@@ -541,7 +555,9 @@ class NameWords:
         yield from _elided_surnames(text)
         yield from _lower_case_name_lines(text, written)
         yield from _addressed_first(text)
-        yield from _greeted(text)
+        yield from _greeted(text, written)
+        if "@" in text:
+            yield from _mentioned(text)
         run_end = -1  # a lower-case name runs on over the name words after it
         for m in WORD.finditer(text):
             word = m.group(0)
@@ -716,6 +732,13 @@ class NameWords:
                     if text.startswith(("'s", "’s"), m.start() + len(word))
                     and known_name(word)
                     and not an_english_word(folded, self.config.lower_case_zipf)
+                    else LOWER_CASE_UNKNOWN_POSSESSIVE
+                    if unknown
+                    and _A_POSSESSIVE_BEFORE_A_WORD.match(text, m.start() + len(word))
+                    and not _AN_ARTICLE_BEFORE.search(text, max(0, m.start() - 5), m.start())
+                    and an_unknown_word(word.title())
+                    and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
+                    and not _an_english_coinage(folded)
                     else ""
                 )
                 if (
@@ -740,6 +763,23 @@ class NameWords:
                     # "the sunni Border Force", "tristán da cunha": 11 tune
                     # decisions, 1 planted, whose other place was an address's).
                     title = LOWER_CASE_TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
+                    if reason == LOWER_CASE_UNKNOWN_POSSESSIVE:
+                        # Not what it is said of ("'s song"); with a first name
+                        # or a word English does not write before it ("is
+                        # this faraja waweru's account"): the person whole.
+                        start = m.start()
+                        before = _WORD_BEFORE.search(text, max(0, start - 30), start)
+                        if (
+                            before
+                            and before.group(1).islower()
+                            and (
+                                a_first_name(before.group(1))
+                                or not an_english_word(before.group(1), 3.0)
+                            )
+                        ):
+                            start = before.start(1)
+                        yield start, m.start() + len(word), "PERSON", reason
+                        continue
                     yield title.start() if title else m.start(), m.end(), "PERSON", reason
                     run_end = m.end()
             elif word.isupper() and not shouted:
@@ -786,9 +826,10 @@ class NameWords:
                     # reads the name whole, and replaces it whole.
                     end = _name_words_after(text, m.end())
                     yield m.start(), end, "PERSON", "a name in a text in capitals"
-                elif (cued and not an_english_word(folded, 3.0)) or _beside_a_name(
-                    text, written, m.start(), m.end(), word
-                ):
+                elif (
+                    (cued and not an_english_word(folded, 3.0))
+                    or _beside_a_name(text, written, m.start(), m.end(), word)
+                ) and not names_a_person_s_id(written, m.start(), m.end(), phones=False):
                     # After a cue, with the words English does not write
                     # after it ("THE RECIPIENT DOMINYKA KALVELIS IS..."), or
                     # beside a name replaced ("<PERSON_1> DELHAYE", "<PERSON_1>
@@ -901,6 +942,7 @@ class NameWords:
                 self.config.capitalised_zipf
                 and word[:1].isupper()
                 and known_name(word)
+                and word.title() not in NOT_NAMES  # "Hallo", "Bonjour": a greeting
                 and (
                     not an_english_word(folded, max(self.config.capitalised_zipf, 3.0))
                     # A surname no English lexicon files, though English
@@ -1206,7 +1248,7 @@ _GREETED = re.compile(
 )
 
 
-def _greeted(text: str) -> Iterator[tuple[int, int, str, str]]:
+def _greeted(text: str, written: str) -> Iterator[tuple[int, int, str, str]]:
     """The word ``_GREETED`` finds when English does not write it (Zipf
     under 3) and it is no place nor stop word: a
     name of two letters or with dots, which the name rules' word of three
@@ -1215,11 +1257,47 @@ def _greeted(text: str) -> Iterator[tuple[int, int, str, str]]:
     from miner.redaction.lexicon.names import an_english_word
 
     for m in _GREETED.finditer(text):
+        if "<" in written[m.start() : m.start(1)] and _OTHER_GREETING.match(text, m.start()):
+            # Another language's greeting, the person greeted replaced: the
+            # word after is its thanks ("Ciao <PERSON_1>, grazie").
+            continue
         word = m.group(1)
         folded = word.casefold()
         if folded in stop_words() or a_place_name(word) or an_english_word(folded, 3.0):
             continue
         yield m.start(1), m.end(1), "PERSON", GREETED
+
+
+#: The rule of ``_mentioned``.
+MENTIONED = "a name mentioned with @"
+#: A chat's mention: "@" where no word or address runs into it, a name's
+#: word (its letters, maybe joined by a hyphen or a full stop), and a blank
+#: or a clause's end after it (not an e-mail's domain: "me@owuor.com").
+_MENTION = re.compile(
+    r"(?<![\w.@+-])@([^\W\d_]{2,}(?:[.-][^\W\d_]{2,})?)(?=[ \t]|[,:;!?]|\.(?:\s|\Z)|\n|\Z)"
+)
+
+
+def _mentioned(text: str) -> Iterator[tuple[int, int, str, str]]:
+    """A word a chat mentions with "@" ("@owuor can you check this?",
+    "@Markov"): someone's handle or name, when a name list knows it or
+    English does not write it (not "@here", "@everyone", "@support")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _MENTION.finditer(text):
+        word = m.group(1)
+        folded = word.casefold()
+        if folded in stop_words() or an_english_word(folded, 4.0):
+            continue
+        if known_name(word.split(".")[0].split("-")[0]) or not an_english_word(folded, 3.0):
+            end = m.end(1)
+            after = _WORD_AFTER.match(text, end)
+            if after:
+                # With a surname no English writes after it ("@agap smirnova").
+                surname = LETTERS.match(text, after.start(1))
+                if surname and not an_english_word(surname.group(0).casefold(), 3.0):
+                    end = surname.end()
+            yield m.start(1), end, "PERSON", MENTIONED
 
 
 #: A string that is one word in lower case or capitalised (a tool's
@@ -1413,6 +1491,8 @@ def an_unknown_word(word: str) -> bool:
     folded = word.casefold()
     if len(word) < 4 or not word[0].isupper() or not _CAPITALISED_WORD.fullmatch(word):
         return False
+    if word.title() in NOT_NAMES:
+        return False  # a greeting of another language ("Bonjour à tous")
     if an_english_word(folded, 3.0) or word_classes(folded):
         return False
     if _english_people_compound(folded):
