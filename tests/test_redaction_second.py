@@ -488,3 +488,42 @@ def test_occurrences_index_only_the_first_words_they_are_told_of():
     for value in values:
         assert told(value) == second._Occurrences(leaves)(value), value
     assert set(told._index()) == {"Ana", "Lima", "Bo"}
+
+
+def test_occurrences_of_a_value_led_by_no_word_character_come_from_the_word_index(monkeypatch):
+    # _Occurrences: a value that starts with no word character ("+33 6",
+    # "(555) 12") is looked up by its first word in the index (glued to a
+    # word before it, "x+33 6", it is not there), not searched for in every
+    # leaf: the spans are surfaced.occurrences'. Only a value without a word
+    # character is searched for.
+    import random
+    import re
+
+    from miner.redaction.surfaced import occurrences
+
+    leaves = ["call +33 6 or +33 6, x+33 6", "hi\\n+33 6 and (555) 12(555) 12"]
+    cases = [(leaves, ["+33 6", "(555) 12", "}}"])]
+    rng = random.Random(25)
+    letters = ["a", "b", "n", "3", " ", "+", "(", ")", "_", "-", ".", "é", "\\", "}"]
+    for _ in range(2000):
+        texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 30))) for _ in "ab"]
+        values = [
+            t[i : i + rng.randint(1, 6)] for t in texts if t for i in (rng.randrange(len(t)),)
+        ]
+        values += ["".join(rng.choice(letters[:-1]) for _ in range(rng.randint(1, 4)))]
+        cases.append((texts, values))
+    expected = [
+        [[(leaf, s, e) for leaf in texts for s, e in occurrences(leaf, v)] for v in values]
+        for texts, values in cases
+    ]
+    assert [len(found) for found in expected[0]] == [3, 1, 0]  # "12(555) 12" is glued
+
+    def searched_for(text: str, value: str) -> list[tuple[int, int]]:
+        assert not re.search(r"\w", value), f"{value!r} was searched for"
+        return occurrences(text, value)
+
+    monkeypatch.setattr(second, "occurrences", searched_for)
+    for (texts, values), found in zip(cases, expected, strict=True):
+        firsts = {m.group() for v in values if (m := re.search(r"\w+", v))}
+        for told in (second._Occurrences(texts), second._Occurrences(texts, firsts)):
+            assert [told(v) for v in values] == found, (texts, values)

@@ -313,3 +313,46 @@ def test_standing_reads_a_long_text_s_runs_not_the_trie(monkeypatch):
     monkeypatch.setattr(session, "WholeWords", no_trie)
     for (texts, values), found in zip(cases, expected, strict=True):
         assert session._standing(texts, values) == found, (texts, values)
+
+
+def test_standing_finds_a_value_led_by_no_word_character_by_its_first_word(monkeypatch):
+    # session._standing: a value that starts with no word character ("+33 6",
+    # "(555) 12") is tried where its first word stands as a run of the text,
+    # not searched for in each text (a 1 MiB message read once per value);
+    # glued to a word before it ("x+33") it stands nowhere, after a line
+    # break written "\\n" it does. Only a value without a word character is
+    # searched for.
+    import random
+
+    from miner.redaction import session
+
+    def old(texts: list[str], values: list[str]) -> set[str]:
+        matcher = WholeWords(exact=values)
+        return {t[s:e] for t in texts for s, e in matcher.every_occurrence(t)}
+
+    cases = [
+        (["call +33 6 12 or (555) 12"], ["+33 6", "(555) 12", "+33 6 1", "(55"]),
+        (["x+33 6", "hi\\n+33 6"], ["+33 6"]),
+        (["x+33 6"], ["+33 6"]),
+        (["a}} b", "}}"], ["}}", "}} b"]),
+    ]
+    rng = random.Random(25)
+    letters = ["a", "b", "n", "3", " ", "+", "(", ")", "_", "-", ".", "é", "\\", "}", "\n"]
+    for _ in range(3000):
+        texts = ["".join(rng.choice(letters) for _ in range(rng.randint(0, 25))) for _ in "ab"]
+        values = [
+            t[i : i + rng.randint(1, 6)] for t in texts if t for i in (rng.randrange(len(t)),)
+        ]
+        values += ["".join(rng.choice(letters) for _ in range(rng.randint(1, 4))) for _ in range(3)]
+        cases.append((texts, values))
+    expected = [old(texts, values) for texts, values in cases]
+    assert expected[:3] == [{"+33 6", "(555) 12"}, {"+33 6"}, set()]
+    occurrences = session.occurrences
+
+    def searched_for(text: str, value: str) -> list[tuple[int, int]]:
+        assert not re.search(r"\w", value), f"{value!r} was searched for"
+        return occurrences(text, value)
+
+    monkeypatch.setattr(session, "occurrences", searched_for)
+    for (texts, values), found in zip(cases, expected, strict=True):
+        assert session._standing(texts, values) == found, (texts, values)

@@ -139,6 +139,13 @@ def occurrences(text: str, value: str) -> list[tuple[int, int]]:
     return found
 
 
+def glued_to_a_word(text: str, at: int) -> bool:
+    """Whether a value at ``at`` is glued to the word before it, where
+    ``occurrences`` finds none ("abc+33 6"; not after a line break written
+    ``\\n``): for a caller that found the value's text some other way."""
+    return bool(at and WORD_CHARACTER.match(text, at - 1) and not _VALUE_START.match(text, at))
+
+
 def normalised(text: str, values: Iterable[str]) -> str:
     """``text`` with every placeholder and every one of ``values`` (the case's
     surfaced and kept values) replaced by ``NORMAL_TOKEN``."""
