@@ -224,3 +224,16 @@ def test_spark_flags_an_error_value_as_duckdb_and_the_rule_do(spark):
     on_duckdb = _on_duckdb(query, results)
     in_python = [result_failed(json.loads(result), ErrorConfig()) for result in results]
     assert on_spark == on_duckdb == in_python == expected
+
+
+def test_spark_picks_the_same_over_flags_built_in_slices(spark, monkeypatch):
+    # Past FLAG_SLICE_SESSIONS the flags are built a slice at a time, each
+    # slice's added to the flags Spark holds (``_Queries.add``): the same pick.
+    from miner import sample
+    from miner.engine.spark import SparkEngine
+    from tests.test_scan_engine import picks_both_ways
+
+    monkeypatch.setattr(sample, "_flag_slices", lambda _sessions: 2)
+    for held, expected, counts, expected_counts in picks_both_ways(SparkEngine()):
+        assert held == expected and counts == expected_counts
+        assert held[0].picked

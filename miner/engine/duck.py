@@ -141,6 +141,12 @@ class Duck:
         with self._stepped(sql) as final:
             self.execute(f"CREATE OR REPLACE TEMP TABLE {name(table)} AS {final}")
 
+    def add(self, table: str, sql: str) -> None:
+        """The query's rows added to the temporary table ``table`` (``hold``),
+        whose columns they have, in order."""
+        with self._stepped(sql) as final:
+            self.execute(f"INSERT INTO {name(table)} {final}")
+
     def let_go(self, table: str) -> None:
         """Drop the temporary table ``table`` and run what follows under
         ``LET_GO_SHARE`` of ``memory_limit``, its buffers handed back to the

@@ -177,6 +177,11 @@ class _Queries:
         frame.createOrReplaceTempView(name)
         self.held.append(frame)
 
+    def add(self, name: str, sql: str) -> None:
+        frame = self.spark.table(name).unionAll(self.spark.sql(render(sql, "spark"))).cache()
+        frame.createOrReplaceTempView(name)
+        self.held.append(frame)
+
     def let_go(self, table: str) -> None:
         self.spark.catalog.dropTempView(table)
 
