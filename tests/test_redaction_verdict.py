@@ -672,6 +672,14 @@ def test_the_last_word_of_a_town_after_its_preposition_is_kept(text, name, kept)
         ("Lina Quaxby is a one-man company.", "Lina Quaxby", False),
         ("Lina Quaxby is a company in herself.", "Lina Quaxby", False),
         ("Lina Quaxby works for a design agency based in Leeds.", "Lina Quaxby", False),
+        # A comma opening a list of a person's trades, the firm's noun the
+        # first (review25: kept, silent, on main e3afd0f).
+        ("Anna Smith is a charity, arts and community worker.", "Anna Smith", False),
+        ("Tom Baker is a non-profit, education and health consultant.", "Tom Baker", False),
+        ("Jan Kowalski is a charity, youth & sports coach.", "Jan Kowalski", False),
+        ("Maria Lopez is a start-up, tech, finance advisor.", "Maria Lopez", False),
+        # A firm's own comma stays a firm's.
+        ("Quaxby is a design agency, founded in 2001.", "Quaxby", True),
     ],
 )
 def test_a_name_the_sentence_says_is_a_firm(text, name, said):
@@ -1488,6 +1496,25 @@ def test_the_towns_by_country_are_read_only_after_a_place_s_name(monkeypatch):
         ("Anna Berg is a character in the film.", "Anna Berg", False),
         ("Anna Berg is a journalist reviewing this film.", "Anna Berg", False),
         ("Anna Berg is an actress whose latest film, Quaxby, flopped.", "Anna Berg", False),
+        # A work's comma, "set" and "by" go on as a work's (review25).
+        ("Quaxby is a 2001 film, directed by Ben Stiller.", "Quaxby", True),
+        ("Quaxby is a 1965 song by the Beatles", "Quaxby", True),
+        # Not a list of a person's trades, a film's set she builds, a trade
+        # learnt (review25: kept, silent, on 1ff0931; replaced on main).
+        ("Anna Smith is a film, TV and theatre actress based in Leeds.", "Anna Smith", False),
+        ("Giulia Rossi was a film, stage and radio actress.", "Giulia Rossi", False),
+        ("Maria Lopez is a novel, short story and poetry writer.", "Maria Lopez", False),
+        ("Yuki Tanaka is a film, anime, manga translator.", "Yuki Tanaka", False),
+        ("Hans Müller is a movie, music & gaming fan.", "Hans Müller", False),
+        ("Sarah Jenkins is a film set designer based in Bristol.", "Sarah Jenkins", False),
+        ("Mark Evans is a movie set carpenter.", "Mark Evans", False),
+        ("Claire Dubois is a documentary by training.", "Claire Dubois", False),
+        # Nor a preposition or a verb of hers before the work's noun.
+        ("Anna Smith is a student studying film.", "Anna Smith", False),
+        ("Anna Smith is a lecturer teaching film.", "Anna Smith", False),
+        ("Tom Baker is a researcher writing about film.", "Tom Baker", False),
+        ("Maria Lopez is a freelancer making documentary.", "Maria Lopez", False),
+        ("Quaxby is a gripping coming-of-age film directed by Anna Berg.", "Quaxby", True),
     ],
 )
 def test_a_name_the_sentence_says_is_a_work(text, name, said):
@@ -1527,6 +1554,17 @@ def test_a_film_said_to_be_one_is_not_put_before_the_reviewer(policy):
         ("Will me ha escrito", "Will", False),
         ("Sue me a dit que le colis est perdu", "Sue", False),
         ("Bill me disse que o pedido chegou", "Bill", False),
+        # A name opening a list of persons with "me", Italian's and Spanish's
+        # words after "me", French verbs English spells (review25: kept,
+        # silent, on 1ff0931; surfaced on main).
+        ("Carol me and Tom are waiting.", "Carol", False),
+        ("Carol us and the kids are waiting.", "Carol", False),
+        ("Carol me too.", "Carol", False),
+        ("Carol me la ha regalata.", "Carol", False),
+        ("Sue me la ha mandata ieri.", "Sue", False),
+        ("Carol me en ha hablado.", "Carol", False),
+        ("Carol me suit.", "Carol", False),
+        ("Carol me tend la main.", "Carol", False),
     ],
 )
 def test_a_verb_s_imperative_names_no_one(text, name, imperative):

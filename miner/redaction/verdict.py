@@ -313,6 +313,16 @@ _NOT_AFTER = re.compile(r"['’][Tt]\b")
 #: An object pronoun right after a verb, then one or two words: "Carry Me
 #: Back To", "Bill me later".
 _ME_AFTER = re.compile(r"[ \t]+(?i:me|us)[ \t]+([^\W\d_][\w'’]*)(?:[ \t]+([^\W\d_][\w'’]*))?")
+#: What follows a name's "me" or "us" that no imperative's does, though the
+#: English lexicon knows the word: a list of persons the name opens ("Carol
+#: me and Tom are waiting", "Carol me too"), the pronouns and auxiliaries
+#: Italian and Spanish put after their "me" ("Carol me la ha regalata",
+#: "Sue me en ha hablado") and French verbs English spells too ("Carol me
+#: suit.", "Carol me met en colère", "Carol me tend la main").
+_NOT_AN_IMPERATIVE_S_OBJECT = re.compile(
+    r"(?i:and|or|nor|n|plus|too|either|neither|la|le|les|lo|los|l|ne|en|ha|he|han|hai|ho|el"
+    r"|un|de|se|te|que|si|no|y|ya|suit|sort|met|tend|court|part|fond|lit|attend)\Z"
+)
 
 
 def a_verb_s_imperative(text: str, start: int, end: int) -> bool:
@@ -322,7 +332,9 @@ def a_verb_s_imperative(text: str, start: int, end: int) -> bool:
     imperative ("Carry Me Back To Oman", "Bill me later"), naming no one.
     The words after "me" must be English: a name opens a sentence before
     "me" in Spanish, French and Portuguese ("Mark me llamó ayer", "Rose me
-    dijo que", "Sue me a dit que").
+    dijo que", "Sue me a dit que"), and the first of them not one only a
+    name's "me" takes (``_NOT_AN_IMPERATIVE_S_OBJECT``: "Carol me and Tom",
+    "Carol me la ha regalata", "Carol me suit.").
     """
     from miner.redaction.lexicon.names import an_english_word
     from miner.redaction.lexicon.wordclass import word_classes
@@ -333,6 +345,7 @@ def a_verb_s_imperative(text: str, start: int, end: int) -> bool:
     after = _ME_AFTER.match(text, end)
     return (
         after is not None
+        and not _NOT_AN_IMPERATIVE_S_OBJECT.match(after.group(1))
         and all(an_english_word(word) for word in after.groups() if word)
         and bool(_A_SENTENCE_OPENS.search(text, max(0, start - 8), start))
     )

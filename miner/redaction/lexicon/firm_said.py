@@ -14,13 +14,22 @@ import re
 #: was a non-profit.", "X is the brainchild of". A person is said to be a
 #: job ("X is a nurse", "X is a company director", "X is a charity
 #: worker"), never an agency, a company or a charity; so the noun must be
-#: followed by a stop, a comma, the text's end or a clause of its own
-#: ("based", "that", "which"), never by another word ("X is a company
+#: followed by a stop, a comma (not a list's), the text's end or a clause
+#: of its own ("based", "that", "which"), never by another word ("X is a company
 #: director in Leeds") nor a preposition ("X is a nurse at the company":
 #: no preposition or article before the noun either). Not the nouns a
 #: person is named with or as (issue 36's read-back of alike22): "brand"
 #: ("a brand ambassador"), "bank", "retailer", "manufacturer"; "firm" only
 #: after a trade's word ("a law firm"): "she is a very firm, fair boss".
+#: A comma that opens a list of a person's trades, the firm's or the work's
+#: noun the first of them ("Anna Smith is a charity, arts and community
+#: worker", "a film, TV and theatre actress", "a novel, short story,
+#: poetry writer"): one or two words, then another comma or "and", "or",
+#: "&" (review25). A firm's or a work's own comma goes on otherwise ("a
+#: design agency, founded in", "a 2001 film, directed by").
+_NOT_A_LIST_S_COMMA = (
+    r",(?![ \t]*(?:[\w'’&/-]+[ \t]+)?[\w'’&/-]+(?:,|[ \t]+(?i:and|or|&)(?:[ \t]|\Z)))"
+)
 _SAID_TO_BE_A_FIRM = re.compile(
     r"[ \t]+(?i:is|was)[ \t]+(?:(?i:a|an)[ \t]+"
     r"(?:(?!(?i:at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your"
@@ -40,7 +49,8 @@ _SAID_TO_BE_A_FIRM = re.compile(
     r"|(?i:law|design|consulting|accounting|engineering|architecture|architectural|marketing"
     r"|advertising|investment|recruitment|trading|construction|logistics|software|research"
     r"|security|brokerage|audit|insurance|PR|tech)[ \t]+(?i:firm))"
-    r"(?=[ \t]*(?:[.,;!]|\\n|\n|\Z|[ \t](?i:based|headquartered|located|founded|that|which)\b))"
+    r"(?=[ \t]*(?:[.;!]|" + _NOT_A_LIST_S_COMMA + r"|\\n|\n|\Z"
+    r"|[ \t](?i:based|headquartered|located|founded|that|which)\b))"
     r"|(?i:the[ \t]+brainchild[ \t]+of)\b"
     # A work, said the same way ("Zoolander is a 2001 American action-comedy
     # film directed by"): no one is a film, a novel or an album; the noun
@@ -51,11 +61,32 @@ _SAID_TO_BE_A_FIRM = re.compile(
     r"|(?i:a|an)[ \t]+"
     r"(?:(?!(?i:at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your"
     r"|this|these|those|some|any|each|every|who|whom|whose|that|which|where|when|while"
-    r"|or|but|nor|as|like|not|no|also|own)\b)"
+    r"|or|but|nor|as|like|not|no|also|own"
+    # Nor a preposition or a verb of the person's before the work's noun
+    # ("a researcher writing about film", "a student studying film", "a
+    # lecturer teaching film"): the work is what she does, not what she is.
+    r"|via|through|under|within|without|into|onto|over|across|about|after|before|between"
+    r"|among|around|behind|during|per|than|studying|teaching|researching|lecturing"
+    r"|writing|making|directing|producing|editing|filming|shooting|watching|reviewing"
+    r"|composing|recording|singing|working|specialising|specializing|majoring|covering"
+    r"|promoting|scoring|scripting|developing|creating|studies|teaches|writes|makes"
+    r"|directs|produces|edits|reviews|loves|likes|enjoys|watches)\b)"
     r"(?:[\w'’&-]+|<[A-Z][A-Z0-9_]*>)[ \t]+){0,7}?"
     r"(?i:film|movie|novel|album|documentary|sitcom|song)"
-    r"(?=[ \t]*(?:[.,;!]|\\n|\n|\Z|[ \t](?i:directed|starring|written|produced|released|based"
-    r"|set|that|which|about|by)\b)))"
+    # Not where the noun opens a list of a person's trades ("Anna Smith is
+    # a film, TV and theatre actress", "a novel, short story and poetry
+    # writer"), a set a person builds ("a film set designer") or a trade
+    # learnt ("a documentary by training"): a work's comma, "set" and "by"
+    # go on as a work's ("a 2001 film, directed by", "a novel set in
+    # Leeds", "a song by the Beatles").
+    r"(?=[ \t]*(?:[.;!]|\\n|\n|\Z"
+    r"|"
+    + _NOT_A_LIST_S_COMMA
+    + r"|[ \t](?i:directed|starring|written|produced|released|based|that|which|about)\b"
+    r"|[ \t](?i:set)[ \t]+(?i:in|on|at|during|against|amid|amidst|among|around|between|after"
+    r"|before|to|within|inside|across|over|under|aboard)\b"
+    r"|[ \t](?i:by)\b(?![ \t]+(?i:trade|training|profession|day|night|nature|background"
+    r"|choice|education|occupation|vocation)\b))))"
 )
 
 
