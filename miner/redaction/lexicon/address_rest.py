@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 
 from miner.redaction.lexicon.addresses import (
     STREET_SUFFIX_SET,
-    UNIT_AFTER,
+    UNIT_AFTER_WORDS,
     street_types,
 )
 from miner.redaction.lexicon.letters import LETTERS
@@ -204,13 +204,11 @@ _LINE_STOP = re.compile(r"[:;!?()\"\[\]]|\.(?=\s)|\n|\\[nN]")
 _MOST_LINE_TOKENS = 6
 
 #: Words that name a unit, a floor, a block or a lot of an address, of
-#: the shapes the lexicon reads (``UNIT_AFTER``) and the words
+#: the shapes the lexicon reads (``UNIT_AFTER_WORDS``) and the words
 #: Faker's address templates write beside a number ("Block {{}} Lot {{}}",
 #: "{{}} Floor", "Etapa"); case-folded.
 _UNIT_WORDS = frozenset(
-    w.casefold()
-    for w in re.findall(r"[^\W\d_]+", UNIT_AFTER + "|Block|Lot|Etapa|Phase")
-    if len(w) > 1
+    w.casefold() for w in (*UNIT_AFTER_WORDS, "Block", "Lot", "Etapa", "Phase") if len(w) > 1
 )
 
 

@@ -126,21 +126,25 @@ _PARTICLE = (
 _NUMBER = r"(?:\d{1,5}[A-Za-z]?(?:\s?[-/]\s?\d{1,4}[A-Za-z]?)?(?:\s?(?:bis|ter))?|S/N)"
 
 
-_UNIT = (
-    r"(?:Apt|Apartment|Flat|Studio|Suite|Ste|Unit|Floor|Fl|Room|Rm|Bldg|Building|Piso|Piano"
-    r"|Appartamento|Apartamento|Apto|Interno|Scala|Puerta|Escalera|Étage|Etage|Bâtiment|Wohnung"
-    r"|Whg|Bus)"
+_UNIT_WORDS = (
+    *"Apt Apartment Flat Studio Suite Ste Unit Floor Fl Room Rm Bldg Building Piso Piano".split(),
+    *"Appartamento Apartamento Apto Interno Scala Puerta Escalera Étage Etage Bâtiment".split(),
+    *"Wohnung Whg Bus".split(),
 )
+_UNIT = "(?:" + "|".join(_UNIT_WORDS) + ")"
 
 
 #: Units written only after a street line or the number of a found address
 #: ("Diagonal Misiones N° 385 Oficina 81", "Torre 9 Dto. 7", "Level 2 12 Smith
 #: Street"): Spanish, Portuguese, Australian and Nordic ones. Not a street
 #: line of their own, as ``_UNIT`` is: "Level 3 support", "Local 12" of a union.
-UNIT_AFTER = (
-    rf"(?:{_UNIT}|Dto|Depto|Dpto|Departamento|Torre|Oficina|Local|Level|Lote|Casa|Bloco|Bodega"
-    r"|Bloque|Andar|Sala|Lgh|Lejl|Int|Interior|Edif|Edificio)"
+_UNIT_AFTER_ONLY_WORDS = (
+    *"Dto Depto Dpto Departamento Torre Oficina Local Level Lote Casa Bloco Bodega".split(),
+    *"Bloque Andar Sala Lgh Lejl Int Interior Edif Edificio".split(),
 )
+UNIT_AFTER = rf"(?:{_UNIT}|" + "|".join(_UNIT_AFTER_ONLY_WORDS) + ")"
+#: The words ``UNIT_AFTER`` reads, as written.
+UNIT_AFTER_WORDS = (*_UNIT_WORDS, *_UNIT_AFTER_ONLY_WORDS)
 
 
 UK_POSTCODE_REGEX = r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}\b"

@@ -30,17 +30,25 @@ import re
 _NOT_A_LIST_S_COMMA = (
     r",(?![ \t]*(?:[\w'’&/-]+[ \t]+)?[\w'’&/-]+(?:,|[ \t]+(?i:and|or|&)(?:[ \t]|\Z)))"
 )
+#: What stands between "a" and a firm's or a work's noun in neither
+#: reading: a preposition, an article or a possessive, a clause's word
+#: ("who", "that", "or"): the noun is then another's ("a nurse at the
+#: company", "a student of film").
+_NO_WORD_BETWEEN = (
+    "at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your"
+    "|who|whom|whose|that|which|where|when|while|or|but|nor|as|like|not|no|also|own"
+    "|via|through|under|within|without|into|onto|over|across|about|after|before|between"
+    "|among|around|behind|during|per|than"
+)
 _SAID_TO_BE_A_FIRM = re.compile(
     r"[ \t]+(?i:is|was)[ \t]+(?:(?i:a|an)[ \t]+"
-    r"(?:(?!(?i:at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your"
+    rf"(?:(?!(?i:{_NO_WORD_BETWEEN}"
     r"|very|so|quite|really|too|rather|pretty|extremely|one|one-man|one-woman|one-person"
     # Nor a clause of the person's after a job ("a nurse who works through
     # NHS Professionals agency", "a sole trader trading as Smith
     # Consultancy", "a plumber running Smith Plumbing company", "a
     # freelancer contracted through agency"): the firm there is hers.
-    r"|who|whom|whose|that|which|where|when|while|or|but|nor|as|via|through|under"
-    r"|within|without|like|into|onto|over|across|about|after|before|between|among"
-    r"|around|behind|during|per|than|not|no|also|own|runs?|running|owns?|owning"
+    r"|runs?|running|owns?|owning"
     r"|works?|working|worked|manages?|managing|heads?|heading|helps?|helping"
     r"|supports?|supporting|volunteers?|volunteering)\b)"
     r"[\w'’&-]+[ \t]+){0,7}?"
@@ -59,14 +67,12 @@ _SAID_TO_BE_A_FIRM = re.compile(
     # film critic", "a song writer"). A gap's word may be a placeholder
     # where the sweep reads it ("A 1973 <PERSON_1> ACTION-COMEDY FILM").
     r"|(?i:a|an)[ \t]+"
-    r"(?:(?!(?i:at|of|for|in|with|from|to|by|on|the|a|an|his|her|their|its|my|our|your"
-    r"|this|these|those|some|any|each|every|who|whom|whose|that|which|where|when|while"
-    r"|or|but|nor|as|like|not|no|also|own"
+    rf"(?:(?!(?i:{_NO_WORD_BETWEEN}"
+    r"|this|these|those|some|any|each|every"
     # Nor a preposition or a verb of the person's before the work's noun
     # ("a researcher writing about film", "a student studying film", "a
     # lecturer teaching film"): the work is what she does, not what she is.
-    r"|via|through|under|within|without|into|onto|over|across|about|after|before|between"
-    r"|among|around|behind|during|per|than|studying|teaching|researching|lecturing"
+    r"|studying|teaching|researching|lecturing"
     r"|writing|making|directing|producing|editing|filming|shooting|watching|reviewing"
     r"|composing|recording|singing|working|specialising|specializing|majoring|covering"
     r"|promoting|scoring|scripting|developing|creating|studies|teaches|writes|makes"

@@ -346,6 +346,21 @@ _COINING_SUFFIXES = ("ing", "ify", "y")
 _COINING_PREFIXES = ("re", "un", "pre")
 
 
+def _a_word_english_does_not_write(word: str) -> bool:
+    """Whether a lower-case ``word`` is one English, its lexicon and its
+    coinages do not write (``an_unknown_word`` of it capitalised, Zipf under
+    ``LOWER_CASE_SLOT_ZIPF``): what the person slot's rule and the
+    possessive's (``LOWER_CASE_UNKNOWN_POSSESSIVE``) ask of the word itself."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    folded = word.casefold()
+    return (
+        an_unknown_word(word.title())
+        and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
+        and not _an_english_coinage(folded)
+    )
+
+
 def _an_english_coinage(folded: str) -> bool:
     """A word no lexicon lists that English made of its own words, or no
     word at all: no vowel ("mbps"), two English words run together, the
@@ -704,9 +719,7 @@ class NameWords:
                     else LOWER_CASE_WORD_IN_A_PERSON_SLOT
                     if unknown
                     and _in_a_lower_case_person_slot(text, m.start(), m.end())
-                    and an_unknown_word(word.title())
-                    and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
-                    and not _an_english_coinage(folded)
+                    and _a_word_english_does_not_write(word)
                     # A town in its own language after a trip's "from" or
                     # "to" ("flights from münchen", ``_on_a_trip``). Not in
                     # the other slots, nor after "a message from": a town's
@@ -736,9 +749,7 @@ class NameWords:
                     if unknown
                     and _A_POSSESSIVE_BEFORE_A_WORD.match(text, m.start() + len(word))
                     and not _AN_ARTICLE_BEFORE.search(text, max(0, m.start() - 5), m.start())
-                    and an_unknown_word(word.title())
-                    and not an_english_word(folded, LOWER_CASE_SLOT_ZIPF)
-                    and not _an_english_coinage(folded)
+                    and _a_word_english_does_not_write(word)
                     else ""
                 )
                 if (
