@@ -51,6 +51,9 @@ OTHER_GREETINGS = (
 )  # fmt: skip
 #: ``OTHER_GREETINGS`` as a regex's alternation (in any case, with ``\b``).
 OTHER_GREETINGS_REGEX = rf"\b(?:{'|'.join(OTHER_GREETINGS)})(?!\w)"
+#: English's greetings and apologies, as a regex's alternation: the word
+#: after one names the person spoken to ("Dear pina", "Sorry, Anna").
+ENGLISH_GREETINGS_REGEX = "dear|sorry|thank you|thanks|hi|hello|hey"
 
 #: Capitalised words a cue is often followed by that are not names.
 NOT_NAMES = frozenset((
@@ -205,7 +208,7 @@ NAME_CUE_REGEX = (
 #: that is no stop word (the surname); not after "I am" or "I'm", which say
 #: what one is ("I am sunni").
 _LOWER_CASE_NAME_AFTER_CUE = re.compile(
-    rf"(?:(?i:\b(?:(?P<greeting>dear|sorry|thank you|thanks|hi|hello|hey|{OTHER_GREETINGS_REGEX})"
+    rf"(?:(?i:\b(?:(?P<greeting>{ENGLISH_GREETINGS_REGEX}|{OTHER_GREETINGS_REGEX})"
     r"|my name is|name's|name is"
     r"|name:|recipient:?|signed:?|this is|call me|under|speak (?:to|with)|ask for|follow up with"
     r"|mr\.?|mrs\.?|ms\.?|miss|dr\."

@@ -16,6 +16,7 @@ from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
     A_CALLER_S_DEED,
     DETERMINERS,
+    ENGLISH_GREETINGS_REGEX,
     NOT_NAMES,
     OTHER_GREETINGS_REGEX,
     RELATIVES,
@@ -268,7 +269,7 @@ _TITLE_OR_RELATIVE_BEFORE = re.compile(
 _PERSON_SLOT_BEFORE = re.compile(
     r"(?i:\b(?:thx|thanks|thank you|regards|cheers|sincerely|best)[,!.]?[ \t]*(?:\n|\\n)[ \t]*\Z)"
     rf"|(?i:{OTHER_GREETINGS_REGEX}"
-    r"|\b(?:dear|sorry|thank you|thanks|hi|hello|hey|starring|featuring|and starring"
+    rf"|\b(?:{ENGLISH_GREETINGS_REGEX}|starring|featuring|and starring"
     r"|(?:directed|written|produced|composed|performed|sung|painted|played|signed|approved"
     r"|founded|created|hosted|raised|adopted) by|(?:said|wrote|spoke|talked|replied|sent it)"
     r"(?:[ \t]+[^\W\d_]+)?[ \t]+to|assistant to|married to|maiden name is|name is"
@@ -451,7 +452,7 @@ def _a_slavic_to_before(text: str, start: int) -> bool:
 
 
 #: A greeting or an apology: the word after it names the person spoken to.
-_GREETING = rf"(?i:\b(?:dear|sorry|thank you|thanks|hi|hello|hey)|{OTHER_GREETINGS_REGEX})"
+_GREETING = rf"(?i:\b(?:{ENGLISH_GREETINGS_REGEX})|{OTHER_GREETINGS_REGEX})"
 _OTHER_GREETING = re.compile(rf"(?i:{OTHER_GREETINGS_REGEX})")
 #: A greeting just before a word.
 _GREETING_BEFORE = re.compile(rf"{_GREETING},?[ \t]+\Z")
