@@ -158,3 +158,47 @@ def test_a_configured_phrase_is_a_portable_literal(phrase):
     texts = [f"well, {phrase.upper()}!", f"well {phrase}x", "nothing"]
     found = pc.match_substring_regex(pa.array(texts), pattern).to_pylist()
     assert found == [True, False, False]
+
+
+#: Texts near each gated pattern: a quote of each kind, the marks alone, in
+#: capitals, apologies spelt otherwise (the Kelvin sign is a ``K`` to RE2's
+#: ``(?i)``, long s is not an ``s``).
+_NEAR = [
+    '"x"', "“x”", "it's 'x' ok", "'x'", "''", "??", "!!", "?!", "x!!y", "!!!", ". ? !",
+    "WHERE IS MY PARCEL", "ÉTAT GÉNÉRAL NUL", "ABCDEFGH", "ABCDEFGh", "SORRY", "Apologise",
+    "APOLOGIES", "ſorry", "I apologize", "so sorry!", "\u212aEEP SORRY",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("pattern", sorted(complaint.HELD_BY_EVERY_MATCH))
+def test_what_every_match_holds_holds_wherever_the_pattern_matches(pattern):
+    # A pattern runs only where its cheap condition holds
+    # (``HELD_BY_EVERY_MATCH``): the condition holds on every text the
+    # pattern matches, and a text it rules out is left as the pattern would
+    # leave it.
+    texts = [*_texts(), *_NEAR]
+    held = complaint.held_by_matches([pattern], "text")
+    assert held is not None
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t AS SELECT unnest($t) AS text", {"t": texts})
+    rows = con.execute(
+        f"SELECT text, regexp_matches(text, $p), {held} FROM t", {"p": pattern}
+    ).fetchall()
+    assert [text for text, found, holds in rows if found and not holds] == []
+    # The condition rules some texts out, or it would cost without saving.
+    assert any(not holds for _text, _found, holds in rows)
+
+
+def test_a_gated_search_runs_only_where_its_condition_holds():
+    # Where a pattern has no condition the search runs as it is; one without
+    # for any of its patterns is not gated.
+    run = "regexp_matches(text, 'x')"
+    gated = complaint._gated([QUOTED], "text", run, "false")
+    assert gated.startswith("CASE WHEN ((strpos(text, '\"') > 0") and gated.endswith(
+        "ELSE false END"
+    )
+    assert complaint._gated([QUOTED, RULES[0].pattern], "text", run, "false") == run
+    signal = complaint.Complaint(ComplaintConfig(), None)
+    steps = dict(signal.steps())
+    assert "CASE WHEN ((strpos(text, '\"') > 0" in steps["complaint_scored"]
+    assert "strpos(lower(text), 'sorry') > 0" in steps["complaint_apologies"]
