@@ -1154,6 +1154,104 @@ def test_an_honorific_a_clitic_a_cue_or_a_line_break_beside_a_person_is_not_surf
     assert surfaced(text) == {}
 
 
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A name's last syllable that English writes in lower case, NER's leftover.
+        ("Maybe it's under <PERSON_1> An", "An"),
+        ("Thanks,\n<PERSON_1> An\nSent from my iPhone", "An"),
+        ("cheers\n-- <PERSON_1> AN", "AN"),
+        ("<PERSON_1> He, can I please speak to your boss?", "He"),
+        ("Follow up with <PERSON_1> He in a couple of months.", "He"),
+        ("<PERSON_1> An is from Acme", "An"),
+        ("I spoke to <PERSON_1> Ma, she said yes", "Ma"),
+        ("the parcel for <PERSON_1> Mo was returned", "Mo"),
+    ],
+)
+def test_a_short_word_english_writes_in_lower_case_after_a_person_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A sentence opened after a name with no stop between.
+        "ask <PERSON_1> He said no",
+        "I spoke to <PERSON_1> In the meantime we wait",
+        "I met <PERSON_1> An amazing person",
+        # What ends a clause after a name: adverbs, interjections, acronyms.
+        "call <PERSON_1> Now",
+        "thanks <PERSON_1> So, any news?",
+        "is that <PERSON_1> OK?",
+        "the shop of <PERSON_1> AG is closed",
+        # Title case and capitals.
+        "HELLO <PERSON_1> HE SAID NO",
+        # Not beside a person.
+        "He said the Li-ion battery is fine, open Mo-Fr, Su 10-14",
+    ],
+)
+def test_english_s_short_words_after_a_person_are_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+def test_a_name_s_rest_beside_a_value_a_sure_rule_replaced_is_surfaced(policy):
+    # The slot's rule takes "Nguyễn Văn" (sure: replaced before the model
+    # reads), the word after it is read once it is a placeholder.
+    result = redacted(policy, "Maybe it's under Nguyễn Văn An")
+    assert result.session.turns[0].user_text == "Maybe it's under <PERSON_1> An"
+    assert ("PERSON", "An") in {(s.entity, s.value) for s in result.surfaced}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("name: obama\nemail: <EMAIL_ADDRESS_1>\nphone: n/a", "obama"),
+        ("name: ma\nemail: <EMAIL_ADDRESS_1>", "ma"),
+        ("Full name: na xu\\nphone: <PHONE_NUMBER_1>", "na xu"),
+        ("order 4411\nCustomer name: XIUYING HE", "XIUYING HE"),
+    ],
+)
+def test_a_form_s_name_field_is_surfaced_in_any_casing(text, value):
+    assert surfaced(text).get(value) == "PERSON"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "name: unknown\nemail: <EMAIL_ADDRESS_1>",
+        "name: n/a",
+        "the file name: report.pdf",
+        "Username: jdoe2",
+        "Product name: Desk lamp",
+        "rename: done",
+        "name: the one on the bill, see above",
+    ],
+)
+def test_no_one_s_name_field_and_other_keys_are_not_surfaced(text):
+    assert surfaced(text) == {}
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("per iturra the refund is approved", "iturra"),
+        ("as per kopylov the refund is approved", "kopylov"),
+        ("please send it c/o oikonomou, 2nd floor", "oikonomou"),
+    ],
+)
+def test_a_lower_case_word_english_does_not_write_after_per_is_surfaced(text, value):
+    from miner.redaction.unsure.names import LOWER_CASE_WORD_IN_A_PERSON_SLOT
+
+    assert reasons(text).get(value) == LOWER_CASE_WORD_IN_A_PERSON_SLOT
+
+
+@pytest.mark.parametrize(
+    "text", ["3% per annum", "0.32 EUR per kwh", "as per se", "two per person", "9 EUR per pax"]
+)
+def test_english_s_words_after_per_are_not_surfaced(text):
+    assert reasons(text) == {}
+
+
 def test_a_street_typed_in_lower_case_is_replaced_not_surfaced(policy):
     # The rule surfaced it; the tune splits found such streets always
     # planted (unsure.REPLACED_REASONS), so the policy replaces it.

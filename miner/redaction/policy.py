@@ -101,8 +101,13 @@ class RedactionPolicy:
         its texts read and written in one form (``walk.canonical``)."""
         sessions = [canonical_session(s) for s in sessions]
         # What a rule sure enough surfaced is replaced before the model reads
-        # the rest (its rule read what stands beside it already).
-        redacted = [with_sure_rules_decided(r) for r in redact_sessions(sessions, self, progress)]
+        # the rest, and what stands beside it read again, as beside the
+        # model's ("Nguyễn Văn An": the slot's rule takes "Nguyễn Văn", the
+        # word after it is read once it is a placeholder).
+        redacted = [
+            with_rest_surfaced(r, with_sure_rules_decided(r), self)
+            for r in redact_sessions(sessions, self, progress)
+        ]
         # The second model: loaded once, at the first of its two uses that
         # needs it, and released after the second.
         with SecondModel() as second_model:

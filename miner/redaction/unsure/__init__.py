@@ -54,6 +54,7 @@ from miner.redaction.lexicon.wordmatch import WholeWords
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
+    A_NAME_FIELD,
     GREETED,
     HONORIFICS,
     RARE_NAME_IN_SLOT,
@@ -62,6 +63,7 @@ from miner.redaction.unsure.names import (
     a_name_alone,
     a_sentence_s_last_word,
     grown_over_short_words,
+    name_fields,
     names_beside_persons,
 )
 from miner.redaction.unsure.streets import (
@@ -359,6 +361,7 @@ class Unsure:
                         "a signature's name line",
                         around_placeholders(text, start, end, "PERSON", ALPHANUMERIC),
                     )
+            yield from _because(A_NAME_FIELD, name_fields(seen))
             unescaped = breaks_unescaped(seen)
             name_words = joined(text, self._name_words.spans(unescaped, text))
             for start, end, entity, reason in name_words:

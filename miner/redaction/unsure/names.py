@@ -100,6 +100,7 @@ def names_beside_persons(text: str) -> Iterator[tuple[int, int, str]]:
             )
             or _a_short_name_word(word, after=group == 2)
             or (group == 2 and gap == " " and _a_surname_english_writes(text, m, word, prose))
+            or (group == 2 and gap == " " and _a_short_word_english_writes(text, m, word, prose))
         ):
             continue
         if group == 1 and _NAME_CUE.search(text, max(0, m.start() - 25), m.end()):
@@ -131,6 +132,99 @@ def _a_surname_english_writes(text: str, m: re.Match[str], word: str, prose: _Pr
     return prose.in_lower_case(word)
 
 
+#: The end of a clause after a word: a stop, a comma, a bracket, a line's end
+#: (a JSON-escaped one too) or the text's.
+_CLAUSE_END_AFTER = re.compile(r"[ \t]*(?:[.,;:!?)\]]|\n|\\n|\Z)")
+#: English's adverbs and interjections that end a clause after a name
+#: ("call <PERSON_1> Now", "thanks <PERSON_1> So,", "<PERSON_1> OK?").
+_CLAUSE_CLOSERS = frozenset(
+    ("now", "so", "too", "ok", "okay", "then", "here", "there", "soon", "yet", "also", "pls",
+     "asap", "thx", "ty", "yes", "no", "yep", "nope", "again", "back", "away", "out", "up", "off",
+     "on", "in", "down", "over", "well", "lol", "btw", "fyi", "tho", "ever", "once", "just", "all",
+     "sir", "team", "jr", "sr", "etc")
+)  # fmt: skip
+#: Subject pronouns (a sentence's opener after a name with no stop between:
+#: "ask <PERSON_1> He said") and the words that cannot follow one: a
+#: preposition or a determiner ("<PERSON_1> He in a couple of months").
+_PRONOUNS = frozenset(("i", "he", "she", "we", "it", "you", "they"))
+_NO_PRONOUN_BEFORE = frozenset(
+    ("in", "on", "at", "of", "the", "a", "an", "for", "with", "from", "about", "into", "my", "your")
+)
+#: A finite verb, which no other function word stands right before ("An
+#: is", "In was"): after a capitalised one the word is a name's.
+_A_FINITE_VERB = frozenset(
+    ("is", "was", "has", "had", "will", "would", "can", "could", "said", "says", "lives", "told",
+     "asked", "wrote", "called", "spent")
+)  # fmt: skip
+
+
+def _a_short_word_english_writes(text: str, m: re.Match[str], word: str, prose: _Prose) -> bool:
+    """A capitalised word of two to four letters right after a person
+    replaced that English writes in lower case, a function word or an
+    English word ("An", "He", "Ma", "Song"): the name's last syllable in a
+    language of short ones, which NER leaves ("Nguyễn Văn An", "Xiuying
+    He", "Mei-Feng An"; English writes "an" small there). Before a clause's
+    end ("under <PERSON_1> An.", "<PERSON_1> He,"); in a text that writes in
+    lower case also before a word it cannot stand before: a pronoun before a
+    preposition or a determiner ("<PERSON_1> He in a couple"; "<PERSON_1> He
+    said" opens a sentence), another before a finite verb ("<PERSON_1> An is
+    from"; "<PERSON_1> In the meantime" opens one). Not after a greeting,
+    where a sentence starts ("thanks <PERSON_1> Will\\nRegards"). Surfaced:
+    the reviewer's (the rules that take a longer word take a listed one
+    only: ``_a_surname_english_writes``)."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    if not (2 <= len(word) <= 4 and word.isalpha() and (word.istitle() or word.isupper())):
+        return False
+    folded = word.casefold()
+    if not (folded in stop_words() or an_english_word(folded, 3.0)):
+        return False  # the short word rule's (_a_short_name_word)
+    if word.isupper() and len(word) <= 3 and not known_name(word):
+        return False  # an acronym no list knows ("<PERSON_1> OK", "<PERSON_1> AG")
+    person = text.rfind("<", 0, m.start())
+    if _GREETING_BEFORE.search(text, max(0, person - 12), person):
+        return False
+    if _CLAUSE_END_AFTER.match(text, m.end(2)):
+        return folded not in _CLAUSE_CLOSERS
+    after = _NEXT_WORD_WHOLE.match(text, m.end(2))
+    if not (after and word.istitle() and prose.in_lower_case(word)):
+        return False
+    return after.group(1) in (_NO_PRONOUN_BEFORE if folded in _PRONOUNS else _A_FINITE_VERB)
+
+
+#: A form's name field: its key at a line's start (after a JSON-escaped
+#: break too), the rest of the line one to four words ("name: obama",
+#: "Full name: na xu"), nothing after them on the line.
+_NAME_FIELD = re.compile(
+    r"(?:^|(?<=\\n))[ \t]*(?i:(?:full|first|last|given|family|customer|contact|sur)[ _]?)?"
+    r"(?i:name)[ \t]*:[ \t]*"
+    r"([^\W\d_]+(?:['’-][^\W\d_]+)*(?:[ \t]+[^\W\d_]+(?:['’-][^\W\d_]+)*){0,3})"
+    r"[ \t]*(?=$|\\n|\r)",
+    re.MULTILINE,
+)
+#: What a form writes in a name's field for no one.
+_NO_ONE_S_NAME = frozenset(
+    ("none", "unknown", "null", "nil", "test", "tbd", "anonymous", "customer", "user", "guest",
+     "same", "na", "not given", "not provided", "redacted", "withheld", "empty", "blank", "n",
+     "a", "x", "xx", "xxx", "yes", "no", "todo", "see above", "as above", "missing")
+)  # fmt: skip
+#: The rule of ``name_fields``.
+A_NAME_FIELD = "a form's name field"
+
+
+def name_fields(text: str) -> Iterator[tuple[int, int, str]]:
+    """A form's name field's value, any casing (``_NAME_FIELD``): "name:
+    obama", "name: ma" (a lower-case word English writes, or one of two
+    letters, which the lower-case rules leave). Not a value a form writes
+    for no one ("name: unknown", ``_NO_ONE_S_NAME``). Surfaced: the key
+    says whose the line is, the value may still be a team's or a tool's."""
+    for m in _NAME_FIELD.finditer(text):
+        value = m.group(1)
+        if value.casefold() in _NO_ONE_S_NAME:
+            continue
+        yield m.start(1), m.end(1), "PERSON"
+
+
 class _Prose:
     """How a text writes its words of three letters or more: counted once,
     when first asked (``_a_surname_english_writes``), so a long text with
@@ -153,6 +247,8 @@ class _Prose:
 #: The next word on the line, and the words whose first letter tells how a
 #: text writes (``_Prose``; after an escaped break too, as ``WORD_START``).
 _NEXT_WORD = re.compile(r"[ \t]+([^\W\d_])")
+#: The next word on the line, whole.
+_NEXT_WORD_WHOLE = re.compile(r"[ \t]+([^\W\d_]+)(?![\w'’-])")
 _PROSE_WORD = re.compile(r"(?:(?<=(?<!\\)\\[nNrt])|(?<![\w<\\]))[^\W\d_]{3,}")
 
 
@@ -330,12 +426,18 @@ _A_POSSESSIVE_BEFORE_A_WORD = re.compile(r"['’]s[ \t]+[^\W\d_]")
 
 #: Before a person, in a chat of any language: a preposition of a person
 #: ("for", "with", "to", "from", "by"), a verb of speech or contact ("spoke
-#: with", "call", "e-mail"), a naming cue ("this is", "name is") or a
-#: greeting ("hi", "hey").
+#: with", "call", "e-mail"), a naming cue ("this is", "name is"), a
+#: greeting ("hi", "hey"), or whose word or care a thing is ("per", "as per",
+#: "c/o", "attn:": "per kopylov the refund is approved"; "per annum", "per
+#: kwh" are English's words or no name's).
+#: The words of ``_LOWER_CASE_PERSON_SLOT_BEFORE`` that say whose word or
+#: care a thing is.
+_A_THING_S_OWNER_BEFORE = re.compile(r"(?i:\b(?:per|c/o|attn))")
 _LOWER_CASE_PERSON_SLOT_BEFORE = re.compile(
     rf"(?i:{OTHER_GREETINGS_REGEX}"
     r"|\b(?:for|with|to|from|by|this is|it's|it is|name is|hi|hello|hey|dear|thanks"
-    r"|thank you|call|called|e-?mail|e-?mailed|message|messaged|contact|contacted|ask|asked))"
+    r"|thank you|call|called|e-?mail|e-?mailed|message|messaged|contact|contacted|ask|asked"
+    r"|per|c/o|attn:?))"
     r",?[ \t]+\Z"
 )
 #: A vowel of the Latin script: a word with none is a unit's or a code's
@@ -394,8 +496,16 @@ def _an_english_coinage(folded: str) -> bool:
 def _in_a_lower_case_person_slot(text: str, start: int, end: int) -> bool:
     """Whether the word at [start, end) stands where a person does in a
     chat: after ``_LOWER_CASE_PERSON_SLOT_BEFORE`` (not the Slavic "to",
-    ``_a_slavic_to_before``) or before a caller's deed (``A_CALLER_S_DEED``)."""
+    ``_a_slavic_to_before``) or before a caller's deed (``A_CALLER_S_DEED``).
+    A possessive after "per" is the possessive rule's ("as per maslova's
+    note": the name, not "maslova's", ``LOWER_CASE_UNKNOWN_POSSESSIVE``)."""
     before = _LOWER_CASE_PERSON_SLOT_BEFORE.search(text, max(0, start - 16), start)
+    if (
+        before
+        and _A_THING_S_OWNER_BEFORE.search(before.group(0))
+        and text[start:end].casefold().endswith(("'s", "’s"))
+    ):
+        return False
     return bool(
         (before and not _a_slavic_to_before(text, start)) or A_CALLER_S_DEED.match(text, end)
     )
