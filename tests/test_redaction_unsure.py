@@ -1361,6 +1361,9 @@ def test_what_the_name_rules_left_of_a_signature_s_name_is_surfaced(text, value)
         ("Plot No. <STREET_ADDRESS_1>", "Plot No."),
         ("we live at No. <STREET_ADDRESS_1>", "No."),
         ("send it to plot no. <STREET_ADDRESS_1>", "plot no."),
+        # A number's mark before the number or the unit's letters it marks.
+        ("Order 4471 (ship to: No. 84, <STREET_ADDRESS_1>) has not arrived", "No. 84"),
+        ("Address: No. u-<STREET_ADDRESS_1>", "No. u"),
         # A signature's line of parts apart by commas, one with a number.
         (
             "Best regards\n<PERSON_1>\nPlot No. 46, Zorvalane, Kimbatown, 7731\n<PHONE_NUMBER_1>",
@@ -2651,3 +2654,53 @@ def test_an_english_word_or_an_address_after_an_at_sign_is_no_mention(text):
     from miner.redaction.unsure.names import MENTIONED
 
     assert MENTIONED not in [r for *_s, r in Unsure().reasoned_spans(text)]
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A street's words after "address is" end before the sentence's "and".
+        ("my address is Gyamfi Island and my phone is 555", "Gyamfi Island"),
+        # "address to" is an address cue.
+        ("can you change the delivery address to Gyamfi Island? thanks", "Gyamfi Island"),
+        # A person's address after their name and a comma.
+        ("Deliver to <PERSON_1>, Mustapha Island please", "Mustapha Island"),
+        # A number its mark names a house's, and the parts after it.
+        (
+            "I live at Holding No. 898, North SonaGan, ManoharChar, Sherpur, 3476 since March.",
+            "Holding No. 898, North SonaGan, ManoharChar, Sherpur, 3476",
+        ),
+    ],
+)
+def test_a_street_named_without_its_number_after_an_address_cue_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please change the address to the new one",
+        "The address to use is on the form",
+        "my address is the same and my phone too",
+        "my order No. 38 is late",
+        "forward it to <PERSON_1>, Sales Center please",
+        "send it to <PERSON_1>, thanks",
+        "it goes to no 3 people",
+        "Park the car",
+        "Main menu",
+        "3 X 4 feet",
+    ],
+)
+def test_an_address_cue_or_a_number_s_mark_alone_surfaces_nothing(text):
+    assert surfaced(text) == {}
+
+
+def test_the_parts_after_a_street_a_person_s_rule_took_after_its_number_are_surfaced():
+    # "Jln Pasar" replaced as a person: its house number and the parts under it.
+    found = surfaced("Address: 7, <PERSON_1>, PJU74d, 62421 <PERSON_2>, Putrajaya")
+    assert found.get("7") == "STREET_ADDRESS"
+    assert found.get("PJU74d, 62421") == "STREET_ADDRESS"
+
+
+def test_a_person_after_a_number_in_a_sentence_is_no_street():
+    assert "PJU74d" not in " ".join(surfaced("I owe 7 <PERSON_1> and PJU74d is my code"))

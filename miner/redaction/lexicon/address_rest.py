@@ -39,6 +39,8 @@ _STREET_PLACEHOLDER = re.compile(r"<STREET_ADDRESS_\d+>")
 #: to four letters with its full stop ("Bl. ", "Sc. ", "Nr. ").
 _RESIDUE_BEFORE = re.compile(
     r"(?:(?<=\\[nN])|(?<![\w.\\-]))"
+    # A number's mark before any of them ("No. " of "No. u-", "Nr. 84, ").
+    r"(?:(?i:no|nr|n[º°])\.[ \t]*)?"
     r"(?:[^\W_]*\d[^\W_]*[-/][ \t]*|\d{1,5}[A-Za-z]?[ \t]+|[^\W\d_]{1,4}\.[ \t]*"
     # A run of up to three house's, block's or lot's numbers, an ordinal
     # among them ("1955 26th ", "93rd ", "44TH ", "B13 L71 "): each a
@@ -63,6 +65,10 @@ _RESIDUE_BEFORE = re.compile(
     # Breton street").
     r"|(?P<word>[^\W\d_]+)[ \t])\Z"
 )
+
+#: A number's mark and what it marks ("No. 84,", "Nr. u-"): the address's,
+#: not a sentence's "no".
+_NUMBER_MARK = re.compile(r"(?i:no|nr|n[º°])\.[ \t]*[^\W_]")
 
 #: A house number ending the line right above a street ("to 03\\n<STREET_ADDRESS_1>":
 #: a format that writes the number on a line of its own, en_IN's). Not a
@@ -124,7 +130,11 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
     placeholder in it: the residue glued before it, the rest of its line
     and the numbers of the parts under it."""
     streets = set(streets)
-    anchors = {*streets, *(m.span() for m in _STREET_PLACEHOLDER.finditer(text))}
+    anchors = {
+        *streets,
+        *(m.span() for m in _STREET_PLACEHOLDER.finditer(text)),
+        *_numbered_persons(text),
+    }
     blanked = PLACEHOLDER.sub(lambda m: " " * len(m.group(0)), text)
     # Another kind of value after the line's words ends no line: the words
     # are its label ("<STREET_ADDRESS_1> DOB <DATE_OF_BIRTH_1>").
@@ -137,7 +147,12 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
         if before:
             residue = before.group(0).rstrip(" \t-/,")
             head = LETTERS.match(residue)
-            if head and head.group(0).casefold() in stop_words() and " " in residue:
+            if (
+                head
+                and head.group(0).casefold() in stop_words()
+                and " " in residue
+                and not _NUMBER_MARK.match(residue)
+            ):
                 # A sentence's word before the house's ("at No. 12, ..."): not the address's.
                 cut = len(residue) - len(residue[head.end() :].lstrip())
                 before = _RESIDUE_BEFORE.search(blanked, before.start() + cut, start) or before
@@ -181,6 +196,25 @@ def rest_of_addresses(text: str, streets: Iterable[tuple[int, int]]) -> Iterator
             yield glued.span(1)
             end = glued.end(1)
         yield from _parts_under(blanked, text, end)
+
+
+#: A person replaced right after a house number, the part ending after it
+#: ("47 <PERSON_2>, Colbún", "7, <PERSON_1>, PJU74d"): a street a name's
+#: rule took, its number left.
+_NUMBERED_PERSON = re.compile(
+    r"(?<![\w.,:/$€£#+-])\d{1,5}[A-Za-z]?,?[ \t]+(<PERSON_\d+>)(?=[ \t]*(?:,|\r?\n|\\[nN]|\Z))"
+)
+#: What stands before such a number when it starts an address: a line's or
+#: the text's start, a colon, a bracket, a comma, or "at", "to", "is".
+_BEFORE_A_HOUSE_NUMBER = re.compile(r"(?:\A|\n|\\[nN]|[:(,]|\b(?i:at|to|is))[ \t]*\Z")
+
+
+def _numbered_persons(text: str) -> Iterator[tuple[int, int]]:
+    """Spans of the persons replaced after a house number that starts an
+    address (``_NUMBERED_PERSON``): read as streets replaced."""
+    for m in _NUMBERED_PERSON.finditer(text):
+        if _BEFORE_A_HOUSE_NUMBER.search(text, max(0, m.start() - 8), m.start()):
+            yield m.span(1)
 
 
 #: The word right after a street (blanks between).

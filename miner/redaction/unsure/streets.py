@@ -579,7 +579,7 @@ _PART_NUMBER = re.compile(r"(?<![\w-])[\w-]*\d[\w-]*(?![\w-])")
 #: Words after which an address is written: "the bill goes to", "lives
 #: on", "is not known at", "return to", "my address is".
 _ADDRESS_CUE = re.compile(
-    r"(?i:\b(?:address(?: is|:)|(?:lives?|living|lived|located|staying|based|residing)"
+    r"(?i:\b(?:address(?: is|:| to)|(?:lives?|living|lived|located|staying|based|residing)"
     r" (?:on|at)|not known at|(?:goes|go|going|ship|shipped|send|sent|deliver|delivered"
     r"|return|returned|forward|forwarded|post|posted|mail|mailed|moved?|moving)"
     r"(?: (?:it|them|this|that|everything|(?:the|my|our|your) (?:parcel|package|order|letter"
@@ -622,6 +622,14 @@ def _a_street_type(word: str) -> bool:
     return bool(_street_cue().fullmatch(word) or _MORE_STREET_TYPES.fullmatch(word))
 
 
+#: A number's mark written as a word: "No.", "Nr.".
+_NUMBER_MARK_WORD = re.compile(r"(?i:no|nr)\.")
+
+
+#: A person replaced, as the address cues read it (``address_fill``).
+_FILLED_PERSON = re.compile(rf"{FILLED}x+")
+
+
 _DETERMINERS = frozenset(("the", "a", "an", "my", "your", "our", "his", "her", "their"))
 
 
@@ -645,11 +653,20 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
         numbered = False
         numbers = 0
         stop = start
+        after_person = False
+        marked = False
         while len(words) < 8:
             m = _CUE_TOKEN.match(text, at)
             if not m:
                 # A comma and a house number after the street's name: "..., 22".
                 comma = re.match(r",[ \t]*", text[at:])
+                person = len(words) == 1 and _FILLED_PERSON.fullmatch(words[0])
+                if comma and not numbered and person:
+                    # "Deliver to <PERSON_1>, Mustapha Island please": the
+                    # person's address after their name.
+                    at = start = stop = at + comma.end()
+                    words, ends, after_person = [], [], True
+                    continue
                 if comma and not numbered and words:
                     after = _CUE_TOKEN.match(text, at + comma.end())
                     if after and after.group("number"):
@@ -659,6 +676,8 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
             if m.group("number"):
                 numbered = True
                 numbers += 1
+                # A number its mark names a house's: "Holding No. 898".
+                marked = marked or bool(words and _NUMBER_MARK_WORD.fullmatch(words[-1]))
             elif m.group("mark"):
                 pass  # "av. 5 n° 514"
             else:
@@ -709,6 +728,13 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                 words.append(word)
                 ends.append(m.end())
             at = stop = m.end()
+        if not numbered and len(words) > 1 and words[-1].casefold() == "and":
+            # The street's words end before the sentence's "and" ("my address
+            # is Gyamfi Island and my phone is ..."); the "and" of a name
+            # ("Wenke and Sørlia 44") has its number.
+            words.pop()
+            ends.pop()
+            stop = ends[-1]
         start = _BLANKS.match(text, start).end()  # type: ignore[union-attr]
         if stop <= start:
             continue
@@ -722,11 +748,14 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
             if lower and typed and typed[-1] < len(words) - 1:
                 words, stop = words[: typed[-1] + 1], ends[typed[-1]]
             if not (
-                any(_street_word(w) or w.startswith(FILLED) for w in words)
+                marked
+                or any(_street_word(w) or w.startswith(FILLED) for w in words)
                 or (words and (words[-1].title() in STREET_SUFFIX_SET or _a_street_type(words[0])))
                 or numbers >= 2  # a unit's and a house's: "level 6 94 brown range"
             ):
                 continue  # "goes to 3 people", "meet you at 10 am"
+        elif after_person and not any(_street_word(w) for w in named):
+            continue  # "<PERSON_1>, Sales Center": a firm's place, no street's name
         elif not (
             1 <= len(words) <= 4
             and not (len(named) == 1 and a_place_name(named[0]))
