@@ -430,9 +430,6 @@ _A_POSSESSIVE_BEFORE_A_WORD = re.compile(r"['’]s[ \t]+[^\W\d_]")
 #: greeting ("hi", "hey"), or whose word or care a thing is ("per", "as per",
 #: "c/o", "attn:": "per kopylov the refund is approved"; "per annum", "per
 #: kwh" are English's words or no name's).
-#: The words of ``_LOWER_CASE_PERSON_SLOT_BEFORE`` that say whose word or
-#: care a thing is.
-_A_THING_S_OWNER_BEFORE = re.compile(r"(?i:\b(?:per|c/o|attn))")
 _LOWER_CASE_PERSON_SLOT_BEFORE = re.compile(
     rf"(?i:{OTHER_GREETINGS_REGEX}"
     r"|\b(?:for|with|to|from|by|this is|it's|it is|name is|hi|hello|hey|dear|thanks"
@@ -440,6 +437,9 @@ _LOWER_CASE_PERSON_SLOT_BEFORE = re.compile(
     r"|per|c/o|attn:?))"
     r",?[ \t]+\Z"
 )
+#: The words of ``_LOWER_CASE_PERSON_SLOT_BEFORE`` that say whose word or
+#: care a thing is.
+_A_THING_S_OWNER_BEFORE = re.compile(r"(?i:\b(?:per|c/o|attn))")
 #: A vowel of the Latin script: a word with none is a unit's or a code's
 #: ("mbps", "kbps"), not a name.
 _A_VOWEL = re.compile(r"[aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿāăąēĕėęěīĭįıōŏőœūŭůűų]")
