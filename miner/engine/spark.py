@@ -68,10 +68,15 @@ def session() -> Any:
     master = os.environ.get("MINER_SPARK_MASTER", "local[*]")
     # One machine: a few shuffle partitions, not Spark's 200 (the selection's
     # joins and aggregates would run 200 tasks each over a small export).
+    # The local executors live in the driver's JVM: Spark's 1g default heap
+    # ran out in a run of many picks in one process (the test suite's sliced
+    # pick), so 2g unless MINER_SPARK_DRIVER_MEMORY says otherwise; it takes
+    # effect where this process starts the JVM.
     return (
         builder.master(master)
         .config("spark.ui.enabled", "false")
         .config("spark.sql.shuffle.partitions", "4")
+        .config("spark.driver.memory", os.environ.get("MINER_SPARK_DRIVER_MEMORY", "2g"))
         .getOrCreate()
     )
 
