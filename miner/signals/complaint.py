@@ -384,12 +384,12 @@ def _ignores_case(rule: Rule) -> bool:
 
 def _any_of(rules: Sequence[Rule], ignore_case: bool) -> str:
     """SQL: ``unquoted`` matches one of the rules that (do not) ignore case."""
-    patterns = [r.pattern.removeprefix("(?i)") for r in rules if _ignores_case(r) == ignore_case]
-    if not patterns:
+    whole = [r.pattern for r in rules if _ignores_case(r) == ignore_case]
+    if not whole:
         return "false"
+    patterns = [p.removeprefix("(?i)") for p in whole]
     either = ("(?i)" if ignore_case else "") + "|".join(f"(?:{p})" for p in patterns)
     run = f"regexp_matches(unquoted, {literal(either)})"
-    whole = [r.pattern for r in rules if _ignores_case(r) == ignore_case]
     return _gated(whole, "unquoted", run, "false")
 
 
