@@ -2704,3 +2704,32 @@ def test_the_parts_after_a_street_a_person_s_rule_took_after_its_number_are_surf
 
 def test_a_person_after_a_number_in_a_sentence_is_no_street():
     assert "PJU74d" not in " ".join(surfaced("I owe 7 <PERSON_1> and PJU74d is my code"))
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # A capitalised street's type after a name's words, no cue before.
+        ("The package is stuck at Gyamfi Island.", "Gyamfi Island"),
+        ("Ihejirika Squares", "Ihejirika Squares"),
+        ("Is Gyamfi Forge near the station?", "Gyamfi Forge"),
+    ],
+)
+def test_a_street_named_by_a_name_and_a_capitalised_type_is_surfaced(text, value):
+    assert surfaced(text).get(value) == "STREET_ADDRESS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Check Silicon Valley jobs",
+        "Visit Central Park",
+        "The Golden Gate Bridge",
+        "Main Street",
+        # A first name before a type a name list knows: a person's.
+        "Ask Sophie Park about it",
+        "Camille Mills will call back",
+    ],
+)
+def test_a_type_after_words_english_writes_is_no_named_street(text):
+    assert "STREET_ADDRESS" not in surfaced(text).values()

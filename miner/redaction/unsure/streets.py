@@ -98,6 +98,41 @@ def named_streets(text: str) -> Iterator[tuple[int, int, str]]:
             words.pop(0)
         if any(_street_word(w.group(0)) for w in words):
             yield words[0].start(), m.end(), "STREET_ADDRESS"
+    for m in _CAPITALISED_BEFORE_A_TYPE.finditer(text):
+        # Any street's type, capitalised after capitalised words each of a
+        # street's name ("Gyamfi Island", "Ihejirika Squares", "Sa'idu
+        # Forge"): Faker's en_US streets named without their number; not
+        # "Silicon Valley", "Central Park" (words English writes).
+        if m.group(2) not in STREET_SUFFIX_SET:
+            continue
+        words = list(_CAPITALISED_WORD.finditer(text, m.start(1), m.end(1)))
+        while words and not _a_named_street_s_word(words[0].group(0)):
+            words.pop(0)
+        if (
+            words
+            and all(_a_named_street_s_word(w.group(0)) for w in words)
+            and not (a_first_name(words[0].group(0)) and known_name(m.group(2)))
+        ):
+            # Not a first name before a type a name list knows: a
+            # person's ("Sophie Park", "Audrey Lane", "Camille Mills").
+            yield words[0].start(), m.end(2), "STREET_ADDRESS"
+
+
+def _a_named_street_s_word(word: str) -> bool:
+    """A first name or a word English seldom writes (no place's name
+    English writes: "Central Park")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    return _street_word(word) and (a_first_name(word) or not an_english_word(word.casefold(), 3.5))
+
+
+#: Up to two capitalised words before a capitalised word of four letters
+#: or more (a street's type, ``named_streets``).
+_CAPITALISED_BEFORE_A_TYPE = re.compile(
+    r"(?<![\w'’-])((?:[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*[ \t]+){1,2})"
+    r"([A-Z][^\W\d_A-Z]{3,})(?![\w'’-])"
+)
+_CAPITALISED_WORD = re.compile(r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*")
 
 
 def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]]:
