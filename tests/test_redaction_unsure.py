@@ -2729,6 +2729,8 @@ def test_a_street_named_by_a_name_and_a_capitalised_type_is_surfaced(text, value
         # A first name before a type a name list knows: a person's.
         "Ask Sophie Park about it",
         "Camille Mills will call back",
+        # An airfield's name.
+        "You are rebooked to Rollang Field.",
     ],
 )
 def test_a_type_after_words_english_writes_is_no_named_street(text):

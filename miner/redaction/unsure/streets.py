@@ -103,7 +103,7 @@ def named_streets(text: str) -> Iterator[tuple[int, int, str]]:
         # street's name ("Gyamfi Island", "Ihejirika Squares", "Sa'idu
         # Forge"): Faker's en_US streets named without their number; not
         # "Silicon Valley", "Central Park" (words English writes).
-        if m.group(2) not in STREET_SUFFIX_SET:
+        if m.group(2) not in STREET_SUFFIX_SET or m.group(2) in _AN_AIRFIELD_S_TYPES:
             continue
         words = list(_CAPITALISED_WORD.finditer(text, m.start(1), m.end(1)))
         while words and not _a_named_street_s_word(words[0].group(0)):
@@ -125,6 +125,11 @@ def _a_named_street_s_word(word: str) -> bool:
 
     return _street_word(word) and (a_first_name(word) or not an_english_word(word.casefold(), 3.5))
 
+
+#: Street types that end an airfield's or a station's name more often than
+#: a street's ("Mettel Field", "Rollang Field": 257 of OurAirports' names
+#: end in one): no named street.
+_AN_AIRFIELD_S_TYPES = frozenset(("Field", "Fields", "Station"))
 
 #: Up to two capitalised words before a capitalised word of four letters
 #: or more (a street's type, ``named_streets``).
