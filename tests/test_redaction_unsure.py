@@ -2710,7 +2710,7 @@ def test_a_person_after_a_number_in_a_sentence_is_no_street():
     "text, value",
     [
         # A capitalised street's type after a name's words, no cue before.
-        ("The package is stuck at Gyamfi Island.", "Gyamfi Island"),
+        ("The package is stuck at Gyamfi Crossing.", "Gyamfi Crossing"),
         ("Ihejirika Squares", "Ihejirika Squares"),
         ("Is Gyamfi Forge near the station?", "Gyamfi Forge"),
     ],
@@ -2731,6 +2731,11 @@ def test_a_street_named_by_a_name_and_a_capitalised_type_is_surfaced(text, value
         "Camille Mills will call back",
         # An airfield's name.
         "You are rebooked to Rollang Field.",
+        # An island's, a country's, a town's: a type that ends a place's name.
+        "I am stuck at Gebe Island, please rebook me.",
+        "We moved here from Cape Verde Islands",
+        "the following year at FortisBC in Deerfield Beach",
+        "please rebook me to Wichita Falls.",
     ],
 )
 def test_a_type_after_words_english_writes_is_no_named_street(text):
