@@ -1808,3 +1808,35 @@ def census_surnames() -> Iterator[str]:
 
     with (files("names") / "dist.all.last").open(encoding="ascii") as census:
         yield from (line.split()[0].casefold() for line in census if line.strip())
+
+
+#: How many times more often the US census's people bear a surname than
+#: English writes it as a word, for ``a_surname_more_than_a_word``: "BUTLER"
+#: 76, "SMITH" 129, "HILL" 28, "FARMER" 21, "YOUNG" 7; not "DRIVER" 1.1,
+#: "POST" 0.3, "HAND" 0.3, "CALL" 0.2, "COURIER", "SENDER" (near 0).
+SURNAME_OVER_WORD = 3.0
+
+
+@functools.cache
+def _census_shares() -> dict[str, float]:
+    """Each census surname's share of the people (a fraction, not a per cent)."""
+    from importlib.resources import files
+
+    shares: dict[str, float] = {}
+    with (files("names") / "dist.all.last").open(encoding="ascii") as census:
+        for line in census:
+            parts = line.split()
+            if len(parts) >= 2:
+                shares.setdefault(parts[0].casefold(), float(parts[1]) / 100)
+    return shares
+
+
+def a_surname_more_than_a_word(word: str) -> bool:
+    """Whether the US census's people bear ``word`` as a surname at least
+    ``SURNAME_OVER_WORD`` times as often as English writes it (wordfreq's
+    share of words): a surname English writes as a noun of a trade or a
+    place ("BUTLER", "MILLER", "HILL", "SAUER"), not a word a few people
+    bear ("DRIVER", "POST", "CARD", "PICKUP")."""
+    share = _census_shares().get(unaccented(word.casefold()), 0.0)
+    # The small list's Zipf is 0 under 3: such a word is as rare as a name.
+    return bool(share) and share >= SURNAME_OVER_WORD * 10 ** (_english_zipf(word.casefold()) - 9)

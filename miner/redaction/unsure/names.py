@@ -937,6 +937,16 @@ class NameWords:
                     start = _name_words_before(text, m.start())
                     end = _name_words_after(text, m.end(), mixed_case=True)
                     yield start, end, "PERSON", "a word in capitals"
+                elif a_name_in_a_person_s_place_in_capitals(
+                    text,
+                    m.start(),
+                    m.start() + len(bare := _CAPITALS_POSSESSIVE.sub("", word)),
+                    bare,
+                ) and not names_a_person_s_id(written, m.start(), m.end(), phones=False):
+                    # An English word a surname too, where a person stands
+                    # ("RECEIVED BY BUTLER"): the reviewer's.
+                    end = m.start() + len(bare)
+                    yield m.start(), end, "PERSON", NAME_IN_A_PERSON_S_PLACE_IN_CAPITALS
             elif word.isupper():  # a text all in capitals: only names English rarely writes
                 if (
                     known_name(word)
@@ -967,6 +977,14 @@ class NameWords:
                     # it written capitalised ("THE FILE OF MƏMMƏDOVA").
                     end = _name_words_after(text, m.end())
                     yield m.start(), end, "PERSON", "a word no list knows in a text in capitals"
+                elif a_name_in_a_person_s_place_in_capitals(
+                    text,
+                    m.start(),
+                    m.start() + len(bare := _CAPITALS_POSSESSIVE.sub("", word)),
+                    bare,
+                ) and not names_a_person_s_id(written, m.start(), m.end(), phones=False):
+                    end = m.start() + len(bare)
+                    yield m.start(), end, "PERSON", NAME_IN_A_PERSON_S_PLACE_IN_CAPITALS
             elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
                 run = _CAPITALISED_RUN.match(text, m.start())
                 words = run.group(0).split() if run else [word]
@@ -1985,3 +2003,168 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
         if (rare_name(word) and partner(other)) or (partner(word) and rare_name(other)):
             return True
     return False
+
+
+#: The rule of a surname (or a first name) in a person's place in capitals:
+#: surfaced, not replaced ("RECEIVED BY BUTLER", "AN AGENT CALLED HOPE").
+NAME_IN_A_PERSON_S_PLACE_IN_CAPITALS = "a name in a person's place in capitals"
+
+#: Where a person stands after a word in capitals: a preposition a person
+#: follows ("RECEIVED BY", "GIVE IT TO", "LEFT WITH", "PARCEL FOR", "ON
+#: BEHALF OF"), a verb said to one ("TELL", "ASK", "THANK"), a cue of a
+#: delivery ("ADDRESSEE", "RECIPIENT", "CONSIGNEE", "ATTN", "CC", "C/O").
+_A_PERSON_S_PLACE_IN_CAPITALS_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:BY|WITH|TO|FOR|(?:BEHALF|CARE|ATTENTION)[ \t]+OF|CC|ATTN|C/O|TELL|TOLD|ASK"
+    r"|ASKED|THANK|INFORM|INFORMED|RING|PHONE|CALL|CONTACT|ADDRESSEE|RECIPIENT|CONSIGNEE"
+    r"|RECEIVER|SIGNATORY|(?<!MADE[ \t])(?<!BUILT[ \t])(?<!CARVED[ \t])FROM)[.:,]?[ \t]+\Z"
+)
+#: Of those, the prepositions: a noun after the word there makes it the
+#: noun's ("FOR YOUNG CHILDREN", "DELIVER TO HILL ROAD").
+_A_PREPOSITION_IN_CAPITALS_BEFORE = re.compile(r"(?<![\w'’-])(?:BY|WITH|TO|FOR|OF|FROM)[ \t]+\Z")
+_A_PLACE_S_PREPOSITION_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:BY|WITH|TO|FOR|OF|FROM|AT|IN|ON|INTO|NEAR|OUTSIDE|INSIDE)[ \t]+\Z"
+)
+#: Before a place's name, where a person stands as often (not "TO", "FROM",
+#: "OF", "FOR": "SHIP TO JORDAN", "VISA FOR JORDAN").
+_A_PERSON_S_NOT_A_PLACE_S_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:BY|WITH|(?:BEHALF|CARE)[ \t]+OF|CC|ATTN|C/O|TELL|TOLD|ASK|ASKED|THANK"
+    r"|INFORM|INFORMED|RING|PHONE|CONTACT|ADDRESSEE|RECIPIENT|CONSIGNEE|RECEIVER|SIGNATORY)"
+    r"[.:,]?[ \t]+\Z"
+)
+#: A person called by name: "AN AGENT CALLED", "A MAN NAMED", "SOMEONE CALLED".
+_CALLED_IN_CAPITALS_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:(?:AN?|ONE)[ \t]+[A-Z]+|SOMEONE|SOMEBODY)[ \t]+(?:CALLED|NAMED)[ \t]+\Z"
+    r"|(?<![\w'’-])NAMED[ \t]+\Z"
+)
+#: Before a word: a hand-over to a person, which a place's name after "TO"
+#: is not ("GIVE IT TO JORDAN", not "SHIP TO JORDAN").
+_HANDED_TO_IN_CAPITALS_BEFORE = re.compile(
+    r"(?<![\w'’-])(?:GIVE|GAVE|GIVEN|HAND|HANDED|PASS|PASSED|SPOKE|SPEAK|TALKED|TALK)"
+    r"(?:[ \t]+(?:IT|THEM|THE[ \t]+[A-Z]+))?[ \t]+TO[ \t]+\Z"
+    r"|(?<![\w'’-])(?:DELIVER|DELIVERED)[ \t]+(?:IT[ \t]+)?TO[ \t]+\Z"
+)
+_A_DETERMINER_IN_CAPITALS_BEFORE = re.compile(
+    rf"(?<![\w'’-])(?:{'|'.join(sorted(d.upper() for d in DETERMINERS))})[ \t]+\Z"
+)
+#: A possessive's ending in capitals, which ``_POSSESSIVE`` leaves on.
+_CAPITALS_POSSESSIVE = re.compile(r"(?<=[A-Z])['’]S$")
+_A_POSSESSIVE_IN_CAPITALS = re.compile(r"['’]S[ \t]+[A-Z]")
+
+
+def a_name_in_a_person_s_place_in_capitals(text: str, start: int, end: int, word: str) -> bool:
+    """Whether ``word``, in capitals at [start, end) (its possessive's "'S"
+    after it), is a name where a person stands: a surname the US census's
+    people bear more often than English writes it (``a_surname_more_than_
+    a_word``: "BUTLER", "MILLER", "HILL", "SAUER"; not "DRIVER", "POST",
+    "SENDER") after a preposition or a verb a person follows ("RECEIVED BY
+    BUTLER", "TELL MILLER THE BOX WAS DAMAGED", "ADDRESSEE HILL MOVED AWAY"),
+    after a title or a relative, before a verb English writes only as a verb
+    ("FARMER SIGNED FOR IT") or as an owner ("SHEPHERD'S VAN"); or a first
+    name after a relative or "CALLED" ("MY SON HUNTER", "AN AGENT CALLED
+    HOPE"). A place's name only after a hand-over ("DELIVER TO JORDAN",
+    not "GOING TO JORDAN"); never a word a determiner goes before ("THE
+    KING SAID"), nor an adverb or an auxiliary ("MY SON IS ILL")."""
+    from miner.redaction.lexicon.names import a_surname_more_than_a_word, country_names
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    folded = word.casefold()
+    if len(word) < 3 or folded in stop_words() or not known_name(word):
+        return False
+    classes = word_classes(folded)
+    if classes & {"ADV", "AUX", "PRON", "DET", "ADP"}:
+        return False
+    if _A_DETERMINER_IN_CAPITALS_BEFORE.search(text, max(0, start - 8), start):
+        return False
+    before = _A_COMMA_AT_THE_END.sub(" ", text[max(0, start - 40) : start])
+    surname = a_surname_more_than_a_word(word)
+    if (surname or a_first_name(word)) and (
+        _TITLE_OR_RELATIVE_BEFORE.search(before) or _CALLED_IN_CAPITALS_BEFORE.search(before)
+    ):
+        return True  # "MY SON HUNTER", "MY NEIGHBOUR, BUTLER,", "AN AGENT CALLED HOPE"
+    if not surname:
+        return False
+    if text.startswith(("'S", "’S"), end):
+        # An owner, not after a preposition ("SHEPHERD'S VAN IS OUTSIDE";
+        # not "I WENT TO MCDONALD'S"), nor a place ("JORDAN'S CAPITAL").
+        return bool(
+            _A_POSSESSIVE_IN_CAPITALS.match(text, end)
+            and not _A_PLACE_S_PREPOSITION_BEFORE.search(before)
+            and not a_place_name(word.title())
+            and word.title() not in country_names()
+        )
+    after = _NEXT_WORD_IN_CAPITALS.match(text, end)
+    following = after.group(1).casefold() if after else ""
+    if (
+        following
+        and _A_PREPOSITION_IN_CAPITALS_BEFORE.search(before)
+        and _a_noun_not_a_name(following)
+    ):
+        return False  # "FOR YOUNG CHILDREN", "DELIVER TO HILL ROAD", "WITH WOOD FLOORING"
+    if a_place_name(word.title()) or word.title() in country_names():
+        # "DELIVER TO JORDAN", "RECEIVED BY JORDAN"; not "SHIP TO JORDAN"
+        if _HANDED_TO_IN_CAPITALS_BEFORE.search(before) or _A_PERSON_S_NOT_A_PLACE_S_BEFORE.search(
+            before
+        ):
+            return True
+    elif _A_PERSON_S_PLACE_IN_CAPITALS_BEFORE.search(before):
+        return True
+    # Before what a person does ("FARMER SIGNED FOR IT"; not "PRICE WENT UP").
+    return following in _A_PERSON_S_DEED_IN_CAPITALS
+
+
+def _a_noun_not_a_name(folded: str) -> bool:
+    """Whether ``folded``, the word after a name in capitals, is a noun or
+    an adjective it could qualify ("CHILDREN", "ROAD", "CARD", "FLOORING"),
+    not a time ("TOMORROW", "DOWNSTAIRS": adverbs too), a verb after a
+    subject, nor a name ("BAKER SMITH")."""
+    from miner.redaction.lexicon.names import a_surname_more_than_a_word
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    classes = word_classes(folded)
+    return (
+        bool(classes & {"NOUN", "ADJ"} or (classes == {"VERB"} and folded.endswith("ing")))
+        and "ADV" not in classes
+        and folded not in stop_words()
+        and folded not in _A_PERSON_S_DEED_IN_CAPITALS
+        and not a_first_name(folded)
+        and not a_surname_more_than_a_word(folded)
+    )
+
+
+_NEXT_WORD_IN_CAPITALS = re.compile(r"[ \t]+([A-Z]+)\b")
+_A_COMMA_AT_THE_END = re.compile(r"[ \t]*,[ \t]*\Z")
+#: What a person does after their name: "FARMER SIGNED FOR IT", "HILL
+#: MOVED AWAY" (not a modal: "PRICE WILL GO UP"; nor a verb a thing does
+#: as often: "PRICE CHANGED").
+_A_PERSON_S_DEED_IN_CAPITALS = frozenset(
+    (
+        "said",
+        "says",
+        "signed",
+        "signs",
+        "called",
+        "phoned",
+        "rang",
+        "emailed",
+        "took",
+        "collected",
+        "received",
+        "refused",
+        "moved",
+        "asked",
+        "told",
+        "wrote",
+        "replied",
+        "promised",
+        "confirmed",
+        "agreed",
+        "accepted",
+        "answered",
+        "lives",
+        "lived",
+        "wants",
+        "wanted",
+        "needs",
+        "picked",
+    )
+)
