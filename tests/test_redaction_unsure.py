@@ -2819,3 +2819,81 @@ def test_within_one_is_a_bisection():
     for at in range(0, 200_000, 10):
         _within_one(spans, at, at + 5)
     assert time.process_time() - began < 2.0
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # Taiwan's and Hong Kong's given names, alone or with the surname after.
+        ("is this Chin-Fa's account or her husband's?", "Chin-Fa"),
+        ("the courier left it with I-Chen downstairs", "I-Chen"),
+        ("RECIPIENT Chih-Yuan NOT KNOWN AT THIS ADDRESS", "Chih-Yuan"),
+        ("tell i-chen the parcel is at the depot", "i-chen"),
+        ("ok so SU-CHIN said the parcel never came", "SU-CHIN"),
+        ("@CHIN-FA WEN can you check this ticket?", "CHIN-FA WEN"),
+        ("ok so chin-fa wen said the parcel never came", "chin-fa wen"),
+    ],
+)
+def test_a_given_name_of_two_mandarin_syllables_is_surfaced(text, value):
+    from miner.redaction.unsure.names import A_HYPHENATED_GIVEN_NAME
+
+    assert reasons(text).get(value) == A_HYPHENATED_GIVEN_NAME
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the Li-ion battery is fine, the Wi-Fi is down",
+        "open Mo-Fr 9-17, Mo-Sa in December",
+        "LI-ION CELLS, HI-FI, LO-FI",
+        "a so-so tin-can sun-tan",
+        "tai-chi and kung-fu classes, a ping-pong table, feng-shui",
+        "Chin up, He said, Na+ ions",
+        "e-mail me the t-shirt x-ray after check-in",
+        "the zh-tw and en-us and de-ch builds",
+        "Flight MAN-SHA tomorrow, PEK-SHA on Friday",
+        "Yu-En",  # four letters: a weekday range's length ("Mi-Do")
+        "tell Chin-Fa to call",  # "to" is English's
+    ],
+)
+def test_english_s_hyphenated_words_are_not_read_as_mandarin_given_names(text):
+    from miner.redaction.unsure.names import A_HYPHENATED_GIVEN_NAME
+
+    found = {v: r for v, r in reasons(text).items() if r == A_HYPHENATED_GIVEN_NAME}
+    assert found == ({"Chin-Fa": A_HYPHENATED_GIVEN_NAME} if "Chin-Fa" in text else {})
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("What's your name? FLG OFF Patcharaporn Polauaypon", "FLG OFF Patcharaporn Polauaypon"),
+        (
+            "POL CAPT Kunaporn Norramon, the Science writer, said: hi",
+            "POL CAPT Kunaporn Norramon",
+        ),
+        ("please call SQN LDR Somchai Sriwong tomorrow", "SQN LDR Somchai Sriwong"),
+    ],
+)
+def test_a_rank_in_capitals_before_a_name_is_surfaced_with_it(text, value):
+    from miner.redaction.unsure.names import A_RANK_BEFORE_A_NAME
+
+    assert reasons(text).get(value) == A_RANK_BEFORE_A_NAME
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "OK Thanks John",
+        "RE: Order Status Update",
+        "the HDMI Port Broken, USB Cable Replacement",
+        "ASAP Delivery Please",
+        "NY Times Square",
+        "FLG OFF <PERSON_1>",
+        "the shares of CA Immobilien Anlagen rose",
+        "which later became CA Immobilien Anlagen in 2018.",
+    ],
+)
+def test_capitals_before_english_words_are_no_rank_before_a_name(text):
+    from miner.redaction.unsure.names import A_RANK_BEFORE_A_NAME
+
+    assert A_RANK_BEFORE_A_NAME not in reasons(text).values()

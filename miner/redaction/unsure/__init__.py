@@ -55,7 +55,9 @@ from miner.redaction.lexicon.wordmatch import WholeWords
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
+    A_HYPHENATED_GIVEN_NAME,
     A_NAME_FIELD,
+    A_RANK_BEFORE_A_NAME,
     GREETED,
     HONORIFICS,
     RARE_NAME_IN_SLOT,
@@ -64,8 +66,10 @@ from miner.redaction.unsure.names import (
     a_name_alone,
     a_sentence_s_last_word,
     grown_over_short_words,
+    hyphenated_given_names,
     name_fields,
     names_beside_persons,
+    ranks_before_names,
 )
 from miner.redaction.unsure.streets import (
     UNIT_BEFORE_STREET,
@@ -377,6 +381,8 @@ class Unsure:
                         around_placeholders(text, start, end, "PERSON", ALPHANUMERIC),
                     )
             yield from _because(A_NAME_FIELD, name_fields(seen))
+            yield from _because(A_HYPHENATED_GIVEN_NAME, hyphenated_given_names(seen))
+            yield from _because(A_RANK_BEFORE_A_NAME, ranks_before_names(seen))
             unescaped = breaks_unescaped(seen)
             name_words = joined(text, self._name_words.spans(unescaped, text))
             for start, end, entity, reason in name_words:

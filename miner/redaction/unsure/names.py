@@ -225,6 +225,128 @@ def name_fields(text: str) -> Iterator[tuple[int, int, str]]:
         yield m.start(1), m.end(1), "PERSON"
 
 
+#: A syllable of Mandarin as English text writes a name in it: pinyin's or
+#: Wade-Giles's initial ("hs", "tz", an aspirate's apostrophe), then a final
+#: ("Chin", "Hsiang", "Tzu", "Yueh", "I"). The language's whole inventory is
+#: some 400 syllables; this shape admits a few more, never an English
+#: word's coda ("ion", "mail", "shirt", "order").
+_MANDARIN_SYLLABLE = re.compile(
+    r"(?:ch|hs|sh|ts|tz|zh|ss|sz|[bpmfdtnlgkhjqxrzcsyw])?['’]?"
+    r"(?:a|ai|an|ang|ao|e|ei|en|eng|eh|er|erh|i|ia|ian|iang|iao|ie|ieh|ien|ih|in|ing|iong|iu"
+    r"|iung|o|ong|ou|u|ua|uai|uan|uang|ue|ueh|ui|un|ung|uo|ü|üan|üeh|ün)",
+    re.IGNORECASE,
+)
+#: Two syllables joined by a hyphen, one word: a given name as Taiwan and
+#: Hong Kong write theirs in Latin letters ("Chin-Fa", "Mei-Hua", "YU-TING",
+#: "i-chen"), each part capitalised, or the whole in capitals or in lower
+#: case; then, on the line, a third syllable written as the name is (its
+#: surname: "Chin-Fa Wen").
+_HYPHENATED_GIVEN_NAME = re.compile(
+    r"(?<![\w'’‘ʼ-])([^\W\d_]+)-([^\W\d_]+)(?!\w|-[^\W\d_]|['’‘ʼ](?![sS]\b)\w)"
+    r"(?:[ \t]+([^\W\d_]+)(?![\w'’‘ʼ-]))?"
+)
+#: Words of two Mandarin syllables English writes, hyphenated, of a thing.
+_ENGLISH_LOANS = frozenset(
+    ("tai-chi", "kung-fu", "ping-pong", "feng-shui", "yin-yang", "ma-jong", "ding-dong",
+     "sing-song", "ying-yang", "chi-chi", "ka-ching", "sha-na", "ho-hum", "hong-kong")
+)  # fmt: skip
+#: The rule of ``hyphenated_given_names``.
+A_HYPHENATED_GIVEN_NAME = "a given name of two Mandarin syllables"
+
+
+def hyphenated_given_names(text: str) -> Iterator[tuple[int, int, str]]:
+    """A word of two Mandarin syllables joined by a hyphen
+    (``_HYPHENATED_GIVEN_NAME``), five letters or more, the two unlike
+    ("so-so"), no loan English writes so ("kung-fu", ``_ENGLISH_LOANS``):
+    the shape of a given name no name list of ours holds, Taiwan's and Hong
+    Kong's ("Chin-Fa", "Tzu-Hsiang", "i-chen"), left silent alone or beside
+    a surname the model read nothing of. With the syllable after it on the
+    line, written as the name is and no word English writes very often
+    (Zipf 5: "to", "he", "in"): its surname ("Chin-Fa Wen"). Not two
+    English words, one written often (Zipf 4 and 4.5: "tin-can"; "Chin-
+    Lung" stays); not three letters and three in capitals, a route's
+    airports ("Flight MAN-SHA"; "MEI-HUA" is lost with them). Surfaced: a
+    brand's or a place's word may be so made ("Hsin-Chu")."""
+    from miner.redaction.lexicon.names import an_english_word
+
+    for m in _HYPHENATED_GIVEN_NAME.finditer(text):
+        first, second, after = m.group(1), m.group(2), m.group(3)
+        word = f"{first}-{second}"
+        if not _a_name_s_casing(first, second) or not (
+            _MANDARIN_SYLLABLE.fullmatch(first) and _MANDARIN_SYLLABLE.fullmatch(second)
+        ):
+            continue
+        folded = word.casefold()
+        if len(word) < 6 or first.casefold() == second.casefold() or folded in _ENGLISH_LOANS:
+            continue
+        if first.isupper() and len(first) == len(second) == 3:
+            continue  # two airports' codes, a route ("MAN-SHA")
+        if all(len(p) > 2 and an_english_word(p.casefold(), 4.0) for p in (first, second)) and (
+            an_english_word(first.casefold()) or an_english_word(second.casefold())
+        ):
+            continue  # two English words ("tin-can", "sun-tan")
+        end = m.end(2)
+        if (
+            after
+            and _MANDARIN_SYLLABLE.fullmatch(after)
+            and _same_casing(first, after)
+            and not an_english_word(after.casefold(), 5.0)
+        ):
+            end = m.end(3)
+        yield m.start(1), end, "PERSON"
+
+
+def _a_name_s_casing(first: str, second: str) -> bool:
+    """Both parts capitalised ("Chin-Fa"), the second in lower case ("Chin-
+    fa"), or the two in capitals or in lower case alike."""
+    if first.isupper() and second.isupper():
+        return len(first) > 1 or len(second) > 1
+    if first.islower() and second.islower():
+        return True
+    rest_lower = first[1:] == first[1:].lower() and second[1:] == second[1:].lower()
+    return first[:1].isupper() and rest_lower
+
+
+def _same_casing(name: str, word: str) -> bool:
+    """``word`` cased as ``name`` is: both in capitals, both in lower case,
+    or both capitalised."""
+    if name.isupper() and len(name) > 1:
+        return word.isupper()
+    if name.islower():
+        return word.islower()
+    return word[:1].isupper() and word[1:] == word[1:].lower()
+
+
+#: Words in capitals of two to four letters, a number after one ("FS 3"),
+#: four at most ("POL SEN SGT MAJ", the longest Faker's en_TH writes; no
+#: longer, so a long text in capitals is read once, not once per word),
+#: then two or three capitalised words: a rank or a title abbreviated as
+#: a service writes it before a name ("FLG OFF", "POL CAPT", "SQN LDR").
+_RANK_BEFORE_A_NAME = re.compile(
+    r"(?<![\w'’‘ʼ.-])([A-Z]{2,4}(?:[ \t]+(?:[A-Z]{2,4}|\d)){0,3})"
+    r"[ \t]+([A-Z][^\W\d_A-Z]+(?:[ \t]+[A-Z][^\W\d_A-Z]+){1,2})(?![\w'’‘ʼ-])"
+)
+#: The rule of ``ranks_before_names``.
+A_RANK_BEFORE_A_NAME = "a rank in capitals before a name"
+
+
+def ranks_before_names(text: str) -> Iterator[tuple[int, int, str]]:
+    """A rank in capitals before a name of two or three words English does
+    not write (each under Zipf 3: "FLG OFF Patcharaporn Polauaypon", "POL
+    CAPT Kunaporn Norramon"), the rank and the name as one: the model reads
+    the name and leaves the rank's first word ("OFF Patcharaporn Polauaypon"
+    surfaced, "FLG" silent). Not where the text is in capitals (the name's
+    words are capitalised, the rank's in capitals), nor a firm's words ("CA
+    Immobilien Anlagen", ``lexicon.firms.firm_by_its_words``). Surfaced."""
+    from miner.redaction.lexicon.firms import firm_by_its_words
+
+    for m in _RANK_BEFORE_A_NAME.finditer(text):
+        if all(an_unknown_word(w) for w in m.group(2).split()) and not firm_by_its_words(
+            m.group(0)
+        ):
+            yield m.start(1), m.end(2), "PERSON"
+
+
 class _Prose:
     """How a text writes its words of three letters or more: counted once,
     when first asked (``_a_surname_english_writes``), so a long text with
