@@ -2829,6 +2829,7 @@ def test_within_one_is_a_bisection():
         ("the courier left it with I-Chen downstairs", "I-Chen"),
         ("RECIPIENT Chih-Yuan NOT KNOWN AT THIS ADDRESS", "Chih-Yuan"),
         ("tell i-chen the parcel is at the depot", "i-chen"),
+        ("De-Hua called about the refund", "De-Hua"),
         ("ok so SU-CHIN said the parcel never came", "SU-CHIN"),
         ("@CHIN-FA WEN can you check this ticket?", "CHIN-FA WEN"),
         ("ok so chin-fa wen said the parcel never came", "chin-fa wen"),
@@ -2854,6 +2855,9 @@ def test_a_given_name_of_two_mandarin_syllables_is_surfaced(text, value):
         "Flight MAN-SHA tomorrow, PEK-SHA on Friday",
         "Yu-En",  # four letters: a weekday range's length ("Mi-Do")
         "tell Chin-Fa to call",  # "to" is English's
+        "please re-run the payment, it Re-ran twice",  # English's prefixes
+        "the co-pay and the de-icing",
+        "The tie-in offer ended",
     ],
 )
 def test_english_s_hyphenated_words_are_not_read_as_mandarin_given_names(text):

@@ -248,8 +248,13 @@ _HYPHENATED_GIVEN_NAME = re.compile(
 #: Words of two Mandarin syllables English writes, hyphenated, of a thing.
 _ENGLISH_LOANS = frozenset(
     ("tai-chi", "kung-fu", "ping-pong", "feng-shui", "yin-yang", "ma-jong", "ding-dong",
-     "sing-song", "ying-yang", "chi-chi", "ka-ching", "sha-na", "ho-hum", "hong-kong")
+     "sing-song", "ying-yang", "chi-chi", "ka-ching", "sha-na", "ho-hum", "hong-kong",
+     "tie-in")
 )  # fmt: skip
+#: English's prefixes a hyphen joins to a word of a Mandarin syllable's
+#: shape ("re-run", "Re-ran", "de-icing", "co-pay"): in lower case no given
+#: name's first part; "Re" in any casing ("De-Hua" may be a name).
+_ENGLISH_PREFIXES = frozenset(("re", "de", "co"))
 #: The rule of ``hyphenated_given_names``.
 A_HYPHENATED_GIVEN_NAME = "a given name of two Mandarin syllables"
 
@@ -277,7 +282,13 @@ def hyphenated_given_names(text: str) -> Iterator[tuple[int, int, str]]:
         ):
             continue
         folded = word.casefold()
-        if len(word) < 6 or first.casefold() == second.casefold() or folded in _ENGLISH_LOANS:
+        if (
+            len(word) < 6
+            or first.casefold() == second.casefold()
+            or folded in _ENGLISH_LOANS
+            or (first.islower() or first.casefold() == "re")
+            and first.casefold() in _ENGLISH_PREFIXES
+        ):
             continue
         if first.isupper() and len(first) == len(second) == 3:
             continue  # two airports' codes, a route ("MAN-SHA")
