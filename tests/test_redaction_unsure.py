@@ -2704,3 +2704,37 @@ def test_the_parts_after_a_street_a_person_s_rule_took_after_its_number_are_surf
 
 def test_a_person_after_a_number_in_a_sentence_is_no_street():
     assert "PJU74d" not in " ".join(surfaced("I owe 7 <PERSON_1> and PJU74d is my code"))
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("Please ship it to <PERSON_1>, 13 by Friday.", "13"),
+        ("I live at <PERSON_1> 36 since March.", "36"),
+        ("Address: <PERSON_1>, 5", "5"),
+    ],
+)
+def test_a_number_after_a_name_replaced_right_after_an_address_cue_is_a_house_s(text, number):
+    from miner.redaction.unsure.streets import house_numbers_after_placeholders
+
+    # A street named after a person ("Kucheh Browning, 13", replaced as a
+    # person's) where a thing is sent or someone lives: its number was left
+    # silent, read as an age.
+    found = [text[s:e] for s, e, _ in house_numbers_after_placeholders(text)]
+    assert found == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I sent it to <PERSON_1> 2 days ago",
+        "I gave <PERSON_1> 25 dollars",
+        "I gave <PERSON_1> 25.",
+        "I asked <PERSON_1> 3 times",
+        "<PERSON_1> 25 called again",
+    ],
+)
+def test_a_count_or_an_age_after_a_name_is_no_house_number_after_a_cue(text):
+    from miner.redaction.unsure.streets import house_numbers_after_placeholders
+
+    assert list(house_numbers_after_placeholders(text)) == []
