@@ -2901,3 +2901,37 @@ def test_capitals_before_english_words_are_no_rank_before_a_name(text):
     from miner.redaction.unsure.names import A_RANK_BEFORE_A_NAME
 
     assert A_RANK_BEFORE_A_NAME not in reasons(text).values()
+
+
+@pytest.mark.parametrize(
+    "text, number",
+    [
+        ("Please ship it to <PERSON_1>, 13 by Friday.", "13"),
+        ("I live at <PERSON_1> 36 since March.", "36"),
+        ("Address: <PERSON_1>, 5", "5"),
+    ],
+)
+def test_a_number_after_a_name_replaced_right_after_an_address_cue_is_a_house_s(text, number):
+    from miner.redaction.unsure.streets import house_numbers_after_placeholders
+
+    # A street named after a person ("Kucheh Browning, 13", replaced as a
+    # person's) where a thing is sent or someone lives: its number was left
+    # silent, read as an age.
+    found = [text[s:e] for s, e, _ in house_numbers_after_placeholders(text)]
+    assert found == [number]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I sent it to <PERSON_1> 2 days ago",
+        "I gave <PERSON_1> 25 dollars",
+        "I gave <PERSON_1> 25.",
+        "I asked <PERSON_1> 3 times",
+        "<PERSON_1> 25 called again",
+    ],
+)
+def test_a_count_or_an_age_after_a_name_is_no_house_number_after_a_cue(text):
+    from miner.redaction.unsure.streets import house_numbers_after_placeholders
+
+    assert list(house_numbers_after_placeholders(text)) == []

@@ -66,6 +66,15 @@ def test_a_word_that_is_also_a_legal_form_is_none_in_running_text(text):
     assert company_form_after(text, 0) == 0
 
 
+def test_a_legal_form_opening_a_name_before_an_apostrophe_is_none():
+    # "Sa" of "Sa’idu Forge" was read as the form "SA": the street kept as a
+    # firm, silent, where a straight apostrophe's was replaced.
+    assert company_form_after("I live at Sa’idu Forge since March.", len("I live at ")) == 0
+    assert company_form_after("I live at Sa'idu Forge since March.", len("I live at ")) == 0
+    # A possessive after a form ends the firm's name still.
+    assert company_form_after("Pemberton Ltd's office", 0) == len("Pemberton Ltd")
+
+
 def verdict(text: str, value: str, recognizers: set[str], labels: set[str]) -> str:
     start = text.index(value)
     return verdict_of(

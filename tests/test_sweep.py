@@ -91,6 +91,16 @@ def test_the_model_reads_names_streets_and_phones_with_their_numbers():
     ]
 
 
+def test_an_ordinal_or_a_number_before_a_swept_street_joins_it():
+    # The model read "Road Extension" as a street's and left "41st" under
+    # the bar: the ordinal was left silent beside the surfaced name.
+    assert swept("Please ship it to 41st Road Extension by Friday.") == [
+        (("STREET_ADDRESS", "41st Road Extension"),)
+    ]
+    # Numbers beside no street the model reads are left alone.
+    assert swept("The tables are 3 X 4 feet", "I need 3 Main menu items") == [(), ()]
+
+
 def test_a_value_after_an_escaped_line_break_is_read_as_after_a_real_one():
     # A tool's argument writes its line breaks as the two characters \\n: the
     # model read "\\nJaśminowa" as the one word "nJaśminowa" and labelled it

@@ -113,6 +113,9 @@ CONTEXT = 100
 #: street's name and its house number, a comma too ("Rua Augusta, 21").
 _NAME_GAP = re.compile(r"[ \t]*")
 _ADDRESS_GAP = re.compile(r"[ \t]*,?[ \t]*")
+#: A house number or an ordinal right before a swept street's name ("41st
+#: Road Extension", "12 Shari Reyes"), a word of its own.
+_NUMBER_BEFORE = re.compile(r"(?<![\w.,/'’-])\d{1,5}(?:st|nd|rd|th|[A-Za-z])?[ \t]+\Z")
 #: What a swept value does not start or end with.
 _EDGE = " \t\r\n.,;:!?\"'`()[]{}<>/\\|*-_"
 
@@ -285,6 +288,11 @@ class Sweep:
                 start -= 1
             while end < len(text) and WORD_CHARACTER.match(text, end):
                 end += 1
+            if entity == "STREET_ADDRESS" and (number := _NUMBER_BEFORE.search(text, 0, start)):
+                # "41st Road Extension": the model reads the street's name and
+                # leaves its ordinal or number under the bar; the number
+                # names the street with it, and alone nothing.
+                start = number.start()
             yield start, end, entity
 
     def _joins(self, text: str, before: _Token, after: _Token) -> bool:

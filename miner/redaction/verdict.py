@@ -694,6 +694,8 @@ def legal_form_at(text: str, at: int) -> int:
     )
     if not form or not (any(c.isupper() for c in form.group(0)) or "." in form.group(0)):
         return 0
+    if _A_WORD_AFTER_AN_APOSTROPHE.match(text, form.end()):
+        return 0  # "Sa’idu Forge", "Sa'idu": a name's first letters, not "SA"
     if a_particle(form.group(0)) and _A_WORD_AFTER.match(text, form.end()):
         return 0  # "John Da silva": a surname's particle (cleanco lists "da")
     if "." not in form.group(0) and not any(c.islower() for c in text[max(0, at - 60) : at]):
@@ -702,6 +704,9 @@ def legal_form_at(text: str, at: int) -> int:
 
 
 _A_WORD_AFTER = re.compile(r"[ \t]+[^\W\d_]")
+#: An apostrophe and two letters or more right after a form: the form's
+#: letters open a name ("Sa’idu"); a possessive's one ("Ltd's") ends a form.
+_A_WORD_AFTER_AN_APOSTROPHE = re.compile(r"['’][^\W\d_]{2}")
 #: Legal forms neither cleanco's table nor ISO 20275 writes as firms do:
 #: Turkish ones cut short ("San.", "Tic.", "Şti.": Sanayi, Ticaret,
 #: Şirketi), Poland's "Sp." (spółka), Indonesia's "Tbk", Romania's

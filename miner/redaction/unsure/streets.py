@@ -170,6 +170,7 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
             and not m.group("mark")
             and not _NO_AGE.fullmatch(m.group("number").rstrip("."))
             and not _after_a_name_and_comma(text, m.start())
+            and not _a_house_s_number_after_a_cue(text, m.start(), m.end())
         ):
             continue  # "<PERSON_1> 25": an age as often
         if any(
@@ -257,6 +258,23 @@ _A_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_])")
 #: person's name after a comma is their address as often ("Deliver to
 #: <PERSON_1>, <PERSON_2> 78": a street named after a person, its number).
 _A_NAME_AND_COMMA = re.compile(r"<PERSON_\d+>,[ \t]+\Z")
+
+
+def _a_house_s_number_after_a_cue(text: str, start: int, end: int) -> bool:
+    """Whether the name replaced at ``start`` stands right after an address
+    cue (``_ADDRESS_CUE``: "ship it to", "I live at", "address:"; not "gave")
+    and the number after it, ending at ``end``, ends its clause, no noun
+    counted after it: a street named after a person and its house number
+    ("ship it to <PERSON_1>, 13 by Friday"; not "sent it to <PERSON_1> 2
+    days ago")."""
+    cue = _CUE_RIGHT_BEFORE.search(text, max(0, start - 80), start)
+    if cue is None or cue.group("gave"):
+        return False
+    after = _WHOLE_WORD_AFTER.match(text, end)
+    return not (after and after.group(1).islower() and after.group(1) not in stop_words())
+
+
+_WHOLE_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
 
 
 def _after_a_name_and_comma(text: str, at: int) -> bool:
@@ -636,6 +654,10 @@ _ADDRESS_CUE = re.compile(
     r"|side of|(?:is|it's|it is|are|was|were|live|stay|work) (?:on|at)"
     r"|(?P<gave>gave|give|gives|given|listed|used|uses)))[ \t]+"
 )
+
+
+#: An address cue right before a position (``_a_house_s_number_after_a_cue``).
+_CUE_RIGHT_BEFORE = re.compile(rf"{_ADDRESS_CUE.pattern}\Z")
 
 
 #: Cues of going somewhere, a town as often as a street.
