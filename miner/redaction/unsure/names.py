@@ -1070,16 +1070,10 @@ class NameWords:
                     start = _name_words_before(text, m.start())
                     end = _name_words_after(text, m.end(), mixed_case=True)
                     yield start, end, "PERSON", "a word in capitals"
-                elif a_name_in_a_person_s_place_in_capitals(
-                    text,
-                    m.start(),
-                    m.start() + len(bare := _CAPITALS_POSSESSIVE.sub("", word)),
-                    bare,
-                ) and not names_a_person_s_id(written, m.start(), m.end(), phones=False):
+                elif name_end := _a_name_in_a_person_s_place_ends(text, written, m, word):
                     # An English word a surname too, where a person stands
                     # ("RECEIVED BY BUTLER"): the reviewer's.
-                    end = m.start() + len(bare)
-                    yield m.start(), end, "PERSON", NAME_IN_A_PERSON_S_PLACE_IN_CAPITALS
+                    yield m.start(), name_end, "PERSON", NAME_IN_A_PERSON_S_PLACE_IN_CAPITALS
             elif word.isupper():  # a text all in capitals: only names English rarely writes
                 if (
                     known_name(word)
@@ -1110,14 +1104,8 @@ class NameWords:
                     # it written capitalised ("THE FILE OF MƏMMƏDOVA").
                     end = _name_words_after(text, m.end())
                     yield m.start(), end, "PERSON", "a word no list knows in a text in capitals"
-                elif a_name_in_a_person_s_place_in_capitals(
-                    text,
-                    m.start(),
-                    m.start() + len(bare := _CAPITALS_POSSESSIVE.sub("", word)),
-                    bare,
-                ) and not names_a_person_s_id(written, m.start(), m.end(), phones=False):
-                    end = m.start() + len(bare)
-                    yield m.start(), end, "PERSON", NAME_IN_A_PERSON_S_PLACE_IN_CAPITALS
+                elif name_end := _a_name_in_a_person_s_place_ends(text, written, m, word):
+                    yield m.start(), name_end, "PERSON", NAME_IN_A_PERSON_S_PLACE_IN_CAPITALS
             elif cued:  # "Customer Máxima Quiroga (C-…)": capitalised words after a cue
                 run = _CAPITALISED_RUN.match(text, m.start())
                 words = run.group(0).split() if run else [word]
@@ -2182,6 +2170,20 @@ _A_DETERMINER_IN_CAPITALS_BEFORE = re.compile(
 #: A possessive's ending in capitals, which ``_POSSESSIVE`` leaves on.
 _CAPITALS_POSSESSIVE = re.compile(r"(?<=[A-Z])['’]S$")
 _A_POSSESSIVE_IN_CAPITALS = re.compile(r"['’]S[ \t]+[A-Z]")
+
+
+def _a_name_in_a_person_s_place_ends(text: str, written: str, m: re.Match[str], word: str) -> int:
+    """Where ``word``, the word in capitals ``m`` matched, ends without its
+    possessive's "'S" when it is a name where a person stands
+    (``a_name_in_a_person_s_place_in_capitals``) and names no person's id;
+    else 0."""
+    start = m.start()
+    bare = _CAPITALS_POSSESSIVE.sub("", word)
+    if a_name_in_a_person_s_place_in_capitals(
+        text, start, start + len(bare), bare
+    ) and not names_a_person_s_id(written, start, m.end(), phones=False):
+        return start + len(bare)
+    return 0
 
 
 def a_name_in_a_person_s_place_in_capitals(text: str, start: int, end: int, word: str) -> bool:
