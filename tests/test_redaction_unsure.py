@@ -2736,6 +2736,9 @@ def test_a_street_named_by_a_name_and_a_capitalised_type_is_surfaced(text, value
         "We moved here from Cape Verde Islands",
         "the following year at FortisBC in Deerfield Beach",
         "please rebook me to Wichita Falls.",
+        # A landmark or a suburb: a town's name, or its first word one (review27).
+        "we met at Trafalgar Square yesterday",
+        "the Bondi Junction store",
     ],
 )
 def test_a_type_after_words_english_writes_is_no_named_street(text):
@@ -2761,6 +2764,10 @@ def test_a_type_after_words_english_writes_is_no_named_street(text):
         ("Delivery note for order 4471: PARCEL FOR COOK, FLAT 2.", "COOK"),
         ("Escalation summary\nDepot note: FARMER SIGNED FOR IT\nNext step: refund", "FARMER"),
         ('{"remark": "STATUS UPDATE\\nON BEHALF OF FISHER\\nEND"}', "FISHER"),
+        ("PARCEL DROPPED OFF BY BUTLER", "BUTLER"),
+        ("I HAD A CHAT WITH BAKER YESTERDAY", "BAKER"),
+        ("FROM BUTLER: PLEASE CALL", "BUTLER"),
+        ("ESCALATED BY HILL", "HILL"),
     ],
 )
 def test_a_surname_english_writes_where_a_person_stands_in_capitals_is_surfaced(text, value):
@@ -2789,6 +2796,11 @@ def test_a_surname_english_writes_where_a_person_stands_in_capitals_is_surfaced(
         ("I WENT TO MCDONALD'S YESTERDAY", "MCDONALD"),
         ("LEFT WITH COURIER AT 5", "COURIER"),
         ("hi, the slip says:\nFOR YOUNG CHILDREN ONLY\nok", "YOUNG"),
+        # A bare BY, WITH, FROM: a thing's as often (review27).
+        ("CURRY SERVED WITH RICE, NO ONIONS", "RICE"),
+        ("BURGER WITH BACON, EXTRA CHEESE", "BACON"),
+        ("SORT BY PRICE NOT WORKING", "PRICE"),
+        ("TRANSFER FROM CHASE FAILED", "CHASE"),
     ],
 )
 def test_an_english_word_in_capitals_where_a_person_might_stand_is_kept(text, value):
@@ -2858,6 +2870,8 @@ def test_a_given_name_of_two_mandarin_syllables_is_surfaced(text, value):
         "please re-run the payment, it Re-ran twice",  # English's prefixes
         "the co-pay and the de-icing",
         "The tie-in offer ended",
+        "I had a lie-in, then a run-in with the driver",
+        "for a hen-do",
     ],
 )
 def test_english_s_hyphenated_words_are_not_read_as_mandarin_given_names(text):

@@ -112,10 +112,21 @@ def named_streets(text: str) -> Iterator[tuple[int, int, str]]:
             words
             and all(_a_named_street_s_word(w.group(0)) for w in words)
             and not (a_first_name(words[0].group(0)) and known_name(m.group(2)))
+            and not _a_town_s_name(text[words[0].start() : m.end(2)], words[0].group(0))
         ):
             # Not a first name before a type a name list knows: a
             # person's ("Sophie Park", "Audrey Lane", "Camille Mills").
             yield words[0].start(), m.end(2), "STREET_ADDRESS"
+
+
+def _a_town_s_name(name: str, first: str) -> bool:
+    """Whether ``name`` is a place GeoNames knows ("Clapham Junction", "Bondi
+    Junction") or its ``first`` word a town's ("Trafalgar Square", "Shibuya
+    Crossing"): a landmark or a suburb, no one's street (review27)."""
+    from miner.redaction.lexicon.names import smaller_town_names
+
+    towns = smaller_town_names()
+    return name.casefold() in towns or first.casefold() in towns
 
 
 def _a_named_street_s_word(word: str) -> bool:
