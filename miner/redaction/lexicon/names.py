@@ -1770,7 +1770,7 @@ def only_a_first_name(word: str) -> bool:
     list ("Anna", "Jean-Pierre"; not "Johnson", "Davis", "Turner", which
     the first-name list knows too)."""
     return a_first_name(word) and not all(
-        unaccented(part) in _surnames() for part in word.casefold().split("-")
+        unaccented(part) in _census_shares() for part in word.casefold().split("-")
     )
 
 
@@ -1785,7 +1785,7 @@ def known_name(word: str) -> bool:
     """Whether a first-name or surname list knows ``word``, in any casing."""
     folded = word.casefold()
     plain = unaccented(folded)
-    return folded in _first_names() or plain in _first_names() or plain in _surnames()
+    return folded in _first_names() or plain in _first_names() or plain in _census_shares()
 
 
 @functools.cache
@@ -1794,20 +1794,24 @@ def _first_names() -> frozenset[str]:
     return frozenset(folded | {unaccented(name) for name in folded})
 
 
-@functools.cache
-def _surnames() -> frozenset[str]:
-    return frozenset(census_surnames())
-
-
 def census_surnames() -> Iterator[str]:
     """The US census's surnames (the ``names`` package's copy), folded, a
     line at a time. A bigger list was weighed and left: names-dataset's
     983K surnames and 730K first names take 3.2 GB of memory loaded, and
     come from a leak of Facebook users' records."""
+    return (surname for surname, _share in _census_rows())
+
+
+def _census_rows() -> Iterator[tuple[str, float]]:
+    """Each line of the census: its surname, folded, and its share of the
+    people (a fraction, not a per cent)."""
     from importlib.resources import files
 
     with (files("names") / "dist.all.last").open(encoding="ascii") as census:
-        yield from (line.split()[0].casefold() for line in census if line.strip())
+        for line in census:
+            parts = line.split()
+            if len(parts) >= 2:
+                yield parts[0].casefold(), float(parts[1]) / 100
 
 
 #: How many times more often the US census's people bear a surname than
@@ -1819,15 +1823,12 @@ SURNAME_OVER_WORD = 3.0
 
 @functools.cache
 def _census_shares() -> dict[str, float]:
-    """Each census surname's share of the people (a fraction, not a per cent)."""
-    from importlib.resources import files
-
+    """Each census surname's share of the people: the one copy of the census
+    held (``known_name`` asks it whether a surname is listed; a set of the
+    surnames beside it held 8.8 MiB more)."""
     shares: dict[str, float] = {}
-    with (files("names") / "dist.all.last").open(encoding="ascii") as census:
-        for line in census:
-            parts = line.split()
-            if len(parts) >= 2:
-                shares.setdefault(parts[0].casefold(), float(parts[1]) / 100)
+    for surname, share in _census_rows():
+        shares.setdefault(surname, share)
     return shares
 
 
