@@ -2133,14 +2133,19 @@ def _beside_a_name(text: str, written: str, start: int, end: int, word: str) -> 
 #: surfaced, not replaced ("RECEIVED BY BUTLER", "AN AGENT CALLED HOPE").
 NAME_IN_A_PERSON_S_PLACE_IN_CAPITALS = "a name in a person's place in capitals"
 
-#: Where a person stands after a word in capitals: a preposition a person
-#: follows ("RECEIVED BY", "GIVE IT TO", "LEFT WITH", "PARCEL FOR", "ON
+#: Where a person stands after a word in capitals, a place's name as
+#: seldom: a preposition a person follows ("RECEIVED BY", "LEFT WITH", "ON
 #: BEHALF OF"), a verb said to one ("TELL", "ASK", "THANK"), a cue of a
 #: delivery ("ADDRESSEE", "RECIPIENT", "CONSIGNEE", "ATTN", "CC", "C/O").
+_A_PERSON_S_NOT_A_PLACE_S_SLOT = (
+    r"BY|WITH|(?:BEHALF|CARE)[ \t]+OF|CC|ATTN|C/O|TELL|TOLD|ASK|ASKED|THANK|INFORM|INFORMED"
+    r"|RING|PHONE|CONTACT|ADDRESSEE|RECIPIENT|CONSIGNEE|RECEIVER|SIGNATORY"
+)
+#: Those, and the words before a place's name as often ("GIVE IT TO",
+#: "PARCEL FOR", "CALL", "FROM": not after "MADE", "BUILT", "CARVED").
 _A_PERSON_S_PLACE_IN_CAPITALS_BEFORE = re.compile(
-    r"(?<![\w'’-])(?:BY|WITH|TO|FOR|(?:BEHALF|CARE|ATTENTION)[ \t]+OF|CC|ATTN|C/O|TELL|TOLD|ASK"
-    r"|ASKED|THANK|INFORM|INFORMED|RING|PHONE|CALL|CONTACT|ADDRESSEE|RECIPIENT|CONSIGNEE"
-    r"|RECEIVER|SIGNATORY|(?<!MADE[ \t])(?<!BUILT[ \t])(?<!CARVED[ \t])FROM)[.:,]?[ \t]+\Z"
+    rf"(?<![\w'’-])(?:{_A_PERSON_S_NOT_A_PLACE_S_SLOT}|TO|FOR|ATTENTION[ \t]+OF|CALL"
+    r"|(?<!MADE[ \t])(?<!BUILT[ \t])(?<!CARVED[ \t])FROM)[.:,]?[ \t]+\Z"
 )
 #: Of those, the prepositions: a noun after the word there makes it the
 #: noun's ("FOR YOUNG CHILDREN", "DELIVER TO HILL ROAD").
@@ -2151,9 +2156,7 @@ _A_PLACE_S_PREPOSITION_BEFORE = re.compile(
 #: Before a place's name, where a person stands as often (not "TO", "FROM",
 #: "OF", "FOR": "SHIP TO JORDAN", "VISA FOR JORDAN").
 _A_PERSON_S_NOT_A_PLACE_S_BEFORE = re.compile(
-    r"(?<![\w'’-])(?:BY|WITH|(?:BEHALF|CARE)[ \t]+OF|CC|ATTN|C/O|TELL|TOLD|ASK|ASKED|THANK"
-    r"|INFORM|INFORMED|RING|PHONE|CONTACT|ADDRESSEE|RECIPIENT|CONSIGNEE|RECEIVER|SIGNATORY)"
-    r"[.:,]?[ \t]+\Z"
+    rf"(?<![\w'’-])(?:{_A_PERSON_S_NOT_A_PLACE_S_SLOT})[.:,]?[ \t]+\Z"
 )
 #: A person called by name: "AN AGENT CALLED", "A MAN NAMED", "SOMEONE CALLED".
 _CALLED_IN_CAPITALS_BEFORE = re.compile(
@@ -2202,7 +2205,7 @@ def a_name_in_a_person_s_place_in_capitals(text: str, start: int, end: int, word
     HOPE"). A place's name only after a hand-over ("DELIVER TO JORDAN",
     not "GOING TO JORDAN"); never a word a determiner goes before ("THE
     KING SAID"), nor an adverb or an auxiliary ("MY SON IS ILL")."""
-    from miner.redaction.lexicon.names import a_surname_more_than_a_word, country_names
+    from miner.redaction.lexicon.names import a_surname_more_than_a_word
     from miner.redaction.lexicon.wordclass import word_classes
 
     folded = word.casefold()
@@ -2221,14 +2224,14 @@ def a_name_in_a_person_s_place_in_capitals(text: str, start: int, end: int, word
         return True  # "MY SON HUNTER", "MY NEIGHBOUR, BUTLER,", "AN AGENT CALLED HOPE"
     if not surname:
         return False
+    place = a_place_name(word)  # a town's, a region's, a country's ("JORDAN")
     if text.startswith(("'S", "’S"), end):
         # An owner, not after a preposition ("SHEPHERD'S VAN IS OUTSIDE";
         # not "I WENT TO MCDONALD'S"), nor a place ("JORDAN'S CAPITAL").
         return bool(
             _A_POSSESSIVE_IN_CAPITALS.match(text, end)
             and not _A_PLACE_S_PREPOSITION_BEFORE.search(before)
-            and not a_place_name(word.title())
-            and word.title() not in country_names()
+            and not place
         )
     after = _NEXT_WORD_IN_CAPITALS.match(text, end)
     following = after.group(1).casefold() if after else ""
@@ -2238,7 +2241,7 @@ def a_name_in_a_person_s_place_in_capitals(text: str, start: int, end: int, word
         and _a_noun_not_a_name(following)
     ):
         return False  # "FOR YOUNG CHILDREN", "DELIVER TO HILL ROAD", "WITH WOOD FLOORING"
-    if a_place_name(word.title()) or word.title() in country_names():
+    if place:
         # "DELIVER TO JORDAN", "RECEIVED BY JORDAN"; not "SHIP TO JORDAN"
         if _HANDED_TO_IN_CAPITALS_BEFORE.search(before) or _A_PERSON_S_NOT_A_PLACE_S_BEFORE.search(
             before
