@@ -24,7 +24,9 @@ from miner.redaction.lexicon.letters import LETTER_WORD, LETTERS
 from miner.redaction.lexicon.names import (
     a_first_name,
     a_place_name,
+    an_english_word,
     known_name,
+    smaller_town_names,
     stop_words,
 )
 from miner.redaction.lexicon.signatures import BULLET, SIGN_OFF_WORDS
@@ -123,8 +125,6 @@ def _a_town_s_name(name: str, first: str) -> bool:
     """Whether ``name`` is a place GeoNames knows ("Clapham Junction", "Bondi
     Junction") or its ``first`` word a town's ("Trafalgar Square", "Shibuya
     Crossing"): a landmark or a suburb, no one's street (review27)."""
-    from miner.redaction.lexicon.names import smaller_town_names
-
     towns = smaller_town_names()
     return name.casefold() in towns or first.casefold() in towns
 
@@ -132,8 +132,6 @@ def _a_town_s_name(name: str, first: str) -> bool:
 def _a_named_street_s_word(word: str) -> bool:
     """A first name or a word English seldom writes (no place's name
     English writes: "Central Park")."""
-    from miner.redaction.lexicon.names import an_english_word
-
     return _street_word(word) and (a_first_name(word) or not an_english_word(word.casefold(), 3.5))
 
 
@@ -169,8 +167,6 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
     an age is written as (``_NO_AGE``: "<PERSON_1> 6b", "<PERSON_1> 1356")
     or the name follows a name and a comma (``_A_NAME_AND_COMMA``); and a
     house number before one (``_NUMBER_BEFORE_PERSON``)."""
-    from miner.redaction.lexicon.names import an_english_word
-
     for m in _AFTER_PLACEHOLDER.finditer(text):
         words = m.group("words").split()
         if _YEAR.fullmatch(m.group("number").rstrip(".")):
@@ -217,8 +213,6 @@ def words_after_persons(text: str) -> Iterator[tuple[int, int, str]]:
     any language's, no list. Not a stop word, a particle or a first name;
     only in a text written in both cases, where a word in lower case is no
     name's nor a sentence's in capitals (``_in_both_cases``)."""
-    from miner.redaction.lexicon.names import an_english_word
-
     both: bool | None = None
     for m in _LOWER_WORD_AFTER_PERSON.finditer(text):
         word = m.group(1)
@@ -393,7 +387,6 @@ def numbered_words(text: str) -> Iterator[tuple[int, int, str]]:
     month or weekday, or after a street's type ("Rua 33"). Surfaced, not
     replaced: a product line or a foreign word and a count look the same."""
     from miner.redaction.lexicon.dates import MONTH_REGEX, WEEKDAY_REGEX
-    from miner.redaction.lexicon.names import an_english_word
 
     calendar = re.compile(rf"(?i:{MONTH_REGEX}|{WEEKDAY_REGEX})")
 
@@ -723,8 +716,6 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
     ("Smith Place", "cihlářova"); with the parts of the address after them
     (``_parts_after``). Up to the sentence's end or, once the number is
     read, a stop word ("... Smáratún 31 in case of an issue")."""
-    from miner.redaction.lexicon.names import an_english_word
-
     lower = not any(c.isupper() for c in FILLED_WORD.sub("", text))
     shouted = not any(c.islower() for c in FILLED_WORD.sub("", text))
     for cue in _ADDRESS_CUE.finditer(text):
@@ -1099,8 +1090,6 @@ def _a_glued_street_type(word: str) -> bool:
     """A street's type of a language not English glued to a name of three
     letters or more, the whole a word English does not write and no place
     ("Hvidkløvervej", "Isabellalei"; not "Regensburg", "Sandvika": towns)."""
-    from miner.redaction.lexicon.names import an_english_word
-
     folded = word.casefold()
     if len(folded) < 6 or not folded.isalpha() or an_english_word(folded, 3.5):
         return False
@@ -1141,8 +1130,6 @@ def _plain_word(word: str, lower: bool) -> bool:
     """A word no street's name holds: a stop word, a month or weekday, or
     in a text with capitals a word in lower case that English writes often
     ("yesterday", "ordered")."""
-    from miner.redaction.lexicon.names import an_english_word
-
     folded = word.casefold().rstrip(".")
     if folded in ADDRESS_PARTICLES:
         return False
@@ -1280,8 +1267,6 @@ def _a_sentence_word_before_a_name(word: str, words: list[str]) -> bool:
 def _street_word(word: str) -> bool:
     """A word a street's name is made of: a first name, a place, or a word
     English seldom writes (wordfreq Zipf under 3.5: surnames, foreign words)."""
-    from miner.redaction.lexicon.names import an_english_word
-
     bare = word.rstrip(".")
     folded = bare.casefold()
     if len(bare) < 3 or folded in stop_words() or folded in ADDRESS_PARTICLES:
@@ -1393,8 +1378,6 @@ def _plain_part_word(value: str, letters: str, lower: bool) -> bool:
     """A word no part of an address holds: a stop word; in lower case a
     word English writes very often (Zipf 5: "thanks", not "port"); else a
     plain word (``_plain_word``)."""
-    from miner.redaction.lexicon.names import an_english_word
-
     folded = letters.casefold()
     if folded in stop_words():
         return True
