@@ -28,6 +28,11 @@ def around(text: str, word: str) -> str | None:
         ("You are rebooked to Quito.", "Quito", "Quito"),
         ("GALLANTT IS BASED IN MIRANDA DO DOURO.", "MIRANDA", "MIRANDA DO DOURO"),
         ("Flights to Florence are cancelled", "Florence", "Florence"),  # a trip's "to"
+        # A small word after a small word is the name's: "Sul" joins "Pettorano
+        # Sul Gizio", and ends "Fátima do Sul" (mimesis's pt-br towns).
+        ("I moved to Fátima do Sul last year", "Fátima", "Fátima do Sul"),
+        ("I moved to Santa Rita do Sul last year", "Rita", "Santa Rita do Sul"),
+        ("I am in Pettorano Sul Gizio now", "Gizio", "Pettorano Sul Gizio"),
     ],
 )
 def test_a_town_s_name_in_a_place_s_slot_is_found_whole(text, word, town):
