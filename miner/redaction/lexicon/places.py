@@ -179,6 +179,15 @@ def _town_after(text: str, at: int, trip: bool = False) -> tuple[int, int] | Non
         span = (words[0][0], words[last - 1][1])
         if joins[last - 1]:
             continue  # no town's name ends on a joining word: "Santa Rita do"
+        if (
+            last == 3
+            and joins[1]
+            and _TOWN_PARTICLE.fullmatch(text[words[2][0] : words[2][1]])
+            and text[span[0] : span[1]].casefold() not in smaller_town_names()
+        ):
+            # One word, then two small words ("Ana Da Sul", "Joana do Sul"):
+            # a person's name unless GeoNames knows the whole ("Fátima do Sul").
+            continue
         if _shaped_as_a_town(text, words[:last], trip):
             return span
     return None
