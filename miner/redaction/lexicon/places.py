@@ -140,6 +140,7 @@ def _town_after(text: str, at: int, trip: bool = False) -> tuple[int, int] | Non
     (capitalised ones in a text with lower case; any in a line without a
     capital) that is shaped as a town's, or None."""
     words: list[tuple[int, int]] = []
+    joins: list[bool] = []  # whether each word is a small word joining two
     lower = not any(c.isupper() for c in _line_around(text, at))
     pos = at
     while len(words) < MOST_WORDS:
@@ -154,13 +155,19 @@ def _town_after(text: str, at: int, trip: bool = False) -> tuple[int, int] | Non
         else:
             # A full stop ends the name: "in Quito. Jane called".
             gap = None if dot else _JOIN.match(text, m.end())
-        if words and _TOWN_PARTICLE.fullmatch(folded):
+        # After a small word, the next is the name's even if it is one too
+        # ("Fátima do Sul", "Bandeira do Sul"; "Sul" joins "Pettorano Sul
+        # Gizio").
+        if words and not joins[-1] and _TOWN_PARTICLE.fullmatch(folded):
             # A small word joins a town's name only before another word of
             # it ("Oliveira do Hospital"; not "in Lisbon do you").
             after = _WORD.match(text, gap.end()) if gap else None
             if not after or not _town_word(after.group(0), lower):
                 break
-        elif not _town_word(word, lower):
+            joins.append(True)
+        elif _town_word(word, lower):
+            joins.append(False)
+        else:
             break
         words.append((m.start(), m.end() + (1 if dot and folded in _ABBREVIATED else 0)))
         if not gap:
@@ -170,6 +177,17 @@ def _town_after(text: str, at: int, trip: bool = False) -> tuple[int, int] | Non
         return None  # "in Maria Ortiz's file": whose, not where
     for last in range(len(words), 0, -1):
         span = (words[0][0], words[last - 1][1])
+        if joins[last - 1]:
+            continue  # no town's name ends on a joining word: "Santa Rita do"
+        if (
+            last == 3
+            and joins[1]
+            and _TOWN_PARTICLE.fullmatch(text[words[2][0] : words[2][1]])
+            and text[span[0] : span[1]].casefold() not in smaller_town_names()
+        ):
+            # One word, then two small words ("Ana Da Sul", "Joana do Sul"):
+            # a person's name unless GeoNames knows the whole ("Fátima do Sul").
+            continue
         if _shaped_as_a_town(text, words[:last], trip):
             return span
     return None
