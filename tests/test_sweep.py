@@ -101,6 +101,15 @@ def test_an_ordinal_or_a_number_before_a_swept_street_joins_it():
     assert swept("The tables are 3 X 4 feet", "I need 3 Main menu items") == [(), ()]
 
 
+def test_a_house_number_after_a_swept_street_joins_it_where_its_clause_ends():
+    # The model read "Lewis-ro" (a Korean road's name, "-ro" its type) as a
+    # street's and left "5" under the bar: the number was left silent.
+    assert swept("I live at Lewis-ro 5 since March.") == [(("STREET_ADDRESS", "Lewis-ro 5"),)]
+    # A count after the street, a noun after it, is not its number.
+    [found] = swept("I sent it to Lewis-ro 2 days ago")
+    assert not any("2" in value for _entity, value in found)
+
+
 def test_a_value_after_an_escaped_line_break_is_read_as_after_a_real_one():
     # A tool's argument writes its line breaks as the two characters \\n: the
     # model read "\\nJaśminowa" as the one word "nJaśminowa" and labelled it

@@ -116,6 +116,11 @@ _ADDRESS_GAP = re.compile(r"[ \t]*,?[ \t]*")
 #: A house number or an ordinal right before a swept street's name ("41st
 #: Road Extension", "12 Shari Reyes"), a word of its own.
 _NUMBER_BEFORE = re.compile(r"(?<![\w.,/'’-])\d{1,5}(?:st|nd|rd|th|[A-Za-z])?[ \t]+\Z")
+#: A house number right after a swept street's name, a comma before it or
+#: none ("Lewis-ro 5", "Kucheh Browning, 13"), where its clause ends: no
+#: word in lower case after it but a stop word ("... 5 since March"; not
+#: "Main Street 2 days ago").
+_NUMBER_AFTER = re.compile(r",?[ \t]+\d{1,5}[A-Za-z]?(?![\w/:%°+'’-]|[.,]\d)(?![ \t]+[^\W\d_A-Z])")
 #: What a swept value does not start or end with.
 _EDGE = " \t\r\n.,;:!?\"'`()[]{}<>/\\|*-_"
 
@@ -293,6 +298,10 @@ class Sweep:
                 # leaves its ordinal or number under the bar; the number
                 # names the street with it, and alone nothing.
                 start = number.start()
+            if entity == "STREET_ADDRESS" and (after := _number_after(text, end)):
+                # "Lewis-ro 5": the model reads the street's name and leaves
+                # its house number under the bar.
+                end = after
             yield start, end, entity
 
     def _joins(self, text: str, before: _Token, after: _Token) -> bool:
@@ -532,3 +541,23 @@ def _without_edge_words(piece: str) -> str:
     while words and words[-1] in stop_words():
         words.pop()
     return " ".join(words).strip(_EDGE)
+
+
+def _number_after(text: str, end: int) -> int | None:
+    """Where a house number right after a swept street ending at ``end``
+    ends (``_NUMBER_AFTER``), or None; a stop word may follow it ("Lewis-ro
+    5 since March")."""
+    from miner.redaction.lexicon.names import stop_words
+
+    m = _NUMBER_AFTER.match(text, end)
+    if m is None:
+        word = _NUMBER_AFTER_THEN_WORD.match(text, end)
+        if word is None or word.group("word").casefold() not in stop_words():
+            return None
+        return word.end("number")
+    return m.end()
+
+
+_NUMBER_AFTER_THEN_WORD = re.compile(
+    r",?[ \t]+(?P<number>\d{1,5}[A-Za-z]?)[ \t]+(?P<word>[^\W\d_A-Z][^\W\d_]*)"
+)

@@ -43,12 +43,14 @@ from miner.redaction.unsure.text import (
 
 #: What follows a name or street replaced in a street line: its house
 #: number, maybe after words or a number's mark ("<PERSON_1> utca 230.",
-#: "<PERSON_1> Nr. 15", "<STREET_ADDRESS_1> 6a", "<PERSON_1> # 66-4"), on
-#: the same line.
+#: "<PERSON_1> Nr. 15", "<STREET_ADDRESS_1> 6a", "<PERSON_1> # 66-4"; a
+#: block's three numbers, "<STREET_ADDRESS_1> 39-19-39", not a date's
+#: "2024-05-01"), on the same line.
 _AFTER_PLACEHOLDER = re.compile(
     r"<(?P<entity>PERSON|STREET_ADDRESS)_\d+>"
     r"(?P<words>(?:[ \t]+[^\W\d_][^\W\d_.]*\.?){0,2}),?(?:[ \t]+(?P<mark>#|N[º°]))?[ \t]+"
-    r"(?P<number>\d{1,4}[A-Za-z]?(?:[/-]\d{1,4}[A-Za-z]?)?\.?)(?![\w/:+-]|[.,]\d)"
+    r"(?P<number>\d{1,3}-\d{1,3}-\d{1,3}(?![\w/:+-]|[.,]\d)"
+    r"|\d{1,4}[A-Za-z]?(?:[/-]\d{1,4}[A-Za-z]?)?\.?(?![\w/:+-]|[.,]\d))"
 )
 
 #: A unit's word before a street replaced: "suite <STREET_ADDRESS_1>".
@@ -165,8 +167,9 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
     Not a year, and not after a name with no word nor mark ("#", "N°")
     between ("<PERSON_1> 25": an age as often) unless the number is none
     an age is written as (``_NO_AGE``: "<PERSON_1> 6b", "<PERSON_1> 1356")
-    or the name follows a name and a comma (``_A_NAME_AND_COMMA``); and a
-    house number before one (``_NUMBER_BEFORE_PERSON``)."""
+    or the name follows a name and a comma (``_A_NAME_AND_COMMA``); a
+    house number before one (``_NUMBER_BEFORE_PERSON``), and an ordinal
+    (``_ORDINAL_BEFORE_PERSON``: "45th <PERSON_1>" of "45th Johnson Road")."""
     for m in _AFTER_PLACEHOLDER.finditer(text):
         words = m.group("words").split()
         if _YEAR.fullmatch(m.group("number").rstrip(".")):
@@ -202,6 +205,12 @@ def house_numbers_after_placeholders(text: str) -> Iterator[tuple[int, int, str]
         first, _, second = m.group(1).partition("/")
         if second and int(first) <= 31 and second.isdigit() and int(second) <= 12:
             continue  # "on 12/05, <PERSON_1>", "24/7, <PERSON_1>": a date's shape
+        yield m.start(1), m.end(1), "STREET_ADDRESS"
+    for m in _ORDINAL_BEFORE_PERSON.finditer(text):
+        if _A_WORD_RIGHT_BEFORE.search(text, max(0, m.start() - 4), m.start()) and not (
+            _a_cue_right_before(text, m.start())
+        ):
+            continue  # "the 2nd <PERSON_1>", "March 3rd <PERSON_1>"
         yield m.start(1), m.end(1), "STREET_ADDRESS"
 
 
@@ -265,6 +274,12 @@ _A_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_])")
 _A_NAME_AND_COMMA = re.compile(r"<PERSON_\d+>,[ \t]+\Z")
 
 
+def _a_cue_right_before(text: str, at: int) -> bool:
+    """Whether an address cue, not "gave", ends right before ``at``."""
+    cue = _CUE_RIGHT_BEFORE.search(text, max(0, at - 80), at)
+    return cue is not None and not cue.group("gave")
+
+
 def _a_house_s_number_after_a_cue(text: str, start: int, end: int) -> bool:
     """Whether the name replaced at ``start`` stands right after an address
     cue (``_ADDRESS_CUE``: "ship it to", "I live at", "address:"; not "gave")
@@ -272,14 +287,30 @@ def _a_house_s_number_after_a_cue(text: str, start: int, end: int) -> bool:
     counted after it: a street named after a person and its house number
     ("ship it to <PERSON_1>, 13 by Friday"; not "sent it to <PERSON_1> 2
     days ago")."""
-    cue = _CUE_RIGHT_BEFORE.search(text, max(0, start - 80), start)
-    if cue is None or cue.group("gave"):
+    if not _a_cue_right_before(text, start):
         return False
     after = _WHOLE_WORD_AFTER.match(text, end)
-    return not (after and after.group(1).islower() and after.group(1) not in stop_words())
+    if after and after.group(1) in _POLITE and len(text[start:end].split()[-1]) > 1:
+        return True  # "ship it to <PERSON_1>, 13 please"; "2 please" counts two
+    return not (after and after.group(1).islower() and after.group(1) not in _AFTER_AN_ADDRESS)
 
 
 _WHOLE_WORD_AFTER = re.compile(r"[ \t]+([^\W\d_]+)")
+
+
+#: Words in lower case an address's clause ends before ("ship it to
+#: <PERSON_1>, 13 by Friday", "... 5 instead of my door", "... 36 since
+#: March"): not any stop word, so not "of" after a count; a word of asking
+#: (``_POLITE``) only after a number of two digits or more ("ship it to
+#: <PERSON_1>, 2 please": two of a thing).
+_AFTER_AN_ADDRESS = frozenset(
+    (
+        "by", "before", "since", "until", "till", "instead", "in", "on", "at", "near",
+        "and", "not", "from", "asap", "today", "tomorrow", "tonight", "next", "this",
+        "yesterday", "last", "earlier", "again", "but", "so", "because", "when", "while",
+    )
+)  # fmt: skip
+_POLITE = frozenset(("please", "pls", "plz", "thanks", "thx"))
 
 
 def _after_a_name_and_comma(text: str, at: int) -> bool:
@@ -293,6 +324,17 @@ def _after_a_name_and_comma(text: str, at: int) -> bool:
 _NUMBER_BEFORE_PERSON = re.compile(
     r"(?<![\w/.,:#$€£+-])(\d{1,4}[a-z]?/\d{1,4}[a-z]?|\d{1,4}[a-z]),[ \t]+(?=<PERSON_\d+>)"
 )
+
+
+#: An ordinal right before a name replaced as a person's: a numbered street
+#: named after a person or a place ("ship to: 45th <PERSON_1>" of "45th
+#: Johnson Road", "48th <PERSON_1> street"); not after a word ("the 2nd
+#: <PERSON_1>", "March 3rd <PERSON_1>": a date's or a rank's ordinal) unless
+#: the word ends an address cue ("send the parcel to 48th <PERSON_1>").
+_ORDINAL_BEFORE_PERSON = re.compile(
+    r"(?<![\w/.,:#$€£+-])(\d{1,3}(?i:st|nd|rd|th))[ \t]+(?=<PERSON_\d+>)"
+)
+_A_WORD_RIGHT_BEFORE = re.compile(r"[^\W\d_][ \t]+\Z")
 
 
 #: A number no age is written as: with a letter in lower case or a second
@@ -647,7 +689,8 @@ _PART_NUMBER = re.compile(r"(?<![\w-])[\w-]*\d[\w-]*(?![\w-])")
 
 
 #: Words after which an address is written: "the bill goes to", "lives
-#: on", "is not known at", "return to", "my address is".
+#: on", "is not known at", "return to", "my address is", "the courier
+#: left it at", "dropped off at".
 _ADDRESS_CUE = re.compile(
     r"(?i:\b(?:address(?: is|:| to)|(?:lives?|living|lived|located|staying|based|residing)"
     r" (?:on|at)|not known at|(?:goes|go|going|ship|shipped|send|sent|deliver|delivered"
@@ -655,6 +698,8 @@ _ADDRESS_CUE = re.compile(
     r"(?: (?:it|them|this|that|everything|(?:the|my|our|your) (?:parcel|package|order|letter"
     r"|invoice|bill|card|documents?|item|items|goods|refund|replacement)))? to:?"
     r"|deliver(?:ed|y)? at|meet (?:you|me|us) at"
+    r"|(?:left|dropped)(?: (?:it|them|(?:the|my|our|your) (?:parcel|package|order"
+    r"|box|letter|item|items|goods)))?(?: off)? at"
     r"|side of|(?:is|it's|it is|are|was|were|live|stay|work) (?:on|at)"
     r"|(?P<gave>gave|give|gives|given|listed|used|uses)))[ \t]+"
 )
@@ -1273,6 +1318,8 @@ def _street_word(word: str) -> bool:
         return False
     if _CALENDAR.fullmatch(folded):
         return False
+    if bare.islower() and folded.endswith(("'s", "’s")) and an_english_word(folded[:-2], 3.0):
+        return False  # a possessive English writes: "my neighbour's", "mum's"
     return a_first_name(bare) or a_place_name(bare) or not an_english_word(folded, 3.5)
 
 
