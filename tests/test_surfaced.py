@@ -483,6 +483,44 @@ def test_the_sidecar_links_a_part_only_to_a_whole_it_lists_never_writing_a_repla
     assert decisions(surfaced_in(written)) == decisions(surfaced)
 
 
+def test_a_surfaced_value_s_words_surfaced_alone_are_decided_with_it():
+    # Two rules surfaced the same words, alone and with a neighbour (the
+    # sweep's span ran over "songwriter"; an address block holds its town):
+    # one decision, whose verdict covers the words written alone.
+    from miner.redaction.surfaced import Surfaced, decisions
+
+    found = decisions(
+        [
+            Surfaced("PERSON", "Zwack songwriter"),
+            Surfaced("PERSON", "ZWACK"),
+            Surfaced("STREET_ADDRESS", "806 Toom-Kuninga\\n Korter 62\\n Elva"),
+            Surfaced("PERSON", "Elva"),
+            Surfaced("PERSON", "Korter"),
+            Surfaced("PHONE_NUMBER", "62"),
+            Surfaced("PERSON", "Zwackson"),
+        ]
+    )
+    assert found["ZWACK"] == found["Zwack songwriter"]
+    assert found["Elva"] == found["Korter"] == found["806 Toom-Kuninga\\n Korter 62\\n Elva"]
+    # Not a number alone, nor a word inside another word.
+    assert len({found["62"], found["Zwackson"], found["Elva"], found["ZWACK"]}) == 4
+    evalset = {"text": "Zwack songwriter; ZWACK again; Zwackson"}
+    spec = {
+        "provenance": {
+            "redaction": {
+                "surfaced": [
+                    {"entity": "PERSON", "value": "Zwack songwriter"},
+                    {"entity": "PERSON", "value": "ZWACK"},
+                ],
+                "kept": [],
+            }
+        }
+    }
+    replaced = surfacing.decide((evalset, spec, {}), "Zwack songwriter", "replace")
+    assert replaced[0]["text"] == "<PERSON_1>; <PERSON_1> again; Zwackson"
+    assert surfacing.case_undecided(replaced) == ()
+
+
 def test_a_value_s_casings_the_matchers_fold_together_are_one_decision():
     from miner.redaction.surfaced import Surfaced, decisions
 

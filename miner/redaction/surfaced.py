@@ -15,6 +15,7 @@ workbench call these functions and do their own reading and writing.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import hashlib
 import json
@@ -86,13 +87,16 @@ def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
     (``wordmatch.fold``: "BIÇAKÇI" is "bıçakçı"'s). The reviewer decides together a value
     and its other casings ("Bakhshi", "bakhshi", "BAKHSHI": the same word),
     and a value and its parts written alone that the case surfaced with it
-    (``Surfaced.part_of``: "Beike" with "Karin Beike"), as the session pass
-    gives a replaced value's parts its placeholder. So ``decide`` decides
-    them at once, and a case counts them as one decision (docs/redaction.md,
-    "What a reviewer sees")."""
+    (``Surfaced.part_of``: "Beike" with "Karin Beike"; else ``_words_of``:
+    "Zwack" with "Zwack songwriter", "Elva" with the address block holding
+    it), as the session pass gives a replaced value's parts its placeholder.
+    So ``decide`` decides them at once, and a case counts them as one
+    decision (docs/redaction.md, "What a reviewer sees")."""
     found = list(surfaced)
     listed = {s.value for s in found}
     whole = {s.value: s.part_of for s in found if s.part_of in listed and s.part_of != s.value}
+    for part, holder in _words_of(listed).items():
+        whole.setdefault(part, holder)
     out: dict[str, str] = {}
     for s in found:
         root, seen = s.value, {s.value}
@@ -101,6 +105,45 @@ def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
             seen.add(root)
         out[s.value] = fold(root)
     return out
+
+
+#: Where a value's words may start and end inside another, as the reviewer's
+#: tools find a value (``occurrences``: after a line break written ``\\n`` too).
+_PART_STARTS = re.compile(WORD_START)
+_PART_ENDS = re.compile(r"(?!\w)")
+
+
+def _words_of(values: Iterable[str]) -> dict[str, str]:
+    """Each of ``values`` with a letter that stands, case folded, as whole
+    words inside a longer one (``occurrences``' edges) -> the shortest such
+    one: "Zwack" -> "Zwack songwriter", "Elva" -> "806 Toom-Kuninga\\n
+    Korter 62\\n Elva". Two rules surfaced the same words, alone and with
+    their neighbours (a name and the sweep's span running over a word beside
+    it, a town and its address block): one value to the reviewer, whose
+    verdict on the longer is the verdict on its words (replacing it leaves
+    them written alone elsewhere in the case otherwise). A number alone is
+    not linked ("12" of "Rua Augusta 12" is an amount elsewhere as often):
+    a street's own numbers are its parts already (``Surfaced.part_of``).
+    Each longer value's spans between word edges are looked up, not each
+    pair of values compared (a 1 MiB message surfaces hundreds)."""
+    by_fold: dict[str, list[str]] = {}
+    for value in values:
+        if any(c.isalpha() for c in value):
+            by_fold.setdefault(fold(value), []).append(value)
+    longest = max(map(len, by_fold), default=0)
+    holder: dict[str, str] = {}
+    for value in sorted(values, key=lambda v: (len(v), v)):
+        folded = fold(value)
+        ends = [m.start() for m in _PART_ENDS.finditer(folded)]
+        for start in (m.start() for m in _PART_STARTS.finditer(folded)):
+            # Only as far as the longest part: a long value's edges, paired
+            # all, would be read quadratically.
+            first = bisect.bisect_right(ends, start)
+            for end in ends[first : bisect.bisect_right(ends, start + longest)]:
+                if end - start < len(folded):
+                    for part in by_fold.get(folded[start:end], ()):
+                        holder.setdefault(part, value)  # the shortest holder first
+    return holder
 
 
 @functools.lru_cache(maxsize=4096)
