@@ -3035,3 +3035,50 @@ def test_a_count_or_an_age_after_a_name_is_no_house_number_after_a_cue(text):
     from miner.redaction.unsure.streets import house_numbers_after_placeholders
 
     assert list(house_numbers_after_placeholders(text)) == []
+
+
+def test_an_address_s_pieces_placeholders_cut_apart_are_one_decision(policy):
+    # "Heh, 1298 <PERSON_1>, Cedynia": the address rules read one address, a
+    # name rule replaced its street's name, and its pieces around the
+    # placeholder were two decisions of the same address. A street standing
+    # apart ("Rua B 2, Lisboa": no placeholder between) is not linked, nor is
+    # a piece already linked, nor two pieces with a word between.
+    from dataclasses import replace
+
+    from miner.redaction.session import with_address_pieces_linked
+    from miner.redaction.surfaced import Surfaced, decisions
+
+    before = redacted(policy, "ok")
+    text = (
+        "meet at Heh, 1298 <PERSON_1>, Cedynia\\n<PERSON_2>\\nKorter 3. Then Rua B 2, Lisboa,"
+        " 12 Via C <PERSON_3> and Pisa, Etg Q <STREET_ADDRESS_1> Sal T"
+    )
+    turn = replace(before.session.turns[0], user_text=text)
+    found = tuple(
+        Surfaced("STREET_ADDRESS", v)
+        for v in ("Heh, 1298", "Cedynia", "Korter 3", "Rua B 2", "Lisboa", "12 Via C", "Pisa")
+    ) + (
+        Surfaced("STREET_ADDRESS", "Etg Q"),
+        Surfaced("STREET_ADDRESS", "Sal T", part_of="4 Vej\\nSal T"),
+    )
+    after = with_address_pieces_linked(
+        replace(before, session=replace(before.session, turns=(turn,)), surfaced=found)
+    )
+    decision = decisions(after.surfaced)
+    assert decision["Heh, 1298"] == decision["Cedynia"] == decision["Korter 3"]
+    assert len({decision[v] for v in ("Heh, 1298", "Rua B 2", "Lisboa", "12 Via C", "Pisa")}) == 5
+    assert [s.part_of for s in after.surfaced if s.value == "Sal T"] == ["4 Vej\\nSal T"]
+
+
+def test_no_span_without_a_letter_or_a_digit_is_surfaced():
+    # "lisa." (a title's rule) ran one stop past "lisa" (a rare name in a
+    # person's slot, replaced): its rest "." was a decision on nothing.
+    from datetime import UTC, datetime
+
+    from miner.model import Session, Turn
+    from miner.redaction.unsure import unsure_values
+
+    now = datetime(2026, 11, 22, tzinfo=UTC)
+    turns = (Turn("i", "Dear lisa. <PERSON_4> else?", "ok"),)
+    values = [s.value for s in unsure_values(Session("s", "a", "u", now, now, {}, turns), Unsure())]
+    assert "lisa" in values and all(any(c.isalnum() for c in v) for v in values), values

@@ -504,6 +504,9 @@ def test_a_surfaced_value_s_words_surfaced_alone_are_decided_with_it():
     assert found["Elva"] == found["Korter"] == found["806 Toom-Kuninga\\n Korter 62\\n Elva"]
     # Not a number alone, nor a word inside another word.
     assert len({found["62"], found["Zwackson"], found["Elva"], found["ZWACK"]}) == 4
+    # Nor words two decisions hold: replacing them with one would cut the other.
+    names = decisions([Surfaced("PERSON", v) for v in ("Anna", "Anna Keller", "Anna Smith")])
+    assert len(set(names.values())) == 3
     evalset = {"text": "Zwack songwriter; ZWACK again; Zwackson"}
     spec = {
         "provenance": {

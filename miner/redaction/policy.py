@@ -26,6 +26,7 @@ from miner.redaction.second import SecondModel, SecondOpinion
 from miner.redaction.session import (
     redact_sessions,
     replaced_with_parts,
+    with_address_pieces_linked,
     with_cut_values_resurfaced,
     with_people_decided,
     with_rest_surfaced,
@@ -126,8 +127,12 @@ class RedactionPolicy:
                     redacted, self.allows, self.unsure.allowed_spans, second_model
                 )
         # Then a surfaced name that is a replaced person's is that person's;
-        # and a surfaced value placeholders cut into is surfaced as its rest.
-        return [with_cut_values_resurfaced(with_people_decided(r)) for r in redacted]
+        # a surfaced value placeholders cut into is surfaced as its rest; and
+        # an address's pieces placeholders cut apart are one decision.
+        return [
+            with_address_pieces_linked(with_cut_values_resurfaced(with_people_decided(r)))
+            for r in redacted
+        ]
 
     def detect(self, texts: list[str]) -> Iterator[list[tuple[str, str]]]:
         """(entity, value) found in each text, in order (``Detector.detect``)."""

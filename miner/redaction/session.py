@@ -43,7 +43,7 @@ from miner.redaction.lexicon.wordmatch import (
 from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import new_placeholders, replaced_everywhere
-from miner.redaction.surfaced import Surfaced, glued_to_a_word, occurrences
+from miner.redaction.surfaced import Surfaced, glued_to_a_word, occurrences, values_holding
 from miner.redaction.unsure import (
     BLOCK_PART_ALONE,
     REPLACED_REASONS,
@@ -195,6 +195,53 @@ def _around_placeholders(leaf: str) -> list[tuple[int, int]]:
         else:
             spans.append((start, end))
     return spans
+
+
+#: What stands between two pieces of one address that placeholders cut
+#: apart: the placeholders, blanks, commas, semicolons, slashes, line breaks
+#: (written ``\n`` too) and a form's "???" bullets.
+_BETWEEN_AN_ADDRESS_S_PIECES = re.compile(
+    r"(?:[\s,;/]|\\[nNrt]|\?\?\?|" + PLACEHOLDER.pattern + r")*"
+)
+
+
+def with_address_pieces_linked(redacted: Redacted) -> Redacted:
+    """``redacted`` with each surfaced address's piece that stands right
+    after another's, placeholders and separators alone between them, linked
+    to it (``Surfaced.part_of``): "Heh, 1298" and "Cedynia" of "Heh, 1298
+    <PERSON_1>, Cedynia", a block's lines around a street replaced. One
+    address the rules read whole, cut by what was replaced inside it: the
+    reviewer decides its rest once (``surfaced.decisions``), as a block
+    surfaced whole, not piece by piece. A piece linked already keeps its link."""
+    streets = [s.value for s in redacted.surfaced if s.entity == "STREET_ADDRESS"]
+    if len(streets) < 2:
+        return redacted
+    linked = {s.value: s.part_of for s in redacted.surfaced if s.part_of}
+    # A piece another surfaced value holds is decided with that one, or alone
+    # (``surfaced.decisions``): replacing it with this address would cut it.
+    held = values_holding(s.value for s in redacted.surfaced)
+    pieces = WholeWords(exact=streets)
+    for _key, leaf in session_texts(redacted.session):
+        if not isinstance(leaf, str) or not PLACEHOLDER.search(leaf):
+            continue
+        found = sorted(pieces.every_occurrence(leaf))
+        for (start, end), (after, stop) in itertools.pairwise(found):
+            piece, before = leaf[after:stop], leaf[start:end]
+            between = leaf[end:after] if after >= end else ""
+            if (
+                piece != before
+                and piece not in linked
+                and piece not in held
+                and linked.get(before) != piece
+                and PLACEHOLDER.search(between)
+                and _BETWEEN_AN_ADDRESS_S_PIECES.fullmatch(between)
+            ):
+                linked[piece] = before
+    surfaced = tuple(
+        replace(s, part_of=linked[s.value]) if not s.part_of and s.value in linked else s
+        for s in redacted.surfaced
+    )
+    return replace(redacted, surfaced=surfaced)
 
 
 def with_cut_values_resurfaced(redacted: Redacted) -> Redacted:

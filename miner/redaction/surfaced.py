@@ -87,24 +87,33 @@ def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
     (``wordmatch.fold``: "BIÇAKÇI" is "bıçakçı"'s). The reviewer decides together a value
     and its other casings ("Bakhshi", "bakhshi", "BAKHSHI": the same word),
     and a value and its parts written alone that the case surfaced with it
-    (``Surfaced.part_of``: "Beike" with "Karin Beike"; else ``_words_of``:
-    "Zwack" with "Zwack songwriter", "Elva" with the address block holding
-    it), as the session pass gives a replaced value's parts its placeholder.
-    So ``decide`` decides them at once, and a case counts them as one
-    decision (docs/redaction.md, "What a reviewer sees")."""
+    (``Surfaced.part_of``: "Beike" with "Karin Beike"; else the shortest
+    value holding its words, ``values_holding``: "Zwack" with "Zwack
+    songwriter", "Elva" with the address block holding it), as the session
+    pass gives a replaced value's parts its placeholder. So ``decide``
+    decides them at once, and a case counts them as one decision
+    (docs/redaction.md, "What a reviewer sees")."""
     found = list(surfaced)
     listed = {s.value for s in found}
     whole = {s.value: s.part_of for s in found if s.part_of in listed and s.part_of != s.value}
-    for part, holder in _words_of(listed).items():
-        whole.setdefault(part, holder)
-    out: dict[str, str] = {}
-    for s in found:
-        root, seen = s.value, {s.value}
+    holding = {part: held for part, held in values_holding(listed).items() if part not in whole}
+    whole.update((part, held[0]) for part, held in holding.items())
+
+    def root_of(value: str) -> str:
+        root, seen = value, {value}
         while root in whole and whole[root] not in seen:
             root = whole[root]
             seen.add(root)
-        out[s.value] = fold(root)
-    return out
+        return root
+
+    for part, held in holding.items():
+        if len({root_of(h) for h in held}) > 1:
+            # Held by values of two decisions ("Anna" in "Anna Keller" and
+            # "Anna Smith"): replacing it with one would cut the other's
+            # text, which then stood whole nowhere (decided unseen, its
+            # rest silent). Decided alone.
+            del whole[part]
+    return {s.value: fold(root_of(s.value)) for s in found}
 
 
 #: Where a value's words may start and end inside another, as the reviewer's
@@ -113,37 +122,39 @@ _PART_STARTS = re.compile(WORD_START)
 _PART_ENDS = re.compile(r"(?!\w)")
 
 
-def _words_of(values: Iterable[str]) -> dict[str, str]:
+def values_holding(values: Iterable[str]) -> dict[str, list[str]]:
     """Each of ``values`` with a letter that stands, case folded, as whole
-    words inside a longer one (``occurrences``' edges) -> the shortest such
-    one: "Zwack" -> "Zwack songwriter", "Elva" -> "806 Toom-Kuninga\\n
-    Korter 62\\n Elva". Two rules surfaced the same words, alone and with
+    words inside longer ones (``occurrences``' edges) -> those, the shortest
+    first: "Zwack" -> ["Zwack songwriter"], "Elva" -> ["806 Toom-Kuninga\\n
+    Korter 62\\n Elva"]. Two rules surfaced the same words, alone and with
     their neighbours (a name and the sweep's span running over a word beside
-    it, a town and its address block): one value to the reviewer, whose
-    verdict on the longer is the verdict on its words (replacing it leaves
-    them written alone elsewhere in the case otherwise). A number alone is
-    not linked ("12" of "Rua Augusta 12" is an amount elsewhere as often):
-    a street's own numbers are its parts already (``Surfaced.part_of``).
-    Each longer value's spans between word edges are looked up, not each
-    pair of values compared (a 1 MiB message surfaces hundreds)."""
+    it, a town and its address block): the reviewer's verdict on the longer
+    is the verdict on its words (``decisions``). A number alone is not a part
+    ("12" of "Rua Augusta 12" is an amount elsewhere as often): a street's
+    own numbers are its parts already (``Surfaced.part_of``). Each longer
+    value's spans between word edges are looked up, not each pair of values
+    compared (a 1 MiB message surfaces hundreds)."""
+    values = list(dict.fromkeys(values))
     by_fold: dict[str, list[str]] = {}
     for value in values:
         if any(c.isalpha() for c in value):
             by_fold.setdefault(fold(value), []).append(value)
     longest = max(map(len, by_fold), default=0)
-    holder: dict[str, str] = {}
+    holding: dict[str, list[str]] = {}
     for value in sorted(values, key=lambda v: (len(v), v)):
         folded = fold(value)
         ends = [m.start() for m in _PART_ENDS.finditer(folded)]
+        parts: set[str] = set()
         for start in (m.start() for m in _PART_STARTS.finditer(folded)):
             # Only as far as the longest part: a long value's edges, paired
             # all, would be read quadratically.
             first = bisect.bisect_right(ends, start)
             for end in ends[first : bisect.bisect_right(ends, start + longest)]:
                 if end - start < len(folded):
-                    for part in by_fold.get(folded[start:end], ()):
-                        holder.setdefault(part, value)  # the shortest holder first
-    return holder
+                    parts.update(by_fold.get(folded[start:end], ()))
+        for part in sorted(parts):
+            holding.setdefault(part, []).append(value)
+    return holding
 
 
 @functools.lru_cache(maxsize=4096)

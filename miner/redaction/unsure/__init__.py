@@ -211,6 +211,11 @@ def _within_one(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return i >= 0 and spans[i][0] <= start and end <= spans[i][1]
 
 
+#: A letter or a digit: a span with neither (a stop a rule ran on to, "."
+#: after a street or a title replaced) holds nothing personal, and was a
+#: reviewer's decision on nothing.
+_NAMES_SOMETHING = re.compile(r"[^\W_]")
+
 #: Past every span's end, so that a span starting at ``start`` sorts before it.
 _NO_END = 1 << 62
 
@@ -292,7 +297,8 @@ class Unsure:
         kept = [
             (start, end, entity, reason)
             for start, end, entity, reason in found
-            if not _within_one(allowed, start, end)
+            if _NAMES_SOMETHING.search(text, start, end)
+            and not _within_one(allowed, start, end)
             and not (entity == "PERSON" and place_around(text, start, end))
         ]
         people = {(start, end) for start, end, entity, _reason in kept if entity == "PERSON"}
@@ -501,7 +507,7 @@ def unsure_values(
                 # after "Həqiqət Rzayeva Küçəsi" read as one): its rest is
                 # surfaced, as the whole would have been ("..., Sorø").
                 rest = _REST_START.match(leaf, end).end()  # type: ignore[union-attr]
-                if rest < stop:
+                if rest < stop and _NAMES_SOMETHING.search(leaf, rest, stop):
                     found.setdefault(leaf[rest:stop], (entity, reason, ""))
                 end, sure = stop, False
     streets = [value for value, (entity, *_why) in found.items() if entity == "STREET_ADDRESS"]
