@@ -507,6 +507,9 @@ def test_a_surfaced_value_s_words_surfaced_alone_are_decided_with_it():
     # Nor words two decisions hold: replacing them with one would cut the other.
     names = decisions([Surfaced("PERSON", v) for v in ("Anna", "Anna Keller", "Anna Smith")])
     assert len(set(names.values())) == 3
+    # A value's two casings are one decision holding it.
+    casings = decisions([Surfaced("PERSON", v) for v in ("Lopez", "Lopez's", "lopez's")])
+    assert len(set(casings.values())) == 1
     evalset = {"text": "Zwack songwriter; ZWACK again; Zwackson"}
     spec = {
         "provenance": {

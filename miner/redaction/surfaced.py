@@ -107,7 +107,7 @@ def decisions(surfaced: Iterable[Surfaced]) -> dict[str, str]:
         return root
 
     for part, held in holding.items():
-        if len({root_of(h) for h in held}) > 1:
+        if len({fold(root_of(h)) for h in held}) > 1:
             # Held by values of two decisions ("Anna" in "Anna Keller" and
             # "Anna Smith"): replacing it with one would cut the other's
             # text, which then stood whole nowhere (decided unseen, its
