@@ -669,7 +669,5 @@ def test_a_known_town_after_a_street_s_comma_is_the_address_s_as_the_sentence_go
         ("send to 7 Oak Road, Zzyzxq will sign", "7 Oak Road"),
     ],
 )
-def test_no_person_english_word_or_unknown_word_after_a_street_s_comma_is_its_town(
-    text, address
-):
+def test_no_person_english_word_or_unknown_word_after_a_street_s_comma_is_its_town(text, address):
     assert _addresses(text) == [address]

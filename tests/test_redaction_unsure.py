@@ -3055,7 +3055,11 @@ def test_one_word_and_its_house_number_after_a_cue_of_sending_are_a_street(text,
 
 @pytest.mark.parametrize(
     "text",
-    ["meet you at Maple 12 please", "They left it at Locker 12 please", "ship it to Baker 2 days ago"],
+    [
+        "meet you at Maple 12 please",
+        "They left it at Locker 12 please",
+        "ship it to Baker 2 days ago",
+    ],
 )
 def test_a_numbered_thing_a_meeting_s_place_or_a_count_after_a_cue_is_no_street(text):
     from miner.redaction.unsure.streets import streets_after_address_cues

@@ -350,9 +350,7 @@ def _a_word_and_its_number(text: str, start: int, stop: int, cue: re.Match[str])
         return False
     after = _WHOLE_WORD_AFTER.match(text, stop)
     return not (
-        after
-        and after.group(1).islower()
-        and after.group(1) not in _AFTER_AN_ADDRESS | _POLITE
+        after and after.group(1).islower() and after.group(1) not in _AFTER_AN_ADDRESS | _POLITE
     )
 
 
