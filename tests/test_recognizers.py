@@ -643,3 +643,31 @@ def test_a_number_is_validated_once_however_often_it_is_read(monkeypatch):
         (s, e) for s, e, _ in expected
     ]
     assert expected and asked == []
+
+
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        ("44 Kalnciema iela, Riga please", "44 Kalnciema iela, Riga"),
+        ("Deliver to 12 Main Street, Santa Cruz de Tenerife tomorrow",
+         "12 Main Street, Santa Cruz de Tenerife"),
+    ],
+)  # fmt: skip
+def test_a_known_town_after_a_street_s_comma_is_the_address_s_as_the_sentence_goes_on(
+    text, address
+):
+    # The town a street's comma leads to, words after it: the address's
+    # part (the corpora count it so), not a guessed name surfaced.
+    assert _addresses(text) == [address]
+
+
+@pytest.mark.parametrize(
+    "text, address",
+    [
+        ("send to 7 Oak Road, Anna Lee will sign", "7 Oak Road"),
+        ("send to 7 Oak Road, Mobile phone is fine", "7 Oak Road"),
+        ("send to 7 Oak Road, Zzyzxq will sign", "7 Oak Road"),
+    ],
+)
+def test_no_person_english_word_or_unknown_word_after_a_street_s_comma_is_its_town(text, address):
+    assert _addresses(text) == [address]

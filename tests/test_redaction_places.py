@@ -21,6 +21,8 @@ def around(text: str, word: str) -> str | None:
     [
         ("I am in New Jane for a business trip", "Jane", "New Jane"),
         ("i am in east didier for a business trip", "didier", "east didier"),
+        # A placeholder's capitals are no writer's: the line is in lower case.
+        ("send it to <STREET_ADDRESS_1>? i am in new jane for a trip", "jane", "new jane"),
         ("Importio is a design agency based in Lake Elnur.", "Elnur", "Lake Elnur"),
         ("your branch in Corpo Di Cava will call you", "Cava", "Corpo Di Cava"),
         ("I am in Oliveira do Hospital this week", "Oliveira", "Oliveira do Hospital"),
@@ -294,3 +296,12 @@ def test_cldr_s_languages_countries_and_days_in_every_latin_script_language_are_
 def test_a_language_s_name_that_is_a_person_s_or_said_without_be_is_not_read_so(text, word):
     start = text.index(word)
     assert not names_no_person(text, start, start + len(word))
+
+
+def test_a_person_s_word_is_not_spread_into_a_town_in_lower_case_beside_a_placeholder(policy):
+    # The fresh split's "...send a new one to 3315 jane courts\nport johntown,
+    # nc 57611? i am in new jane for a business trip" (a person named Jane in
+    # the session): a placeholder's capitals on the line made it read as
+    # capitalised, and the town's "jane" took a person's placeholder.
+    texts, _ = redact(policy, "my name is Jane Doe. i am in new jane for a business trip")
+    assert texts == ["my name is <PERSON_1>. i am in new jane for a business trip"]

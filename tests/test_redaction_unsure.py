@@ -3082,3 +3082,33 @@ def test_no_span_without_a_letter_or_a_digit_is_surfaced():
     turns = (Turn("i", "Dear lisa. <PERSON_4> else?", "ok"),)
     values = [s.value for s in unsure_values(Session("s", "a", "u", now, now, {}, turns), Unsure())]
     assert "lisa" in values and all(any(c.isalnum() for c in v) for v in values), values
+
+
+@pytest.mark.parametrize(
+    "text, street",
+    [
+        ("They left it at Maple 12 please check", "Maple 12"),
+        ("Ship it to Baker 4 please", "Baker 4"),
+        ("The parcel goes to Maple 12, thanks", "Maple 12"),
+    ],
+)
+def test_one_word_and_its_house_number_after_a_cue_of_sending_are_a_street(text, street):
+    from miner.redaction.unsure.streets import streets_after_address_cues
+
+    # A street named without its type, an English word or a surname: left
+    # silent (or its number) where a parcel was sent or left.
+    assert [text[s:e] for s, e, _ in streets_after_address_cues(text)] == [street]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "meet you at Maple 12 please",
+        "They left it at Locker 12 please",
+        "ship it to Baker 2 days ago",
+    ],
+)
+def test_a_numbered_thing_a_meeting_s_place_or_a_count_after_a_cue_is_no_street(text):
+    from miner.redaction.unsure.streets import streets_after_address_cues
+
+    assert list(streets_after_address_cues(text)) == []

@@ -601,6 +601,7 @@ def find_addresses(text: str, lower_case: bool = True) -> Iterator[tuple[int, in
                 or patterns.town_line.match(text, end)
                 or _country_after(text, end)
                 or _country_and_postcode_line(text, end)
+                or (patterns is _ADDRESSES[False] and _known_town_after(text, end))
             )
             if not part or part.end() == end:
                 break
@@ -630,6 +631,37 @@ def _country_after(text: str, end: int) -> re.Match[str] | None:
         ):
             return _WORDS_AFTER_COMMA.match(text, end, stop)
         words.pop()
+    return None
+
+
+#: A town's capitalised words after a comma, and a word after them.
+_TOWN_THEN_WORDS = re.compile(rf",[ \t]*({_TOWN})(?=[ \t]+[^\W\d_])")
+
+
+def _known_town_after(text: str, end: int) -> re.Match[str] | None:
+    """A town GeoNames knows after a street's comma, the sentence going on
+    after it ("44 Kalnciema iela, Riga please"): the address's town, as one
+    ending the clause is (``town_alone``), not a person's name the verdict
+    surfaces. Every corpus counts a town that touches its street as the
+    address's part, and a planted address holds its town, so it is
+    replaced with the street; kept, it would leak where it is. Only the
+    capitalised run whole (not "Anna" of "7 Oak Road, Anna Lee will sign"),
+    nor one word English writes often ("..., Mobile phone is fine")."""
+    from miner.redaction.lexicon.names import (
+        an_english_word,
+        smaller_town_names,
+        towns_other_names,
+    )
+
+    m = _TOWN_THEN_WORDS.match(text, end)
+    if not m:
+        return None
+    words = m.group(1).split()
+    folded = " ".join(words).casefold()
+    if len(words) == 1 and an_english_word(folded):
+        return None
+    if folded in smaller_town_names() or folded in towns_other_names():
+        return m
     return None
 
 

@@ -27,6 +27,7 @@ from miner.redaction.lexicon.names import (
     smaller_town_names,
     stop_words,
 )
+from miner.redaction.placeholders import PLACEHOLDER
 
 #: Words a town's name starts with in the regions' languages, that with a
 #: place's slot before them make the words after them a town's ("in New
@@ -141,7 +142,9 @@ def _town_after(text: str, at: int, trip: bool = False) -> tuple[int, int] | Non
     capital) that is shaped as a town's, or None."""
     words: list[tuple[int, int]] = []
     joins: list[bool] = []  # whether each word is a small word joining two
-    lower = not any(c.isupper() for c in _line_around(text, at))
+    # A placeholder's capitals are no writer's: "...one to <STREET_ADDRESS_1>?
+    # i am in new jane for a business trip" is a line in lower case.
+    lower = not any(c.isupper() for c in PLACEHOLDER.sub("", _line_around(text, at)))
     pos = at
     while len(words) < MOST_WORDS:
         m = _WORD.match(text, pos)

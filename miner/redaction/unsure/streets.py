@@ -313,6 +313,47 @@ _AFTER_AN_ADDRESS = frozenset(
 _POLITE = frozenset(("please", "pls", "plz", "thanks", "thx"))
 
 
+#: One capitalised word and a house number right after it, nothing else.
+_WORD_AND_NUMBER = re.compile(r"([A-ZÀ-Þ][a-zß-ÿ'’-]+)[ \t]+\d{1,4}[A-Za-z]?")
+
+
+#: Words English numbers things with, not streets ("meet at Gate 12", "left
+#: it at Room 4", "ship it to Unit 5": a unit is the address's, read elsewhere).
+_NUMBERED_THINGS = frozenset(
+    (
+        "gate", "terminal", "platform", "room", "hall", "booth", "bay", "block", "wing",
+        "ward", "desk", "counter", "door", "dock", "pier", "berth", "level", "floor",
+        "locker", "box", "row", "seat", "table", "window", "stand", "zone", "section",
+        "aisle", "track", "screen", "studio", "office", "building", "unit", "suite",
+        "flat", "apartment", "channel", "route", "bus", "line", "train", "flight", "page",
+        "chapter", "step", "version", "model", "series", "plan", "size", "day", "week",
+        "year", "phase", "stage", "round", "store", "shop", "branch", "warehouse", "depot",
+        "bin", "slot", "lot", "exit", "pump", "cabin", "cell", "lab", "class", "grade",
+        "area", "sector", "bed", "stall", "shelf", "rack", "station", "pod", "hangar",
+        "shed", "pitch", "court", "field", "tower", "house", "number", "no", "nr",
+    )
+)  # fmt: skip
+
+
+def _a_word_and_its_number(text: str, start: int, stop: int, cue: re.Match[str]) -> bool:
+    """Whether the words after an address cue of sending or leaving (not of
+    going: "meet you at Hall 4") are one capitalised word and a house
+    number right after it, ending their clause: a street named without its
+    type ("They left it at Maple 12 please check", "Ship it to Baker 4
+    please"); not a thing English numbers (``_NUMBERED_THINGS``: "Gate 12"),
+    a street's type ("Plaza 21": ``numbered_words``' rule), nor a count
+    before a noun ("sent it to Anna 2 days ago")."""
+    if not _WORD_AND_NUMBER.fullmatch(text, start, stop) or _TRAVEL_CUE.match(cue.group(0)):
+        return False
+    word = text[start:stop].split()[0]
+    if word.casefold() in _NUMBERED_THINGS or _a_street_type(word):
+        return False
+    after = _WHOLE_WORD_AFTER.match(text, stop)
+    return not (
+        after and after.group(1).islower() and after.group(1) not in _AFTER_AN_ADDRESS | _POLITE
+    )
+
+
 def _after_a_name_and_comma(text: str, at: int) -> bool:
     """Whether a name replaced and a comma stand right before ``at``."""
     return _A_NAME_AND_COMMA.search(text, max(0, at - 40), at) is not None
@@ -869,6 +910,7 @@ def streets_after_address_cues(text: str) -> Iterator[tuple[int, int, str]]:
                 or any(_street_word(w) or w.startswith(FILLED) for w in words)
                 or (words and (words[-1].title() in STREET_SUFFIX_SET or _a_street_type(words[0])))
                 or numbers >= 2  # a unit's and a house's: "level 6 94 brown range"
+                or _a_word_and_its_number(text, start, stop, cue)
             ):
                 continue  # "goes to 3 people", "meet you at 10 am"
         elif after_person and not any(_street_word(w) for w in named):
