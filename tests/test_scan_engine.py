@@ -804,6 +804,84 @@ def test_flags_built_in_slices_are_added_to_one_table_not_copied_into_it(tmp_pat
     assert list(picks[0].left.lines()) == list(picks[1].left.lines())
 
 
+def test_flags_sliced_by_start_are_the_flags_built_whole(tmp_path):
+    # Past FLAG_SLICE_SESSIONS the flags are built a slice of sessions at a
+    # time, cut by their start (``_time_slices``): each slice's steps read
+    # the rows of ``events`` from its first start to its sessions' last row,
+    # DuckDB skipping the row groups of other times (by a hash of the session
+    # id, each of 20M rows' 8 slices read every row). Every session's flags
+    # (its path, error, failing tool) are those built whole; so are they by
+    # hash (``HashSlice``, where too many sessions start in one minute).
+    from miner import sample
+    from miner.engine.query import FlagSlice, HashSlice, flags_sql, hits_sql
+    from tools import scale_export
+
+    scale_export.write(tmp_path / "export", 20_000)
+    since, until = scale_export.window()
+    config = load_config(PIPELINE)
+    signals = sample._signals(negative_feedback(None, config.feedback), config.signals)
+    grace = config.sampling.session_grace
+    export = source.open_export(tmp_path / "export")
+    with _held_events(export, config, Window(since - grace, until + grace)) as con:
+        con.hold(sample.FLAG_HITS, hits_sql(None, signals, since, until, sliced=True))
+        whole = con.table(flags_sql(sample.FLAG_HITS, signals, hit_lists=False))
+        parts = sample._time_slices(con, 8, since, until)
+        by_hash = [HashSlice(i, 8) for i in range(8)]
+        built = [
+            [
+                con.table(flags_sql(sample.FLAG_HITS, signals, False, p.sessions(), p.rows()))
+                for p in ps
+            ]
+            for ps in (parts, by_hash)
+        ]
+        rows = con.table("SELECT count(*) AS n FROM events").column("n")[0].as_py()
+        read = [
+            con.table(f"SELECT count(*) AS n FROM events WHERE {p.rows()}").column("n")[0].as_py()
+            for p in parts
+        ]
+
+    def flags(tables: list[pa.Table]) -> list[dict]:
+        return sorted(pa.concat_tables(tables).to_pylist(), key=lambda f: f["session_id"])
+
+    assert whole.num_rows > 500 and all(isinstance(p, FlagSlice) for p in parts)
+    assert flags(built[0]) == flags(built[1]) == flags([whole])
+    assert all(table.num_rows < whole.num_rows / 4 for table in built[0])
+    assert max(read) < rows / 4, (read, rows)
+
+
+def test_a_minute_in_which_too_many_sessions_start_is_sliced_by_hash():
+    # The slices are cut at minutes, about as many hits each; one minute that
+    # holds more than a slice may is not cut, and the sessions are sliced by
+    # a hash of their id instead.
+    from miner import sample
+    from miner.engine.query import FlagSlice, HashSlice
+
+    class Minutes:
+        def __init__(self, rows: list[dict]) -> None:
+            self.rows = rows
+
+        def table(self, sql: str) -> pa.Table:
+            return pa.Table.from_pylist(self.rows)
+
+    since, until = datetime(2026, 10, 1, 0, 0, 30, tzinfo=UTC), datetime(2026, 10, 2, tzinfo=UTC)
+    at = (since - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+    minute = 60_000_000
+    even = [{"minute": m, "hits": 10, "last_us": at + m * minute + 5} for m in range(8)]
+    parts = sample._time_slices(Minutes(even), 4, since, until)
+    assert all(isinstance(p, FlagSlice) for p in parts)
+    assert [(p.since, p.until) for p in parts] == [
+        (since if m == 0 else since + timedelta(minutes=m), since + timedelta(minutes=m + 2))
+        for m in (0, 2, 4, 6)
+    ][:3] + [(since + timedelta(minutes=6), until)]
+    assert [p.last for p in parts] == [
+        since + timedelta(minutes=m + 1, microseconds=5) for m in (0, 2, 4, 6)
+    ]
+    burst = [{"minute": 0, "hits": 70, "last_us": at + 5}, *even[1:4]]
+    assert all(
+        isinstance(p, HashSlice) for p in sample._time_slices(Minutes(burst), 4, since, until)
+    )
+
+
 @pytest.mark.parametrize("united_layouts", [parquet.UNITED_LAYOUTS, 1])
 def test_files_of_different_columns_are_read_united_by_name(tmp_path, monkeypatch, united_layouts):
     # Half the sessions in a file of another layout (no latency_ms, a column

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from miner.dialects import raw_event_types
@@ -160,10 +161,10 @@ def hits_sql(
     """Every hit of the sessions starting in the window (``HIT_COLUMNS``, a
     row each, ``start`` the session's) over ``rows`` (``rows_sql``), or with
     ``rows`` None over the ``events`` the engine holds. ``sliced``: each hit
-    also carries its session's slice key (``SLICE_COLUMN``), which
-    ``session_slice`` reads."""
+    also carries the time of its session's last row (``LAST_COLUMN``), which
+    bounds the rows a slice of the flags reads (``FlagSlice``)."""
     ctes = [] if rows is None else [("miner_rows", rows), *EVENTS_CTES]
-    ctes.append(("turns", turns_sql(signals)))
+    ctes.append(("turns", turns_sql(signals, last=sliced)))
     for signal in signals:
         for step, body in signal.steps():
             if not step.startswith(f"{signal.name}_"):
@@ -182,14 +183,11 @@ def hits_sql(
         "CAST(NULL AS VARCHAR) AS invocation_id, CAST(NULL AS VARCHAR) AS rule FROM events "
         "WHERE false"
     )
-    # The slice key is hashed once a session, here: in each slice's
-    # condition it was hashed once a hit and slice (0.14 s of CPU for a
-    # slice of 5M rows' 700,000 hits; 8 slices at 20M rows).
-    key = f", {SLICE_KEY} AS {SLICE_COLUMN}" if sliced else ""
+    last = f", max({LAST_COLUMN}) AS {LAST_COLUMN}" if sliced else ""
     ctes.append(
         (
             "miner_starts",
-            f"SELECT session_id, min(start) AS start{key} FROM turns "
+            f"SELECT session_id, min(start) AS start{last} FROM turns "
             "WHERE session_id IS NOT NULL GROUP BY session_id",
         )
     )
@@ -199,7 +197,7 @@ def hits_sql(
     return _with(
         ctes,
         "SELECT h.signal, h.session_id, h.invocation_id, h.rule, s.start"
-        f"{f', s.{SLICE_COLUMN}' if sliced else ''} "
+        f"{f', s.{LAST_COLUMN}' if sliced else ''} "
         f"FROM ({hits}) h JOIN miner_starts s ON s.session_id = h.session_id "
         f"WHERE {Window(since, until).sql('s.start')}",
     )
@@ -218,12 +216,17 @@ def hit_lists_sql(hits: str) -> str:
 
 
 def flags_sql(
-    hits: str, signals: Sequence[Signal], hit_lists: bool = True, sessions: str = "true"
+    hits: str,
+    signals: Sequence[Signal],
+    hit_lists: bool = True,
+    sessions: str = "true",
+    rows: str = "true",
 ) -> Stepped:
     """The flags relation (``FLAG_COLUMNS``; without ``hits`` unless
     ``hit_lists``) over the hits relation named ``hits`` (``hits_sql``) and
     the ``events`` the engine holds: a row per flagged session, of the
-    sessions the condition ``sessions`` holds for (``session_slice``)."""
+    sessions the condition ``sessions`` holds for, whose rows of ``events``
+    the condition ``rows`` holds for (``FlagSlice``)."""
     ctes = [
         (
             "miner_flagged",
@@ -234,7 +237,7 @@ def flags_sql(
             # A flagged session's calls by tool: the first one's time.
             "miner_calls",
             "SELECT session_id, tool, min(ts) AS first, count(*) AS calls FROM events "
-            "WHERE kind = 'TOOL_STARTING' AND tool <> '' "
+            f"WHERE kind = 'TOOL_STARTING' AND tool <> '' AND {rows} "
             "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id, tool",
         ),
         (
@@ -245,8 +248,9 @@ def flags_sql(
             "miner_long_calls",
             "SELECT session_id, tool, min(ts) AS first FROM (SELECT session_id, tool, ts, "
             "row_number() OVER (PARTITION BY session_id ORDER BY ts, tool) AS n FROM events "
-            "WHERE kind = 'TOOL_STARTING' AND tool <> '' AND session_id IN (SELECT session_id "
-            f"FROM miner_calls GROUP BY session_id HAVING sum(calls) > {SIGNATURE_CALLS})) c "
+            f"WHERE kind = 'TOOL_STARTING' AND tool <> '' AND {rows} AND session_id IN "
+            "(SELECT session_id FROM miner_calls GROUP BY session_id "
+            f"HAVING sum(calls) > {SIGNATURE_CALLS})) c "
             f"WHERE n <= {SIGNATURE_CALLS} GROUP BY session_id, tool",
         ),
         (
@@ -270,7 +274,7 @@ def flags_sql(
             "miner_errors",
             "SELECT session_id, arg_min(error_message, ts) AS error, "
             "arg_min(CASE WHEN tool <> '' THEN tool END, CASE WHEN tool <> '' THEN ts END) "
-            "AS error_tool FROM events WHERE error_message <> '' "
+            f"AS error_tool FROM events WHERE error_message <> '' AND {rows} "
             "AND session_id IN (SELECT session_id FROM miner_flagged) GROUP BY session_id",
         ),
     ]
@@ -313,18 +317,53 @@ def _ordered_join(value: str, key: str, separator: str) -> str:
 _ORDER, _ITEM = "miner_order", "miner_item"
 
 
-#: A session's slice key (``session_slice``): the first hex digit of a hash
-#: of its id; the column of the hits that carry it (``hits_sql``, sliced).
-SLICE_KEY = "left(sha256('miner-slice:' || session_id), 1)"
-SLICE_COLUMN = "miner_slice"
+#: The hits' column (``hits_sql``, sliced) holding the time of their
+#: session's last row.
+LAST_COLUMN = "last_ts"
 
 
-def session_slice(part: int, parts: int) -> str:
-    """SQL condition on a hit of ``hits_sql`` (sliced): its session is in the
-    ``part``-th of ``parts`` slices (a power of two up to 16), by its slice
-    key."""
-    digits = [f"{d:x}" for d in range(16) if d % parts == part]
-    return f"{SLICE_COLUMN} IN ({listed(digits)})"
+@dataclass(frozen=True)
+class FlagSlice:
+    """A slice of the flags (``flags_sql``): the sessions that start in
+    ``[since, until)``, whose rows all lie in ``[since, last]``. A slice's
+    steps scan ``events`` for its sessions' calls and errors; bounded by
+    time, DuckDB skips the row groups of other times by their statistics (the
+    table is written as the export is read, a day's files together), where a
+    slice by a hash of the session id read every row (8 slices at 20M rows)."""
+
+    since: datetime
+    until: datetime
+    last: datetime | None
+    """The time of its sessions' last row; None: it has no session."""
+
+    def sessions(self) -> str:
+        """SQL condition on a hit of ``hits_sql`` (sliced): its session is in the slice."""
+        return Window(self.since, self.until).sql("start")
+
+    def rows(self) -> str:
+        """SQL condition on a row of ``events``: it may be a row of the
+        slice's sessions (a row's time is at least its session's start)."""
+        if self.last is None:
+            return "false"
+        return Window(self.since, self.last + timedelta(microseconds=1)).sql("ts")
+
+
+@dataclass(frozen=True)
+class HashSlice:
+    """The ``part``-th of ``parts`` slices of the flags (a power of two up to
+    16) by the first hex digit of a hash of the session id: where the
+    sessions cannot be cut by their start (``FlagSlice``: too many start in
+    one minute). Each slice's steps read every row of ``events``."""
+
+    part: int
+    parts: int
+
+    def sessions(self) -> str:
+        digits = [f"{d:x}" for d in range(16) if d % self.parts == self.part]
+        return f"left(sha256('miner-slice:' || session_id), 1) IN ({listed(digits)})"
+
+    def rows(self) -> str:
+        return "true"
 
 
 def _hits_step(signal: Signal) -> str:
@@ -332,12 +371,13 @@ def _hits_step(signal: Signal) -> str:
     return f"miner_hits_{signal.name}"
 
 
-def turns_sql(signals: Sequence[Signal]) -> str:
+def turns_sql(signals: Sequence[Signal], last: bool = False) -> str:
     """``turns``: one row per session and invocation of ``events``, with its
-    first row's time (``start``) and every signal's ``turn_columns``, all
-    aggregated in one pass (a scan of ``events`` per signal costs more than
-    every aggregate together), over the signals' ``row_columns``."""
-    columns = {"start": "min(ts)"}
+    first row's time (``start``), with ``last`` its last row's
+    (``LAST_COLUMN``), and every signal's ``turn_columns``, all aggregated
+    in one pass (a scan of ``events`` per signal costs more than every
+    aggregate together), over the signals' ``row_columns``."""
+    columns = {"start": "min(ts)", **({LAST_COLUMN: "max(ts)"} if last else {})}
     values: dict[str, str] = {}
     for signal in signals:
         for kind, named, written in (
@@ -568,6 +608,11 @@ def _portable(dialect: str) -> Any:
             [value] = node.expressions
             parse = "try_parse_json" if dialect == "spark" else "SAFE.PARSE_JSON"
             return exp.Not(this=exp.Is(this=exp.func(parse, value), expression=exp.Null()))
+        if isinstance(node, exp.Anonymous) and node.name.lower() == "epoch_us":
+            # A time's microseconds since 1970 (``miner.sample``'s slices).
+            if dialect == "duckdb":
+                return node
+            return exp.Anonymous(this="UNIX_MICROS", expressions=node.expressions)
         if dialect != "duckdb" and isinstance(node, exp.RegexpReplace):
             modifiers = node.args.get("modifiers")
             if modifiers is not None:
