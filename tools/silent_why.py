@@ -17,7 +17,8 @@ split is put in one class of where it was lost:
     PYTHONHASHSEED=0 python -m tools.silent_why SPLIT... [-v]
 
 SPLIT: presidio-dev, held-out-tune, fresh, far, mimesis-tune, streets (the
-street sweep's sessions, tools/street_sweep.py). Report splits are refused:
+street sweep's sessions, tools/street_sweep.py), private (the private name
+sweep's sessions, ``tools/name_sweep.py --private``). Report splits are refused:
 their missed values are never printed nor read.
 
 Found on main c74d9fc (PYTHONHASHSEED=0): the four tune splits leave 7
@@ -54,6 +55,7 @@ from tools.splits import SPLITS, build
 TUNE_SPLITS = (
     *(name for name, s in SPLITS.items() if s.tune and s.parts[0].corpus == "templates"),
     "streets",
+    "private",
 )
 
 
@@ -65,6 +67,13 @@ def _corpus(split: str) -> tuple[list[Session], dict[str, list[Any]]]:
 
     if split == "streets":
         return _street_sessions()
+    if split == "private":
+        from tools import name_sweep
+
+        private = name_sweep.corpus_of(name_sweep.texts(private=True))
+        config = load_config(PIPELINE)
+        sessions = build_sessions(pd.DataFrame(private.rows), config.agent.app_name)
+        return sessions, private.labels
     [part] = SPLITS[split].parts
     corpus = build(part)
     config = load_config(PIPELINE)
