@@ -57,6 +57,7 @@ from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
     A_HYPHENATED_GIVEN_NAME,
     A_NAME_FIELD,
+    A_POSSESSIVE_IN_CAPITALS,
     A_RANK_BEFORE_A_NAME,
     GREETED,
     HONORIFICS,
@@ -69,6 +70,7 @@ from miner.redaction.unsure.names import (
     hyphenated_given_names,
     name_fields,
     names_beside_persons,
+    possessives_in_capitals,
     ranks_before_names,
 )
 from miner.redaction.unsure.streets import (
@@ -383,6 +385,7 @@ class Unsure:
             yield from _because(A_NAME_FIELD, name_fields(seen))
             yield from _because(A_HYPHENATED_GIVEN_NAME, hyphenated_given_names(seen))
             yield from _because(A_RANK_BEFORE_A_NAME, ranks_before_names(seen))
+            yield from _because(A_POSSESSIVE_IN_CAPITALS, possessives_in_capitals(seen))
             unescaped = breaks_unescaped(seen)
             name_words = joined(text, self._name_words.spans(unescaped, text))
             for start, end, entity, reason in name_words:
