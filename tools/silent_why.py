@@ -42,7 +42,7 @@ from __future__ import annotations
 import sys
 from ast import literal_eval
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from statistics import mean
 from typing import Any
 
@@ -67,13 +67,6 @@ def _corpus(split: str) -> tuple[list[Session], dict[str, list[Any]]]:
 
     if split == "streets":
         return _street_sessions()
-    if split == "private":
-        from tools import name_sweep
-
-        private = name_sweep.corpus_of(name_sweep.texts(private=True))
-        config = load_config(PIPELINE)
-        sessions = build_sessions(pd.DataFrame(private.rows), config.agent.app_name)
-        return sessions, private.labels
     [part] = SPLITS[split].parts
     corpus = build(part)
     config = load_config(PIPELINE)
@@ -140,8 +133,40 @@ def classify(split: str) -> list[tuple[str, str, str, str]]:
 
     recorder = _Recorder()
     recorder.install()
-    sessions, labels = _corpus(split)
-    redacted = policy_for(load_config(PIPELINE)).redact(sessions)
+    policy = policy_for(load_config(PIPELINE))
+    rows = []
+    for sessions, labels in _redacted_together(split):
+        rows += _silent(recorder, sessions, policy.redact(sessions), labels)
+    return rows
+
+
+def _redacted_together(split: str) -> Iterator[tuple[list[Session], dict[str, list[Any]]]]:
+    """The sessions of ``split`` and their labels, in the groups its harness
+    redacts at once (the second model decides a value over all the sessions
+    of one redaction): the private name sweep's cells (a form in a carrier,
+    ``name_sweep.sweep``), else the split whole."""
+    if split != "private":
+        yield _corpus(split)
+        return
+    import pandas as pd
+
+    from miner.config import load_config
+    from miner.traces import build_sessions
+    from tools import name_sweep
+
+    app = load_config(PIPELINE).agent.app_name
+    cells: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
+    for text in name_sweep.texts(private=True):
+        cells.setdefault((text[0], text[1]), []).append(text)
+    for members in cells.values():
+        corpus = name_sweep.corpus_of(members)
+        yield build_sessions(pd.DataFrame(corpus.rows), app), corpus.labels
+
+
+def _silent(
+    recorder: _Recorder, sessions: list[Session], redacted: list[Any], labels: dict[str, list[Any]]
+) -> list[tuple[str, str, str, str]]:
+    """(kind, class, detail, value in text) of each silent value of one redaction."""
     rows = []
     for n, (session, result) in enumerate(zip(sessions, redacted, strict=True)):
         report = score_sessions([session], [result], labels)
