@@ -2951,6 +2951,39 @@ def test_acronyms_and_words_in_capitals_with_s_are_no_names(text):
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        ("cheers\n-- kolev", "kolev"),  # no list knows it, English does not write it
+        ("cheers\\n-- petromil kokoshkova", "petromil kokoshkova"),  # a JSON-escaped break
+        ("Best,\n— Ana Ruiz", "Ana Ruiz"),  # listed names
+        ("-- alvarez", "alvarez"),
+    ],
+)
+def test_a_name_after_a_signature_s_dash_is_surfaced(text, value):
+    from miner.redaction.unsure.names import A_NAME_AFTER_A_SIGNATURE_DASH
+
+    assert reasons(text).get(value) == A_NAME_AFTER_A_SIGNATURE_DASH
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-- end of message",
+        "-- the support team",
+        "-- sent from my phone",
+        "items:\n-- check the cable\n-- restart",
+        "-- Original Message --",
+        "price 10 -- 20 EUR",
+        "cheers\n-- thanks",
+    ],
+)
+def test_english_after_a_dash_is_no_signature_s_name(text):
+    from miner.redaction.unsure.names import A_NAME_AFTER_A_SIGNATURE_DASH
+
+    assert A_NAME_AFTER_A_SIGNATURE_DASH not in reasons(text).values()
+
+
+@pytest.mark.parametrize(
     "text, number",
     [
         ("Please ship it to <PERSON_1>, 13 by Friday.", "13"),

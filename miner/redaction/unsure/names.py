@@ -420,6 +420,43 @@ def possessives_in_capitals(text: str) -> Iterator[tuple[int, int, str]]:
         yield start, m.end(2), "PERSON"
 
 
+#: A signature's dash at a line's start (after a JSON-escaped break too),
+#: then one to three words to the line's end: "cheers\n-- kolev", "-- Ana Ruiz".
+_A_NAME_AFTER_A_SIGNATURE_DASH = re.compile(
+    r"(?:\A|\n|\\n)[ \t]*(?:--|—|–)[ \t]*"
+    r"([^\W\d_]+(?:['’-][^\W\d_]+)*(?:[ \t]+[^\W\d_]+(?:['’-][^\W\d_]+)*){0,2})"
+    r"[ \t]*(?=\Z|\n|\\n)"
+)
+#: The rule of ``names_after_signature_dashes``.
+A_NAME_AFTER_A_SIGNATURE_DASH = "a name after a signature's dash"
+
+
+def names_after_signature_dashes(text: str) -> Iterator[tuple[int, int, str]]:
+    """The words after a signature's dash that end its line ("cheers\n--
+    kolev", "-- Chun-Ming She"): who signs, in any casing, when each word is
+    a name a list knows that English does not write often (Zipf 4.5) or a
+    word English does not write at all (Zipf 3, no lexicon's); not a line's
+    English ("-- end of message", "-- the team", "-- sent from my phone").
+    Surfaced."""
+    from miner.redaction.lexicon.names import an_english_word, known_name, stop_words
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    def a_name_s(word: str) -> bool:
+        folded = word.casefold()
+        if folded in stop_words():
+            return False
+        if known_name(word) and not an_english_word(folded, 4.5):
+            return True
+        parts = re.split(r"['’-]", folded)
+        return not any(an_english_word(p, 3.0) or word_classes(p) for p in parts if p)
+
+    if "-" not in text and "—" not in text and "–" not in text:
+        return
+    for m in _A_NAME_AFTER_A_SIGNATURE_DASH.finditer(text):
+        if all(a_name_s(word) for word in m.group(1).split()):
+            yield m.start(1), m.end(1), "PERSON"
+
+
 class _Prose:
     """How a text writes its words of three letters or more: counted once,
     when first asked (``_a_surname_english_writes``), so a long text with
