@@ -2918,6 +2918,72 @@ def test_capitals_before_english_words_are_no_rank_before_a_name(text):
 
 
 @pytest.mark.parametrize(
+    "text, value",
+    [
+        # A surname in capitals no list knows, as a clerk writes one.
+        ("is this KOLEV's account or her husband's?", "KOLEV"),
+        # A census surname no lexicon files, though English writes "wu".
+        ("is this WU's account or her husband's?", "WU"),
+        # With the name's other words in capitals before it.
+        ("is this KLIMENT BABIY's account or her husband's?", "KLIMENT BABIY"),
+    ],
+)
+def test_a_name_in_capitals_with_s_is_surfaced(text, value):
+    from miner.redaction.unsure.names import A_POSSESSIVE_IN_CAPITALS
+
+    assert reasons(text).get(value) == A_POSSESSIVE_IN_CAPITALS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "check DHL's tracking page and IBM's and the NHS's",  # acronyms no list knows
+        "NASA's site, IKEA's return policy, the UK's rules",  # English writes them
+        "the CEO's office and the HOTEL's desk",  # English's nouns
+        "Germany's and SPAIN's rules",  # a country
+        "IS THIS KOLEV'S ACCOUNT",  # a text in capitals: its own rules
+    ],
+)
+def test_acronyms_and_words_in_capitals_with_s_are_no_names(text):
+    from miner.redaction.unsure.names import A_POSSESSIVE_IN_CAPITALS
+
+    assert A_POSSESSIVE_IN_CAPITALS not in reasons(text).values()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("cheers\n-- kolev", "kolev"),  # no list knows it, English does not write it
+        ("cheers\\n-- petromil kokoshkova", "petromil kokoshkova"),  # a JSON-escaped break
+        ("Best,\n— Ana Ruiz", "Ana Ruiz"),  # listed names
+        ("-- alvarez", "alvarez"),
+    ],
+)
+def test_a_name_after_a_signature_s_dash_is_surfaced(text, value):
+    from miner.redaction.unsure.names import A_NAME_AFTER_A_SIGNATURE_DASH
+
+    assert reasons(text).get(value) == A_NAME_AFTER_A_SIGNATURE_DASH
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "-- end of message",
+        "-- the support team",
+        "-- sent from my phone",
+        "items:\n-- check the cable\n-- restart",
+        "-- Original Message --",
+        "price 10 -- 20 EUR",
+        "cheers\n-- thanks",
+    ],
+)
+def test_english_after_a_dash_is_no_signature_s_name(text):
+    from miner.redaction.unsure.names import A_NAME_AFTER_A_SIGNATURE_DASH
+
+    assert A_NAME_AFTER_A_SIGNATURE_DASH not in reasons(text).values()
+
+
+@pytest.mark.parametrize(
     "text, number",
     [
         ("Please ship it to <PERSON_1>, 13 by Friday.", "13"),

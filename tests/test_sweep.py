@@ -223,6 +223,20 @@ def test_words_that_name_nothing_by_themselves_are_not_surfaced():
     assert not names_nothing("0171 2345 678", "PHONE_NUMBER")
 
 
+def test_a_surname_no_lexicon_files_names_someone():
+    # "li", "wu", "xu" (Zipf 3.3 to 4.3) are census surnames more than English
+    # writes them, and no lexicon files them as a noun, verb or adjective.
+    for surname in ("Li", "wu", "XU", "Yu"):
+        assert not names_nothing(surname, "PERSON"), surname
+    assert not names_nothing("tell wu", "PERSON")
+    # A surname English files as a noun of a trade stays a word here.
+    assert names_nothing("baker", "PERSON")
+    assert names_nothing("tell butler", "PERSON")
+    # Words no census bears as often as English writes them stay words.
+    for word in ("ok", "inc", "tv", "etc", "songwriter"):
+        assert names_nothing(word, "PERSON"), word
+
+
 def test_a_lower_case_name_the_model_is_less_sure_of_is_surfaced_under_the_bar():
     # The model reads "bronagh" (no English word) as a name at under 0.9.
     line = "it's for bronagh, my sister"

@@ -221,18 +221,8 @@ def _paired(
 def sweep(limit: int | None = None, private: bool = False) -> dict[str, Report]:
     """The reports by form ("full name, capitals") and by carrier (its index);
     ``private``: ``private_names`` in ``PRIVATE_CARRIERS``."""
-    texts: list[tuple[str, str, str, str]] = []  # (form, carrier, value, source)
-    turn = itertools.count()
-    carriers = PRIVATE_CARRIERS if private else CARRIERS
-    for source, first, last in (private_names if private else tune_names)(limit):
-        for (shape, name), (casing, cased) in itertools.product(
-            (("full name", f"{first} {last}"), ("surname", last), ("first name", first)),
-            CASINGS.items(),
-        ):
-            carrier = carriers[next(turn) % len(carriers)]
-            texts.append((f"{shape}, {casing}", carrier, cased(name), source))
     cells: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
-    for text in texts:
+    for text in texts(limit, private):
         cells.setdefault((text[0], text[1]), []).append(text)
     reports: dict[str, Report] = {}
     for (form, carrier), members in cells.items():
@@ -255,6 +245,27 @@ def _add(total: Report, cell: Report) -> None:
 
 
 def _measured(texts: list[tuple[str, str, str, str]]) -> Report:
+    corpus = corpus_of(texts)
+    return measure(corpus.rows, corpus.labels)
+
+
+def texts(limit: int | None = None, private: bool = False) -> list[tuple[str, str, str, str]]:
+    """(form, carrier, value, source) of each text the sweep reads (``sweep``)."""
+    found: list[tuple[str, str, str, str]] = []
+    turn = itertools.count()
+    carriers = PRIVATE_CARRIERS if private else CARRIERS
+    for source, first, last in (private_names if private else tune_names)(limit):
+        for (shape, name), (casing, cased) in itertools.product(
+            (("full name", f"{first} {last}"), ("surname", last), ("first name", first)),
+            CASINGS.items(),
+        ):
+            carrier = carriers[next(turn) % len(carriers)]
+            found.append((f"{shape}, {casing}", carrier, cased(name), source))
+    return found
+
+
+def corpus_of(texts: list[tuple[str, str, str, str]]) -> Corpus:
+    """The plugin rows and labels of ``texts`` (``texts``' tuples), a session each."""
     corpus = Corpus()
     clock = datetime(2026, 11, 3, tzinfo=UTC)
     for n, (_form, carrier, value, _source) in enumerate(texts):
@@ -280,7 +291,7 @@ def _measured(texts: list[tuple[str, str, str, str]]) -> Report:
                 sid, 0, clock, "USER_MESSAGE_RECEIVED", f"{sid}-t", {"text_summary": text}, {}
             )
         corpus.rows += rows
-    return measure(corpus.rows, corpus.labels)
+    return corpus
 
 
 def main() -> None:

@@ -17,7 +17,8 @@ split is put in one class of where it was lost:
     PYTHONHASHSEED=0 python -m tools.silent_why SPLIT... [-v]
 
 SPLIT: presidio-dev, held-out-tune, fresh, far, mimesis-tune, streets (the
-street sweep's sessions, tools/street_sweep.py). Report splits are refused:
+street sweep's sessions, tools/street_sweep.py), private (the private name
+sweep's sessions, ``tools/name_sweep.py --private``). Report splits are refused:
 their missed values are never printed nor read.
 
 Found on main c74d9fc (PYTHONHASHSEED=0): the four tune splits leave 7
@@ -41,7 +42,7 @@ from __future__ import annotations
 import sys
 from ast import literal_eval
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from statistics import mean
 from typing import Any
 
@@ -54,6 +55,7 @@ from tools.splits import SPLITS, build
 TUNE_SPLITS = (
     *(name for name, s in SPLITS.items() if s.tune and s.parts[0].corpus == "templates"),
     "streets",
+    "private",
 )
 
 
@@ -131,8 +133,40 @@ def classify(split: str) -> list[tuple[str, str, str, str]]:
 
     recorder = _Recorder()
     recorder.install()
-    sessions, labels = _corpus(split)
-    redacted = policy_for(load_config(PIPELINE)).redact(sessions)
+    policy = policy_for(load_config(PIPELINE))
+    rows = []
+    for sessions, labels in _redacted_together(split):
+        rows += _silent(recorder, sessions, policy.redact(sessions), labels)
+    return rows
+
+
+def _redacted_together(split: str) -> Iterator[tuple[list[Session], dict[str, list[Any]]]]:
+    """The sessions of ``split`` and their labels, in the groups its harness
+    redacts at once (the second model decides a value over all the sessions
+    of one redaction): the private name sweep's cells (a form in a carrier,
+    ``name_sweep.sweep``), else the split whole."""
+    if split != "private":
+        yield _corpus(split)
+        return
+    import pandas as pd
+
+    from miner.config import load_config
+    from miner.traces import build_sessions
+    from tools import name_sweep
+
+    app = load_config(PIPELINE).agent.app_name
+    cells: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
+    for text in name_sweep.texts(private=True):
+        cells.setdefault((text[0], text[1]), []).append(text)
+    for members in cells.values():
+        corpus = name_sweep.corpus_of(members)
+        yield build_sessions(pd.DataFrame(corpus.rows), app), corpus.labels
+
+
+def _silent(
+    recorder: _Recorder, sessions: list[Session], redacted: list[Any], labels: dict[str, list[Any]]
+) -> list[tuple[str, str, str, str]]:
+    """(kind, class, detail, value in text) of each silent value of one redaction."""
     rows = []
     for n, (session, result) in enumerate(zip(sessions, redacted, strict=True)):
         report = score_sessions([session], [result], labels)

@@ -371,6 +371,7 @@ def names_nothing(value: str, entity: str) -> bool:
     module's docstring)."""
     from miner.redaction.lexicon.names import (
         a_first_name,
+        a_surname_no_lexicon_files,
         an_english_word,
         country_names,
         region_names,
@@ -390,10 +391,15 @@ def names_nothing(value: str, entity: str) -> bool:
     # "Islands", "bridge", "songwriter" (Zipf 3.0 to 4.6): the model's
     # common nouns ("Bridge" and "Wood" are surnames too: a first pass
     # rule reads those). A first name is a name here ("Walker", "Hope"),
-    # unless it is a verb English writes very often, in lower case.
+    # unless it is a verb English writes very often, in lower case; so is a
+    # surname no lexicon files ("Li", "wu": ``a_surname_no_lexicon_files``).
     return all(
         w.casefold() in stop_words()
-        or (an_english_word(w.casefold(), 3.0) and not a_first_name(w))
+        or (
+            an_english_word(w.casefold(), 3.0)
+            and not a_first_name(w)
+            and not a_surname_no_lexicon_files(w)
+        )
         or _a_lower_case_verb(w)
         for w in words
     )

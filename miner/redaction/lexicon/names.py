@@ -1841,3 +1841,15 @@ def a_surname_more_than_a_word(word: str) -> bool:
     share = _census_shares().get(unaccented(word.casefold()), 0.0)
     # The small list's Zipf is 0 under 3: such a word is as rare as a name.
     return bool(share) and share >= SURNAME_OVER_WORD * 10 ** (_english_zipf(word.casefold()) - 9)
+
+
+def a_surname_no_lexicon_files(word: str) -> bool:
+    """Whether ``word`` is a surname English writes as no word of its own: the
+    US census's people bear it more often than English writes it
+    (``a_surname_more_than_a_word``) and no English lexicon files it as a
+    noun, verb or adjective ("Li", "Wu", "Xu", "Yu": Zipf 3.3 to 4.3, as
+    English writes them in names and Chinese words; not "Baker", "Butler",
+    nouns of a trade, which rules of a person's slot read)."""
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    return a_surname_more_than_a_word(word) and not word_classes(word)

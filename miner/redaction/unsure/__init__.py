@@ -56,7 +56,9 @@ from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.surfaced import Surfaced
 from miner.redaction.unsure.names import (
     A_HYPHENATED_GIVEN_NAME,
+    A_NAME_AFTER_A_SIGNATURE_DASH,
     A_NAME_FIELD,
+    A_POSSESSIVE_IN_CAPITALS,
     A_RANK_BEFORE_A_NAME,
     GREETED,
     HONORIFICS,
@@ -68,7 +70,9 @@ from miner.redaction.unsure.names import (
     grown_over_short_words,
     hyphenated_given_names,
     name_fields,
+    names_after_signature_dashes,
     names_beside_persons,
+    possessives_in_capitals,
     ranks_before_names,
 )
 from miner.redaction.unsure.streets import (
@@ -389,6 +393,8 @@ class Unsure:
             yield from _because(A_NAME_FIELD, name_fields(seen))
             yield from _because(A_HYPHENATED_GIVEN_NAME, hyphenated_given_names(seen))
             yield from _because(A_RANK_BEFORE_A_NAME, ranks_before_names(seen))
+            yield from _because(A_POSSESSIVE_IN_CAPITALS, possessives_in_capitals(seen))
+            yield from _because(A_NAME_AFTER_A_SIGNATURE_DASH, names_after_signature_dashes(seen))
             unescaped = breaks_unescaped(seen)
             name_words = joined(text, self._name_words.spans(unescaped, text))
             for start, end, entity, reason in name_words:

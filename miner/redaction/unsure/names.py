@@ -361,6 +361,102 @@ def ranks_before_names(text: str) -> Iterator[tuple[int, int, str]]:
             yield m.start(1), m.end(2), "PERSON"
 
 
+#: A word in capitals with 's before a word ("is this KOLEV's account"),
+#: with up to two words in capitals before it ("KLIMENT BABIY's").
+_A_NAME_S_POSSESSIVE_IN_CAPITALS = re.compile(
+    r"(?<![\w'’-])((?:[A-Z]{2,}[ \t]+){0,2})([A-Z]{2,})['’]s[ \t]+[^\W\d_]"
+)
+#: A word of three letters or more in lower case: the text is not in capitals.
+_A_LOWER_CASE_WORD = re.compile(r"(?<![\w'’-])[^\W\d_A-Z]{3,}")
+#: The rule of ``possessives_in_capitals``.
+A_POSSESSIVE_IN_CAPITALS = "a name in capitals with 's"
+
+
+def possessives_in_capitals(text: str) -> Iterator[tuple[int, int, str]]:
+    """A word in capitals with 's before what it is said of, in a text not in
+    capitals ("is this KOLEV's account", "WU's order"): someone's, a name as
+    a clerk writes it, when no lexicon files the word, English does not write
+    it (Zipf 3) or the census's people bear it more (``a_surname_no_lexicon_files``:
+    "WU", "LI"), and a vowel follows its first letter; not an acronym of three
+    letters no list knows ("DHL's", "IBM's", "USPS's": ``_an_acronym``), nor a
+    place, a people or a month. With the words in capitals before it that pass
+    the same ("KLIMENT BABIY's"). Surfaced."""
+    from miner.redaction.lexicon.names import (
+        a_surname_no_lexicon_files,
+        an_english_word,
+        country_names,
+        date_words,
+        nationality_words,
+    )
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    def a_name_s(word: str) -> bool:
+        folded = word.casefold()
+        return (
+            bool(_A_VOWEL.search(folded[1:]))
+            and not _an_acronym(word)
+            and (
+                a_surname_no_lexicon_files(word)
+                or not (an_english_word(folded, 3.0) or word_classes(folded))
+            )
+            and not a_place_name(word)
+            and folded not in country_names()
+            and folded not in nationality_words()
+            and folded not in date_words()
+        )
+
+    if "'" not in text and "’" not in text:
+        return
+    for m in _A_NAME_S_POSSESSIVE_IN_CAPITALS.finditer(text):
+        if not a_name_s(m.group(2)) or _a_thing_or_place(text, m.start(2), m.end(2)):
+            continue
+        if not _A_LOWER_CASE_WORD.search(text):
+            return  # a text in capitals: its own rules read it
+        start = m.start(2)
+        for word in reversed(m.group(1).split()):
+            if not a_name_s(word):
+                break
+            start = text.rindex(word, m.start(1), start)
+        yield start, m.end(2), "PERSON"
+
+
+#: A signature's dash at a line's start (after a JSON-escaped break too),
+#: then one to three words to the line's end: "cheers\n-- kolev", "-- Ana Ruiz".
+_A_NAME_AFTER_A_SIGNATURE_DASH = re.compile(
+    r"(?:\A|\n|\\n)[ \t]*(?:--|—|–)[ \t]*"
+    r"([^\W\d_]+(?:['’-][^\W\d_]+)*(?:[ \t]+[^\W\d_]+(?:['’-][^\W\d_]+)*){0,2})"
+    r"[ \t]*(?=\Z|\n|\\n)"
+)
+#: The rule of ``names_after_signature_dashes``.
+A_NAME_AFTER_A_SIGNATURE_DASH = "a name after a signature's dash"
+
+
+def names_after_signature_dashes(text: str) -> Iterator[tuple[int, int, str]]:
+    """The words after a signature's dash that end its line ("cheers\n--
+    kolev", "-- Chun-Ming She"): who signs, in any casing, when each word is
+    a name a list knows that English does not write often (Zipf 4.5) or a
+    word English does not write at all (Zipf 3, no lexicon's); not a line's
+    English ("-- end of message", "-- the team", "-- sent from my phone").
+    Surfaced."""
+    from miner.redaction.lexicon.names import an_english_word, known_name, stop_words
+    from miner.redaction.lexicon.wordclass import word_classes
+
+    def a_name_s(word: str) -> bool:
+        folded = word.casefold()
+        if folded in stop_words():
+            return False
+        if known_name(word) and not an_english_word(folded, 4.5):
+            return True
+        parts = re.split(r"['’-]", folded)
+        return not any(an_english_word(p, 3.0) or word_classes(p) for p in parts if p)
+
+    if "-" not in text and "—" not in text and "–" not in text:
+        return
+    for m in _A_NAME_AFTER_A_SIGNATURE_DASH.finditer(text):
+        if all(a_name_s(word) for word in m.group(1).split()):
+            yield m.start(1), m.end(1), "PERSON"
+
+
 class _Prose:
     """How a text writes its words of three letters or more: counted once,
     when first asked (``_a_surname_english_writes``), so a long text with
