@@ -1505,8 +1505,9 @@ def test_founders_listed_in_capitals_or_before_a_possessive_are_named_like_a_fir
     "text, name",
     [
         # First names common in English make the list people's in capitals
-        # as in mixed case (the name dictionary writes "Todd", not "TODD").
-        ("MY ORDER FROM TODD, LEE AND CARROLL IS LATE AGAIN", "LEE"),
+        # as in mixed case (the name dictionary writes "Amy", not "AMY");
+        # not those the census's people bear often as surnames ("Lee").
+        ("MY ORDER FROM AMY, LEE AND GRACE IS LATE AGAIN", "LEE"),
         ("I met Anna, Paul and Maria's dog yesterday.", "Paul"),
         # "'" then more than a possessive's "s" is no list's end.
         ("I wrote to Arrieta, Escobar and García'sche Werke today.", "Escobar"),
