@@ -361,6 +361,8 @@ def a_firm_by_its_last_word(value: str) -> Literal["keep", "surface", ""]:
         return "surface" if folded in _english_territories() else "keep"
     if not (
         last.isalpha()
+        and len(last) > 2
+        and folded not in stop_words()  # "Chih-Ming She": a romanised surname
         and "NOUN" in _kinds(folded)
         and "PROPN" not in _kinds(folded)
         and an_english_word(folded, 3.5)
