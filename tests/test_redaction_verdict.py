@@ -1315,6 +1315,8 @@ def test_common_surnames_listed_with_and_are_a_firm_though_first_names_too():
         ("Candente Copper said the refund was processed.", "Candente Copper", "surface"),
         # A country's English name is a surname as often.
         ("Mele Tonga said the refund was processed.", "Mele Tonga", "surface"),
+        # So is a region's (a Turkish province, a Turkish surname).
+        ("Hanim Sakarya said the refund was processed.", "Hanim Sakarya", "surface"),
         # Persons: a first name before it, or a surname English writes.
         ("Pedro España said the refund was processed.", "Pedro España", "replace"),
         ("Ngozi Baker said the refund was processed.", "Ngozi Baker", "replace"),

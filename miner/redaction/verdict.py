@@ -329,12 +329,12 @@ def _english_territories() -> frozenset[str]:
 def a_firm_by_its_last_word(value: str) -> Literal["keep", "surface", ""]:
     """What the last word of a guessed name of two or more words makes it,
     no word before it a first name or a title: "keep" when the word names
-    a country or a region (CLDR's, ISO 3166-2's, in any language, less
-    persons' names, not English's: "Kiwi Danmark", "Ericsson Eesti") or is an ordinary
+    a country in its own language (CLDR's, less persons' names, not
+    English's: "Kiwi Danmark", "Ericsson Eesti") or is an ordinary
     noun English writes (lemminflect's, Zipf 3.5) that no name list knows
     ("Stauning Whisky", "Ace Hardware"): firms are named so, people by a
-    first name and a surname; "surface" for a country's English name
-    ("Mele Tonga"), or when that noun is a surname too,
+    first name and a surname; "surface" for a country's English name or a
+    region's ("Mele Tonga", "Hanim Sakarya"), or when that noun is a surname too,
     which English writes more than people bear it ("Bulk Barn", "Candente
     Copper"; ``a_surname_more_than_a_word``: not "Baker", "Stone"), a
     firm's as often as a person's whose first name no list knows ("Ngozi
@@ -354,11 +354,15 @@ def a_firm_by_its_last_word(value: str) -> Literal["keep", "surface", ""]:
     folded = last.casefold()
     if a_first_name(last) or any(a_first_name(w) or a_person_s_title(w) for w in words[:-1]):
         return ""
+    if folded in country_names() and folded not in _english_territories():
+        # A country's name in its own language ("Danmark", "Eesti"): a
+        # firm's of that country.
+        return "keep"
     if folded in country_names() or folded in region_names():
-        # Written in its own language ("Danmark", "Eesti", "Szeged"), a
-        # firm's of that country; English's name is a surname as often
-        # ("Mele Tonga", "Jack England"): the reviewer's.
-        return "surface" if folded in _english_territories() else "keep"
+        # English's name of a country is a surname as often ("Mele Tonga"),
+        # so is a region's of ISO 3166-2 ("Hanim Sakarya", "Tymon Gorgol"):
+        # the reviewer's.
+        return "surface"
     if not (
         last.isalpha()
         and len(last) > 2
