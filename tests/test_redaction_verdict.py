@@ -1306,11 +1306,11 @@ def test_common_surnames_listed_with_and_are_a_firm_though_first_names_too():
     "text, value, expected",
     [
         # A country's or region's own name ending a name: a firm's.
-        ("Ericsson Eesti said the refund was processed.", "Ericsson Eesti", "keep"),
-        ("The order was handled by Kiwi Danmark and never arrived.", "Kiwi Danmark", "keep"),
+        ("Ericsson Eesti said the refund was processed.", "Ericsson Eesti", "surface"),
+        ("The order was handled by Kiwi Danmark and never arrived.", "Kiwi Danmark", "surface"),
         # A noun English writes, no name list's, ending it.
-        ("Stauning Whisky called me twice about the delivery.", "Stauning Whisky", "keep"),
-        ("The seller (Ace Hardware) has not replied.", "Ace Hardware", "keep"),
+        ("Stauning Whisky called me twice about the delivery.", "Stauning Whisky", "surface"),
+        ("The seller (Ace Hardware) has not replied.", "Ace Hardware", "surface"),
         # A noun that is a surname too: the reviewer's.
         ("Candente Copper said the refund was processed.", "Candente Copper", "surface"),
         # A country's English name is a surname as often.
