@@ -5,7 +5,7 @@ Every firm name mimesis lists for ``MIMESIS_TUNE_LOCALES`` and Faker
 locale's list is read), each set in every carrier sentence of ``CARRIERS``
 (written here: sentence start, after a preposition, possessive, a list,
 parentheses, after a person's name, a signature's line, capitals, lower
-case, subject and object of a call, a tool result's field), run through the
+case, subject and object of a call, subject of "is a", a tool result's field), run through the
 same redaction as ``tools.redaction_report`` (plugin rows -> sessions ->
 the shipped pipeline's policy, the second model included).
 
@@ -54,6 +54,7 @@ CARRIERS: tuple[Carrier, ...] = (
     ("subject of said", "", " said the refund was processed on Monday.", as_is),
     ("subject of emailed", "", " emailed me a voucher code yesterday.", as_is),
     ("object of called", "I called ", " this morning about my refund.", as_is),
+    ("subject of is a", "", " is a good place to buy a desk, they said.", as_is),
     ("X support told me", "", " support told me to contact you instead.", as_is),
     ("all caps", "MY ORDER FROM ", " IS LATE AGAIN", str.upper),
     ("lower case", "i ordered a desk from ", " and it came broken", str.lower),

@@ -1821,6 +1821,21 @@ def _census_rows() -> Iterator[tuple[str, float]]:
 SURNAME_OVER_WORD = 3.0
 
 
+#: A share of the US census's people (3 in 10,000) a surname borne as often
+#: or more is a family's more than a given name's, though a first-name list
+#: knows it: "Carter" 16, "Mitchell" 16, "Morgan" 12, "Walton" 3; English's
+#: given names are seldom borne as surnames ("Paul" 2.7, "Jean" 0.7,
+#: "Maria" 0.1, "Anne" 0). Firms are named after founders' surnames
+#: ("Carter-Mitchell", "Morgan, Howard and Walton"; Faker's company formats).
+COMMON_SURNAME_SHARE = 3e-4
+
+
+def a_common_surname(word: str) -> bool:
+    """Whether the US census's people bear ``word`` as a surname at least
+    ``COMMON_SURNAME_SHARE`` of them."""
+    return _census_shares().get(unaccented(word.casefold()), 0.0) >= COMMON_SURNAME_SHARE
+
+
 @functools.cache
 def _census_shares() -> dict[str, float]:
     """Each census surname's share of the people: the one copy of the census
