@@ -967,7 +967,7 @@ FLAG_SLICE_SESSIONS = 250_000
 
 
 def _flag_slices(sessions: int) -> int:
-    """How many slices (``session_slice``) the flags of ``sessions`` are built in."""
+    """How many slices (``_time_slices``) the flags of ``sessions`` are built in."""
     slices = 1
     while slices < 16 and sessions > slices * FLAG_SLICE_SESSIONS:
         slices *= 2

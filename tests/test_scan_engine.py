@@ -6,6 +6,7 @@ the Python, Java and Go plugins)."""
 from __future__ import annotations
 
 import contextlib
+import itertools
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -849,6 +850,16 @@ def test_flags_sliced_by_start_are_the_flags_built_whole(tmp_path):
     assert max(read) < rows / 4, (read, rows)
 
 
+class _Minutes:
+    """An engine whose every table is ``rows``: the minutes ``_time_slices`` asks for."""
+
+    def __init__(self, rows: list[dict]) -> None:
+        self.rows = rows
+
+    def table(self, sql: str) -> pa.Table:
+        return pa.Table.from_pylist(self.rows)
+
+
 def test_a_minute_in_which_too_many_sessions_start_is_sliced_by_hash():
     # The slices are cut at minutes, about as many hits each; one minute that
     # holds more than a slice may is not cut, and the sessions are sliced by
@@ -856,18 +867,11 @@ def test_a_minute_in_which_too_many_sessions_start_is_sliced_by_hash():
     from miner import sample
     from miner.engine.query import FlagSlice, HashSlice
 
-    class Minutes:
-        def __init__(self, rows: list[dict]) -> None:
-            self.rows = rows
-
-        def table(self, sql: str) -> pa.Table:
-            return pa.Table.from_pylist(self.rows)
-
     since, until = datetime(2026, 10, 1, 0, 0, 30, tzinfo=UTC), datetime(2026, 10, 2, tzinfo=UTC)
     at = (since - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
     minute = 60_000_000
     even = [{"minute": m, "hits": 10, "last_us": at + m * minute + 5} for m in range(8)]
-    parts = sample._time_slices(Minutes(even), 4, since, until)
+    parts = sample._time_slices(_Minutes(even), 4, since, until)
     assert all(isinstance(p, FlagSlice) for p in parts)
     assert [(p.since, p.until) for p in parts] == [
         (since if m == 0 else since + timedelta(minutes=m), since + timedelta(minutes=m + 2))
@@ -878,8 +882,33 @@ def test_a_minute_in_which_too_many_sessions_start_is_sliced_by_hash():
     ]
     burst = [{"minute": 0, "hits": 70, "last_us": at + 5}, *even[1:4]]
     assert all(
-        isinstance(p, HashSlice) for p in sample._time_slices(Minutes(burst), 4, since, until)
+        isinstance(p, HashSlice) for p in sample._time_slices(_Minutes(burst), 4, since, until)
     )
+
+
+def test_a_slice_no_session_starts_in_is_empty_and_reads_no_rows():
+    # A minute of one and a half slices' hits can leave the next slice no
+    # minute of its own (hits 8, 7, 15, then 10 a minute, in 10 slices): that
+    # slice holds no session, reads no row of ``events``, and the slices
+    # still cover the window end to end, each minute in one of them.
+    from miner import sample
+    from miner.engine.query import FlagSlice
+
+    since, until = datetime(2026, 10, 1, tzinfo=UTC), datetime(2026, 10, 2, tzinfo=UTC)
+    at = (since - datetime(1970, 1, 1, tzinfo=UTC)) // timedelta(microseconds=1)
+    hits = [8, 7, 15, *[10] * 7]
+    rows = [
+        {"minute": m, "hits": n, "last_us": at + m * 60_000_000 + 5} for m, n in enumerate(hits)
+    ]
+    parts = sample._time_slices(_Minutes(rows), 10, since, until)
+    assert all(isinstance(p, FlagSlice) for p in parts)
+    empty = [p for p in parts if p.last is None]
+    assert len(empty) == 1 and empty[0].since == empty[0].until and empty[0].rows() == "false"
+    assert parts[0].since == since and parts[-1].until == until
+    assert all(a.until == b.since for a, b in itertools.pairwise(parts))
+    for m in range(len(hits)):
+        start = since + timedelta(minutes=m)
+        assert sum(p.since <= start < p.until for p in parts) == 1
 
 
 @pytest.mark.parametrize("united_layouts", [parquet.UNITED_LAYOUTS, 1])

@@ -221,11 +221,8 @@ def _paired(
 def sweep(limit: int | None = None, private: bool = False) -> dict[str, Report]:
     """The reports by form ("full name, capitals") and by carrier (its index);
     ``private``: ``private_names`` in ``PRIVATE_CARRIERS``."""
-    cells: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
-    for text in texts(limit, private):
-        cells.setdefault((text[0], text[1]), []).append(text)
     reports: dict[str, Report] = {}
-    for (form, carrier), members in cells.items():
+    for (form, carrier), members in cells(limit, private).items():
         cell = _measured(members)
         for group in (f"form: {form}", f"carrier: {carrier}"):
             _add(reports.setdefault(group, Report()), cell)
@@ -261,6 +258,18 @@ def texts(limit: int | None = None, private: bool = False) -> list[tuple[str, st
         ):
             carrier = carriers[next(turn) % len(carriers)]
             found.append((f"{shape}, {casing}", carrier, cased(name), source))
+    return found
+
+
+def cells(
+    limit: int | None = None, private: bool = False
+) -> dict[tuple[str, str], list[tuple[str, str, str, str]]]:
+    """``texts`` by cell, (form, carrier): the groups the sweep redacts and
+    measures at once (the second model decides a value over one redaction's
+    sessions, so a cell's figures depend on its company)."""
+    found: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
+    for text in texts(limit, private):
+        found.setdefault((text[0], text[1]), []).append(text)
     return found
 
 

@@ -155,10 +155,7 @@ def _redacted_together(split: str) -> Iterator[tuple[list[Session], dict[str, li
     from tools import name_sweep
 
     app = load_config(PIPELINE).agent.app_name
-    cells: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
-    for text in name_sweep.texts(private=True):
-        cells.setdefault((text[0], text[1]), []).append(text)
-    for members in cells.values():
+    for members in name_sweep.cells(private=True).values():
         corpus = name_sweep.corpus_of(members)
         yield build_sessions(pd.DataFrame(corpus.rows), app), corpus.labels
 

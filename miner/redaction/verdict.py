@@ -179,9 +179,8 @@ def verdict_of(
     if a_firm_by_its_last_word(value):
         # "Kiwi Danmark", "Stauning Whisky": a country's or a region's name,
         # or a noun English writes, ends the name, with no first name before
-        # it: firms are named so; the reviewer's, not replaced. Surfaced even
-        # where the words read "keep": kept, the mimesis cross split (tune
-        # locales, test templates; totals only) had 4 more silent persons.
+        # it: firms are named so, and people ("Hanim Sakarya"); the
+        # reviewer's, neither replaced nor kept unseen.
         return "surface", ""
     if named_like_a_firm(text, start, end) or named_like_a_firm(*_hyphen_grown(text, start, end)):
         # "Brown, Johnson and Hobbs", "Turner-Davis" alone: surnames only,
@@ -318,28 +317,19 @@ def verdict_of(
 _NAME_WORDS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
-@functools.cache
-def _english_territories() -> frozenset[str]:
-    """CLDR's English names of countries and regions, in lower case."""
-    from babel import Locale
-
-    return frozenset(n.casefold() for n in Locale("en").territories.values())
-
-
-def a_firm_by_its_last_word(value: str) -> Literal["keep", "surface", ""]:
-    """What the last word of a guessed name of two or more words makes it,
-    no word before it a first name or a title: "keep" when the word names
-    a country in its own language (CLDR's, less persons' names, not
-    English's: "Kiwi Danmark", "Ericsson Eesti") or is an ordinary
+def a_firm_by_its_last_word(value: str) -> bool:
+    """Whether the last word of a guessed name of two or more words, no word
+    before it a first name or a title, makes it a firm's as often as a
+    person's: a country's name (its own language's, "Kiwi Danmark",
+    "Ericsson Eesti", or English's, a surname as often, "Mele Tonga") or a
+    region's of ISO 3166-2 ("Hanim Sakarya", "Tymon Gorgol"), or an ordinary
     noun English writes (lemminflect's, Zipf 3.5) that no name list knows
-    ("Stauning Whisky", "Ace Hardware"): firms are named so, people by a
-    first name and a surname; "surface" for a country's English name or a
-    region's ("Mele Tonga", "Hanim Sakarya"), or when that noun is a surname too,
-    which English writes more than people bear it ("Bulk Barn", "Candente
-    Copper"; ``a_surname_more_than_a_word``: not "Baker", "Stone"), a
-    firm's as often as a person's whose first name no list knows ("Ngozi
-    Field"); else "". "Pedro España", "Tom Baker", "Dan Israel": a first
-    name before it, or a list knows it, a person's."""
+    ("Stauning Whisky", "Ace Hardware") or that English writes more than
+    people bear it as a surname ("Bulk Barn", "Candente Copper", "Ngozi
+    Field"; ``a_surname_more_than_a_word``: not "Baker", "Stone"). Firms are
+    named so, people by a first name and a surname. "Pedro España", "Tom
+    Baker", "Dan Israel": a first name before it, or a surname the census's
+    people bear more than English writes it, a person's."""
     from miner.redaction.lexicon.names import (
         a_surname_more_than_a_word,
         an_english_word,
@@ -349,20 +339,13 @@ def a_firm_by_its_last_word(value: str) -> Literal["keep", "surface", ""]:
 
     words = _NAME_WORDS.findall(value)
     if len(words) < 2 or not words[-1][:1].isupper() or value.isupper():
-        return ""
+        return False
     last = words[-1]
     folded = last.casefold()
     if a_first_name(last) or any(a_first_name(w) or a_person_s_title(w) for w in words[:-1]):
-        return ""
-    if folded in country_names() and folded not in _english_territories():
-        # A country's name in its own language ("Danmark", "Eesti"): a
-        # firm's of that country.
-        return "keep"
+        return False
     if folded in country_names() or folded in region_names():
-        # English's name of a country is a surname as often ("Mele Tonga"),
-        # so is a region's of ISO 3166-2 ("Hanim Sakarya", "Tymon Gorgol"):
-        # the reviewer's.
-        return "surface"
+        return True
     if not (
         last.isalpha()
         and len(last) > 2
@@ -371,10 +354,8 @@ def a_firm_by_its_last_word(value: str) -> Literal["keep", "surface", ""]:
         and "PROPN" not in _kinds(folded)
         and an_english_word(folded, 3.5)
     ):
-        return ""
-    if not known_name(last):
-        return "keep"
-    return "" if a_surname_more_than_a_word(last) else "surface"
+        return False
+    return not known_name(last) or not a_surname_more_than_a_word(last)
 
 
 #: What an airline stands after as often as a person: "I flew Skyrova",

@@ -215,11 +215,6 @@ def _within_one(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     return i >= 0 and spans[i][0] <= start and end <= spans[i][1]
 
 
-#: A letter or a digit: a span with neither (a stop a rule ran on to, "."
-#: after a street or a title replaced) holds nothing personal, and was a
-#: reviewer's decision on nothing.
-_NAMES_SOMETHING = re.compile(r"[^\W_]")
-
 #: Past every span's end, so that a span starting at ``start`` sorts before it.
 _NO_END = 1 << 62
 
@@ -301,7 +296,10 @@ class Unsure:
         kept = [
             (start, end, entity, reason)
             for start, end, entity, reason in found
-            if _NAMES_SOMETHING.search(text, start, end)
+            # A span without a letter or a digit (a stop a rule ran on to,
+            # "." after a street or a title replaced) holds nothing personal:
+            # surfaced, it was a reviewer's decision on nothing.
+            if ALPHANUMERIC.search(text, start, end)
             and not _within_one(allowed, start, end)
             and not (entity == "PERSON" and place_around(text, start, end))
         ]
@@ -513,7 +511,7 @@ def unsure_values(
                 # after "Həqiqət Rzayeva Küçəsi" read as one): its rest is
                 # surfaced, as the whole would have been ("..., Sorø").
                 rest = _REST_START.match(leaf, end).end()  # type: ignore[union-attr]
-                if rest < stop and _NAMES_SOMETHING.search(leaf, rest, stop):
+                if rest < stop and ALPHANUMERIC.search(leaf, rest, stop):
                     found.setdefault(leaf[rest:stop], (entity, reason, ""))
                 end, sure = stop, False
     streets = [value for value, (entity, *_why) in found.items() if entity == "STREET_ADDRESS"]
