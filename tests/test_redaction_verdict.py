@@ -1303,34 +1303,6 @@ def test_common_surnames_listed_with_and_are_a_firm_though_first_names_too():
 
 
 @pytest.mark.parametrize(
-    "text, value, expected",
-    [
-        # A country's or region's own name ending a name: a firm's.
-        ("Ericsson Eesti said the refund was processed.", "Ericsson Eesti", "surface"),
-        ("The order was handled by Kiwi Danmark and never arrived.", "Kiwi Danmark", "surface"),
-        # A noun English writes, no name list's, ending it.
-        ("Stauning Whisky called me twice about the delivery.", "Stauning Whisky", "surface"),
-        ("The seller (Ace Hardware) has not replied.", "Ace Hardware", "surface"),
-        # A noun that is a surname too: the reviewer's.
-        ("Candente Copper said the refund was processed.", "Candente Copper", "surface"),
-        # A country's English name is a surname as often.
-        ("Mele Tonga said the refund was processed.", "Mele Tonga", "surface"),
-        # So is a region's (a Turkish province, a Turkish surname).
-        ("Hanim Sakarya said the refund was processed.", "Hanim Sakarya", "surface"),
-        # Persons: a first name before it, or a surname English writes.
-        ("Pedro España said the refund was processed.", "Pedro España", "replace"),
-        ("Ngozi Baker said the refund was processed.", "Ngozi Baker", "replace"),
-        ("Maria Wolf said the refund was processed.", "Maria Wolf", "replace"),
-        # A romanised surname English writes as a small word (tools.name_sweep --private).
-        ("Chih-Ming She said the refund was processed.", "Chih-Ming She", "replace"),
-        ("Mei-Yu I said the refund was processed.", "Mei-Yu I", "replace"),
-    ],
-)
-def test_a_place_s_own_name_or_a_noun_ending_a_name_makes_it_a_firm(text, value, expected):
-    assert verdict(text, value, NER, {"PERSON"}) == expected
-
-
-@pytest.mark.parametrize(
     "line, person, firm",
     [
         # A region's or country's name opening the firm after the comma.

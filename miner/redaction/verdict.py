@@ -176,12 +176,6 @@ def verdict_of(
             # her; the reviewer's, never kept unseen.
             return "surface", ""
         return by_its_words, (value if by_its_words == "keep" else "")
-    if a_firm_by_its_last_word(value):
-        # "Kiwi Danmark", "Stauning Whisky": a country's or a region's name,
-        # or a noun English writes, ends the name, with no first name before
-        # it: firms are named so, and people ("Hanim Sakarya"); the
-        # reviewer's, neither replaced nor kept unseen.
-        return "surface", ""
     if named_like_a_firm(text, start, end) or named_like_a_firm(*_hyphen_grown(text, start, end)):
         # "Brown, Johnson and Hobbs", "Turner-Davis" alone: surnames only,
         # as firms are named after their founders, and as people are listed
@@ -311,51 +305,6 @@ def verdict_of(
     # persons instead raised silent leaks and decisions (the module's
     # docstring). Kept for the reviewer only where the verdict above says so.
     return "replace", ""
-
-
-#: A word of a name: letters, with an apostrophe or a hyphen inside.
-_NAME_WORDS = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
-
-
-def a_firm_by_its_last_word(value: str) -> bool:
-    """Whether the last word of a guessed name of two or more words, no word
-    before it a first name or a title, makes it a firm's as often as a
-    person's: a country's name (its own language's, "Kiwi Danmark",
-    "Ericsson Eesti", or English's, a surname as often, "Mele Tonga") or a
-    region's of ISO 3166-2 ("Hanim Sakarya", "Tymon Gorgol"), or an ordinary
-    noun English writes (lemminflect's, Zipf 3.5) that no name list knows
-    ("Stauning Whisky", "Ace Hardware") or that English writes more than
-    people bear it as a surname ("Bulk Barn", "Candente Copper", "Ngozi
-    Field"; ``a_surname_more_than_a_word``: not "Baker", "Stone"). Firms are
-    named so, people by a first name and a surname. "Pedro España", "Tom
-    Baker", "Dan Israel": a first name before it, or a surname the census's
-    people bear more than English writes it, a person's."""
-    from miner.redaction.lexicon.names import (
-        a_surname_more_than_a_word,
-        an_english_word,
-        country_names,
-        region_names,
-    )
-
-    words = _NAME_WORDS.findall(value)
-    if len(words) < 2 or not words[-1][:1].isupper() or value.isupper():
-        return False
-    last = words[-1]
-    folded = last.casefold()
-    if a_first_name(last) or any(a_first_name(w) or a_person_s_title(w) for w in words[:-1]):
-        return False
-    if folded in country_names() or folded in region_names():
-        return True
-    if not (
-        last.isalpha()
-        and len(last) > 2
-        and folded not in stop_words()  # "Chih-Ming She": a romanised surname
-        and "NOUN" in _kinds(folded)
-        and "PROPN" not in _kinds(folded)
-        and an_english_word(folded, 3.5)
-    ):
-        return False
-    return not known_name(last) or not a_surname_more_than_a_word(last)
 
 
 #: What an airline stands after as often as a person: "I flew Skyrova",
