@@ -311,6 +311,8 @@ _AFTER_AN_ADDRESS = frozenset(
     )
 )  # fmt: skip
 _POLITE = frozenset(("please", "pls", "plz", "thanks", "thx"))
+#: What ends the clause of a street named by one word and its number, whatever its digits.
+_AFTER_A_NAMED_NUMBER = _AFTER_AN_ADDRESS | _POLITE
 
 
 #: One capitalised word and a house number right after it, nothing else.
@@ -349,9 +351,7 @@ def _a_word_and_its_number(text: str, start: int, stop: int, cue: re.Match[str])
     if word.casefold() in _NUMBERED_THINGS or _a_street_type(word):
         return False
     after = _WHOLE_WORD_AFTER.match(text, stop)
-    return not (
-        after and after.group(1).islower() and after.group(1) not in _AFTER_AN_ADDRESS | _POLITE
-    )
+    return not (after and after.group(1).islower() and after.group(1) not in _AFTER_A_NAMED_NUMBER)
 
 
 def _after_a_name_and_comma(text: str, at: int) -> bool:
