@@ -94,7 +94,7 @@ from miner.redaction.placeholders import PLACEHOLDER
 from miner.redaction.redacted import Redacted
 from miner.redaction.second import PERSONAL_LABELS, SecondModel
 from miner.redaction.surfaced import Surfaced
-from miner.redaction.unsure.text import breaks_unescaped
+from miner.redaction.unsure.text import ALPHANUMERIC, breaks_unescaped
 from miner.redaction.walk import session_texts
 
 #: Why the sweep surfaced a value (``Surfaced.reason``).
@@ -311,15 +311,12 @@ class Sweep:
         return rest >= self.bar and bool(_ADDRESS_GAP.fullmatch(text, before.end, after.start))
 
 
-_LETTER_OR_DIGIT = re.compile(r"[^\W_]")
-
-
 def _two_letters_or_digits(text: str) -> bool:
     """Whether ``text`` holds two letters or digits: the least a swept
     value holds (``_uncovered``), and so the least a text the sweep reads
     holds outside its placeholders (``Sweep._texts``). One definition for
     both: skipping a text loses nothing only while the two agree."""
-    return next(islice(_LETTER_OR_DIGIT.finditer(text), 1, None), None) is not None
+    return next(islice(ALPHANUMERIC.finditer(text), 1, None), None) is not None
 
 
 #: Windows labelled at once, over as many texts as it takes: the runner
